@@ -1,0 +1,90 @@
+/* coll.h — internals shared by the collectives: the context, the registry row, the primitives
+ * (segmented exchange, ring and halving-doubling reduce-scatter/allgather) and error helpers. */
+#ifndef COLL_H
+#define COLL_H
+
+#include "ddl.h"
+#include "reduce.h"
+
+#define COLL_WINDOW 2                       /* receive segments in flight (double buffering) */
+#define COLL_DEFAULT_SEGMENT (256u * 1024u) /* bytes; see docs/BENCHMARKS.md for the sweep */
+#define COLL_MAX_SEGMENT (1u << 30)
+
+enum { COLL_PAT_RING, COLL_PAT_RHD, COLL_PAT_COUNT };
+
+struct ddl_ctx {
+    MPI_Comm comm;                    /* duplicate of the caller's communicator */
+    int rank, size;                   /* in comm */
+    int algo;                         /* registry index */
+    int ranks_per_node;               /* resolved (detected or overridden) */
+    int ndims;                        /* grid dimensions (ddl) */
+    int dims[DDL_MAX_DIMS];           /* d1 (ranks in a node) ... dk */
+    int coords[DDL_MAX_DIMS];         /* this rank's coordinate per dimension */
+    int patterns[DDL_MAX_DIMS];       /* COLL_PAT_* per dimension */
+    MPI_Comm dim_comm[DDL_MAX_DIMS];  /* ranks that differ only in that dimension */
+    size_t segment_bytes;             /* pipeline segment, equal on every rank */
+    void *scratch;                    /* COLL_WINDOW segments */
+    MPI_Datatype half_type[2];        /* float16, bfloat16 as 2-byte types (mpi algorithm) */
+    MPI_Op half_op[2][DDL_OP_COUNT];  /* user ops reducing them */
+    void *algo_state;                 /* owned by the algorithm's setup/teardown */
+};
+
+typedef int (*coll_run_fn)(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                           kern_op op);
+typedef int (*coll_setup_fn)(ddl_ctx *ctx, const ddl_config *cfg);
+typedef void (*coll_teardown_fn)(ddl_ctx *ctx);
+
+typedef struct coll_algo {
+    const char *name;            /* CLI and API name */
+    coll_run_fn run;             /* the allreduce */
+    coll_setup_fn setup;         /* optional: build what run needs (NULL = nothing) */
+    coll_teardown_fn teardown;   /* optional */
+    const char *help;            /* one line */
+} coll_algo;
+
+const coll_algo *coll_algo_get(int i);
+int coll_algo_find(const char *name);
+
+/* Errors: set the thread's last message and return the code. */
+int coll_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int coll_mpi_fail(int mpi_rc, const char *what);
+#define COLL_MPI(call)                                          \
+    do {                                                        \
+        int mpi_rc_ = (call);                                   \
+        if (mpi_rc_ != MPI_SUCCESS) return coll_mpi_fail(mpi_rc_, #call); \
+    } while (0)
+
+/* Primitives (exchange.c). Counts are elements of dt; pointers are byte addresses. */
+int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
+                         int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op);
+int coll_exchange(MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
+                  size_t rbytes);
+
+/* Reduce-scatter / allgather over the q ranks of comm (this rank = v) on n elements: afterwards v
+ * holds block v (partition.h) reduced, in dst. src is read for this rank's contribution. */
+int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const void *src, void *dst,
+                             size_t n, kern_dtype dt, kern_op op);
+int coll_ring_allgather(MPI_Comm comm, int q, int v, void *buf, size_t n, size_t esize);
+/* Halving-doubling for q a power of two; peers are real(v') = coll_fold_real(v', fold_r). */
+int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r,
+                                const void *src, void *dst, size_t n, kern_dtype dt, kern_op op);
+int coll_doubling_allgather(MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
+                            size_t esize);
+
+/* Grid (grid.c): parse "4x16x4" and "ring,rhd", derive from ranks per node. 0 or DDL_ERR_GRID. */
+int coll_grid_parse(const char *s, int *dims, int *ndims);
+int coll_patterns_parse(const char *s, int ndims, int *patterns);
+void coll_grid_derive(int p, int rpn, int *dims, int *ndims);
+const char *coll_pattern_name(int pat);
+
+/* The algorithms (one file each). */
+int coll_allreduce_mpi(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_mpi_setup(ddl_ctx *, const ddl_config *);
+void coll_mpi_teardown(ddl_ctx *);
+int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_allreduce_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_ddl_setup(ddl_ctx *, const ddl_config *);
+void coll_ddl_teardown(ddl_ctx *);
+
+#endif

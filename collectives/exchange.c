@@ -1,0 +1,84 @@
+/* exchange.c — the two point-to-point steps every algorithm is made of.
+ *
+ * coll_exchange_reduce: send scount elements to dest while receiving rcount elements from source,
+ * both cut into segments of ctx->segment_bytes; each arriving segment is reduced at once
+ * (dst = a op incoming), so receiving, reducing and sending overlap:
+ *
+ *     recv seg0 ─► reduce seg0 ─► recv seg2 ...     scratch: COLL_WINDOW segments, made at setup
+ *     recv seg1 ─────────────────► reduce seg1 ...  sends: up to COLL_WINDOW in flight
+ *
+ * Both sides cut with the same segment size (agreed in ddl_ctx_create), so message k on one side
+ * matches message k on the other; MPI's ordering keeps the segments of one step in order.
+ * dest or source may be MPI_PROC_NULL (a send-only or receive-only step).
+ *
+ * coll_exchange: the plain MPI_Sendrecv of the allgather phases, chunked below INT_MAX bytes. */
+#include "coll.h"
+
+#include <limits.h>
+
+#define TAG_SEG 101
+#define TAG_PLAIN 102
+#define CHUNK ((size_t)1 << 30)
+
+static size_t seg_len(size_t total, size_t seg, size_t k)
+{
+    size_t off = k * seg;
+    return total - off < seg ? total - off : seg;
+}
+
+int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
+                         int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op)
+{
+    const size_t es = kern_dtype_size(dt), seg = ctx->segment_bytes / es;
+    const size_t ns = dest == MPI_PROC_NULL ? 0 : (scount + seg - 1) / seg;
+    const size_t nr = source == MPI_PROC_NULL ? 0 : (rcount + seg - 1) / seg;
+    const char *s = sptr, *pa = a;
+    char *d = dst, *tmp = ctx->scratch;
+    MPI_Request rreq[COLL_WINDOW], sreq[COLL_WINDOW];
+
+    for (int w = 0; w < COLL_WINDOW; w++) rreq[w] = sreq[w] = MPI_REQUEST_NULL;
+    for (size_t k = 0; k < nr && k < COLL_WINDOW; k++)
+        COLL_MPI(MPI_Irecv(tmp + k * ctx->segment_bytes, (int)(seg_len(rcount, seg, k) * es), MPI_BYTE,
+                           source, TAG_SEG, comm, &rreq[k]));
+    for (size_t k = 0; k < ns && k < COLL_WINDOW; k++)
+        COLL_MPI(MPI_Isend(s + k * seg * es, (int)(seg_len(scount, seg, k) * es), MPI_BYTE, dest,
+                           TAG_SEG, comm, &sreq[k]));
+    for (size_t k = 0; k < nr || k < ns; k++) {
+        size_t w = k % COLL_WINDOW;
+        if (k < nr) {
+            char *slot = tmp + w * ctx->segment_bytes;
+            size_t len = seg_len(rcount, seg, k), off = k * seg * es;
+            COLL_MPI(MPI_Wait(&rreq[w], MPI_STATUS_IGNORE));
+            kern_reduce(dt, op, d + off, pa + off, slot, len);
+            if (k + COLL_WINDOW < nr)
+                COLL_MPI(MPI_Irecv(slot, (int)(seg_len(rcount, seg, k + COLL_WINDOW) * es), MPI_BYTE,
+                                   source, TAG_SEG, comm, &rreq[w]));
+        }
+        if (k < ns) {
+            COLL_MPI(MPI_Wait(&sreq[w], MPI_STATUS_IGNORE));
+            if (k + COLL_WINDOW < ns)
+                COLL_MPI(MPI_Isend(s + (k + COLL_WINDOW) * seg * es,
+                                   (int)(seg_len(scount, seg, k + COLL_WINDOW) * es), MPI_BYTE, dest,
+                                   TAG_SEG, comm, &sreq[w]));
+        }
+    }
+    return 0;
+}
+
+static size_t nchunks(size_t bytes) { return bytes == 0 ? 1 : (bytes + CHUNK - 1) / CHUNK; }
+
+int coll_exchange(MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
+                  size_t rbytes)
+{
+    const char *s = sptr;
+    char *r = rptr;
+    size_t ns = nchunks(sbytes), nr = nchunks(rbytes); /* the peer cuts the same sizes the same way */
+    for (size_t i = 0; i < ns || i < nr; i++) {
+        size_t so = i * CHUNK, ro = i * CHUNK;
+        size_t sl = i < ns ? seg_len(sbytes, CHUNK, i) : 0, rl = i < nr ? seg_len(rbytes, CHUNK, i) : 0;
+        COLL_MPI(MPI_Sendrecv(s ? s + so : s, (int)sl, MPI_BYTE, i < ns ? dest : MPI_PROC_NULL, TAG_PLAIN,
+                              r ? r + ro : r, (int)rl, MPI_BYTE, i < nr ? source : MPI_PROC_NULL,
+                              TAG_PLAIN, comm, MPI_STATUS_IGNORE));
+    }
+    return 0;
+}

@@ -1,0 +1,62 @@
+/* topology.c — ranks per node: detected with MPI_COMM_TYPE_SHARED and checked to be node-major and
+ * equal on every node, or overridden (argument, else DDL_RANKS_PER_NODE) so that one machine can
+ * emulate nodes of k ranks. Result 0 means "not node-major on equal nodes". */
+#include "coll.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int coll_env_positive(const char *name, long max, long *out)
+{
+    const char *s = getenv(name);
+    char *end;
+    *out = 0;
+    if (!s || !*s) return 0;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < 1 || v > max)
+        return coll_fail(DDL_ERR_ARG, "%s: expected an integer in 1..%ld, got \"%.32s\"", name, max, s);
+    *out = v;
+    return 0;
+}
+
+static int detect(MPI_Comm comm, int rank, int *rpn)
+{
+    MPI_Comm node;
+    int k, local, mine[3], all[3], rc = 0;
+    COLL_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    if (MPI_Comm_size(node, &k) || MPI_Comm_rank(node, &local)) {
+        rc = coll_fail(DDL_ERR_MPI, "MPI_Comm_size on the node communicator failed");
+        goto out;
+    }
+    /* node-major on equal nodes <=> every rank's local index is rank % k, with one k everywhere */
+    mine[0] = rank % k == local ? 0 : 1;
+    mine[1] = k;
+    mine[2] = -k;
+    if (MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, comm)) {
+        rc = coll_fail(DDL_ERR_MPI, "MPI_Allreduce in topology detection failed");
+        goto out;
+    }
+    *rpn = (all[0] == 0 && all[1] == -all[2]) ? k : 0;
+out:
+    MPI_Comm_free(&node);
+    return rc;
+}
+
+int coll_topology(MPI_Comm comm, int rank, int size, int override, int *rpn)
+{
+    long env;
+    int rc;
+    if (override < 0) return coll_fail(DDL_ERR_ARG, "ranks_per_node: expected >= 0, got %d", override);
+    if (!override) {
+        if ((rc = coll_env_positive("DDL_RANKS_PER_NODE", 1 << 20, &env))) return rc;
+        override = (int)env;
+    }
+    if (override) {
+        if (size % override)
+            return coll_fail(DDL_ERR_TOPO, "ranks per node %d does not divide the %d ranks", override, size);
+        *rpn = override;
+        return 0;
+    }
+    return detect(comm, rank, rpn);
+}

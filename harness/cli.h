@@ -1,0 +1,14 @@
+/* cli.h — subcommands of the ddlbench executable. Each returns the process exit status:
+ * 0 ok, 1 a run failed (wrong results, MPI error), 2 bad input. */
+#ifndef HARN_CLI_H
+#define HARN_CLI_H
+
+typedef struct cli_command {
+    const char *name;                 /* argv[1] */
+    int (*main)(int argc, char **argv);
+    const char *help;                 /* one line */
+} cli_command;
+
+int cli_list_main(int argc, char **argv);
+
+#endif

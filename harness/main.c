@@ -1,0 +1,29 @@
+/* main.c — the ddlbench executable: one subcommand table; each subcommand parses its own options. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const cli_command commands[] = {
+    { "list", cli_list_main, "list the registered allreduce algorithms" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: ddlbench COMMAND [options]   (ddlbench COMMAND --help for its options)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--list")) return cli_list_main(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].main(argc - 1, argv + 1);
+    fprintf(stderr, "ddlbench: unknown command \"%s\" (try ddlbench --help)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,22 @@
+/* reduce.h — element-wise reduction kernels used by every allreduce algorithm.
+ * kernels/ knows nothing of MPI. float16/bfloat16 are reduced in float32 arithmetic and rounded
+ * back once per call. The real build computes (reduce.c); the simulation build injects the time
+ * (reduce_sim.c). */
+#ifndef KERN_REDUCE_H
+#define KERN_REDUCE_H
+
+#include <stddef.h>
+
+typedef enum { KERN_F32, KERN_F64, KERN_F16, KERN_BF16, KERN_I32, KERN_DTYPE_COUNT } kern_dtype;
+typedef enum { KERN_SUM, KERN_MAX, KERN_MIN, KERN_OP_COUNT } kern_op;
+
+/* out[i] = a[i] op b[i] for i < n. out may equal a or b (but must not partly overlap them). */
+void kern_reduce(kern_dtype dt, kern_op op, void *out, const void *a, const void *b, size_t n);
+
+static inline size_t kern_dtype_size(kern_dtype dt)
+{
+    static const size_t sizes[KERN_DTYPE_COUNT] = { 4, 8, 2, 2, 4 };
+    return (unsigned)dt < KERN_DTYPE_COUNT ? sizes[dt] : 0;
+}
+
+#endif

@@ -1,0 +1,95 @@
+/* test_api.c — bad arguments to the public API come back as codes with a clear message, never a
+ * crash: unknown algorithm, grids that do not match the communicator, null buffers, bad types. */
+#include "ddl.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size;
+
+static int create(const char *algo, const char *grid, const char *pats, int rpn, ddl_ctx **ctx)
+{
+    ddl_config cfg = DDL_CONFIG_INIT;
+    cfg.algo = algo; cfg.grid = grid; cfg.patterns = pats; cfg.ranks_per_node = rpn;
+    return ddl_ctx_create(MPI_COMM_WORLD, &cfg, ctx);
+}
+
+static void expect_create(const char *algo, const char *grid, const char *pats, int rpn, int want,
+                          const char *needle)
+{
+    ddl_ctx *ctx = (ddl_ctx *)&rank; /* must be reset to NULL on failure */
+    int rc = create(algo, grid, pats, rpn, &ctx);
+    CHECK(rc == want && (rc == 0) == (ctx != NULL) && (!needle || strstr(ddl_last_error(), needle)),
+          "create(algo=%s grid=%s patterns=%s rpn=%d) = %d (%s), expected %d", algo, grid, pats, rpn, rc,
+          rc ? ddl_last_error() : "ok", want);
+    ddl_ctx_free(ctx);
+}
+
+static void test_create(void)
+{
+    char grid[32];
+    expect_create("nosuch", NULL, NULL, 0, DDL_ERR_ALGO, "nosuch");
+    snprintf(grid, sizeof grid, "%dx2", size);
+    expect_create("ddl", grid, NULL, 0, DDL_ERR_GRID, "communicator has");
+    expect_create("ddl", "4x", NULL, 0, DDL_ERR_GRID, "4x");
+    snprintf(grid, sizeof grid, "%d", size);
+    expect_create("ddl", grid, "tree", 0, DDL_ERR_GRID, "tree");
+    expect_create("ddl", grid, NULL, 0, 0, NULL);
+    expect_create("ddl", NULL, NULL, -1, DDL_ERR_ARG, "ranks_per_node");
+    if (size == 3) {
+        expect_create("ddl", "3", "rhd", 0, DDL_ERR_GRID, "power-of-two");
+        expect_create("ddl", NULL, NULL, 2, DDL_ERR_TOPO, "does not divide");
+    }
+    expect_create(NULL, NULL, NULL, 0, 0, NULL); /* default algorithm */
+    CHECK(ddl_ctx_create(MPI_COMM_WORLD, NULL, NULL) == DDL_ERR_ARG, "NULL out pointer");
+}
+
+static void test_calls(void)
+{
+    ddl_ctx *ctx;
+    float x[4] = { 1, 2, 3, 4 };
+    if (create("ring", NULL, NULL, 0, &ctx)) { CHECK(0, "ring create: %s", ddl_last_error()); return; }
+    CHECK(ddl_allreduce(ctx, x, NULL, 4, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "NULL receive buffer");
+    CHECK(ddl_allreduce(ctx, NULL, x, 4, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "NULL send buffer");
+    CHECK(ddl_allreduce(ctx, NULL, NULL, 0, DDL_FLOAT32, DDL_SUM) == 0, "count 0 with NULL buffers is fine");
+    CHECK(ddl_allreduce(ctx, x, x, 4, (ddl_dtype)99, DDL_SUM) == DDL_ERR_ARG, "unknown dtype");
+    CHECK(ddl_allreduce(ctx, x, x, 4, DDL_FLOAT32, (ddl_op)-1) == DDL_ERR_ARG, "unknown op");
+    CHECK(ddl_allreduce(NULL, x, x, 4, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "NULL context");
+    CHECK(strcmp(ddl_ctx_algo(ctx), "ring") == 0, "ddl_ctx_algo");
+    ddl_ctx_free(ctx);
+    ddl_ctx_free(NULL);
+}
+
+static void test_names(void)
+{
+    ddl_dtype dt;
+    ddl_op op;
+    CHECK(ddl_dtype_parse("bfloat16", &dt) == 0 && dt == DDL_BFLOAT16, "parse bfloat16");
+    CHECK(ddl_dtype_parse("float", &dt) == 0 && dt == DDL_FLOAT32, "parse alias float");
+    CHECK(ddl_dtype_parse("float8", &dt) == DDL_ERR_ARG, "refuse float8");
+    CHECK(ddl_op_parse("max", &op) == 0 && op == DDL_MAX, "parse max");
+    CHECK(ddl_op_parse("prod", &op) == DDL_ERR_ARG, "refuse prod");
+    CHECK(strcmp(ddl_strerror(DDL_ERR_GRID), "invalid grid") == 0 && strcmp(ddl_strerror(1000), "unknown error code") == 0,
+          "strerror");
+    CHECK(ddl_algo_count() >= 4 && ddl_algo_name(ddl_algo_count()) == NULL, "registry bounds");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    test_create();
+    test_calls();
+    test_names();
+    long failed = test_failed, total;
+    MPI_Allreduce(&failed, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    int status = 0;
+    if (rank == 0) {
+        test_failed = (int)total;
+        status = TEST_REPORT();
+    }
+    MPI_Finalize();
+    return status;
+}

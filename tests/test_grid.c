@@ -1,0 +1,63 @@
+/* test_grid.c — grid strings, pattern lists, derived grids. */
+#include "coll.h"
+#include "test.h"
+
+#include <string.h>
+
+static int grid_is(const char *s, int n, const int *want)
+{
+    int dims[DDL_MAX_DIMS], nd = 0;
+    if (coll_grid_parse(s, dims, &nd)) return 0;
+    return nd == n && memcmp(dims, want, (size_t)n * sizeof(int)) == 0;
+}
+
+static void test_parse(void)
+{
+    int d[DDL_MAX_DIMS], nd;
+    CHECK(grid_is("4x16x4", 3, (int[]){ 4, 16, 4 }), "4x16x4");
+    CHECK(grid_is("8", 1, (int[]){ 8 }), "8");
+    CHECK(grid_is("2X3", 2, (int[]){ 2, 3 }), "2X3");
+    const char *bad[] = { "", "x4", "4x", "4xx4", "0x4", "-4", "4x16x4 ", "abc", "4x1x1x1x1x1x1x1x1",
+                          "99999999999x2", "4,4" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(coll_grid_parse(bad[i], d, &nd) == DDL_ERR_GRID, "grid \"%s\" must be refused", bad[i]);
+    CHECK(coll_grid_parse(NULL, d, &nd) == DDL_ERR_GRID, "NULL grid refused");
+}
+
+static void test_patterns(void)
+{
+    int pat[DDL_MAX_DIMS];
+    CHECK(coll_patterns_parse(NULL, 3, pat) == 0 && pat[0] == COLL_PAT_RING && pat[2] == COLL_PAT_RING,
+          "default ring");
+    CHECK(coll_patterns_parse("rhd", 3, pat) == 0 && pat[1] == COLL_PAT_RHD && pat[2] == COLL_PAT_RHD,
+          "one pattern for all");
+    CHECK(coll_patterns_parse("ring,rhd", 2, pat) == 0 && pat[0] == COLL_PAT_RING && pat[1] == COLL_PAT_RHD,
+          "ring,rhd");
+    CHECK(coll_patterns_parse("ring,rhd", 3, pat) == DDL_ERR_GRID, "two patterns for three dims");
+    CHECK(coll_patterns_parse("ring,tree", 2, pat) == DDL_ERR_GRID, "unknown pattern");
+    CHECK(coll_patterns_parse("ring,", 2, pat) == DDL_ERR_GRID, "empty pattern");
+}
+
+static void test_derive(void)
+{
+    struct { int p, rpn, n, dims[4]; } cases[] = {
+        { 256, 4, 3, { 4, 8, 8 } }, { 64, 4, 3, { 4, 4, 4 } }, { 8, 4, 2, { 4, 2 } }, { 4, 4, 1, { 4 } },
+        { 1, 1, 1, { 1 } }, { 12, 5, 1, { 12 } }, { 6, 1, 1, { 6 } }, { 48, 1, 2, { 8, 6 } },
+        { 128, 4, 3, { 4, 8, 4 } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int d[DDL_MAX_DIMS], nd;
+        coll_grid_derive(cases[i].p, cases[i].rpn, d, &nd);
+        int ok = nd == cases[i].n, prod = 1;
+        for (int k = 0; k < nd; k++) { ok &= k < 4 && d[k] == cases[i].dims[k]; prod *= d[k]; }
+        CHECK(ok && prod == cases[i].p, "derive p=%d rpn=%d", cases[i].p, cases[i].rpn);
+    }
+}
+
+int main(void)
+{
+    test_parse();
+    test_patterns();
+    test_derive();
+    return TEST_REPORT();
+}
