@@ -49,6 +49,10 @@ while IFS=: read -r name nps args; do
     done
 done <"$log.list"
 rm -f "$log.list"
-[ -f "$dir/cli.sh" ] && { BUILD=$BUILD sh "$dir/cli.sh" >"$log" 2>&1; record "cli.sh" "$log" $?; }
+for script in "$dir"/*.sh; do # shell tests of the CLI and scripts, each printing "N passed, N failed"
+    [ "$(basename "$script")" = run.sh ] && continue
+    BUILD=$BUILD MPIRUN=${MPIRUN:-mpirun} timeout "$TIMEOUT" sh "$script" >"$log" 2>&1 </dev/null
+    record "$(basename "$script")" "$log" $?
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

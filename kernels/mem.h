@@ -1,0 +1,13 @@
+/* mem.h — large buffers (gradients, activations): the simulation seam for memory.
+ * Real build (mem_host.c): page-aligned host memory. Simulation build (mem_sim.c):
+ * SMPI_SHARED_MALLOC, so 256 simulated ranks share one copy (contents are then meaningless).
+ * Returns NULL on failure; bytes == 0 gives a valid pointer that kern_buf_free accepts. */
+#ifndef KERN_MEM_H
+#define KERN_MEM_H
+
+#include <stddef.h>
+
+void *kern_buf_alloc(size_t bytes);
+void kern_buf_free(void *p);
+
+#endif
