@@ -1,0 +1,32 @@
+/* parse.h — small pure parsers for command-line values, shared by every subcommand.
+ * Each returns PARSE_OK and writes *out, or an error code and leaves *out alone; callers print
+ * the message (parse_strerror says what kind of problem it was). No locale, no atoi: the whole
+ * string must be consumed. */
+#ifndef HARN_PARSE_H
+#define HARN_PARSE_H
+
+#include <stddef.h>
+
+enum {
+    PARSE_OK = 0,
+    PARSE_SYNTAX,   /* not a number, trailing garbage, empty */
+    PARSE_RANGE,    /* a number, but outside [min, max] or overflowing */
+    PARSE_TOO_MANY  /* parse_list: more items than fit */
+};
+
+/* A byte size: decimal digits and an optional binary suffix K, M, G or T (either case, an optional
+ * trailing B or iB: "4K", "4KB", "4KiB" = 4096). Must lie in [min, max]. */
+int parse_size(const char *s, size_t min, size_t max, size_t *out);
+
+/* A decimal integer in [min, max] (leading + or - allowed). */
+int parse_int(const char *s, long min, long max, long *out);
+
+/* Split s at sep into at most max_items non-empty items. The items point into buf (a copy of s,
+ * buflen bytes including the terminator); *n receives the count. Empty items are a syntax error. */
+int parse_list(const char *s, char sep, char *buf, size_t buflen, const char **items, int max_items,
+               int *n);
+
+/* "expected ..." fragments for messages: parse_strerror(PARSE_RANGE) = "out of range". */
+const char *parse_strerror(int code);
+
+#endif

@@ -1,0 +1,84 @@
+/* test_parse.c — the option parsers of harness/parse.c: sizes with suffixes, bounded integers,
+ * comma lists; every malformed or overflowing input must be refused and leave the output alone. */
+#include "parse.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static void sizes(void)
+{
+    static const struct { const char *s; size_t want; } ok[] = {
+        { "0", 0 }, { "1", 1 }, { "1024", 1024 }, { "1K", 1024 }, { "1k", 1024 }, { "4KB", 4096 },
+        { "4KiB", 4096 }, { "16M", 16u << 20 }, { "256MB", 256u << 20 }, { "1G", 1u << 30 },
+        { "2T", (size_t)2 << 40 }, { "7B", 7 }, { "007", 7 },
+    };
+    static const struct { const char *s; int rc; } bad[] = {
+        { "", PARSE_SYNTAX }, { "K", PARSE_SYNTAX }, { "-1", PARSE_SYNTAX }, { "+1", PARSE_SYNTAX },
+        { " 1", PARSE_SYNTAX }, { "1 ", PARSE_SYNTAX }, { "5x", PARSE_SYNTAX }, { "1KK", PARSE_SYNTAX },
+        { "1.5M", PARSE_SYNTAX }, { "1Q", PARSE_SYNTAX }, { "1Kx", PARSE_SYNTAX },
+        { "99999999999G", PARSE_RANGE }, { "18446744073709551616", PARSE_RANGE },
+        { "99999999999999999999999", PARSE_RANGE }, { "16777216T", PARSE_RANGE },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        size_t v = 12345;
+        int rc = parse_size(ok[i].s, 0, SIZE_MAX, &v);
+        CHECK(rc == PARSE_OK && v == ok[i].want, "parse_size(\"%s\") = %d, %zu; want %zu", ok[i].s, rc, v,
+              ok[i].want);
+    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t v = 12345;
+        int rc = parse_size(bad[i].s, 0, SIZE_MAX, &v);
+        CHECK(rc == bad[i].rc && v == 12345, "parse_size(\"%s\") = %d (%s), want %d", bad[i].s, rc,
+              parse_strerror(rc), bad[i].rc);
+    }
+    size_t v = 0;
+    CHECK(parse_size("0", 1, 100, &v) == PARSE_RANGE, "min bound");
+    CHECK(parse_size("101", 1, 100, &v) == PARSE_RANGE, "max bound");
+    CHECK(parse_size("100", 1, 100, &v) == PARSE_OK && v == 100, "max inclusive");
+    CHECK(parse_size(NULL, 0, 1, &v) == PARSE_SYNTAX, "NULL");
+}
+
+static void ints(void)
+{
+    long v = 7;
+    CHECK(parse_int("5", 0, 10, &v) == PARSE_OK && v == 5, "5");
+    CHECK(parse_int("-3", -5, 5, &v) == PARSE_OK && v == -3, "-3");
+    CHECK(parse_int("+4", 0, 5, &v) == PARSE_OK && v == 4, "+4");
+    v = 7;
+    CHECK(parse_int("5x", 0, 10, &v) == PARSE_SYNTAX && v == 7, "5x");
+    CHECK(parse_int("", 0, 10, &v) == PARSE_SYNTAX, "empty");
+    CHECK(parse_int(" 5", 0, 10, &v) == PARSE_SYNTAX, "leading space");
+    CHECK(parse_int("0x10", 0, 100, &v) == PARSE_SYNTAX, "hex");
+    CHECK(parse_int("11", 0, 10, &v) == PARSE_RANGE, "above max");
+    CHECK(parse_int("-1", 0, 10, &v) == PARSE_RANGE, "below min");
+    CHECK(parse_int("99999999999999999999", 0, 10, &v) == PARSE_RANGE && v == 7, "overflow");
+    CHECK(parse_int(NULL, 0, 10, &v) == PARSE_SYNTAX, "NULL");
+}
+
+static void lists(void)
+{
+    char buf[64];
+    const char *it[4];
+    int n = -1;
+    CHECK(parse_list("ring,rhd,ddl", ',', buf, sizeof buf, it, 4, &n) == PARSE_OK && n == 3 &&
+              !strcmp(it[0], "ring") && !strcmp(it[1], "rhd") && !strcmp(it[2], "ddl"), "three items");
+    CHECK(parse_list("mpi", ',', buf, sizeof buf, it, 4, &n) == PARSE_OK && n == 1 && !strcmp(it[0], "mpi"),
+          "one item");
+    CHECK(parse_list("a:b", ':', buf, sizeof buf, it, 4, &n) == PARSE_OK && n == 2, "other separator");
+    n = -1;
+    CHECK(parse_list("", ',', buf, sizeof buf, it, 4, &n) == PARSE_SYNTAX && n == -1, "empty");
+    CHECK(parse_list("a,,b", ',', buf, sizeof buf, it, 4, &n) == PARSE_SYNTAX, "empty item");
+    CHECK(parse_list("a,", ',', buf, sizeof buf, it, 4, &n) == PARSE_SYNTAX, "trailing separator");
+    CHECK(parse_list(",a", ',', buf, sizeof buf, it, 4, &n) == PARSE_SYNTAX, "leading separator");
+    CHECK(parse_list("a,b,c,d,e", ',', buf, sizeof buf, it, 4, &n) == PARSE_TOO_MANY, "too many items");
+    CHECK(parse_list("abcdefgh", ',', buf, 4, it, 4, &n) == PARSE_TOO_MANY, "buffer too small");
+}
+
+int main(void)
+{
+    sizes();
+    ints();
+    lists();
+    return TEST_REPORT();
+}
