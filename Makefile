@@ -22,7 +22,7 @@ endif
 
 # The simulation seam: files ending in _sim.c are the SMPI backends; REAL_ONLY are their real twins.
 SIM_ONLY  := $(wildcard */*_sim.c)
-REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c harness/comm_engine_*.c))
+REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c harness/comm_engine_*.c))
 
 LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c))
 KERN_SRC  := $(filter-out $(LIB_SRC) $(SIM_ONLY),$(wildcard kernels/*.c))
