@@ -1,5 +1,5 @@
 /* compute_sim.c — simulation backend of compute.h: a virtual compute clock per simulated rank.
- * Issued work extends the clock; the fence waits (smpi_execute) until the simulated time reaches it.
+ * Issued work extends the clock; waiting advances the rank's simulated time with smpi_execute.
  * Communication meanwhile advances MPI_Wtime on its own, so compute and communication overlap. */
 #include "compute.h"
 
@@ -19,8 +19,10 @@ void kern_compute_issue(double seconds)
     if (seconds > 0) clock_end += seconds;
 }
 
-void kern_compute_fence(void)
+double kern_compute_mark(void) { return clock_end; }
+
+void kern_compute_wait_until(double t)
 {
-    double wait = clock_end - MPI_Wtime();
+    double wait = t - MPI_Wtime();
     if (wait > 0) smpi_execute(wait);
 }
