@@ -1,0 +1,81 @@
+/* model.h — the layers of a network as a training step sees them: trainable tensors (sizes, names)
+ * and, for convolutions and the classifier, the GEMMs of forward and backward in the im2col view.
+ * Built from the architecture (model_resnet.c: torchvision v1.5 ResNets), never from a pasted list.
+ *
+ * Layers, in forward order: every conv, batch norm and FC, plus the two pools (no tensors, no GEMM)
+ * so activation shapes can be followed end to end. ReLU and the residual add are not layers here
+ * (no parameters, no GEMM). Tensors follow torchvision's named_parameters() order and names:
+ * "conv1.weight", "bn1.weight" (BN scale), "bn1.bias" (BN shift), "layer3.4.conv2.weight",
+ * "layer1.0.downsample.0.weight", ..., "fc.weight", "fc.bias".
+ *
+ * GEMMs (row-major, kern_gemm_f32 flags; tight leading dimensions lda = transa ? m : k,
+ * ldb = transb ? k : n, ldc = n). For a conv with M = out channels, N = batch·H_out·W_out,
+ * K = in channels·kh·kw, weights W stored M×K and the im2col matrix X stored K×N:
+ *   MODEL_FWD        Y[M×N]  = W · X          (NOTRANS, NOTRANS)  m=M n=N k=K
+ *   MODEL_BWD_DATA   dX[K×N] = Wᵀ · dY        (TRANS,   NOTRANS)  m=K n=N k=M   (then col2im)
+ *   MODEL_BWD_WEIGHT dW[M×K] = dY · Xᵀ        (NOTRANS, TRANS)    m=M n=K k=N
+ * The FC layer is the same with K = in features, N = batch (Y = W·X, X stored features × batch).
+ * All three have m·n·k = M·N·K, so each costs kern_gemm_flops(M, N, K).
+ *
+ * MACs counted (model_fwd_macs): conv and FC multiply-adds only, per image, as torchvision's
+ * "GFLOPS" column does (BN, ReLU, pools, residual adds and biases are not counted). */
+#ifndef HARN_MODEL_H
+#define HARN_MODEL_H
+
+typedef struct model model; /* opaque; model_build makes one, model_free releases it */
+
+typedef enum { MODEL_CONV, MODEL_BN, MODEL_FC, MODEL_POOL } model_kind;
+enum { MODEL_FWD, MODEL_BWD_DATA, MODEL_BWD_WEIGHT, MODEL_GEMM_COUNT };
+
+typedef struct model_gemm {
+    int transa, transb; /* KERN_NOTRANS (0) / KERN_TRANS (1) */
+    int m, n, k;        /* all 0 for layers without a GEMM */
+} model_gemm;
+
+typedef struct model_tensor {
+    char name[48];    /* torchvision name, e.g. "layer3.4.conv2.weight" */
+    long long numel;  /* elements */
+    int layer;        /* index of the layer that owns it */
+} model_tensor;
+
+typedef struct model_layer {
+    char name[40];                     /* e.g. "layer3.4.conv2", "fc", "maxpool" */
+    model_kind kind;
+    int in_c, in_h, in_w;              /* input activation per image (FC: in_h = in_w = 1) */
+    int out_c, out_h, out_w;           /* output activation per image */
+    int kh, kw, stride, pad;           /* conv and pool window; FC 1×1 */
+    int tensor0, ntensors;             /* its tensors: model_tensor_at(tensor0 .. tensor0+ntensors-1) */
+    long long params;                  /* elements over its tensors */
+    long long macs;                    /* forward multiply-adds per image (conv, FC; else 0) */
+    int data_grad_needed;              /* 0 for the stem conv: the image needs no gradient */
+    model_gemm gemm[MODEL_GEMM_COUNT]; /* MODEL_FWD, MODEL_BWD_DATA, MODEL_BWD_WEIGHT */
+} model_layer;
+
+enum {
+    MODEL_OK = 0,
+    MODEL_EARG = 1, /* unknown name, batch < 1, image too small or too large; see model_last_error */
+    MODEL_ENOMEM = 2,
+};
+
+/* Build the layers of `name` (see model_names) at `batch` images of image_size × image_size.
+ * Output sizes follow PyTorch's conv arithmetic floor((H + 2p − k)/s) + 1. The image must be at
+ * least the network's total stride (32) so the final feature map covers at least 1×1 real pixels,
+ * and every GEMM dimension must fit in an int. Returns MODEL_OK and *out, or an error code (then
+ * model_last_error() is a one-line message naming what was wrong and what was expected). */
+int model_build(const char *name, int batch, int image_size, model **out);
+void model_free(model *m);
+const char *model_last_error(void);
+const char *model_names(void); /* "resnet50, resnet101, resnet101-22k" */
+
+const char *model_name(const model *m);
+int model_batch(const model *m);
+int model_image_size(const model *m);
+int model_layer_count(const model *m);
+const model_layer *model_layer_at(const model *m, int i);   /* NULL when out of range */
+int model_tensor_count(const model *m);
+const model_tensor *model_tensor_at(const model *m, int t); /* NULL when out of range */
+long long model_param_count(const model *m);                /* elements over all tensors */
+long long model_max_tensor(const model *m);                 /* largest tensor's elements */
+long long model_fwd_macs(const model *m);                   /* per image, conv + FC */
+
+#endif
