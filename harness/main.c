@@ -6,6 +6,8 @@
 
 static const cli_command commands[] = {
     { "list", cli_list_main, "list the registered allreduce algorithms" },
+    { "allreduce", cli_allreduce_main, "allreduce micro-benchmark: sizes x algorithms, busbw, self-checked (mpirun)" },
+    { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
 };
 
 static void usage(FILE *f)

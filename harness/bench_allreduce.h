@@ -1,0 +1,35 @@
+/* bench_allreduce.h — options and runner of `ddlbench allreduce` (cli_allreduce.c parses,
+ * bench_allreduce.c runs under MPI). */
+#ifndef HARN_BENCH_ALLREDUCE_H
+#define HARN_BENCH_ALLREDUCE_H
+
+#include "ddl.h"
+
+#include <stddef.h>
+
+#define AR_MAX_ALGOS 16
+
+typedef struct ar_opts {
+    size_t min_bytes, max_bytes;        /* -b, -e */
+    long factor;                        /* -f: next size = size * factor */
+    const char *algos[AR_MAX_ALGOS];    /* -a: registered names (point into algo_buf or the registry) */
+    int nalgos;
+    char algo_buf[256];
+    ddl_dtype dtype;                    /* -d */
+    ddl_op op;                          /* -o */
+    long warmup, iters;                 /* -w, -n */
+    long copy_reps;                     /* --copy-reps: memcpy repetitions for the roofline */
+    int check;                          /* -c: verify every result */
+    const char *csv;                    /* --csv FILE or NULL */
+    const char *label;                  /* --label: name printed instead of the algorithm's */
+    int help;                           /* --help seen */
+} ar_opts;
+
+/* Parses argv[1..argc) (argv[0] is the subcommand). 0 ok, 2 bad input with a one-line message in err. */
+int ar_opts_parse(int argc, char **argv, ar_opts *o, char *err, size_t errlen);
+void ar_usage(void);
+
+/* Runs the sweep on MPI_COMM_WORLD (MPI initialised). 0 ok, 1 wrong results or a failure. */
+int ar_run(const ar_opts *o);
+
+#endif

@@ -1,0 +1,72 @@
+#!/bin/sh
+# cli_allreduce.sh — `ddlbench allreduce` and `ddlbench kernels` from the outside: bad options exit 2
+# with one line on stderr; a tiny real run at 2 ranks succeeds with #wrong 0 everywhere and writes a
+# complete CSV (and no .tmp); an unwritable CSV path fails with status 1. Prints "N passed, N failed".
+BUILD=${BUILD:-build}
+dir=$(dirname "$0")
+exe=$BUILD/ddlbench
+passed=0; failed=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+# expect_status WANT ARGS... : run ddlbench ARGS (no launcher), compare status; for 2, one stderr line
+expect_status() {
+    want=$1; shift
+    "$exe" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; got=$?
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -ne "$want" ]; then bad "ddlbench $*: exit $got, want $want ($(head -n 1 "$tmp/err"))"
+    elif [ "$want" -eq 2 ] && [ "$lines" -ne 1 ]; then bad "ddlbench $*: $lines stderr lines, want 1"
+    else ok; fi
+}
+
+[ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
+expect_status 2 allreduce -b 0
+expect_status 2 allreduce -b 4K -e 1K
+expect_status 2 allreduce -d float8
+expect_status 2 allreduce -o prod
+expect_status 2 allreduce -a ring,nosuch
+expect_status 2 allreduce -a ring,,rhd
+expect_status 2 allreduce -e 99999999999G
+expect_status 2 allreduce -n 5x
+expect_status 2 allreduce -n 0
+expect_status 2 allreduce -w -1
+expect_status 2 allreduce -f 1
+expect_status 2 allreduce -c 2
+expect_status 2 allreduce -n
+expect_status 2 allreduce --csv
+expect_status 2 allreduce --bogus 1
+expect_status 2 allreduce -a ring,rhd --label x
+expect_status 2 kernels -r 0
+expect_status 2 kernels -s 1Q
+expect_status 0 allreduce --help
+expect_status 0 kernels -s 4K -r 1
+
+# A tiny real run at 2 ranks.
+csv=$tmp/ar.csv
+sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -b 1K -e 64K -f 8 -w 1 -n 3 --csv "$csv" \
+    >"$tmp/run" 2>&1 </dev/null
+st=$?
+[ "$st" -eq 0 ] && ok || { bad "2-rank run: exit $st"; tail -n 5 "$tmp/run"; }
+rows=$(grep -vc '^#' "$tmp/run")
+want=$(( $("$exe" list | wc -l) * 2 * 3 )) # algorithms x placements x sizes {1K, 8K, 64K}
+[ "$rows" -eq "$want" ] && ok || bad "2-rank run: $rows table rows, want $want"
+wrong=$(grep -v '^#' "$tmp/run" | awk '$NF != 0' | wc -l)
+[ "$wrong" -eq 0 ] && ok || bad "2-rank run: $wrong rows with #wrong != 0"
+[ -f "$csv" ] && [ ! -e "$csv.tmp" ] && ok || bad "2-rank run: no $csv, or $csv.tmp left behind"
+head -n 1 "$csv" 2>/dev/null | grep -q '^size_B,count,type,op,algo,placement,.*busbw_GBps.*,wrong$' && ok ||
+    bad "CSV header: $(head -n 1 "$csv" 2>/dev/null)"
+[ "$(($(wc -l <"$csv" 2>/dev/null || echo 0) - 1))" -eq "$want" ] && ok || bad "CSV: rows differ from the table"
+awk -F, 'NR > 1 && ($NF != 0 || $13 <= 0) { b++ } END { exit b > 0 }' "$csv" && ok || bad "CSV: wrong != 0 or busbw <= 0"
+
+# --label names the rows; an unwritable CSV fails with 1 and leaves nothing.
+sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null
+grep -v '^#' "$tmp/run" | grep -q ' mpi-x ' && ok || bad "--label: no mpi-x rows"
+sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -n 2 -w 0 --csv "$tmp/no/such.csv" \
+    >"$tmp/run" 2>&1 </dev/null
+st=$?
+[ "$st" -eq 1 ] && [ ! -e "$tmp/no/such.csv" ] && ok || bad "unwritable --csv: exit $st, want 1"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
