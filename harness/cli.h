@@ -10,6 +10,7 @@ typedef struct cli_command {
 } cli_command;
 
 int cli_list_main(int argc, char **argv);
+int cli_model_main(int argc, char **argv);     /* cli_model.c */
 int cli_allreduce_main(int argc, char **argv); /* cli_allreduce.c */
 int cli_kernels_main(int argc, char **argv);   /* cli_kernels.c */
 

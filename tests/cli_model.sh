@@ -1,0 +1,72 @@
+#!/bin/sh
+# cli_model.sh — `ddlbench model` from the outside: the printed totals of ResNet-50/101/101-22K match
+# torchvision's counts; bad options exit 2 with one line on stderr; --help exits 0.
+# Prints "N passed, N failed".
+BUILD=${BUILD:-build}
+exe=$BUILD/ddlbench
+passed=0; failed=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+# expect_status WANT ARGS... : run ddlbench model ARGS, compare status; for 2, exactly one stderr line
+expect_status() {
+    want=$1; shift
+    "$exe" model "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; got=$?
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -ne "$want" ]; then bad "ddlbench model $*: exit $got, want $want ($(head -n 1 "$tmp/err"))"
+    elif [ "$want" -eq 2 ] && [ "$lines" -ne 1 ]; then bad "ddlbench model $*: $lines stderr lines, want 1"
+    else ok; fi
+}
+
+# expect_total KEY VALUE ARGS... : the "# KEY VALUE" totals line of ddlbench model ARGS
+expect_total() {
+    key=$1; want=$2; shift 2
+    got=$("$exe" model "$@" 2>/dev/null | awk -v k="$key" '$1 == "#" && $2 == k { print $3 }')
+    if [ "$got" = "$want" ]; then ok; else bad "ddlbench model $*: $key = '$got', want '$want'"; fi
+}
+
+[ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
+
+expect_total parameters 25557032 --model resnet50
+expect_total tensors 161 --model resnet50
+expect_total fp32_gradient_MB 102.2 --model resnet50
+expect_total fwd_GMACs_per_image 4.089 --model resnet50 --batch 8
+expect_total largest_tensor 2359296 --model resnet50
+expect_total parameters 44549160 --model resnet101 --batch 1
+expect_total tensors 314 --model=resnet101
+expect_total fwd_GMACs_per_image 7.801 --model resnet101
+expect_total parameters 87252369 --model resnet101-22k
+expect_total tensors 314 --model resnet101-22k
+expect_total parameters 25557032 --image-size 160
+expect_total fwd_GMACs_per_image 4.089
+
+# rows: 109 layers for ResNet-50 (53 conv + 53 BN + 2 pools + FC); fc row has M=1000 N=batch K=2048
+rows=$("$exe" model --model resnet50 --batch 4 | grep -vc '^#')
+[ "$rows" -eq 109 ] && ok || bad "resnet50: $rows layer rows, want 109"
+fc=$("$exe" model --model resnet50 --batch 4 | awk '$2 == "fc" { print $7, $8, $9 }')
+[ "$fc" = "1000 4 2048" ] && ok || bad "fc GEMM '$fc', want '1000 4 2048'"
+
+expect_status 0 --help
+grep -q -- '--image-size' "$tmp/out" && ok || bad "--help does not document --image-size"
+expect_status 0 --model resnet101 --batch 1 --image-size 32
+expect_status 2 --model resnet152
+expect_status 2 --model
+expect_status 2 --batch 0
+expect_status 2 --batch -4
+expect_status 2 --batch 32x
+expect_status 2 --batch ""
+expect_status 2 --batch 99999999999999999999
+expect_status 2 --image-size 8
+expect_status 2 --image-size 16
+expect_status 2 --image-size 224.0
+expect_status 2 --image-size 1000000
+expect_status 2 --batch 100000 --image-size 1024
+expect_status 2 --bogus
+expect_status 2 resnet50
+"$exe" model --model nosuch 2>&1 >/dev/null | grep -q 'resnet50, resnet101, resnet101-22k' && ok ||
+    bad "unknown model: the error does not list the valid names"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
