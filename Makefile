@@ -66,6 +66,8 @@ help:
 	@echo "Targets:"
 	@echo "  all (default)  build $(EXE), $(LIBDDL) (collectives API: collectives/ddl.h) and the tests"
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
+	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
+	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
 	@echo
@@ -77,3 +79,10 @@ help:
 	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
+# `make bench`: harness/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
+# writes results/bench/allreduce.csv plus the ratio table against MPI_Allreduce.
+.PHONY: bench
+bench: $(EXE)
+	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/bench.sh
