@@ -28,7 +28,7 @@ int bucket_plan_make(const size_t *counts, int ntensors, size_t esize, size_t ca
         in_bucket += counts[t] * esize;
         b->count = off - b->offset;
         b->lowest_tensor = t;
-        size_t cap = nb == 0 && first_cap_bytes ? first_cap_bytes : cap_bytes;
+        size_t cap = nb == 0 && first_cap_bytes && cap_bytes ? first_cap_bytes : cap_bytes;
         if (cap && in_bucket >= cap && t > 0) {
             nb++;
             in_bucket = 0;

@@ -2,7 +2,7 @@
  * Gradients live in one flat buffer laid out in backward order (the last layer's tensors first), so a
  * bucket is one contiguous range. Walking tensors from last to first, a bucket closes once it holds at
  * least its cap (the first bucket has its own, smaller cap, as DDP's 1 MB first bucket). A cap of 0
- * means one bucket for everything (allreduce after the whole backward, no overlap). */
+ * means one bucket for everything, whatever the first cap (allreduce after the whole backward, no overlap). */
 #ifndef HARN_BUCKET_H
 #define HARN_BUCKET_H
 

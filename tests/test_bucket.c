@@ -38,6 +38,7 @@ int main(void)
     const size_t counts[] = { 100, 3, 3, 250, 1, 1, 1000, 7, 7, 50 };
     const int n = (int)(sizeof counts / sizeof counts[0]);
     check_plan(counts, n, 0, 0, 1);           /* one bucket */
+    check_plan(counts, n, 0, 400, 1);         /* cap 0: one bucket whatever the first cap */
     check_plan(counts, n, 4, 0, n);           /* every tensor its own bucket */
     check_plan(counts, n, 1000, 0, 0);
     check_plan(counts, n, 4000, 200, 0);      /* small first bucket */

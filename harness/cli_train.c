@@ -1,0 +1,254 @@
+/* cli_train.c — `ddlbench train`: synthetic data-parallel training steps of a ResNet under MPI.
+ * For each algorithm (-a list) and bucket size (--bucket-mb list) it runs warm-up steps, then timed
+ * steps; per step every figure is the maximum over ranks; the table shows medians over steps and
+ * the spread (min..max) of the step time. --csv writes the same rows (temporary file, renamed). */
+#include "cli.h"
+#include "bench.h"
+#include "parse.h"
+#include "comm_engine.h"
+#include "step.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LIST 16
+
+typedef struct train_opts {
+    const char *model;                /* --model */
+    long batch, image, steps, warmup; /* --batch --image-size --steps --warmup */
+    const char *algos[MAX_LIST];      /* -a */
+    int nalgos;
+    long bucket_mb[MAX_LIST];         /* --bucket-mb list */
+    int nbuckets;
+    long first_mb;                    /* --first-bucket-mb */
+    const char *grid, *patterns;      /* --grid --patterns (ddl) */
+    int check;                        /* --check */
+    const char *csv;                  /* --csv */
+    char listbuf[2][256];             /* storage for the parsed lists */
+} train_opts;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mpirun -np N ddlbench train [options]\n"
+            "  --model NAME        resnet50 | resnet101 | resnet101-22k (default resnet50)\n"
+            "  --batch N           images per rank per step (default 32)\n"
+            "  --image-size N      square image side in pixels, >= 32 (default 224)\n"
+            "  -a, --algo LIST     comma list of allreduce algorithms (default ddl; see ddlbench list)\n"
+            "  --bucket-mb LIST    gradient bucket caps in MB, comma list; 0 = one allreduce after the\n"
+            "                      whole backward (default 25, PyTorch DDP; Horovod uses 128)\n"
+            "  --first-bucket-mb N cap of the first bucket (default 1, as DDP)\n"
+            "  --steps N           timed steps (default 10)   --warmup N  untimed steps first (default 2)\n"
+            "  --grid G --patterns P  ddl grid (e.g. 4x16x4) and per-dimension ring|rhd\n"
+            "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
+            "  --csv FILE          also write the rows as CSV\n");
+}
+
+static int bad(const char *opt, const char *v, const char *expected)
+{
+    fprintf(stderr, "ddlbench train: %s: expected %s, got \"%s\"\n", opt, expected, v ? v : "");
+    return 2;
+}
+
+static int parse_opts(int argc, char **argv, train_opts *o)
+{
+    *o = (train_opts){ .model = "resnet50", .batch = 32, .image = 224, .steps = 10, .warmup = 2,
+                       .algos = { "ddl" }, .nalgos = 1, .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1 };
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(opt, "--check")) { o->check = 1; continue; }
+        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) { usage(stdout); return 1; }
+        if (!v) return bad(opt, NULL, "a value (or unknown option; see --help)");
+        i++;
+        if (!strcmp(opt, "--model")) o->model = v;
+        else if (!strcmp(opt, "--batch")) { if (parse_int(v, 1, 65536, &o->batch)) return bad(opt, v, "an integer in 1..65536"); }
+        else if (!strcmp(opt, "--image-size")) { if (parse_int(v, 1, 4096, &o->image)) return bad(opt, v, "an integer in 1..4096"); }
+        else if (!strcmp(opt, "--steps")) { if (parse_int(v, 1, 100000, &o->steps)) return bad(opt, v, "an integer in 1..100000"); }
+        else if (!strcmp(opt, "--warmup")) { if (parse_int(v, 0, 100000, &o->warmup)) return bad(opt, v, "an integer in 0..100000"); }
+        else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
+        else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
+            if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
+                return bad(opt, v, "a comma list of algorithm names");
+            for (int k = 0; k < o->nalgos; k++) {
+                int found = 0;
+                for (int a = 0; a < ddl_algo_count(); a++) found |= !strcmp(o->algos[k], ddl_algo_name(a));
+                if (!found) return bad(opt, o->algos[k], "a registered algorithm (see ddlbench list)");
+            }
+        } else if (!strcmp(opt, "--bucket-mb")) {
+            const char *items[MAX_LIST];
+            if (parse_list(v, ',', o->listbuf[1], sizeof o->listbuf[1], items, MAX_LIST, &o->nbuckets))
+                return bad(opt, v, "a comma list of integers");
+            for (int k = 0; k < o->nbuckets; k++)
+                if (parse_int(items[k], 0, 65536, &o->bucket_mb[k])) return bad(opt, items[k], "an integer in 0..65536");
+        } else if (!strcmp(opt, "--grid")) o->grid = v;
+        else if (!strcmp(opt, "--patterns")) o->patterns = v;
+        else if (!strcmp(opt, "--csv")) o->csv = v;
+        else return bad("option", opt, "one of those in --help");
+    }
+    return 0;
+}
+
+enum { F_STEP, F_COMPUTE, F_GEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
+
+typedef struct train_row {
+    const char *algo;
+    long bucket_mb;
+    int buckets;
+    double med[F_COUNT];      /* medians over steps of the max over ranks, seconds */
+    double step_min, step_max;
+    double images_per_s;
+    long wrong;
+} train_row;
+
+static double median_of(double *v, size_t n, double *mn, double *mx)
+{
+    bench_stats s;
+    bench_summarise(v, n, &s);
+    if (mn) *mn = s.min;
+    if (mx) *mx = v[n - 1]; /* sorted by bench_summarise */
+    return s.median;
+}
+
+static int run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r)
+{
+    ddl_config cfg = DDL_CONFIG_INIT;
+    ddl_ctx *ctx = NULL;
+    trainer *t = NULL;
+    char err[256] = "";
+    int rank, size, rc = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    memset(r, 0, sizeof *r);
+    r->algo = o->algos[a];
+    r->bucket_mb = o->bucket_mb[b];
+    cfg.algo = o->algos[a];
+    cfg.grid = o->grid;
+    cfg.patterns = o->patterns;
+    if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
+        if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
+        return 2;
+    }
+    step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f };
+    int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
+    MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        if (local) fprintf(stderr, "ddlbench train: rank %d: %s\n", rank, err);
+        goto out;
+    }
+    r->buckets = trainer_buckets(t);
+    for (long s = 0; s < o->warmup + o->steps; s++) {
+        step_times st;
+        MPI_Barrier(MPI_COMM_WORLD);
+        local = trainer_step(t, (int)s, &st);
+        MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (any) {
+            if (local) fprintf(stderr, "ddlbench train: rank %d step %ld: %s\n", rank, s, trainer_error(t));
+            goto out;
+        }
+        if (o->check) r->wrong += trainer_verify(t, (int)s);
+        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s }, vmax[F_COUNT];
+        MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (s >= o->warmup)
+            for (int f = 0; f < F_COUNT; f++) samples[f * o->steps + (s - o->warmup)] = vmax[f];
+    }
+    long wrong = r->wrong;
+    MPI_Allreduce(&wrong, &r->wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    for (int f = 0; f < F_COUNT; f++)
+        r->med[f] = median_of(samples + f * o->steps, (size_t)o->steps, f == F_STEP ? &r->step_min : NULL,
+                              f == F_STEP ? &r->step_max : NULL);
+    r->images_per_s = (double)o->batch * size / r->med[F_STEP];
+    rc = 0;
+out:
+    trainer_free(t);
+    ddl_ctx_free(ctx);
+    return rc;
+}
+
+static const char *const csv_header =
+    "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
+    "compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong";
+
+static void print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r)
+{
+    const double *m = r->med;
+    if (csv)
+        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld\n", o->model,
+                o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
+                r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3,
+                m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
+    else
+        fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
+                r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
+                m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, 100 * m[F_OTHER] / m[F_STEP],
+                r->images_per_s, r->wrong);
+}
+
+static int write_csv(const char *path, const train_opts *o, int size, const train_row *rows, int n)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    fprintf(f, "%s\n", csv_header);
+    for (int i = 0; i < n; i++) print_row(f, 1, o, size, &rows[i]);
+    if (fclose(f) || rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_train_main(int argc, char **argv)
+{
+    train_opts o;
+    model *m = NULL;
+    train_row rows[MAX_LIST * MAX_LIST];
+    double *samples = NULL;
+    int rank, size, nrows = 0, rc = parse_opts(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : rc;
+    if (model_build(o.model, (int)o.batch, (int)o.image, &m)) {
+        fprintf(stderr, "ddlbench train: %s\n", model_last_error());
+        return 2;
+    }
+    int provided;
+    MPI_Init_thread(&argc, &argv, engine_thread_level(), &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (provided < engine_thread_level()) {
+        if (rank == 0) fprintf(stderr, "ddlbench train: the MPI library gives thread level %d, need %d\n", provided,
+                               engine_thread_level());
+        rc = 1;
+        goto out;
+    }
+    if (!(samples = malloc((size_t)F_COUNT * (size_t)o.steps * sizeof *samples))) {
+        fprintf(stderr, "ddlbench train: out of memory\n");
+        rc = 1;
+        goto out;
+    }
+    if (rank == 0)
+        printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s\n"
+               "# times in ms: median over steps of the max over ranks; step min..max beside it\n"
+               "#  algo bucket bkts   step_ms       min       max   compute      gemm      comm   exposed       sgd "
+               "other%%   images/s  wrong\n",
+               o.model, o.batch, o.image, size, o.warmup, o.steps, o.check ? ", checking gradients" : "");
+    for (int a = 0; a < o.nalgos && !rc; a++)
+        for (int b = 0; b < o.nbuckets && !rc; b++) {
+            rc = run_config(&o, m, a, b, samples, &rows[nrows]);
+            if (!rc && rank == 0) {
+                print_row(stdout, 0, &o, size, &rows[nrows]);
+                fflush(stdout);
+            }
+            if (!rc && rows[nrows].wrong) rc = 1;
+            nrows++;
+        }
+    if (rank == 0 && o.csv && nrows && write_csv(o.csv, &o, size, rows, rc ? nrows - 1 : nrows)) {
+        fprintf(stderr, "ddlbench train: cannot write %s\n", o.csv);
+        if (!rc) rc = 1;
+    }
+out:
+    free(samples);
+    model_free(m);
+    MPI_Finalize();
+    return rc;
+}
