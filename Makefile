@@ -22,7 +22,7 @@ endif
 
 # The simulation seam: files ending in _sim.c are the SMPI backends; REAL_ONLY are their real twins.
 SIM_ONLY  := $(wildcard */*_sim.c)
-REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c harness/comm_engine_*.c))
+REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c kernels/reduce.c harness/comm_engine_*.c))
 
 LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c))
 KERN_SRC  := $(filter-out $(LIB_SRC) $(SIM_ONLY),$(wildcard kernels/*.c))
@@ -68,6 +68,7 @@ help:
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
+	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
 	@echo
@@ -77,6 +78,30 @@ help:
 	@echo "  BUILD=$(BUILD)   output folder"
 	@echo "  SANITIZE=1      AddressSanitizer + UndefinedBehaviorSanitizer build (in $$(BUILD)/san)"
 	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
+
+# ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
+# `make sim` compiles the same sources with smpicc and -DDDL_SIM into $(SIM_BUILD): every _sim.c
+# backend (SIM_ONLY) replaces its real twins (REAL_ONLY, and X.c / X_*.c of
+# every X_sim.c). smpicc accepts -MMD; -march is left out
+# because no real kernel is compiled here. Run it with smpirun (see tests/sim_model.sh).
+SMPICC    ?= smpicc
+SIM_BUILD ?= $(BUILD)/sim
+SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -DDDL_SIM -MMD -MP \
+             -Icollectives -Ikernels -Iharness
+SIM_TWINS := $(foreach f,$(SIM_ONLY),$(wildcard $(f:_sim.c=.c) $(f:_sim.c=_*.c)))  # X.c, X_*.c of X_sim.c
+SIM_SRC   := $(filter-out $(REAL_ONLY) $(SIM_TWINS),$(LIB_SRC) $(KERN_SRC) $(HARN_SRC)) $(SIM_ONLY)
+SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o)
+SIM_EXE   := $(SIM_BUILD)/ddlbench-sim
+
+.PHONY: sim
+sim: $(SIM_EXE)
+
+$(SIM_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(SMPICC) $(SIM_CFLAGS) -c $< -o $@
+
+$(SIM_EXE): $(SIM_BUILD)/harness/main.o $(SIM_OBJ)
+	$(SMPICC) -o $@ $^ -lm -lpthread
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

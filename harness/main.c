@@ -9,6 +9,8 @@ static const cli_command commands[] = {
     { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP per step (no MPI)" },
     { "allreduce", cli_allreduce_main, "allreduce micro-benchmark: sizes x algorithms, busbw, self-checked (mpirun)" },
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
+    { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset" },
+    { "calibrate", cli_calibrate_main, "measure this machine's GEMM rate and reduction cost into a device profile" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,19 @@
+/* mem_sim.c — simulation backend of mem.h: big buffers come from SMPI_SHARED_MALLOC, which maps
+ * every simulated rank's buffer allocated at the same call site onto the same physical pages, so
+ * 256 ranks x 100 MB need one 100 MB copy. Contents are meaningless (ranks overwrite each other):
+ * results cannot be validated in simulation. Sizes are rounded to 64 bytes as in mem_host.c. */
+#include "mem.h"
+
+#include <smpi/smpi.h>
+
+void *kern_buf_alloc(size_t bytes)
+{
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    if (rounded < bytes) return NULL;
+    return SMPI_SHARED_MALLOC(rounded ? rounded : 64);
+}
+
+void kern_buf_free(void *p)
+{
+    if (p) SMPI_SHARED_FREE(p);
+}

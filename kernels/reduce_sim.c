@@ -1,0 +1,17 @@
+/* reduce_sim.c — simulation backend of reduce.h: touches no data (under SMPI_SHARED_MALLOC the
+ * contents are meaningless) and advances the calling rank's simulated clock by
+ * n x element size x reduce_ns_per_byte (sim.h, from the device profile): γ of the α-β-γ model. */
+#include "reduce.h"
+#include "sim.h"
+
+#include <smpi/smpi.h>
+
+void kern_reduce(kern_dtype dt, kern_op op, void *out, const void *a, const void *b, size_t n)
+{
+    (void)op;
+    (void)out;
+    (void)a;
+    (void)b;
+    double seconds = (double)n * (double)kern_dtype_size(dt) * kern_sim_reduce_ns_per_byte() * 1e-9;
+    if (seconds > 0) smpi_execute(seconds);
+}
