@@ -91,9 +91,9 @@ int coll_allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count,
     for (int i = ctx->ndims - 1; i >= 0; i--) {
         int q = ctx->dims[i], v = ctx->coords[i];
         if (ctx->patterns[i] == COLL_PAT_RHD)
-            rc = coll_doubling_allgather(ctx->dim_comm[i], q, v, 0, out + off[i] * es, len[i], es);
+            rc = coll_doubling_allgather(ctx, ctx->dim_comm[i], q, v, 0, out + off[i] * es, len[i], es);
         else
-            rc = coll_ring_allgather(ctx->dim_comm[i], q, v, out + off[i] * es, len[i], es);
+            rc = coll_ring_allgather(ctx, ctx->dim_comm[i], q, v, out + off[i] * es, len[i], es);
         if (rc) return rc;
     }
     return 0;

@@ -44,7 +44,7 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
     return 0;
 }
 
-int coll_doubling_allgather(MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
+int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
                             size_t esize)
 {
     char *b = buf;
@@ -53,7 +53,7 @@ int coll_doubling_allgather(MPI_Comm comm, int q, int v, int fold_r, void *buf, 
         int peer = coll_fold_real(v ^ mask, fold_r);
         size_t moff = coll_block_off(n, q, mine), mend = coll_block_off(n, q, mine + mask);
         size_t toff = coll_block_off(n, q, theirs), tend = coll_block_off(n, q, theirs + mask);
-        int rc = coll_exchange(comm, peer, b + moff * esize, (mend - moff) * esize, peer,
+        int rc = coll_exchange(ctx, comm, peer, b + moff * esize, (mend - moff) * esize, peer,
                                b + toff * esize, (tend - toff) * esize);
         if (rc) return rc;
     }
@@ -81,11 +81,11 @@ int coll_allreduce_rhd(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count,
     if (v >= 0) {
         rc = coll_halving_reduce_scatter(ctx, ctx->comm, q, v, r, src, rbuf, count, dt, op);
         if (rc) return rc;
-        rc = coll_doubling_allgather(ctx->comm, q, v, r, rbuf, count, es);
+        rc = coll_doubling_allgather(ctx, ctx->comm, q, v, r, rbuf, count, es);
         if (rc) return rc;
     }
     if (rank < 2 * r) /* unfold: the odd rank returns the result */
-        return coll_exchange(ctx->comm, v < 0 ? MPI_PROC_NULL : rank - 1, rbuf, v < 0 ? 0 : count * es,
+        return coll_exchange(ctx, ctx->comm, v < 0 ? MPI_PROC_NULL : rank - 1, rbuf, v < 0 ? 0 : count * es,
                              v < 0 ? rank + 1 : MPI_PROC_NULL, rbuf, v < 0 ? count * es : 0);
     return 0;
 }

@@ -41,13 +41,13 @@ int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const vo
     return 0;
 }
 
-int coll_ring_allgather(MPI_Comm comm, int q, int v, void *buf, size_t n, size_t esize)
+int coll_ring_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, void *buf, size_t n, size_t esize)
 {
     char *b = buf;
     int right = coll_mod(v + 1, q), left = coll_mod(v - 1, q);
     for (int s = 0; s < q - 1; s++) {
         int sb = coll_mod(v - s, q), rb = coll_mod(v - s - 1, q);
-        int rc = coll_exchange(comm, right, b + coll_block_off(n, q, sb) * esize,
+        int rc = coll_exchange(ctx, comm, right, b + coll_block_off(n, q, sb) * esize,
                                coll_block_len(n, q, sb) * esize, left,
                                b + coll_block_off(n, q, rb) * esize, coll_block_len(n, q, rb) * esize);
         if (rc) return rc;
@@ -60,5 +60,5 @@ int coll_allreduce_ring(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count
 {
     int rc = coll_ring_reduce_scatter(ctx, ctx->comm, ctx->size, ctx->rank, sbuf, rbuf, count, dt, op);
     if (rc) return rc;
-    return coll_ring_allgather(ctx->comm, ctx->size, ctx->rank, rbuf, count, kern_dtype_size(dt));
+    return coll_ring_allgather(ctx, ctx->comm, ctx->size, ctx->rank, rbuf, count, kern_dtype_size(dt));
 }

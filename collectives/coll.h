@@ -23,6 +23,7 @@ struct ddl_ctx {
     int patterns[DDL_MAX_DIMS];       /* COLL_PAT_* per dimension */
     MPI_Comm dim_comm[DDL_MAX_DIMS];  /* ranks that differ only in that dimension */
     size_t segment_bytes;             /* pipeline segment, equal on every rank */
+    int poll_us;                      /* 0: block in MPI_Wait; else test, sleeping this long between */
     void *scratch;                    /* COLL_WINDOW segments */
     MPI_Datatype half_type[2];        /* float16, bfloat16 as 2-byte types (mpi algorithm) */
     MPI_Op half_op[2][DDL_OP_COUNT];  /* user ops reducing them */
@@ -48,6 +49,8 @@ int coll_algo_find(const char *name);
 /* Errors: set the thread's last message and return the code. */
 int coll_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int coll_mpi_fail(int mpi_rc, const char *what);
+/* Wait for n requests, by MPI_Waitall or by polling (ctx->poll_us). */
+int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs);
 #define COLL_MPI(call)                                          \
     do {                                                        \
         int mpi_rc_ = (call);                                   \
@@ -57,18 +60,18 @@ int coll_mpi_fail(int mpi_rc, const char *what);
 /* Primitives (exchange.c). Counts are elements of dt; pointers are byte addresses. */
 int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
                          int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op);
-int coll_exchange(MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
+int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
                   size_t rbytes);
 
 /* Reduce-scatter / allgather over the q ranks of comm (this rank = v) on n elements: afterwards v
  * holds block v (partition.h) reduced, in dst. src is read for this rank's contribution. */
 int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const void *src, void *dst,
                              size_t n, kern_dtype dt, kern_op op);
-int coll_ring_allgather(MPI_Comm comm, int q, int v, void *buf, size_t n, size_t esize);
+int coll_ring_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, void *buf, size_t n, size_t esize);
 /* Halving-doubling for q a power of two; peers are real(v') = coll_fold_real(v', fold_r). */
 int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r,
                                 const void *src, void *dst, size_t n, kern_dtype dt, kern_op op);
-int coll_doubling_allgather(MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
+int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
                             size_t esize);
 
 /* Grid (grid.c): parse "4x16x4" and "ring,rhd", derive from ranks per node. 0 or DDL_ERR_GRID. */

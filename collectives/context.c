@@ -49,6 +49,17 @@ static int resolve_segment(ddl_ctx *ctx, size_t requested)
     return 0;
 }
 
+static int resolve_poll(int requested, int *out)
+{
+    long env;
+    int rc;
+    if (requested < 0 || requested > 1000000)
+        return coll_fail(DDL_ERR_ARG, "poll_us: expected 0..1000000, got %d", requested);
+    if (!requested && (rc = coll_env_positive("DDL_POLL_US", 1000000, &env))) return rc;
+    *out = requested ? requested : (int)env;
+    return 0;
+}
+
 int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
 {
     static const ddl_config defaults = DDL_CONFIG_INIT;
@@ -75,6 +86,7 @@ int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
         goto out;
     }
     if ((rc = resolve_segment(ctx, cfg->segment_bytes))) goto out;
+    if ((rc = resolve_poll(cfg->poll_us, &ctx->poll_us))) goto out;
     if ((rc = coll_topology(ctx->comm, ctx->rank, ctx->size, cfg->ranks_per_node, &ctx->ranks_per_node)))
         goto out;
     if (!(ctx->scratch = malloc(COLL_WINDOW * ctx->segment_bytes))) {

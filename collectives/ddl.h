@@ -45,9 +45,11 @@ typedef struct ddl_config {
     const char *patterns;    /* per-dimension "ring,rhd,..."; NULL = ring everywhere */
     int ranks_per_node;      /* 0 = detect (MPI_COMM_TYPE_SHARED), or env DDL_RANKS_PER_NODE */
     size_t segment_bytes;    /* pipeline segment; 0 = default (env DDL_SEGMENT_BYTES) */
+    int poll_us;             /* 0 = block in MPI_Wait (env DDL_POLL_US); n = test every n us, sleeping
+                                between: for a communication thread on cores shared with compute */
 } ddl_config;
 
-#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0 }
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0 }
 
 typedef struct ddl_ctx ddl_ctx;
 

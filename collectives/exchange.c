@@ -11,10 +11,14 @@
  * matches message k on the other; MPI's ordering keeps the segments of one step in order.
  * dest or source may be MPI_PROC_NULL (a send-only or receive-only step).
  *
- * coll_exchange: the plain MPI_Sendrecv of the allgather phases, chunked below INT_MAX bytes. */
+ * coll_exchange: the plain send-receive of the allgather phases, chunked below INT_MAX bytes.
+ *
+ * coll_waitall: MPI_Waitall, or, with ctx->poll_us > 0, MPI_Testall with a sleep between tests, so a
+ * communication thread leaves the core to compute threads when ranks share cores. */
 #include "coll.h"
 
 #include <limits.h>
+#include <time.h>
 
 #define TAG_SEG 101
 #define TAG_PLAIN 102
@@ -35,6 +39,7 @@ int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr
     const char *s = sptr, *pa = a;
     char *d = dst, *tmp = ctx->scratch;
     MPI_Request rreq[COLL_WINDOW], sreq[COLL_WINDOW];
+    int rc;
 
     for (int w = 0; w < COLL_WINDOW; w++) rreq[w] = sreq[w] = MPI_REQUEST_NULL;
     for (size_t k = 0; k < nr && k < COLL_WINDOW; k++)
@@ -48,14 +53,14 @@ int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr
         if (k < nr) {
             char *slot = tmp + w * ctx->segment_bytes;
             size_t len = seg_len(rcount, seg, k), off = k * seg * es;
-            COLL_MPI(MPI_Wait(&rreq[w], MPI_STATUS_IGNORE));
+            if ((rc = coll_waitall(ctx, 1, &rreq[w]))) return rc;
             kern_reduce(dt, op, d + off, pa + off, slot, len);
             if (k + COLL_WINDOW < nr)
                 COLL_MPI(MPI_Irecv(slot, (int)(seg_len(rcount, seg, k + COLL_WINDOW) * es), MPI_BYTE,
                                    source, TAG_SEG, comm, &rreq[w]));
         }
         if (k < ns) {
-            COLL_MPI(MPI_Wait(&sreq[w], MPI_STATUS_IGNORE));
+            if ((rc = coll_waitall(ctx, 1, &sreq[w]))) return rc;
             if (k + COLL_WINDOW < ns)
                 COLL_MPI(MPI_Isend(s + (k + COLL_WINDOW) * seg * es,
                                    (int)(seg_len(scount, seg, k + COLL_WINDOW) * es), MPI_BYTE, dest,
@@ -67,7 +72,7 @@ int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr
 
 static size_t nchunks(size_t bytes) { return bytes == 0 ? 1 : (bytes + CHUNK - 1) / CHUNK; }
 
-int coll_exchange(MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
+int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
                   size_t rbytes)
 {
     const char *s = sptr;
@@ -76,9 +81,28 @@ int coll_exchange(MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int 
     for (size_t i = 0; i < ns || i < nr; i++) {
         size_t so = i * CHUNK, ro = i * CHUNK;
         size_t sl = i < ns ? seg_len(sbytes, CHUNK, i) : 0, rl = i < nr ? seg_len(rbytes, CHUNK, i) : 0;
-        COLL_MPI(MPI_Sendrecv(s ? s + so : s, (int)sl, MPI_BYTE, i < ns ? dest : MPI_PROC_NULL, TAG_PLAIN,
-                              r ? r + ro : r, (int)rl, MPI_BYTE, i < nr ? source : MPI_PROC_NULL,
-                              TAG_PLAIN, comm, MPI_STATUS_IGNORE));
+        MPI_Request req[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+        int rc;
+        COLL_MPI(MPI_Irecv(r ? r + ro : r, (int)rl, MPI_BYTE, i < nr ? source : MPI_PROC_NULL, TAG_PLAIN, comm,
+                           &req[0]));
+        COLL_MPI(MPI_Isend(s ? s + so : s, (int)sl, MPI_BYTE, i < ns ? dest : MPI_PROC_NULL, TAG_PLAIN, comm,
+                           &req[1]));
+        if ((rc = coll_waitall(ctx, 2, req))) return rc;
     }
     return 0;
+}
+
+int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs)
+{
+    if (ctx->poll_us <= 0) {
+        COLL_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        return 0;
+    }
+    struct timespec pause = { 0, 1000L * ctx->poll_us };
+    for (;;) {
+        int done = 0;
+        COLL_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
+        if (done) return 0;
+        nanosleep(&pause, NULL);
+    }
 }

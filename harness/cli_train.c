@@ -23,6 +23,7 @@ typedef struct train_opts {
     int nbuckets;
     long first_mb;                    /* --first-bucket-mb */
     const char *grid, *patterns;      /* --grid --patterns (ddl) */
+    long poll_us;                     /* --poll-us */
     int check;                        /* --check */
     const char *csv;                  /* --csv */
     char listbuf[2][256];             /* storage for the parsed lists */
@@ -41,6 +42,8 @@ static void usage(FILE *f)
             "  --first-bucket-mb N cap of the first bucket (default 1, as DDP)\n"
             "  --steps N           timed steps (default 10)   --warmup N  untimed steps first (default 2)\n"
             "  --grid G --patterns P  ddl grid (e.g. 4x16x4) and per-dimension ring|rhd\n"
+            "  --poll-us N         communication thread tests its requests every N us, sleeping\n"
+            "                      between (0 = block in MPI_Wait; default 0; helps when ranks share cores)\n"
             "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
             "  --csv FILE          also write the rows as CSV\n");
 }
@@ -66,6 +69,7 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--image-size")) { if (parse_int(v, 1, 4096, &o->image)) return bad(opt, v, "an integer in 1..4096"); }
         else if (!strcmp(opt, "--steps")) { if (parse_int(v, 1, 100000, &o->steps)) return bad(opt, v, "an integer in 1..100000"); }
         else if (!strcmp(opt, "--warmup")) { if (parse_int(v, 0, 100000, &o->warmup)) return bad(opt, v, "an integer in 0..100000"); }
+        else if (!strcmp(opt, "--poll-us")) { if (parse_int(v, 0, 1000000, &o->poll_us)) return bad(opt, v, "an integer in 0..1000000"); }
         else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
         else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
             if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
@@ -125,6 +129,7 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
     cfg.algo = o->algos[a];
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
+    cfg.poll_us = (int)o->poll_us;
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
         if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
         return 2;

@@ -12,7 +12,7 @@ static int rank, size;
 
 static float value(int r, size_t i, int step) { return (float)((r * 7 + (int)(i % 17) + step) % 23 - 11); }
 
-static long run(const char *algo, size_t cap, const size_t *counts, int n, int steps)
+static long run(const char *algo, int poll_us, size_t cap, const size_t *counts, int n, int steps)
 {
     bucket_plan plan;
     ddl_config cfg = DDL_CONFIG_INIT;
@@ -21,6 +21,7 @@ static long run(const char *algo, size_t cap, const size_t *counts, int n, int s
     float *g = NULL;
     long wrong = 0;
     cfg.algo = algo;
+    cfg.poll_us = poll_us;
     if (bucket_plan_make(counts, n, 4, cap, cap / 4, &plan)) return 1;
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx) || !(g = malloc(plan.total * 4)) ||
         engine_create(ctx, g, DDL_FLOAT32, &plan, &e)) {
@@ -64,11 +65,12 @@ int main(int argc, char **argv)
     const char *algos[] = { "ring", "rhd", "ddl", "mpi" };
     if (rank == 0) CHECK(provided >= engine_thread_level(), "MPI thread level %d provided", provided);
     for (size_t a = 0; a < 4; a++)
-        for (size_t c = 0; c < 4; c++) {
-            long wrong = run(algos[a], caps[c], counts, n, 3), total;
-            MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-            if (rank == 0) CHECK(total == 0, "engine %s cap %zu: %ld wrong", algos[a], caps[c], total);
-        }
+        for (size_t c = 0; c < 4; c++)
+            for (int poll = 0; poll <= 10; poll += 10) { /* blocking waits and polling waits */
+                long wrong = run(algos[a], poll, caps[c], counts, n, 3), total;
+                MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+                if (rank == 0) CHECK(total == 0, "engine %s poll %d us cap %zu: %ld wrong", algos[a], poll, caps[c], total);
+            }
     int status = rank == 0 ? TEST_REPORT() : 0;
     MPI_Finalize();
     return status;
