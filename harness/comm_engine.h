@@ -26,6 +26,10 @@ typedef struct engine_stats {
 
 /* The MPI thread level the engine needs from MPI_Init_thread. */
 int engine_thread_level(void);
+/* The ddl_config.poll_us a training run uses unless told otherwise: 50 us for the thread engine
+ * (on a CPU run the communication thread shares cores with BLAS, and a spinning MPI_Wait would take
+ * a core from the GEMMs), 0 under simulation (no thread). */
+int engine_default_poll_us(void);
 int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan *plan, comm_engine **out);
 void engine_begin_step(comm_engine *e);
 int engine_post(comm_engine *e, int bucket);

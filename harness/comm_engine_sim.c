@@ -24,6 +24,7 @@ struct comm_engine {
 };
 
 int engine_thread_level(void) { return MPI_THREAD_SINGLE; }
+int engine_default_poll_us(void) { return 0; }
 
 int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan *plan, comm_engine **out)
 {

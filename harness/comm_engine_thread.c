@@ -29,6 +29,7 @@ struct comm_engine {
 };
 
 int engine_thread_level(void) { return MPI_THREAD_SERIALIZED; }
+int engine_default_poll_us(void) { return 50; }
 
 static void run_bucket(comm_engine *e, int b)
 {
