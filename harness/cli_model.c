@@ -140,9 +140,9 @@ static int layer_table(const model_opts *o)
 int cli_model_main(int argc, char **argv)
 {
     model_opts o = { "resnet50", 32, 224 };
-    /* DISPATCH: `--algo` will select the analytic cost model, e.g.
-     *   for (int i = 1; i < argc; i++) if (!strncmp(argv[i], "--algo", 6)) return cli_model_cost(argc, argv);
-     * Everything below is the layer table. */
+    /* DISPATCH: `--algo` selects the analytic cost model (cli_cost.c); everything below is the layer table. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--algo")) return cli_model_cost(argc, argv);
     int rc = parse_opts(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : rc;
     return layer_table(&o);
