@@ -6,17 +6,22 @@
  *   the analytic α-β-γ cost model (to come) ddlbench model --algo ...   → add its branch at DISPATCH */
 #include "cli.h"
 #include "gemm.h"
+#include "mem.h"
 #include "model.h"
 #include "parse.h"
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct model_opts {
     const char *model; /* --model */
     long batch;        /* --batch */
     long image_size;   /* --image-size */
+    int time;          /* --time: run every GEMM with the linked backend */
+    long reps;         /* --reps: timed runs per GEMM (median) */
 } model_opts;
 
 static void usage(FILE *f)
@@ -29,8 +34,11 @@ static void usage(FILE *f)
                "  --model NAME      %s (default resnet50)\n"
                "  --batch N         images per step, >= 1 (default 32)\n"
                "  --image-size S    square input side in pixels, >= 32 (default 224)\n"
+               "  --time            also run every GEMM with the linked backend (%s)\n"
+               "                    and print the median ms of forward and backward per layer and the step\n"
+               "  --reps N          runs per GEMM for --time, after one warm-up (default 3)\n"
                "  --help            this text\n",
-               model_names());
+               model_names(), kern_gemm_backend());
 }
 
 /* "--opt value" or "--opt=value": returns the value and advances *i, or NULL if argv[*i] is not opt. */
@@ -68,13 +76,98 @@ static int parse_opts(int argc, char **argv, model_opts *o)
                 fprintf(stderr, "ddlbench model: --image-size: expected a positive integer (pixels), got \"%s\"\n", v);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--time")) {
+            o->time = 1;
+        } else if ((v = opt_value(argc, argv, &i, "--reps", &missing))) {
+            if (parse_int(v, 1, 1000, &o->reps)) {
+                fprintf(stderr, "ddlbench model: --reps: expected an integer in [1, 1000], got \"%s\"\n", v);
+                return 2;
+            }
         } else {
             if (missing) fprintf(stderr, "ddlbench model: %s: expected a value after it\n", argv[i]);
-            else fprintf(stderr, "ddlbench model: unknown option \"%s\"; expected --model, --batch, --image-size or --help\n", argv[i]);
+            else fprintf(stderr, "ddlbench model: unknown option \"%s\"; expected --model, --batch, --image-size, --time, --reps or --help\n", argv[i]);
             return 2;
         }
     }
     return 0;
+}
+
+static double gflop(const model_gemm *g) { return kern_gemm_flops(g->m, g->n, g->k) / 1e9; }
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --time buffers: W (M×K) weights / weight gradient, X (K×N) im2col input / data gradient,
+ * Y (M×N) output / output gradient, each sized for the largest layer and reused. */
+typedef struct gemm_bufs {
+    float *w, *x, *y;
+} gemm_bufs;
+
+/* Median seconds of `reps` runs (after one warm-up) of the layer's GEMM `which`; < 0 on error. */
+static double time_gemm(const model_layer *l, int which, const gemm_bufs *b, long reps)
+{
+    const model_gemm *g = &l->gemm[which];
+    const float *A = which == MODEL_BWD_WEIGHT ? b->y : b->w;
+    const float *B = which == MODEL_FWD ? b->x : which == MODEL_BWD_DATA ? b->y : b->x;
+    float *C = which == MODEL_FWD ? b->y : which == MODEL_BWD_DATA ? b->x : b->w;
+    double t[1000];
+    for (long r = -1; r < reps; r++) {
+        double t0 = now_s();
+        if (kern_gemm_f32(g->transa, g->transb, g->m, g->n, g->k, 1.0f, A, g->transa ? g->m : g->k, B,
+                          g->transb ? g->k : g->n, 0.0f, C, g->n)) return -1;
+        if (r >= 0) t[r] = now_s() - t0;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    return t[reps / 2];
+}
+
+/* Fills ms[2·i] (forward) and ms[2·i+1] (backward: data + weight) for every GEMM layer. */
+static int time_layers(const model *m, long reps, double *ms)
+{
+    size_t nw = 1, nx = 1, ny = 1;
+    gemm_bufs b = { NULL, NULL, NULL };
+    int rc = 1;
+    for (int i = 0; i < model_layer_count(m); i++) {
+        const model_gemm *g = &model_layer_at(m, i)->gemm[MODEL_FWD];
+        size_t M = (size_t)g->m, N = (size_t)g->n, K = (size_t)g->k;
+        nw = M * K > nw ? M * K : nw, nx = K * N > nx ? K * N : nx, ny = M * N > ny ? M * N : ny;
+    }
+    b.w = kern_buf_alloc(nw * sizeof(float)), b.x = kern_buf_alloc(nx * sizeof(float));
+    b.y = kern_buf_alloc(ny * sizeof(float));
+    if (!b.w || !b.x || !b.y) {
+        fprintf(stderr, "ddlbench model: --time: cannot allocate %.1f MB of GEMM buffers\n",
+                (nw + nx + ny) * 4.0 / 1e6);
+        goto out;
+    }
+    for (size_t i = 0; i < nw; i++) b.w[i] = 0.01f;
+    for (size_t i = 0; i < nx; i++) b.x[i] = 0.01f;
+    for (size_t i = 0; i < ny; i++) b.y[i] = 0.01f;
+    for (int i = 0; i < model_layer_count(m); i++) {
+        const model_layer *l = model_layer_at(m, i);
+        ms[2 * i] = ms[2 * i + 1] = 0;
+        if (l->kind != MODEL_CONV && l->kind != MODEL_FC) continue;
+        double f = time_gemm(l, MODEL_FWD, &b, reps), w = time_gemm(l, MODEL_BWD_WEIGHT, &b, reps);
+        double d = l->data_grad_needed ? time_gemm(l, MODEL_BWD_DATA, &b, reps) : 0;
+        if (f < 0 || w < 0 || d < 0) {
+            fprintf(stderr, "ddlbench model: --time: GEMM of %s failed\n", l->name);
+            goto out;
+        }
+        ms[2 * i] = f * 1e3, ms[2 * i + 1] = (w + d) * 1e3;
+    }
+    rc = 0;
+out:
+    kern_buf_free(b.w), kern_buf_free(b.x), kern_buf_free(b.y);
+    return rc;
 }
 
 static void tensor_suffixes(const model *m, const model_layer *l, char *buf, size_t len)
@@ -87,59 +180,79 @@ static void tensor_suffixes(const model *m, const model_layer *l, char *buf, siz
                                  model_tensor_at(m, l->tensor0 + t)->name + prefix);
 }
 
-static double gflop(const model_gemm *g) { return kern_gemm_flops(g->m, g->n, g->k) / 1e9; }
-
-static void print_table(const model *m, double *fwd_total, double *bwd_total)
+/* The layer table; ms (optional, from time_layers) adds measured columns. Sums GFLOP and ms. */
+static void print_table(const model *m, const double *ms, double tot[4])
 {
     static const char *kinds[] = { "conv", "bn", "fc", "pool" };
     printf("# ddlbench model: %s, batch %d, image %dx%d\n", model_name(m), model_batch(m), model_image_size(m),
            model_image_size(m));
-    printf("# %3s  %-24s %-4s %-12s %10s %-14s %6s %9s %6s %10s %10s\n", "idx", "layer", "kind", "tensor(s)",
+    if (ms) printf("# gemm backend: %s\n", kern_gemm_backend());
+    printf("# %3s  %-24s %-4s %-12s %10s %-14s %6s %9s %6s %10s %10s", "idx", "layer", "kind", "tensor(s)",
            "params", "output_CxHxW", "fwd_M", "fwd_N", "fwd_K", "fwd_GFLOP", "bwd_GFLOP");
-    *fwd_total = *bwd_total = 0;
+    printf(ms ? " %9s %9s %9s\n" : "\n", "fwd_ms", "bwd_ms", "GFLOPs");
+    tot[0] = tot[1] = tot[2] = tot[3] = 0;
     for (int i = 0; i < model_layer_count(m); i++) {
         const model_layer *l = model_layer_at(m, i);
         char tens[32], shape[32];
         tensor_suffixes(m, l, tens, sizeof tens);
         snprintf(shape, sizeof shape, "%dx%dx%d", l->out_c, l->out_h, l->out_w);
         printf("  %3d  %-24s %-4s %-12s %10lld %-14s", i, l->name, kinds[l->kind], tens, l->params, shape);
-        if (l->kind == MODEL_CONV || l->kind == MODEL_FC) {
-            const model_gemm *g = l->gemm;
-            double f = gflop(&g[MODEL_FWD]);
-            double b = gflop(&g[MODEL_BWD_WEIGHT]) + (l->data_grad_needed ? gflop(&g[MODEL_BWD_DATA]) : 0);
-            printf(" %6d %9d %6d %10.4f %10.4f\n", g[MODEL_FWD].m, g[MODEL_FWD].n, g[MODEL_FWD].k, f, b);
-            *fwd_total += f, *bwd_total += b;
-        } else {
-            printf(" %6s %9s %6s %10s %10s\n", "-", "-", "-", "-", "-");
+        if (l->kind != MODEL_CONV && l->kind != MODEL_FC) {
+            printf(" %6s %9s %6s %10s %10s", "-", "-", "-", "-", "-");
+            printf(ms ? " %9s %9s %9s\n" : "\n", "-", "-", "-");
+            continue;
         }
+        const model_gemm *g = l->gemm;
+        double f = gflop(&g[MODEL_FWD]);
+        double b = gflop(&g[MODEL_BWD_WEIGHT]) + (l->data_grad_needed ? gflop(&g[MODEL_BWD_DATA]) : 0);
+        printf(" %6d %9d %6d %10.4f %10.4f", g[MODEL_FWD].m, g[MODEL_FWD].n, g[MODEL_FWD].k, f, b);
+        if (ms) printf(" %9.3f %9.3f %9.2f", ms[2 * i], ms[2 * i + 1], (f + b) / ((ms[2 * i] + ms[2 * i + 1]) * 1e-3));
+        putchar('\n');
+        tot[0] += f, tot[1] += b;
+        if (ms) tot[2] += ms[2 * i], tot[3] += ms[2 * i + 1];
     }
 }
 
 static int layer_table(const model_opts *o)
 {
     model *m = NULL;
-    double fwd, bwd;
+    double tot[4], *ms = NULL;
+    int rc = 2;
     if (model_build(o->model, (int)o->batch, (int)o->image_size, &m)) {
         fprintf(stderr, "ddlbench model: %s\n", model_last_error());
-        return 2;
+        goto out;
     }
-    print_table(m, &fwd, &bwd);
+    if (o->time) {
+        rc = 1;
+        ms = calloc(2 * (size_t)model_layer_count(m), sizeof *ms);
+        if (!ms || kern_gemm_init() || time_layers(m, o->reps, ms)) goto out;
+    }
+    print_table(m, ms, tot);
     printf("# totals\n");
     printf("# parameters                %lld\n", model_param_count(m));
     printf("# tensors                   %d\n", model_tensor_count(m));
     printf("# largest_tensor            %lld\n", model_max_tensor(m));
     printf("# fp32_gradient_MB          %.1f\n", model_param_count(m) * 4.0 / 1e6);
     printf("# fwd_GMACs_per_image       %.3f\n", model_fwd_macs(m) / 1e9);
-    printf("# fwd_GFLOP_per_step        %.2f\n", fwd);
-    printf("# bwd_GFLOP_per_step        %.2f\n", bwd);
-    printf("# train_GFLOP_per_step      %.2f  (%.3f x forward)\n", fwd + bwd, (fwd + bwd) / fwd);
+    printf("# fwd_GFLOP_per_step        %.2f\n", tot[0]);
+    printf("# bwd_GFLOP_per_step        %.2f\n", tot[1]);
+    printf("# train_GFLOP_per_step      %.2f  (%.3f x forward)\n", tot[0] + tot[1], (tot[0] + tot[1]) / tot[0]);
+    if (ms) {
+        printf("# gemm_fwd_ms_per_step      %.1f\n", tot[2]);
+        printf("# gemm_bwd_ms_per_step      %.1f\n", tot[3]);
+        printf("# gemm_train_ms_per_step    %.1f  (%.2f GFLOP/s, median of %ld per GEMM)\n", tot[2] + tot[3],
+               (tot[0] + tot[1]) / ((tot[2] + tot[3]) * 1e-3), o->reps);
+    }
+    rc = 0;
+out:
+    free(ms);
     model_free(m);
-    return 0;
+    return rc;
 }
 
 int cli_model_main(int argc, char **argv)
 {
-    model_opts o = { "resnet50", 32, 224 };
+    model_opts o = { "resnet50", 32, 224, 0, 3 };
     /* DISPATCH: `--algo` selects the analytic cost model (cli_cost.c); everything below is the layer table. */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--algo")) return cli_model_cost(argc, argv);

@@ -48,6 +48,13 @@ rows=$("$exe" model --model resnet50 --batch 4 | grep -vc '^#')
 fc=$("$exe" model --model resnet50 --batch 4 | awk '$2 == "fc" { print $7, $8, $9 }')
 [ "$fc" = "1000 4 2048" ] && ok || bad "fc GEMM '$fc', want '1000 4 2048'"
 
+# --time runs every GEMM through the linked backend (tiny: 32x32 image, one run each)
+t=$(OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 1 --image-size 32 --time --reps 1 2>&1 |
+    awk '$2 == "gemm_train_ms_per_step" { print ($3 > 0) }')
+[ "$t" = 1 ] && ok || bad "--time: no positive gemm_train_ms_per_step"
+expect_status 2 --time --reps 0
+expect_status 2 --reps x
+
 expect_status 0 --help
 grep -q -- '--image-size' "$tmp/out" && ok || bad "--help does not document --image-size"
 expect_status 0 --model resnet101 --batch 1 --image-size 32
