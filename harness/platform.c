@@ -132,7 +132,7 @@ int platform_write_hostfile(const platform *pf, FILE *f)
 }
 
 /* number, then a suffix looked up in units[] (multipliers); "" must be listed to allow none */
-typedef struct unit { const char *suffix; double mult; } unit;
+typedef struct unit { const char *suffix; double mult, div; } unit; /* value x mult / div */
 
 static int parse_with_units(const char *s, const unit *units, int nunits, double *out)
 {
@@ -143,7 +143,7 @@ static int parse_with_units(const char *s, const unit *units, int nunits, double
     if (errno || end == s || !isfinite(v) || v < 0) return 2;
     for (int i = 0; i < nunits; i++)
         if (strcmp(end, units[i].suffix) == 0) {
-            *out = v * units[i].mult;
+            *out = v * units[i].mult / units[i].div;
             return 0;
         }
     return 2;
@@ -152,18 +152,18 @@ static int parse_with_units(const char *s, const unit *units, int nunits, double
 int platform_parse_bw(const char *s, double *out)
 {
     static const unit u[] = {
-        { "", 1 }, { "Bps", 1 }, { "B/s", 1 },
-        { "k", 1e3 }, { "kBps", 1e3 }, { "kB/s", 1e3 }, { "M", 1e6 }, { "MBps", 1e6 }, { "MB/s", 1e6 },
-        { "G", 1e9 }, { "GBps", 1e9 }, { "GB/s", 1e9 }, { "T", 1e12 }, { "TBps", 1e12 }, { "TB/s", 1e12 },
-        { "Mbit", 1e6 / 8 }, { "Mbps", 1e6 / 8 }, { "Gbit", 1e9 / 8 }, { "Gbps", 1e9 / 8 },
-        { "Tbit", 1e12 / 8 }, { "Tbps", 1e12 / 8 },
+        { "", 1, 1 }, { "Bps", 1, 1 }, { "B/s", 1, 1 },
+        { "k", 1e3, 1 }, { "kBps", 1e3, 1 }, { "kB/s", 1e3, 1 }, { "M", 1e6, 1 }, { "MBps", 1e6, 1 },
+        { "MB/s", 1e6, 1 }, { "G", 1e9, 1 }, { "GBps", 1e9, 1 }, { "GB/s", 1e9, 1 }, { "T", 1e12, 1 },
+        { "TBps", 1e12, 1 }, { "TB/s", 1e12, 1 }, { "Mbit", 1e6, 8 }, { "Mbps", 1e6, 8 }, { "Gbit", 1e9, 8 },
+        { "Gbps", 1e9, 8 }, { "Tbit", 1e12, 8 }, { "Tbps", 1e12, 8 },
     };
     return parse_with_units(s, u, (int)(sizeof u / sizeof u[0]), out);
 }
 
 int platform_parse_lat(const char *s, double *out)
 {
-    static const unit u[] = { { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 }, { "ns", 1e-9 } };
+    static const unit u[] = { { "", 1, 1 }, { "s", 1, 1 }, { "ms", 1, 1e3 }, { "us", 1, 1e6 }, { "ns", 1, 1e9 } };
     return parse_with_units(s, u, (int)(sizeof u / sizeof u[0]), out);
 }
 

@@ -1,0 +1,74 @@
+/* test_cost.c — the α-β-γ model on cases computed by hand (FACTS.md §5), flat and two-level. */
+#include "model_cost.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-9 + 1e-9 * fabs(b); }
+
+static double cost(const platform *pf, const char *algo, double n, const char *grid, double gamma)
+{
+    cost_opts o = { grid, NULL, gamma };
+    char err[256];
+    double t = -1;
+    if (model_cost(pf, algo, n, &o, &t, err, sizeof err)) return -1;
+    return t;
+}
+
+int main(void)
+{
+    /* flat: every message alpha = 1 us, beta = 1 ns/B (1 GB/s), one GPU per node */
+    platform flat = { "custom", 8, 1, 1e9, 1e-6, 1e9, 1e-6 }, six = flat, two = { "custom", 2, 4, 10e9, 1e-6, 1e9, 5e-6 };
+    const double n = 8e6, a = 1e-6, b = 1e-9, g = 1e-9;
+    double t;
+    char err[256];
+    six.nodes = 6;
+
+    /* ring: 2(p-1)(a + n/p b) + n(p-1)/p g */
+    t = cost(&flat, "ring", n, NULL, g);
+    CHECK(near(t, 14 * (a + n / 8 * b) + n * 7 / 8 * g), "ring p=8: %.9g", t);
+    /* rhd, p = 8: 2 lg p a + 2n(p-1)/p b + n(p-1)/p g */
+    t = cost(&flat, "rhd", n, NULL, g);
+    CHECK(near(t, 6 * a + 2 * n * 7 / 8 * b + n * 7 / 8 * g), "rhd p=8: %.9g", t);
+    /* rhd, p = 6: q = 4 plus the fold: 2 lg q a + 2n(q-1)/q b + 2a + 2nb, gamma n(q-1)/q + n */
+    t = cost(&six, "rhd", n, NULL, g);
+    CHECK(near(t, 4 * a + 2 * n * 3 / 4 * b + 2 * a + 2 * n * b + (n * 3 / 4 + n) * g), "rhd p=6: %.9g", t);
+    /* ddl 2x4, ring per dimension: 2 sum (d_i - 1)(a + n b / (d1..di)) + n(p-1)/p g */
+    t = cost(&flat, "ddl", n, "2x4", g);
+    CHECK(near(t, 2 * 1 * (a + n / 2 * b) + 2 * 3 * (a + n / 8 * b) + n * 7 / 8 * g), "ddl 2x4: %.9g", t);
+    /* ddl on a flat platform with one dimension is the ring */
+    CHECK(near(cost(&flat, "ddl", n, "8", 0), cost(&flat, "ring", n, NULL, 0)), "ddl 8 = ring");
+    /* mpi: below 10,000 bytes recursive doubling, lg p steps of n bytes; else the ring */
+    t = cost(&flat, "mpi", 1000, NULL, 0);
+    CHECK(near(t, 3 * (a + 1000 * b)), "mpi small = rdb: %.9g", t);
+    CHECK(near(cost(&flat, "mpi", n, NULL, g), cost(&flat, "ring", n, NULL, g)), "mpi large = ring");
+    CHECK(cost(&flat, "ring", 0, NULL, 0) > 0, "n = 0 still pays latency");
+
+    /* two-level: 2 nodes x 4 GPUs, GPU link 10 GB/s 1 us, NIC 1 GB/s per node, 5 us across */
+    t = cost(&two, "ddl", n, NULL, 0); /* derived grid 4x2 */
+    {
+        double intra = 6 * (1e-6 + n / 4 / 10e9);
+        double inter = 2 * (5e-6 + n / 8 * 4 / 1e9); /* 4 GPUs share the NIC */
+        CHECK(near(t, intra + inter), "ddl 4x2 two-level: %.9g vs %.9g", t, intra + inter);
+    }
+    t = cost(&two, "ring", n, NULL, 0); /* slowest hop: one flow per NIC direction */
+    CHECK(near(t, 14 * (5e-6 + n / 8 / 1e9)), "ring two-level: %.9g", t);
+    t = cost(&two, "rhd", n, NULL, 0); /* mask 4 crosses nodes with 4 flows per NIC; masks 2, 1 stay in */
+    CHECK(near(t, 2 * ((5e-6 + n / 2 * 4 / 1e9) + (1e-6 + n / 4 / 10e9) + (1e-6 + n / 8 / 10e9))), "rhd two-level: %.9g", t);
+    CHECK(t > cost(&two, "ddl", n, NULL, 0), "ddl beats rhd when the NIC is the bottleneck");
+
+    {
+        cost_opts o = { "3x3", NULL, 0 };
+        CHECK(model_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2 && strstr(err, "does not match"), "grid mismatch");
+        o.grid = "2x4";
+        o.patterns = "ring,bogus";
+        CHECK(model_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2, "bad pattern");
+        o.patterns = "rhd";
+        CHECK(model_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 0 &&
+                  near(t, 2 * (a + n / 2 * b) + 4 * a + 2 * (n / 2) * 3 / 4 * b), "ddl 2x4 rhd: %.9g", t);
+        CHECK(model_cost(&flat, "nosuch", n, &o, &t, err, sizeof err) == 2 && strstr(err, "--algo"), "unknown algo");
+        CHECK(model_cost(&flat, "ring", -1, &o, &t, err, sizeof err) == 2, "negative bytes");
+    }
+    return TEST_REPORT();
+}

@@ -1,0 +1,132 @@
+/* test_platform.c — presets are sane, options are validated, the XML is well-formed with one host
+ * per GPU, and the unit parsers accept and reject what they should. */
+#include "platform.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *xml_of(const platform *pf, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f) return NULL;
+    int rc = platform_write_xml(pf, f);
+    fclose(f);
+    if (rc) { free(buf); return NULL; }
+    return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
+/* Every '<' opens a tag closed by '>', every <zone>/<platform> opened is closed. */
+static int well_formed(const char *s)
+{
+    int depth = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p != '<') continue;
+        const char *e = strchr(p, '>');
+        if (!e) return 0;
+        if (p[1] == '/') depth--;
+        else if (p[1] != '?' && p[1] != '!' && e[-1] != '/') depth++;
+        if (depth < 0) return 0;
+        p = e;
+    }
+    return depth == 0;
+}
+
+int main(void)
+{
+    platform pf;
+    char err[256];
+    double v;
+
+    CHECK(platform_preset_count() == 4, "4 presets");
+    for (int i = 0; i < platform_preset_count(); i++) {
+        const platform *p = platform_preset(i);
+        if (!strcmp(p->name, "custom")) continue;
+        CHECK(p->gpus_per_node >= 1 && p->intra_bw >= p->nic_bw / p->gpus_per_node, "%s: links", p->name);
+        CHECK(p->inter_lat >= p->intra_lat && p->intra_lat > 0, "%s: latencies", p->name);
+        CHECK(platform_init(&pf, p->name, 64, 0, err, sizeof err) == 0, "%s: %s", p->name, err);
+    }
+    CHECK(platform_init(&pf, "minsky", 64, 0, err, sizeof err) == 0 && pf.gpus_per_node == 4 &&
+              pf.nic_bw == 12.5e9 && pf.intra_bw == 80e9 && platform_ranks(&pf) == 256, "minsky 64 nodes");
+    CHECK(platform_init(&pf, "bigbasin", 32, 0, err, sizeof err) == 0 && pf.gpus_per_node == 8 &&
+              pf.nic_bw == 6.25e9, "bigbasin");
+    CHECK(platform_init(&pf, "h200", 2, 0, err, sizeof err) == 0 && pf.nic_bw == 400e9, "h200");
+    CHECK(platform_init(&pf, "minsky", 4, 2, err, sizeof err) == 0 && platform_ranks(&pf) == 8, "gpus override");
+
+    CHECK(platform_init(&pf, "nosuch", 4, 0, err, sizeof err) == 2 && strstr(err, "--preset"), "unknown preset");
+    CHECK(platform_init(&pf, "minsky", 0, 0, err, sizeof err) == 2 && strstr(err, "--nodes"), "0 nodes");
+    CHECK(platform_init(&pf, "minsky", -1, 0, err, sizeof err) == 2, "negative nodes");
+    CHECK(platform_init(&pf, "minsky", 1 << 20, 0, err, sizeof err) == 2, "huge nodes");
+    CHECK(platform_init(&pf, "minsky", 4, -2, err, sizeof err) == 2, "negative gpus");
+    CHECK(platform_init(&pf, "minsky", 16384, 64, err, sizeof err) == 2 && strstr(err, "65536"), "too many GPUs");
+
+    {   /* option parsing */
+        char *argv[] = { "x", "--nodes", "0", "--gpus-per-node", "0", "--nodes", "abc", "--inter-bw", "fast",
+                         "--preset", "custom", "--nodes", "3", "--intra-bw", "80G", "--intra-lat", "5us",
+                         "--inter-bw", "100Gbit", "--inter-lat", "9us", "--other", "--nodes" };
+        int argc = (int)(sizeof argv / sizeof argv[0]), i;
+        platform_opts o = PLATFORM_OPTS_INIT;
+        i = 1; CHECK(platform_opt(argc, argv, &i, &o, err, sizeof err) == 2, "--nodes 0");
+        i = 3; CHECK(platform_opt(argc, argv, &i, &o, err, sizeof err) == 2, "--gpus-per-node 0");
+        i = 5; CHECK(platform_opt(argc, argv, &i, &o, err, sizeof err) == 2, "--nodes abc");
+        i = 7; CHECK(platform_opt(argc, argv, &i, &o, err, sizeof err) == 2, "--inter-bw fast");
+        for (i = 9; i < 21; i++) CHECK(platform_opt(argc, argv, &i, &o, err, sizeof err) == 0, "opt %d", i);
+        i = 21; CHECK(platform_opt(argc, argv, &i, &o, err, sizeof err) == 1, "not a platform option");
+        i = 22; CHECK(platform_opt(argc, argv, &i, &o, err, sizeof err) == 2, "missing value");
+        CHECK(platform_from_opts(&o, &pf, err, sizeof err) == 0 && pf.nic_bw == 12.5e9 && pf.intra_lat == 5e-6 &&
+                  pf.nodes == 3 && pf.gpus_per_node == 1, "custom: %s", err);
+        o.inter_lat = 1e-6; /* below intra_lat */
+        CHECK(platform_from_opts(&o, &pf, err, sizeof err) == 2 && strstr(err, "--inter-lat"), "inter < intra");
+        platform_opts m = PLATFORM_OPTS_INIT;
+        m.nodes = 2;
+        m.intra_bw = 1e9;
+        CHECK(platform_from_opts(&m, &pf, err, sizeof err) == 2, "link options need custom");
+        m.intra_bw = -1;
+        m.nodes = -1;
+        CHECK(platform_from_opts(&m, &pf, err, sizeof err) == 2 && strstr(err, "required"), "nodes required");
+    }
+
+    CHECK(platform_parse_bw("12.5G", &v) == 0 && v == 12.5e9, "12.5G");
+    CHECK(platform_parse_bw("100Gbit", &v) == 0 && v == 12.5e9, "100Gbit");
+    CHECK(platform_parse_bw("80GB/s", &v) == 0 && v == 80e9, "80GB/s");
+    CHECK(platform_parse_bw("1e9", &v) == 0 && v == 1e9, "1e9");
+    CHECK(platform_parse_bw("12Q", &v) == 2 && platform_parse_bw("", &v) == 2 && platform_parse_bw("-1G", &v) == 2,
+          "bad bandwidths");
+    CHECK(platform_parse_lat("5us", &v) == 0 && v == 5e-6, "5us");
+    CHECK(platform_parse_lat("2ms", &v) == 0 && v == 2e-3, "2ms");
+    CHECK(platform_parse_lat("5 us", &v) == 2 && platform_parse_lat("us", &v) == 2, "bad latencies");
+
+    for (int nodes = 1; nodes <= 64; nodes *= 4) {
+        size_t len = 0;
+        CHECK(platform_init(&pf, "minsky", nodes, 0, err, sizeof err) == 0, "init");
+        char *x = xml_of(&pf, &len);
+        CHECK(x != NULL, "xml written");
+        if (!x) continue;
+        CHECK(well_formed(x), "%d nodes: well-formed", nodes);
+        CHECK(count(x, "<cluster ") == nodes, "%d nodes: clusters", nodes);
+        CHECK(count(x, "<zoneRoute ") == 2 * nodes, "%d nodes: routes up and down", nodes);
+        CHECK(count(x, "sharing_policy=\"SPLITDUPLEX\"") == 2 * nodes, "%d nodes: full-duplex links", nodes);
+        int hosts = 0;
+        for (const char *p = x; (p = strstr(p, "radical=\"")); p++) {
+            long a, b;
+            if (sscanf(p, "radical=\"%ld-%ld\"", &a, &b) == 2) hosts += (int)(b - a + 1);
+        }
+        CHECK(hosts == 4 * nodes, "%d nodes: %d hosts, expected %d", nodes, hosts, 4 * nodes);
+        free(x);
+        char *h = NULL;
+        FILE *f = open_memstream(&h, &len);
+        CHECK(f && platform_write_hostfile(&pf, f) == 0, "hostfile");
+        if (f) fclose(f);
+        CHECK(h && count(h, "\n") == 4 * nodes && !strncmp(h, "gpu0\ngpu1\n", 10), "hostfile lines");
+        free(h);
+    }
+    return TEST_REPORT();
+}
