@@ -29,16 +29,19 @@ ompi_flags() { # algorithm number of coll_tuned_allreduce_algorithm
     echo "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm $1"
 }
 
+PAIRS="4:mpi-ompi-ring 6:mpi-ompi-rabenseifner" # coll_tuned_allreduce_algorithm number:row label
+"${MPIRUN:-mpirun}" --version 2>&1 | grep -q 'Open MPI' || PAIRS="" # the MCA baselines are Open MPI's
+
 for np in $NPS; do
     echo "$RANGES" | while read -r lo hi w n; do
         echo "# np=$np $lo..$hi: all algorithms"
         sh "$here/mpilaunch.sh" "$np" "$exe" allreduce -b "$lo" -e "$hi" -w "$w" -n "$n" \
             --csv "$parts/np${np}_${lo}_all.csv" </dev/null # mpirun would eat the ranges on stdin
-        for pair in 4:mpi-ompi-ring 6:mpi-ompi-rabenseifner; do
+        for pair in $PAIRS; do
             echo "# np=$np $lo..$hi: ${pair#*:}"
             MPIRUN_FLAGS="$(ompi_flags "${pair%%:*}")" sh "$here/mpilaunch.sh" "$np" "$exe" allreduce -a mpi \
                 --label "${pair#*:}" -b "$lo" -e "$hi" -w "$w" -n "$n" \
-                --csv "$parts/np${np}_${lo}_${pair#*:}.csv" </dev/null | grep -v '^#'
+                --csv "$parts/np${np}_${lo}_${pair#*:}.csv" </dev/null
         done
     done
 done
