@@ -2,6 +2,7 @@
  * streaming add c[i] = a[i] + b[i] written here and against memcpy, on one process, no MPI.
  * Each is run reps times per size on buffers made once; the median is reported as GB/s of memory
  * traffic (add: 3 streams of n floats, memcpy: 2) and the kernel as a fraction of the plain add. */
+#include "bench.h"
 #include "cli.h"
 #include "mem.h"
 #include "parse.h"
@@ -10,8 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-#include "bench.h"
 
 #define KB_MAX_SIZES 16
 
