@@ -22,9 +22,9 @@ endif
 
 # The simulation seam: files ending in _sim.c are the SMPI backends; REAL_ONLY are their real twins.
 SIM_ONLY  := $(wildcard */*_sim.c)
-REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c kernels/reduce.c harness/comm_engine_*.c))
+REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c kernels/sgd.c kernels/reduce.c harness/comm_engine_*.c))
 
-LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c))
+LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c kernels/mem_*.c))
 KERN_SRC  := $(filter-out $(LIB_SRC) $(SIM_ONLY),$(wildcard kernels/*.c))
 HARN_SRC  := $(filter-out harness/main.c $(SIM_ONLY),$(wildcard harness/*.c))
 TEST_SRC  := $(wildcard tests/test_*.c)
@@ -68,6 +68,8 @@ help:
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
+	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
+	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
@@ -76,8 +78,11 @@ help:
 	@echo "  MPICC=$(MPICC)   MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)"
 	@echo "  MPIRUN=$(MPIRUN)  MPI launcher used by the tests"
 	@echo "  BUILD=$(BUILD)   output folder"
-	@echo "  SANITIZE=1      AddressSanitizer + UndefinedBehaviorSanitizer build (in $$(BUILD)/san)"
+	@echo "  SANITIZE=1      AddressSanitizer + UndefinedBehaviorSanitizer build (in BUILD/san)"
 	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
+	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
+	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
+	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/sweep.sh --help)"
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
 # `make sim` compiles the same sources with smpicc and -DDDL_SIM into $(SIM_BUILD): every _sim.c
@@ -104,6 +109,31 @@ $(SIM_EXE): $(SIM_BUILD)/harness/main.o $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ -lm -lpthread
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- The main job: the scaling study (harness/sweep.sh) -----------------------------------------
+# Outside a batch allocation it simulates (SMPI) NODES nodes of GPUS_PER_NODE GPUs on PLATFORM with
+# PROFILE's compute rates; inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it runs the real build.
+NODES         ?= 2
+GPUS_PER_NODE ?= 4
+BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
+PLATFORM      ?= minsky
+PROFILE       ?= p100
+ALGOS         ?= mpi,ring,rhd,ddl
+BUCKET_MB     ?= 25
+ifeq ($(BACKEND),mpi)
+MODELS        ?= resnet50:8
+TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
+RUN_DEPS      := $(EXE)
+else
+MODELS        ?= resnet50:32,resnet101-22k:20
+TRAIN_ARGS    ?= --steps 1 --warmup 1
+RUN_DEPS      := $(EXE) $(SIM_EXE)
+endif
+.PHONY: run
+run: $(RUN_DEPS)
+	sh harness/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
+	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
+	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS)
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
 # `make bench`: harness/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and

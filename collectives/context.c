@@ -3,6 +3,7 @@
  * resolves ranks per node, allocates the scratch and runs the algorithm's setup; ddl_allreduce then
  * only validates its arguments and calls the algorithm. */
 #include "coll.h"
+#include "mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +90,8 @@ int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
     if ((rc = resolve_poll(cfg->poll_us, &ctx->poll_us))) goto out;
     if ((rc = coll_topology(ctx->comm, ctx->rank, ctx->size, cfg->ranks_per_node, &ctx->ranks_per_node)))
         goto out;
-    if (!(ctx->scratch = malloc(COLL_WINDOW * ctx->segment_bytes))) {
+    /* kern_buf_alloc: under SMPI shared pages, so the simulator copies no message payloads */
+    if (!(ctx->scratch = kern_buf_alloc(COLL_WINDOW * ctx->segment_bytes))) {
         rc = coll_fail(DDL_ERR_NOMEM, "ddl_ctx_create: no memory for %zu bytes of scratch",
                        COLL_WINDOW * ctx->segment_bytes);
         goto out;
@@ -107,7 +109,7 @@ void ddl_ctx_free(ddl_ctx *ctx)
     if (!ctx) return;
     if (coll_algo_get(ctx->algo)->teardown) coll_algo_get(ctx->algo)->teardown(ctx);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
-    free(ctx->scratch);
+    kern_buf_free(ctx->scratch);
     free(ctx);
 }
 

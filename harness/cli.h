@@ -13,6 +13,7 @@ int cli_list_main(int argc, char **argv);
 int cli_model_main(int argc, char **argv);     /* cli_model.c */
 int cli_allreduce_main(int argc, char **argv); /* cli_allreduce.c */
 int cli_kernels_main(int argc, char **argv);   /* cli_kernels.c */
+int cli_train_main(int argc, char **argv);     /* cli_train.c */
 int cli_platform_main(int argc, char **argv);  /* cli_platform.c */
 int cli_calibrate_main(int argc, char **argv); /* cli_calibrate.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model --algo` */

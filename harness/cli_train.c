@@ -5,6 +5,9 @@
 #include "cli.h"
 #include "bench.h"
 #include "parse.h"
+#include "profile.h"
+#include "sgd.h"
+#include "sim.h"
 #include "comm_engine.h"
 #include "step.h"
 
@@ -24,6 +27,7 @@ typedef struct train_opts {
     long first_mb;                    /* --first-bucket-mb */
     const char *grid, *patterns;      /* --grid --patterns (ddl) */
     long poll_us;                     /* --poll-us */
+    const char *profile;              /* --profile: device rates for the simulation backends */
     int check;                        /* --check */
     const char *csv;                  /* --csv */
     char listbuf[2][256];             /* storage for the parsed lists */
@@ -45,6 +49,8 @@ static void usage(FILE *f)
             "  --poll-us N         communication thread tests its requests every N us, sleeping\n"
             "                      between (0 = block in MPI_Wait; default 50 on real MPI, where the thread\n"
             "                      shares cores with BLAS; 0 under simulation)\n"
+            "  --profile P         device profile (name like p100, or a file) whose rates the simulation\n"
+            "                      injects; required under simulation, ignored by the real build\n"
             "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
             "  --csv FILE          also write the rows as CSV\n");
 }
@@ -89,6 +95,7 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         } else if (!strcmp(opt, "--grid")) o->grid = v;
         else if (!strcmp(opt, "--patterns")) o->patterns = v;
         else if (!strcmp(opt, "--csv")) o->csv = v;
+        else if (!strcmp(opt, "--profile")) o->profile = v;
         else return bad("option", opt, "one of those in --help");
     }
     return 0;
@@ -216,6 +223,17 @@ int cli_train_main(int argc, char **argv)
     if (model_build(o.model, (int)o.batch, (int)o.image, &m)) {
         fprintf(stderr, "ddlbench train: %s\n", model_last_error());
         return 2;
+    }
+    if (o.profile) { /* the simulation backends' rates; the real build stores and ignores them */
+        profile pr;
+        char err[256];
+        if (profile_load(o.profile, &pr, err, sizeof err)) {
+            fprintf(stderr, "ddlbench train: %s\n", err);
+            model_free(m);
+            return 2;
+        }
+        kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
+        if (pr.reduce_ns_per_byte > 0) kern_sgd_set_rate(3.0 / (pr.reduce_ns_per_byte * 1e-9));
     }
     int provided;
     MPI_Init_thread(&argc, &argv, engine_thread_level(), &provided);

@@ -26,6 +26,7 @@ struct trainer {
     comm_engine *engine;
     float *params, *grads;  /* flat, plan.total elements */
     float *x, *dx, *y;      /* activations (synthetic) */
+    size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
     char err[256];          /* last error */
 };
 
@@ -52,11 +53,13 @@ static int alloc_buffers(trainer *t)
         kn = k * n > kn ? k * n : kn;
         mn = mm * n > mn ? mm * n : mn;
     }
-    t->params = kern_buf_alloc(t->plan.total * 4);
-    t->grads = kern_buf_alloc(t->plan.total * 4);
-    t->x = kern_buf_alloc(kn * 4);
-    t->dx = kern_buf_alloc(kn * 4);
-    t->y = kern_buf_alloc(mn * 4);
+    t->kn = kn;
+    t->mn = mn;
+    t->params = kern_operand_alloc(t->plan.total * 4); /* only GEMMs and SGD touch these */
+    t->grads = kern_buf_alloc(t->plan.total * 4);      /* MPI moves this one */
+    t->x = kern_operand_alloc(kn * 4);
+    t->dx = kern_operand_alloc(kn * 4);
+    t->y = kern_operand_alloc(mn * 4);
     if (!t->params || !t->grads || !t->x || !t->dx || !t->y) {
         snprintf(t->err, sizeof t->err, "out of memory for %.1f MB of parameters, gradients and activations",
                  (2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn) * 4 / 1e6);
@@ -167,8 +170,8 @@ int trainer_step(trainer *t, int step, step_times *st)
         return -1;
     }
     double t_comm = MPI_Wtime();
-    kern_compute_wait_until(t_bwd);
-    double t_sgd = MPI_Wtime() > t_bwd ? MPI_Wtime() : t_bwd;
+    kern_compute_begin(); /* the update starts once both the gradients and their sums are there */
+    double t_sgd = stream_time();
     kern_sgd_f32(t->params, t->grads, t->cfg.lr, t->plan.total);
     double t_end = stream_time();
     kern_compute_wait_until(t_end);
@@ -201,11 +204,11 @@ void trainer_free(trainer *t)
 {
     if (!t) return;
     engine_free(t->engine);
-    kern_buf_free(t->params);
+    kern_operand_free(t->params, t->plan.total * 4);
     kern_buf_free(t->grads);
-    kern_buf_free(t->x);
-    kern_buf_free(t->dx);
-    kern_buf_free(t->y);
+    kern_operand_free(t->x, t->kn * 4);
+    kern_operand_free(t->dx, t->kn * 4);
+    kern_operand_free(t->y, t->mn * 4);
     bucket_plan_free(&t->plan);
     free(t);
 }

@@ -10,4 +10,11 @@
 void *kern_buf_alloc(size_t bytes);
 void kern_buf_free(void *p);
 
+/* Operands that only compute kernels (GEMM, SGD) read or write: activations, weights. Real build:
+ * as kern_buf_alloc. Simulation: those kernels are injected and touch nothing, so this is address
+ * space without memory (PROT_NONE): no shared-malloc mapping to build for 256 ranks, and any touch
+ * faults at once instead of silently computing on shared garbage. */
+void *kern_operand_alloc(size_t bytes);
+void kern_operand_free(void *p, size_t bytes);
+
 #endif

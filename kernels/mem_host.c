@@ -13,3 +13,11 @@ void *kern_buf_alloc(size_t bytes)
 }
 
 void kern_buf_free(void *p) { free(p); }
+
+void *kern_operand_alloc(size_t bytes) { return kern_buf_alloc(bytes); }
+
+void kern_operand_free(void *p, size_t bytes)
+{
+    (void)bytes;
+    free(p);
+}

@@ -5,6 +5,7 @@
 #include "mem.h"
 
 #include <smpi/smpi.h>
+#include <sys/mman.h>
 
 void *kern_buf_alloc(size_t bytes)
 {
@@ -16,4 +17,15 @@ void *kern_buf_alloc(size_t bytes)
 void kern_buf_free(void *p)
 {
     if (p) SMPI_SHARED_FREE(p);
+}
+
+void *kern_operand_alloc(size_t bytes)
+{
+    void *p = mmap(NULL, bytes ? bytes : 64, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void kern_operand_free(void *p, size_t bytes)
+{
+    if (p) munmap(p, bytes ? bytes : 64);
 }

@@ -1,0 +1,25 @@
+#!/bin/sh
+# simlaunch.sh NP PLATFORM_DIR COMMAND [ARGS...] — run COMMAND (an smpicc-built binary) as NP simulated
+# ranks under SimGrid's smpirun on PLATFORM_DIR/platform.xml and PLATFORM_DIR/hostfile (from
+# `ddlbench platform`). The SMPI options, and why:
+#   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by factors
+#       calibrated on some TCP cluster; the presets give the links' own figures, so both are 1 (the
+#       value is a list size:factor; "1" alone crashes SimGrid 3.32).
+#   network/crosstraffic:0  no 5% reverse-path (TCP ack) traffic on NVLink or InfiniBand.
+#   smpi/simulate-computation:no  the host CPU time between MPI calls is not simulated time: only the
+#       kernels' injected times (GEMM, reduction, SGD from the device profile) count.
+#   smpi/shared-malloc-blocksize:64 MiB  SMPI_SHARED_MALLOC maps one block repeatedly; 1 MiB blocks
+#       need more mappings than vm.max_map_count allows at 256 ranks.
+# Extra options go in SMPI_FLAGS.
+set -eu
+[ $# -ge 3 ] || { echo "usage: simlaunch.sh NP PLATFORM_DIR COMMAND [ARGS...]" >&2; exit 2; }
+np=$1 dir=$2; shift 2
+case $np in ''|*[!0-9]*|0) echo "simlaunch.sh: NP: expected a positive integer, got \"$np\"" >&2; exit 2;; esac
+[ -f "$dir/platform.xml" ] && [ -f "$dir/hostfile" ] ||
+    { echo "simlaunch.sh: $dir: expected platform.xml and hostfile (ddlbench platform -o $dir)" >&2; exit 2; }
+command -v smpirun >/dev/null 2>&1 || { echo "simlaunch.sh: smpirun not found (apt-get install simgrid libsimgrid-dev)" >&2; exit 2; }
+# shellcheck disable=SC2086
+exec smpirun -np "$np" -platform "$dir/platform.xml" -hostfile "$dir/hostfile" \
+    --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 \
+    --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc-blocksize:67108864 \
+    --cfg=smpi/display-timing:no --log=root.thres:critical ${SMPI_FLAGS:-} "$@"

@@ -1,0 +1,158 @@
+#!/bin/sh
+# sweep.sh — the scaling study: `ddlbench train` at 1 GPU, then 1, 2, 4, ... NODES nodes of
+# GPUS_PER_NODE ranks, for each model and every algorithm, one launch per (model, GPU count); then
+# scaling efficiency E(N) = X(N) / ((N/N0)·X(N0)) against 1 GPU and against 1 node, in one CSV.
+#
+# Backends: sim — the smpicc build under SimGrid SMPI on a generated platform (any scale, one
+# machine); mpi — the real build under the MPI launcher (harness/mpilaunch.sh here, or the
+# scheduler's launcher inside an allocation via MPILAUNCH, e.g. MPILAUNCH="srun -n").
+# Each launch writes its own CSV (to a temporary name, renamed when complete); the merged
+# scaling.csv is rewritten after every configuration, so an interrupted sweep keeps every finished
+# configuration and --resume skips them.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+usage() {
+    cat <<'EOF'
+usage: sweep.sh [options]
+  --backend sim|mpi      simulation (SMPI) or real MPI (default sim)
+  --nodes N              largest node count (default 2); node counts 1, 2, 4, ... N
+  --gpus-per-node G      ranks per node (default 4)
+  --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
+  --algos LIST           allreduce algorithms (default mpi,ring,rhd,ddl)
+  --bucket-mb N          gradient bucket cap (default 25)
+  --platform P           sim: platform preset (default minsky)
+  --profile P            sim: device profile (default p100)
+  --train-args "..."     extra ddlbench train options (e.g. "--image-size 64 --steps 5")
+  --build DIR            where ddlbench and sim/ddlbench-sim are (default build)
+  --out DIR              results folder (default results/<run-id>; results/latest points at it)
+  --resume               skip configurations whose CSV is already in --out
+  -q                     no progress lines
+EOF
+}
+die() { echo "sweep.sh: $*" >&2; exit 2; }
+posint() { case $2 in ''|*[!0-9]*|0*) die "$1: expected a positive integer, got \"$2\"";; esac; }
+
+backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl bucket=25
+platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    -h|--help) usage; exit 0;;
+    -q) quiet=1; shift; continue;;
+    --resume) resume=1; shift; continue;;
+    esac
+    [ $# -ge 2 ] || die "$1: expected a value (see --help)"
+    case $1 in
+    --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
+    --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
+    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;;
+    *) die "unknown option \"$1\" (see --help)";;
+    esac
+    shift 2
+done
+case $backend in sim|mpi) ;; *) die "--backend: expected sim or mpi, got \"$backend\"";; esac
+posint --nodes "$nodes"; posint --gpus-per-node "$gpn"
+[ "$nodes" -le 4096 ] || die "--nodes: expected at most 4096, got $nodes"
+[ "$gpn" -le 64 ] || die "--gpus-per-node: expected at most 64, got $gpn"
+case $bucket in ''|*[!0-9]*) die "--bucket-mb: expected an integer >= 0, got \"$bucket\"";; esac
+for mb in $(echo "$models" | tr ',' ' '); do
+    case $mb in *:*) posint "--models batch of ${mb%%:*}" "${mb#*:}";; *) die "--models: expected model:batch, got \"$mb\"";; esac
+done
+
+exe=$build/ddlbench
+[ "$backend" = sim ] && exe=$build/sim/ddlbench-sim
+[ -x "$exe" ] || die "$exe not built (make all sim)"
+"$build/ddlbench" list >/dev/null 2>&1 || die "$build/ddlbench does not run"
+for a in $(echo "$algos" | tr ',' ' '); do
+    "$build/ddlbench" list | awk '{print $1}' | grep -qx "$a" || die "--algos: unknown algorithm \"$a\" (see ddlbench list)"
+done
+if [ "$backend" = sim ]; then # validate the preset and profile once, before any launch
+    tmpp=$(mktemp -d) && "$build/ddlbench" platform --preset "$platform" --nodes 1 --gpus-per-node "$gpn" -o "$tmpp" >/dev/null ||
+        { rm -rf "$tmpp"; exit 2; }
+    rm -rf "$tmpp"
+fi
+
+run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
+if [ -z "$out" ]; then
+    out=results/$run_id
+    mkdir -p results && ln -sfn "$run_id" results/latest
+fi
+mkdir -p "$out/raw" || die "cannot create $out"
+trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out" >&2; exit 130' INT TERM
+
+# GPU counts: the 1-GPU baseline, then 1, 2, 4, ... nodes (and NODES itself)
+counts="1"; n=1
+while :; do
+    [ $((n * gpn)) -gt 1 ] && counts="$counts $((n * gpn))"
+    [ "$n" -ge "$nodes" ] && break
+    n=$((n * 2)); [ "$n" -gt "$nodes" ] && n=$nodes
+done
+total=0; for mb in $(echo "$models" | tr ',' ' '); do for g in $counts; do total=$((total + 1)); done; done
+
+merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole
+    awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$platform" '
+        FNR == 1 { next }                       # each raw file starts with its header
+        { key = $1 SUBSEP $5 SUBSEP $6; row[++n] = $0; gpus[n] = $4; k[n] = key; x = $18
+          if ($4 == 1) x1[key] = x; if ($4 == G) xn[key] = x }
+        END {
+            print "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets," \
+                  "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
+                  "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong"
+            for (i = 1; i <= n; i++) {
+                split(row[i], f, ",")
+                g = gpus[i]; nn = g >= G ? g / G : 1; gp = g >= G ? G : g
+                e1 = (k[i] in x1) ? sprintf("%.4f", f[18] / (g * x1[k[i]])) : "NA"
+                en = (g >= G && (k[i] in xn)) ? sprintf("%.4f", f[18] / (nn * xn[k[i]])) : "NA"
+                printf "%s,%s,%s,%s,%s,%d,%d,%d", backend, (backend == "sim" ? plat : "local"), f[1], f[2], f[3], g, nn, gp
+                for (j = 5; j <= 18; j++) printf ",%s", f[j]
+                printf ",%s,%s,%s\n", e1, en, f[19]
+            }
+        }' $(ls "$out"/raw/*.csv 2>/dev/null | sort -t- -k2n) >"$out/scaling.csv.tmp" &&
+        mv "$out/scaling.csv.tmp" "$out/scaling.csv"
+}
+
+launch() { # ranks nodes gpus_per_node csv model batch
+    r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6
+    # shellcheck disable=SC2086
+    set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" $train_args
+    if [ "$backend" = sim ]; then
+        pdir=$out/platforms/$nn-$gp
+        [ -f "$pdir/platform.xml" ] || { mkdir -p "$pdir" &&
+            "$build/ddlbench" platform --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" -o "$pdir" >/dev/null; } || return 2
+        DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile"
+    elif [ -n "${MPILAUNCH:-}" ]; then
+        # shellcheck disable=SC2086
+        $MPILAUNCH "$r" "$exe" "$@"
+    else
+        DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
+    fi
+}
+
+start=$(date +%s); done_n=0; status=0
+for mb in $(echo "$models" | tr ',' ' '); do
+    model=${mb%%:*} batch=${mb#*:}
+    for g in $counts; do
+        done_n=$((done_n + 1))
+        if [ "$g" -ge "$gpn" ]; then nn=$((g / gpn)) gp=$gpn; else nn=1 gp=$g; fi
+        csv=$out/raw/$model-$g.csv
+        if [ "$resume" = 1 ] && [ -s "$csv" ]; then
+            [ "$quiet" = 1 ] || echo "[$done_n/$total] $model $g GPUs: already in $csv, skipped" >&2
+            continue
+        fi
+        t0=$(date +%s)
+        if ! launch "$g" "$nn" "$gp" "$csv" "$model" "$batch" >"$out/raw/$model-$g.log" 2>&1; then
+            echo "sweep.sh: $model at $g GPUs failed; its output:" >&2
+            tail -n 5 "$out/raw/$model-$g.log" >&2
+            status=1
+            break 2
+        fi
+        merge
+        if [ "$quiet" != 1 ]; then
+            now=$(date +%s); el=$((now - start)); left=$((el * (total - done_n) / done_n))
+            echo "[$done_n/$total] $model $g GPUs ($backend): $((now - t0)) s, elapsed $el s, about $left s left" >&2
+        fi
+    done
+done
+[ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
+sh "$here/summary.sh" "$out/scaling.csv"
+echo "# results: $out/scaling.csv"
+exit "$status"
