@@ -27,6 +27,14 @@ REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.
 LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c kernels/mem_*.c))
 KERN_SRC  := $(filter-out $(LIB_SRC) $(SIM_ONLY),$(wildcard kernels/*.c))
 HARN_SRC  := $(filter-out harness/main.c $(SIM_ONLY),$(wildcard harness/*.c))
+
+# Provenance and hardware counters (harness/meta.c, harness/counters.c; see the "Results" section)
+DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+PAPI_CFLAGS := $(shell pkg-config --cflags papi 2>/dev/null)
+PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || { test -f /usr/include/papi.h && echo -lpapi; })
+ifneq ($(strip $(PAPI_LIBS)),)
+LDLIBS      += $(PAPI_LIBS)
+endif
 TEST_SRC  := $(wildcard tests/test_*.c)
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -70,6 +78,9 @@ help:
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
+	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
+	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
+	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
@@ -129,11 +140,14 @@ MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 1
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
+RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
 .PHONY: run
 run: $(RUN_DEPS)
 	sh harness/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
 	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
 	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS)
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/report.sh $(RUN))
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
 # `make bench`: harness/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
@@ -141,3 +155,23 @@ run: $(RUN_DEPS)
 .PHONY: bench
 bench: $(EXE)
 	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/bench.sh
+
+# ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
+# Every CSV starts with `# key: value` lines (harness/meta.c); the commit is fixed at build time.
+# PAPI counters (harness/counters.c) are compiled in when pkg-config or /usr/include finds PAPI;
+# the simulation build never counts. `make plots` draws a run's charts (plots/plots.sh, gnuplot) and
+# harness/report.sh writes its report.md; `make run` does both at the end.
+GIT_HEAD_FILES := $(wildcard .git/HEAD .git/$(shell git symbolic-ref -q HEAD 2>/dev/null))
+$(BUILD)/harness/meta.o $(SIM_BUILD)/harness/meta.o: $(GIT_HEAD_FILES)
+$(BUILD)/harness/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
+$(SIM_BUILD)/harness/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
+ifneq ($(strip $(PAPI_LIBS)),)
+$(BUILD)/harness/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
+endif
+
+RUN ?= $(if $(OUT),$(OUT),results/latest)
+.PHONY: plots report
+plots:
+	sh plots/plots.sh $(RUN)
+report:
+	sh harness/report.sh $(RUN)

@@ -48,7 +48,10 @@ done
 
 csv=$OUT/allreduce.csv
 first=$(ls "$parts"/*.csv | head -n 1)
-{ head -n 1 "$first"; for f in "$parts"/*.csv; do tail -n +2 "$f"; done | sort -s -t, -k7,7n -k1,1n; } >"$csv.tmp"
+{ # the first part's provenance (# lines) and header, then every part's rows
+    grep '^#' "$first" | grep -v '^# command:'; echo "# command: sh harness/bench.sh (MPIRUN=${MPIRUN:-mpirun})"
+    grep -v '^#' "$first" | head -n 1
+    for f in "$parts"/*.csv; do grep -v '^#' "$f" | tail -n +2; done | sort -s -t, -k7,7n -k1,1n; } >"$csv.tmp"
 mv "$csv.tmp" "$csv"
 echo "# wrote $csv ($(($(wc -l <"$csv") - 1)) rows)"
 sh "$here/bench_ratios.sh" "$csv" | tee "$OUT/ratios.txt"

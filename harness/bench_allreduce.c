@@ -9,6 +9,7 @@
  * result is checked element by element and the wrong counts are summed over ranks. */
 #include "bench.h"
 #include "bench_allreduce.h"
+#include "meta.h"
 #include "mem.h"
 
 #include <errno.h>
@@ -174,6 +175,7 @@ static int open_csv(ar_state *s, char *tmp, size_t len)
         fprintf(stderr, "allreduce: --csv: cannot write \"%s\": %s\n", tmp, strerror(errno));
         return 1;
     }
+    if (s->o->meta) meta_write(s->csv, s->o->meta);
     fprintf(s->csv, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
                     "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong\n");
     return 0;

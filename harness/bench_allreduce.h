@@ -22,6 +22,7 @@ typedef struct ar_opts {
     int check;                          /* -c: verify every result */
     const char *csv;                    /* --csv FILE or NULL */
     const char *label;                  /* --label: name printed instead of the algorithm's */
+    const struct run_meta *meta;        /* provenance lines written atop the CSV (meta.h), or NULL */
     int help;                           /* --help seen */
 } ar_opts;
 

@@ -4,7 +4,8 @@
 set -eu
 [ $# -eq 1 ] || { echo "usage: bench_ratios.sh ALLREDUCE.csv" >&2; exit 2; }
 awk -F, '
-NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+/^#/ { next }
+!hdr { hdr = 1; for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
     size = $col["size_B"] + 0
     if (size != 1048576 && size != 16777216 && size != 67108864) next

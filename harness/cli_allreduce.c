@@ -2,6 +2,7 @@
  * Options are parsed before MPI starts, so bad input costs no launch and exits 2 on every rank;
  * only the rank the launcher calls 0 (or a lone process) prints. */
 #include "bench_allreduce.h"
+#include "meta.h"
 #include "cli.h"
 #include "parse.h"
 
@@ -146,6 +147,9 @@ int cli_allreduce_main(int argc, char **argv)
         return 0;
     }
     MPI_Init(&argc, &argv);
+    run_meta meta;
+    meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);
+    o.meta = &meta;
     rc = ar_run(&o);
     MPI_Finalize();
     return rc;

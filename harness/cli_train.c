@@ -9,6 +9,8 @@
 #include "sgd.h"
 #include "sim.h"
 #include "comm_engine.h"
+#include "counters.h"
+#include "meta.h"
 #include "step.h"
 
 #include <stdio.h>
@@ -111,6 +113,7 @@ typedef struct train_row {
     double step_min, step_max;
     double images_per_s;
     long wrong;
+    double gflops, ipc;       /* PAPI over the GEMMs of the timed steps, all ranks; < 0 = NA */
 } train_row;
 
 static double median_of(double *v, size_t n, double *mn, double *mx)
@@ -120,6 +123,19 @@ static double median_of(double *v, size_t n, double *mn, double *mx)
     if (mn) *mn = s.min;
     if (mx) *mx = v[n - 1]; /* sorted by bench_summarise */
     return s.median;
+}
+
+/* GFLOP/s and IPC of the GEMMs over the timed steps: every rank's counts summed over the ranks'
+ * GEMM seconds (so a per-rank rate), NA (< 0) when any rank could not count. */
+static void counter_rates(double gemm_s, train_row *r)
+{
+    counters_totals c;
+    counters_take(&c);
+    double v[5] = { c.flops, c.ins, c.cyc, gemm_s, 0 }, sum[5], mn[3];
+    MPI_Allreduce(v, sum, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(v, mn, 3, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    r->gflops = mn[0] >= 0 && sum[3] > 0 ? sum[0] / sum[3] * 1e-9 : -1;
+    r->ipc = mn[1] >= 0 && mn[2] >= 0 && sum[2] > 0 ? sum[1] / sum[2] : -1;
 }
 
 static int run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r)
@@ -150,6 +166,8 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
         goto out;
     }
     r->buckets = trainer_buckets(t);
+    if (o->warmup == 0) counters_take(&(counters_totals){ 0 });
+    double gemm_s = 0;
     for (long s = 0; s < o->warmup + o->steps; s++) {
         step_times st;
         MPI_Barrier(MPI_COMM_WORLD);
@@ -164,7 +182,10 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
         MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (s >= o->warmup)
             for (int f = 0; f < F_COUNT; f++) samples[f * o->steps + (s - o->warmup)] = vmax[f];
+        if (s + 1 == o->warmup) counters_take(&(counters_totals){ 0 }); /* count the timed steps only */
+        if (s >= o->warmup) gemm_s += st.gemm_s;
     }
+    counter_rates(gemm_s, r);
     long wrong = r->wrong;
     MPI_Allreduce(&wrong, &r->wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     for (int f = 0; f < F_COUNT; f++)
@@ -180,29 +201,40 @@ out:
 
 static const char *const csv_header =
     "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
-    "compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong";
+    "compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
+    "papi_gemm_GFLOPps,papi_gemm_ipc";
+
+static void print_na(FILE *f, double v, const char *fmt)
+{
+    if (v < 0) fputs(",NA", f);
+    else fprintf(f, fmt, v);
+}
 
 static void print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r)
 {
     const double *m = r->med;
-    if (csv)
-        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld\n", o->model,
+    if (csv) {
+        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
                 o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
                 r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3,
                 m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
-    else
+        print_na(f, r->gflops, ",%.3f");
+        print_na(f, r->ipc, ",%.3f");
+        fputc('\n', f);
+    } else
         fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
                 r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
                 m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, 100 * m[F_OTHER] / m[F_STEP],
                 r->images_per_s, r->wrong);
 }
 
-static int write_csv(const char *path, const train_opts *o, int size, const train_row *rows, int n)
+static int write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
     FILE *f = fopen(tmp, "w");
     if (!f) return -1;
+    meta_write(f, meta);
     fprintf(f, "%s\n", csv_header);
     for (int i = 0; i < n; i++) print_row(f, 1, o, size, &rows[i]);
     if (fclose(f) || rename(tmp, path)) {
@@ -215,6 +247,8 @@ static int write_csv(const char *path, const train_opts *o, int size, const trai
 int cli_train_main(int argc, char **argv)
 {
     train_opts o;
+    run_meta meta;
+    char why[200] = "";
     model *m = NULL;
     train_row rows[MAX_LIST * MAX_LIST];
     double *samples = NULL;
@@ -245,11 +279,20 @@ int cli_train_main(int argc, char **argv)
         rc = 1;
         goto out;
     }
+    meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);
+#ifdef DDL_SIM
+    snprintf(meta.device, sizeof meta.device, "simulated: profile %s", o.profile ? o.profile : "none");
+#endif
+    int no_counters = counters_open(why, sizeof why);
+    char cdesc[240];
+    snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
+    meta_add(&meta, "counters", cdesc);
     if (!(samples = malloc((size_t)F_COUNT * (size_t)o.steps * sizeof *samples))) {
         fprintf(stderr, "ddlbench train: out of memory\n");
         rc = 1;
         goto out;
     }
+    if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
     if (rank == 0)
         printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s\n"
                "# times in ms: median over steps of the max over ranks; step min..max beside it\n"
@@ -266,11 +309,12 @@ int cli_train_main(int argc, char **argv)
             if (!rc && rows[nrows].wrong) rc = 1;
             nrows++;
         }
-    if (rank == 0 && o.csv && nrows && write_csv(o.csv, &o, size, rows, rc ? nrows - 1 : nrows)) {
+    if (rank == 0 && o.csv && nrows && write_csv(o.csv, &meta, &o, size, rows, rc ? nrows - 1 : nrows)) {
         fprintf(stderr, "ddlbench train: cannot write %s\n", o.csv);
         if (!rc) rc = 1;
     }
 out:
+    counters_close();
     free(samples);
     model_free(m);
     MPI_Finalize();

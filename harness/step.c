@@ -9,6 +9,7 @@
 #include "bucket.h"
 #include "comm_engine.h"
 #include "compute.h"
+#include "counters.h"
 #include "gemm.h"
 #include "mem.h"
 #include "sgd.h"
@@ -110,8 +111,10 @@ out:
 static int gemm(trainer *t, const model_gemm *g, const float *a, const float *b, float *c, double *gemm_s)
 {
     double t0 = stream_time();
+    counters_begin();
     int rc = kern_gemm_f32(g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, g->transa ? g->m : g->k, b,
                            g->transb ? g->k : g->n, 0.0f, c, g->n);
+    counters_end();
     *gemm_s += stream_time() - t0;
     if (rc) snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)", kern_gemm_strerror(rc), g->m, g->n, g->k);
     return rc;

@@ -5,7 +5,8 @@
 # Facebook's Caffe2 89% for ResNet-50).
 [ -f "${1:-}" ] || { echo "usage: summary.sh SCALING_CSV" >&2; exit 2; }
 awk -F, '
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    /^#/ { next }                               # provenance lines (results/README.md)
+    !hdr { hdr = 1; for (i = 1; i <= NF; i++) col[$i] = i; next }
     { m = $col["model"]; g = $col["gpus"] + 0; if (g > max[m]) max[m] = g; rows[NR] = $0 }
     END {
         study["resnet50"] = "IBM DDL 95%, Facebook 89% (256 GPUs)"
@@ -28,4 +29,4 @@ awk -F, '
         for (i = 1; i <= n; i++) print line[sorted[i]]
     }
     function pct(x) { return x == "NA" ? "NA" : sprintf("%.1f%%", 100 * x) }
-' bk="$(awk -F, 'NR == 2 { print $1 }' "$1")" pl="$(awk -F, 'NR == 2 { print $2 }' "$1")" "$1"
+' bk="$(grep -v '^#' "$1" | awk -F, 'NR == 2 { print $1 }')" pl="$(grep -v '^#' "$1" | awk -F, 'NR == 2 { print $2 }')" "$1"

@@ -1,0 +1,17 @@
+#!/bin/bash
+# pbs.sh — the scaling study on a PBS / PBS Pro / Torque allocation with the real-MPI backend, one rank
+# per GPU:   qsub batch/pbs.sh   (or qsub -l select=16:ncpus=16:ngpus=4:mpiprocs=4 batch/pbs.sh)
+# Launcher: mpirun with $PBS_NODEFILE. Results: results/<run-id>/.
+# DRY_RUN=1 bash batch/pbs.sh (with PBS_JOBID and PBS_NODEFILE set) prints the commands.
+#PBS -N ddlbench
+#PBS -l select=4:ncpus=16:ngpus=4:mpiprocs=4
+#PBS -l walltime=01:00:00
+#PBS -j oe
+set -euo pipefail
+cd "${PBS_O_WORKDIR:-$(dirname "$0")/..}"
+gpn=${GPUS_PER_NODE:-4}
+nodefile=${PBS_NODEFILE:-}
+if [ -n "$nodefile" ] && [ -f "$nodefile" ]; then nodes=$(sort -u "$nodefile" | wc -l); else nodes=${NODES:-1}; fi
+export MPILAUNCH="${MPILAUNCH:-mpirun --hostfile ${nodefile:-/dev/null} --map-by ppr:$gpn:node -np}"
+exec make run BACKEND=mpi NODES="$nodes" GPUS_PER_NODE="$gpn" \
+    ${DRY_RUN:+SWEEP_FLAGS="--dry-run ${SWEEP_FLAGS:-}"} ${MAKE_ARGS:-}

@@ -1,0 +1,17 @@
+# common.gp — terminal and style shared by every chart. Variables set by plots.sh: term (png|svg),
+# out (output file), datadir (the extracted .dat files), models, algos (space-separated words).
+if (term eq "svg") { set terminal svg size 1200,520 dynamic font "sans,12" background "white" } \
+else { set terminal pngcairo size 1200,520 font "sans,10" }
+set termoption noenhanced
+set output out
+set grid lc rgb "#dddddd"
+set key outside right top box
+set datafile missing "NA"
+set style line 1 lc rgb "#1f77b4" lw 2 pt 7 ps 1.2
+set style line 2 lc rgb "#ff7f0e" lw 2 pt 5 ps 1.2
+set style line 3 lc rgb "#2ca02c" lw 2 pt 9 ps 1.3
+set style line 4 lc rgb "#d62728" lw 2 pt 11 ps 1.3
+set style line 5 lc rgb "#9467bd" lw 2 pt 13 ps 1.3
+set style line 6 lc rgb "#8c564b" lw 2 pt 3 ps 1.3
+set style line 7 lc rgb "#e377c2" lw 2 pt 1 ps 1.3
+set style line 8 lc rgb "#7f7f7f" lw 2 pt 2 ps 1.3

@@ -1,0 +1,20 @@
+# efficiency.gp — scaling efficiency (vs 1 GPU, %) against GPU count, one line per algorithm, one
+# panel per model; the ideal 100% line and the study's 256-GPU figures (FACTS.md) as reference points.
+load "plots/common.gp"
+set multiplot layout 1, words(models) title "Scaling efficiency vs 1 GPU (" . run . ")"
+set logscale x 2
+set xlabel "GPUs"
+set ylabel "scaling efficiency (%)"
+set xrange [0.8:gmax_all * 1.25]
+set yrange [*:105]
+set offsets 0, 0, 0, 3
+set key inside left bottom box opaque
+do for [m in models] {
+    set title m
+    plot 100 with lines lc rgb "black" dt 2 title "ideal (100%)", \
+         for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:2 \
+             with linespoints ls i title word(algos, i), \
+         datadir . "/ref_" . m . ".dat" using 1:2 with points pt 6 ps 2 lw 2 lc rgb "black" title "study, 256 GPUs", \
+         "" using 1:2:3 with labels offset char -1, char 1 right notitle
+}
+unset multiplot

@@ -1,0 +1,97 @@
+#!/bin/sh
+# plots.sh RUN_DIR — the four charts of a run, as PNG and SVG, into RUN_DIR:
+#   efficiency  scaling efficiency vs GPUs per model and algorithm, ideal line, the study's figures
+#   throughput  images/s vs GPUs (log-log) with ideal scaling
+#   busbw       allreduce bus bandwidth vs message size per algorithm (RUN_DIR/allreduce.csv if the
+#               run has one, else results/bench/allreduce.csv from `make bench`)
+#   breakdown   compute / exposed communication / SGD per step at the largest GPU count (stacked)
+# awk extracts small .dat files from the CSVs (skipping `#` lines; columns by name); gnuplot draws
+# each chart to NAME.EXT.tmp, renamed when complete. Without gnuplot it says so and exits 0.
+set -eu
+[ $# -eq 1 ] || { echo "usage: plots.sh RUN_DIR" >&2; exit 2; }
+dir=$1 here=$(cd "$(dirname "$0")" && pwd) root=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$dir/scaling.csv" ] || { echo "plots.sh: $dir/scaling.csv: no such file (expected a results folder of make run)" >&2; exit 2; }
+command -v gnuplot >/dev/null 2>&1 || { echo "plots.sh: gnuplot not found (apt-get install gnuplot-nox); no charts drawn" >&2; exit 0; }
+dir=$(cd "$dir" && pwd)
+run=$(basename "$(cd "$dir" && pwd -P)")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; rm -f "$dir"/*.png.tmp "$dir"/*.svg.tmp' EXIT INT TERM
+
+# scaling.csv -> eff_MODEL_ALGO.dat (gpus eff% images/s), ideal_MODEL.dat, ref_MODEL.dat,
+# bd_MODEL.dat (algo compute exposed sgd at the largest count), gmax_MODEL; prints models|algos|gmax
+info=$(awk -F, -v d="$tmp" '
+    /^#/ { next }
+    !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    {
+        m = $c["model"]; a = $c["algo"]; g = $c["gpus"] + 0
+        if (!(m in seenm)) { seenm[m] = 1; models = models " " m }
+        if (!(a in seena)) { seena[a] = 1; algos = algos " " a }
+        e = $c["eff_vs_1gpu"]; e = e == "NA" ? "NA" : 100 * e
+        print g, e, $c["images_per_s"] >> (d "/eff_" m "_" a ".dat")
+        if (g == 1 && !(m in x1)) x1[m] = $c["images_per_s"]
+        if (g > gmax[m]) gmax[m] = g
+        row[++n] = $0
+    }
+    END {
+        for (m in gmax) {
+            top = gmax[m] > 256 ? gmax[m] : 256
+            if (m in x1) printf "1 %s\n%d %s\n", x1[m], top, x1[m] * top > (d "/ideal_" m ".dat")
+            else printf "1 NA\n" > (d "/ideal_" m ".dat")
+            print gmax[m] > (d "/gmax_" m)
+            all = gmax[m] > all ? gmax[m] : all
+            ref = d "/ref_" m ".dat"
+            if (m == "resnet50") printf "256 95 \"IBM DDL 95%%\"\n256 89 \"Facebook 89%%\"\n" > ref
+            else if (m == "resnet101-22k") printf "256 88 \"IBM DDL 88%%\"\n" > ref
+            else printf "256 NA \"\"\n" > ref
+        }
+        for (i = 1; i <= n; i++) {
+            split(row[i], f, ",")
+            m = f[c["model"]]
+            if (f[c["gpus"]] + 0 == gmax[m])
+                print f[c["algo"]], f[c["compute_ms"]], f[c["exposed_ms"]], f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
+        }
+        printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all < 256 ? 256 : all
+    }' "$dir/scaling.csv")
+models=${info%%|*}; rest=${info#*|}; algos=${rest%%|*}; gmax=${rest#*|}
+for f in "$tmp"/eff_*.dat; do sort -n -k1,1 "$f" -o "$f"; done
+
+# allreduce CSV -> bw_ALGO.dat (size_B busbw_GBps) at the largest rank count, out-of-place
+bw=$dir/allreduce.csv
+[ -f "$bw" ] || bw=$root/results/bench/allreduce.csv
+bwinfo=""
+if [ -f "$bw" ]; then
+    bwinfo=$(awk -F, -v d="$tmp" '
+        /^#/ { next }
+        !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { r = $c["ranks"] + 0; if (r > rmax) rmax = r; row[++n] = $0 }
+        END {
+            for (i = 1; i <= n; i++) {
+                split(row[i], f, ",")
+                if (f[c["ranks"]] + 0 != rmax || f[c["placement"]] != "out") continue
+                a = f[c["algo"]]
+                if (!(a in seen)) { seen[a] = 1; algos = algos " " a }
+                print f[c["size_B"]], f[c["busbw_GBps"]] >> (d "/bw_" a ".dat")
+            }
+            printf "%d|%s\n", rmax, substr(algos, 2)
+        }' "$bw")
+fi
+
+draw() { # chart algos [extra gnuplot -e]
+    for ext in png svg; do
+        gnuplot -e "term='$ext'; out='$dir/$1.$ext.tmp'; datadir='$tmp'; run='$run'; models='$models'; algos='$2'; gmax_all=$gmax; ${3:-}" \
+            "$here/$1.gp" && mv "$dir/$1.$ext.tmp" "$dir/$1.$ext" || { echo "plots.sh: gnuplot failed on $1.$ext" >&2; return 1; }
+    done
+}
+cd "$root"
+status=0
+draw efficiency "$algos" || status=1
+draw throughput "$algos" || status=1
+draw breakdown "$algos" || status=1
+if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
+    src=$bw; case $src in "$root"/*) src=${src#"$root"/};; esac
+    draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" || status=1
+else
+    echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench); busbw chart skipped" >&2
+fi
+[ "$status" = 0 ] && echo "# charts: $dir/{efficiency,throughput,busbw,breakdown}.{png,svg}"
+exit "$status"

@@ -1,0 +1,17 @@
+# throughput.gp — images/s against GPU count (log-log), one line per algorithm, one panel per model,
+# with ideal linear scaling from the 1-GPU rate.
+load "plots/common.gp"
+set multiplot layout 1, words(models) title "Training throughput (" . run . ")"
+set logscale xy 2
+set format y "%g"
+set xlabel "GPUs"
+set ylabel "images/s"
+set xrange [0.8:gmax_all * 1.25]
+set key inside left top box opaque
+do for [m in models] {
+    set title m
+    plot datadir . "/ideal_" . m . ".dat" using 1:2 with lines lc rgb "black" dt 2 title "ideal (linear from 1 GPU)", \
+         for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:3 \
+             with linespoints ls i title word(algos, i)
+}
+unset multiplot

@@ -1,0 +1,80 @@
+#!/bin/sh
+# batch.sh — the batch scripts (batch/) and the results pipeline, without a scheduler: syntax checks,
+# dry runs under fake SLURM / LSF / PBS allocations checking the printed launch commands (launcher,
+# rank counts, real build), BACKEND=sim forced inside an allocation, and — when the simulation build
+# exists — a tiny sweep checking the progress lines, -q, the CSV provenance lines, report.md and no
+# leftover *.tmp. Prints "N passed, N failed".
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.." || exit 2
+passed=0; failed=0
+ok() { if [ "$1" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $2"; fi; }
+has() { printf '%s\n' "$1" | grep -qE -- "$2"; ok $? "$3: expected /$2/ in (first 400 bytes):
+$(printf '%s' "$1" | head -c 400)"; }
+count() { n=$(printf '%s\n' "$1" | grep -cE -- "$2"); [ "$n" -eq "$3" ]; ok $? "$4: expected $3 lines /$2/, got $n"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+unset SLURM_JOB_ID LSB_JOBID PBS_JOBID MPILAUNCH BACKEND
+
+for f in batch/slurm.sbatch batch/lsf.bsub batch/pbs.sh; do bash -n "$f"; ok $? "bash -n $f"; done
+for f in harness/sweep.sh harness/report.sh plots/plots.sh; do sh -n "$f"; ok $? "sh -n $f"; done
+
+latest_before=$(readlink results/latest 2>/dev/null)
+mk="MAKE_ARGS=BUILD=$BUILD"
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=4 SLURM_NTASKS_PER_NODE='4(x4)' DRY_RUN=1 "$mk" bash batch/slurm.sbatch 2>&1)
+ok $? "slurm dry run exit status"
+has "$out" "^srun .* -n 16 $BUILD/ddlbench train " "slurm: 16 ranks via srun, real build"
+count "$out" "^srun .*-n [0-9]+ $BUILD/ddlbench train " 4 "slurm: 1, 4, 8, 16 GPUs"
+has "$out" "^srun .* -n 1 $BUILD/ddlbench train .*--csv results/[0-9TZ]+-mpi-16gpus/raw/resnet50-1.csv" "slurm: results folder"
+
+printf 'launch\n' >"$tmp/lsf_hosts"; for h in a a a a b b b b; do echo "$h" >>"$tmp/lsf_hosts"; done
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" DRY_RUN=1 "$mk" PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
+ok $? "lsf dry run exit status"
+has "$out" "^mpirun --hostfile $tmp/lsf_hosts --map-by ppr:4:node -np 8 $BUILD/ddlbench train " "lsf: mpirun over the hostfile, 2 nodes"
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" LAUNCHER=jsrun DRY_RUN=1 "$mk" bash batch/lsf.bsub 2>&1)
+has "$out" "^jsrun --rs_per_host 4 --tasks_per_rs 1 --gpu_per_rs 1 .* -n 8 $BUILD/ddlbench train " "lsf: jsrun, one resource set per GPU"
+
+for h in n1 n2 n3; do for i in 1 2 3 4; do echo "$h"; done; done >"$tmp/pbs_nodes"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
+ok $? "pbs dry run exit status"
+has "$out" "^mpirun --hostfile $tmp/pbs_nodes --map-by ppr:4:node -np 12 $BUILD/ddlbench train " "pbs: 3 nodes, 12 ranks"
+count "$out" "$BUILD/ddlbench train " 4 "pbs: 1, 4, 8, 12 GPUs"
+
+out=$(env SLURM_JOB_ID=1 make -s run BUILD="$BUILD" NODES=2 SWEEP_FLAGS=--dry-run 2>&1)
+has "$out" "mpilaunch.sh 8 $BUILD/ddlbench train " "make run in an allocation: real backend by default"
+out=$(env SLURM_JOB_ID=1 make -s run BUILD="$BUILD" NODES=2 BACKEND=sim SWEEP_FLAGS=--dry-run 2>&1)
+has "$out" "simlaunch.sh 8 .*ddlbench-sim train " "make run BACKEND=sim inside an allocation"
+latest_after=$(readlink results/latest 2>/dev/null)
+[ "$latest_before" = "$latest_after" ]; ok $? "dry runs leave results/latest alone"
+ls -d results/*-mpi-16gpus results/*-mpi-12gpus 2>/dev/null | grep -q .; [ $? -ne 0 ]; ok $? "dry runs create no results folder"
+
+if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
+    args="--build $BUILD --nodes 2 --gpus-per-node 2 --models resnet50:2 --algos ring,ddl --train-args --steps=1"
+    sh harness/sweep.sh $args --out "$tmp/run" --train-args "--steps 1 --warmup 0 --image-size 32" >"$tmp/o" 2>"$tmp/e"
+    ok $? "tiny sweep exit status"
+    has "$(cat "$tmp/e")" '^\[1/3\] resnet50 1 GPUs \(sim; ring,ddl\) took [0-9]+ (s|min); elapsed [0-9]+ (s|min), about [0-9]+ (s|min) left$' "progress line"
+    count "$(cat "$tmp/e")" '^\[[0-9]/3\]' 3 "one progress line per configuration"
+    csv=$tmp/run/scaling.csv
+    has "$(head -n 1 "$csv")" '^# run: run$' "scaling.csv starts with provenance"
+    for k in backend platform profile nodes gpus_per_node sweep_command commit mpi blas device hosts date launch_command counters; do
+        grep -q "^# $k: ." "$csv"; ok $? "scaling.csv has # $k"
+    done
+    has "$(grep -v '^#' "$csv" | head -n 1)" '^backend,platform,model,.*,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc$' "header row after the comments"
+    count "$(grep -v '^#' "$csv")" '^sim,minsky,resnet50,2,32,' 6 "3 GPU counts x 2 algorithms"
+    has "$(grep -v '^#' "$csv")" ',NA,NA$' "PAPI columns read NA under simulation"
+    has "$(head -n 1 "$tmp/run/raw/resnet50-4.csv")" '^# commit: ' "raw CSV starts with provenance"
+    sh harness/report.sh "$tmp/run" >/dev/null; ok $? "report.sh"
+    has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| IBM DDL 95%' "report: efficiency table"
+    has "$(cat "$tmp/run/report.md")" 'simulation build' "report: why no counters"
+    if command -v gnuplot >/dev/null 2>&1; then
+        sh plots/plots.sh "$tmp/run" >/dev/null; ok $? "plots.sh"
+        for c in efficiency throughput busbw breakdown; do
+            for e in png svg; do [ -s "$tmp/run/$c.$e" ]; ok $? "chart $c.$e"; done
+        done
+    fi
+    [ -z "$(find "$tmp/run" -name '*.tmp')" ]; ok $? "no *.tmp left"
+    sh harness/sweep.sh $args --out "$tmp/q" -q --train-args "--steps 1 --warmup 0 --image-size 32" >/dev/null 2>"$tmp/e"
+    [ ! -s "$tmp/e" ]; ok $? "-q: no progress lines (got: $(head -c 200 "$tmp/e"))"
+else
+    echo "# $BUILD/sim/ddlbench-sim not built (make sim): tiny sweep skipped"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
