@@ -141,6 +141,18 @@ TRAIN_ARGS    ?= --steps 1 --warmup 1
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
 RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
+# Bad values stop `make run` with one line before anything is built (sweep.sh checks the rest).
+ifneq ($(filter run,$(MAKECMDGOALS)),)
+ifeq ($(shell echo '$(NODES)' | grep -Ex '[1-9][0-9]*'),)
+$(error NODES: expected a positive integer, got "$(NODES)")
+endif
+ifeq ($(shell echo '$(GPUS_PER_NODE)' | grep -Ex '[1-9][0-9]*'),)
+$(error GPUS_PER_NODE: expected a positive integer, got "$(GPUS_PER_NODE)")
+endif
+ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi'),)
+$(error BACKEND: expected sim or mpi, got "$(BACKEND)")
+endif
+endif
 .PHONY: run
 run: $(RUN_DEPS)
 	sh harness/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
@@ -175,3 +187,39 @@ plots:
 	sh plots/plots.sh $(RUN)
 report:
 	sh harness/report.sh $(RUN)
+
+# ---- Reliability (issue 8): fuzzing, memcheck, fault tests ---------------------------------------
+# `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c), FUZZ_SECONDS in total,
+# starting from fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD).
+# `make memcheck`: a 2-rank `ddlbench train` and `ddlbench allreduce` under valgrind, our errors and
+# definite leaks fatal (Open MPI's own noise suppressed). `make faults`: tests/faults.sh.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   ?= $(BUILD)/fuzz
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/parse.c harness/profile.c harness/platform.c collectives/grid.c \
+                collectives/errors.c
+FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
+MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
+MPI_LINK     := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -link_info 2>/dev/null | cut -d' ' -f2-)
+VALGRIND     ?= valgrind
+MEMCHECK_SUPP := $(wildcard /usr/share/openmpi/openmpi-valgrind.supp) tests/memcheck.supp
+
+.PHONY: fuzz memcheck faults
+$(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*.h collectives/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -D_POSIX_C_SOURCE=200809L -Icollectives -Ikernels -Iharness $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
+
+fuzz: $(FUZZ_EXE)
+	@mkdir -p $(FUZZ_BUILD)/corpus
+	@cd $(FUZZ_BUILD) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
+	    -print_final_stats=1 corpus $(CURDIR)/fuzz/corpus >fuzz.log 2>&1; rc=$$?; \
+	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
+	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
+	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat: nothing found"
+
+memcheck: $(EXE)
+	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" VALGRIND="$(VALGRIND)" SUPP="$(MEMCHECK_SUPP)" sh tests/memcheck.sh
+
+faults: $(EXE) $(SIM_EXE)
+	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh tests/faults.sh

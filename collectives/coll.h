@@ -89,5 +89,9 @@ int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern
 int coll_allreduce_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_ddl_setup(ddl_ctx *, const ddl_config *);
 void coll_ddl_teardown(ddl_ctx *);
+int coll_allreduce_auto(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_auto_setup(ddl_ctx *, const ddl_config *);
+void coll_auto_teardown(ddl_ctx *);
+int coll_auto_describe(const ddl_ctx *ctx, char *buf, size_t len);
 
 #endif

@@ -1,7 +1,7 @@
 /* ddl.h — the public API of libddl: topology-aware allreduce on MPI point-to-point.
  *
  *   ddl_config cfg = DDL_CONFIG_INIT;          // or set fields: algo, grid, patterns, ...
- *   cfg.algo = "ddl";                           // mpi | ring | rhd | ddl (ddl_algo_name(i) lists them)
+ *   cfg.algo = "ddl";                           // mpi | ring | rhd | ddl | auto (ddl_algo_name(i))
  *   ddl_ctx *ctx;
  *   if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) die(ddl_last_error());
  *   ddl_allreduce(ctx, grads, grads, n, DDL_FLOAT32, DDL_SUM);   // sendbuf may be DDL_IN_PLACE
@@ -39,6 +39,12 @@ enum {
 #define DDL_IN_PLACE ((const void *)MPI_IN_PLACE)
 #define DDL_MAX_DIMS 8
 
+/* A cost model for the "auto" algorithm: predicted seconds of one allreduce of `bytes` by `algo`
+ * ("ring", "rhd" or "ddl"; for ddl a `grid` like "4x8x8" and per-dimension `patterns` like
+ * "ring,rhd,ring"), or a negative value when it cannot say. */
+typedef double (*ddl_cost_fn)(void *arg, const char *algo, const char *grid, const char *patterns,
+                              size_t bytes);
+
 typedef struct ddl_config {
     const char *algo;        /* registered name; NULL or "" = "ddl" */
     const char *grid;        /* "4x16x4" (product = ranks); NULL = derived (ranks per node x nodes) */
@@ -47,9 +53,11 @@ typedef struct ddl_config {
     size_t segment_bytes;    /* pipeline segment; 0 = default (env DDL_SEGMENT_BYTES) */
     int poll_us;             /* 0 = block in MPI_Wait (env DDL_POLL_US); n = test every n us, sleeping
                                 between: for a communication thread on cores shared with compute */
+    ddl_cost_fn cost;        /* auto: model choosing the algorithm per size; NULL = built-in rule */
+    void *cost_arg;          /* passed to cost */
 } ddl_config;
 
-#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0 }
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL }
 
 typedef struct ddl_ctx ddl_ctx;
 

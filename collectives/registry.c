@@ -13,6 +13,8 @@ static const coll_algo algos[] = {
       "Rabenseifner: recursive halving reduce-scatter + doubling allgather, any rank count" },
     { "ddl", coll_allreduce_ddl, coll_ddl_setup, coll_ddl_teardown,
       "hierarchical multi-dimensional (PowerAI DDL): per-dimension ring or rhd on a grid" },
+    { "auto", coll_allreduce_auto, coll_auto_setup, coll_auto_teardown,
+      "per message size, the fastest of ring, rhd and ddl (grid, patterns) by the cost model" },
 };
 
 #define NALGOS ((int)(sizeof algos / sizeof algos[0]))

@@ -11,6 +11,8 @@
 #include "bench_allreduce.h"
 #include "meta.h"
 #include "mem.h"
+#include "guard.h"
+#include "watchdog.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@ typedef struct ar_state {
     double *t, *tmax;          /* per-iteration times: this rank's, the maximum over ranks */
     FILE *csv;
     long wrong_total;
+    long iteration;            /* over the whole sweep: the DDL_FAULT_INJECT step */
 } ar_state;
 
 typedef struct ar_row {
@@ -54,15 +57,29 @@ static double copy_bandwidth(ar_state *s, size_t bytes)
     return gbps(bytes, st.median);
 }
 
+/* Watchdog deadline of one iteration: --timeout (default 60 s: the first iteration of a size pays lazy
+ * connection setup, seconds at hundreds of ranks, and 8 ranks share 2 cores in the tests, where a
+ * 64 MB iteration takes under a second) plus 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the
+ * slowest transport we expect, so only a hang fires it. */
+static double iteration_timeout(const ar_opts *o, size_t bytes)
+{
+    return o->timeout_s ? (double)o->timeout_s + (double)bytes / 10e6 : 0.0;
+}
+
 /* The timed loop of one algorithm and placement; fills row->st and row->wrong (on rank 0). */
 static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
 {
     const ar_opts *o = s->o;
     const size_t bytes = count * ddl_dtype_size(o->dtype);
+    char what[WATCHDOG_DESC];
     int rc = 0;
     for (long it = 0; it < o->warmup + o->iters; it++) {
         if (in_place) memcpy(s->rbuf, s->sbuf, bytes);
         else memset(s->rbuf, 0xff, bytes);
+        snprintf(what, sizeof what, "allreduce %s %s-place iteration %ld, %zu bytes", o->algos[a],
+                 in_place ? "in" : "out", it, bytes);
+        watchdog_arm(iteration_timeout(o, bytes), what);
+        guard_fault_point(s->rank, s->iteration++);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         rc = ddl_allreduce(s->ctx[a], in_place ? DDL_IN_PLACE : s->sbuf, s->rbuf, count, o->dtype, o->op);
@@ -70,6 +87,8 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         if (rc) break;
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
     }
+    snprintf(what, sizeof what, "allreduce %s %s-place %zu bytes: gathering times", o->algos[a], in_place ? "in" : "out", bytes);
+    watchdog_arm(iteration_timeout(o, bytes), what);
     int bad = rc != 0, anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (anybad) {
@@ -85,6 +104,7 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
     }
     MPI_Reduce(&wrong, &row->wrong, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (s->rank == 0) bench_summarise(s->tmax, (size_t)o->iters, &row->st);
+    watchdog_disarm();
     return 0;
 }
 
@@ -152,17 +172,21 @@ static int setup(ar_state *s)
     s->rbuf = kern_buf_alloc(bytes);
     s->t = malloc(n * sizeof *s->t);
     s->tmax = malloc(n * sizeof *s->tmax);
-    if (!s->sbuf || !s->rbuf || !s->t || !s->tmax) {
-        fprintf(stderr, "allreduce: rank %d: cannot allocate two buffers of %zu bytes\n", s->rank, bytes);
-        return 1;
-    }
+    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax, any = 0;
+    if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two buffers of %zu bytes\n", s->rank, bytes);
+    MPI_Allreduce(&nomem, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* every rank leaves together */
+    if (any) return 1;
     for (int a = 0; a < o->nalgos; a++) {
         ddl_config cfg = DDL_CONFIG_INIT;
         cfg.algo = o->algos[a];
-        if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &s->ctx[a])) {
-            fprintf(stderr, "allreduce: rank %d: %s: %s\n", s->rank, o->algos[a], ddl_last_error());
-            return 1;
-        }
+        int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &s->ctx[a]), worst = 0;
+        MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (!worst) continue;
+        /* a bad configuration (DDL_GRID, DDL_SEGMENT_BYTES, ...) is bad input: exit 2, one line */
+        int input = worst == DDL_ERR_ARG || worst == DDL_ERR_GRID || worst == DDL_ERR_TOPO || worst == DDL_ERR_ALGO;
+        if (s->rank == 0)
+            fprintf(stderr, "allreduce: %s: %s\n", o->algos[a], rc ? ddl_last_error() : "context creation failed on another rank");
+        return input ? 2 : 1;
     }
     return 0;
 }

@@ -19,6 +19,7 @@ typedef struct ar_opts {
     ddl_op op;                          /* -o */
     long warmup, iters;                 /* -w, -n */
     long copy_reps;                     /* --copy-reps: memcpy repetitions for the roofline */
+    long timeout_s;                     /* --timeout: watchdog base per iteration, 0 = off */
     int check;                          /* -c: verify every result */
     const char *csv;                    /* --csv FILE or NULL */
     const char *label;                  /* --label: name printed instead of the algorithm's */

@@ -5,12 +5,15 @@
 #include "meta.h"
 #include "cli.h"
 #include "parse.h"
+#include "guard.h"
+#include "watchdog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define AR_SIZE_MAX ((size_t)1 << 40) /* 1 TiB: far above any buffer this machine can hold */
+#define AR_TIMEOUT_S 60               /* watchdog base per iteration: see bench_allreduce.c */
 
 void ar_usage(void)
 {
@@ -30,6 +33,8 @@ void ar_usage(void)
            "  --label S  name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
            "             runs of `mpi` under different MCA settings\n"
            "  --copy-reps N  memcpy repetitions for the copy-bandwidth roofline column (default 5)\n"
+           "  --timeout S    watchdog: an iteration not done in S s + 1 s per 10 MB prints one line per\n"
+           "             rank and aborts the job, exit 1 (default 60; 0 = off)\n"
            "Columns: algbw = bytes/time; busbw = algbw*2(p-1)/p; copy = memcpy GB/s of the same bytes,\n"
            "run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
            "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n");
@@ -75,6 +80,8 @@ static int set_option(ar_opts *o, const char *opt, const char *v, char *err, siz
         if (parse_int(v, 1, 1000000, &o->iters)) return fail(err, len, opt, "an integer 1..1000000", v);
     } else if (!strcmp(opt, "--copy-reps")) {
         if (parse_int(v, 1, 1000, &o->copy_reps)) return fail(err, len, opt, "an integer 1..1000", v);
+    } else if (!strcmp(opt, "--timeout")) {
+        if (parse_int(v, 0, 1000000, &o->timeout_s)) return fail(err, len, opt, "seconds, an integer 0..1000000", v);
     } else if (!strcmp(opt, "-c")) {
         if (parse_int(v, 0, 1, &n)) return fail(err, len, opt, "0 or 1", v);
         o->check = (int)n;
@@ -101,6 +108,7 @@ int ar_opts_parse(int argc, char **argv, ar_opts *o, char *err, size_t errlen)
     o->warmup = 5;
     o->iters = 20;
     o->copy_reps = 5;
+    o->timeout_s = AR_TIMEOUT_S;
     o->check = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { o->help = 1; return 0; }
@@ -146,11 +154,23 @@ int cli_allreduce_main(int argc, char **argv)
         if (launcher_rank() == 0) ar_usage();
         return 0;
     }
+    char why[300] = "";
+    if (guard_fault_init(why, sizeof why) || (o.csv && guard_out_path(o.csv, why, sizeof why)) ||
+        guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
+        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
+        return 2;
+    }
     MPI_Init(&argc, &argv);
+    if (o.timeout_s && watchdog_start("ddlbench allreduce")) {
+        fprintf(stderr, "allreduce: cannot start the watchdog thread\n");
+        MPI_Finalize();
+        return 1;
+    }
     run_meta meta;
     meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);
     o.meta = &meta;
     rc = ar_run(&o);
+    watchdog_stop();
     MPI_Finalize();
     return rc;
 }

@@ -6,6 +6,7 @@
  * 1 the command re-executes itself once with it set. */
 #include "cli.h"
 #include "gemm.h"
+#include "guard.h"
 #include "mem.h"
 #include "profile.h"
 #include "reduce.h"
@@ -98,6 +99,10 @@ int cli_calibrate_main(int argc, char **argv)
             continue;
         }
         fprintf(stderr, "ddlbench calibrate: unknown or incomplete option \"%s\" (try --help)\n", argv[i]);
+        return 2;
+    }
+    if (guard_out_path(path, err, sizeof err)) { /* before minutes of measuring */
+        fprintf(stderr, "ddlbench calibrate: -o: %s\n", err);
         return 2;
     }
     const char *threads = getenv("OPENBLAS_NUM_THREADS");

@@ -3,6 +3,7 @@
  * writes DIR/platform.xml and DIR/hostfile (one simulated host per GPU, node-major), each to a
  * temporary file first and renamed into place. Needs no MPI launch. */
 #include "cli.h"
+#include "guard.h"
 #include "platform.h"
 
 #include <errno.h>
@@ -67,7 +68,7 @@ int cli_platform_main(int argc, char **argv)
         fprintf(stderr, "ddlbench platform: unknown or incomplete option \"%s\" (try --help)\n", argv[i]);
         return 2;
     }
-    if (platform_from_opts(&o, &pf, err, sizeof err)) {
+    if (platform_from_opts(&o, &pf, err, sizeof err) || guard_out_dir(dir, err, sizeof err)) {
         fprintf(stderr, "ddlbench platform: %s\n", err);
         return 2;
     }

@@ -12,12 +12,18 @@
 #include "counters.h"
 #include "meta.h"
 #include "step.h"
+#include "guard.h"
+#include "watchdog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_LIST 16
+/* Watchdog default per step: 300 s. A step here takes 0.13 s (ResNet-50, batch 2, image 64, 2 ranks on
+ * 2 cores) and grows with batch x image^2: batch 32 at 224 is about 200x that, ~30 s. 300 s leaves 10x
+ * over the largest step we run yet ends a hung job minutes into an allocation, not hours. */
+#define TRAIN_TIMEOUT_S 300
 
 typedef struct train_opts {
     const char *model;                /* --model */
@@ -29,6 +35,7 @@ typedef struct train_opts {
     long first_mb;                    /* --first-bucket-mb */
     const char *grid, *patterns;      /* --grid --patterns (ddl) */
     long poll_us;                     /* --poll-us */
+    long timeout_s;                   /* --timeout: watchdog per step, 0 = off */
     const char *profile;              /* --profile: device rates for the simulation backends */
     int check;                        /* --check */
     const char *csv;                  /* --csv */
@@ -54,6 +61,8 @@ static void usage(FILE *f)
             "  --profile P         device profile (name like p100, or a file) whose rates the simulation\n"
             "                      injects; required under simulation, ignored by the real build\n"
             "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
+            "  --timeout S         watchdog: a step (or a configuration's setup) not done in S seconds\n"
+            "                      prints one line per rank and aborts the job, exit 1 (default 300; 0 = off)\n"
             "  --csv FILE          also write the rows as CSV\n");
 }
 
@@ -66,7 +75,8 @@ static int bad(const char *opt, const char *v, const char *expected)
 static int parse_opts(int argc, char **argv, train_opts *o)
 {
     *o = (train_opts){ .model = "resnet50", .batch = 32, .image = 224, .steps = 10, .warmup = 2,
-                       .algos = { "ddl" }, .nalgos = 1, .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1, .poll_us = -1 };
+                       .algos = { "ddl" }, .nalgos = 1, .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1, .poll_us = -1,
+                       .timeout_s = TRAIN_TIMEOUT_S };
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(opt, "--check")) { o->check = 1; continue; }
@@ -79,6 +89,7 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--steps")) { if (parse_int(v, 1, 100000, &o->steps)) return bad(opt, v, "an integer in 1..100000"); }
         else if (!strcmp(opt, "--warmup")) { if (parse_int(v, 0, 100000, &o->warmup)) return bad(opt, v, "an integer in 0..100000"); }
         else if (!strcmp(opt, "--poll-us")) { if (parse_int(v, 0, 1000000, &o->poll_us)) return bad(opt, v, "an integer in 0..1000000"); }
+        else if (!strcmp(opt, "--timeout")) { if (parse_int(v, 0, 1000000, &o->timeout_s)) return bad(opt, v, "seconds, an integer in 0..1000000"); }
         else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
         else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
             if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
@@ -154,6 +165,9 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
     cfg.poll_us = o->poll_us >= 0 ? (int)o->poll_us : engine_default_poll_us();
+    char what[WATCHDOG_DESC];
+    snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
+    watchdog_arm((double)o->timeout_s, what);
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
         if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
         return 2;
@@ -170,6 +184,9 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
     double gemm_s = 0;
     for (long s = 0; s < o->warmup + o->steps; s++) {
         step_times st;
+        snprintf(what, sizeof what, "train %s bucket-mb %ld step %ld", r->algo, r->bucket_mb, s);
+        watchdog_arm((double)o->timeout_s, what);
+        guard_fault_point(rank, s);
         MPI_Barrier(MPI_COMM_WORLD);
         local = trainer_step(t, (int)s, &st);
         MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -194,6 +211,7 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
     r->images_per_s = (double)o->batch * size / r->med[F_STEP];
     rc = 0;
 out:
+    watchdog_disarm();
     trainer_free(t);
     ddl_ctx_free(ctx);
     return rc;
@@ -254,8 +272,25 @@ int cli_train_main(int argc, char **argv)
     double *samples = NULL;
     int rank, size, nrows = 0, rc = parse_opts(argc, argv, &o);
     if (rc) return rc == 1 ? 0 : rc;
+    char ferr[300];
+    if (guard_fault_init(ferr, sizeof ferr)) {
+        fprintf(stderr, "ddlbench train: %s\n", ferr);
+        return 2;
+    }
     if (model_build(o.model, (int)o.batch, (int)o.image, &m)) {
         fprintf(stderr, "ddlbench train: %s\n", model_last_error());
+        return 2;
+    }
+#ifndef DDL_SIM /* simulated operands take address space only (mem.h) */
+    if (guard_mem_check(guard_model_bytes(m), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
+        fprintf(stderr, "ddlbench train: %s\n", ferr);
+        model_free(m);
+        return 2;
+    }
+#endif
+    if (o.csv && guard_out_path(o.csv, ferr, sizeof ferr)) {
+        fprintf(stderr, "ddlbench train: --csv: %s\n", ferr);
+        model_free(m);
         return 2;
     }
     if (o.profile) { /* the simulation backends' rates; the real build stores and ignores them */
@@ -276,6 +311,11 @@ int cli_train_main(int argc, char **argv)
     if (provided < engine_thread_level()) {
         if (rank == 0) fprintf(stderr, "ddlbench train: the MPI library gives thread level %d, need %d\n", provided,
                                engine_thread_level());
+        rc = 1;
+        goto out;
+    }
+    if (o.timeout_s && watchdog_start("ddlbench train")) {
+        fprintf(stderr, "ddlbench train: rank %d: cannot start the watchdog thread\n", rank);
         rc = 1;
         goto out;
     }
@@ -314,6 +354,7 @@ int cli_train_main(int argc, char **argv)
         if (!rc) rc = 1;
     }
 out:
+    watchdog_stop();
     counters_close();
     free(samples);
     model_free(m);

@@ -2,6 +2,7 @@
  * posted buckets. The queue is a ring of bucket indexes (each bucket is posted once per step, so
  * nbuckets slots suffice); nothing is allocated per step. */
 #include "comm_engine.h"
+#include "watchdog.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -34,9 +35,13 @@ int engine_default_poll_us(void) { return 50; }
 static void run_bucket(comm_engine *e, int b)
 {
     const bucket *bk = &e->plan->buckets[b];
+    char note[64];
+    snprintf(note, sizeof note, "bucket %d (%.1f MB)", b, (double)(bk->count * e->esize) / 1e6);
+    watchdog_note(note); /* the step's watchdog names the bucket in flight */
     double t0 = MPI_Wtime();
     int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
     double t1 = MPI_Wtime();
+    watchdog_note(NULL);
     pthread_mutex_lock(&e->lock);
     if (rc && !e->rc) {
         e->rc = rc;

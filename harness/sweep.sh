@@ -75,7 +75,13 @@ if [ "$backend" = sim ] && [ "$dry" = 0 ]; then # validate the preset and profil
     tmpp=$(mktemp -d) && "$build/ddlbench" platform --preset "$platform" --nodes 1 --gpus-per-node "$gpn" -o "$tmpp" >/dev/null ||
         { rm -rf "$tmpp"; exit 2; }
     rm -rf "$tmpp"
+    "$build/ddlbench" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn" \
+        --profile "$profile" >/dev/null || exit 2
 fi
+for mb in $(echo "$models" | tr ',' ' '); do # model names and batch sizes (ddlbench prints why)
+    [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
+    "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}" >/dev/null || exit 2
+done
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
 if [ -z "$out" ]; then
@@ -179,6 +185,7 @@ for mb in $(echo "$models" | tr ',' ' '); do
         if ! launch "$g" "$nn" "$gp" "$csv" "$model" "$batch" >"$out/raw/$model-$g.log" 2>&1; then
             echo "sweep.sh: $model at $g GPUs failed; its output:" >&2
             tail -n 5 "$out/raw/$model-$g.log" >&2
+            [ -f "$csv" ] && mv -f "$csv" "$csv.partial" # rows of a failed launch: kept aside, redone by --resume
             status=1
             break 2
         fi

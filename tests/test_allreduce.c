@@ -2,6 +2,7 @@
  * counts {0, 1, p-1, p, p+1, 1009, 2^20+3} × every type × sum/max/min × in-place and out-of-place.
  * Data depends on rank and index and is exact in every type (small integers); the send buffer must
  * come back untouched; the receive buffer starts as NaN/garbage. Wrong counts are reduced over ranks.
+ * auto runs twice: with its built-in rule (from the registry) and with a scrambling cost model.
  * Usage (under mpirun): test_allreduce [--rpn K]   (K emulates nodes of K ranks) */
 #include "ddl.h"
 #include "half.h"
@@ -118,6 +119,18 @@ static void run_grids(int rpn, void *sbuf, void *rbuf)
     }
 }
 
+/* A cost model that ranks candidates by a hash of (algo, grid, patterns, size): auto then picks a
+ * different candidate for many size classes, so every kind of sub-context gets exercised. */
+static double scrambled_cost(void *arg, const char *algo, const char *grid, const char *pats, size_t bytes)
+{
+    unsigned long h = 5381 + bytes;
+    (void)arg;
+    for (const char *s = algo; *s; s++) h = h * 33 + (unsigned char)*s;
+    for (const char *s = grid ? grid : ""; *s; s++) h = h * 33 + (unsigned char)*s;
+    for (const char *s = pats ? pats : ""; *s; s++) h = h * 33 + (unsigned char)*s;
+    return (double)(h % 1000);
+}
+
 int main(int argc, char **argv)
 {
     int rpn = 0;
@@ -134,6 +147,11 @@ int main(int argc, char **argv)
         run_variant(&cfg, ddl_algo_name(a), sbuf, rbuf);
     }
     run_grids(rpn, sbuf, rbuf);
+    ddl_config cfg = DDL_CONFIG_INIT;
+    cfg.algo = "auto";
+    cfg.ranks_per_node = rpn;
+    cfg.cost = scrambled_cost;
+    run_variant(&cfg, "auto (scrambled cost model)", sbuf, rbuf);
     free(sbuf);
     free(rbuf);
     int status = 0;

@@ -1,0 +1,66 @@
+/* fuzz_parsers.c — libFuzzer target over every parser of untrusted text: option values
+ * (harness/parse.c), device profiles (profile_parse), ddl grids and patterns (collectives/grid.c),
+ * platform bandwidths and latencies (platform.c). The first input byte picks the parser, the rest is
+ * the text (NUL-terminated copy; profile_parse also gets the raw bytes, NULs included). Each result is
+ * checked for the parser's own promises (value in range, items non-empty, dims multiply without
+ * overflow), so a wrong accept aborts too. Build and run: make fuzz (FUZZ_SECONDS=60). */
+#include "coll.h"
+#include "parse.h"
+#include "platform.h"
+#include "profile.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(c) do { if (!(c)) abort(); } while (0)
+
+static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
+{
+    char buf[256], err[300];
+    const char *items[8];
+    size_t z;
+    long v;
+    int k, dims[DDL_MAX_DIMS], nd, pats[DDL_MAX_DIMS];
+    double d;
+    profile pr;
+    switch (which % 8) {
+    case 0: if (!parse_size(s, 1, (size_t)1 << 40, &z)) CHECK(z >= 1 && z <= (size_t)1 << 40); break;
+    case 1: if (!parse_int(s, -1000, 1000000, &v)) CHECK(v >= -1000 && v <= 1000000); break;
+    case 2:
+        if (!parse_list(s, ',', buf, sizeof buf, items, 8, &k)) {
+            CHECK(k >= 1 && k <= 8);
+            for (int i = 0; i < k; i++) CHECK(items[i][0] && !strchr(items[i], ','));
+        }
+        break;
+    case 3:
+        if (!profile_parse((const char *)raw, n, "fuzz", &pr, err, sizeof err))
+            CHECK(isfinite(pr.gemm_gflops_fp32) && isfinite(pr.reduce_ns_per_byte));
+        break;
+    case 4:
+        if (!coll_grid_parse(s, dims, &nd)) {
+            CHECK(nd >= 1 && nd <= DDL_MAX_DIMS);
+            for (int i = 0; i < nd; i++) CHECK(dims[i] >= 1);
+        }
+        break;
+    case 5:
+        for (nd = 1; nd <= 3; nd++)
+            if (!coll_patterns_parse(s, nd, pats))
+                for (int i = 0; i < nd; i++) CHECK(pats[i] >= 0 && pats[i] < COLL_PAT_COUNT);
+        break;
+    case 6: if (!platform_parse_bw(s, &d)) CHECK(isfinite(d) && d >= 0); break; /* 0 refused later */
+    case 7: if (!platform_parse_lat(s, &d)) CHECK(isfinite(d) && d >= 0); break;
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char text[4096];
+    if (size < 1) return 0;
+    size_t n = size - 1 < sizeof text - 1 ? size - 1 : sizeof text - 1;
+    memcpy(text, data + 1, n);
+    text[n] = '\0';
+    one(data[0], text, data + 1, size - 1);
+    return 0;
+}
