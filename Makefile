@@ -24,7 +24,7 @@ endif
 SIM_ONLY  := $(wildcard */*_sim.c)
 REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c kernels/sgd.c kernels/reduce.c harness/comm_engine_*.c))
 
-LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c kernels/mem_*.c))
+LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c kernels/mem_*.c kernels/devmem_none.c))
 KERN_SRC  := $(filter-out $(LIB_SRC) $(SIM_ONLY),$(wildcard kernels/*.c))
 HARN_SRC  := $(filter-out harness/main.c $(SIM_ONLY),$(wildcard harness/*.c))
 
@@ -35,7 +35,7 @@ PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || { test -f /usr/incl
 ifneq ($(strip $(PAPI_LIBS)),)
 LDLIBS      += $(PAPI_LIBS)
 endif
-TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_SRC  := $(filter-out tests/test_cuda.c,$(wildcard tests/test_*.c))  # test_cuda: CUDA section
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 KERN_OBJ  := $(KERN_SRC:%.c=$(BUILD)/%.o)
@@ -82,6 +82,8 @@ help:
 	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
+	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS and reduction checks and rates, a ResNet-50"
+	@echo "                 step, device-buffer allreduce, a device profile (docs/GPU.md); SKIP line without one"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
 	@echo
@@ -91,6 +93,8 @@ help:
 	@echo "  BUILD=$(BUILD)   output folder"
 	@echo "  SANITIZE=1      AddressSanitizer + UndefinedBehaviorSanitizer build (in BUILD/san)"
 	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
+	@echo "  CUDA=0          never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)"
+	@echo "  NVCC=$(NVCC) CUDA_HOME=$(CUDA_HOME) CUDA_ARCH=\"$(CUDA_ARCH)\""
 	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
 	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/sweep.sh --help)"
@@ -187,6 +191,50 @@ plots:
 	sh plots/plots.sh $(RUN)
 report:
 	sh harness/report.sh $(RUN)
+
+# ---- CUDA build (docs/GPU.md) -------------------------------------------------------------------
+# When nvcc is found (on PATH, else $(CUDA_HOME)/bin) and CUDA is not 0, `make` also builds
+# $(CUDA_BUILD)/ddlbench and $(BUILD)/tests/test_cuda: the same objects as the CPU build with the CUDA
+# backends in place of their host twins (gemm_blas -> gemm_cublas, compute_host -> compute_cuda,
+# devmem_none -> devmem_cuda + reduce_cuda). Without nvcc nothing here is built and the CPU build is
+# unchanged. nvcc 13 targets sm_75 and newer, so P100 (sm_60) and V100 (sm_70) are not in the list.
+CUDA      ?= 1
+CUDA_HOME ?= /usr/local/cuda
+ifeq ($(origin NVCC),undefined)
+NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc)))
+endif
+CUDA_ARCH ?= -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
+             -gencode=arch=compute_90,code=compute_90
+CUDA_BUILD := $(BUILD)/cuda
+CUDA_EXE   := $(CUDA_BUILD)/ddlbench
+CUDA_TEST  := $(BUILD)/tests/test_cuda
+ifneq ($(strip $(NVCC)),)
+CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
+NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra -MMD -MP -Icollectives -Ikernels -Iharness
+CUDA_OBJ   := $(patsubst %.cu,$(CUDA_BUILD)/%.o,$(wildcard kernels/*.cu))
+CUDA_HOST  := $(filter-out $(BUILD)/kernels/gemm_blas.o $(BUILD)/kernels/compute_host.o \
+                           $(BUILD)/kernels/devmem_none.o,$(HARN_OBJ) $(KERN_OBJ) $(LIB_OBJ))
+CUDA_LIBS  := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
+all: $(CUDA_EXE) $(CUDA_TEST)
+
+$(CUDA_BUILD)/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
+$(CUDA_EXE): $(BUILD)/harness/main.o $(CUDA_HOST) $(CUDA_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
+
+$(CUDA_TEST): $(BUILD)/tests/test_cuda.o $(CUDA_HOST) $(CUDA_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
+
+.PHONY: gpu-check
+gpu-check: $(CUDA_EXE)
+	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/gpu_check.sh $(CUDA_EXE)
+else
+.PHONY: gpu-check
+gpu-check:
+	@echo "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in CUDA_HOME=$(CUDA_HOME), or CUDA=0)"
+endif
 
 # ---- Reliability (issue 8): fuzzing, memcheck, fault tests ---------------------------------------
 # `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c), FUZZ_SECONDS in total,

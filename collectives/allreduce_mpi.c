@@ -60,6 +60,7 @@ int coll_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count,
     case KERN_F16: type = ctx->half_type[0]; mop = ctx->half_op[0][op]; break;
     default: type = ctx->half_type[1]; mop = ctx->half_op[1][op]; break;
     }
+    if (ctx->dev) return coll_dev_allreduce_mpi(ctx, sbuf, rbuf, count, dt, type, mop); /* device.c */
     for (size_t done = 0; done < count;) {
         size_t n = count - done < INT_MAX ? count - done : INT_MAX;
         COLL_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : (const char *)sbuf + done * es,

@@ -25,6 +25,7 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
     int lo = 0, hi = q;
 
     if (q == 1) {
+        if (src != dst && n && ctx->dev) return coll_dev_copy(ctx, dst, src, n * es);
         if (src != dst && n) memcpy(dst, src, n * es);
         return 0;
     }

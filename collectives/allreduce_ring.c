@@ -27,6 +27,7 @@ int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const vo
     int right = coll_mod(v + 1, q), left = coll_mod(v - 1, q);
 
     if (q == 1) {
+        if (src != dst && n && ctx->dev) return coll_dev_copy(ctx, dst, src, n * es);
         if (src != dst && n) memcpy(dst, src, n * es);
         return 0;
     }

@@ -28,6 +28,7 @@ struct ddl_ctx {
     MPI_Datatype half_type[2];        /* float16, bfloat16 as 2-byte types (mpi algorithm) */
     MPI_Op half_op[2][DDL_OP_COUNT];  /* user ops reducing them */
     void *algo_state;                 /* owned by the algorithm's setup/teardown */
+    struct coll_dev *dev;             /* device buffers (ddl_config.device): device.c; NULL = host */
 };
 
 typedef int (*coll_run_fn)(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
@@ -73,6 +74,19 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
                                 const void *src, void *dst, size_t n, kern_dtype dt, kern_op op);
 int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
                             size_t esize);
+
+/* Device buffers (device.c): setup/teardown of ctx->dev, and the device twins of the primitives
+ * above, which exchange.c, the q = 1 copies and the mpi algorithm call when ctx->dev is set. */
+int coll_dev_setup(ddl_ctx *ctx);
+void coll_dev_teardown(ddl_ctx *ctx);
+const char *coll_dev_path(const ddl_ctx *ctx);  /* "cuda-aware" | "staged" */
+int coll_dev_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
+                             int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op);
+int coll_dev_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source,
+                      void *rptr, size_t rbytes);
+int coll_dev_copy(ddl_ctx *ctx, void *dst, const void *src, size_t bytes);
+int coll_dev_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                           MPI_Datatype type, MPI_Op mop);
 
 /* Grid (grid.c): parse "4x16x4" and "ring,rhd", derive from ranks per node. 0 or DDL_ERR_GRID. */
 int coll_grid_parse(const char *s, int *dims, int *ndims);

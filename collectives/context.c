@@ -96,6 +96,7 @@ int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
                        COLL_WINDOW * ctx->segment_bytes);
         goto out;
     }
+    if (cfg->device && (rc = coll_dev_setup(ctx))) goto out; /* device buffers: device.c */
     if (coll_algo_get(algo)->setup && (rc = coll_algo_get(algo)->setup(ctx, cfg))) goto out;
     *out = ctx;
     return 0;
@@ -109,6 +110,7 @@ void ddl_ctx_free(ddl_ctx *ctx)
     if (!ctx) return;
     if (coll_algo_get(ctx->algo)->teardown) coll_algo_get(ctx->algo)->teardown(ctx);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
+    coll_dev_teardown(ctx);
     kern_buf_free(ctx->scratch);
     free(ctx);
 }
@@ -137,6 +139,7 @@ int ddl_ctx_describe(const ddl_ctx *ctx, char *buf, size_t len)
     if (!ctx || !buf || !len) return coll_fail(DDL_ERR_ARG, "ddl_ctx_describe: bad argument");
     used += (size_t)snprintf(buf, len, "%s ranks=%d ranks_per_node=%d segment=%zu", ddl_ctx_algo(ctx),
                              ctx->size, ctx->ranks_per_node, ctx->segment_bytes);
+    if (ctx->dev && used < len) used += (size_t)snprintf(buf + used, len - used, " device=%s", coll_dev_path(ctx));
     if (ctx->algo_state && coll_algo_get(ctx->algo)->run == coll_allreduce_auto && used + 2 < len) {
         used += (size_t)snprintf(buf + used, len - used, " choices: ");
         if (used < len) coll_auto_describe(ctx, buf + used, len - used);

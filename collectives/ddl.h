@@ -33,6 +33,7 @@ enum {
     DDL_ERR_TOPO,     /* ranks are not placed node-major, or ranks per node does not divide */
     DDL_ERR_NOMEM,    /* allocation failed */
     DDL_ERR_MPI,      /* an MPI call failed */
+    DDL_ERR_DEVICE,   /* device buffers: no CUDA in this build, no device, or a CUDA call failed */
     DDL_ERR_COUNT_
 };
 
@@ -55,9 +56,12 @@ typedef struct ddl_config {
                                 between: for a communication thread on cores shared with compute */
     ddl_cost_fn cost;        /* auto: model choosing the algorithm per size; NULL = built-in rule */
     void *cost_arg;          /* passed to cost */
+    int device;              /* 0: buffers are host memory; 1: CUDA device memory of the calling
+                                thread's current device (moved by CUDA-aware MPI or staged through
+                                pinned host buffers; see docs/GPU.md) */
 } ddl_config;
 
-#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL }
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0 }
 
 typedef struct ddl_ctx ddl_ctx;
 

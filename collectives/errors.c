@@ -14,6 +14,7 @@ static const char *const names[DDL_ERR_COUNT_] = {
     [DDL_ERR_TOPO] = "unsupported topology",
     [DDL_ERR_NOMEM] = "out of memory",
     [DDL_ERR_MPI] = "MPI error",
+    [DDL_ERR_DEVICE] = "device (CUDA) error",
 };
 
 const char *ddl_strerror(int code)

@@ -41,6 +41,8 @@ int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr
     MPI_Request rreq[COLL_WINDOW], sreq[COLL_WINDOW];
     int rc;
 
+    if (ctx->dev) /* device buffers: device.c */
+        return coll_dev_exchange_reduce(ctx, comm, dest, sptr, scount, source, dst, a, rcount, dt, op);
     for (int w = 0; w < COLL_WINDOW; w++) rreq[w] = sreq[w] = MPI_REQUEST_NULL;
     for (size_t k = 0; k < nr && k < COLL_WINDOW; k++)
         COLL_MPI(MPI_Irecv(tmp + k * ctx->segment_bytes, (int)(seg_len(rcount, seg, k) * es), MPI_BYTE,
@@ -78,6 +80,7 @@ int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_
     const char *s = sptr;
     char *r = rptr;
     size_t ns = nchunks(sbytes), nr = nchunks(rbytes); /* the peer cuts the same sizes the same way */
+    if (ctx->dev) return coll_dev_exchange(ctx, comm, dest, sptr, sbytes, source, rptr, rbytes); /* device.c */
     for (size_t i = 0; i < ns || i < nr; i++) {
         size_t so = i * CHUNK, ro = i * CHUNK;
         size_t sl = i < ns ? seg_len(sbytes, CHUNK, i) : 0, rl = i < nr ? seg_len(rbytes, CHUNK, i) : 0;

@@ -16,13 +16,25 @@
 #ifndef KERN_GEMM_H
 #define KERN_GEMM_H
 
+#include <stddef.h>
+#include <string.h>
+
 enum { KERN_NOTRANS = 0, KERN_TRANS = 1 };
 
 enum {
     KERN_GEMM_OK = 0,
     KERN_GEMM_EARG = 1,     /* negative size, bad transpose flag, leading dimension too small, NULL */
     KERN_GEMM_EBACKEND = 2, /* the backend failed (cuBLAS error, simulation not configured) */
+    KERN_GEMM_EPRECISION = 3, /* this backend does not offer that precision (CPU, simulation: fp32 only) */
 };
+
+/* Precisions of kern_gemm_ex (always float32 accumulation and a float32 C):
+ *   fp32  float32 inputs, float32 arithmetic
+ *   tf32  float32 inputs rounded to TF32 by tensor cores (cuBLAS CUBLAS_COMPUTE_32F_FAST_TF32)
+ *   bf16  bfloat16 inputs (A, B hold 2-byte elements), float32 accumulation
+ *   fp16  IEEE float16 inputs, float32 accumulation
+ * The CPU and simulation backends offer fp32 only; the others return KERN_GEMM_EPRECISION. */
+typedef enum { KERN_PREC_FP32, KERN_PREC_TF32, KERN_PREC_BF16, KERN_PREC_FP16, KERN_PREC_COUNT } kern_precision;
 
 /* Optional setup outside any timed region (cuBLAS handle, simulated rate); idempotent. The first
  * kern_gemm_f32 call performs it if nobody did. Returns KERN_GEMM_OK or KERN_GEMM_EBACKEND. */
@@ -32,6 +44,29 @@ int kern_gemm_init(void);
  * on an argument error C is untouched. */
 int kern_gemm_f32(int transa, int transb, int m, int n, int k, float alpha, const float *A, int lda,
                   const float *B, int ldb, float beta, float *C, int ldc);
+
+/* As kern_gemm_f32 with A and B in prec's input type (kern_precision_input_size bytes an element). */
+int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
+                 int lda, const void *B, int ldb, float beta, float *C, int ldc);
+
+static inline size_t kern_precision_input_size(kern_precision p) { return p == KERN_PREC_BF16 || p == KERN_PREC_FP16 ? 2 : 4; }
+
+static inline const char *kern_precision_name(kern_precision p)
+{
+    static const char *const names[KERN_PREC_COUNT] = { "fp32", "tf32", "bf16", "fp16" };
+    return (unsigned)p < KERN_PREC_COUNT ? names[p] : "?";
+}
+
+/* "fp32" | "tf32" | "bf16" | "fp16" -> *out; 0 or -1 (unknown name). */
+static inline int kern_precision_parse(const char *s, kern_precision *out)
+{
+    for (int i = 0; s && i < KERN_PREC_COUNT; i++)
+        if (!strcmp(s, kern_precision_name((kern_precision)i))) {
+            *out = (kern_precision)i;
+            return 0;
+        }
+    return -1;
+}
 
 /* A one-line description of the backend, e.g. "openblas 0.3.21 ... (8 threads)"; never NULL. */
 const char *kern_gemm_backend(void);
@@ -43,6 +78,7 @@ static inline const char *kern_gemm_strerror(int status)
     case KERN_GEMM_OK: return "ok";
     case KERN_GEMM_EARG: return "gemm: bad argument (negative size, transpose flag not 0/1, leading dimension too small or NULL matrix)";
     case KERN_GEMM_EBACKEND: return "gemm: backend failure";
+    case KERN_GEMM_EPRECISION: return "gemm: precision not offered by this backend (CPU and simulation: fp32 only; tf32/bf16/fp16 need the CUDA build)";
     default: return "gemm: unknown status";
     }
 }

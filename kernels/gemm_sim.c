@@ -22,6 +22,13 @@ int kern_gemm_f32(int transa, int transb, int m, int n, int k, float alpha, cons
     return KERN_GEMM_OK;
 }
 
+int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
+                 int lda, const void *B, int ldb, float beta, float *C, int ldc)
+{
+    if (prec != KERN_PREC_FP32) return KERN_GEMM_EPRECISION; /* fp32 only here (gemm.h) */
+    return kern_gemm_f32(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
 const char *kern_gemm_backend(void)
 {
     static char desc[96];

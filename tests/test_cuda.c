@@ -1,0 +1,207 @@
+/* test_cuda.c — the CUDA build's device path (built only when make finds nvcc; run by tests/run.sh at
+ * 1 and 2 ranks): the reduction kernel against kernels/reduce.c bit for bit (every type × op, in-place
+ * and out-of-place, sizes around the block and grid edges); cuBLAS GEMM in every precision and
+ * transpose against a float64 reference on small-integer data (exact in fp32, tf32, bf16 and fp16
+ * inputs with float32 accumulation); host pointers refused; then every registered algorithm on device
+ * buffers, staged (DDL_CUDA_AWARE=0) and, where the MPI library says so, CUDA-aware.
+ * Without a device it prints one SKIP line and "0 passed, 0 failed". Ranks share device rank % count. */
+#include "ddl.h"
+#include "devmem.h"
+#include "gemm.h"
+#include "half.h"
+#include "reduce.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size;
+
+static void put(kern_dtype dt, void *p, size_t i, int v)
+{
+    switch (dt) {
+    case KERN_F32: ((float *)p)[i] = (float)v; break;
+    case KERN_F64: ((double *)p)[i] = v; break;
+    case KERN_F16: ((uint16_t *)p)[i] = kern_f32_to_f16((float)v + 0.25f * (float)(v & 1)); break;
+    case KERN_BF16: ((uint16_t *)p)[i] = kern_f32_to_bf16((float)v + 0.125f * (float)(v & 3)); break;
+    default: ((int32_t *)p)[i] = v * 1000003; break;
+    }
+}
+
+/* The device kernel against the CPU kernel, byte for byte. */
+static void test_reduce(void)
+{
+    static const size_t sizes[] = { 1, 255, 256, 257, 8192 * 256 + 5 };
+    for (int dt = 0; dt < KERN_DTYPE_COUNT; dt++)
+        for (int op = 0; op < KERN_OP_COUNT; op++)
+            for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+                for (int inplace = 0; inplace < 2; inplace++) {
+                    size_t n = sizes[si], bytes = n * kern_dtype_size((kern_dtype)dt);
+                    char *a = malloc(bytes), *b = malloc(bytes), *want = malloc(bytes), *got = malloc(bytes);
+                    void *da = NULL, *db = NULL, *dout = NULL;
+                    int rc = !a || !b || !want || !got;
+                    for (size_t i = 0; !rc && i < n; i++) {
+                        put((kern_dtype)dt, a, i, (int)(i % 97) - 48);
+                        put((kern_dtype)dt, b, i, (int)((i * 7) % 89) - 44);
+                    }
+                    if (!rc) kern_reduce((kern_dtype)dt, (kern_op)op, want, a, b, n);
+                    rc = rc || kern_dev_alloc(&da, bytes) || kern_dev_alloc(&db, bytes) || kern_dev_alloc(&dout, bytes) ||
+                         kern_dev_copy(da, a, bytes, NULL) || kern_dev_copy(db, b, bytes, NULL) ||
+                         kern_reduce_device((kern_dtype)dt, (kern_op)op, inplace ? da : dout, da, db, n, NULL) ||
+                         kern_dev_copy(got, inplace ? da : dout, bytes, NULL) || kern_stream_sync(NULL);
+                    CHECK(!rc && !memcmp(got, want, bytes), "reduce_device dt=%d op=%d n=%zu in_place=%d: %s", dt, op, n,
+                          inplace, rc ? kern_dev_last_error() : "values differ from kern_reduce");
+                    kern_dev_free(da), kern_dev_free(db), kern_dev_free(dout);
+                    free(a), free(b), free(want), free(got);
+                }
+}
+
+/* Row-major reference in float64. */
+static void ref_gemm(int ta, int tb, int m, int n, int k, const float *A, int lda, const float *B, int ldb, double *C)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double acc = 0;
+            for (int p = 0; p < k; p++)
+                acc += (double)(ta ? A[(long)p * lda + i] : A[(long)i * lda + p]) *
+                       (double)(tb ? B[(long)j * ldb + p] : B[(long)p * ldb + j]);
+            C[(long)i * n + j] = acc;
+        }
+}
+
+static void *to_input(kern_precision prec, const float *x, size_t n)
+{
+    size_t es = kern_precision_input_size(prec);
+    char *h = malloc(n * es);
+    void *d = NULL;
+    if (!h) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (es == 4) memcpy(h + i * 4, &x[i], 4);
+        else {
+            uint16_t v = prec == KERN_PREC_BF16 ? kern_f32_to_bf16(x[i]) : kern_f32_to_f16(x[i]);
+            memcpy(h + i * 2, &v, 2);
+        }
+    }
+    if (kern_dev_alloc(&d, n * es) || kern_dev_copy(d, h, n * es, NULL) || kern_stream_sync(NULL)) {
+        kern_dev_free(d);
+        d = NULL;
+    }
+    free(h);
+    return d;
+}
+
+static void test_gemm_case(kern_precision prec, int ta, int tb, int m, int n, int k)
+{
+    int lda = (ta ? m : k) + 1, ldb = (tb ? k : n) + 2, ldc = n + 3;
+    size_t na = (size_t)(ta ? k : m) * lda, nb = (size_t)(tb ? n : k) * ldb, nc = (size_t)m * ldc;
+    float *A = malloc((na + 1) * 4), *B = malloc((nb + 1) * 4), *C = malloc((nc + 1) * 4);
+    double *R = malloc(((size_t)m * n + 1) * 8);
+    void *dA = NULL, *dB = NULL, *dC = NULL;
+    long wrong = 0;
+    int rc = !A || !B || !C || !R;
+    for (size_t i = 0; !rc && i < na; i++) A[i] = (float)((int)(i % 7) - 3);
+    for (size_t i = 0; !rc && i < nb; i++) B[i] = (float)((int)(i % 5) - 2);
+    for (size_t i = 0; !rc && i < nc; i++) C[i] = NAN; /* beta = 0 must ignore it */
+    if (!rc) {
+        ref_gemm(ta, tb, m, n, k, A, lda, B, ldb, R);
+        dA = to_input(prec, A, na), dB = to_input(prec, B, nb);
+        rc = !dA || !dB || kern_dev_alloc(&dC, nc * 4) || kern_dev_copy(dC, C, nc * 4, NULL) || kern_stream_sync(NULL);
+    }
+    if (!rc) rc = kern_gemm_ex(prec, ta, tb, m, n, k, 1.0f, dA, lda, dB, ldb, 0.0f, dC, ldc);
+    if (!rc) rc = kern_stream_sync(kern_dev_compute_stream()) || kern_dev_copy(C, dC, nc * 4, NULL) || kern_stream_sync(NULL);
+    for (int i = 0; !rc && i < m; i++)
+        for (int j = 0; j < n; j++) wrong += (double)C[(long)i * ldc + j] != R[(long)i * n + j]; /* exact: small integers */
+    CHECK(!rc && !wrong, "gemm %s ta=%d tb=%d m=%d n=%d k=%d: rc=%d, %ld wrong", kern_precision_name(prec), ta, tb, m, n, k,
+          rc, wrong);
+    kern_dev_free(dA), kern_dev_free(dB), kern_dev_free(dC);
+    free(A), free(B), free(C), free(R);
+}
+
+static void test_gemm(void)
+{
+    static const int shapes[][3] = { { 1, 1, 1 }, { 3, 5, 7 }, { 64, 33, 129 }, { 130, 70, 0 }, { 257, 96, 300 } };
+    for (int p = 0; p < KERN_PREC_COUNT; p++)
+        for (int t = 0; t < 4; t++)
+            for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+                test_gemm_case((kern_precision)p, t & 1, t >> 1, shapes[s][0], shapes[s][1], shapes[s][2]);
+    float host[4] = { 1, 2, 3, 4 };
+    CHECK(kern_gemm_f32(0, 0, 2, 2, 1, 1.0f, host, 1, host, 2, 0.0f, host, 2) == KERN_GEMM_EARG,
+          "cuBLAS backend must refuse host pointers");
+}
+
+/* Every algorithm on device buffers: float32 sums of rank- and index-dependent small integers. */
+static void test_allreduce(const char *path)
+{
+    static const size_t counts[] = { 1, 3, 1009, (1u << 20) + 3 };
+    for (int a = 0; a < ddl_algo_count(); a++) {
+        ddl_config cfg = DDL_CONFIG_INIT;
+        ddl_ctx *ctx = NULL;
+        cfg.algo = ddl_algo_name(a);
+        cfg.device = 1;
+        cfg.segment_bytes = 4096; /* many segments: exercise the staging window */
+        int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx);
+        CHECK(!rc, "%s ddl_ctx_create(device) %s: %s", path, cfg.algo, ddl_last_error());
+        for (size_t c = 0; !rc && c < sizeof counts / sizeof *counts; c++)
+            for (int inplace = 0; inplace < 2; inplace++) {
+                size_t n = counts[c];
+                float *h = malloc(n * 4);
+                void *ds = NULL, *dr = NULL;
+                long wrong = 0;
+                int err = !h;
+                for (size_t i = 0; !err && i < n; i++) h[i] = (float)((rank * 5 + (int)(i % 13) * 3) % 13 - 6);
+                err = err || kern_dev_alloc(&ds, n * 4) || kern_dev_alloc(&dr, n * 4) ||
+                      kern_dev_copy(inplace ? dr : ds, h, n * 4, NULL) || kern_stream_sync(NULL);
+                if (!err) err = ddl_allreduce(ctx, inplace ? DDL_IN_PLACE : ds, dr, n, DDL_FLOAT32, DDL_SUM);
+                if (!err) err = kern_dev_copy(h, dr, n * 4, NULL) || kern_stream_sync(NULL);
+                for (size_t i = 0; !err && i < n; i++) {
+                    float want = 0;
+                    for (int r = 0; r < size; r++) want += (float)((r * 5 + (int)(i % 13) * 3) % 13 - 6);
+                    wrong += h[i] != want;
+                }
+                CHECK(!err && !wrong, "%s %s n=%zu in_place=%d: %s, %ld wrong", path, cfg.algo, n, inplace,
+                      err ? ddl_last_error() : "ok", wrong);
+                kern_dev_free(ds), kern_dev_free(dr);
+                free(h);
+            }
+        ddl_ctx_free(ctx);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int n = 0, counts[2], sums[2];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int none = kern_dev_count(&n) != KERN_DEV_OK || n == 0, any_none;
+    MPI_Allreduce(&none, &any_none, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_none) {
+        if (rank == 0) printf("SKIP: no CUDA device (%s)\n0 passed, 0 failed\n", kern_dev_last_error());
+        MPI_Finalize();
+        return 0;
+    }
+    CHECK(kern_dev_select(rank % n) == KERN_DEV_OK, "cudaSetDevice: %s", kern_dev_last_error());
+    if (rank == 0) printf("# %s\n", kern_dev_name());
+    if (rank == 0) {
+        test_reduce();
+        test_gemm();
+    }
+    setenv("DDL_CUDA_AWARE", "0", 1);
+    test_allreduce("staged");
+    unsetenv("DDL_CUDA_AWARE");
+    ddl_config probe = DDL_CONFIG_INIT;
+    ddl_ctx *ctx = NULL;
+    char desc[256] = "";
+    probe.device = 1;
+    if (!ddl_ctx_create(MPI_COMM_WORLD, &probe, &ctx) && !ddl_ctx_describe(ctx, desc, sizeof desc) &&
+        strstr(desc, "device=cuda-aware"))
+        test_allreduce("cuda-aware");
+    ddl_ctx_free(ctx);
+    counts[0] = test_passed, counts[1] = test_failed;
+    MPI_Reduce(counts, sums, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) printf("%d passed, %d failed\n", sums[0], sums[1]);
+    MPI_Finalize();
+    return rank == 0 && sums[1] != 0;
+}
