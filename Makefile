@@ -24,7 +24,7 @@ endif
 SIM_ONLY  := $(wildcard */*_sim.c)
 REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c kernels/sgd.c kernels/reduce.c harness/comm_engine_*.c))
 
-LIB_SRC   := $(wildcard collectives/*.c) $(filter-out $(SIM_ONLY),$(wildcard kernels/reduce*.c kernels/half*.c kernels/mem_*.c kernels/devmem_none.c))
+LIB_SRC   := $(filter-out $(SIM_ONLY),$(wildcard collectives/*.c) $(wildcard kernels/reduce*.c kernels/half*.c kernels/mem_*.c kernels/devmem_none.c))
 KERN_SRC  := $(filter-out $(LIB_SRC) $(SIM_ONLY),$(wildcard kernels/*.c))
 HARN_SRC  := $(filter-out harness/main.c $(SIM_ONLY),$(wildcard harness/*.c))
 
