@@ -228,7 +228,7 @@ $(CUDA_TEST): $(BUILD)/tests/test_cuda.o $(CUDA_HOST) $(CUDA_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
 
 .PHONY: gpu-check
-gpu-check: $(CUDA_EXE)
+gpu-check: $(CUDA_EXE) $(CUDA_TEST)
 	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/gpu_check.sh $(CUDA_EXE)
 else
 .PHONY: gpu-check
