@@ -133,7 +133,7 @@ GPUS_PER_NODE ?= 4
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
 PLATFORM      ?= minsky
 PROFILE       ?= p100
-ALGOS         ?= mpi,ring,rhd,ddl
+ALGOS         ?= mpi,ring,rhd,ddl,auto
 BUCKET_MB     ?= 25
 ifeq ($(BACKEND),mpi)
 MODELS        ?= resnet50:8

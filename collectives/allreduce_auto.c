@@ -106,7 +106,7 @@ int coll_auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
             const candidate *cd = &s->cand[c];
             double t = cfg->cost(cfg->cost_arg, cd->algo, cd->grid[0] ? cd->grid : NULL,
                                  cd->patterns[0] ? cd->patterns : NULL, (size_t)bytes);
-            if (t >= 0 && t < best) { best = t; s->pick[k] = c; }
+            if (t >= 0 && t < best * 0.999) { best = t; s->pick[k] = c; } /* ties: the simpler, earlier one */
         }
         if (!s->sub[s->pick[k]]) {
             int rc = make_sub(ctx, cfg, &s->cand[s->pick[k]], &s->sub[s->pick[k]]);

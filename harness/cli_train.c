@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "bench.h"
 #include "parse.h"
+#include "cost_hook.h"
 #include "profile.h"
 #include "sgd.h"
 #include "sim.h"
@@ -37,6 +38,10 @@ typedef struct train_opts {
     long poll_us;                     /* --poll-us */
     long timeout_s;                   /* --timeout: watchdog per step, 0 = off */
     const char *profile;              /* --profile: device rates for the simulation backends */
+    const char *cost_platform;        /* --platform: preset whose model drives `auto` */
+    long cost_gpn;                    /* --gpus-per-node of that platform */
+    double gamma;                     /* the profile's reduction cost, s per byte */
+    cost_hook *hook;                  /* set once MPI knows the rank count */
     int check;                        /* --check */
     const char *csv;                  /* --csv */
     char listbuf[2][256];             /* storage for the parsed lists */
@@ -58,6 +63,9 @@ static void usage(FILE *f)
             "  --poll-us N         communication thread tests its requests every N us, sleeping\n"
             "                      between (0 = block in MPI_Wait; default 50 on real MPI, where the thread\n"
             "                      shares cores with BLAS; 0 under simulation)\n"
+            "  --platform P --gpus-per-node G  machine preset (minsky, bigbasin, h200) and its GPUs\n"
+            "                      per node: its alpha-beta-gamma model drives the auto algorithm's choice\n"
+            "                      (without it, auto uses its built-in rule)\n"
             "  --profile P         device profile (name like p100, or a file) whose rates the simulation\n"
             "                      injects; required under simulation, ignored by the real build\n"
             "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
@@ -109,6 +117,8 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--patterns")) o->patterns = v;
         else if (!strcmp(opt, "--csv")) o->csv = v;
         else if (!strcmp(opt, "--profile")) o->profile = v;
+        else if (!strcmp(opt, "--platform")) o->cost_platform = v;
+        else if (!strcmp(opt, "--gpus-per-node")) { if (parse_int(v, 1, 64, &o->cost_gpn)) return bad(opt, v, "an integer in 1..64"); }
         else return bad("option", opt, "one of those in --help");
     }
     return 0;
@@ -165,12 +175,21 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
     cfg.poll_us = o->poll_us >= 0 ? (int)o->poll_us : engine_default_poll_us();
+    if (o->hook) {
+        cfg.cost = cost_hook_fn;
+        cfg.cost_arg = o->hook;
+    }
     char what[WATCHDOG_DESC];
     snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
     watchdog_arm((double)o->timeout_s, what);
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
         if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
         return 2;
+    }
+    if (rank == 0 && !strcmp(r->algo, "auto")) {
+        char desc[1024];
+        ddl_ctx_describe(ctx, desc, sizeof desc);
+        printf("# %s\n", desc);
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
@@ -303,11 +322,24 @@ int cli_train_main(int argc, char **argv)
         }
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
         if (pr.reduce_ns_per_byte > 0) kern_sgd_set_rate(3.0 / (pr.reduce_ns_per_byte * 1e-9));
+        o.gamma = pr.reduce_ns_per_byte * 1e-9;
     }
     int provided;
     MPI_Init_thread(&argc, &argv, engine_thread_level(), &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    cost_hook hook;
+    if (o.cost_platform) {
+        char herr[256];
+        int hrc = cost_hook_init(&hook, o.cost_platform, size, o.cost_gpn ? (int)o.cost_gpn : 1, o.gamma, herr,
+                                 sizeof herr);
+        if (hrc) {
+            if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", herr);
+            rc = 2;
+            goto out;
+        }
+        o.hook = &hook;
+    }
     if (provided < engine_thread_level()) {
         if (rank == 0) fprintf(stderr, "ddlbench train: the MPI library gives thread level %d, need %d\n", provided,
                                engine_thread_level());

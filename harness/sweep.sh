@@ -21,7 +21,7 @@ usage: sweep.sh [options]
   --nodes N              largest node count (default 2); node counts 1, 2, 4, ... N
   --gpus-per-node G      ranks per node (default 4)
   --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
-  --algos LIST           allreduce algorithms (default mpi,ring,rhd,ddl)
+  --algos LIST           allreduce algorithms (default mpi,ring,rhd,ddl,auto)
   --bucket-mb N          gradient bucket cap (default 25)
   --platform P           sim: platform preset (default minsky)
   --profile P            sim: device profile (default p100)
@@ -36,7 +36,7 @@ EOF
 die() { echo "sweep.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1: expected a positive integer, got \"$2\"";; esac; }
 
-backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl bucket=25
+backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
 platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -159,7 +159,8 @@ launch() { # ranks nodes gpus_per_node csv model batch
         pdir=$out/platforms/$nn-$gp
         [ -f "$pdir/platform.xml" ] || { mkdir -p "$pdir" &&
             "$build/ddlbench" platform --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" -o "$pdir" >/dev/null; } || return 2
-        DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile"
+        DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
+            --platform "$platform" --gpus-per-node "$gp"
     elif [ -n "${MPILAUNCH:-}" ]; then
         # shellcheck disable=SC2086
         $MPILAUNCH "$r" "$exe" "$@"
