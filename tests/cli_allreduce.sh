@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_allreduce.sh — `ddlbench allreduce` and `ddlbench kernels` from the outside: bad options exit 2
 # with one line on stderr; a tiny real run at 2 ranks succeeds with #wrong 0 everywhere and writes a
-# complete CSV (and no .tmp); an unwritable CSV path fails with status 1. Prints "N passed, N failed".
+# complete CSV (and no .tmp); an unwritable CSV path is refused before the run (status 2). Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 dir=$(dirname "$0")
 exe=$BUILD/ddlbench
@@ -60,13 +60,13 @@ head -n 1 "$csv" 2>/dev/null | grep -q '^size_B,count,type,op,algo,placement,.*b
 [ "$(($(wc -l <"$csv" 2>/dev/null || echo 0) - 1))" -eq "$want" ] && ok || bad "CSV: rows differ from the table"
 awk -F, 'NR > 1 && ($NF != 0 || $13 <= 0) { b++ } END { exit b > 0 }' "$csv" && ok || bad "CSV: wrong != 0 or busbw <= 0"
 
-# --label names the rows; an unwritable CSV fails with 1 and leaves nothing.
+# --label names the rows; an unwritable CSV is bad input (2, checked before MPI starts) and leaves nothing.
 sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null
 grep -v '^#' "$tmp/run" | grep -q ' mpi-x ' && ok || bad "--label: no mpi-x rows"
 sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -n 2 -w 0 --csv "$tmp/no/such.csv" \
     >"$tmp/run" 2>&1 </dev/null
 st=$?
-[ "$st" -eq 1 ] && [ ! -e "$tmp/no/such.csv" ] && ok || bad "unwritable --csv: exit $st, want 1"
+[ "$st" -eq 2 ] && [ ! -e "$tmp/no/such.csv" ] && ok || bad "unwritable --csv: exit $st, want 2"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
