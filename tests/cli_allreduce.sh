@@ -55,10 +55,13 @@ want=$(( $("$exe" list | wc -l) * 2 * 3 )) # algorithms x placements x sizes {1K
 wrong=$(grep -v '^#' "$tmp/run" | awk '$NF != 0' | wc -l)
 [ "$wrong" -eq 0 ] && ok || bad "2-rank run: $wrong rows with #wrong != 0"
 [ -f "$csv" ] && [ ! -e "$csv.tmp" ] && ok || bad "2-rank run: no $csv, or $csv.tmp left behind"
-head -n 1 "$csv" 2>/dev/null | grep -q '^size_B,count,type,op,algo,placement,.*busbw_GBps.*,wrong$' && ok ||
-    bad "CSV header: $(head -n 1 "$csv" 2>/dev/null)"
-[ "$(($(wc -l <"$csv" 2>/dev/null || echo 0) - 1))" -eq "$want" ] && ok || bad "CSV: rows differ from the table"
-awk -F, 'NR > 1 && ($NF != 0 || $13 <= 0) { b++ } END { exit b > 0 }' "$csv" && ok || bad "CSV: wrong != 0 or busbw <= 0"
+head -n 1 "$csv" 2>/dev/null | grep -q '^# commit: ' && grep -q '^# command: ddlbench allreduce ' "$csv" && ok ||
+    bad "CSV: expected # provenance lines first (results/README.md), got: $(head -n 1 "$csv" 2>/dev/null)"
+body=$(grep -v '^#' "$csv" 2>/dev/null)
+echo "$body" | head -n 1 | grep -q '^size_B,count,type,op,algo,placement,.*busbw_GBps.*,wrong$' && ok ||
+    bad "CSV header: $(echo "$body" | head -n 1)"
+[ "$(($(echo "$body" | wc -l) - 1))" -eq "$want" ] && ok || bad "CSV: rows differ from the table"
+echo "$body" | awk -F, 'NR > 1 && ($NF != 0 || $13 <= 0) { b++ } END { exit b > 0 }' && ok || bad "CSV: wrong != 0 or busbw <= 0"
 
 # --label names the rows; an unwritable CSV is bad input (2, checked before MPI starts) and leaves nothing.
 sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null
