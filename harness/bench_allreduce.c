@@ -6,11 +6,15 @@
  * (the restore — the input copied back for in-place, the output poisoned for out-of-place — keeps
  * every iteration's data exact and both placements equally warm; it is outside the timed region).
  * After the loop: MPI_Allreduce(MAX) of the times, then rank 0 sorts them; the last iteration's
- * result is checked element by element and the wrong counts are summed over ranks. */
+ * result is checked element by element and the wrong counts are summed over ranks.
+ * --device gpu (CUDA build): ddl_allreduce moves device twins of the two buffers (ddl_config.device = 1);
+ * the host buffers hold the test data, copied in before and out for the checks (outside the timing);
+ * restores and the roofline are device copies (D2D), synchronised before the barrier. */
 #include "bench.h"
 #include "bench_allreduce.h"
 #include "meta.h"
 #include "mem.h"
+#include "devmem.h"
 #include "guard.h"
 #include "watchdog.h"
 
@@ -24,6 +28,7 @@ typedef struct ar_state {
     int rank, size;
     ddl_ctx *ctx[AR_MAX_ALGOS];
     void *sbuf, *rbuf;
+    void *ds, *dr;             /* what ddl_allreduce moves: sbuf, rbuf or (--device gpu) their device twins */
     double *t, *tmax;          /* per-iteration times: this rank's, the maximum over ranks */
     FILE *csv;
     long wrong_total;
@@ -38,6 +43,17 @@ typedef struct ar_row {
     long wrong;
 } ar_row;
 
+/* dst <- src, or every byte = fill when src is NULL, in the buffers ddl_allreduce moves; complete on return. */
+static int buf_set(const ar_state *s, void *dst, const void *src, int fill, size_t bytes)
+{
+    if (!s->o->device) {
+        if (src) memcpy(dst, src, bytes);
+        else memset(dst, fill, bytes);
+        return 0;
+    }
+    return (src ? kern_dev_copy(dst, src, bytes, NULL) : kern_dev_memset(dst, fill, bytes, NULL)) || kern_stream_sync(NULL);
+}
+
 static double gbps(size_t bytes, double sec) { return sec > 0 ? (double)bytes / sec / 1e9 : 0.0; }
 static double bus_factor(int p) { return 2.0 * (p - 1) / p; }
 
@@ -48,7 +64,7 @@ static double copy_bandwidth(ar_state *s, size_t bytes)
     for (long k = 0; k <= reps; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        memcpy(s->rbuf, s->sbuf, bytes);
+        buf_set(s, s->dr, s->ds, 0, bytes);
         if (k) s->t[k - 1] = MPI_Wtime() - t0; /* k = 0 warms up */
     }
     MPI_Allreduce(s->t, s->tmax, (int)reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -74,15 +90,17 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
     char what[WATCHDOG_DESC];
     int rc = 0;
     for (long it = 0; it < o->warmup + o->iters; it++) {
-        if (in_place) memcpy(s->rbuf, s->sbuf, bytes);
-        else memset(s->rbuf, 0xff, bytes);
+        if ((rc = buf_set(s, s->dr, in_place ? s->ds : NULL, 0xff, bytes))) {
+            fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
+            break;
+        }
         snprintf(what, sizeof what, "allreduce %s %s-place iteration %ld, %zu bytes", o->algos[a],
                  in_place ? "in" : "out", it, bytes);
         watchdog_arm(iteration_timeout(o, bytes), what);
         guard_fault_point(s->rank, s->iteration++);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        rc = ddl_allreduce(s->ctx[a], in_place ? DDL_IN_PLACE : s->sbuf, s->rbuf, count, o->dtype, o->op);
+        rc = ddl_allreduce(s->ctx[a], in_place ? DDL_IN_PLACE : s->ds, s->dr, count, o->dtype, o->op);
         double t1 = MPI_Wtime();
         if (rc) break;
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
@@ -99,8 +117,12 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
     MPI_Allreduce(s->t, s->tmax, (int)o->iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     long wrong = 0;
     if (o->check) {
-        wrong = (long)bench_check_result(o->dtype, o->op, s->rbuf, count, s->size);
-        if (!in_place) wrong += (long)bench_check_input(o->dtype, s->sbuf, count, s->rank);
+        const void *in = s->sbuf; /* device: the result, then the input, copied through rbuf */
+        if (o->device && (kern_dev_copy(s->rbuf, s->dr, bytes, NULL) || kern_stream_sync(NULL))) wrong = (long)count;
+        wrong += (long)bench_check_result(o->dtype, o->op, s->rbuf, count, s->size);
+        if (o->device && !in_place && (kern_dev_copy(s->rbuf, s->ds, bytes, NULL) || kern_stream_sync(NULL))) wrong += (long)count;
+        if (o->device) in = s->rbuf;
+        if (!in_place) wrong += (long)bench_check_input(o->dtype, in, count, s->rank);
     }
     MPI_Reduce(&wrong, &row->wrong, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (s->rank == 0) bench_summarise(s->tmax, (size_t)o->iters, &row->st);
@@ -119,6 +141,7 @@ static void print_header(const ar_state *s)
         printf("# %s%s%s: %s\n", o->label ? o->label : o->algos[a], o->label ? " = " : "",
                o->label ? o->algos[a] : "", desc);
     }
+    if (o->device) printf("# buffers: device memory of %s; copy column: device-to-device copy\n", kern_dev_name());
     printf("# time: max over ranks per iteration, then median (min, p99) over iterations; "
            "busbw = algbw*2(p-1)/p\n"
            "# roofline: copy = memcpy GB/s of the same bytes on every rank at once (median of %ld); "
@@ -153,6 +176,10 @@ static int run_size(ar_state *s, size_t count)
     const ar_opts *o = s->o;
     ar_row row = { .count = count, .bytes = count * ddl_dtype_size(o->dtype) };
     bench_fill(o->dtype, s->sbuf, count, s->rank);
+    if (o->device && buf_set(s, s->ds, s->sbuf, 0, row.bytes)) {
+        fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
+        return 1;
+    }
     row.copy_GBps = copy_bandwidth(s, row.bytes);
     for (int a = 0; a < o->nalgos; a++)
         for (int ip = 0; ip < 2; ip++) {
@@ -164,6 +191,18 @@ static int run_size(ar_state *s, size_t count)
     return 0;
 }
 
+/* --device gpu: rank r of a node takes device r % count. */
+static int select_device(void)
+{
+    MPI_Comm node;
+    int local = 0, n = 0;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_free(&node);
+    }
+    return kern_dev_count(&n) || n == 0 || kern_dev_select(local % n);
+}
+
 static int setup(ar_state *s)
 {
     const ar_opts *o = s->o;
@@ -172,13 +211,17 @@ static int setup(ar_state *s)
     s->rbuf = kern_buf_alloc(bytes);
     s->t = malloc(n * sizeof *s->t);
     s->tmax = malloc(n * sizeof *s->tmax);
-    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax, any = 0;
-    if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two buffers of %zu bytes\n", s->rank, bytes);
+    s->ds = o->device ? NULL : s->sbuf, s->dr = o->device ? NULL : s->rbuf;
+    int devfail = o->device && (select_device() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
+    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail, any = 0;
+    if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", s->rank,
+                       o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");
     MPI_Allreduce(&nomem, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* every rank leaves together */
     if (any) return 1;
     for (int a = 0; a < o->nalgos; a++) {
         ddl_config cfg = DDL_CONFIG_INIT;
         cfg.algo = o->algos[a];
+        cfg.device = o->device;
         int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &s->ctx[a]), worst = 0;
         MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (!worst) continue;
@@ -239,6 +282,7 @@ int ar_run(const ar_opts *o)
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
     for (int a = 0; a < o->nalgos; a++) ddl_ctx_free(s.ctx[a]);
+    if (o->device) kern_dev_free(s.ds), kern_dev_free(s.dr);
     kern_buf_free(s.sbuf);
     kern_buf_free(s.rbuf);
     free(s.t);

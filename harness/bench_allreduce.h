@@ -21,6 +21,7 @@ typedef struct ar_opts {
     long copy_reps;                     /* --copy-reps: memcpy repetitions for the roofline */
     long timeout_s;                     /* --timeout: watchdog base per iteration, 0 = off */
     int check;                          /* -c: verify every result */
+    int device;                         /* --device gpu: device buffers, ddl_config.device = 1 (CUDA build) */
     const char *csv;                    /* --csv FILE or NULL */
     const char *label;                  /* --label: name printed instead of the algorithm's */
     const struct run_meta *meta;        /* provenance lines written atop the CSV (meta.h), or NULL */

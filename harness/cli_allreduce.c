@@ -4,6 +4,7 @@
 #include "bench_allreduce.h"
 #include "meta.h"
 #include "cli.h"
+#include "devmem.h"
 #include "parse.h"
 #include "guard.h"
 #include "watchdog.h"
@@ -32,6 +33,8 @@ void ar_usage(void)
            "  --csv FILE also write the rows as CSV (FILE.tmp, renamed when complete)\n"
            "  --label S  name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
            "             runs of `mpi` under different MCA settings\n"
+           "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
+           "             libddl moves device buffers (CUDA-aware MPI or staged); copy = a D2D copy\n"
            "  --copy-reps N  memcpy repetitions for the copy-bandwidth roofline column (default 5)\n"
            "  --timeout S    watchdog: an iteration not done in S s + 1 s per 10 MB prints one line per\n"
            "             rank and aborts the job, exit 1 (default 60; 0 = off)\n"
@@ -87,6 +90,9 @@ static int set_option(ar_opts *o, const char *opt, const char *v, char *err, siz
         o->check = (int)n;
     } else if (!strcmp(opt, "--csv")) {
         o->csv = v;
+    } else if (!strcmp(opt, "--device")) {
+        if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(err, len, opt, "cpu or gpu", v);
+        o->device = !strcmp(v, "gpu");
     } else if (!strcmp(opt, "--label")) {
         if (!*v || strchr(v, ',') || strchr(v, '"')) return fail(err, len, opt, "a name without , or \"", v);
         o->label = v;
@@ -159,6 +165,14 @@ int cli_allreduce_main(int argc, char **argv)
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
         if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
         return 2;
+    }
+    int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;
+    if (o.device && (dst != KERN_DEV_OK || ndev == 0)) {
+        if (launcher_rank() == 0)
+            fprintf(stderr, dst == KERN_DEV_ENOSUPPORT ? "allreduce: --device gpu: this build has no CUDA; expected "
+                    "--device cpu, or the CUDA build build/cuda/ddlbench\n" : "allreduce: --device gpu: no CUDA device (%s)\n",
+                    kern_dev_last_error());
+        return dst == KERN_DEV_ENOSUPPORT ? 2 : 1;
     }
     MPI_Init(&argc, &argv);
     if (o.timeout_s && watchdog_start("ddlbench allreduce")) {

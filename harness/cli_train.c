@@ -11,6 +11,8 @@
 #include "sim.h"
 #include "comm_engine.h"
 #include "counters.h"
+#include "devmem.h"
+#include "gemm.h"
 #include "meta.h"
 #include "step.h"
 #include "guard.h"
@@ -43,6 +45,8 @@ typedef struct train_opts {
     double gamma;                     /* the profile's reduction cost, s per byte */
     cost_hook *hook;                  /* set once MPI knows the rank count */
     int check;                        /* --check */
+    int device;                       /* --device gpu: buffers and GEMMs on the GPU (CUDA build) */
+    kern_precision precision;         /* --precision of the GEMM inputs */
     const char *csv;                  /* --csv */
     char listbuf[2][256];             /* storage for the parsed lists */
 } train_opts;
@@ -68,6 +72,10 @@ static void usage(FILE *f)
             "                      (without it, auto uses its built-in rule)\n"
             "  --profile P         device profile (name like p100, or a file) whose rates the simulation\n"
             "                      injects; required under simulation, ignored by the real build\n"
+            "  --device cpu|gpu    where the step runs (default cpu); gpu needs the CUDA build\n"
+            "                      (build/cuda/ddlbench): parameters, gradients and activations in device\n"
+            "                      memory, cuBLAS GEMMs, allreduce of device buffers (CUDA-aware MPI or staged)\n"
+            "  --precision P       GEMM inputs: fp32 | tf32 | bf16 | fp16 (default fp32; others need --device gpu)\n"
             "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
             "  --timeout S         watchdog: a step (or a configuration's setup) not done in S seconds\n"
             "                      prints one line per rank and aborts the job, exit 1 (default 300; 0 = off)\n"
@@ -117,11 +125,56 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--patterns")) o->patterns = v;
         else if (!strcmp(opt, "--csv")) o->csv = v;
         else if (!strcmp(opt, "--profile")) o->profile = v;
+        else if (!strcmp(opt, "--device")) {
+            if (strcmp(v, "cpu") && strcmp(v, "gpu")) return bad(opt, v, "cpu or gpu");
+            o->device = !strcmp(v, "gpu");
+        } else if (!strcmp(opt, "--precision")) {
+            if (kern_precision_parse(v, &o->precision)) return bad(opt, v, "fp32, tf32, bf16 or fp16");
+        }
         else if (!strcmp(opt, "--platform")) o->cost_platform = v;
         else if (!strcmp(opt, "--gpus-per-node")) { if (parse_int(v, 1, 64, &o->cost_gpn)) return bad(opt, v, "an integer in 1..64"); }
         else return bad("option", opt, "one of those in --help");
     }
+    if (!o->device && o->precision != KERN_PREC_FP32) {
+        fprintf(stderr, "ddlbench train: --precision %s: the CPU path computes fp32 only (tf32, bf16 and fp16 "
+                        "need --device gpu in the CUDA build)\n", kern_precision_name(o->precision));
+        return 2;
+    }
     return 0;
+}
+
+/* --device against this build, before MPI: 0 ok; 2 the wrong build; 1 no usable device. */
+static int check_device(const train_opts *o)
+{
+    int n = 0, st = kern_dev_count(&n);
+    if (!o->device && st != KERN_DEV_ENOSUPPORT) {
+        fprintf(stderr, "ddlbench train: --device cpu: this is the CUDA build (cuBLAS GEMMs on device memory); "
+                        "expected --device gpu, or the CPU build build/ddlbench\n");
+        return 2;
+    }
+    if (!o->device) return 0;
+    if (st == KERN_DEV_ENOSUPPORT) {
+        fprintf(stderr, "ddlbench train: --device gpu: this build has no CUDA (built without nvcc); expected "
+                        "--device cpu, or the CUDA build build/cuda/ddlbench (docs/GPU.md)\n");
+        return 2;
+    }
+    if (st || n == 0) {
+        fprintf(stderr, "ddlbench train: --device gpu: no CUDA device (%s)\n", kern_dev_last_error());
+        return 1;
+    }
+    return 0;
+}
+
+/* Device mode: rank r of a node takes device r % count (its ranks share the GPUs round-robin). */
+static int select_device(void)
+{
+    MPI_Comm node;
+    int local = 0, n = 0;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_free(&node);
+    }
+    return kern_dev_count(&n) || n == 0 || kern_dev_select(local % n);
 }
 
 enum { F_STEP, F_COMPUTE, F_GEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
@@ -175,6 +228,7 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
     cfg.poll_us = o->poll_us >= 0 ? (int)o->poll_us : engine_default_poll_us();
+    cfg.device = o->device;
     if (o->hook) {
         cfg.cost = cost_hook_fn;
         cfg.cost_arg = o->hook;
@@ -186,12 +240,13 @@ static int run_config(const train_opts *o, const model *m, int a, int b, double 
         if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
         return 2;
     }
-    if (rank == 0 && !strcmp(r->algo, "auto")) {
+    if (rank == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
         char desc[1024];
         ddl_ctx_describe(ctx, desc, sizeof desc);
         printf("# %s\n", desc);
     }
-    step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f };
+    step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
+                       o->precision };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
@@ -296,12 +351,13 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
+    if ((rc = check_device(&o))) return rc;
     if (model_build(o.model, (int)o.batch, (int)o.image, &m)) {
         fprintf(stderr, "ddlbench train: %s\n", model_last_error());
         return 2;
     }
 #ifndef DDL_SIM /* simulated operands take address space only (mem.h) */
-    if (guard_mem_check(guard_model_bytes(m), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
+    if (!o.device && guard_mem_check(guard_model_bytes(m), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         model_free(m);
         return 2;
@@ -351,11 +407,19 @@ int cli_train_main(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);
+    int no_dev = o.device && select_device(), any_no_dev = 0;
+    MPI_Allreduce(&no_dev, &any_no_dev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_no_dev) {
+        if (no_dev) fprintf(stderr, "ddlbench train: rank %d: cannot select a CUDA device: %s\n", rank, kern_dev_last_error());
+        rc = 1;
+        goto out;
+    }
+    meta_collect(MPI_COMM_WORLD, argc, argv, o.device ? kern_dev_name() : NULL, &meta);
 #ifdef DDL_SIM
     snprintf(meta.device, sizeof meta.device, "simulated: profile %s", o.profile ? o.profile : "none");
 #endif
-    int no_counters = counters_open(why, sizeof why);
+    int no_counters = o.device ? snprintf(why, sizeof why, "the GEMMs run on the GPU") : counters_open(why, sizeof why);
+    if (o.device) meta_add(&meta, "gemm_precision", kern_precision_name(o.precision));
     char cdesc[240];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
     meta_add(&meta, "counters", cdesc);
@@ -365,6 +429,7 @@ int cli_train_main(int argc, char **argv)
         goto out;
     }
     if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
+    if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
     if (rank == 0)
         printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s\n"
                "# times in ms: median over steps of the max over ranks; step min..max beside it\n"

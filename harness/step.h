@@ -7,6 +7,7 @@
 #define HARN_STEP_H
 
 #include "ddl.h"
+#include "gemm.h"
 #include "model.h"
 
 #include <stddef.h>
@@ -16,6 +17,8 @@ typedef struct step_config {
     size_t first_bucket_bytes; /* cap of the first bucket (DDP: 1 MB); 0 = same as bucket_bytes */
     int check;                 /* write known per-rank values as gradients and verify the sums */
     float lr;                  /* SGD learning rate */
+    int device;                /* 0: host buffers; 1: device buffers (CUDA build, device selected) */
+    kern_precision precision;  /* GEMM inputs (gemm.h); the CPU and simulation offer fp32 only */
 } step_config;
 
 typedef struct step_times {
@@ -32,7 +35,8 @@ typedef struct step_times {
 typedef struct trainer trainer;
 
 /* Allocates every buffer and the engine; the step itself allocates nothing. On failure returns
- * non-zero with a one-line message in err. */
+ * non-zero with a one-line message in err. cfg->device = 1 needs the CUDA build, the calling
+ * thread's device selected, and ctx created with ddl_config.device = 1. */
 int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err,
                    size_t errlen);
 /* Runs step number `step`; 0 or non-zero with the message in trainer_error(). */
