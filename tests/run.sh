@@ -4,8 +4,10 @@
 # MPI tests run without LeakSanitizer (the MPI runtime's own allocations are unloaded with its
 # plugins and cannot be suppressed); valgrind covers leaks in our code.
 # A binary that crashes, hangs (timeout) or prints no count counts as one failure.
+# TEST_SUBSET=REGEX runs only the tests whose name (test_x, script.sh) matches (extended regex).
 BUILD=${BUILD:-build}
 TIMEOUT=${TEST_TIMEOUT:-600}
+SUBSET=${TEST_SUBSET:-.}
 dir=$(dirname "$0")
 passed=0; failed=0
 
@@ -38,6 +40,7 @@ for bin in "$BUILD"/tests/test_*; do
     [ -x "$bin" ] || continue
     name=$(basename "$bin")
     echo "$mpi_names" | grep -qx "$name" && continue
+    echo "$name" | grep -Eq "$SUBSET" || continue
     timeout "$TIMEOUT" "$bin" >"$log" 2>&1; record "$name" "$log" $?
 done
 echo "$MPI_TESTS" | while IFS=: read -r name nps args; do
@@ -45,6 +48,7 @@ echo "$MPI_TESTS" | while IFS=: read -r name nps args; do
 done >"$log.list"
 while IFS=: read -r name nps args; do
     [ -x "$BUILD/tests/$name" ] || continue
+    echo "$name" | grep -Eq "$SUBSET" || continue
     for np in $nps; do
         ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} timeout "$TIMEOUT" sh "$dir/../harness/mpilaunch.sh" "$np" "$BUILD/tests/$name" $args >"$log" 2>&1 </dev/null
         record "$name np=$np${args:+ $args}" "$log" $?
@@ -53,6 +57,7 @@ done <"$log.list"
 rm -f "$log.list"
 for script in "$dir"/*.sh; do # shell tests of the CLI and scripts, each printing "N passed, N failed"
     [ "$(basename "$script")" = run.sh ] && continue
+    basename "$script" | grep -Eq "$SUBSET" || continue
     BUILD=$BUILD MPIRUN=${MPIRUN:-mpirun} timeout "$TIMEOUT" sh "$script" >"$log" 2>&1 </dev/null
     record "$(basename "$script")" "$log" $?
 done
