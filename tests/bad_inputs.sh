@@ -132,7 +132,7 @@ run_row() { # one table line; sets $tmp/err and returns the status
     ddlbench) env $envs "$exe" "$@";;
     mpi2) env $envs MPIRUN_FLAGS="${MPIRUN_FLAGS:-}" sh "$root/harness/mpilaunch.sh" 2 "$exe" "$@";;
     sweep) env $envs sh "$root/harness/sweep.sh" --build "$BUILD" --out "$tmp/sweep" -q "$@";;
-    make) env $envs make -s -C "$root" BUILD="$BUILD" "$@";;
+    make) env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $envs make -s -C "$root" BUILD="$BUILD" "$@";; # not the calling make's jobserver
     esac >"$tmp/out" 2>"$tmp/err.raw" </dev/null
 }
 
