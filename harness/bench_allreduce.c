@@ -12,6 +12,7 @@
  * restores and the roofline are device copies (D2D), synchronised before the barrier. */
 #include "bench.h"
 #include "bench_allreduce.h"
+#include "device_pick.h"
 #include "meta.h"
 #include "mem.h"
 #include "devmem.h"
@@ -191,18 +192,6 @@ static int run_size(ar_state *s, size_t count)
     return 0;
 }
 
-/* --device gpu: rank r of a node takes device r % count. */
-static int select_device(void)
-{
-    MPI_Comm node;
-    int local = 0, n = 0;
-    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_rank(node, &local);
-        MPI_Comm_free(&node);
-    }
-    return kern_dev_count(&n) || n == 0 || kern_dev_select(local % n);
-}
-
 static int setup(ar_state *s)
 {
     const ar_opts *o = s->o;
@@ -212,7 +201,7 @@ static int setup(ar_state *s)
     s->t = malloc(n * sizeof *s->t);
     s->tmax = malloc(n * sizeof *s->tmax);
     s->ds = o->device ? NULL : s->sbuf, s->dr = o->device ? NULL : s->rbuf;
-    int devfail = o->device && (select_device() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
+    int devfail = o->device && (device_pick_local() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
     int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail, any = 0;
     if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", s->rank,
                        o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");

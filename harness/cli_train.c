@@ -3,6 +3,7 @@
  * steps; per step every figure is the maximum over ranks; the table shows medians over steps and
  * the spread (min..max) of the step time. --csv writes the same rows (temporary file, renamed). */
 #include "cli.h"
+#include "device_pick.h"
 #include "bench.h"
 #include "parse.h"
 #include "cost_hook.h"
@@ -163,18 +164,6 @@ static int check_device(const train_opts *o)
         return 1;
     }
     return 0;
-}
-
-/* Device mode: rank r of a node takes device r % count (its ranks share the GPUs round-robin). */
-static int select_device(void)
-{
-    MPI_Comm node;
-    int local = 0, n = 0;
-    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_rank(node, &local);
-        MPI_Comm_free(&node);
-    }
-    return kern_dev_count(&n) || n == 0 || kern_dev_select(local % n);
 }
 
 enum { F_STEP, F_COMPUTE, F_GEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
@@ -407,7 +396,7 @@ int cli_train_main(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    int no_dev = o.device && select_device(), any_no_dev = 0;
+    int no_dev = o.device && device_pick_local(), any_no_dev = 0;
     MPI_Allreduce(&no_dev, &any_no_dev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_no_dev) {
         if (no_dev) fprintf(stderr, "ddlbench train: rank %d: cannot select a CUDA device: %s\n", rank, kern_dev_last_error());

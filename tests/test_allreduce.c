@@ -4,8 +4,8 @@
  * come back untouched; the receive buffer starts as NaN/garbage. Wrong counts are reduced over ranks.
  * auto runs twice: with its built-in rule (from the registry) and with a scrambling cost model.
  * Usage (under mpirun): test_allreduce [--rpn K]   (K emulates nodes of K ranks) */
+#include "bench.h"
 #include "ddl.h"
-#include "half.h"
 #include "test.h"
 
 #include <stdint.h>
@@ -13,53 +13,14 @@
 #include <string.h>
 
 #define BIG ((1u << 20) + 3)
-#define RES 13 /* data repeats with period 13 in the index */
 
 static int rank, size;
 
-static int value(int r, size_t i) { return (int)((r * 5 + (i % RES) * 3) % RES) - 6; }
-
-static void store(ddl_dtype dt, void *p, size_t i, int v)
-{
-    switch (dt) {
-    case DDL_FLOAT32: ((float *)p)[i] = (float)v; break;
-    case DDL_FLOAT64: ((double *)p)[i] = v; break;
-    case DDL_FLOAT16: ((uint16_t *)p)[i] = kern_f32_to_f16((float)v); break;
-    case DDL_BFLOAT16: ((uint16_t *)p)[i] = kern_f32_to_bf16((float)v); break;
-    default: ((int32_t *)p)[i] = v; break;
-    }
-}
-
-static double load(ddl_dtype dt, const void *p, size_t i)
-{
-    switch (dt) {
-    case DDL_FLOAT32: return ((const float *)p)[i];
-    case DDL_FLOAT64: return ((const double *)p)[i];
-    case DDL_FLOAT16: return kern_f16_to_f32(((const uint16_t *)p)[i]);
-    case DDL_BFLOAT16: return kern_bf16_to_f32(((const uint16_t *)p)[i]);
-    default: return ((const int32_t *)p)[i];
-    }
-}
-
-static void expected(ddl_op op, int *want)
-{
-    for (int j = 0; j < RES; j++) {
-        int acc = value(0, (size_t)j);
-        for (int r = 1; r < size; r++) {
-            int v = value(r, (size_t)j);
-            acc = op == DDL_SUM ? acc + v : op == DDL_MAX ? (v > acc ? v : acc) : (v < acc ? v : acc);
-        }
-        want[j] = acc;
-    }
-}
-
-/* One case; returns the number of wrong elements on this rank (or 1 for an error code). */
+/* One case; returns the number of wrong elements on this rank (or 1 for an error code). The data
+ * and its checks are harness/bench_data.c's (bench.h), shared with `ddlbench allreduce`. */
 static long run_case(ddl_ctx *ctx, void *sbuf, void *rbuf, size_t n, ddl_dtype dt, ddl_op op, int in_place)
 {
-    int want[RES];
-    long wrong = 0;
-    expected(op, want);
-    for (size_t i = 0; i < n; i++) store(dt, sbuf, i, value(rank, i));
+    bench_fill(dt, sbuf, n, rank);
     if (in_place)
         memcpy(rbuf, sbuf, n * ddl_dtype_size(dt));
     else
@@ -69,10 +30,8 @@ static long run_case(ddl_ctx *ctx, void *sbuf, void *rbuf, size_t n, ddl_dtype d
         fprintf(stderr, "rank %d: %s\n", rank, ddl_last_error());
         return 1;
     }
-    for (size_t i = 0; i < n; i++) {
-        wrong += load(dt, rbuf, i) != want[i % RES];
-        if (!in_place) wrong += load(dt, sbuf, i) != value(rank, i);
-    }
+    long wrong = (long)bench_check_result(dt, op, rbuf, n, size);
+    if (!in_place) wrong += (long)bench_check_input(dt, sbuf, n, rank);
     return wrong;
 }
 
