@@ -87,6 +87,7 @@ help:
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS and reduction checks and rates, a ResNet-50"
 	@echo "                 step, device-buffer allreduce, a device profile (docs/GPU.md); SKIP line without one"
+	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
 	@echo
@@ -167,6 +168,15 @@ run: $(RUN_DEPS)
 	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS)
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/report.sh $(RUN))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
+
+# ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
+# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
+MPICH_BUILD ?= $(BUILD)/mpich
+.PHONY: check-mpich
+check-mpich:
+	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api >/dev/null
+	MPIRUN=mpirun.mpich sh harness/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_allreduce
+	MPIRUN=mpirun.mpich sh harness/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_api
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
 # `make bench`: harness/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
