@@ -95,16 +95,21 @@ int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_
     return 0;
 }
 
+#define WAIT_MAX 4 /* callers wait for one send and one receive at a time */
+
 int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs)
 {
+    /* real statuses, not MPI_STATUSES_IGNORE: GCC 12 misreads MPICH's (MPI_Status *)1 as an overflow */
+    MPI_Status st[WAIT_MAX];
+    if (n < 0 || n > WAIT_MAX) return coll_fail(DDL_ERR_ARG, "coll_waitall: %d requests, at most %d", n, WAIT_MAX);
     if (ctx->poll_us <= 0) {
-        COLL_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+        COLL_MPI(MPI_Waitall(n, reqs, st));
         return 0;
     }
     struct timespec pause = { 0, 1000L * ctx->poll_us };
     for (;;) {
         int done = 0;
-        COLL_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
+        COLL_MPI(MPI_Testall(n, reqs, &done, st));
         if (done) return 0;
         nanosleep(&pause, NULL);
     }
