@@ -2,24 +2,8 @@
 # cli_allreduce.sh — `ddlbench allreduce` and `ddlbench kernels` from the outside: bad options exit 2
 # with one line on stderr; a tiny real run at 2 ranks succeeds with #wrong 0 everywhere and writes a
 # complete CSV (and no .tmp); an unwritable CSV path is refused before the run (status 2). Prints "N passed, N failed".
-BUILD=${BUILD:-build}
+. "$(dirname "$0")/lib/cli.sh"
 dir=$(dirname "$0")
-exe=$BUILD/ddlbench
-passed=0; failed=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
-
-# expect_status WANT ARGS... : run ddlbench ARGS (no launcher), compare status; for 2, one stderr line
-expect_status() {
-    want=$1; shift
-    "$exe" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; got=$?
-    lines=$(wc -l <"$tmp/err")
-    if [ "$got" -ne "$want" ]; then bad "ddlbench $*: exit $got, want $want ($(head -n 1 "$tmp/err"))"
-    elif [ "$want" -eq 2 ] && [ "$lines" -ne 1 ]; then bad "ddlbench $*: $lines stderr lines, want 1"
-    else ok; fi
-}
 
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
 expect_status 2 allreduce -b 0
@@ -71,5 +55,4 @@ sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -n 2 -w
 st=$?
 [ "$st" -eq 2 ] && [ ! -e "$tmp/no/such.csv" ] && ok || bad "unwritable --csv: exit $st, want 2"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

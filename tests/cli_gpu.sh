@@ -5,14 +5,8 @@
 # CUDA build ($BUILD/cuda/ddlbench): without a device, --device gpu prints one "no CUDA device" line and
 # exits 1 (never a crash), as does allreduce --device gpu; with one, a small checked step runs per precision at 1 rank. When the CUDA
 # build does not exist (no nvcc), its checks are SKIPped and counted as passed. Prints "N passed, N failed".
-BUILD=${BUILD:-build}
-exe=$BUILD/ddlbench
+. "$(dirname "$0")/lib/cli.sh"
 cuda=$BUILD/cuda/ddlbench
-passed=0; failed=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
 
 # expect EXE WANT ARGS... : run EXE ARGS (no launcher), compare status; for 1 and 2, one stderr line
 expect() {
@@ -56,5 +50,4 @@ else
         for p in tf32 bf16 fp16; do expect "$cuda" 0 train --device gpu --precision $p $small --check; done
     else bad "$cuda train --device gpu: exit $st ($(head -n 1 "$tmp/err"))"; fi
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -2,23 +2,7 @@
 # cli_model.sh — `ddlbench model` from the outside: the printed totals of ResNet-50/101/101-22K match
 # torchvision's counts; bad options exit 2 with one line on stderr; --help exits 0.
 # Prints "N passed, N failed".
-BUILD=${BUILD:-build}
-exe=$BUILD/ddlbench
-passed=0; failed=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL $*"; }
-
-# expect_status WANT ARGS... : run ddlbench model ARGS, compare status; for 2, exactly one stderr line
-expect_status() {
-    want=$1; shift
-    "$exe" model "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; got=$?
-    lines=$(wc -l <"$tmp/err")
-    if [ "$got" -ne "$want" ]; then bad "ddlbench model $*: exit $got, want $want ($(head -n 1 "$tmp/err"))"
-    elif [ "$want" -eq 2 ] && [ "$lines" -ne 1 ]; then bad "ddlbench model $*: $lines stderr lines, want 1"
-    else ok; fi
-}
+. "$(dirname "$0")/lib/cli.sh"
 
 # expect_total KEY VALUE ARGS... : the "# KEY VALUE" totals line of ddlbench model ARGS
 expect_total() {
@@ -52,28 +36,27 @@ fc=$("$exe" model --model resnet50 --batch 4 | awk '$2 == "fc" { print $7, $8, $
 t=$(OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 1 --image-size 32 --time --reps 1 2>&1 |
     awk '$2 == "gemm_train_ms_per_step" { print ($3 > 0) }')
 [ "$t" = 1 ] && ok || bad "--time: no positive gemm_train_ms_per_step"
-expect_status 2 --time --reps 0
-expect_status 2 --reps x
+expect_status 2 model --time --reps 0
+expect_status 2 model --reps x
 
-expect_status 0 --help
+expect_status 0 model --help
 grep -q -- '--image-size' "$tmp/out" && ok || bad "--help does not document --image-size"
-expect_status 0 --model resnet101 --batch 1 --image-size 32
-expect_status 2 --model resnet152
-expect_status 2 --model
-expect_status 2 --batch 0
-expect_status 2 --batch -4
-expect_status 2 --batch 32x
-expect_status 2 --batch ""
-expect_status 2 --batch 99999999999999999999
-expect_status 2 --image-size 8
-expect_status 2 --image-size 16
-expect_status 2 --image-size 224.0
-expect_status 2 --image-size 1000000
-expect_status 2 --batch 100000 --image-size 1024
-expect_status 2 --bogus
-expect_status 2 resnet50
+expect_status 0 model --model resnet101 --batch 1 --image-size 32
+expect_status 2 model --model resnet152
+expect_status 2 model --model
+expect_status 2 model --batch 0
+expect_status 2 model --batch -4
+expect_status 2 model --batch 32x
+expect_status 2 model --batch ""
+expect_status 2 model --batch 99999999999999999999
+expect_status 2 model --image-size 8
+expect_status 2 model --image-size 16
+expect_status 2 model --image-size 224.0
+expect_status 2 model --image-size 1000000
+expect_status 2 model --batch 100000 --image-size 1024
+expect_status 2 model --bogus
+expect_status 2 model resnet50
 "$exe" model --model nosuch 2>&1 >/dev/null | grep -q 'resnet50, resnet101, resnet101-22k' && ok ||
     bad "unknown model: the error does not list the valid names"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report
