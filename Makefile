@@ -8,8 +8,10 @@ BUILD   ?= build
 ARCH_FLAGS ?= -march=native
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=c11 -Wall -Wextra $(ARCH_FLAGS) -D_POSIX_C_SOURCE=200809L -MMD -MP \
-           -Icollectives -Ikernels -Iharness
+CFLAGS  += -std=c11 -Wall -Wextra $(ARCH_FLAGS) -D_POSIX_C_SOURCE=200809L -MMD -MP -fvisibility=hidden
+OBJCOPY ?= objcopy
+SIM_BUILD ?= $(BUILD)/sim
+CUDA_BUILD := $(BUILD)/cuda
 LDLIBS  += -lm -lpthread
 BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
@@ -20,26 +22,77 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-# The simulation seam: files ending in _sim.c are the SMPI backends; REAL_ONLY are their real twins.
-SIM_ONLY  := $(wildcard */*_sim.c)
-REAL_ONLY := $(filter-out $(SIM_ONLY),$(wildcard kernels/gemm_*.c kernels/mem_*.c kernels/compute_*.c kernels/sgd.c kernels/reduce.c harness/comm_engine_*.c))
+# ---- Sources, by flavour ---------------------------------------------------------------------------
+# Every file is named once here; nothing is globbed, so no file is dropped or picked up by accident.
+# Three flavours compile the same sources and differ only in the backend files listed per flavour:
+#   host  mpicc, BLAS, CPU kernels                     -> $(BUILD)/ddlbench, $(BUILD)/libddl.a
+#   cuda  the host objects with the CUDA backends       -> $(BUILD)/cuda/ddlbench, $(BUILD)/cuda/libddl.a
+#   sim   smpicc -DDDL_SIM, injected compute (SimGrid)  -> $(BUILD)/sim/ddlbench-sim
+# libddl: the collectives (collectives/) and the kernels they call (LIBK_*).
+LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
+              collectives/allreduce_ring.c collectives/context.c collectives/device.c collectives/errors.c \
+              collectives/exchange.c collectives/grid.c collectives/registry.c collectives/topology.c
+LIB_REAL   := collectives/allreduce_mpi.c
+LIB_SIMB   := collectives/allreduce_mpi_sim.c
+LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
+LIBK_CUDA  := kernels/reduce.c kernels/mem_host.c                    # + kernels/devmem_cuda.cu reduce_cuda.cu
+LIBK_SIM   := kernels/reduce_sim.c kernels/mem_sim.c kernels/devmem_none.c
+# The other kernels: GEMM, SGD, the compute clock.
+KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c
+KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c                      # + kernels/gemm_cublas.cu compute_cuda.cu
+KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c
+CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu
+CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
+# The harness, by role (harness/DESIGN in docs/DESIGN.md): cli/ front-ends, common/ services, bench/
+# the collective benchmark, train/ the training step, sim/ machines and the cost model.
+HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_cost.c \
+               harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
+               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
+               harness/cli/cli_train_run.c \
+               harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
+               harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
+               harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c
+HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
+HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
+MAIN_SRC   := harness/cli/main.c
+HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
+# Tests: one file per module. test_grid and test_partition test library internals and link its raw
+# objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
+TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
+              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
+              tests/test_partition.c tests/test_platform.c tests/test_profile.c tests/test_reduce.c \
+              tests/test_link.c
+TEST_INTERNAL := test_grid test_partition
 
-LIB_SRC   := $(filter-out $(SIM_ONLY),$(wildcard collectives/*.c) $(wildcard kernels/reduce*.c kernels/half*.c kernels/mem_*.c kernels/devmem_none.c))
-KERN_SRC  := $(filter-out $(LIB_SRC) $(SIM_ONLY),$(wildcard kernels/*.c))
-HARN_SRC  := $(filter-out harness/main.c $(SIM_ONLY),$(wildcard harness/*.c))
+# Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
+# collectives' private coll.h and partition.h; kernels/ see only kernels/.
+COLL_INC  := -Iinclude -Icollectives -Ikernels
+KERN_INC  := -Ikernels
+HARN_INC  := -Iinclude -Ikernels $(addprefix -I,$(HARN_DIRS))
+TEST_INC  := $(HARN_INC) -Icollectives -Itests
+DIR_INC    = $(HARN_INC)
+$(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
+$(BUILD)/kernels/%.o $(SIM_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
+$(BUILD)/tests/%.o: DIR_INC = $(TEST_INC)
+# model_cost.c still reads the library's grid parser and partition arithmetic (to move behind the
+# registry's public cost interface).
+$(BUILD)/harness/sim/model_cost.o $(SIM_BUILD)/harness/sim/model_cost.o: DIR_INC = $(HARN_INC) -Icollectives
 
-# Provenance and hardware counters (harness/meta.c, harness/counters.c; see the "Results" section)
+# Provenance and hardware counters (harness/common/meta.c, counters.c; see the "Results" section)
 DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 PAPI_CFLAGS := $(shell pkg-config --cflags papi 2>/dev/null)
 PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || { test -f /usr/include/papi.h && echo -lpapi; })
 ifneq ($(strip $(PAPI_LIBS)),)
 LDLIBS      += $(PAPI_LIBS)
 endif
-TEST_SRC  := $(filter-out tests/test_cuda.c,$(wildcard tests/test_*.c))  # test_cuda: CUDA section
 
-LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
-KERN_OBJ  := $(KERN_SRC:%.c=$(BUILD)/%.o)
-HARN_OBJ  := $(HARN_SRC:%.c=$(BUILD)/%.o)
+obj        = $(patsubst %.c,$(BUILD)/%.o,$(1))
+LIB_OBJ   := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_HOST))
+LIBK_OBJ  := $(call obj,$(LIBK_HOST))
+KERN_OBJ  := $(call obj,$(KERN_HOST))
+HARN_OBJ  := $(call obj,$(HARN_COMMON) $(HARN_REAL))
+MAIN_OBJ  := $(call obj,$(MAIN_SRC))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIBDDL    := $(BUILD)/libddl.a
@@ -48,19 +101,35 @@ EXE       := $(BUILD)/ddlbench
 .PHONY: all test clean help
 all: $(EXE) $(LIBDDL) $(TEST_BIN)
 
+# -fvisibility=hidden everywhere; ddl.h marks the API (DDL_API) visible. The library is one partial
+# link of its objects with every hidden symbol made local (objcopy --localize-hidden), so libddl.a
+# exports ddl_* and nothing else (tests/lib_symbols.sh checks it with nm).
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(BLAS_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(DIR_INC) $(BLAS_CFLAGS) -c $< -o $@
 
-$(LIBDDL): $(LIB_OBJ)
+SEAL ?= 0 # until harness/sim/model_cost.c stops calling the library's internals
+define seal
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	$(LD) -r -o $@.o $^
+	$(if $(filter 1,$(SEAL)),$(OBJCOPY) --localize-hidden $@.o)
+	rm -f $@ && $(AR) rcs $@ $@.o && rm -f $@.o
+endef
+$(LIBDDL): $(LIB_OBJ)
+	$(seal)
 
-$(EXE): $(BUILD)/harness/main.o $(HARN_OBJ) $(KERN_OBJ) $(LIBDDL)
+# The sealed library hides its kernels: the harness links its own copy of them (LIBK_OBJ).
+EXE_LIBK := $(if $(filter 1,$(SEAL)),$(LIBK_OBJ))
+$(EXE): $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(HARN_OBJ) $(KERN_OBJ) $(LIBDDL)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
+$(addprefix $(BUILD)/tests/,$(TEST_INTERNAL)): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# test_link: the sealed library alone, as a framework would link it (no harness, no kernels).
+$(BUILD)/tests/test_link: $(BUILD)/tests/test_link.o $(LIBDDL)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread
 
 test: all
 	MPIRUN="$(MPIRUN)" BUILD="$(BUILD)" sh tests/run.sh
@@ -101,19 +170,15 @@ help:
 	@echo "  NVCC=$(NVCC) CUDA_HOME=$(CUDA_HOME) CUDA_ARCH=\"$(CUDA_ARCH)\""
 	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
 	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
-	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/sweep.sh --help)"
+	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
-# `make sim` compiles the same sources with smpicc and -DDDL_SIM into $(SIM_BUILD): every _sim.c
-# backend (SIM_ONLY) replaces its real twins (REAL_ONLY, and X.c / X_*.c of
-# every X_sim.c). smpicc accepts -MMD; -march is left out
-# because no real kernel is compiled here. Run it with smpirun (see tests/sim_model.sh).
+# `make sim` compiles the sim flavour's sources (the lists above) with smpicc and -DDDL_SIM into
+# $(SIM_BUILD). smpicc accepts -MMD; -march is left out because no real kernel is compiled here. Run
+# it with smpirun (see tests/sim_model.sh).
 SMPICC    ?= smpicc
-SIM_BUILD ?= $(BUILD)/sim
-SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -DDDL_SIM -MMD -MP \
-             -Icollectives -Ikernels -Iharness
-SIM_TWINS := $(foreach f,$(SIM_ONLY),$(wildcard $(f:_sim.c=.c) $(f:_sim.c=_*.c)))  # X.c, X_*.c of X_sim.c
-SIM_SRC   := $(filter-out $(REAL_ONLY) $(SIM_TWINS),$(LIB_SRC) $(KERN_SRC) $(HARN_SRC)) $(SIM_ONLY)
+SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -DDDL_SIM -MMD -MP
+SIM_SRC   := $(LIB_COMMON) $(LIB_SIMB) $(LIBK_SIM) $(KERN_SIM) $(HARN_COMMON) $(HARN_SIMB) $(MAIN_SRC)
 SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o)
 SIM_EXE   := $(SIM_BUILD)/ddlbench-sim
 
@@ -122,14 +187,14 @@ sim: $(SIM_EXE)
 
 $(SIM_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(SMPICC) $(SIM_CFLAGS) -c $< -o $@
+	$(SMPICC) $(SIM_CFLAGS) $(DIR_INC) -c $< -o $@
 
-$(SIM_EXE): $(SIM_BUILD)/harness/main.o $(SIM_OBJ)
+$(SIM_EXE): $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ -lm -lpthread
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# ---- The main job: the scaling study (harness/sweep.sh) -----------------------------------------
+# ---- The main job: the scaling study (harness/scripts/sweep.sh) -----------------------------------------
 # Outside a batch allocation it simulates (SMPI) NODES nodes of GPUS_PER_NODE GPUs on PLATFORM with
 # PROFILE's compute rates; inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it runs the real build.
 NODES         ?= 2
@@ -163,10 +228,10 @@ endif
 endif
 .PHONY: run
 run: $(RUN_DEPS)
-	sh harness/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
+	sh harness/scripts/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
 	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
 	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS)
-	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/report.sh $(RUN))
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(RUN))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
@@ -175,27 +240,27 @@ MPICH_BUILD ?= $(BUILD)/mpich
 .PHONY: check-mpich
 check-mpich:
 	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api >/dev/null
-	MPIRUN=mpirun.mpich sh harness/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_allreduce
-	MPIRUN=mpirun.mpich sh harness/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_api
+	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_allreduce
+	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_api
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
-# `make bench`: harness/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
+# `make bench`: harness/scripts/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
 # writes results/bench/allreduce.csv plus the ratio table against MPI_Allreduce.
 .PHONY: bench
 bench: $(EXE)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/bench.sh
+	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/bench.sh
 
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
 # Every CSV starts with `# key: value` lines (harness/meta.c); the commit is fixed at build time.
 # PAPI counters (harness/counters.c) are compiled in when pkg-config or /usr/include finds PAPI;
 # the simulation build never counts. `make plots` draws a run's charts (plots/plots.sh, gnuplot) and
-# harness/report.sh writes its report.md; `make run` does both at the end.
+# harness/scripts/report.sh writes its report.md; `make run` does both at the end.
 GIT_HEAD_FILES := $(wildcard .git/HEAD .git/$(shell git symbolic-ref -q HEAD 2>/dev/null))
-$(BUILD)/harness/meta.o $(SIM_BUILD)/harness/meta.o: $(GIT_HEAD_FILES)
-$(BUILD)/harness/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
-$(SIM_BUILD)/harness/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
+$(BUILD)/harness/common/meta.o $(SIM_BUILD)/harness/common/meta.o: $(GIT_HEAD_FILES)
+$(BUILD)/harness/common/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
+$(SIM_BUILD)/harness/common/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
 ifneq ($(strip $(PAPI_LIBS)),)
-$(BUILD)/harness/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
+$(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
 endif
 
 RUN ?= $(if $(OUT),$(OUT),results/latest)
@@ -203,7 +268,7 @@ RUN ?= $(if $(OUT),$(OUT),results/latest)
 plots:
 	sh plots/plots.sh $(RUN)
 report:
-	sh harness/report.sh $(RUN)
+	sh harness/scripts/report.sh $(RUN)
 
 # ---- CUDA build (docs/GPU.md) -------------------------------------------------------------------
 # When nvcc is found (on PATH, else $(CUDA_HOME)/bin) and CUDA is not 0, `make` also builds
@@ -218,38 +283,45 @@ NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$(wi
 endif
 CUDA_ARCH ?= -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
              -gencode=arch=compute_90,code=compute_90
-CUDA_BUILD := $(BUILD)/cuda
 CUDA_EXE   := $(CUDA_BUILD)/ddlbench
-CUDA_TEST  := $(BUILD)/tests/test_cuda
+CUDA_LIB   := $(CUDA_BUILD)/libddl.a
+CUDA_TEST  := $(BUILD)/tests/test_cuda $(BUILD)/tests/test_link_cuda
 ifneq ($(strip $(NVCC)),)
 CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
-NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra -MMD -MP -Icollectives -Ikernels -Iharness
-CUDA_OBJ   := $(patsubst %.cu,$(CUDA_BUILD)/%.o,$(wildcard kernels/*.cu))
-CUDA_HOST  := $(filter-out $(BUILD)/kernels/gemm_blas.o $(BUILD)/kernels/compute_host.o \
-                           $(BUILD)/kernels/devmem_none.o,$(HARN_OBJ) $(KERN_OBJ) $(LIB_OBJ))
+NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden -MMD -MP -Ikernels
+CUDA_LIB_OBJ := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
+CUDA_OBJ   := $(call obj,$(HARN_COMMON) $(HARN_REAL) $(KERN_CUDA)) $(filter-out $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o),$(CUDA_CU:%.cu=$(CUDA_BUILD)/%.o)) \
+              $(if $(filter 1,$(SEAL)),$(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o))
 CUDA_LIBS  := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
-all: $(CUDA_EXE) $(CUDA_TEST)
+all: $(CUDA_EXE) $(CUDA_LIB) $(CUDA_TEST)
 
 $(CUDA_BUILD)/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
-$(CUDA_EXE): $(BUILD)/harness/main.o $(CUDA_HOST) $(CUDA_OBJ)
+$(CUDA_LIB): $(CUDA_LIB_OBJ)
+	$(seal)
+
+$(CUDA_EXE): $(MAIN_OBJ) $(CUDA_OBJ) $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
 
-$(CUDA_TEST): $(BUILD)/tests/test_cuda.o $(CUDA_HOST) $(CUDA_OBJ)
+$(BUILD)/tests/test_cuda: $(BUILD)/tests/test_cuda.o $(CUDA_OBJ) $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
+
+# test_link_cuda: the CUDA libddl.a alone with the CUDA runtime, as a framework would link it.
+$(BUILD)/tests/test_link_cuda: $(BUILD)/tests/test_link.o $(CUDA_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread $(CUDA_LIBS)
 
 .PHONY: gpu-check
 gpu-check: $(CUDA_EXE) $(CUDA_TEST)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/gpu_check.sh $(CUDA_EXE)
+	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/gpu_check.sh $(CUDA_EXE)
 else
 .PHONY: gpu-check
 gpu-check:
 	@echo "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in CUDA_HOME=$(CUDA_HOME), or CUDA=0)"
 endif
 
-# ---- Reliability (issue 8): fuzzing, memcheck, fault tests ---------------------------------------
+# ---- Reliability: fuzzing, memcheck, fault tests ---------------------------------------
 # `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c), FUZZ_SECONDS in total,
 # starting from fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD).
 # `make memcheck`: a 2-rank `ddlbench train` and `ddlbench allreduce` under valgrind, our errors and
@@ -257,7 +329,7 @@ endif
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/parse.c harness/profile.c harness/platform.c collectives/grid.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
@@ -266,10 +338,10 @@ VALGRIND     ?= valgrind
 MEMCHECK_SUPP := $(wildcard /usr/share/openmpi/openmpi-valgrind.supp)
 
 .PHONY: fuzz memcheck faults
-$(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*.h collectives/*.h)
+$(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	    -D_POSIX_C_SOURCE=200809L -Icollectives -Ikernels -Iharness $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
+	    -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
 
 fuzz: $(FUZZ_EXE)
 	@mkdir -p $(FUZZ_BUILD)/corpus

@@ -1,5 +1,5 @@
 /* fuzz_parsers.c — libFuzzer target over every parser of untrusted text: option values
- * (harness/parse.c), device profiles (profile_parse), ddl grids and patterns (collectives/grid.c),
+ * (harness/common/parse.c), device profiles (profile_parse), ddl grids and patterns (collectives/grid.c),
  * platform bandwidths and latencies (platform.c). The first input byte picks the parser, the rest is
  * the text (NUL-terminated copy; profile_parse also gets the raw bytes, NULs included). Each result is
  * checked for the parser's own promises (value in range, items non-empty, dims multiply without

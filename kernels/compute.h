@@ -15,5 +15,8 @@ void kern_compute_issue(double seconds);
 double kern_compute_mark(void);
 /* Block the caller until time t (a mark); no-op for t < 0 or t in the past. */
 void kern_compute_wait_until(double t);
+/* 1 in the simulation build (compute is injected, operands are address space only), else 0: the one
+ * place where code asks which build it is in, answered by the backend the build links. */
+int kern_simulated(void);
 
 #endif

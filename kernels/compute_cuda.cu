@@ -23,3 +23,5 @@ extern "C" double kern_compute_mark(void)
 }
 
 extern "C" void kern_compute_wait_until(double t) { (void)t; }
+
+extern "C" int kern_simulated(void) { return 0; }

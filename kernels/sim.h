@@ -1,6 +1,6 @@
 /* sim.h — the rates the simulation backends inject instead of computing: a GEMM takes
  * flops / (gemm_gflops x 1e9) seconds (gemm_sim.c), a reduction bytes x reduce_ns_per_byte
- * nanoseconds (reduce_sim.c). The harness sets them from the device profile (harness/profile.h) on
+ * nanoseconds (reduce_sim.c). The harness sets them from the device profile (harness/sim/profile.h) on
  * every rank before the first kernel call; the real build stores them and ignores them, so the
  * harness calls the setter unconditionally. Under SMPI each simulated rank has its own copy. */
 #ifndef KERN_SIM_H

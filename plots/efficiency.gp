@@ -1,5 +1,5 @@
 # efficiency.gp — scaling efficiency (vs 1 GPU, %) against GPU count, one line per algorithm, one
-# panel per model; the ideal 100% line and the study's 256-GPU figures (FACTS.md) as reference points.
+# panel per model; the ideal 100% line and the study's 256-GPU figures (docs/SOURCES.md) as reference points.
 load "plots/common.gp"
 set multiplot layout 1, words(models) title "Scaling efficiency vs 1 GPU (" . run . ")"
 set logscale x 2

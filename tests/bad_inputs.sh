@@ -4,8 +4,8 @@
 # Each row of the table runs one command and expects exit status 2, exactly one line on stderr and
 # no crash (no sanitizer report, no signal). Rows: "[VAR=value ...] -- WHAT ARGS", WHAT being
 # `ddlbench` (run directly: options are checked before MPI starts; singleton MPI where a check needs
-# the communicator), `mpi2` (2 ranks under harness/mpilaunch.sh; stderr counted without the
-# launcher's own boxed notes), `sweep` (harness/sweep.sh) or `make`. Prints "N passed, N failed".
+# the communicator), `mpi2` (2 ranks under harness/scripts/mpilaunch.sh; stderr counted without the
+# launcher's own boxed notes), `sweep` (harness/scripts/sweep.sh) or `make`. Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/.." && pwd)
@@ -130,8 +130,8 @@ run_row() { # one table line; sets $tmp/err and returns the status
     what=$1; shift
     case $what in
     ddlbench) env $envs "$exe" "$@";;
-    mpi2) env $envs MPIRUN_FLAGS="${MPIRUN_FLAGS:-}" sh "$root/harness/mpilaunch.sh" 2 "$exe" "$@";;
-    sweep) env $envs sh "$root/harness/sweep.sh" --build "$BUILD" --out "$tmp/sweep" -q "$@";;
+    mpi2) env $envs MPIRUN_FLAGS="${MPIRUN_FLAGS:-}" sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" "$@";;
+    sweep) env $envs sh "$root/harness/scripts/sweep.sh" --build "$BUILD" --out "$tmp/sweep" -q "$@";;
     make) env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $envs make -s -C "$root" BUILD="$BUILD" "$@";; # not the calling make's jobserver
     esac >"$tmp/out" 2>"$tmp/err.raw" </dev/null
 }

@@ -15,7 +15,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 unset SLURM_JOB_ID LSB_JOBID PBS_JOBID MPILAUNCH BACKEND
 
 for f in batch/slurm.sbatch batch/lsf.bsub batch/pbs.sh; do bash -n "$f"; ok $? "bash -n $f"; done
-for f in harness/sweep.sh harness/report.sh plots/plots.sh; do sh -n "$f"; ok $? "sh -n $f"; done
+for f in harness/scripts/sweep.sh harness/scripts/report.sh plots/plots.sh; do sh -n "$f"; ok $? "sh -n $f"; done
 
 latest_before=$(readlink results/latest 2>/dev/null)
 mk="MAKE_ARGS=BUILD=$BUILD"
@@ -48,7 +48,7 @@ ls -d results/*-mpi-16gpus results/*-mpi-12gpus 2>/dev/null | grep -q .; [ $? -n
 
 if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     args="--build $BUILD --nodes 2 --gpus-per-node 2 --models resnet50:2 --algos ring,ddl --train-args --steps=1"
-    sh harness/sweep.sh $args --out "$tmp/run" --train-args "--steps 1 --warmup 0 --image-size 32" >"$tmp/o" 2>"$tmp/e"
+    sh harness/scripts/sweep.sh $args --out "$tmp/run" --train-args "--steps 1 --warmup 0 --image-size 32" >"$tmp/o" 2>"$tmp/e"
     ok $? "tiny sweep exit status"
     has "$(cat "$tmp/e")" '^\[1/3\] resnet50 1 GPUs \(sim; ring,ddl\) took [0-9]+ (s|min); elapsed [0-9]+ (s|min), about [0-9]+ (s|min) left$' "progress line"
     count "$(cat "$tmp/e")" '^\[[0-9]/3\]' 3 "one progress line per configuration"
@@ -61,7 +61,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     count "$(grep -v '^#' "$csv")" '^sim,minsky,resnet50,2,32,' 6 "3 GPU counts x 2 algorithms"
     has "$(grep -v '^#' "$csv")" ',NA,NA$' "PAPI columns read NA under simulation"
     has "$(head -n 1 "$tmp/run/raw/resnet50-4.csv")" '^# commit: ' "raw CSV starts with provenance"
-    sh harness/report.sh "$tmp/run" >/dev/null; ok $? "report.sh"
+    sh harness/scripts/report.sh "$tmp/run" >/dev/null; ok $? "report.sh"
     has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| IBM DDL 95%' "report: efficiency table"
     has "$(cat "$tmp/run/report.md")" 'simulation build' "report: why no counters"
     if command -v gnuplot >/dev/null 2>&1; then
@@ -71,7 +71,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
         done
     fi
     [ -z "$(find "$tmp/run" -name '*.tmp')" ]; ok $? "no *.tmp left"
-    sh harness/sweep.sh $args --out "$tmp/q" -q --train-args "--steps 1 --warmup 0 --image-size 32" >/dev/null 2>"$tmp/e"
+    sh harness/scripts/sweep.sh $args --out "$tmp/q" -q --train-args "--steps 1 --warmup 0 --image-size 32" >/dev/null 2>"$tmp/e"
     [ ! -s "$tmp/e" ]; ok $? "-q: no progress lines (got: $(head -c 200 "$tmp/e"))"
 else
     echo "# $BUILD/sim/ddlbench-sim not built (make sim): tiny sweep skipped"

@@ -29,7 +29,7 @@ expect_status 0 kernels -s 4K -r 1
 
 # A tiny real run at 2 ranks.
 csv=$tmp/ar.csv
-sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -b 1K -e 64K -f 8 -w 1 -n 3 --csv "$csv" \
+sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -b 1K -e 64K -f 8 -w 1 -n 3 --csv "$csv" \
     >"$tmp/run" 2>&1 </dev/null
 st=$?
 [ "$st" -eq 0 ] && ok || { bad "2-rank run: exit $st"; tail -n 5 "$tmp/run"; }
@@ -48,9 +48,9 @@ echo "$body" | head -n 1 | grep -q '^size_B,count,type,op,algo,placement,.*busbw
 echo "$body" | awk -F, 'NR > 1 && ($NF != 0 || $13 <= 0) { b++ } END { exit b > 0 }' && ok || bad "CSV: wrong != 0 or busbw <= 0"
 
 # --label names the rows; an unwritable CSV is bad input (2, checked before MPI starts) and leaves nothing.
-sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null
+sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null
 grep -v '^#' "$tmp/run" | grep -q ' mpi-x ' && ok || bad "--label: no mpi-x rows"
-sh "$dir/../harness/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -n 2 -w 0 --csv "$tmp/no/such.csv" \
+sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -n 2 -w 0 --csv "$tmp/no/such.csv" \
     >"$tmp/run" 2>&1 </dev/null
 st=$?
 [ "$st" -eq 2 ] && [ ! -e "$tmp/no/such.csv" ] && ok || bad "unwritable --csv: exit $st, want 2"

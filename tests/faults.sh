@@ -12,7 +12,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/.." && pwd)
 case $BUILD in /*) ;; *) BUILD=$root/$BUILD;; esac
 exe=$BUILD/ddlbench
-launch="sh $root/harness/mpilaunch.sh"
+launch="sh $root/harness/scripts/mpilaunch.sh"
 passed=0; failed=0; injected=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
@@ -87,9 +87,9 @@ check "kill -9 from outside: no CSV and no .tmp left" no_files
 # result equals an uninterrupted sweep (simulation: deterministic, timings included)
 if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --build $BUILD -q"
-    sh "$root/harness/sweep.sh" $S --out "$tmp/clean" >/dev/null 2>&1
+    sh "$root/harness/scripts/sweep.sh" $S --out "$tmp/clean" >/dev/null 2>&1
     check "clean sweep finished" [ -s "$tmp/clean/scaling.csv" ]
-    DDL_FAULT_INJECT=1:0 sh "$root/harness/sweep.sh" $S --out "$tmp/cut" >/dev/null 2>"$tmp/cut.err"; st=$?
+    DDL_FAULT_INJECT=1:0 sh "$root/harness/scripts/sweep.sh" $S --out "$tmp/cut" >/dev/null 2>"$tmp/cut.err"; st=$?
     injected=$((injected + 1))
     echo "# sweep with rank 1 killed at its first 2-rank launch: exit $st"
     check "killed sweep: exit non-zero" [ "$st" -ne 0 ]
@@ -97,7 +97,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
         sh -c "grep -v '^#' '$tmp/clean/raw/resnet50-1.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/raw/resnet50-1.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"
     check "killed sweep: no raw CSV of the killed configuration, no .tmp" \
         sh -c "! ls '$tmp/cut/raw/resnet50-2.csv' '$tmp/cut/raw/'*.tmp '$tmp/cut/'*.tmp 2>/dev/null | grep -q ."
-    sh "$root/harness/sweep.sh" $S --out "$tmp/cut" --resume >/dev/null 2>&1; st=$?
+    sh "$root/harness/scripts/sweep.sh" $S --out "$tmp/cut" --resume >/dev/null 2>&1; st=$?
     check "resumed sweep: exit 0" [ "$st" -eq 0 ]
     check "resumed sweep: scaling.csv equals the uninterrupted sweep's (apart from # lines)" \
         sh -c "grep -v '^#' '$tmp/clean/scaling.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/scaling.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"

@@ -19,6 +19,8 @@ test_allreduce:8:--rpn 2
 test_api:1 3 4
 test_engine:1 2 3
 test_cuda:1 2
+test_link:1 2
+test_link_cuda:1
 "
 
 record() { # label logfile status
@@ -50,7 +52,7 @@ while IFS=: read -r name nps args; do
     [ -x "$BUILD/tests/$name" ] || continue
     echo "$name" | grep -Eq "$SUBSET" || continue
     for np in $nps; do
-        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} timeout "$TIMEOUT" sh "$dir/../harness/mpilaunch.sh" "$np" "$BUILD/tests/$name" $args >"$log" 2>&1 </dev/null
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} timeout "$TIMEOUT" sh "$dir/../harness/scripts/mpilaunch.sh" "$np" "$BUILD/tests/$name" $args >"$log" 2>&1 </dev/null
         record "$name np=$np${args:+ $args}" "$log" $?
     done
 done <"$log.list"

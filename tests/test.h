@@ -1,5 +1,5 @@
 /* test.h — the whole test framework: CHECK counts, TEST_REPORT prints "N passed, N failed".
- * MPI tests reduce their counts over ranks first (test_mpi.h); only rank 0 prints. */
+ * MPI tests reduce their counts over ranks first (MPI_Allreduce of the two counters); only rank 0 prints. */
 #ifndef TEST_H
 #define TEST_H
 

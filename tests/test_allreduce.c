@@ -17,7 +17,7 @@
 static int rank, size;
 
 /* One case; returns the number of wrong elements on this rank (or 1 for an error code). The data
- * and its checks are harness/bench_data.c's (bench.h), shared with `ddlbench allreduce`. */
+ * and its checks are harness/bench/bench_data.c's (bench.h), shared with `ddlbench allreduce`. */
 static long run_case(ddl_ctx *ctx, void *sbuf, void *rbuf, size_t n, ddl_dtype dt, ddl_op op, int in_place)
 {
     bench_fill(dt, sbuf, n, rank);

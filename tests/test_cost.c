@@ -1,4 +1,4 @@
-/* test_cost.c — the α-β-γ model on cases computed by hand (FACTS.md §5), flat and two-level. */
+/* test_cost.c — the α-β-γ model on cases computed by hand (docs/SOURCES.md §5), flat and two-level. */
 #include "model_cost.h"
 #include "test.h"
 

@@ -2,7 +2,7 @@
  * keeps writing later gradients come back with exact sums, for several caps and algorithms, over
  * several steps; a bucket posted before its data is written would show up as a wrong sum. */
 #include "bucket.h"
-#include "comm_engine.h"
+#include "engine.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -17,7 +17,7 @@ static long run(const char *algo, int poll_us, size_t cap, const size_t *counts,
     bucket_plan plan;
     ddl_config cfg = DDL_CONFIG_INIT;
     ddl_ctx *ctx = NULL;
-    comm_engine *e = NULL;
+    engine *e = NULL;
     float *g = NULL;
     long wrong = 0;
     cfg.algo = algo;

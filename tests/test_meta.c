@@ -1,4 +1,4 @@
-/* test_meta.c — the provenance lines of results files (harness/meta.c): command quoting, control
+/* test_meta.c — the provenance lines of results files (harness/common/meta.c): command quoting, control
  * characters, host lists, truncation, and the `# key: value` format of meta_write. No MPI needed. */
 #include "meta.h"
 #include "test.h"

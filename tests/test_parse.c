@@ -1,4 +1,4 @@
-/* test_parse.c — the option parsers of harness/parse.c: sizes with suffixes, bounded integers,
+/* test_parse.c — the option parsers of harness/common/parse.c: sizes with suffixes, bounded integers,
  * comma lists; every malformed or overflowing input must be refused and leave the output alone. */
 #include "parse.h"
 #include "test.h"

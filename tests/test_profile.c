@@ -64,7 +64,7 @@ int main(void)
     }
     CHECK(nbad + 2 >= 10, "at least 10 malformed profiles");
 
-    CHECK(profile_load("harness/profiles/p100.profile", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 3000 &&
+    CHECK(profile_load("harness/sim/profiles/p100.profile", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 3000 &&
               pr.gemm_gflops_fp32 < 5000, "p100: %s", err);
     CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000, "h200 by name: %s", err);
     CHECK(profile_load("nosuch", &pr, err, sizeof err) == 2 && strstr(err, "cannot open"), "missing file");

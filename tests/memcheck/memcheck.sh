@@ -1,8 +1,8 @@
 #!/bin/sh
 # memcheck.sh — `make memcheck`: a tiny 2-rank `ddlbench train` and `ddlbench allreduce` with every rank
 # under valgrind memcheck. Errors in our code and definite leaks fail the run; Open MPI's own noise
-# is suppressed (its openmpi-valgrind.supp plus tests/memcheck/ompi.supp: the runtime's one-time
-# allocations and uninitialised padding in its wire protocol). Prints "N passed, N failed".
+# (the runtime's one-time allocations and uninitialised padding in its wire protocol) is suppressed
+# with the suppression file Open MPI ships. Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 VALGRIND=${VALGRIND:-valgrind}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,11 +13,11 @@ passed=0; failed=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 command -v "$VALGRIND" >/dev/null 2>&1 || { echo "no valgrind (apt-get install valgrind)"; echo "0 passed, 1 failed"; exit 1; }
 supp=""
-for s in ${SUPP:-/usr/share/openmpi/openmpi-valgrind.supp} "$here/ompi.supp"; do [ -f "$s" ] && supp="$supp --suppressions=$s"; done
+for s in ${SUPP:-/usr/share/openmpi/openmpi-valgrind.supp}; do [ -f "$s" ] && supp="$supp --suppressions=$s"; done
 # shellcheck disable=SC2086
 vg="$VALGRIND --tool=memcheck --leak-check=full --show-leak-kinds=definite --track-origins=no \
     --num-callers=30 $supp --log-file=$tmp/vg.%p.log"
-ours=$(cd "$root" && ls harness/*.c collectives/*.c kernels/*.c | xargs -n1 basename | tr '\n' '|' | sed 's/|$//')
+ours=$(cd "$root" && ls harness/*/*.c collectives/*.c kernels/*.c | xargs -n1 basename | tr '\n' '|' | sed 's/|$//')
 
 # ours LOGS: records (errors, definite leaks) whose first frame outside valgrind's and libc's
 # allocation/copy functions is one of our source files; Open MPI's own records are not ours.
@@ -40,7 +40,7 @@ run() { # name args...
     name=$1; shift
     rm -f "$tmp"/vg.*.log
     OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none \
-        timeout 900 sh "$root/harness/mpilaunch.sh" 2 $vg "$exe" "$@" >"$tmp/$name.out" 2>&1 </dev/null
+        timeout 900 sh "$root/harness/scripts/mpilaunch.sh" 2 $vg "$exe" "$@" >"$tmp/$name.out" 2>&1 </dev/null
     st=$?
     ours_records "$tmp"/vg.*.log >"$tmp/$name.ours"
     total=$(grep -h 'ERROR SUMMARY' "$tmp"/vg.*.log | sed 's/.*ERROR SUMMARY: \([0-9,]*\).*/\1/' | tr -d , | awk '{ s += $1 } END { print s + 0 }')

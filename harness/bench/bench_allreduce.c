@@ -1,0 +1,280 @@
+/* bench_allreduce.c — the sweep of `ddlbench allreduce` (options: cli_allreduce.c).
+ *
+ * Setup, once: the two buffers at the largest size (mem.h), one ddl context per algorithm, the
+ * per-iteration time arrays. Per size: the memcpy roofline, then per algorithm and placement
+ *   warm-up + timed iterations:  restore input ─ MPI_Barrier ─ t0 ─ ddl_allreduce ─ t1
+ * (the restore — the input copied back for in-place, the output poisoned for out-of-place — keeps
+ * every iteration's data exact and both placements equally warm; it is outside the timed region).
+ * After the loop: MPI_Allreduce(MAX) of the times, then rank 0 sorts them; the last iteration's
+ * result is checked element by element and the wrong counts are summed over ranks.
+ * --device gpu (CUDA build): ddl_allreduce moves device twins of the two buffers (ddl_config.device = 1);
+ * the host buffers hold the test data, copied in before and out for the checks (outside the timing);
+ * restores and the roofline are device copies (D2D), synchronised before the barrier. */
+#include "bench.h"
+#include "bench_allreduce.h"
+#include "device_pick.h"
+#include "meta.h"
+#include "mem.h"
+#include "devmem.h"
+#include "guard.h"
+#include "watchdog.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ar_state {
+    const bench_allreduce_opts *o;
+    int rank, size;
+    ddl_ctx *ctx[AR_MAX_ALGOS];
+    void *sbuf, *rbuf;
+    void *ds, *dr;             /* what ddl_allreduce moves: sbuf, rbuf or (--device gpu) their device twins */
+    double *t, *tmax;          /* per-iteration times: this rank's, the maximum over ranks */
+    FILE *csv;
+    long wrong_total;
+    long iteration;            /* over the whole sweep: the DDL_FAULT_INJECT step */
+} ar_state;
+
+typedef struct ar_row {
+    size_t bytes, count;
+    const char *algo, *place;
+    bench_stats st;            /* seconds */
+    double copy_GBps;
+    long wrong;
+} ar_row;
+
+/* dst <- src, or every byte = fill when src is NULL, in the buffers ddl_allreduce moves; complete on return. */
+static int buf_set(const ar_state *s, void *dst, const void *src, int fill, size_t bytes)
+{
+    if (!s->o->device) {
+        if (src) memcpy(dst, src, bytes);
+        else memset(dst, fill, bytes);
+        return 0;
+    }
+    return (src ? kern_dev_copy(dst, src, bytes, NULL) : kern_dev_memset(dst, fill, bytes, NULL)) || kern_stream_sync(NULL);
+}
+
+static double gbps(size_t bytes, double sec) { return sec > 0 ? (double)bytes / sec / 1e9 : 0.0; }
+static double bus_factor(int p) { return 2.0 * (p - 1) / p; }
+
+/* memcpy of the same bytes, on every rank at once; median over reps of the slowest rank. */
+static double copy_bandwidth(ar_state *s, size_t bytes)
+{
+    long reps = s->o->copy_reps;
+    for (long k = 0; k <= reps; k++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        buf_set(s, s->dr, s->ds, 0, bytes);
+        if (k) s->t[k - 1] = MPI_Wtime() - t0; /* k = 0 warms up */
+    }
+    MPI_Allreduce(s->t, s->tmax, (int)reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    bench_stats st;
+    bench_summarise(s->tmax, (size_t)reps, &st);
+    return gbps(bytes, st.median);
+}
+
+/* Watchdog deadline of one iteration: --timeout (default 60 s: the first iteration of a size pays lazy
+ * connection setup, seconds at hundreds of ranks, and 8 ranks share 2 cores in the tests, where a
+ * 64 MB iteration takes under a second) plus 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the
+ * slowest transport we expect, so only a hang fires it. */
+static double iteration_timeout(const bench_allreduce_opts *o, size_t bytes)
+{
+    return o->timeout_s ? (double)o->timeout_s + (double)bytes / 10e6 : 0.0;
+}
+
+/* The timed loop of one algorithm and placement; fills row->st and row->wrong (on rank 0). */
+static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
+{
+    const bench_allreduce_opts *o = s->o;
+    const size_t bytes = count * ddl_dtype_size(o->dtype);
+    char what[WATCHDOG_DESC];
+    int rc = 0;
+    for (long it = 0; it < o->warmup + o->iters; it++) {
+        if ((rc = buf_set(s, s->dr, in_place ? s->ds : NULL, 0xff, bytes))) {
+            fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
+            break;
+        }
+        snprintf(what, sizeof what, "allreduce %s %s-place iteration %ld, %zu bytes", o->algos[a],
+                 in_place ? "in" : "out", it, bytes);
+        watchdog_arm(iteration_timeout(o, bytes), what);
+        guard_fault_point(s->rank, s->iteration++);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        rc = ddl_allreduce(s->ctx[a], in_place ? DDL_IN_PLACE : s->ds, s->dr, count, o->dtype, o->op);
+        double t1 = MPI_Wtime();
+        if (rc) break;
+        if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
+    }
+    snprintf(what, sizeof what, "allreduce %s %s-place %zu bytes: gathering times", o->algos[a], in_place ? "in" : "out", bytes);
+    watchdog_arm(iteration_timeout(o, bytes), what);
+    int bad = rc != 0, anybad = 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (anybad) {
+        fprintf(stderr, "allreduce: rank %d: %s %zu bytes: %s\n", s->rank, o->algos[a], bytes,
+                rc ? ddl_last_error() : "failed on another rank");
+        return 1;
+    }
+    MPI_Allreduce(s->t, s->tmax, (int)o->iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    long wrong = 0;
+    if (o->check) {
+        const void *in = s->sbuf; /* device: the result, then the input, copied through rbuf */
+        if (o->device && (kern_dev_copy(s->rbuf, s->dr, bytes, NULL) || kern_stream_sync(NULL))) wrong = (long)count;
+        wrong += (long)bench_check_result(o->dtype, o->op, s->rbuf, count, s->size);
+        if (o->device && !in_place && (kern_dev_copy(s->rbuf, s->ds, bytes, NULL) || kern_stream_sync(NULL))) wrong += (long)count;
+        if (o->device) in = s->rbuf;
+        if (!in_place) wrong += (long)bench_check_input(o->dtype, in, count, s->rank);
+    }
+    MPI_Reduce(&wrong, &row->wrong, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (s->rank == 0) bench_summarise(s->tmax, (size_t)o->iters, &row->st);
+    watchdog_disarm();
+    return 0;
+}
+
+static void print_header(const ar_state *s)
+{
+    const bench_allreduce_opts *o = s->o;
+    char desc[256];
+    printf("# ddlbench allreduce: %d ranks, %s %s, warm-up %ld, iterations %ld, check %s\n", s->size,
+           ddl_dtype_name(o->dtype), ddl_op_name(o->op), o->warmup, o->iters, o->check ? "on" : "off");
+    for (int a = 0; a < o->nalgos; a++) {
+        ddl_ctx_describe(s->ctx[a], desc, sizeof desc);
+        printf("# %s%s%s: %s\n", o->label ? o->label : o->algos[a], o->label ? " = " : "",
+               o->label ? o->algos[a] : "", desc);
+    }
+    if (o->device) printf("# buffers: device memory of %s; copy column: device-to-device copy\n", kern_dev_name());
+    printf("# time: max over ranks per iteration, then median (min, p99) over iterations; "
+           "busbw = algbw*2(p-1)/p\n"
+           "# roofline: copy = memcpy GB/s of the same bytes on every rank at once (median of %ld); "
+           "bus/copy = busbw/copy\n#\n", o->copy_reps);
+    printf("# %10s %10s %8s %4s %-22s %5s %10s %10s %10s %7s %7s %7s %8s %7s\n", "size_B", "count", "type",
+           "op", "algo", "place", "time_us", "min_us", "p99_us", "algbw", "busbw", "copy", "bus/copy",
+           "#wrong");
+    printf("# %10s %10s %8s %4s %-22s %5s %10s %10s %10s %7s %7s %7s %8s %7s\n", "(B)", "(elems)", "", "", "",
+           "", "(median)", "", "", "(GB/s)", "(GB/s)", "(GB/s)", "", "");
+    fflush(stdout);
+}
+
+static void emit_row(ar_state *s, const ar_row *r)
+{
+    const bench_allreduce_opts *o = s->o;
+    double alg = gbps(r->bytes, r->st.median), bus = alg * bus_factor(s->size);
+    double ratio = r->copy_GBps > 0 ? bus / r->copy_GBps : 0.0;
+    printf("  %10zu %10zu %8s %4s %-22s %5s %10.1f %10.1f %10.1f %7.3f %7.3f %7.3f %8.3f %7ld\n", r->bytes,
+           r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, r->st.median * 1e6,
+           r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
+    fflush(stdout);
+    if (s->csv)
+        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld\n", r->bytes, r->count,
+                ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters,
+                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
+    s->wrong_total += r->wrong;
+}
+
+/* One message size: roofline, then every algorithm out-of-place and in-place. */
+static int run_size(ar_state *s, size_t count)
+{
+    const bench_allreduce_opts *o = s->o;
+    ar_row row = { .count = count, .bytes = count * ddl_dtype_size(o->dtype) };
+    bench_fill(o->dtype, s->sbuf, count, s->rank);
+    if (o->device && buf_set(s, s->ds, s->sbuf, 0, row.bytes)) {
+        fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
+        return 1;
+    }
+    row.copy_GBps = copy_bandwidth(s, row.bytes);
+    for (int a = 0; a < o->nalgos; a++)
+        for (int ip = 0; ip < 2; ip++) {
+            if (time_one(s, a, ip, count, &row)) return 1;
+            row.algo = o->label ? o->label : o->algos[a];
+            row.place = ip ? "in" : "out";
+            if (s->rank == 0) emit_row(s, &row);
+        }
+    return 0;
+}
+
+static int setup(ar_state *s)
+{
+    const bench_allreduce_opts *o = s->o;
+    size_t bytes = o->max_bytes, n = (size_t)o->iters > (size_t)o->copy_reps ? (size_t)o->iters : (size_t)o->copy_reps;
+    s->sbuf = kern_buf_alloc(bytes);
+    s->rbuf = kern_buf_alloc(bytes);
+    s->t = malloc(n * sizeof *s->t);
+    s->tmax = malloc(n * sizeof *s->tmax);
+    s->ds = o->device ? NULL : s->sbuf, s->dr = o->device ? NULL : s->rbuf;
+    int devfail = o->device && (device_pick_local() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
+    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail, any = 0;
+    if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", s->rank,
+                       o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");
+    MPI_Allreduce(&nomem, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* every rank leaves together */
+    if (any) return 1;
+    for (int a = 0; a < o->nalgos; a++) {
+        ddl_config cfg = DDL_CONFIG_INIT;
+        cfg.algo = o->algos[a];
+        cfg.device = o->device;
+        int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &s->ctx[a]), worst = 0;
+        MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (!worst) continue;
+        /* a bad configuration (DDL_GRID, DDL_SEGMENT_BYTES, ...) is bad input: exit 2, one line */
+        int input = worst == DDL_ERR_ARG || worst == DDL_ERR_GRID || worst == DDL_ERR_TOPO || worst == DDL_ERR_ALGO;
+        if (s->rank == 0)
+            fprintf(stderr, "allreduce: %s: %s\n", o->algos[a], rc ? ddl_last_error() : "context creation failed on another rank");
+        return input ? 2 : 1;
+    }
+    return 0;
+}
+
+static int open_csv(ar_state *s, char *tmp, size_t len)
+{
+    if (s->rank != 0 || !s->o->csv) return 0;
+    snprintf(tmp, len, "%s.tmp", s->o->csv);
+    if (!(s->csv = fopen(tmp, "w"))) {
+        fprintf(stderr, "allreduce: --csv: cannot write \"%s\": %s\n", tmp, strerror(errno));
+        return 1;
+    }
+    if (s->o->meta) meta_write(s->csv, s->o->meta);
+    fprintf(s->csv, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
+                    "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong\n");
+    return 0;
+}
+
+/* Closes the CSV; renames it into place only when the whole run succeeded. */
+static int close_csv(ar_state *s, const char *tmp, int ok)
+{
+    if (!s->csv) return 0;
+    int bad = fclose(s->csv) != 0;
+    s->csv = NULL;
+    if (ok && !bad && rename(tmp, s->o->csv) == 0) return 0;
+    if (ok) fprintf(stderr, "allreduce: --csv: cannot write \"%s\": %s\n", s->o->csv, strerror(errno));
+    remove(tmp);
+    return 1;
+}
+
+int bench_allreduce_run(const bench_allreduce_opts *o)
+{
+    ar_state s = { .o = o };
+    char tmp[4096];
+    int rc = 0, any = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+    rc = setup(&s);
+    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if ((rc = any)) goto out;
+    rc = open_csv(&s, tmp, sizeof tmp);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc) goto out;
+    if (s.rank == 0) print_header(&s);
+    for (size_t b = o->min_bytes; b <= o->max_bytes && !rc; b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor)
+        rc = run_size(&s, b / ddl_dtype_size(o->dtype));
+    if (s.rank == 0 && s.wrong_total) fprintf(stderr, "allreduce: %ld wrong elements\n", s.wrong_total);
+    if (s.wrong_total) rc = 1;
+    if (close_csv(&s, tmp, rc == 0)) rc = 1;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+out:
+    for (int a = 0; a < o->nalgos; a++) ddl_ctx_free(s.ctx[a]);
+    if (o->device) kern_dev_free(s.ds), kern_dev_free(s.dr);
+    kern_buf_free(s.sbuf);
+    kern_buf_free(s.rbuf);
+    free(s.t);
+    free(s.tmax);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* bench_allreduce.h — options and runner of `ddlbench allreduce` (cli_allreduce.c parses,
+ * bench_allreduce.c runs under MPI). */
+#ifndef HARN_BENCH_ALLREDUCE_H
+#define HARN_BENCH_ALLREDUCE_H
+
+#include "ddl.h"
+
+#include <stddef.h>
+
+#define AR_MAX_ALGOS 16
+
+typedef struct bench_allreduce_opts {
+    size_t min_bytes, max_bytes;        /* -b, -e */
+    long factor;                        /* -f: next size = size * factor */
+    const char *algos[AR_MAX_ALGOS];    /* -a: registered names (point into algo_buf or the registry) */
+    int nalgos;
+    char algo_buf[256];
+    ddl_dtype dtype;                    /* -d */
+    ddl_op op;                          /* -o */
+    long warmup, iters;                 /* -w, -n */
+    long copy_reps;                     /* --copy-reps: memcpy repetitions for the roofline */
+    long timeout_s;                     /* --timeout: watchdog base per iteration, 0 = off */
+    int check;                          /* -c: verify every result */
+    int device;                         /* --device gpu: device buffers, ddl_config.device = 1 (CUDA build) */
+    const char *csv;                    /* --csv FILE or NULL */
+    const char *label;                  /* --label: name printed instead of the algorithm's */
+    const struct run_meta *meta;        /* provenance lines written atop the CSV (meta.h), or NULL */
+    int help;                           /* --help seen */
+} bench_allreduce_opts;
+
+/* Parses argv[1..argc) (argv[0] is the subcommand). 0 ok, 2 bad input with a one-line message in err. */
+int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *err, size_t errlen);
+void bench_allreduce_usage(void);
+
+/* Runs the sweep on MPI_COMM_WORLD (MPI initialised). 0 ok, 1 wrong results or a failure. */
+int bench_allreduce_run(const bench_allreduce_opts *o);
+
+#endif

@@ -1,0 +1,190 @@
+/* cli_allreduce.c — `ddlbench allreduce`: option parsing (pure; see bench_allreduce_parse) and main.
+ * Options are parsed before MPI starts, so bad input costs no launch and exits 2 on every rank;
+ * only the rank the launcher calls 0 (or a lone process) prints. */
+#include "bench_allreduce.h"
+#include "meta.h"
+#include "cli.h"
+#include "devmem.h"
+#include "parse.h"
+#include "guard.h"
+#include "watchdog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AR_SIZE_MAX ((size_t)1 << 40) /* 1 TiB: far above any buffer this machine can hold */
+#define AR_TIMEOUT_S 60               /* watchdog base per iteration: see bench_allreduce.c */
+
+void bench_allreduce_usage(void)
+{
+    printf("usage: ddlbench allreduce [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
+           "Sweeps message sizes over allreduce algorithms; times are the maximum over ranks per\n"
+           "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n"
+           "  -b SIZE    smallest message in bytes, K/M/G suffixes (default 1K)\n"
+           "  -e SIZE    largest message (default 64M)\n"
+           "  -f N       size factor between steps, 2..1024 (default 2)\n"
+           "  -a LIST    algorithms, comma-separated (default: all registered; see ddlbench list)\n"
+           "  -d TYPE    float32 | float64 | float16 | bfloat16 | int32 (default float32)\n"
+           "  -o OP      sum | max | min (default sum)\n"
+           "  -w N       warm-up iterations per size (default 5)\n"
+           "  -n N       timed iterations per size (default 20)\n"
+           "  -c 0|1     check every result (default 1); any wrong element makes the exit status 1\n"
+           "  --csv FILE also write the rows as CSV (FILE.tmp, renamed when complete)\n"
+           "  --label S  name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
+           "             runs of `mpi` under different MCA settings\n"
+           "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
+           "             libddl moves device buffers (CUDA-aware MPI or staged); copy = a D2D copy\n"
+           "  --copy-reps N  memcpy repetitions for the copy-bandwidth roofline column (default 5)\n"
+           "  --timeout S    watchdog: an iteration not done in S s + 1 s per 10 MB prints one line per\n"
+           "             rank and aborts the job, exit 1 (default 60; 0 = off)\n"
+           "Columns: algbw = bytes/time; busbw = algbw*2(p-1)/p; copy = memcpy GB/s of the same bytes,\n"
+           "run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
+           "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n");
+}
+
+static int fail(char *err, size_t len, const char *opt, const char *want, const char *got)
+{
+    snprintf(err, len, "allreduce: %s: expected %s, got \"%s\"", opt, want, got ? got : "(nothing)");
+    return 2;
+}
+
+static int set_algos(bench_allreduce_opts *o, const char *s, char *err, size_t len)
+{
+    int rc = parse_list(s, ',', o->algo_buf, sizeof o->algo_buf, o->algos, AR_MAX_ALGOS, &o->nalgos);
+    if (rc) return fail(err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
+    for (int i = 0; i < o->nalgos; i++) {
+        int k = 0;
+        while (k < ddl_algo_count() && strcmp(ddl_algo_name(k), o->algos[i])) k++;
+        if (k == ddl_algo_count()) return fail(err, len, "-a", "registered algorithms (see ddlbench list)", o->algos[i]);
+    }
+    return 0;
+}
+
+/* One option with its value v; 0 ok, 2 bad. */
+static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, char *err, size_t len)
+{
+    long n;
+    if (!v) return fail(err, len, opt, "a value", NULL);
+    if (!strcmp(opt, "-b") || !strcmp(opt, "-e")) {
+        size_t *dst = opt[1] == 'b' ? &o->min_bytes : &o->max_bytes;
+        if (parse_size(v, 1, AR_SIZE_MAX, dst)) return fail(err, len, opt, "a size 1..1T like 4K, 16M, 1G", v);
+    } else if (!strcmp(opt, "-f")) {
+        if (parse_int(v, 2, 1024, &o->factor)) return fail(err, len, opt, "an integer 2..1024", v);
+    } else if (!strcmp(opt, "-a")) {
+        return set_algos(o, v, err, len);
+    } else if (!strcmp(opt, "-d")) {
+        if (ddl_dtype_parse(v, &o->dtype)) return fail(err, len, opt, "float32|float64|float16|bfloat16|int32", v);
+    } else if (!strcmp(opt, "-o")) {
+        if (ddl_op_parse(v, &o->op)) return fail(err, len, opt, "sum|max|min", v);
+    } else if (!strcmp(opt, "-w")) {
+        if (parse_int(v, 0, 1000000, &o->warmup)) return fail(err, len, opt, "an integer 0..1000000", v);
+    } else if (!strcmp(opt, "-n")) {
+        if (parse_int(v, 1, 1000000, &o->iters)) return fail(err, len, opt, "an integer 1..1000000", v);
+    } else if (!strcmp(opt, "--copy-reps")) {
+        if (parse_int(v, 1, 1000, &o->copy_reps)) return fail(err, len, opt, "an integer 1..1000", v);
+    } else if (!strcmp(opt, "--timeout")) {
+        if (parse_int(v, 0, 1000000, &o->timeout_s)) return fail(err, len, opt, "seconds, an integer 0..1000000", v);
+    } else if (!strcmp(opt, "-c")) {
+        if (parse_int(v, 0, 1, &n)) return fail(err, len, opt, "0 or 1", v);
+        o->check = (int)n;
+    } else if (!strcmp(opt, "--csv")) {
+        o->csv = v;
+    } else if (!strcmp(opt, "--device")) {
+        if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(err, len, opt, "cpu or gpu", v);
+        o->device = !strcmp(v, "gpu");
+    } else if (!strcmp(opt, "--label")) {
+        if (!*v || strchr(v, ',') || strchr(v, '"')) return fail(err, len, opt, "a name without , or \"", v);
+        o->label = v;
+    } else {
+        snprintf(err, len, "allreduce: unknown option \"%s\" (try ddlbench allreduce --help)", opt);
+        return 2;
+    }
+    return 0;
+}
+
+int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->min_bytes = 1024;
+    o->max_bytes = (size_t)64 << 20;
+    o->factor = 2;
+    o->dtype = DDL_FLOAT32;
+    o->op = DDL_SUM;
+    o->warmup = 5;
+    o->iters = 20;
+    o->copy_reps = 5;
+    o->timeout_s = AR_TIMEOUT_S;
+    o->check = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { o->help = 1; return 0; }
+        if (set_option(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, errlen)) return 2;
+        i++;
+    }
+    if (o->max_bytes < o->min_bytes) {
+        snprintf(err, errlen, "allreduce: -e: expected at least -b (%zu bytes), got %zu bytes", o->min_bytes,
+                 o->max_bytes);
+        return 2;
+    }
+    if (!o->nalgos)
+        for (int k = 0; k < ddl_algo_count() && k < AR_MAX_ALGOS; k++) o->algos[o->nalgos++] = ddl_algo_name(k);
+    if (o->label && o->nalgos != 1) {
+        snprintf(err, errlen, "allreduce: --label: expected exactly one algorithm in -a, got %d", o->nalgos);
+        return 2;
+    }
+    return 0;
+}
+
+/* The launcher's rank before MPI_Init (Open MPI, MPICH/hydra, PMIx); 0 when started alone. */
+static int launcher_rank(void)
+{
+    static const char *vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK" };
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *s = getenv(vars[i]);
+        long r;
+        if (s && !parse_int(s, 0, 1L << 30, &r)) return (int)r;
+    }
+    return 0;
+}
+
+int cli_allreduce_main(int argc, char **argv)
+{
+    bench_allreduce_opts o;
+    char err[256];
+    int rc;
+    if (bench_allreduce_parse(argc, argv, &o, err, sizeof err)) {
+        if (launcher_rank() == 0) fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (o.help) {
+        if (launcher_rank() == 0) bench_allreduce_usage();
+        return 0;
+    }
+    char why[300] = "";
+    if (guard_fault_init(why, sizeof why) || (o.csv && guard_out_path(o.csv, why, sizeof why)) ||
+        guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
+        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
+        return 2;
+    }
+    int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;
+    if (o.device && (dst != KERN_DEV_OK || ndev == 0)) {
+        if (launcher_rank() == 0)
+            fprintf(stderr, dst == KERN_DEV_ENOSUPPORT ? "allreduce: --device gpu: this build has no CUDA; expected "
+                    "--device cpu, or the CUDA build build/cuda/ddlbench\n" : "allreduce: --device gpu: no CUDA device (%s)\n",
+                    kern_dev_last_error());
+        return dst == KERN_DEV_ENOSUPPORT ? 2 : 1;
+    }
+    MPI_Init(&argc, &argv);
+    if (o.timeout_s && watchdog_start("ddlbench allreduce")) {
+        fprintf(stderr, "allreduce: cannot start the watchdog thread\n");
+        MPI_Finalize();
+        return 1;
+    }
+    run_meta meta;
+    meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);
+    o.meta = &meta;
+    rc = bench_allreduce_run(&o);
+    watchdog_stop();
+    MPI_Finalize();
+    return rc;
+}

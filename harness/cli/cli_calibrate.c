@@ -1,0 +1,136 @@
+/* cli_calibrate.c — `ddlbench calibrate [-o FILE]`: measure this machine's effective GEMM rate
+ * (kern_gemm_f32 on 1024^3, single BLAS thread) and reduction cost (kern_reduce float32 sum of two
+ * 64 MiB vectors, out of cache like a gradient bucket) and write them as a device profile (FILE.tmp,
+ * then renamed; default harness/sim/profiles/local.profile). Medians of several repetitions. Runs
+ * without an MPI launch. OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, so if that is not
+ * 1 the command re-executes itself once with it set. */
+#include "cli.h"
+#include "gemm.h"
+#include "guard.h"
+#include "mem.h"
+#include "profile.h"
+#include "reduce.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GEMM_N 1024
+#define GEMM_REPS 7
+#define RED_BYTES ((size_t)64 << 20)
+#define RED_REPS 7
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+/* Median GFLOP/s of GEMM_REPS 1024^3 GEMMs (after one warm-up). 0 on failure. */
+static double measure_gemm(void)
+{
+    const size_t n = GEMM_N, bytes = n * n * sizeof(float);
+    float *a = kern_buf_alloc(bytes), *b = kern_buf_alloc(bytes), *c = kern_buf_alloc(bytes);
+    double t[GEMM_REPS], rate = 0;
+    if (!a || !b || !c || kern_gemm_init()) goto out;
+    for (size_t i = 0; i < n * n; i++) a[i] = b[i] = (float)(i % 7) * 0.25f, c[i] = 0;
+    for (int r = -1; r < GEMM_REPS; r++) {
+        double t0 = now();
+        if (kern_gemm_f32(KERN_NOTRANS, KERN_NOTRANS, GEMM_N, GEMM_N, GEMM_N, 1.0f, a, GEMM_N, b, GEMM_N,
+                          0.0f, c, GEMM_N))
+            goto out;
+        if (r >= 0) t[r] = now() - t0;
+    }
+    rate = kern_gemm_flops(GEMM_N, GEMM_N, GEMM_N) / median(t, GEMM_REPS) / 1e9;
+out:
+    kern_buf_free(a);
+    kern_buf_free(b);
+    kern_buf_free(c);
+    return rate;
+}
+
+/* Median ns per byte of one input vector for out = out + b, float32. -1 on failure. */
+static double measure_reduce(void)
+{
+    const size_t n = RED_BYTES / sizeof(float);
+    float *o = kern_buf_alloc(RED_BYTES), *b = kern_buf_alloc(RED_BYTES);
+    double t[RED_REPS], ns = -1;
+    if (!o || !b) goto out;
+    for (size_t i = 0; i < n; i++) o[i] = (float)(i % 5), b[i] = 1.0f;
+    for (int r = -1; r < RED_REPS; r++) {
+        double t0 = now();
+        kern_reduce(KERN_F32, KERN_SUM, o, o, b, n);
+        if (r >= 0) t[r] = now() - t0;
+    }
+    ns = median(t, RED_REPS) / (double)RED_BYTES * 1e9;
+out:
+    kern_buf_free(o);
+    kern_buf_free(b);
+    return ns;
+}
+
+int cli_calibrate_main(int argc, char **argv)
+{
+    const char *path = "harness/sim/profiles/local.profile";
+    char err[300], header[1024];
+    profile pr;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: ddlbench calibrate [-o FILE]   (default %s)\n", path);
+            return 0;
+        }
+        if (!strcmp(argv[i], "-o") && i + 1 < argc && *argv[i + 1]) {
+            path = argv[++i];
+            continue;
+        }
+        fprintf(stderr, "ddlbench calibrate: unknown or incomplete option \"%s\" (try --help)\n", argv[i]);
+        return 2;
+    }
+    if (guard_out_path(path, err, sizeof err)) { /* before minutes of measuring */
+        fprintf(stderr, "ddlbench calibrate: -o: %s\n", err);
+        return 2;
+    }
+    const char *threads = getenv("OPENBLAS_NUM_THREADS");
+    if ((!threads || strcmp(threads, "1")) && !getenv("DDL_CALIBRATE_REEXEC")) {
+        setenv("OPENBLAS_NUM_THREADS", "1", 1);
+        setenv("DDL_CALIBRATE_REEXEC", "1", 1);
+        execv("/proc/self/exe", argv - 1); /* argv[-1] is the executable: main passed argv + 1 */
+        fprintf(stderr, "ddlbench calibrate: note: could not re-execute with OPENBLAS_NUM_THREADS=1\n");
+    }
+    pr.gemm_gflops_fp32 = measure_gemm();
+    pr.reduce_ns_per_byte = measure_reduce();
+    if (!(pr.gemm_gflops_fp32 > 0) || pr.reduce_ns_per_byte < 0) {
+        fprintf(stderr, "ddlbench calibrate: measurement failed (gemm: %s; out of memory?)\n",
+                kern_gemm_backend());
+        return 1;
+    }
+    pr.gemm_gflops_fp16 = pr.gemm_gflops_fp32;
+    snprintf(header, sizeof header,
+             "local — measured by `ddlbench calibrate` on this machine.\n"
+             "gemm_gflops_fp32: median of %d single-precision %dx%dx%d GEMMs, backend: %.300s\n"
+             "gemm_gflops_fp16: no half-precision GEMM on the CPU: the fp32 rate\n"
+             "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors",
+             GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20);
+    if (profile_write(path, &pr, header, err, sizeof err)) {
+        fprintf(stderr, "ddlbench calibrate: %s\n", err);
+        return 1;
+    }
+    printf("%s: gemm_gflops_fp32 = %.4g, reduce_ns_per_byte = %.4g\n", path, pr.gemm_gflops_fp32,
+           pr.reduce_ns_per_byte);
+    return 0;
+}

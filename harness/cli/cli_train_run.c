@@ -1,0 +1,160 @@
+/* cli_train_run.c — one `ddlbench train` configuration (algorithm x bucket size): a context, a
+ * trainer, warm-up and timed steps, every figure the maximum over ranks per step and the median
+ * over steps; and its output, the table row and the CSV (cli_train.h). */
+#include "cli_train.h"
+#include "bench.h"
+#include "counters.h"
+#include "engine.h"
+#include "guard.h"
+#include "trainer.h"
+#include "watchdog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double median_of(double *v, size_t n, double *mn, double *mx)
+{
+    bench_stats s;
+    bench_summarise(v, n, &s);
+    if (mn) *mn = s.min;
+    if (mx) *mx = v[n - 1]; /* sorted by bench_summarise */
+    return s.median;
+}
+
+/* GFLOP/s and IPC of the GEMMs over the timed steps: every rank's counts summed over the ranks'
+ * GEMM seconds (so a per-rank rate), NA (< 0) when any rank could not count. */
+static void counter_rates(double gemm_s, train_row *r)
+{
+    counters_totals c;
+    counters_take(&c);
+    double v[5] = { c.flops, c.ins, c.cyc, gemm_s, 0 }, sum[5], mn[3];
+    MPI_Allreduce(v, sum, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(v, mn, 3, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    r->gflops = mn[0] >= 0 && sum[3] > 0 ? sum[0] / sum[3] * 1e-9 : -1;
+    r->ipc = mn[1] >= 0 && mn[2] >= 0 && sum[2] > 0 ? sum[1] / sum[2] : -1;
+}
+
+int train_run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r)
+{
+    ddl_config cfg = DDL_CONFIG_INIT;
+    ddl_ctx *ctx = NULL;
+    trainer *t = NULL;
+    char err[256] = "";
+    int rank, size, rc = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    memset(r, 0, sizeof *r);
+    r->algo = o->algos[a];
+    r->bucket_mb = o->bucket_mb[b];
+    cfg.algo = o->algos[a];
+    cfg.grid = o->grid;
+    cfg.patterns = o->patterns;
+    cfg.poll_us = o->poll_us >= 0 ? (int)o->poll_us : engine_default_poll_us();
+    cfg.device = o->device;
+    if (o->hook) {
+        cfg.cost = cost_hook_fn;
+        cfg.cost_arg = o->hook;
+    }
+    char what[WATCHDOG_DESC];
+    snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
+    watchdog_arm((double)o->timeout_s, what);
+    if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
+        if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
+        return 2;
+    }
+    if (rank == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
+        char desc[1024];
+        ddl_ctx_describe(ctx, desc, sizeof desc);
+        printf("# %s\n", desc);
+    }
+    step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
+                       o->precision };
+    int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
+    MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any) {
+        if (local) fprintf(stderr, "ddlbench train: rank %d: %s\n", rank, err);
+        goto out;
+    }
+    r->buckets = trainer_buckets(t);
+    if (o->warmup == 0) counters_take(&(counters_totals){ 0 });
+    double gemm_s = 0;
+    for (long s = 0; s < o->warmup + o->steps; s++) {
+        step_times st;
+        snprintf(what, sizeof what, "train %s bucket-mb %ld step %ld", r->algo, r->bucket_mb, s);
+        watchdog_arm((double)o->timeout_s, what);
+        guard_fault_point(rank, s);
+        MPI_Barrier(MPI_COMM_WORLD);
+        local = trainer_step(t, (int)s, &st);
+        MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (any) {
+            if (local) fprintf(stderr, "ddlbench train: rank %d step %ld: %s\n", rank, s, trainer_error(t));
+            goto out;
+        }
+        if (o->check) r->wrong += trainer_verify(t, (int)s);
+        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s }, vmax[F_COUNT];
+        MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (s >= o->warmup)
+            for (int f = 0; f < F_COUNT; f++) samples[f * o->steps + (s - o->warmup)] = vmax[f];
+        if (s + 1 == o->warmup) counters_take(&(counters_totals){ 0 }); /* count the timed steps only */
+        if (s >= o->warmup) gemm_s += st.gemm_s;
+    }
+    counter_rates(gemm_s, r);
+    long wrong = r->wrong;
+    MPI_Allreduce(&wrong, &r->wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    for (int f = 0; f < F_COUNT; f++)
+        r->med[f] = median_of(samples + f * o->steps, (size_t)o->steps, f == F_STEP ? &r->step_min : NULL,
+                              f == F_STEP ? &r->step_max : NULL);
+    r->images_per_s = (double)o->batch * size / r->med[F_STEP];
+    rc = 0;
+out:
+    watchdog_disarm();
+    trainer_free(t);
+    ddl_ctx_free(ctx);
+    return rc;
+}
+
+static const char *const csv_header =
+    "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
+    "compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
+    "papi_gemm_GFLOPps,papi_gemm_ipc";
+
+static void print_na(FILE *f, double v, const char *fmt)
+{
+    if (v < 0) fputs(",NA", f);
+    else fprintf(f, fmt, v);
+}
+
+void train_print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r)
+{
+    const double *m = r->med;
+    if (csv) {
+        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
+                o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
+                r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3,
+                m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
+        print_na(f, r->gflops, ",%.3f");
+        print_na(f, r->ipc, ",%.3f");
+        fputc('\n', f);
+    } else
+        fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
+                r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
+                m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, 100 * m[F_OTHER] / m[F_STEP],
+                r->images_per_s, r->wrong);
+}
+
+int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
+    FILE *f = fopen(tmp, "w");
+    if (!f) return -1;
+    meta_write(f, meta);
+    fprintf(f, "%s\n", csv_header);
+    for (int i = 0; i < n; i++) train_print_row(f, 1, o, size, &rows[i]);
+    if (fclose(f) || rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}

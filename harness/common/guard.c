@@ -1,0 +1,137 @@
+/* guard.c — resource and output checks before a run, and the DDL_FAULT_INJECT hook (see guard.h). */
+#include "guard.h"
+#include "model.h"
+#include "parse.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static struct {
+    int on;
+    long rank, step;
+    int sig;
+} fault;
+
+int guard_fault_init(char *err, size_t errlen)
+{
+    const char *s = getenv("DDL_FAULT_INJECT");
+    char buf[64];
+    const char *items[3];
+    int n;
+    fault.on = 0;
+    if (!s) return 0;
+    if (parse_list(s, ':', buf, sizeof buf, items, 3, &n) || n < 2 || parse_int(items[0], 0, 1L << 30, &fault.rank) ||
+        parse_int(items[1], 0, 1L << 40, &fault.step) || (n == 3 && strcmp(items[2], "kill") && strcmp(items[2], "stop"))) {
+        snprintf(err, errlen, "DDL_FAULT_INJECT: expected RANK:STEP[:kill|stop], got \"%.64s\"", s);
+        return 2;
+    }
+    fault.sig = n == 3 && !strcmp(items[2], "stop") ? SIGSTOP : SIGKILL;
+    fault.on = 1;
+    return 0;
+}
+
+void guard_fault_point(int rank, long step)
+{
+    if (!fault.on || rank != fault.rank || step != fault.step) return;
+    fprintf(stderr, "fault injection: rank %d step %ld: raising %s\n", rank, step, fault.sig == SIGSTOP ? "SIGSTOP" : "SIGKILL");
+    fflush(stderr);
+    raise(fault.sig);
+}
+
+int guard_mul(size_t *out, size_t a, size_t b)
+{
+    if (a && b > SIZE_MAX / a) {
+        *out = SIZE_MAX;
+        return -1;
+    }
+    *out = a * b;
+    return 0;
+}
+
+static size_t mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    if (kb) return kb > SIZE_MAX / 1024 ? SIZE_MAX : (size_t)kb * 1024;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
+}
+
+size_t guard_mem_per_rank(void)
+{
+    static const char *vars[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS" };
+    long local = 1;
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *s = getenv(vars[i]);
+        if (s && !parse_int(s, 1, 1L << 20, &local)) break;
+    }
+    return mem_available() / (size_t)local;
+}
+
+int guard_mem_check(double bytes, const char *what, const char *expected, char *err, size_t errlen)
+{
+    size_t have = guard_mem_per_rank();
+    if (!have || bytes <= (double)have) return 0;
+    snprintf(err, errlen, "%s needs %.3g GB per rank but %.3g GB are available per rank; expected %s", what, bytes / 1e9,
+             (double)have / 1e9, expected);
+    return 2;
+}
+
+int guard_out_dir(const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!dir || !*dir) dir = ".";
+    if (stat(dir, &st) != 0) {
+        snprintf(err, errlen, "%.200s: expected a writable directory (%s)", dir, strerror(errno));
+        return 2;
+    }
+    if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
+        snprintf(err, errlen, "%.200s: expected a writable directory (%s)", dir,
+                 S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
+        return 2;
+    }
+    return 0;
+}
+
+int guard_out_path(const char *path, char *err, size_t errlen)
+{
+    char dir[4096];
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!path || !*path || (slash && !slash[1])) {
+        snprintf(err, errlen, "expected a file name, got \"%.200s\"", path ? path : "");
+        return 2;
+    }
+    if (!slash) return access(".", W_OK | X_OK) ? (snprintf(err, errlen, ".: not writable (%s)", strerror(errno)), 2) : 0;
+    if ((size_t)(slash - path) >= sizeof dir) {
+        snprintf(err, errlen, "path too long (%zu bytes)", strlen(path));
+        return 2;
+    }
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = '\0';
+    if (!*dir) return 0; /* "/name" */
+    if (access(dir, W_OK | X_OK) == 0) return 0;
+    snprintf(err, errlen, "cannot create \"%.200s\": directory %.200s: %s", path, dir, strerror(errno));
+    return 2;
+}
+
+double guard_model_bytes(const model *m)
+{
+    double params = 0, kn = 1, mn = 1;
+    for (int i = 0; i < model_tensor_count(m); i++) params += (double)model_tensor_at(m, i)->numel;
+    for (int l = 0; l < model_layer_count(m); l++) {
+        const model_gemm *g = &model_layer_at(m, l)->gemm[MODEL_FWD];
+        kn = (double)g->k * g->n > kn ? (double)g->k * g->n : kn;
+        mn = (double)g->m * g->n > mn ? (double)g->m * g->n : mn;
+    }
+    return 4.0 * (2 * params + 2 * kn + mn); /* as trainer.c allocates: params, grads, X, dX, Y */
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# report.sh RUN_DIR — RUN_DIR/report.md from RUN_DIR/scaling.csv: provenance, scaling efficiency at
+# the largest GPU count per model and algorithm beside the study's figures (docs/SOURCES.md: IBM PowerAI DDL
+# 95% ResNet-50 and 88% ResNet-101 / ImageNet-22K on 256 GPUs; Facebook's Caffe2 89% ResNet-50),
+# where the step time goes there (compute, exposed communication, SGD), hardware counters when
+# measured, and links to the charts (plots/plots.sh). Written whole: report.md.tmp, then renamed.
+set -eu
+[ $# -eq 1 ] || { echo "usage: report.sh RUN_DIR" >&2; exit 2; }
+dir=$1 csv=$1/scaling.csv
+[ -f "$csv" ] || { echo "report.sh: $csv: no such file (expected a results folder of make run)" >&2; exit 2; }
+out=$dir/report.md
+trap 'rm -f "$out.tmp"' EXIT INT TERM
+{
+awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
+    /^# / { k = substr($0, 3); i = index(k, ":"); if (i) meta[substr(k, 1, i - 1)] = substr(k, i + 2)
+            keys[++nk] = substr(k, 1, i - 1); next }
+    !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    {
+        n++; for (i = 1; i <= NF; i++) v[n, i] = $i
+        m = $c["model"]; g = $c["gpus"] + 0
+        if (!(m in gmax)) models[++nm] = m
+        if (g > gmax[m]) gmax[m] = g
+        if ($c["papi_gemm_GFLOPps"] != "" && $c["papi_gemm_GFLOPps"] != "NA") papi = 1
+    }
+    function f(r, name) { return v[r, c[name]] }
+    function pct(x) { return x == "NA" || x == "" ? "NA" : sprintf("%.1f%%", 100 * x) }
+    function share(x, t) { return t > 0 ? sprintf("%.2f (%.1f%%)", x, 100 * x / t) : sprintf("%.2f", x) }
+    END {
+        study["resnet50"] = "IBM DDL 95%, Facebook Caffe2 89%"
+        study["resnet101-22k"] = "IBM DDL 88%"
+        printf "# Run %s\n\n", run
+        printf "%s backend", meta["backend"]
+        if (meta["platform"] != "") printf ", platform %s", meta["platform"]
+        if (meta["profile"] != "") printf ", device profile %s", meta["profile"]
+        printf "; up to %s nodes of %s GPUs. Data: [scaling.csv](scaling.csv) (columns: results/README.md).\n\n", meta["nodes"], meta["gpus_per_node"]
+        print "## Scaling efficiency at the largest GPU count\n"
+        print "Efficiency E(N) = images/s at N GPUs / (N/N0 x images/s at N0), against one GPU (N0 = 1) and"
+        print "against one node. The study figures are at 256 GPUs (P100, InfiniBand), for comparison only.\n"
+        print "| model | GPUs | algorithm | bucket MB | images/s | E vs 1 GPU | E vs 1 node | study (256 GPUs) |"
+        print "|---|---:|---|---:|---:|---:|---:|---|"
+        for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])
+            printf "| %s | %d | %s | %s | %.1f | %s | %s | %s |\n", models[j], gmax[models[j]], f(r, "algo"), f(r, "bucket_MB"),
+                f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")), study[models[j]] == "" ? "-" : study[models[j]]
+        print "\n## Where the time goes (largest GPU count)\n"
+        print "Medians over steps of the maximum over ranks, in ms (share of the step). Compute = forward and"
+        print "backward up to the last gradient (allreduces overlap it); exposed = waiting for the allreduces"
+        print "after it; comm busy = the allreduces time in total, overlapped or not.\n"
+        print "| model | algorithm | step ms | compute ms | exposed comm ms | SGD ms | comm busy ms |"
+        print "|---|---|---:|---:|---:|---:|---:|"
+        for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]]) {
+            t = f(r, "step_ms_median")
+            printf "| %s | %s | %.2f | %s | %s | %s | %.2f |\n", models[j], f(r, "algo"), t, share(f(r, "compute_ms"), t),
+                share(f(r, "exposed_ms"), t), share(f(r, "sgd_ms"), t), f(r, "comm_ms")
+        }
+        print "\n## Hardware counters\n"
+        if (papi) {
+            print "PAPI over the GEMMs of each rank main thread (timed steps), largest GPU count:\n"
+            print "| model | algorithm | GEMM GFLOP/s per rank | IPC |\n|---|---|---:|---:|"
+            for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])
+                printf "| %s | %s | %s | %s |\n", models[j], f(r, "algo"), f(r, "papi_gemm_GFLOPps"), f(r, "papi_gemm_ipc")
+        } else printf "Not measured (the papi_* columns read NA): %s.\n", meta["counters"] == "" ? "unknown" : meta["counters"]
+        print "\n## Charts\n"
+        split("efficiency:Scaling efficiency against GPU count;throughput:Images/s against GPU count;" \
+              "busbw:Allreduce bus bandwidth against message size;breakdown:Step time at the largest scale", ch, ";")
+        for (i = 1; i <= 4; i++) {
+            split(ch[i], p, ":")
+            printf "- %s: [%s.png](%s.png) ([svg](%s.svg))\n", p[2], p[1], p[1], p[1]
+        }
+        print "\n## Provenance\n"
+        for (i = 1; i <= nk; i++) printf "- %s: `%s`\n", keys[i], meta[keys[i]]
+        print "\nRegenerate: `make report plots RUN=" dir "` (the charts need gnuplot)."
+    }' "$csv"
+} >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "# report: $out"

@@ -1,0 +1,189 @@
+/* profile.c — the strict key=value parser and writer of device profiles (format in profile.h). */
+#include "profile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LINE_MAX_BYTES 1000
+
+typedef struct key_row {
+    const char *key;
+    size_t off;        /* offset of the double in struct profile */
+    double min;        /* smallest allowed value */
+    int open_min;      /* 1: value must be > min */
+} key_row;
+
+static const key_row keys[] = {
+    { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), 0, 1 },
+    { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), 0, 1 },
+    { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, 0 },
+};
+#define NKEYS ((int)(sizeof keys / sizeof keys[0]))
+
+static const char *skip_space(const char *s, const char *end)
+{
+    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
+    return s;
+}
+
+/* One line [s, end) without its newline. 0, or 2 with err set. */
+static int parse_line(const char *s, const char *end, const char *name, int lineno, profile *out,
+                      int *seen, char *err, size_t errlen)
+{
+    char key[64], val[128];
+    const char *k0, *k1, *v0, *v1;
+    s = skip_space(s, end);
+    if (s == end || *s == '#') return 0;
+    k0 = s;
+    while (s < end && *s != '=' && *s != ' ' && *s != '\t') s++;
+    k1 = s;
+    s = skip_space(s, end);
+    if (s == end || *s != '=' || k1 == k0) {
+        snprintf(err, errlen, "%s:%d: expected \"key = value\"", name, lineno);
+        return 2;
+    }
+    s = skip_space(s + 1, end);
+    v0 = s;
+    while (s < end && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#') s++;
+    v1 = s;
+    s = skip_space(s, end);
+    if (s != end && *s != '#') {
+        snprintf(err, errlen, "%s:%d: expected one value, then at most a # comment", name, lineno);
+        return 2;
+    }
+    snprintf(key, sizeof key, "%.*s", (int)(k1 - k0 < 63 ? k1 - k0 : 63), k0);
+    snprintf(val, sizeof val, "%.*s", (int)(v1 - v0 < 127 ? v1 - v0 : 127), v0);
+    int i = 0;
+    while (i < NKEYS && (strlen(keys[i].key) != (size_t)(k1 - k0) || strcmp(key, keys[i].key))) i++;
+    if (i == NKEYS) {
+        snprintf(err, errlen, "%s:%d: unknown key \"%s\" (expected gemm_gflops_fp32, gemm_gflops_fp16 or "
+                              "reduce_ns_per_byte)", name, lineno, key);
+        return 2;
+    }
+    if (seen[i]) {
+        snprintf(err, errlen, "%s:%d: key \"%s\" given twice", name, lineno, key);
+        return 2;
+    }
+    char *vend;
+    errno = 0;
+    double v = strtod(val, &vend);
+    if (v1 == v0 || v1 - v0 >= 127 || errno || *vend || vend == val || !isfinite(v) ||
+        strchr("+", val[0])) {
+        snprintf(err, errlen, "%s:%d: %s: expected a decimal number, got \"%s\"", name, lineno, key, val);
+        return 2;
+    }
+    if (keys[i].open_min ? !(v > keys[i].min) : !(v >= keys[i].min)) {
+        snprintf(err, errlen, "%s:%d: %s: expected a number %s 0, got %s", name, lineno, key,
+                 keys[i].open_min ? ">" : ">=", val);
+        return 2;
+    }
+    *(double *)((char *)out + keys[i].off) = v;
+    seen[i] = 1;
+    return 0;
+}
+
+int profile_parse(const char *text, size_t len, const char *name, profile *out, char *err, size_t errlen)
+{
+    int seen[NKEYS] = { 0 }, lineno = 0;
+    profile pr = { 0, 0, 0 };
+    const char *s = text, *end = text + len;
+    if (memchr(text, '\0', len)) {
+        snprintf(err, errlen, "%s: contains a NUL byte (a binary file?); expected key = value text", name);
+        return 2;
+    }
+    if (len == 0) {
+        snprintf(err, errlen, "%s: empty; expected gemm_gflops_fp32, gemm_gflops_fp16, reduce_ns_per_byte",
+                 name);
+        return 2;
+    }
+    while (s < end) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        lineno++;
+        if (!nl) {
+            snprintf(err, errlen, "%s:%d: last line has no newline (truncated file?)", name, lineno);
+            return 2;
+        }
+        if (nl - s > LINE_MAX_BYTES) {
+            snprintf(err, errlen, "%s:%d: line longer than %d bytes", name, lineno, LINE_MAX_BYTES);
+            return 2;
+        }
+        if (parse_line(s, nl, name, lineno, &pr, seen, err, errlen)) return 2;
+        s = nl + 1;
+    }
+    for (int i = 0; i < NKEYS; i++)
+        if (!seen[i]) {
+            snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[i].key);
+            return 2;
+        }
+    *out = pr;
+    return 0;
+}
+
+int profile_load(const char *name_or_path, profile *out, char *err, size_t errlen)
+{
+    char path[4096], *buf = NULL;
+    const char *dir = getenv("DDL_PROFILE_DIR");
+    FILE *f = NULL;
+    size_t len;
+    int rc = 2;
+    if (!name_or_path || !*name_or_path) {
+        snprintf(err, errlen, "--profile: expected a name (p100, h200, local) or a path, got \"\"");
+        return 2;
+    }
+    if (strchr(name_or_path, '/') || strchr(name_or_path, '.'))
+        snprintf(path, sizeof path, "%s", name_or_path);
+    else
+        snprintf(path, sizeof path, "%s/%s.profile", dir && *dir ? dir : "harness/sim/profiles", name_or_path);
+    if (!(f = fopen(path, "rb"))) {
+        snprintf(err, errlen, "profile %s: cannot open: %s", path, strerror(errno));
+        goto out;
+    }
+    if (!(buf = malloc(PROFILE_MAX_BYTES + 1))) {
+        snprintf(err, errlen, "profile %s: out of memory", path);
+        goto out;
+    }
+    len = fread(buf, 1, PROFILE_MAX_BYTES + 1, f);
+    if (ferror(f)) {
+        snprintf(err, errlen, "profile %s: read error", path);
+        goto out;
+    }
+    if (len > PROFILE_MAX_BYTES) {
+        snprintf(err, errlen, "profile %s: larger than %d bytes; expected a small key = value file", path,
+                 PROFILE_MAX_BYTES);
+        goto out;
+    }
+    rc = profile_parse(buf, len, path, out, err, errlen);
+out:
+    if (f) fclose(f);
+    free(buf);
+    return rc;
+}
+
+int profile_write(const char *path, const profile *pr, const char *header, char *err, size_t errlen)
+{
+    char tmp[4200];
+    FILE *f;
+    int bad;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (!(f = fopen(tmp, "w"))) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        return 1;
+    }
+    for (const char *h = header; h && *h;) {
+        size_t n = strcspn(h, "\n");
+        fprintf(f, "# %.*s\n", (int)n, h);
+        h += n + (h[n] == '\n');
+    }
+    fprintf(f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\n",
+            pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte);
+    bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, path)) {
+        snprintf(err, errlen, "writing %s failed: %s", path, strerror(errno));
+        remove(tmp);
+        return 1;
+    }
+    return 0;
+}

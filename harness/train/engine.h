@@ -1,0 +1,40 @@
+/* engine.h — the communication engine: allreduces gradient buckets while backward runs.
+ * The step posts each bucket the moment its last gradient is written; the engine allreduces buckets
+ * in posting order (every rank posts the same order, so the collectives match) and the step waits
+ * for all of them before the SGD update.
+ * Real build (engine_thread.c): one communication thread per rank, the only thread calling MPI
+ * between engine_begin_step and engine_wait_all (MPI_THREAD_SERIALIZED suffices). A thread, not
+ * non-blocking progress, because our algorithms are blocking sequences of exchanges and a CPU
+ * rank's main thread is busy in BLAS with no place to poll; Horovod and DDP do the same.
+ * Simulation build (engine_sim.c): SMPI ranks cannot start threads that call MPI; compute
+ * there is injected on a virtual compute clock, so the engine runs each allreduce inline once the
+ * clock reaches the bucket's ready time — the same schedule a thread would give. */
+#ifndef HARN_COMM_ENGINE_H
+#define HARN_COMM_ENGINE_H
+
+#include "bucket.h"
+#include "ddl.h"
+
+typedef struct engine engine;
+
+typedef struct engine_stats {
+    double busy_s;      /* sum of allreduce durations this step */
+    double first_start; /* MPI_Wtime when the first allreduce began */
+    double last_end;    /* MPI_Wtime when the last allreduce ended */
+    int buckets;        /* buckets allreduced */
+} engine_stats;
+
+/* The MPI thread level the engine needs from MPI_Init_thread. */
+int engine_thread_level(void);
+/* The ddl_config.poll_us a training run uses unless told otherwise: 50 us for the thread engine
+ * (on a CPU run the communication thread shares cores with BLAS, and a spinning MPI_Wait would take
+ * a core from the GEMMs), 0 under simulation (no thread). */
+int engine_default_poll_us(void);
+int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan *plan, engine **out);
+void engine_begin_step(engine *e);
+int engine_post(engine *e, int bucket);
+int engine_wait_all(engine *e, engine_stats *st);
+const char *engine_error(const engine *e);
+void engine_free(engine *e);
+
+#endif

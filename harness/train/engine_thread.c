@@ -1,0 +1,158 @@
+/* engine_thread.c — real backend of engine.h: a communication thread with a FIFO of
+ * posted buckets. The queue is a ring of bucket indexes (each bucket is posted once per step, so
+ * nbuckets slots suffice); nothing is allocated per step. */
+#include "engine.h"
+#include "watchdog.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct engine {
+    ddl_ctx *ctx;
+    char *grads;              /* flat gradient buffer */
+    ddl_dtype dtype;
+    size_t esize;
+    const bucket_plan *plan;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t posted;    /* the thread waits for work */
+    pthread_cond_t drained;   /* the step waits for completion */
+    int *queue;               /* [nbuckets] posted, not yet started */
+    int head, tail, queued;   /* FIFO state */
+    int done;                 /* buckets finished this step */
+    int posted_n;             /* buckets posted this step */
+    int stop;                 /* ask the thread to exit */
+    int rc;                   /* first error */
+    char err[256];            /* its message */
+    engine_stats stats;       /* this step */
+};
+
+int engine_thread_level(void) { return MPI_THREAD_SERIALIZED; }
+int engine_default_poll_us(void) { return 50; }
+
+static void run_bucket(engine *e, int b)
+{
+    const bucket *bk = &e->plan->buckets[b];
+    char note[64];
+    snprintf(note, sizeof note, "bucket %d (%.1f MB)", b, (double)(bk->count * e->esize) / 1e6);
+    watchdog_note(note); /* the step's watchdog names the bucket in flight */
+    double t0 = MPI_Wtime();
+    int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
+    double t1 = MPI_Wtime();
+    watchdog_note(NULL);
+    pthread_mutex_lock(&e->lock);
+    if (rc && !e->rc) {
+        e->rc = rc;
+        snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", b, bk->count * e->esize, ddl_last_error());
+    }
+    if (e->stats.buckets == 0) e->stats.first_start = t0;
+    e->stats.last_end = t1;
+    e->stats.busy_s += t1 - t0;
+    e->stats.buckets++;
+    e->done++;
+    pthread_cond_broadcast(&e->drained);
+    pthread_mutex_unlock(&e->lock);
+}
+
+static void *engine_main(void *arg)
+{
+    engine *e = arg;
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        while (!e->queued && !e->stop) pthread_cond_wait(&e->posted, &e->lock);
+        if (e->stop) break;
+        int b = e->queue[e->head];
+        e->head = (e->head + 1) % e->plan->nbuckets;
+        e->queued--;
+        int failed = e->rc != 0;
+        pthread_mutex_unlock(&e->lock);
+        if (!failed) {
+            run_bucket(e, b);
+        } else { /* after a failure, skip: the step reports the first error */
+            pthread_mutex_lock(&e->lock);
+            e->done++;
+            pthread_cond_broadcast(&e->drained);
+            pthread_mutex_unlock(&e->lock);
+        }
+        pthread_mutex_lock(&e->lock);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
+}
+
+int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan *plan, engine **out)
+{
+    engine *e = calloc(1, sizeof *e);
+    *out = NULL;
+    if (!e) return -1;
+    e->ctx = ctx;
+    e->grads = grads;
+    e->dtype = dtype;
+    e->esize = ddl_dtype_size(dtype);
+    e->plan = plan;
+    e->queue = calloc((size_t)plan->nbuckets, sizeof *e->queue);
+    if (!e->queue) {
+        free(e);
+        return -1;
+    }
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->posted, NULL);
+    pthread_cond_init(&e->drained, NULL);
+    if (pthread_create(&e->thread, NULL, engine_main, e)) {
+        free(e->queue);
+        free(e);
+        return -1;
+    }
+    *out = e;
+    return 0;
+}
+
+void engine_begin_step(engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    memset(&e->stats, 0, sizeof e->stats);
+    e->done = e->posted_n = 0;
+    pthread_mutex_unlock(&e->lock);
+}
+
+int engine_post(engine *e, int b)
+{
+    if (b < 0 || b >= e->plan->nbuckets) return -1;
+    pthread_mutex_lock(&e->lock);
+    e->queue[e->tail] = b;
+    e->tail = (e->tail + 1) % e->plan->nbuckets;
+    e->queued++;
+    e->posted_n++;
+    pthread_cond_signal(&e->posted);
+    pthread_mutex_unlock(&e->lock);
+    return 0;
+}
+
+int engine_wait_all(engine *e, engine_stats *st)
+{
+    pthread_mutex_lock(&e->lock);
+    while (e->done < e->posted_n) pthread_cond_wait(&e->drained, &e->lock);
+    if (st) *st = e->stats;
+    int rc = e->rc;
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+const char *engine_error(const engine *e) { return e->rc ? e->err : "no error"; }
+
+void engine_free(engine *e)
+{
+    if (!e) return;
+    pthread_mutex_lock(&e->lock);
+    e->stop = 1;
+    pthread_cond_signal(&e->posted);
+    pthread_mutex_unlock(&e->lock);
+    pthread_join(e->thread, NULL);
+    pthread_mutex_destroy(&e->lock);
+    pthread_cond_destroy(&e->posted);
+    pthread_cond_destroy(&e->drained);
+    free(e->queue);
+    free(e);
+}

@@ -1,0 +1,274 @@
+/* trainer.c — the training step (see trainer.h).
+ * Buffers: params and grads (flat, bucket order, from bucket.h), the im2col input X and its gradient
+ * dX (largest K×N over layers), the output Y / its gradient dY (largest M×N). Inputs stay constant
+ * and outputs are write-only, so values neither grow nor underflow over steps.
+ * Times: stream_time() is when the work issued so far completes — MPI_Wtime on a CPU, the virtual
+ * compute clock under simulation — so the same code measures both.
+ * Device mode (step_config.device, the CUDA build): the same step on device buffers through the
+ * step_mem seam (step_mem.h). The CUDA compute.h backend drains the compute stream at every
+ * kern_compute_mark, i.e. after each GEMM: a GEMM's time is then measured exactly as on the CPU, and
+ * the communication thread moves a posted bucket while the next GEMMs run. That per-GEMM drain costs a
+ * launch gap per GEMM (event-based marks would avoid it) and is accepted so both paths measure alike.
+ * bf16/fp16: the GEMM inputs (weights, im2col X, dY) are 2-byte copies made once at setup; the
+ * per-step float32->half cast of the weights (6 bytes per parameter) is not performed. */
+#include "trainer.h"
+
+#include "bucket.h"
+#include "engine.h"
+#include "compute.h"
+#include "counters.h"
+#include "devmem.h"
+#include "gemm.h"
+#include "half.h"
+#include "step_mem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct trainer {
+    const model *m;
+    ddl_ctx *ctx;
+    step_config cfg;
+    int rank, size;
+    bucket_plan plan;
+    engine *eng;
+    const step_mem *mem;    /* host or device buffers and kernels */
+    int real;               /* buffers hold data (not simulated operands) */
+    float *params, *grads;  /* flat, plan.total elements */
+    float *x, *dx, *y;      /* activations (synthetic) */
+    size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
+    float *host;            /* host view of the gradients for --check: grads itself on the host */
+    void *wh, *xh, *yh;     /* bf16/fp16 GEMM inputs: weights, X, dY (NULL otherwise) */
+    const char *in_w, *in_x, *in_y; /* GEMM inputs: params, x, y or their 2-byte copies */
+    size_t es;              /* bytes per GEMM input element */
+    char err[256];          /* last error */
+};
+
+static double stream_time(void)
+{
+    double m = kern_compute_mark();
+    return m >= 0 ? m : MPI_Wtime();
+}
+
+/* The known gradient of element i in check mode: small integers, exact in float32 sums. */
+static float check_value(int rank, size_t i, int step) { return (float)((rank * 3 + (int)(i % 29) + step) % 17 - 8); }
+
+/* A device buffer of n 2-byte inputs (prec's type) holding the fill pattern, scale * ((i % 13) - 6). */
+static void *half_copy(trainer *t, size_t n, float scale)
+{
+    uint16_t *h = malloc(n * 2 + 2);
+    void *d = h ? t->mem->alloc_operand(n * 2) : NULL;
+    for (size_t i = 0; d && i < n; i++) {
+        float v = scale * (float)((int)(i % 13) - 6);
+        h[i] = t->cfg.precision == KERN_PREC_BF16 ? kern_f32_to_bf16(v) : kern_f32_to_f16(v);
+    }
+    if (d && (t->mem->put(d, h, n * 2) || t->mem->ready())) {
+        t->mem->free_operand(d, n * 2);
+        d = NULL;
+    }
+    free(h);
+    return d;
+}
+
+static int alloc_inputs(trainer *t)
+{
+    t->es = kern_precision_input_size(t->cfg.precision);
+    t->in_w = (const char *)t->params, t->in_x = (const char *)t->x, t->in_y = (const char *)t->y;
+    t->host = t->grads;
+    if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return -1;
+    if (t->es == 4) return 0;
+    if (!(t->wh = half_copy(t, t->plan.total, 0.01f)) || !(t->xh = half_copy(t, t->kn, 0.01f)) ||
+        !(t->yh = half_copy(t, t->mn, 0.01f)))
+        return -1;
+    t->in_w = t->wh, t->in_x = t->xh, t->in_y = t->yh;
+    return 0;
+}
+
+static int alloc_buffers(trainer *t)
+{
+    size_t kn = 1, mn = 1;
+    for (int l = 0; l < model_layer_count(t->m); l++) {
+        const model_gemm *g = model_layer_at(t->m, l)->gemm;
+        size_t k = (size_t)g[MODEL_FWD].k, n = (size_t)g[MODEL_FWD].n, mm = (size_t)g[MODEL_FWD].m;
+        kn = k * n > kn ? k * n : kn;
+        mn = mm * n > mn ? mm * n : mn;
+    }
+    t->kn = kn;
+    t->mn = mn;
+    const step_mem *mem = t->mem;
+    t->params = mem->alloc_operand(t->plan.total * 4); /* only GEMMs and SGD touch these */
+    t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
+    t->x = mem->alloc_operand(kn * 4);
+    t->dx = mem->alloc_operand(kn * 4);
+    t->y = mem->alloc_operand(mn * 4);
+    if (!t->params || !t->grads || !t->x || !t->dx || !t->y || alloc_inputs(t)) {
+        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and activations",
+                 mem->name, (2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn) * 4 / 1e6);
+        return -1;
+    }
+    if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || mem->fill(t->x, kn, 0.01f) ||
+                    mem->fill(t->y, mn, 0.01f) || mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
+        snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
+        return -1;
+    }
+    return 0;
+}
+
+int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err, size_t errlen)
+{
+    trainer *t = calloc(1, sizeof *t);
+    size_t *counts = NULL;
+    int nt = model_tensor_count(m), rc = -1;
+    *out = NULL;
+    if (!t || !(counts = malloc((size_t)nt * sizeof *counts))) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    t->m = m;
+    t->ctx = ctx;
+    t->cfg = *cfg;
+    t->mem = cfg->device ? &step_mem_device : &step_mem_host;
+    t->real = !kern_simulated(); /* real buffers get values (simulated ones are shared) */
+    MPI_Comm_rank(MPI_COMM_WORLD, &t->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &t->size);
+    for (int i = 0; i < nt; i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
+    if (bucket_plan_make(counts, nt, 4, cfg->bucket_bytes, cfg->first_bucket_bytes, &t->plan)) {
+        snprintf(err, errlen, "cannot plan gradient buckets");
+        goto out;
+    }
+    if (alloc_buffers(t) || engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng)) {
+        snprintf(err, errlen, "%s", t->err[0] ? t->err : "cannot start the communication engine");
+        goto out;
+    }
+    *out = t;
+    t = NULL;
+    rc = 0;
+out:
+    free(counts);
+    trainer_free(t);
+    return rc;
+}
+
+static int gemm(trainer *t, const model_gemm *g, const char *a, const char *b, float *c, double *gemm_s)
+{
+    double t0 = stream_time();
+    counters_begin();
+    int rc = kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a,
+                          g->transa ? g->m : g->k, b, g->transb ? g->k : g->n, 0.0f, c, g->n);
+    counters_end();
+    *gemm_s += stream_time() - t0;
+    if (rc) snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)", kern_gemm_strerror(rc), g->m, g->n, g->k);
+    return rc;
+}
+
+static int forward(trainer *t, double *gemm_s)
+{
+    for (int l = 0; l < model_layer_count(t->m); l++) {
+        const model_layer *L = model_layer_at(t->m, l);
+        if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
+        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
+        if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y, gemm_s)) return -1;
+    }
+    return 0;
+}
+
+/* Gradients of one layer's tensors, highest tensor first; posts every bucket they complete. */
+static int backward_layer(trainer *t, const model_layer *L, int step, double *gemm_s)
+{
+    if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
+        float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
+        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
+        if (gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw, gemm_s)) return -1;
+        if (L->data_grad_needed && gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx, gemm_s)) return -1;
+    }
+    for (int i = L->ntensors - 1; i >= 0; i--) {
+        int ti = L->tensor0 + i;
+        size_t off = t->plan.tensor_offset[ti], n = (size_t)model_tensor_at(t->m, ti)->numel;
+        int rc = 0;
+        if (t->cfg.check) {
+            for (size_t j = 0; j < n; j++) t->host[off + j] = check_value(t->rank, off + j, step);
+            rc = t->mem->put(t->grads + off, t->host + off, n * 4);
+        } else if (!(i == 0 && L->kind != MODEL_BN) && t->real) {
+            rc = t->mem->fill(t->grads + off, n, 0.001f); /* BN scale/shift, FC bias: per-channel sums, negligible */
+        }
+        int b = t->plan.tensor_bucket[ti], last = t->plan.buckets[b].lowest_tensor == ti;
+        if (rc || (last && t->mem->ready())) {
+            snprintf(t->err, sizeof t->err, "gradients of tensor %d: %s", ti, kern_dev_last_error());
+            return -1;
+        }
+        if (last && engine_post(t->eng, b)) {
+            snprintf(t->err, sizeof t->err, "cannot post bucket %d", b);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int trainer_step(trainer *t, int step, step_times *st)
+{
+    memset(st, 0, sizeof *st);
+    kern_compute_begin();
+    engine_begin_step(t->eng);
+    double t0 = stream_time();
+    if (forward(t, &st->gemm_s)) return -1;
+    for (int l = model_layer_count(t->m) - 1; l >= 0; l--)
+        if (backward_layer(t, model_layer_at(t->m, l), step, &st->gemm_s)) return -1;
+    double t_bwd = stream_time();
+    engine_stats es;
+    if (engine_wait_all(t->eng, &es)) {
+        snprintf(t->err, sizeof t->err, "allreduce failed: %s", engine_error(t->eng));
+        return -1;
+    }
+    double t_comm = MPI_Wtime();
+    kern_compute_begin(); /* the update starts once both the gradients and their sums are there */
+    double t_sgd = stream_time();
+    if (t->mem->sgd(t->params, t->grads, t->cfg.lr, t->plan.total)) {
+        snprintf(t->err, sizeof t->err, "SGD: %s", kern_dev_last_error());
+        return -1;
+    }
+    double t_end = stream_time();
+    kern_compute_wait_until(t_end);
+    st->step_s = t_end - t0;
+    st->compute_s = t_bwd - t0;
+    st->exposed_s = t_comm > t_bwd ? t_comm - t_bwd : 0;
+    st->sgd_s = t_end - t_sgd;
+    st->comm_s = es.busy_s;
+    st->buckets = es.buckets;
+    st->other_s = st->step_s - st->gemm_s - st->exposed_s - st->sgd_s;
+    return 0;
+}
+
+long trainer_verify(const trainer *t, int step)
+{
+    long wrong = 0;
+    if (t->mem->get(t->host, t->grads, t->plan.total * 4)) return (long)t->plan.total;
+    for (size_t i = 0; i < t->plan.total; i++) {
+        float want = 0;
+        for (int r = 0; r < t->size; r++) want += check_value(r, i, step);
+        wrong += t->host[i] != want;
+    }
+    return wrong;
+}
+
+int trainer_buckets(const trainer *t) { return t->plan.nbuckets; }
+size_t trainer_grad_bytes(const trainer *t) { return t->plan.total * 4; }
+const char *trainer_error(const trainer *t) { return t->err; }
+
+void trainer_free(trainer *t)
+{
+    if (!t) return;
+    const step_mem *mem = t->mem ? t->mem : &step_mem_host;
+    engine_free(t->eng);
+    mem->free_operand(t->params, t->plan.total * 4);
+    mem->free_grad(t->grads);
+    mem->free_operand(t->x, t->kn * 4);
+    mem->free_operand(t->dx, t->kn * 4);
+    mem->free_operand(t->y, t->mn * 4);
+    mem->free_operand(t->wh, t->plan.total * 2);
+    mem->free_operand(t->xh, t->kn * 2);
+    mem->free_operand(t->yh, t->mn * 2);
+    if (t->host != t->grads) free(t->host);
+    bucket_plan_free(&t->plan);
+    free(t);
+}

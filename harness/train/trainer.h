@@ -1,0 +1,51 @@
+/* trainer.h — one synchronous data-parallel training step of a model, on one rank:
+ * forward GEMMs layer by layer; backward in reverse, each layer's weight gradient written into the
+ * flat gradient buffer and every bucket handed to the communication engine the moment it is
+ * complete; wait for all allreduces; SGD update. GEMMs are real (kernels/gemm.h); activations are
+ * synthetic (the im2col matrices are buffers of the right sizes, not real images). */
+#ifndef HARN_STEP_H
+#define HARN_STEP_H
+
+#include "ddl.h"
+#include "gemm.h"
+#include "model.h"
+
+#include <stddef.h>
+
+typedef struct step_config {
+    size_t bucket_bytes;       /* 0 = one allreduce after the whole backward */
+    size_t first_bucket_bytes; /* cap of the first bucket (DDP: 1 MB); 0 = same as bucket_bytes */
+    int check;                 /* write known per-rank values as gradients and verify the sums */
+    float lr;                  /* SGD learning rate */
+    int device;                /* 0: host buffers; 1: device buffers (CUDA build, device selected) */
+    kern_precision precision;  /* GEMM inputs (gemm.h); the CPU and simulation offer fp32 only */
+} step_config;
+
+typedef struct step_times {
+    double step_s;     /* start to end of the step, SGD included */
+    double gemm_s;     /* in GEMMs (forward and backward) */
+    double compute_s;  /* forward + backward compute, start to the last gradient */
+    double exposed_s;  /* waiting for communication after the last gradient */
+    double sgd_s;      /* the update */
+    double comm_s;     /* allreduce busy time (overlapped or not) */
+    double other_s;    /* step - gemm - exposed - sgd: the harness's own time */
+    int buckets;       /* allreduces this step */
+} step_times;
+
+typedef struct trainer trainer;
+
+/* Allocates every buffer and the engine; the step itself allocates nothing. On failure returns
+ * non-zero with a one-line message in err. cfg->device = 1 needs the CUDA build, the calling
+ * thread's device selected, and ctx created with ddl_config.device = 1. */
+int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err,
+                   size_t errlen);
+/* Runs step number `step`; 0 or non-zero with the message in trainer_error(). */
+int trainer_step(trainer *t, int step, step_times *times);
+/* Check mode: elements of the gradient buffer that differ from the exact sum over ranks. */
+long trainer_verify(const trainer *t, int step);
+int trainer_buckets(const trainer *t);
+size_t trainer_grad_bytes(const trainer *t);
+const char *trainer_error(const trainer *t);
+void trainer_free(trainer *t);
+
+#endif

@@ -1,0 +1,100 @@
+/* ddl.h — the public API of libddl: topology-aware allreduce on MPI point-to-point.
+ *
+ *   ddl_config cfg = DDL_CONFIG_INIT;          // or set fields: algo, grid, patterns, ...
+ *   cfg.algo = "ddl";                           // mpi | ring | rhd | ddl | auto (ddl_algo_name(i))
+ *   ddl_ctx *ctx;
+ *   if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) die(ddl_last_error());
+ *   ddl_allreduce(ctx, grads, grads, n, DDL_FLOAT32, DDL_SUM);   // sendbuf may be DDL_IN_PLACE
+ *   ddl_ctx_free(ctx);
+ *
+ * A context is made once (it duplicates the communicator, builds the grid's sub-communicators and
+ * its scratch); ddl_allreduce then allocates nothing. Every function returns 0 or a DDL_ERR_* code;
+ * ddl_last_error() gives the message of the most recent failure in the calling thread. A context is
+ * used by one thread at a time.
+ */
+#ifndef DDL_H
+#define DDL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { DDL_FLOAT32, DDL_FLOAT64, DDL_FLOAT16, DDL_BFLOAT16, DDL_INT32, DDL_DTYPE_COUNT } ddl_dtype;
+typedef enum { DDL_SUM, DDL_MAX, DDL_MIN, DDL_OP_COUNT } ddl_op;
+
+enum {
+    DDL_OK = 0,
+    DDL_ERR_ARG,      /* a bad argument: null buffer, unknown type or op, bad config value */
+    DDL_ERR_ALGO,     /* unknown algorithm name */
+    DDL_ERR_GRID,     /* the grid does not match the communicator or cannot be parsed */
+    DDL_ERR_TOPO,     /* ranks are not placed node-major, or ranks per node does not divide */
+    DDL_ERR_NOMEM,    /* allocation failed */
+    DDL_ERR_MPI,      /* an MPI call failed */
+    DDL_ERR_DEVICE,   /* device buffers: no CUDA in this build, no device, or a CUDA call failed */
+    DDL_ERR_COUNT_
+};
+
+/* Only the functions below leave libddl (built with -fvisibility=hidden and sealed: see Makefile). */
+#if defined(__GNUC__)
+#define DDL_API __attribute__((visibility("default")))
+#else
+#define DDL_API
+#endif
+
+#define DDL_IN_PLACE ((const void *)MPI_IN_PLACE)
+#define DDL_MAX_DIMS 8
+
+/* A cost model for the "auto" algorithm: predicted seconds of one allreduce of `bytes` by `algo`
+ * ("ring", "rhd" or "ddl"; for ddl a `grid` like "4x8x8" and per-dimension `patterns` like
+ * "ring,rhd,ring"), or a negative value when it cannot say. */
+typedef double (*ddl_cost_fn)(void *arg, const char *algo, const char *grid, const char *patterns,
+                              size_t bytes);
+
+typedef struct ddl_config {
+    const char *algo;        /* registered name; NULL or "" = "ddl" */
+    const char *grid;        /* "4x16x4" (product = ranks); NULL = derived (ranks per node x nodes) */
+    const char *patterns;    /* per-dimension "ring,rhd,..."; NULL = ring everywhere */
+    int ranks_per_node;      /* 0 = detect (MPI_COMM_TYPE_SHARED), or env DDL_RANKS_PER_NODE */
+    size_t segment_bytes;    /* pipeline segment; 0 = default (env DDL_SEGMENT_BYTES) */
+    int poll_us;             /* 0 = block in MPI_Wait (env DDL_POLL_US); n = test every n us, sleeping
+                                between: for a communication thread on cores shared with compute */
+    ddl_cost_fn cost;        /* auto: model choosing the algorithm per size; NULL = built-in rule */
+    void *cost_arg;          /* passed to cost */
+    int device;              /* 0: buffers are host memory; 1: CUDA device memory of the calling
+                                thread's current device (moved by CUDA-aware MPI or staged through
+                                pinned host buffers; see docs/GPU.md) */
+} ddl_config;
+
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0 }
+
+typedef struct ddl_ctx ddl_ctx;
+
+DDL_API int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out);
+DDL_API int ddl_allreduce(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t count, ddl_dtype dtype,
+                  ddl_op op);
+DDL_API void ddl_ctx_free(ddl_ctx *ctx);
+
+/* What the context resolved to: algorithm, grid ("4x2", patterns "ring,rhd"), ranks per node. */
+DDL_API const char *ddl_ctx_algo(const ddl_ctx *ctx);
+DDL_API int ddl_ctx_describe(const ddl_ctx *ctx, char *buf, size_t len);
+
+DDL_API const char *ddl_strerror(int code);
+DDL_API const char *ddl_last_error(void);
+
+DDL_API int ddl_algo_count(void);
+DDL_API const char *ddl_algo_name(int i);
+DDL_API const char *ddl_algo_help(int i);
+
+DDL_API size_t ddl_dtype_size(ddl_dtype dtype);
+DDL_API const char *ddl_dtype_name(ddl_dtype dtype);
+DDL_API const char *ddl_op_name(ddl_op op);
+DDL_API int ddl_dtype_parse(const char *s, ddl_dtype *out);
+DDL_API int ddl_op_parse(const char *s, ddl_op *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
