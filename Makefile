@@ -30,8 +30,9 @@ endif
 #   sim   smpicc -DDDL_SIM, injected compute (SimGrid)  -> $(BUILD)/sim/ddlbench-sim
 # libddl: the collectives (collectives/) and the kernels they call (LIBK_*).
 LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
-              collectives/allreduce_ring.c collectives/context.c collectives/device.c collectives/errors.c \
-              collectives/exchange.c collectives/grid.c collectives/registry.c collectives/topology.c
+              collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
+              collectives/errors.c collectives/exchange.c collectives/grid.c collectives/registry.c \
+              collectives/topology.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
 LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
@@ -75,9 +76,6 @@ DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
 $(BUILD)/kernels/%.o $(SIM_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
 $(BUILD)/tests/%.o: DIR_INC = $(TEST_INC)
-# model_cost.c still reads the library's grid parser and partition arithmetic (to move behind the
-# registry's public cost interface).
-$(BUILD)/harness/sim/model_cost.o $(SIM_BUILD)/harness/sim/model_cost.o: DIR_INC = $(HARN_INC) -Icollectives
 
 # Provenance and hardware counters (harness/common/meta.c, counters.c; see the "Results" section)
 DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)

@@ -1,6 +1,8 @@
 /* allreduce_mpi.c — the MPI library's own MPI_Allreduce: the baseline every algorithm is measured
  * against. float16 and bfloat16 have no standard MPI type, so setup makes 2-byte types with
- * user-defined ops that call the same reduction kernels. Counts above INT_MAX go in chunks. */
+ * user-defined ops that call the same reduction kernels. Counts above INT_MAX go in chunks.
+ * Cost: what the library picks; the model (coll_mpi_cost, cost.c) assumes Open MPI's coll/tuned
+ * fixed decision: recursive doubling below COLL_OMPI_RDB_BYTES, lg p·(α + nβ + nγ), else the ring. */
 #include "coll.h"
 
 #include <limits.h>
@@ -23,7 +25,7 @@ static MPI_User_function *const half_fns[2][DDL_OP_COUNT] = {
     { bf16_sum, bf16_max, bf16_min },
 };
 
-int coll_mpi_setup(ddl_ctx *ctx, const ddl_config *cfg)
+static int mpi_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     (void)cfg;
     for (int h = 0; h < 2; h++) {
@@ -35,7 +37,7 @@ int coll_mpi_setup(ddl_ctx *ctx, const ddl_config *cfg)
     return 0;
 }
 
-void coll_mpi_teardown(ddl_ctx *ctx)
+static void mpi_teardown(ddl_ctx *ctx)
 {
     for (int h = 0; h < 2; h++) {
         if (ctx->half_type[h] != MPI_DATATYPE_NULL) MPI_Type_free(&ctx->half_type[h]);
@@ -44,8 +46,8 @@ void coll_mpi_teardown(ddl_ctx *ctx)
     }
 }
 
-int coll_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
-                       kern_op op)
+static int allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                         kern_op op)
 {
     static const MPI_Op ops[KERN_OP_COUNT] = { MPI_SUM, MPI_MAX, MPI_MIN };
     MPI_Datatype type;
@@ -69,3 +71,12 @@ int coll_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count,
     }
     return 0;
 }
+
+const coll_algo coll_algo_mpi = {
+    .name = "mpi",
+    .help = "MPI_Allreduce of the MPI library (the baseline)",
+    .run = allreduce_mpi,
+    .setup = mpi_setup,
+    .teardown = mpi_teardown,
+    .cost = coll_mpi_cost,
+};

@@ -1,6 +1,8 @@
 /* allreduce_ring.c — ring allreduce: reduce-scatter then allgather around a ring of q ranks.
  *
- * Cost: 2(q-1)·α + 2n(q-1)/q·β + n(q-1)/q·γ   (bandwidth-optimal; latency grows with q)
+ * Cost: 2(q-1)·α + 2n(q-1)/q·β + n(q-1)/q·γ   (bandwidth-optimal; latency grows with q; Thakur,
+ * Rabenseifner & Gropp 2005). ring_cost prices it on a ddl_machine (cost.c): each step waits for
+ * its slowest hop, which crosses nodes (and shares the NIC) once the ring spans several.
  *
  * Blocks are balanced (partition.h). At reduce-scatter step s rank v sends block v-s-1 to v+1 and
  * receives block v-s-2 from v-1, reducing it with its own contribution; after q-1 steps v holds
@@ -63,3 +65,20 @@ int coll_allreduce_ring(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count
     if (rc) return rc;
     return coll_ring_allgather(ctx, ctx->comm, ctx->size, ctx->rank, rbuf, count, kern_dtype_size(dt));
 }
+
+static int ring_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
+{
+    double reduced = 0;
+    int rc = coll_cost_dim(m, 1, m->ranks, COLL_PAT_RING, bytes, seconds, &reduced);
+    (void)sh;
+    if (!rc) *seconds += reduced * m->gamma;
+    return rc;
+}
+
+const coll_algo coll_algo_ring = {
+    .name = "ring",
+    .help = "ring reduce-scatter + allgather, segmented and pipelined",
+    .flags = DDL_ALGO_AUTO,
+    .run = coll_allreduce_ring,
+    .cost = ring_cost,
+};

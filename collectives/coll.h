@@ -35,13 +35,34 @@ typedef int (*coll_run_fn)(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t co
                            kern_op op);
 typedef int (*coll_setup_fn)(ddl_ctx *ctx, const ddl_config *cfg);
 typedef void (*coll_teardown_fn)(ddl_ctx *ctx);
+/* Appends what setup resolved (" grid=4:ringx2:rhd") to ddl_ctx_describe's line; 0 or DDL_ERR_*. */
+typedef int (*coll_describe_fn)(const ddl_ctx *ctx, char *buf, size_t len);
 
+/* A configuration for the cost model and for auto: the grid and per-dimension patterns
+ * (COLL_PAT_*) of an algorithm with DDL_ALGO_GRID; ndims = 0 for the others. */
+typedef struct coll_shape {
+    int ndims;
+    int dims[DDL_MAX_DIMS];
+    int patterns[DDL_MAX_DIMS];
+} coll_shape;
+/* Seconds of one allreduce of `bytes` on machine m (validated by ddl_algo_cost); 0 or DDL_ERR_*. */
+typedef int (*coll_cost_fn)(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
+/* The configurations auto may try on p ranks, rpn per node (0 = not node-major): writes up to max
+ * shapes, returns how many. NULL in a row with DDL_ALGO_AUTO = the one plain configuration. */
+typedef int (*coll_candidates_fn)(int p, int rpn, coll_shape *out, int max);
+
+/* One registry row: everything about an algorithm. Each algorithm file defines its row
+ * (`const coll_algo coll_algo_ring = { ... }`); registry.c's table lists them in order. */
 typedef struct coll_algo {
-    const char *name;            /* CLI and API name */
-    coll_run_fn run;             /* the allreduce */
-    coll_setup_fn setup;         /* optional: build what run needs (NULL = nothing) */
-    coll_teardown_fn teardown;   /* optional */
-    const char *help;            /* one line */
+    const char *name;               /* CLI and API name */
+    const char *help;               /* one line */
+    unsigned flags;                 /* DDL_ALGO_GRID | DDL_ALGO_AUTO (ddl.h); DDL_ALGO_COST = cost set */
+    coll_run_fn run;                /* the allreduce */
+    coll_setup_fn setup;            /* optional: build what run needs (NULL = nothing) */
+    coll_teardown_fn teardown;      /* optional */
+    coll_describe_fn describe;      /* optional */
+    coll_cost_fn cost;              /* optional: the alpha-beta-gamma model (NULL = none) */
+    coll_candidates_fn candidates;  /* optional, see coll_candidates_fn */
 } coll_algo;
 
 const coll_algo *coll_algo_get(int i);
@@ -94,18 +115,18 @@ int coll_patterns_parse(const char *s, int ndims, int *patterns);
 void coll_grid_derive(int p, int rpn, int *dims, int *ndims);
 const char *coll_pattern_name(int pat);
 
-/* The algorithms (one file each). */
-int coll_allreduce_mpi(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_mpi_setup(ddl_ctx *, const ddl_config *);
-void coll_mpi_teardown(ddl_ctx *);
+/* The algorithms (one file each) export their registry row; ring and rhd also their run, which the
+ * simulated `mpi` (allreduce_mpi_sim.c) calls. Open MPI's coll/tuned fixed decision for allreduce
+ * (4.x) takes recursive doubling below COLL_OMPI_RDB_BYTES and the ring from there on. */
 int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_allreduce_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_ddl_setup(ddl_ctx *, const ddl_config *);
-void coll_ddl_teardown(ddl_ctx *);
-int coll_allreduce_auto(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_auto_setup(ddl_ctx *, const ddl_config *);
-void coll_auto_teardown(ddl_ctx *);
-int coll_auto_describe(const ddl_ctx *ctx, char *buf, size_t len);
+#define COLL_OMPI_RDB_BYTES 10000
+
+/* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
+ * r + s(d-1) of every group, all groups at once, with n bytes each; adds reduced bytes to *reduced.
+ * Open MPI's decision priced: coll_mpi_cost. 0 or DDL_ERR_NOMEM. */
+int coll_cost_dim(const ddl_machine *m, int stride, int d, int pattern, double n, double *seconds,
+                  double *reduced);
+int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
 
 #endif

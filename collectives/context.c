@@ -140,14 +140,8 @@ int ddl_ctx_describe(const ddl_ctx *ctx, char *buf, size_t len)
     used += (size_t)snprintf(buf, len, "%s ranks=%d ranks_per_node=%d segment=%zu", ddl_ctx_algo(ctx),
                              ctx->size, ctx->ranks_per_node, ctx->segment_bytes);
     if (ctx->dev && used < len) used += (size_t)snprintf(buf + used, len - used, " device=%s", coll_dev_path(ctx));
-    if (ctx->algo_state && coll_algo_get(ctx->algo)->run == coll_allreduce_auto && used + 2 < len) {
-        used += (size_t)snprintf(buf + used, len - used, " choices: ");
-        if (used < len) coll_auto_describe(ctx, buf + used, len - used);
-        return 0;
-    }
-    for (int i = 0; i < ctx->ndims && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d:%s", i ? "x" : " grid=", ctx->dims[i],
-                                 coll_pattern_name(ctx->patterns[i]));
+    if (coll_algo_get(ctx->algo)->describe && used + 1 < len) /* the row's own: grid, auto's choices */
+        return coll_algo_get(ctx->algo)->describe(ctx, buf + used, len - used);
     return 0;
 }
 

@@ -3,13 +3,19 @@
 #ifndef HARN_CLI_H
 #define HARN_CLI_H
 
+#include <stddef.h>
+
 typedef struct cli_command {
     const char *name;                 /* argv[1] */
     int (*main)(int argc, char **argv);
     const char *help;                 /* one line */
 } cli_command;
 
-int cli_list_main(int argc, char **argv);
+int cli_list_main(int argc, char **argv);       /* cli_list.c */
+/* A comma list of registered algorithm names (cli_list.c): split s into items (pointing into buf),
+ * at most max. 0 ok; 1 not a list (empty item, too many); 2 *unknown is not registered. */
+int cli_algos_parse(const char *s, char *buf, size_t buflen, const char **items, int max, int *n,
+                    const char **unknown);
 int cli_model_main(int argc, char **argv);     /* cli_model.c */
 int cli_allreduce_main(int argc, char **argv); /* cli_allreduce.c */
 int cli_kernels_main(int argc, char **argv);   /* cli_kernels.c */

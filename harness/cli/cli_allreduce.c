@@ -51,13 +51,10 @@ static int fail(char *err, size_t len, const char *opt, const char *want, const 
 
 static int set_algos(bench_allreduce_opts *o, const char *s, char *err, size_t len)
 {
-    int rc = parse_list(s, ',', o->algo_buf, sizeof o->algo_buf, o->algos, AR_MAX_ALGOS, &o->nalgos);
-    if (rc) return fail(err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
-    for (int i = 0; i < o->nalgos; i++) {
-        int k = 0;
-        while (k < ddl_algo_count() && strcmp(ddl_algo_name(k), o->algos[i])) k++;
-        if (k == ddl_algo_count()) return fail(err, len, "-a", "registered algorithms (see ddlbench list)", o->algos[i]);
-    }
+    const char *unknown = NULL;
+    int rc = cli_algos_parse(s, o->algo_buf, sizeof o->algo_buf, o->algos, AR_MAX_ALGOS, &o->nalgos, &unknown);
+    if (rc == 1) return fail(err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
+    if (rc == 2) return fail(err, len, "-a", "registered algorithms (see ddlbench list)", unknown);
     return 0;
 }
 

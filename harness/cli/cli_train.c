@@ -80,13 +80,11 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--timeout")) { if (parse_int(v, 0, 1000000, &o->timeout_s)) return bad(opt, v, "seconds, an integer in 0..1000000"); }
         else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
         else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
-            if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
-                return bad(opt, v, "a comma list of algorithm names");
-            for (int k = 0; k < o->nalgos; k++) {
-                int found = 0;
-                for (int a = 0; a < ddl_algo_count(); a++) found |= !strcmp(o->algos[k], ddl_algo_name(a));
-                if (!found) return bad(opt, o->algos[k], "a registered algorithm (see ddlbench list)");
-            }
+            const char *unknown = NULL;
+            int arc = cli_algos_parse(v, o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos,
+                                      &unknown);
+            if (arc == 1) return bad(opt, v, "a comma list of algorithm names");
+            if (arc == 2) return bad(opt, unknown, "a registered algorithm (see ddlbench list)");
         } else if (!strcmp(opt, "--bucket-mb")) {
             const char *items[MAX_LIST];
             if (parse_list(v, ',', o->listbuf[1], sizeof o->listbuf[1], items, MAX_LIST, &o->nbuckets))

@@ -66,10 +66,10 @@ done
 exe=$build/ddlbench
 [ "$backend" = sim ] && exe=$build/sim/ddlbench-sim
 [ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim)"
-"$build/ddlbench" list >/dev/null 2>&1 || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
-for a in $(echo "$algos" | tr ',' ' '); do
+names=$("$build/ddlbench" list --names 2>/dev/null) || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
+for a in $(echo "$algos" | tr ',' ' '); do # the registry's names (ddlbench list --names)
     [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
-    "$build/ddlbench" list | awk '{print $1}' | grep -qx "$a" || die "--algos: unknown algorithm \"$a\" (see ddlbench list)"
+    echo "$names" | grep -qx "$a" || die "--algos: unknown algorithm \"$a\" (see ddlbench list)"
 done
 if [ "$backend" = sim ] && [ "$dry" = 0 ]; then # validate the preset and profile once, before any launch
     tmpp=$(mktemp -d) && "$build/ddlbench" platform --preset "$platform" --nodes 1 --gpus-per-node "$gpn" -o "$tmpp" >/dev/null ||
