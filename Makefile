@@ -152,6 +152,7 @@ help:
 	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
+	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS and reduction checks and rates, a ResNet-50"
 	@echo "                 step, device-buffer allreduce, a device profile (docs/GPU.md); SKIP line without one"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
@@ -191,6 +192,39 @@ $(SIM_EXE): $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ -lm -lpthread
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- Registry test build (tests/registry_extra.sh) ------------------------------------------------
+# Proves that an algorithm is one file plus one row: collectives/registry.c compiled again with
+# -DDDL_TEST_EXTRA_ALGO lists tests/extra/allreduce_star.c's row. That registry and the star replace
+# registry.o in $(EXTRA_BUILD)/libddl.a (sealed like $(LIBDDL)); ddlbench and test_allreduce are
+# relinked against it there. $(LIBDDL) and $(EXE) never contain the star. Self-contained: needs only
+# LIB_OBJ, MAIN_OBJ, HARN_OBJ, KERN_OBJ, EXE_LIBK, COLL_INC, seal, BLAS_LIBS and LDLIBS from above.
+EXTRA_BUILD := $(BUILD)/extra
+EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
+EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
+EXTRA_BINS  := $(EXTRA_BUILD)/ddlbench $(EXTRA_BUILD)/tests/test_allreduce
+
+.PHONY: registry-extra
+registry-extra: $(EXTRA_BINS)
+test: registry-extra
+
+$(EXTRA_BUILD)/collectives/registry.o: collectives/registry.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(COLL_INC) -DDDL_TEST_EXTRA_ALGO -c $< -o $@
+
+$(EXTRA_BUILD)/tests/extra/allreduce_star.o: tests/extra/allreduce_star.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(COLL_INC) -c $< -o $@
+
+$(EXTRA_LIB): $(filter-out $(BUILD)/collectives/registry.o,$(LIB_OBJ)) $(EXTRA_OBJ)
+	$(seal)
+
+$(EXTRA_BUILD)/ddlbench: $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
+
+$(EXTRA_BUILD)/tests/test_allreduce: $(BUILD)/tests/test_allreduce.o $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
 # ---- The main job: the scaling study (harness/scripts/sweep.sh) -----------------------------------------
 # Outside a batch allocation it simulates (SMPI) NODES nodes of GPUS_PER_NODE GPUs on PLATFORM with

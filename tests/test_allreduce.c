@@ -104,6 +104,7 @@ static double favour_cost(void *arg, const char *algo, const char *grid, const c
 /* auto with favour_cost picks the favoured algorithm for every size class (1K-1G), and it runs. */
 static void run_auto_picks(int rpn, void *sbuf, void *rbuf)
 {
+    char picked[256] = "";
     for (int a = 0; a < ddl_algo_count(); a++) {
         if (!(ddl_algo_flags(a) & DDL_ALGO_AUTO)) continue;
         ddl_config cfg = DDL_CONFIG_INIT;
@@ -119,11 +120,14 @@ static void run_auto_picks(int rpn, void *sbuf, void *rbuf)
         ddl_ctx_describe(ctx, desc, sizeof desc);
         snprintf(want, sizeof want, "choices: 1K-1G %s", ddl_algo_name(a));
         if (rank == 0) CHECK(strstr(desc, want) != NULL, "p=%d auto favouring %s: %s", size, ddl_algo_name(a), desc);
+        if (strstr(desc, want))
+            snprintf(picked + strlen(picked), sizeof picked - strlen(picked), " %s", ddl_algo_name(a));
         long wrong = run_case(ctx, sbuf, rbuf, 1009, DDL_FLOAT32, DDL_SUM, 0), total = 0;
         MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
         if (rank == 0) CHECK(total == 0, "p=%d auto favouring %s: %ld wrong", size, ddl_algo_name(a), total);
         ddl_ctx_free(ctx);
     }
+    if (rank == 0) printf("# auto picks:%s\n", picked);
 }
 
 int main(int argc, char **argv)
