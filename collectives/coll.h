@@ -117,7 +117,8 @@ const char *coll_pattern_name(int pat);
 
 /* The algorithms (one file each) export their registry row; ring and rhd also their run, which the
  * simulated `mpi` (allreduce_mpi_sim.c) calls. Open MPI's coll/tuned fixed decision for allreduce
- * (4.x) takes recursive doubling below COLL_OMPI_RDB_BYTES and the ring from there on. */
+ * (up to 4.0.x; docs/SOURCES.md §7) takes recursive doubling below COLL_OMPI_RDB_BYTES and the ring
+ * from there on. */
 int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 #define COLL_OMPI_RDB_BYTES 10000

@@ -8,9 +8,10 @@
  * dimension. Segment pipelining inside a step is not modelled (one alpha per step).
  *
  * Also here, because both twins of the `mpi` entry (allreduce_mpi.c, allreduce_mpi_sim.c) use it:
- * coll_mpi_cost, an assumption — Open MPI's coll/tuned fixed decision for allreduce (4.x):
- * recursive doubling below COLL_OMPI_RDB_BYTES (lg q steps of all n bytes, + the fold), the ring
- * from there on. tests/test_cost.c checks the numbers by hand, tests/sim_model.sh against SimGrid. */
+ * coll_mpi_cost, an assumption — Open MPI's coll/tuned fixed decision for allreduce (up to 4.0.x;
+ * 4.1 changed it, docs/SOURCES.md §7): recursive doubling below COLL_OMPI_RDB_BYTES (lg q steps of
+ * all n bytes, + the fold), the ring from there on. tests/test_cost.c checks the numbers by hand,
+ * tests/sim_model.sh against SimGrid; the formulas: docs/SOURCES.md §5. */
 #include "coll.h"
 #include "partition.h"
 
