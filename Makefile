@@ -31,7 +31,8 @@ endif
 # libddl: the collectives (collectives/) and the kernels they call (LIBK_*).
 LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
               collectives/allreduce_ring.c collectives/context.c collectives/device.c collectives/errors.c \
-              collectives/exchange.c collectives/grid.c collectives/registry.c collectives/topology.c
+              collectives/exchange.c collectives/grid.c collectives/location.c collectives/registry.c \
+              collectives/topology.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
 LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
