@@ -10,7 +10,7 @@
 #include <limits.h>
 
 #define COLL_DEFAULT_SEGMENT (256u * 1024u) /* host buffers, bytes; see docs/BENCHMARKS.md for the sweep */
-#define COLL_DEVICE_SEGMENT (4u << 20)      /* device buffers: best of 256 KiB / 4 MiB / 16 MiB staged on an H200 */
+#define COLL_DEVICE_SEGMENT (4u << 20)      /* device buffers; docs/GPU.md says where it comes from */
 #define COLL_MAX_SEGMENT (1u << 30)
 #define COLL_MAX_DEPTH 8                    /* segments in flight, at most */
 #define COLL_CHUNK ((size_t)1 << 30)        /* bytes: the largest message MPI is given (an int count) */
