@@ -31,7 +31,8 @@ endif
 # libddl: the collectives (collectives/) and the kernels they call (LIBK_*).
 LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
               collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
-              collectives/errors.c collectives/exchange.c collectives/grid.c collectives/registry.c \
+              collectives/errors.c collectives/exchange.c collectives/grid.c collectives/location.c \
+              collectives/registry.c \
               collectives/topology.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
@@ -106,18 +107,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DIR_INC) $(BLAS_CFLAGS) -c $< -o $@
 
-SEAL ?= 0 # until harness/sim/model_cost.c stops calling the library's internals
 define seal
 	@mkdir -p $(dir $@)
 	$(LD) -r -o $@.o $^
-	$(if $(filter 1,$(SEAL)),$(OBJCOPY) --localize-hidden $@.o)
+	$(OBJCOPY) --localize-hidden $@.o
 	rm -f $@ && $(AR) rcs $@ $@.o && rm -f $@.o
 endef
 $(LIBDDL): $(LIB_OBJ)
 	$(seal)
 
 # The sealed library hides its kernels: the harness links its own copy of them (LIBK_OBJ).
-EXE_LIBK := $(if $(filter 1,$(SEAL)),$(LIBK_OBJ))
+EXE_LIBK := $(LIBK_OBJ)
 $(EXE): $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
@@ -323,7 +323,7 @@ CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
 NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden -MMD -MP -Ikernels
 CUDA_LIB_OBJ := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
 CUDA_OBJ   := $(call obj,$(HARN_COMMON) $(HARN_REAL) $(KERN_CUDA)) $(filter-out $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o),$(CUDA_CU:%.cu=$(CUDA_BUILD)/%.o)) \
-              $(if $(filter 1,$(SEAL)),$(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o))
+              $(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
 CUDA_LIBS  := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 all: $(CUDA_EXE) $(CUDA_LIB) $(CUDA_TEST)
 

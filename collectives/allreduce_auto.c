@@ -95,13 +95,19 @@ static int make_sub(ddl_ctx *ctx, const ddl_config *cfg, const candidate *c, ddl
     sc.ranks_per_node = ctx->ranks_per_node > 0 ? ctx->ranks_per_node : 0;
     sc.segment_bytes = ctx->segment_bytes;
     sc.poll_us = cfg->poll_us ? cfg->poll_us : ctx->poll_us;
+    sc.device = cfg->device;
+    sc.pipeline_depth = ctx->depth;
     return ddl_ctx_create(ctx->comm, &sc, out);
 }
 
 static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     auto_state *s = calloc(1, sizeof *s);
-    if (!s) return coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
+    int rc = s ? coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG) : coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
+    if ((rc = coll_agree(ctx->comm, rc))) { /* before the sub-contexts' collective creation */
+        free(s);
+        return rc;
+    }
     ctx->algo_state = s;
     enumerate(s, ctx->size, ctx->ranks_per_node);
     if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
@@ -114,11 +120,12 @@ static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
                                  cd->patterns[0] ? cd->patterns : NULL, (size_t)bytes);
             if (t >= 0 && t < best * 0.999) { best = t; s->pick[k] = c; } /* ties: the simpler, earlier one */
         }
-        if (!s->sub[s->pick[k]]) {
-            int rc = make_sub(ctx, cfg, &s->cand[s->pick[k]], &s->sub[s->pick[k]]);
-            if (rc) return rc;
-        }
     }
+    /* rank 0's choices everywhere: every rank must create the same sub-contexts in the same order */
+    COLL_MPI(MPI_Bcast(s->pick, NCLASS, MPI_INT, 0, ctx->comm));
+    for (int k = 0; k < NCLASS; k++)
+        if (!s->sub[s->pick[k]] && (rc = make_sub(ctx, cfg, &s->cand[s->pick[k]], &s->sub[s->pick[k]])))
+            return rc;
     return 0;
 }
 

@@ -23,20 +23,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Collective: one split per dimension, agreeing on failure before the next one. */
 static int make_dim_comms(ddl_ctx *ctx)
 {
-    int stride = 1;
+    int stride = 1, rc;
     for (int i = 0; i < ctx->ndims; i++) {
-        int c = (ctx->rank / stride) % ctx->dims[i];
+        int c = (ctx->rank / stride) % ctx->dims[i], mrc;
         ctx->coords[i] = c;
-        COLL_MPI(MPI_Comm_split(ctx->comm, ctx->rank - c * stride, c, &ctx->dim_comm[i]));
-        COLL_MPI(MPI_Comm_set_errhandler(ctx->dim_comm[i], MPI_ERRORS_RETURN));
+        mrc = MPI_Comm_split(ctx->comm, ctx->rank - c * stride, c, &ctx->dim_comm[i]);
+        if (mrc == MPI_SUCCESS) mrc = MPI_Comm_set_errhandler(ctx->dim_comm[i], MPI_ERRORS_RETURN);
+        if ((rc = coll_agree(ctx->comm, mrc == MPI_SUCCESS ? 0 : coll_mpi_fail(mrc, "MPI_Comm_split (ddl)"))))
+            return rc;
         stride *= ctx->dims[i];
     }
     return 0;
 }
 
-static int ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
+/* The grid and patterns, for checking that every rank read the same ones. */
+static long grid_hash(const ddl_ctx *ctx)
+{
+    unsigned long h = (unsigned long)ctx->ndims;
+    for (int i = 0; i < ctx->ndims; i++)
+        h = (h * 1000003u + (unsigned long)ctx->dims[i]) * 3u + (unsigned long)ctx->patterns[i];
+    return (long)(h & 0x7fffffffUL);
+}
+
+/* Local: the grid (given, or derived from ranks per node) and its patterns. */
+static int resolve_grid(ddl_ctx *ctx, const ddl_config *cfg)
 {
     const char *grid = cfg->grid ? cfg->grid : getenv("DDL_GRID");
     const char *pats = cfg->patterns ? cfg->patterns : getenv("DDL_PATTERNS");
@@ -60,6 +73,18 @@ static int ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
         if (ctx->patterns[i] == COLL_PAT_RHD && !coll_is_pow2(ctx->dims[i]))
             return coll_fail(DDL_ERR_GRID, "ddl: pattern rhd needs a power-of-two dimension, "
                                            "dimension %d has %d ranks", i + 1, ctx->dims[i]);
+    return 0;
+}
+
+/* Collective: every rank resolves the grid, the ranks agree on success and on the same grid, then
+ * the dimensions' communicators are split. */
+static int ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
+{
+    int rc = resolve_grid(ctx, cfg);
+    if (!rc) rc = coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG);
+    if ((rc = coll_agree(ctx->comm, rc)) ||
+        (rc = coll_agree_same(ctx->comm, grid_hash(ctx), "ddl: the grid or patterns (DDL_GRID, DDL_PATTERNS)")))
+        return rc;
     return make_dim_comms(ctx);
 }
 

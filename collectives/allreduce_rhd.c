@@ -12,11 +12,9 @@
  *   doubling mirrors it: mask 1 then 2, each exchange doubling the range owned.
  *
  * Blocks are balanced, so any n works (n < q gives empty blocks). The first exchange reads the
- * send buffer directly, later ones the receive buffer. Scratch: COLL_WINDOW segments. */
+ * send buffer directly, later ones the receive buffer. Scratch: ctx->depth segments. */
 #include "coll.h"
 #include "partition.h"
-
-#include <string.h>
 
 int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r,
                                 const void *src, void *dst, size_t n, kern_dtype dt, kern_op op)
@@ -26,11 +24,7 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
     char *out = dst;
     int lo = 0, hi = q;
 
-    if (q == 1) {
-        if (src != dst && n && ctx->dev) return coll_dev_copy(ctx, dst, src, n * es);
-        if (src != dst && n) memcpy(dst, src, n * es);
-        return 0;
-    }
+    if (q == 1) return coll_copy(ctx, dst, src, n * es);
     for (int mask = q / 2; mask >= 1; mask /= 2) {
         int mid = lo + (hi - lo) / 2, peer = coll_fold_real(v ^ mask, fold_r);
         int klo = (v & mask) ? mid : lo, khi = (v & mask) ? hi : mid;   /* kept */

@@ -13,12 +13,10 @@
  *
  * Each step is a segmented coll_exchange_reduce, so a block's segments are reduced while later
  * segments arrive. The first step reads the caller's send buffer directly: no copy of the input
- * (out-of-place costs the same as in-place). Memory: COLL_WINDOW segments of scratch. q = 1 is a
+ * (out-of-place costs the same as in-place). Memory: ctx->depth segments of scratch. q = 1 is a
  * copy; n < q leaves some blocks empty (zero-length messages). */
 #include "coll.h"
 #include "partition.h"
-
-#include <string.h>
 
 int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const void *src, void *dst,
                              size_t n, kern_dtype dt, kern_op op)
@@ -28,11 +26,7 @@ int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const vo
     char *out = dst;
     int right = coll_mod(v + 1, q), left = coll_mod(v - 1, q);
 
-    if (q == 1) {
-        if (src != dst && n && ctx->dev) return coll_dev_copy(ctx, dst, src, n * es);
-        if (src != dst && n) memcpy(dst, src, n * es);
-        return 0;
-    }
+    if (q == 1) return coll_copy(ctx, dst, src, n * es);
     for (int s = 0; s < q - 1; s++) {
         int sb = coll_mod(v - s - 1, q), rb = coll_mod(v - s - 2, q);
         const char *from = (s == 0 ? in : out) + coll_block_off(n, q, sb) * es;

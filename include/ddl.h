@@ -59,7 +59,8 @@ typedef struct ddl_config {
     const char *grid;        /* "4x16x4" (product = ranks); NULL = derived (ranks per node x nodes) */
     const char *patterns;    /* per-dimension "ring,rhd,..."; NULL = ring everywhere */
     int ranks_per_node;      /* 0 = detect (MPI_COMM_TYPE_SHARED), or env DDL_RANKS_PER_NODE */
-    size_t segment_bytes;    /* pipeline segment; 0 = default (env DDL_SEGMENT_BYTES) */
+    size_t segment_bytes;    /* pipeline segment; 0 = default (env DDL_SEGMENT_BYTES; 256 KiB for
+                                host buffers, 4 MiB for device buffers); the smallest of all ranks' */
     int poll_us;             /* 0 = block in MPI_Wait (env DDL_POLL_US); n = test every n us, sleeping
                                 between: for a communication thread on cores shared with compute */
     ddl_cost_fn cost;        /* auto: model choosing the algorithm per size; NULL = built-in rule */
@@ -67,12 +68,16 @@ typedef struct ddl_config {
     int device;              /* 0: buffers are host memory; 1: CUDA device memory of the calling
                                 thread's current device (moved by CUDA-aware MPI or staged through
                                 pinned host buffers; see docs/GPU.md) */
+    int pipeline_depth;      /* segments in flight each way; 0 = default (env DDL_PIPELINE_DEPTH;
+                                2 for host buffers, 4 for device buffers; at most 8) */
 } ddl_config;
 
-#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0 }
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0 }
 
 typedef struct ddl_ctx ddl_ctx;
 
+/* Collective over comm. A failure on any rank fails it on every rank, none left waiting: the rank that
+ * failed keeps its message, the others get "rank R failed: <R's message>" and R's code. */
 DDL_API int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out);
 DDL_API int ddl_allreduce(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t count, ddl_dtype dtype,
                   ddl_op op);

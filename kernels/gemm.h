@@ -41,7 +41,8 @@ typedef enum { KERN_PREC_FP32, KERN_PREC_TF32, KERN_PREC_BF16, KERN_PREC_FP16, K
 int kern_gemm_init(void);
 
 /* C = alpha·op(A)·op(B) + beta·C, row-major (see above). Returns KERN_GEMM_OK or an error code;
- * on an argument error C is untouched. */
+ * on an argument error C is untouched. No backend prints: the CUDA backend leaves the detail of a
+ * failure in kern_dev_last_error() (devmem.h) for the caller to report. */
 int kern_gemm_f32(int transa, int transb, int m, int n, int k, float alpha, const float *A, int lda,
                   const float *B, int ldb, float beta, float *C, int ldc);
 

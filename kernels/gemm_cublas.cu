@@ -5,7 +5,9 @@
  * dimensions pass unchanged. Precisions: fp32 (CUBLAS_COMPUTE_32F, default math: no TF32),
  * tf32 (CUBLAS_COMPUTE_32F_FAST_TF32), bf16/fp16 inputs with CUBLAS_COMPUTE_32F (float32
  * accumulation, tensor cores); C is float32 in every case. Host pointers are refused with
- * KERN_GEMM_EARG (cudaPointerGetAttributes) instead of faulting on the device. */
+ * KERN_GEMM_EARG (cudaPointerGetAttributes) instead of faulting on the device. Nothing here prints:
+ * a failure returns its KERN_GEMM_* code with the detail in kern_dev_last_error() (devmem_cuda.cu's
+ * recorder, kern_cu_fail/kern_cu_failf), for the caller to report. */
 #include "devmem_cuda.h"
 
 extern "C" {
@@ -23,7 +25,6 @@ static char desc[256] = "cuBLAS (not initialised)";
 static int cublas_fail(cublasStatus_t st, const char *what)
 {
     kern_cu_failf(KERN_DEV_ECUDA, "%s: %s", what, cublasGetStatusString(st));
-    fprintf(stderr, "gemm_cublas: %s: %s\n", what, cublasGetStatusString(st));
     return KERN_GEMM_EBACKEND;
 }
 
@@ -32,13 +33,10 @@ extern "C" int kern_gemm_init(void)
     cublasStatus_t st;
     int version = 0;
     if (ready) return KERN_GEMM_OK;
-    if (kern_dev_count(NULL) != KERN_DEV_OK) {
-        fprintf(stderr, "gemm_cublas: %s\n", kern_dev_last_error());
-        return KERN_GEMM_EBACKEND;
-    }
+    if (kern_dev_count(NULL) != KERN_DEV_OK) return KERN_GEMM_EBACKEND; /* it recorded why */
     cudaError_t err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
     if (err != cudaSuccess) {
-        fprintf(stderr, "gemm_cublas: cudaStreamCreateWithFlags: %s\n", cudaGetErrorString(err));
+        kern_cu_fail(err, "cudaStreamCreateWithFlags");
         return KERN_GEMM_EBACKEND;
     }
     if ((st = cublasCreate(&handle)) != CUBLAS_STATUS_SUCCESS) return cublas_fail(st, "cublasCreate");
@@ -75,7 +73,7 @@ static int scale_c(int m, int n, float beta, float *C, int ldc)
     if (beta == 0.0f) {
         cudaError_t err = cudaMemset2DAsync(C, (size_t)ldc * sizeof(float), 0, (size_t)n * sizeof(float), (size_t)m, stream);
         if (err != cudaSuccess) {
-            fprintf(stderr, "gemm_cublas: cudaMemset2DAsync: %s\n", cudaGetErrorString(err));
+            kern_cu_fail(err, "cudaMemset2DAsync");
             return KERN_GEMM_EBACKEND;
         }
         return KERN_GEMM_OK;
@@ -101,7 +99,7 @@ extern "C" int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, 
     if ((rc = kern_gemm_init()) != KERN_GEMM_OK) return rc;
     if (m == 0 || n == 0) return KERN_GEMM_OK;
     if (!on_device(C) || (k > 0 && (!on_device(A) || !on_device(B)))) {
-        fprintf(stderr, "gemm_cublas: A, B and C must be device memory (kern_dev_alloc) in the CUDA build\n");
+        kern_cu_failf(KERN_DEV_EARG, "gemm_cublas: A, B and C must be device memory (kern_dev_alloc) in the CUDA build");
         return KERN_GEMM_EARG;
     }
     if (k == 0) return scale_c(m, n, beta, C, ldc);

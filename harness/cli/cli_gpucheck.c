@@ -143,7 +143,10 @@ int cli_gpucheck_main(int argc, char **argv)
         printf("SKIP: no CUDA device (%s)\n", kern_dev_last_error());
         return 0;
     }
-    if (kern_gemm_init()) return 1;
+    if ((rc = kern_gemm_init())) {
+        fprintf(stderr, "ddlbench gpu-check: %s: %s\n", kern_gemm_strerror(rc), kern_dev_last_error());
+        return 1;
+    }
     printf("# ddlbench gpu-check on %s\n# %s\n", kern_dev_name(), kern_gemm_backend());
     printf("# 1. cuBLAS vs float64 reference (192x160x1024, values in [-1,1))\n");
     for (int p = 0; p < KERN_PREC_COUNT; p++) {

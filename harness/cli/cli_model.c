@@ -225,7 +225,11 @@ static int layer_table(const model_opts *o)
     if (o->time) {
         rc = 1;
         ms = calloc(2 * (size_t)model_layer_count(m), sizeof *ms);
-        if (!ms || kern_gemm_init() || time_layers(m, o->reps, ms)) goto out;
+        if (!ms || kern_gemm_init() || time_layers(m, o->reps, ms)) { /* kernels/ print nothing */
+            fprintf(stderr, "ddlbench model --time: %s\n", ms ? "the GEMMs failed (the CUDA build's need device "
+                                                                 "buffers: see gpu-check)" : "out of memory");
+            goto out;
+        }
     }
     print_table(m, ms, tot);
     printf("# totals\n");

@@ -158,7 +158,9 @@ static int gemm(trainer *t, const model_gemm *g, const char *a, const char *b, f
                           g->transa ? g->m : g->k, b, g->transb ? g->k : g->n, 0.0f, c, g->n);
     counters_end();
     *gemm_s += stream_time() - t0;
-    if (rc) snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)", kern_gemm_strerror(rc), g->m, g->n, g->k);
+    if (rc) /* on the device the backend's detail is in kern_dev_last_error() (kernels/gemm.h) */
+        snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)%s%s", kern_gemm_strerror(rc), g->m, g->n, g->k,
+                 t->cfg.device ? ": " : "", t->cfg.device ? kern_dev_last_error() : "");
     return rc;
 }
 
