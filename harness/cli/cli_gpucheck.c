@@ -200,7 +200,7 @@ int cli_gpucheck_main(int argc, char **argv)
     double rgbs = 0, cgbs = 0, nspb = 0;
     if (time_memory(&rgbs, &cgbs, &nspb)) { rc = 1; goto out; }
     printf("# 4. memory: reduce (float32 sum, 256 MB) %.0f GB/s, D2D copy %.0f GB/s\n", rgbs, cgbs);
-    profile pr = { peak[KERN_PREC_TF32], peak[KERN_PREC_FP16], nspb };
+    profile pr = { peak[KERN_PREC_TF32], peak[KERN_PREC_FP16], nspb, 0 };
     char err[256];
     if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32)", err, sizeof err)) {
         fprintf(stderr, "ddlbench gpu-check: %s\n", err);

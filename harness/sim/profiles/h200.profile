@@ -12,3 +12,4 @@ gemm_gflops_fp16 = 73600
 # reduce_ns_per_byte: 3 bytes of HBM3e traffic per byte of one input, 4.8 TB/s peak (NVIDIA H200
 # datasheet) at an assumed 75% achieved: 3 / (0.75 x 4.8e12) = 8.3e-13 s = 0.00083 ns per byte.
 reduce_ns_per_byte = 0.00083
+mem_gbps = 3600

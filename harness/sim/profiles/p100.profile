@@ -18,3 +18,4 @@ gemm_gflops_fp16 = 7850
 # per byte of one input; 732 GB/s peak (NVIDIA P100 datasheet) at an assumed 75% achieved:
 #   3 / (0.75 x 732e9 B/s) = 5.46e-12 s = 0.00546 ns per byte.
 reduce_ns_per_byte = 0.00546
+mem_gbps = 549
