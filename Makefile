@@ -50,7 +50,7 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # The harness, by role (harness/DESIGN in docs/DESIGN.md): cli/ front-ends, common/ services, bench/
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_cost.c \
-               harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
+               harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
                harness/cli/cli_train_run.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \

@@ -8,6 +8,7 @@
  *   the analytic α-β-γ cost model (to come) ddlbench model --algo ...   → add its branch at DISPATCH */
 #include "cli.h"
 #include "gemm.h"
+#include "guard.h"
 #include "mem.h"
 #include "model.h"
 #include "model_bytes.h"
@@ -263,6 +264,8 @@ static int layer_table(const model_opts *o)
     printf("# sgd_momentum_MB_per_step  %.1f\n", sgd);
     printf("# memory_MB_per_step        %.1f  (%.2f FLOP per byte over the step: GEMM FLOPs / these bytes)\n", mem,
            (tot[0] + tot[1]) * 1e9 / (mem * 1e6));
+    printf("# train_full_GB_per_rank    %.2f  (--compute full allocates; --compute gemm: %.2f)\n",
+           guard_model_bytes(m, 1) / 1e9, guard_model_bytes(m, 0) / 1e9);
     if (pr) {
         double tg = (tot[0] + tot[1]) / pr->gemm_gflops_fp32 * 1e3, tm = mem * 1e6 / (pr->mem_gbps * 1e9) * 1e3;
         printf("# profile                   %s: gemm_gflops_fp32 %.6g, mem_gbps %.6g\n", o->profile, pr->gemm_gflops_fp32,

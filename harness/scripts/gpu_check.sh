@@ -3,17 +3,19 @@
 # GPU and no network (docs/GPU.md). Usage: sh harness/scripts/gpu_check.sh BUILD/cuda/ddlbench
 # Steps (each under a time limit; the whole check fits in 5 minutes on an H200):
 #   1. ddlbench gpu-check: cuBLAS vs float64 reference per precision, peak and ResNet-50 GEMM TFLOP/s,
-#      reduction GB/s vs D2D copy, device profile -> results/gpu/local.profile
+#      reduction GB/s vs D2D copy, layer kernels' GB/s, device profile -> results/gpu/local.profile, and
+#      the ResNet-50 step at batch 256 (--compute gemm and full) beside PyTorch's images/s
 #   2. tests/test_cuda on 1 rank (singleton MPI_Init, no launcher) and, when a launcher is found,
 #      2 ranks sharing the GPU: reduction kernel, GEMMs and every algorithm on device buffers
 #      (staged through pinned memory, and CUDA-aware when the MPI library is)
-#   3. ddlbench train --device gpu: the ResNet-50 step at batch 32 (224x224) on 1 rank (singleton
+#   3. ddlbench train --device gpu: the full ResNet-50 step at batch 32 (224x224) on 1 rank (singleton
 #      MPI_Init), 2 warm-up + 5 timed steps, -a ring, per GEMM precision fp32 / tf32 / bf16: images/s,
 #      and which device path libddl took (device=staged or device=cuda-aware)
 #   4. ddlbench allreduce --device gpu at 2 ranks sharing the GPU (when a launcher is found), every
 #      result checked on the host: 64 MB busbw per algorithm
 # Without a device it prints one "SKIP: no CUDA device (...)" line and exits 0 (a check that cannot
 # run is not a failure of the build); any failed step makes it exit 1. The table comes last.
+# The whole check fits in 6 minutes on an H200 (the batch-256 comparison adds about a minute).
 exe=${1:?usage: gpu_check.sh BUILD/cuda/ddlbench}
 BUILD=${BUILD:-build}
 out=${GPU_CHECK_OUT:-results/gpu}
@@ -22,7 +24,7 @@ mkdir -p "$out" || exit 1
 log=$out/gpu_check.log
 : >"$log"
 
-first=$(timeout 150 "$exe" gpu-check --profile-out "$out/local.profile" 2>&1)
+first=$(timeout 300 "$exe" gpu-check --profile-out "$out/local.profile" 2>&1)
 st=$?
 echo "$first" >>"$log"
 case $first in SKIP:*) echo "$first"; exit 0 ;; esac
