@@ -67,8 +67,9 @@ int main(void)
     CHECK(nbad + 2 >= 10, "at least 10 malformed profiles");
 
     CHECK(profile_load("harness/sim/profiles/p100.profile", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 3000 &&
-              pr.gemm_gflops_fp32 < 5000, "p100: %s", err);
-    CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000, "h200 by name: %s", err);
+              pr.gemm_gflops_fp32 < 10600 && pr.mem_gbps > 0 && pr.mem_gbps <= 732, "p100 (below its peaks): %s", err);
+    CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000 && pr.mem_gbps <= 4800,
+          "h200 by name: %s", err);
     CHECK(profile_load("nosuch", &pr, err, sizeof err) == 2 && strstr(err, "cannot open"), "missing file");
     CHECK(profile_load("", &pr, err, sizeof err) == 2, "empty name");
 

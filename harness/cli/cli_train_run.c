@@ -118,7 +118,7 @@ out:
 static const char *const csv_header =
     "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
     "compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
-    "papi_gemm_GFLOPps,papi_gemm_ipc,compute_mode";
+    "papi_gemm_GFLOPps,papi_gemm_ipc";
 
 static void print_na(FILE *f, double v, const char *fmt)
 {
@@ -137,7 +137,7 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
                 r->wrong);
         print_na(f, r->gflops, ",%.3f");
         print_na(f, r->ipc, ",%.3f");
-        fprintf(f, ",%s\n", o->full ? "full" : "gemm");
+        fputc('\n', f);
     } else
         fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
                 r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,

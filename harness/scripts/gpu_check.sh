@@ -1,7 +1,7 @@
 #!/bin/sh
 # gpu_check.sh — `make gpu-check`: the prepared check of the CUDA build on a machine with one NVIDIA
 # GPU and no network (docs/GPU.md). Usage: sh harness/scripts/gpu_check.sh BUILD/cuda/ddlbench
-# Steps (each under a time limit; the whole check fits in 5 minutes on an H200):
+# Steps (each under a time limit; the whole check fits in 6 minutes on an H200):
 #   1. ddlbench gpu-check: cuBLAS vs float64 reference per precision, peak and ResNet-50 GEMM TFLOP/s,
 #      reduction GB/s vs D2D copy, layer kernels' GB/s, device profile -> results/gpu/local.profile, and
 #      the ResNet-50 step at batch 256 (--compute gemm and full) beside PyTorch's images/s
@@ -15,7 +15,6 @@
 #      result checked on the host: 64 MB busbw per algorithm
 # Without a device it prints one "SKIP: no CUDA device (...)" line and exits 0 (a check that cannot
 # run is not a failure of the build); any failed step makes it exit 1. The table comes last.
-# The whole check fits in 6 minutes on an H200 (the batch-256 comparison adds about a minute).
 exe=${1:?usage: gpu_check.sh BUILD/cuda/ddlbench}
 BUILD=${BUILD:-build}
 out=${GPU_CHECK_OUT:-results/gpu}
