@@ -264,6 +264,11 @@ static int layer_table(const model_opts *o)
     printf("# sgd_momentum_MB_per_step  %.1f\n", sgd);
     printf("# memory_MB_per_step        %.1f  (%.2f FLOP per byte over the step: GEMM FLOPs / these bytes)\n", mem,
            (tot[0] + tot[1]) * 1e9 / (mem * 1e6));
+    double kinds[MODEL_MEM_KINDS];
+    model_mem_by_kind(m, kinds);
+    printf("# memory_MB_by_kind        ");
+    for (int k = 0; k < MODEL_MEM_KINDS; k++) printf(" %s %.1f", model_mem_kind_name(k), kinds[k] / 1e6);
+    putchar('\n');
     printf("# train_full_GB_per_rank    %.2f  (--compute full allocates; --compute gemm: %.2f)\n",
            guard_model_bytes(m, 1) / 1e9, guard_model_bytes(m, 0) / 1e9);
     if (pr) {
