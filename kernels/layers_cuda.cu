@@ -7,7 +7,7 @@
  * first use, i.e. in the warm-up step); a one-thread-per-channel kernel then derives the coefficients
  * and the element-wise pass applies them. Pooling and col2im gather: one thread per output element
  * sums its terms in the same order as the host loops (layers.c, im2col.c), so the data-movement
- * kernels agree with the host bit for bit (tests/test_cuda_compute.c). */
+ * kernels agree with the host bit for bit (tests/test_cuda_compute.c). Not measured on a GPU yet. */
 #include "devmem_cuda.h"
 
 extern "C" {
@@ -168,24 +168,41 @@ static int relu_fwd(float *y, size_t n) { if (n) relu_fwd_k<<<blocks_for(n), THR
 static int relu_bwd(const float *y, float *dy, size_t n) { if (n) relu_bwd_k<<<blocks_for(n), THREADS, 0, cs()>>>(y, dy, n); return launched(); }
 static int add(float *y, const float *x, size_t n) { if (n) add_k<<<blocks_for(n), THREADS, 0, cs()>>>(y, x, n); return launched(); }
 
-__global__ void maxpool_fwd_k(const float *x, float *y, int32_t *arg, kern_window g, size_t total)
+/* Plane-wise kernels run on a 2-D grid: blockIdx.y strides over rows (planes, channels, col rows),
+ * x over the elements inside one row, so index arithmetic is 32-bit division (64-bit division is
+ * slow on a GPU) and a row never exceeds INT_MAX elements (checked by rows_grid). */
+static int rows_grid(size_t rows, size_t inner, dim3 *grid)
 {
-    for (size_t o = (size_t)blockIdx.x * blockDim.x + threadIdx.x; o < total; o += (size_t)gridDim.x * blockDim.x) {
-        size_t p = o / ((size_t)g.oh * g.ow);
-        int oh = (int)(o / g.ow % g.oh), ow = (int)(o % g.ow);
+    if (inner > 0x7fffffff) return kern_cu_failf(KERN_DEV_EARG, "layer kernel: %zu elements in one row (at most 2^31 - 1)", inner);
+    size_t bx = (inner + THREADS - 1) / THREADS, by = rows < 65535 ? rows : 65535;
+    if (bx > MAX_BLOCKS) bx = MAX_BLOCKS;
+    *grid = dim3((unsigned)(bx ? bx : 1), (unsigned)(by ? by : 1));
+    return KERN_DEV_OK;
+}
+
+#define ROWS(row, rows) for (size_t row = blockIdx.y; row < (rows); row += gridDim.y)
+#define INNER(k, n) for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < (n); k += gridDim.x * blockDim.x)
+
+__global__ void maxpool_fwd_k(const float *x, float *y, int32_t *arg, kern_window g, size_t planes)
+{
+    int out = g.oh * g.ow;
+    ROWS(p, planes) {
         const float *xp = x + p * g.h * g.w;
-        float best = -INFINITY;
-        int32_t at = -1;
-        for (int i = 0; i < g.kh; i++) {
-            int ih = oh * g.stride - g.pad + i;
-            for (int j = 0; ih >= 0 && ih < g.h && j < g.kw; j++) {
-                int iw = ow * g.stride - g.pad + j;
-                if (iw < 0 || iw >= g.w) continue;
-                float v = xp[ih * g.w + iw];
-                if (at < 0 || v > best) best = v, at = ih * g.w + iw;
+        INNER(o, out) {
+            int oh = o / g.ow, ow = o - oh * g.ow;
+            float best = -INFINITY;
+            int32_t at = -1;
+            for (int i = 0; i < g.kh; i++) {
+                int ih = oh * g.stride - g.pad + i;
+                for (int j = 0; ih >= 0 && ih < g.h && j < g.kw; j++) {
+                    int iw = ow * g.stride - g.pad + j;
+                    if (iw < 0 || iw >= g.w) continue;
+                    float v = xp[ih * g.w + iw];
+                    if (at < 0 || v > best) best = v, at = ih * g.w + iw;
+                }
             }
+            y[p * out + o] = best, arg[p * out + o] = at;
         }
-        y[o] = best, arg[o] = at;
     }
 }
 
@@ -197,32 +214,38 @@ __device__ void covering(int i, int k, int s, int p, int n_out, int *lo, int *hi
     if (*hi > n_out - 1) *hi = n_out - 1;
 }
 
-__global__ void maxpool_bwd_k(const float *dy, const int32_t *arg, float *dx, kern_window g, size_t total)
+__global__ void maxpool_bwd_k(const float *dy, const int32_t *arg, float *dx, kern_window g, size_t planes)
 {
-    for (size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (size_t)gridDim.x * blockDim.x) {
-        size_t p = e / ((size_t)g.h * g.w), po = p * g.oh * g.ow;
-        int ih = (int)(e / g.w % g.h), iw = (int)(e % g.w), olo, ohi, wlo, whi;
-        covering(ih, g.kh, g.stride, g.pad, g.oh, &olo, &ohi);
-        covering(iw, g.kw, g.stride, g.pad, g.ow, &wlo, &whi);
-        float s = 0.0f;
-        for (int oh = olo; oh <= ohi; oh++)
-            for (int ow = wlo; ow <= whi; ow++)
-                if (arg[po + oh * g.ow + ow] == ih * g.w + iw) s += dy[po + oh * g.ow + ow];
-        dx[e] = s;
+    int in = g.h * g.w, out = g.oh * g.ow;
+    ROWS(p, planes) {
+        INNER(e, in) {
+            int ih = e / g.w, iw = e - ih * g.w, olo, ohi, wlo, whi;
+            covering(ih, g.kh, g.stride, g.pad, g.oh, &olo, &ohi);
+            covering(iw, g.kw, g.stride, g.pad, g.ow, &wlo, &whi);
+            float s = 0.0f;
+            for (int oh = olo; oh <= ohi; oh++)
+                for (int ow = wlo; ow <= whi; ow++)
+                    if (arg[p * out + oh * g.ow + ow] == e) s += dy[p * out + oh * g.ow + ow];
+            dx[p * in + e] = s;
+        }
     }
 }
 
 static int maxpool_fwd(const float *x, float *y, int32_t *arg, const kern_window *g)
 {
-    size_t total = (size_t)kern_window_out(g);
-    if (total) maxpool_fwd_k<<<blocks_for(total), THREADS, 0, cs()>>>(x, y, arg, *g, total);
+    size_t planes = (size_t)g->c * g->b;
+    dim3 grid;
+    if (int rc = rows_grid(planes, (size_t)g->oh * g->ow, &grid)) return rc;
+    maxpool_fwd_k<<<grid, THREADS, 0, cs()>>>(x, y, arg, *g, planes);
     return launched();
 }
 
 static int maxpool_bwd(const float *dy, const int32_t *arg, float *dx, const kern_window *g)
 {
-    size_t total = (size_t)kern_window_in(g);
-    if (total) maxpool_bwd_k<<<blocks_for(total), THREADS, 0, cs()>>>(dy, arg, dx, *g, total);
+    size_t planes = (size_t)g->c * g->b;
+    dim3 grid;
+    if (int rc = rows_grid(planes, (size_t)g->h * g->w, &grid)) return rc;
+    maxpool_bwd_k<<<grid, THREADS, 0, cs()>>>(dy, arg, dx, *g, planes);
     return launched();
 }
 
@@ -276,49 +299,60 @@ static int bias_bwd(const float *dy, float *db, int c, size_t n)
     return launched();
 }
 
-/* One thread per col element (row r = (c, i, j), column q = (b, oh, ow)): coalesced writes. */
-__global__ void im2col_k(const float *x, float *col, kern_window g, size_t ncol, size_t total)
+/* im2col: one col row r = (c, i, j) per grid row, one thread per column q = (b, oh, ow): coalesced
+ * writes, and reads along iw for stride 1. */
+__global__ void im2col_k(const float *x, float *col, kern_window g, int ncol, size_t rows)
 {
-    for (size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (size_t)gridDim.x * blockDim.x) {
-        size_t r = e / ncol, q = e % ncol;
+    ROWS(r, rows) {
         int j = (int)(r % g.kw), i = (int)(r / g.kw % g.kh), c = (int)(r / g.kw / g.kh);
-        int ow = (int)(q % g.ow), oh = (int)(q / g.ow % g.oh), b = (int)(q / g.ow / g.oh);
-        int ih = oh * g.stride - g.pad + i, iw = ow * g.stride - g.pad + j;
-        col[e] = ih >= 0 && ih < g.h && iw >= 0 && iw < g.w ? x[(((size_t)c * g.b + b) * g.h + ih) * g.w + iw] : 0.0f;
+        const float *xc = x + (size_t)c * g.b * g.h * g.w;
+        INNER(q, ncol) {
+            int t = q / g.ow, ow = q - t * g.ow, b = t / g.oh, oh = t - b * g.oh;
+            int ih = oh * g.stride - g.pad + i, iw = ow * g.stride - g.pad + j;
+            col[r * ncol + q] = ih >= 0 && ih < g.h && iw >= 0 && iw < g.w ? xc[((size_t)b * g.h + ih) * g.w + iw] : 0.0f;
+        }
     }
 }
 
-/* One thread per input element: its col terms in (i, j) order, onto zero or onto x. */
-__global__ void col2im_k(const float *col, float *x, kern_window g, size_t ncol, size_t total, int accumulate)
+/* col2im: one channel per grid row, one thread per input element (b, ih, iw): its col terms in
+ * (i, j) order, onto zero or onto x. */
+__global__ void col2im_k(const float *col, float *x, kern_window g, int ncol, int per_channel, int accumulate)
 {
-    for (size_t e = (size_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (size_t)gridDim.x * blockDim.x) {
-        int iw = (int)(e % g.w), ih = (int)(e / g.w % g.h), b = (int)(e / g.w / g.h % g.b), c = (int)(e / g.w / g.h / g.b);
-        float s = accumulate ? x[e] : 0.0f;
-        for (int i = 0; i < g.kh; i++) {
-            int th = ih + g.pad - i;
-            if (th < 0 || th % g.stride || th / g.stride >= g.oh) continue;
-            for (int j = 0; j < g.kw; j++) {
-                int tw = iw + g.pad - j;
-                if (tw < 0 || tw % g.stride || tw / g.stride >= g.ow) continue;
-                size_t r = ((size_t)c * g.kh + i) * g.kw + j, q = ((size_t)b * g.oh + th / g.stride) * g.ow + tw / g.stride;
-                s += col[r * ncol + q];
+    ROWS(c, (size_t)g.c) {
+        float *xc = x + c * per_channel;
+        INNER(e, per_channel) {
+            int t = e / g.w, iw = e - t * g.w, b = t / g.h, ih = t - b * g.h;
+            float s = accumulate ? xc[e] : 0.0f;
+            for (int i = 0; i < g.kh; i++) {
+                int th = ih + g.pad - i;
+                if (th < 0 || th % g.stride || th / g.stride >= g.oh) continue;
+                for (int j = 0; j < g.kw; j++) {
+                    int tw = iw + g.pad - j;
+                    if (tw < 0 || tw % g.stride || tw / g.stride >= g.ow) continue;
+                    size_t r = (c * g.kh + i) * g.kw + j;
+                    s += col[r * ncol + (b * g.oh + th / g.stride) * g.ow + tw / g.stride];
+                }
             }
+            xc[e] = s;
         }
-        x[e] = s;
     }
 }
 
 static int im2col(const float *x, float *col, const kern_window *g)
 {
-    size_t total = (size_t)kern_window_cols(g), ncol = (size_t)g->b * g->oh * g->ow;
-    if (total) im2col_k<<<blocks_for(total), THREADS, 0, cs()>>>(x, col, *g, ncol, total);
+    size_t rows = (size_t)g->c * g->kh * g->kw, ncol = (size_t)g->b * g->oh * g->ow;
+    dim3 grid;
+    if (int rc = rows_grid(rows, ncol, &grid)) return rc;
+    im2col_k<<<grid, THREADS, 0, cs()>>>(x, col, *g, (int)ncol, rows);
     return launched();
 }
 
 static int col2im(const float *col, float *x, const kern_window *g, int accumulate)
 {
-    size_t total = (size_t)kern_window_in(g), ncol = (size_t)g->b * g->oh * g->ow;
-    if (total) col2im_k<<<blocks_for(total), THREADS, 0, cs()>>>(col, x, *g, ncol, total, accumulate);
+    size_t per = (size_t)g->b * g->h * g->w, ncol = (size_t)g->b * g->oh * g->ow;
+    dim3 grid;
+    if (int rc = rows_grid((size_t)g->c, per > ncol ? per : ncol, &grid)) return rc;
+    col2im_k<<<grid, THREADS, 0, cs()>>>(col, x, *g, (int)ncol, (int)per, accumulate);
     return launched();
 }
 
