@@ -38,14 +38,15 @@ LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
 LIBK_CUDA  := kernels/reduce.c kernels/mem_host.c                    # + kernels/devmem_cuda.cu reduce_cuda.cu
 LIBK_SIM   := kernels/reduce_sim.c kernels/mem_sim.c kernels/devmem_none.c
 # The other kernels: GEMM, SGD, the compute clock, the memory-bound layer kernels (layers.h: host
-# layers.c + im2col.c, device layers_cuda.cu, simulated layers_sim.c; layers_nodev.c = no device).
+# layers.c + im2col.c, device layers_cuda.cu + layers_cuda_window.cu, simulated layers_sim.c;
+# layers_nodev.c = no device).
 KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c \
               kernels/layers.c kernels/im2col.c kernels/layers_nodev.c
 KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c kernels/layers.c kernels/im2col.c # + gemm_cublas.cu compute_cuda.cu layers_cuda.cu
 KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c \
               kernels/layers_sim.c kernels/layers_nodev.c
 CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu \
-              kernels/layers_cuda.cu
+              kernels/layers_cuda.cu kernels/layers_cuda_window.cu
 CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # The harness, by role (harness/DESIGN in docs/DESIGN.md): cli/ front-ends, common/ services, bench/
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.

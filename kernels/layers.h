@@ -77,6 +77,12 @@ typedef struct kern_layer_ops {
 
 extern const kern_layer_ops kern_layers_host;   /* layers.c (real) or layers_sim.c (simulated) */
 const kern_layer_ops *kern_layers_device(void); /* layers_cuda.cu; NULL without CUDA (layers_nodev.c) */
+/* Device tables whose activation arrays (x, y, dy, dx, col) hold 2-byte elements — bfloat16 or IEEE
+ * float16, computed in float32 and rounded once on store — for steps whose GEMMs run in that type;
+ * parameters, statistics, their gradients and SGD stay float32. KERN_STORE_F32 = kern_layers_device().
+ * NULL without CUDA. */
+enum { KERN_STORE_F32, KERN_STORE_BF16, KERN_STORE_F16 };
+const kern_layer_ops *kern_layers_device_as(int storage);
 
 /* Bytes each kernel moves through memory (float32, each array read or written once per pass; the
  * indices of max pooling are 4 bytes): what the simulation charges and `ddlbench model` prints. */

@@ -5,3 +5,4 @@
 #include <stddef.h>
 
 const kern_layer_ops *kern_layers_device(void) { return NULL; }
+const kern_layer_ops *kern_layers_device_as(int storage) { (void)storage; return NULL; }

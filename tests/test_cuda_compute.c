@@ -4,10 +4,13 @@
  * average pooling backward), arithmetic within float32 rounding (batch norm forward and backward with
  * its statistics, bias gradient, average pooling forward, SGD with momentum; the GPU contracts
  * multiply-adds into FMAs, the host build does not). Sizes are odd and span several blocks and, for
- * batch norm, several slices per channel. Built only with nvcc (the CUDA section of the Makefile);
+ * batch norm, several slices per channel. The 2-byte tables (bf16, fp16 activations) against the host
+ * float32 kernels on the same rounded inputs, within the storage type's rounding. Built only with nvcc
+ * (the CUDA section of the Makefile);
  * without a device it prints one SKIP line and "0 passed, 0 failed". Runs on one process. */
 #include "devmem.h"
 #include "gemm.h"
+#include "half.h"
 #include "layers.h"
 #include "test.h"
 
@@ -152,6 +155,72 @@ static void test_im2col(int c, int b, int h, int w, int k, int s, int p)
     free(x), free(cc), free(col), free(t), free(back);
 }
 
+/* Host floats rounded to the 2-byte type (in place) and uploaded as such. */
+static void *up16(float *h, size_t n, int bf)
+{
+    uint16_t *u = malloc(n * 2 + 2);
+    for (size_t i = 0; u && i < n; i++) {
+        u[i] = bf ? kern_f32_to_bf16(h[i]) : kern_f32_to_f16(h[i]);
+        h[i] = bf ? kern_bf16_to_f32(u[i]) : kern_f16_to_f32(u[i]);
+    }
+    void *d = u ? up(u, n * 2) : NULL;
+    free(u);
+    return d;
+}
+
+/* Device 2-byte data as floats; 0 or non-zero. */
+static int down16(float *h, const void *d, size_t n, int bf)
+{
+    uint16_t *u = malloc(n * 2 + 2);
+    int rc = !u || down(u, d, n * 2);
+    for (size_t i = 0; !rc && i < n; i++) h[i] = bf ? kern_bf16_to_f32(u[i]) : kern_f16_to_f32(u[i]);
+    free(u);
+    return rc;
+}
+
+/* The bf16 (bf = 1) or fp16 table: batch norm forward and backward, ReLU, add, max pooling forward,
+ * im2col and col2im against the float32 host kernels on the same rounded inputs. */
+static void test_storage16(int bf)
+{
+    const kern_layer_ops *D16 = kern_layers_device_as(bf ? KERN_STORE_BF16 : KERN_STORE_F16);
+    const double tol = bf ? 2e-2 : 2e-3; /* a few units of the type's last place */
+    const int c = 8;
+    const size_t n = 2 * 13 * 11, e = c * n;
+    kern_window g;
+    kern_window_make(&g, c, 2, 13, 11, 3, 2, 1);
+    size_t out = (size_t)kern_window_out(&g), cols = (size_t)kern_window_cols(&g);
+    float *x = randv(e), *dy = randv(e), *gm = randv(c), *bt = randv(c), *y = malloc(e * 4), *dx = malloc(e * 4);
+    float *t = malloc((cols > e ? cols : e) * 4), *col = malloc(cols * 4), m[8], is[8], dg[8], db[8];
+    int32_t *arg = malloc(out * 4);
+    CHECK(D16 != NULL, "2-byte table %s", bf ? "bf16" : "fp16");
+    void *dX = up16(x, e, bf), *dDY = up16(dy, e, bf), *dY = up(NULL, e * 2), *dDX = up(NULL, e * 2), *dC = up(NULL, cols * 2);
+    float *dG = up(gm, c * 4), *dB = up(bt, c * 4), *dP = up(NULL, 4 * c * 4);
+    int32_t *dA = up(NULL, out * 4);
+    int rc = !D16 || !dX || !dDY || !dY || !dDX || !dC || !dG || !dB || !dP || !dA;
+    H->bn_fwd(x, y, gm, bt, m, is, c, n, 1e-5f);
+    rc = rc || D16->bn_fwd(dX, dY, dG, dB, dP, dP + c, c, n, 1e-5f) || down16(t, dY, e, bf);
+    CHECK(!rc && rel(t, y, e) < tol, "%s bn_fwd: %.3g", bf ? "bf16" : "fp16", rc ? -1 : rel(t, y, e));
+    H->bn_bwd(x, dy, dx, gm, m, is, dg, db, c, n);
+    rc = rc || D16->bn_bwd(dX, dDY, dDX, dG, dP, dP + c, dP + 2 * c, dP + 3 * c, c, n) || down16(t, dDX, e, bf);
+    CHECK(!rc && rel(t, dx, e) < 5 * tol, "%s bn_bwd: %.3g", bf ? "bf16" : "fp16", rc ? -1 : rel(t, dx, e));
+    H->maxpool_fwd(x, y, arg, &g);
+    rc = rc || D16->maxpool_fwd(dX, dY, dA, &g) || down16(t, dY, out, bf);
+    CHECK(!rc && rel(t, y, out) == 0, "%s maxpool_fwd: the same maxima", bf ? "bf16" : "fp16");
+    H->im2col(x, col, &g);
+    rc = rc || D16->im2col(dX, dC, &g) || down16(t, dC, cols, bf);
+    CHECK(!rc && rel(t, col, cols) == 0, "%s im2col: the same elements", bf ? "bf16" : "fp16");
+    H->col2im(col, dx, &g, 0);
+    rc = rc || D16->col2im(dC, dDX, &g, 0) || down16(t, dDX, e, bf);
+    CHECK(!rc && rel(t, dx, e) < tol, "%s col2im: %.3g", bf ? "bf16" : "fp16", rc ? -1 : rel(t, dx, e));
+    memcpy(y, x, e * 4);
+    H->relu_fwd(y, e), H->add(y, dy, e);
+    rc = rc || D16->relu_fwd(dX, e) || D16->add(dX, dDY, e) || down16(t, dX, e, bf);
+    CHECK(!rc && rel(t, y, e) < tol, "%s relu + add: %.3g", bf ? "bf16" : "fp16", rc ? -1 : rel(t, y, e));
+    kern_dev_free(dX), kern_dev_free(dDY), kern_dev_free(dY), kern_dev_free(dDX), kern_dev_free(dC);
+    kern_dev_free(dG), kern_dev_free(dB), kern_dev_free(dP), kern_dev_free(dA);
+    free(x), free(dy), free(gm), free(bt), free(y), free(dx), free(t), free(col), free(arg);
+}
+
 int main(int argc, char **argv)
 {
     int n = 0;
@@ -177,5 +246,7 @@ int main(int argc, char **argv)
     test_im2col(8, 2, 15, 13, 3, 2, 1);
     test_im2col(32, 2, 16, 16, 1, 2, 0);
     test_im2col(2, 1, 2, 2, 3, 1, 1);
+    test_storage16(1);
+    test_storage16(0);
     return TEST_REPORT();
 }

@@ -42,14 +42,16 @@ static void test_plan(void)
     L = find(m, "layer3.0.downsample.1", &b);
     CHECK(L && L->res_from == b && model_layer_at(m, L->res_into)->kind == MODEL_BN, "downsample block: bn3 += downsample.1");
     CHECK(find(m, "bn1", &a)->relu && !find(m, "layer1.0.bn3", &a)->relu && find(m, "layer1.0.bn2", &a)->relu, "ReLU flags");
-    CHECK(step_full_floats(m) > 0, "layout");
+    CHECK(step_full_bytes(m, KERN_STORE_F32) > 0 && step_full_bytes(m, KERN_STORE_BF16) < 0.6 * step_full_bytes(m, KERN_STORE_F32),
+          "layout: 2-byte activations take about half the bytes");
     free(gbuf), free(slot);
     model_free(m);
 }
 
-static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b, float *c, float beta)
+static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
 {
     (void)arg;
+    if (c16) return -1; /* float32 activations here */
     return kern_gemm_f32(g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, g->transa ? g->m : g->k, b,
                          g->transb ? g->k : g->n, beta, c, g->n);
 }
@@ -118,7 +120,7 @@ static void test_gradients(void)
                                                          : (float)(rnd() * sqrt(3.0 / fan));
         }
     }
-    step_full_io io = { m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, NULL, NULL, gemm_cb, NULL };
+    step_full_io io = { m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb, NULL };
     CHECK(step_full_create(&io, &f, err, sizeof err) == 0, "create: %s", err);
     if (!f) goto out;
     float *d = step_full_loss_grad(f);

@@ -28,7 +28,7 @@ int guard_mem_check(double bytes, const char *what, const char *expected, char *
 /* Bytes a training step of m allocates per rank (float32). gemm mode (full = 0), trainer.c:
  * parameters, gradients, the largest K x N input and its gradient, the largest M x N output; full
  * mode: parameters, gradients, SGD velocity and step_full.c's activations, im2col matrix and gradient
- * slots (step_full_floats). */
+ * slots (step_full_bytes). */
 typedef struct model model;
 double guard_model_bytes(const model *m, int full);
 /* 0 if a file can be created at path (its directory exists and is writable); 2 with a message. */

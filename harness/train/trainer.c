@@ -12,8 +12,9 @@
  * bf16/fp16: the GEMM inputs (weights, im2col X, dY) are 2-byte copies made once at setup; the
  * per-step float32->half cast of the weights (6 bytes per parameter) is not performed.
  * Full mode (step_config.full): step_full.c runs the network's data flow on its own activations (the
- * synthetic X, dX, Y are then not allocated) through the trainer's GEMM (gemm_cb); the optimizer is
- * SGD with momentum (the velocity buffer, one more parameter-sized operand). */
+ * synthetic X, dX, Y and their 2-byte copies are then not allocated) through the trainer's GEMM
+ * (gemm_cb); with bf16/fp16 the activations are 2-byte and only the weights' 2-byte copy is made here.
+ * The optimizer is SGD with momentum (the velocity buffer, one more parameter-sized operand). */
 #include "trainer.h"
 
 #include "bucket.h"
@@ -87,9 +88,9 @@ static int alloc_inputs(trainer *t)
     t->host = t->grads;
     if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return -1;
     if (t->es == 4) return 0;
-    if (!(t->wh = half_copy(t, t->plan.total, 0.01f)) || !(t->xh = half_copy(t, t->kn, 0.01f)) ||
-        !(t->yh = half_copy(t, t->mn, 0.01f)))
-        return -1;
+    if (!(t->wh = half_copy(t, t->plan.total, 0.01f))) return -1;
+    if (!t->cfg.full && (!(t->xh = half_copy(t, t->kn, 0.01f)) || !(t->yh = half_copy(t, t->mn, 0.01f))))
+        return -1; /* full mode: the GEMMs read the 2-byte activations themselves */
     t->in_w = t->wh, t->in_x = t->xh, t->in_y = t->yh;
     return 0;
 }
@@ -126,12 +127,15 @@ static int alloc_buffers(trainer *t)
     return 0;
 }
 
-static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void *b, float *c, float beta)
+/* c16: C holds 2-byte elements of the GEMM's input type (full mode's bf16/fp16 activations). */
+static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
 {
     double t0 = stream_time();
     counters_begin();
-    int rc = kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a,
-                          g->transa ? g->m : g->k, b, g->transb ? g->k : g->n, beta, c, g->n);
+    int lda = g->transa ? g->m : g->k, ldb = g->transb ? g->k : g->n;
+    int rc = c16 ? kern_gemm_ex_c(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta, c, g->n)
+                 : kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta,
+                                (float *)c, g->n);
     counters_end();
     t->gemm_s += stream_time() - t0;
     if (rc) snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)", kern_gemm_strerror(rc), g->m, g->n, g->k);
@@ -140,24 +144,27 @@ static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void 
 
 static int gemm(trainer *t, const model_gemm *g, const char *a, const char *b, float *c)
 {
-    return gemm_beta(t, g, a, b, c, 0.0f);
+    return gemm_beta(t, g, a, b, c, 0.0f, 0);
 }
 
-static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b, float *c, float beta)
+static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
 {
-    return gemm_beta(arg, g, a, b, c, beta);
+    return gemm_beta(arg, g, a, b, c, beta, c16);
 }
 
 /* Full mode: the kernels of the buffers' side and the network's data flow (step_full.h). */
 static int make_full(trainer *t)
 {
-    t->ops = t->cfg.device ? kern_layers_device() : &kern_layers_host;
+    kern_precision p = t->cfg.precision;
+    int storage = p == KERN_PREC_BF16 ? KERN_STORE_BF16 : p == KERN_PREC_FP16 ? KERN_STORE_F16 : KERN_STORE_F32;
+    t->ops = t->cfg.device ? kern_layers_device_as(storage) : storage == KERN_STORE_F32 ? &kern_layers_host : NULL;
     if (!t->ops) {
-        snprintf(t->err, sizeof t->err, "--compute full: no device kernels in this build");
+        snprintf(t->err, sizeof t->err, "--compute full: no %s kernels for %s activations in this build",
+                 t->cfg.device ? "device" : "host", kern_precision_name(p));
         return -1;
     }
     step_full_io io = { t->m, t->ops, t->mem, t->real, t->params, t->grads, t->plan.tensor_offset,
-                        t->es == 2 ? t->wh : NULL, t->es == 2 ? t->xh : NULL, t->es == 2 ? t->yh : NULL, gemm_cb, t };
+                        t->es == 2 ? t->wh : NULL, storage, gemm_cb, t };
     return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
