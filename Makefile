@@ -39,21 +39,27 @@ LIB_SIMB   := collectives/allreduce_mpi_sim.c
 LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
 LIBK_CUDA  := kernels/reduce.c kernels/mem_host.c                    # + kernels/devmem_cuda.cu reduce_cuda.cu
 LIBK_SIM   := kernels/reduce_sim.c kernels/mem_sim.c kernels/devmem_none.c
-# The other kernels: GEMM, SGD, the compute clock.
-KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c
-KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c                      # + kernels/gemm_cublas.cu compute_cuda.cu
-KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c
-CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu
+# The other kernels: GEMM, SGD, the compute clock, the memory-bound layer kernels (layers.h: host
+# layers.c + im2col.c, device layers_cuda.cu + layers_cuda_window.cu, simulated layers_sim.c;
+# layers_nodev.c = no device).
+KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c \
+              kernels/layers.c kernels/im2col.c kernels/layers_nodev.c
+KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c kernels/layers.c kernels/im2col.c # + gemm_cublas.cu compute_cuda.cu layers_cuda.cu
+KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c \
+              kernels/layers_sim.c kernels/layers_nodev.c
+CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu \
+              kernels/layers_cuda.cu kernels/layers_cuda_window.cu
 CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # The harness, by role (harness/DESIGN in docs/DESIGN.md): cli/ front-ends, common/ services, bench/
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_cost.c \
-               harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
+               harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
                harness/cli/cli_train_run.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
-               harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
+               harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
+               harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c \
                harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
@@ -64,7 +70,7 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
               tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_profile.c tests/test_reduce.c \
-              tests/test_link.c
+              tests/test_link.c tests/test_compute.c tests/test_step_full.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
@@ -77,6 +83,10 @@ DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
 $(BUILD)/kernels/%.o $(SIM_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
 $(BUILD)/tests/%.o: DIR_INC = $(TEST_INC)
+# The layer kernels: `omp simd` reductions (no OpenMP runtime) and GCC's dynamic vector cost model,
+# so loops of unknown length vectorise at -O2 too (GCC 12's default -O2 model leaves them scalar).
+KERN_VEC  := -fopenmp-simd -fvect-cost-model=dynamic
+$(BUILD)/kernels/layers.o $(BUILD)/kernels/im2col.o: CFLAGS += $(KERN_VEC)
 
 # Provenance and hardware counters (harness/common/meta.c, counters.c; see the "Results" section)
 DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -153,8 +163,9 @@ help:
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/"
-	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS and reduction checks and rates, a ResNet-50"
-	@echo "                 step, device-buffer allreduce, a device profile (docs/GPU.md); SKIP line without one"
+	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
+	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
+	@echo "                 (docs/GPU.md); SKIP line without one"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
@@ -317,7 +328,7 @@ CUDA_ARCH ?= -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=s
              -gencode=arch=compute_90,code=compute_90
 CUDA_EXE   := $(CUDA_BUILD)/ddlbench
 CUDA_LIB   := $(CUDA_BUILD)/libddl.a
-CUDA_TEST  := $(BUILD)/tests/test_cuda $(BUILD)/tests/test_link_cuda
+CUDA_TEST  := $(BUILD)/tests/test_cuda $(BUILD)/tests/test_cuda_compute $(BUILD)/tests/test_link_cuda
 ifneq ($(strip $(NVCC)),)
 CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
 NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden -MMD -MP -Ikernels
@@ -338,6 +349,9 @@ $(CUDA_EXE): $(MAIN_OBJ) $(CUDA_OBJ) $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
 
 $(BUILD)/tests/test_cuda: $(BUILD)/tests/test_cuda.o $(CUDA_OBJ) $(CUDA_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
+# test_cuda_compute: the layer kernels on the device against the host ones (layers.c, im2col.c).
+$(BUILD)/tests/test_cuda_compute: $(BUILD)/tests/test_cuda_compute.o $(CUDA_OBJ) $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
 
 # test_link_cuda: the CUDA libddl.a alone with the CUDA runtime, as a framework would link it.

@@ -50,6 +50,13 @@ int kern_gemm_f32(int transa, int transb, int m, int n, int k, float alpha, cons
 int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
                  int lda, const void *B, int ldb, float beta, float *C, int ldc);
 
+/* As kern_gemm_ex with C in prec's input type as well: bf16/fp16 give a 2-byte C (float32
+ * accumulation, one rounding on store; beta applies to the stored C); fp32 and tf32 a float32 C,
+ * exactly as kern_gemm_ex. What the full step uses for activations kept in 2-byte form. The CPU and
+ * simulation backends offer fp32 only. k = 0 with a 2-byte C: beta must be 0 (C zeroed). */
+int kern_gemm_ex_c(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
+                   int lda, const void *B, int ldb, float beta, void *C, int ldc);
+
 static inline size_t kern_precision_input_size(kern_precision p) { return p == KERN_PREC_BF16 || p == KERN_PREC_FP16 ? 2 : 4; }
 
 static inline const char *kern_precision_name(kern_precision p)

@@ -25,4 +25,9 @@ int cli_calibrate_main(int argc, char **argv); /* cli_calibrate.c */
 int cli_gpucheck_main(int argc, char **argv); /* cli_gpucheck.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model --algo` */
 
+/* gpu-check's device parts (cli_gpucheck_step.c): the layer kernels' memory rate (GB/s), and the
+ * ResNet-50 step at `batch` per precision beside PyTorch's images/s. 0, or non-zero (message printed). */
+int gpucheck_mem_rate(double *gbps);
+int gpucheck_pytorch_step(long batch);
+
 #endif

@@ -48,6 +48,11 @@ static void usage(FILE *f)
             "                      (build/cuda/ddlbench): parameters, gradients and activations in device\n"
             "                      memory, cuBLAS GEMMs, allreduce of device buffers (CUDA-aware MPI or staged)\n"
             "  --precision P       GEMM inputs: fp32 | tf32 | bf16 | fp16 (default fp32; others need --device gpu)\n"
+            "  --compute full|gemm full (default): the whole network on real activations: im2col/col2im,\n"
+            "                      GEMMs, batch norm, ReLU, residual adds, pooling, FC bias, SGD with momentum\n"
+            "                      and weight decay; gemm: the conv/FC GEMMs only on synthetic operands and\n"
+            "                      plain SGD (ddlbench before the full step). Full with bf16/fp16 (GPU):\n"
+            "                      2-byte activations (as autocast), float32 parameters and statistics\n"
             "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
             "  --timeout S         watchdog: a step (or a configuration's setup) not done in S seconds\n"
             "                      prints one line per rank and aborts the job, exit 1 (default 300; 0 = off)\n"
@@ -64,7 +69,7 @@ static int parse_opts(int argc, char **argv, train_opts *o)
 {
     *o = (train_opts){ .model = "resnet50", .batch = 32, .image = 224, .steps = 10, .warmup = 2,
                        .algos = { "ddl" }, .nalgos = 1, .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1, .poll_us = -1,
-                       .timeout_s = TRAIN_TIMEOUT_S };
+                       .timeout_s = TRAIN_TIMEOUT_S, .full = 1 };
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(opt, "--check")) { o->check = 1; continue; }
@@ -98,6 +103,9 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--device")) {
             if (strcmp(v, "cpu") && strcmp(v, "gpu")) return bad(opt, v, "cpu or gpu");
             o->device = !strcmp(v, "gpu");
+        } else if (!strcmp(opt, "--compute")) {
+            if (strcmp(v, "full") && strcmp(v, "gemm")) return bad(opt, v, "full or gemm");
+            o->full = !strcmp(v, "full");
         } else if (!strcmp(opt, "--precision")) {
             if (kern_precision_parse(v, &o->precision)) return bad(opt, v, "fp32, tf32, bf16 or fp16");
         }
@@ -156,7 +164,7 @@ int cli_train_main(int argc, char **argv)
         return 2;
     }
     /* simulated operands take address space only (mem.h) */
-    if (!o.device && !kern_simulated() && guard_mem_check(guard_model_bytes(m), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
+    if (!o.device && !kern_simulated() && guard_mem_check(guard_model_bytes(m, o.full), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         model_free(m);
         return 2;
@@ -175,7 +183,8 @@ int cli_train_main(int argc, char **argv)
             return 2;
         }
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
-        if (pr.reduce_ns_per_byte > 0) kern_sgd_set_rate(3.0 / (pr.reduce_ns_per_byte * 1e-9));
+        kern_sim_set_mem_gbps(pr.mem_gbps); /* the layer kernels and SGD: bytes at the memory rate */
+        kern_sgd_set_rate(pr.mem_gbps * 1e9);
         o.gamma = pr.reduce_ns_per_byte * 1e-9;
     }
     int provided;
@@ -217,6 +226,8 @@ int cli_train_main(int argc, char **argv)
         snprintf(meta.device, sizeof meta.device, "simulated: profile %s", o.profile ? o.profile : "none");
     int no_counters = o.device ? snprintf(why, sizeof why, "the GEMMs run on the GPU") : counters_open(why, sizeof why);
     if (o.device) meta_add(&meta, "gemm_precision", kern_precision_name(o.precision));
+    meta_add(&meta, "compute", o.full ? "full: GEMMs, batch norm, ReLU, residual adds, pooling, im2col/col2im, SGD with momentum"
+                                      : "gemm: the conv/FC GEMMs and plain SGD only");
     char cdesc[240];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
     meta_add(&meta, "counters", cdesc);
@@ -228,11 +239,13 @@ int cli_train_main(int argc, char **argv)
     if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
     if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
     if (rank == 0)
-        printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s\n"
-               "# times in ms: median over steps of the max over ranks; step min..max beside it\n"
-               "#  algo bucket bkts   step_ms       min       max   compute      gemm      comm   exposed       sgd "
+        printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s, compute %s\n"
+               "# times in ms: median over steps of the max over ranks; step min..max beside it; compute = gemm +\n"
+               "# nongemm (batch norm, ReLU, residual adds, pooling, im2col/col2im, FC bias) + harness time\n"
+               "#  algo bucket bkts   step_ms       min       max   compute      gemm   nongemm      comm   exposed       sgd "
                "other%%   images/s  wrong\n",
-               o.model, o.batch, o.image, size, o.warmup, o.steps, o.check ? ", checking gradients" : "");
+               o.model, o.batch, o.image, size, o.warmup, o.steps, o.check ? ", checking gradients" : "",
+               o.full ? "full" : "gemm");
     for (int a = 0; a < o.nalgos && !rc; a++)
         for (int b = 0; b < o.nbuckets && !rc; b++) {
             rc = train_run_config(&o, m, a, b, samples, &rows[nrows]);

@@ -117,7 +117,7 @@ sweep_meta() { # this sweep's own provenance lines
 merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary name, renamed)
     plat=$platform; [ "$backend" = mpi ] && plat=${MPILAUNCH:+allocation} && plat=${plat:-local}
     { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" '
-        FNR == 1 { nm = 0; hdr = 0; file++ }
+        FNR == 1 { nm = 0; hdr = 0; file++; split("", c) }
         /^#/ { sub(/^# command:/, "# launch_command:"); meta[file, ++nm] = $0; nmeta[file] = nm; next }
         !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }  # column names, per file
         {
@@ -128,13 +128,16 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
             papi[n] = ("papi_gemm_GFLOPps" in c) ? $c["papi_gemm_GFLOPps"] "," $c["papi_gemm_ipc"] : "NA,NA"
             row[n] = $c["model"] "," $c["batch"] "," $c["image_size"]
             mid[n] = $c["algo"] "," $c["bucket_MB"] "," $c["buckets"]
-            for (j = c["step_ms_median"]; j <= c["images_per_s"]; j++) mid[n] = mid[n] "," $j
+            for (j = c["step_ms_median"]; j <= c["images_per_s"]; j++) {
+                mid[n] = mid[n] "," $j
+                if (j == c["gemm_ms"] && !("nongemm_ms" in c)) mid[n] = mid[n] ",0" # raw CSV from before the full step
+            }
             wrong[n] = $c["wrong"]
         }
         END {
             for (i = 1; i <= nmeta[fmax]; i++) print meta[fmax, i]
             print "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets," \
-                  "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
+                  "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
                   "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc"
             for (i = 1; i <= n; i++) {
                 g = gpus[i]; nn = g >= G ? g / G : 1; gp = g >= G ? G : g
