@@ -52,7 +52,8 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c \
+               harness/sim/profile.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
 MAIN_SRC   := harness/cli/main.c
@@ -329,7 +330,8 @@ endif
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c collectives/grid.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c \
+                harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
