@@ -10,8 +10,8 @@ static const cli_command commands[] = {
     { "allreduce", cli_allreduce_main, "allreduce micro-benchmark: sizes x algorithms, busbw, self-checked (mpirun)" },
     { "train", cli_train_main, "synthetic ResNet training steps: GEMMs + bucketed allreduce during backward (mpirun)" },
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
-    { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset" },
-    { "calibrate", cli_calibrate_main, "measure this machine's GEMM rate and reduction cost into a device profile" },
+    { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset or platform file" },
+    { "calibrate", cli_calibrate_main, "GEMM rate and reduction cost -> device profile; --network (mpirun): MPI links -> platform file" },
     { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, reduction GB/s, device profile" },
 };
 
