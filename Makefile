@@ -47,12 +47,12 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
-               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
+               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
                harness/cli/cli_train_run.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c harness/sim/fit.c \
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c harness/sim/fit.c harness/sim/study.c \
                harness/sim/profile.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
@@ -62,7 +62,7 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
               tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
-              tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c \
+              tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c
 TEST_INTERNAL := test_grid test_partition
@@ -150,6 +150,8 @@ help:
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
+	@echo "  fidelity       calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated"
+	@echo "                 at 2 and 4 ranks -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...)"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
 	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
@@ -251,6 +253,14 @@ check-mpich:
 .PHONY: bench
 bench: $(EXE)
 	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/bench.sh
+
+# `make fidelity`: calibrate this machine (p2p and kernel sweeps), then the allreduce (every algorithm,
+# 1K..64M) and training steps real and simulated at 2 and 4 ranks -> results/fidelity/ (points.csv,
+# fidelity.png, summary.txt; harness/scripts/fidelity.sh). FIDELITY_FLAGS e.g. "--ranks 2 -e 4M".
+FIDELITY_FLAGS ?=
+.PHONY: fidelity
+fidelity: $(EXE) $(SIM_EXE)
+	MPIRUN="$(MPIRUN)" sh harness/scripts/fidelity.sh --build $(BUILD) $(FIDELITY_FLAGS)
 
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
 # Every CSV starts with `# key: value` lines (harness/meta.c); the commit is fixed at build time.

@@ -12,6 +12,7 @@ static const cli_command commands[] = {
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
     { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset or platform file" },
     { "calibrate", cli_calibrate_main, "GEMM rate and reduction cost -> device profile; --network (mpirun): MPI links -> platform file" },
+    { "study", cli_study_main, "the 2017 DDL study at 256 GPUs with bands over its unknowns (closed-form model, no MPI)" },
     { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, reduction GB/s, device profile" },
 };
 

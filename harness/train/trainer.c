@@ -22,6 +22,8 @@
 #include "half.h"
 #include "step_mem.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,7 @@ struct trainer {
     void *wh, *xh, *yh;     /* bf16/fp16 GEMM inputs: weights, X, dY (NULL otherwise) */
     const char *in_w, *in_x, *in_y; /* GEMM inputs: params, x, y or their 2-byte copies */
     size_t es;              /* bytes per GEMM input element */
+    double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
     char err[256];          /* last error */
 };
 
@@ -150,6 +153,34 @@ out:
     return rc;
 }
 
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double trainer_jitter_draw(unsigned long seed, int rank, int step)
+{
+    uint64_t h = splitmix64(splitmix64(splitmix64((uint64_t)seed) ^ (uint64_t)(uint32_t)rank) ^ (uint64_t)(uint32_t)step);
+    double u = ((double)(h >> 11) + 1.0) / 9007199254740992.0; /* (0, 1] */
+    return -log(u);
+}
+
+/* The jitter of one GEMM that took d seconds: x·d more, spun (real) or issued (simulation). */
+static void jitter_wait(const trainer *t, double d)
+{
+    double extra = t->stretch * d;
+    if (!(extra > 0)) return;
+    if (kern_simulated()) {
+        kern_compute_issue(extra);
+        return;
+    }
+    double end = MPI_Wtime() + extra;
+    while (MPI_Wtime() < end) {}
+}
+
 static int gemm(trainer *t, const model_gemm *g, const char *a, const char *b, float *c, double *gemm_s)
 {
     double t0 = stream_time();
@@ -157,6 +188,7 @@ static int gemm(trainer *t, const model_gemm *g, const char *a, const char *b, f
     int rc = kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a,
                           g->transa ? g->m : g->k, b, g->transb ? g->k : g->n, 0.0f, c, g->n);
     counters_end();
+    jitter_wait(t, stream_time() - t0);
     *gemm_s += stream_time() - t0;
     if (rc) snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)", kern_gemm_strerror(rc), g->m, g->n, g->k);
     return rc;
@@ -208,6 +240,7 @@ static int backward_layer(trainer *t, const model_layer *L, int step, double *ge
 int trainer_step(trainer *t, int step, step_times *st)
 {
     memset(st, 0, sizeof *st);
+    t->stretch = t->cfg.jitter > 0 ? t->cfg.jitter * trainer_jitter_draw(t->cfg.seed, t->rank, step) : 0;
     kern_compute_begin();
     engine_begin_step(t->eng);
     double t0 = stream_time();
