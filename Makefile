@@ -152,6 +152,9 @@ help:
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
 	@echo "  fidelity       calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated"
 	@echo "                 at 2 and 4 ranks -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...)"
+	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
+	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
+	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
 	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
@@ -258,6 +261,13 @@ bench: $(EXE)
 # 1K..64M) and training steps real and simulated at 2 and 4 ranks -> results/fidelity/ (points.csv,
 # fidelity.png, summary.txt; harness/scripts/fidelity.sh). FIDELITY_FLAGS e.g. "--ranks 2 -e 4M".
 FIDELITY_FLAGS ?=
+# `make study`: the 2017 study with bands (ddlbench study; simulator spot checks) -> results/study/.
+# `make jitter`: efficiency against --jitter at 256 simulated GPUs -> results/jitter/.
+.PHONY: study jitter
+study: $(EXE) $(SIM_EXE)
+	sh harness/scripts/study.sh --build $(BUILD)
+jitter: $(EXE) $(SIM_EXE)
+	sh harness/scripts/jitter.sh --build $(BUILD)
 .PHONY: fidelity
 fidelity: $(EXE) $(SIM_EXE)
 	MPIRUN="$(MPIRUN)" sh harness/scripts/fidelity.sh --build $(BUILD) $(FIDELITY_FLAGS)

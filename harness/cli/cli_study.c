@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_CORNERS 8
 
@@ -35,13 +36,13 @@ typedef struct figure {
 } figure;
 
 static const figure figures[] = {
-    { "DDL ResNet-50 (Caffe), 95%", "resnet50", 32, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4, 95,
+    { "DDL ResNet-50 (Caffe) 95%", "resnet50", 32, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4, 95,
       "§1 (Hunter's blog)" },
-    { "DDL ResNet-101 ImageNet-22K, 88%", "resnet101-22k", 20, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4,
+    { "DDL ResNet-101 ImageNet-22K 88%", "resnet101-22k", 20, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4,
       88, "§1 (paper; 16 days on one node vs 7 h on 64)" },
     /* Goyal et al. §4: NCCL sums the 8 GPUs' buffers inside a server, recursive halving/doubling (Gloo)
      * across servers, NCCL broadcasts back: a node-level then network-level hierarchy (ddl, ring,rhd) */
-    { "Facebook ResNet-50 (Goyal), 89%", "resnet50", 32, "ddl", "ring,rhd", { "bigbasin2017", NULL }, 8, 89, "§2" },
+    { "Facebook ResNet-50 (Goyal) 89%", "resnet50", 32, "ddl", "ring,rhd", { "bigbasin2017", NULL }, 8, 89, "§2" },
 };
 #define NFIG ((int)(sizeof figures / sizeof figures[0]))
 
@@ -217,6 +218,7 @@ int cli_study_main(int argc, char **argv)
     char err[300], v[200];
     if (rc) return rc == 1 ? 0 : rc;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
+    if (o.out) mkdir(o.out, 0777); /* one level, like mkdir; guard_out_dir says why if it failed */
     if (o.out && guard_out_dir(o.out, err, sizeof err)) return fprintf(stderr, "ddlbench study: --out: %s\n", err), 2;
     printf("# ddlbench study: %ld GPUs, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB (first 1 MiB) when "
            "overlapped\n# %-18s %-4s %4s %10s %10s %10s %7s %7s\n", o.gpus, o.profile, pr.gemm_gflops_fp32,
