@@ -8,7 +8,7 @@
  *   exchange   every rank at once with a partner at that level (MPI_Sendrecv; intra: rank ^ 1 in
  *              the node, inter: the same local rank on node ^ 1), max over ranks per iteration —
  *              the load an allreduce puts on the links, so the platform's links come from it.
- * Each figure is the median over iterations. Fit (fit.h): t = α + n·β by relative least squares,
+ * Each figure is the median over iterations, then over --rounds sweeps of all sizes. Fit (fit.h): t = α + n·β by relative least squares,
  * piecewise where that explains the points clearly better; intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
  * platform model). SMPI's factors are global, so they come from one level: inter when measured,
@@ -27,13 +27,14 @@
 #include <string.h>
 
 #define NET_MAX_SIZES 32
+#define NET_MAX_ROUNDS 9
 #define NET_TIMEOUT_S 30   /* per size, + 1 s per 10 MB: only a hang gets there */
 #define NET_BYTES_PER_SIZE ((size_t)256 << 20) /* iterations shrink so a size moves at most this */
 
 typedef struct net_opts {
     const char *path, *name;
     size_t min_bytes, max_bytes;
-    long iters, timeout_s;
+    long iters, rounds, timeout_s;
 } net_opts;
 
 typedef struct net_state {
@@ -50,7 +51,9 @@ static void usage(void)
            "  -o FILE       platform file to write (default harness/sim/platforms/local.platform)\n"
            "  --name NAME   its preset name (default local)\n"
            "  -b SIZE -e SIZE  message sizes, 4x apart (default 64 .. 16M)\n"
-           "  -n N          iterations per size (default 20; fewer above 12 MB)\n"
+           "  -n N          iterations per size and round (default 20; fewer above 12 MB)\n"
+           "  --rounds R    sweeps over all sizes; each size's figure is the median of its R round medians\n"
+           "                (default 3: a burst of load on a shared machine spoils a round, not a size)\n"
            "  --timeout S   watchdog per size: a peer that does not answer in S s (+1 s per 10 MB) ends\n"
            "                the job with one line, exit 1 (default %d; 0 = off)\n"
            "Fits t = alpha + n*beta per level (intra-node; inter-node with >= 2 nodes) from ping-pong and\n"
@@ -62,7 +65,7 @@ static void usage(void)
 
 static int parse(int argc, char **argv, net_opts *o)
 {
-    *o = (net_opts){ "harness/sim/platforms/local.platform", "local", 64, (size_t)16 << 20, 20, NET_TIMEOUT_S };
+    *o = (net_opts){ "harness/sim/platforms/local.platform", "local", 64, (size_t)16 << 20, 20, 3, NET_TIMEOUT_S };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--network")) continue;
@@ -76,6 +79,8 @@ static int parse(int argc, char **argv, net_opts *o)
                 return fprintf(stderr, "ddlbench calibrate: %s: expected a size 1..1G like 64, 4K, 16M, got \"%s\"\n", a, v), 2;
         } else if (!strcmp(a, "-n")) {
             if (parse_int(v, 3, 100000, &o->iters)) return fprintf(stderr, "ddlbench calibrate: -n: expected an integer 3..100000, got \"%s\"\n", v), 2;
+        } else if (!strcmp(a, "--rounds")) {
+            if (parse_int(v, 1, NET_MAX_ROUNDS, &o->rounds)) return fprintf(stderr, "ddlbench calibrate: --rounds: expected an integer 1..%d, got \"%s\"\n", NET_MAX_ROUNDS, v), 2;
         } else if (!strcmp(a, "--timeout")) {
             if (parse_int(v, 0, 1000000, &o->timeout_s)) return fprintf(stderr, "ddlbench calibrate: --timeout: expected seconds 0..1000000, got \"%s\"\n", v), 2;
         } else
@@ -184,19 +189,28 @@ enum { SW_PINGPONG, SW_EXCHANGE };
 static void sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
 {
     static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange" };
-    int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1;
+    int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds;
+    double r[NET_MAX_ROUNDS][NET_MAX_SIZES], v[NET_MAX_ROUNDS];
     if (level == LV_INTRA && (local ^ 1) < s->rpn) partner = s->rank ^ 1;
     if (level == LV_INTER && (node ^ 1) < s->nodes) partner = (node ^ 1) * s->rpn + local;
+    for (int k = 0; k < R; k++) /* rounds over all sizes: a burst of load hits a round, not a size */
+        for (int i = 0; i < count; i++) {
+            char what[WATCHDOG_DESC];
+            size_t bytes = (size_t)n[i];
+            snprintf(what, sizeof what, "calibrate --network %s %s, %zu bytes (a peer that does not answer?)",
+                     lv[level], kd[kind], bytes);
+            watchdog_arm(s->o->timeout_s ? (double)s->o->timeout_s + (double)bytes / 10e6 : 0, what);
+            guard_fault_point(s->rank, s->step++);
+            r[k][i] = kind == SW_PINGPONG ? pingpong(s, 0, level == LV_INTRA ? 1 : s->rpn, bytes)
+                                          : exchange(s, partner, bytes);
+            watchdog_disarm();
+        }
     for (int i = 0; i < count; i++) {
-        char what[WATCHDOG_DESC];
-        size_t bytes = (size_t)n[i];
-        snprintf(what, sizeof what, "calibrate --network %s %s, %zu bytes (a peer that does not answer?)", lv[level],
-                 kd[kind], bytes);
-        watchdog_arm(s->o->timeout_s ? (double)s->o->timeout_s + (double)bytes / 10e6 : 0, what);
-        guard_fault_point(s->rank, s->step++);
-        t[i] = kind == SW_PINGPONG ? pingpong(s, 0, level == LV_INTRA ? 1 : s->rpn, bytes) : exchange(s, partner, bytes);
-        watchdog_disarm();
-        if (s->rank == 0) printf("  %-5s %-9s %10zu %12.3f\n", lv[level], kd[kind], bytes, t[i] * 1e6);
+        for (int k = 0; k < R; k++) v[k] = r[k][i];
+        t[i] = median(v, R);
+        if (s->rank == 0)
+            printf("  %-5s %-9s %10.0f %12.3f %12.3f %12.3f\n", lv[level], kd[kind], n[i], t[i] * 1e6, v[0] * 1e6,
+                   v[R - 1] * 1e6);
     }
 }
 
@@ -263,8 +277,9 @@ static int measure_and_write(net_state *s, const double *n, int count)
     int used = snprintf(header, sizeof header, "%s — measured by `ddlbench calibrate --network` on %d ranks, %d node(s) x %d.\n"
                         "Latency: ping-pong alpha; bandwidth and SMPI factors: the exchange sweep (every rank at once).\n",
                         s->o->name, s->size, s->nodes, s->rpn);
-    if (s->rank == 0) printf("# ddlbench calibrate --network: %d ranks = %d node(s) x %d; median over iterations\n"
-                             "# level kind           bytes      time_us\n", s->size, s->nodes, s->rpn);
+    if (s->rank == 0) printf("# ddlbench calibrate --network: %d ranks = %d node(s) x %d; median over iterations, then rounds\n"
+                             "# level kind           bytes      time_us  rounds: min_us       max_us\n", s->size,
+                             s->nodes, s->rpn);
     for (int l = LV_INTRA; l <= LV_INTER; l++) {
         if ((l == LV_INTRA && s->rpn < 2) || (l == LV_INTER && s->nodes < 2)) continue;
         sweep(s, l, SW_PINGPONG, n, count, t[l][SW_PINGPONG]);

@@ -10,8 +10,9 @@
 #                 25 MB = overlapped) under mpilaunch.sh;
 #   3. simulated: the same two commands under simlaunch.sh on the calibrated platform and profile;
 #   4. join: one row per point, error = (sim - real) / real, on the median time (allreduce:
-#      out-of-place, the slower rank per iteration; train: the step) and, as a second column, on the
-#      fastest iteration (the machine undisturbed: the real runs share the cores with other work).
+#      out-of-place, the slower rank per iteration, the median over --repeats runs; train: the step)
+#      and, as a second column, on the fastest iteration (the machine least disturbed: the real runs
+#      share the cores with other work).
 # Then the emulated cluster (2 nodes x 2 ranks, shaped) when harness/scripts/emucluster.sh exists,
 # else a SKIP line. Writes OUT/points.csv, OUT/fidelity.png and .svg (gnuplot), the raw CSVs and
 # calibrations per rank count; prints the table and ends with
@@ -21,28 +22,31 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 usage() {
     cat <<'EOF'
-usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS] [--steps N]
+usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS] [--repeats R] [--steps N]
   --build DIR   where ddlbench and sim/ddlbench-sim are (default build)
   --out DIR     results folder (default results/fidelity)
   --ranks LIST  rank counts on this node (default "2 4")
   -e SIZE       largest allreduce (default 64M; from 1K by 4x)
-  -n ITERS      timed allreduce iterations per size (default 7)
+  -n ITERS      timed allreduce iterations per size and run (default 5)
+  --repeats R   real allreduce runs, one after the other; a point's real time is the median of the
+                runs' medians (default 3: a burst of load spoils a run, not a point)
   --steps N     timed training steps (default 3)
 EOF
 }
 die() { echo "fidelity.sh: $*" >&2; exit 2; }
-build=build out=results/fidelity ranks="2 4" maxb=64M iters=7 steps=3
+build=build out=results/fidelity ranks="2 4" maxb=64M iters=5 steps=3 repeats=3
 while [ $# -gt 0 ]; do
     case $1 in -h|--help) usage; exit 0;; esac
     [ $# -ge 2 ] || die "$1: expected a value (see --help)"
     case $1 in
     --build) build=$2;; --out) out=$2;; --ranks) ranks=$2;; -e) maxb=$2;; -n) iters=$2;; --steps) steps=$2;;
+    --repeats) repeats=$2;;
     *) die "unknown option \"$1\" (see --help)";;
     esac
     shift 2
 done
 for r in $ranks; do case $r in ''|*[!0-9]*|0|1) die "--ranks: expected integers >= 2, got \"$r\"";; esac; done
-case $iters$steps in *[!0-9]*) die "-n/--steps: expected positive integers";; esac
+case $iters$steps$repeats in *[!0-9]*) die "-n/--steps/--repeats: expected positive integers";; esac
 exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -x "$exe" ] && [ -x "$sim" ] || die "$exe and $sim must be built (make all sim)"
 command -v smpirun >/dev/null 2>&1 || die "smpirun not found (apt-get install simgrid libsimgrid-dev)"
@@ -74,6 +78,18 @@ compute_profile() { # k dir
         "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"
 }
 
+merge_runs() { # CSVs of repeated allreduce runs -> one: per point the median of the medians, the min of the mins
+    awk -F, -v OFS=, '/^#/ { next } FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { k = $c["size_B"] OFS $c["algo"] OFS $c["placement"] OFS $c["ranks"]
+          if (!(k in n)) order[++m] = k
+          v[k, ++n[k]] = $c["time_us_median"]; if (!(k in lo) || $c["time_us_min"] < lo[k]) lo[k] = $c["time_us_min"] }
+        END { print "size_B,algo,placement,ranks,time_us_median,time_us_min,runs"
+              for (j = 1; j <= m; j++) { k = order[j]; r = n[k]
+                  for (a = 1; a <= r; a++) for (b = a + 1; b <= r; b++) if (v[k, b] < v[k, a]) { t = v[k, a]; v[k, a] = v[k, b]; v[k, b] = t }
+                  med = r % 2 ? v[k, (r + 1) / 2] : (v[k, r / 2] + v[k, r / 2 + 1]) / 2
+                  print k, med, lo[k], r } }' "$@"
+}
+
 run_level() { # np dir: calibrate, real, sim for np ranks on one node
     np=$1 d=$2
     mkdir -p "$d/platform" || return 1
@@ -82,8 +98,12 @@ run_level() { # np dir: calibrate, real, sim for np ranks on one node
     compute_profile "$np" "$d" || return 1
     "$exe" platform --preset "$d/local.platform" --nodes 1 --gpus-per-node "$np" -o "$d/platform" >/dev/null || return 1
     step "$np ranks: real allreduce and train"
-    # shellcheck disable=SC2086
-    sh "$here/mpilaunch.sh" "$np" "$exe" $AR -w 2 -n "$iters" --csv "$d/allreduce_real.csv" >"$d/allreduce_real.log" 2>&1 || return 1
+    k=1; while [ "$k" -le "$repeats" ]; do
+        # shellcheck disable=SC2086
+        sh "$here/mpilaunch.sh" "$np" "$exe" $AR -w 1 -n "$iters" --csv "$d/allreduce_real.$k.csv" >"$d/allreduce_real.$k.log" 2>&1 || return 1
+        k=$((k + 1))
+    done
+    merge_runs "$d"/allreduce_real.[0-9]*.csv >"$d/allreduce_real.csv.tmp" && mv "$d/allreduce_real.csv.tmp" "$d/allreduce_real.csv"
     # shellcheck disable=SC2086
     sh "$here/mpilaunch.sh" "$np" "$exe" $TR --csv "$d/train_real.csv" >"$d/train_real.log" 2>&1 || return 1
     step "$np ranks: simulated allreduce and train on the calibrated platform"
