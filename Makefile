@@ -372,7 +372,7 @@ fuzz: $(FUZZ_EXE)
 	    -print_final_stats=1 corpus $(CURDIR)/fuzz/corpus >fuzz.log 2>&1; rc=$$?; \
 	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
 	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
-	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat: nothing found"
+	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat, platform files: nothing found"
 
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
 memcheck:
