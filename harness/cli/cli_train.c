@@ -39,7 +39,7 @@ static void usage(FILE *f)
             "  --poll-us N         communication thread tests its requests every N us, sleeping\n"
             "                      between (0 = block in MPI_Wait; default 50 on real MPI, where the thread\n"
             "                      shares cores with BLAS; 0 under simulation)\n"
-            "  --platform P --gpus-per-node G  machine preset (minsky, bigbasin, h200) and its GPUs\n"
+            "  --platform P --gpus-per-node G  machine preset (minsky, bigbasin, h200) or platform file and its GPUs\n"
             "                      per node: its alpha-beta-gamma model drives the auto algorithm's choice\n"
             "                      (without it, auto uses its built-in rule)\n"
             "  --profile P         device profile (name like p100, or a file) whose rates the simulation\n"
