@@ -23,6 +23,7 @@ root=$(cd "$here/../.." && pwd)
 usage() {
     cat <<'EOF'
 usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS] [--repeats R] [--steps N]
+                   [--rejoin]
   --build DIR   where ddlbench and sim/ddlbench-sim are (default build)
   --out DIR     results folder (default results/fidelity)
   --ranks LIST  rank counts on this node (default "2 4")
@@ -31,12 +32,13 @@ usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS
   --repeats R   real allreduce runs, one after the other; a point's real time is the median of the
                 runs' medians (default 3: a burst of load spoils a run, not a point)
   --steps N     timed training steps (default 3)
+  --rejoin      run nothing: merge, join and report the runs already in --out
 EOF
 }
 die() { echo "fidelity.sh: $*" >&2; exit 2; }
-build=build out=results/fidelity ranks="2 4" maxb=64M iters=5 steps=3 repeats=3
+build=build out=results/fidelity ranks="2 4" maxb=64M iters=5 steps=3 repeats=3 rejoin=0
 while [ $# -gt 0 ]; do
-    case $1 in -h|--help) usage; exit 0;; esac
+    case $1 in -h|--help) usage; exit 0;; --rejoin) rejoin=1; shift; continue;; esac
     [ $# -ge 2 ] || die "$1: expected a value (see --help)"
     case $1 in
     --build) build=$2;; --out) out=$2;; --ranks) ranks=$2;; -e) maxb=$2;; -n) iters=$2;; --steps) steps=$2;;
@@ -79,7 +81,7 @@ compute_profile() { # k dir
 }
 
 merge_runs() { # CSVs of repeated allreduce runs -> one: per point the median of the medians, the min of the mins
-    awk -F, -v OFS=, '/^#/ { next } FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    awk -F, -v OFS=, 'FNR == 1 { hdr = 0 } /^#/ { next } !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
         { k = $c["size_B"] OFS $c["algo"] OFS $c["placement"] OFS $c["ranks"]
           if (!(k in n)) order[++m] = k
           v[k, ++n[k]] = $c["time_us_median"]; if (!(k in lo) || $c["time_us_min"] < lo[k]) lo[k] = $c["time_us_min"] }
@@ -136,7 +138,12 @@ join_level() { # label dir: rows kind,setup,ranks,algo,size_B,real_us,sim_us,err
 
 echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" >"$out/points.csv.tmp"
 for np in $ranks; do
-    run_level "$np" "$out/$np" || { echo "fidelity.sh: the $np-rank runs failed; see $out/$np/*.log" >&2; exit 1; }
+    if [ "$rejoin" = 1 ]; then
+        merge_runs "$out/$np"/allreduce_real.[0-9]*.csv >"$out/$np/allreduce_real.csv.tmp" &&
+            mv "$out/$np/allreduce_real.csv.tmp" "$out/$np/allreduce_real.csv" || die "--rejoin: no runs in $out/$np"
+    else
+        run_level "$np" "$out/$np" || { echo "fidelity.sh: the $np-rank runs failed; see $out/$np/*.log" >&2; exit 1; }
+    fi
     join_level "1node" "$out/$np" >>"$out/points.csv.tmp"
 done
 if [ -f "$here/emucluster.sh" ]; then
