@@ -218,7 +218,7 @@ static void print_fit(const char *what, const fit_model *m, const double *n)
 {
     printf("# %-16s alpha %8.3f us  beta %9.4f ns/B (%7.3f GB/s)  rms %5.1f%%", what, m->alpha * 1e6, m->beta * 1e9,
            1e-9 / m->beta, m->rms_pct);
-    for (int i = 1; i < m->nseg; i++) printf(i == 1 ? "  (one line: rms %.1f%%)" : "", m->whole.rms_pct);
+    if (m->nseg > 1) printf("  (one line: rms %.1f%%)", m->whole.rms_pct);
     putchar('\n');
     for (int i = 0; i < m->nseg && m->nseg > 1; i++)
         printf("#   from %10.0f B: alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g\n", n[m->first[i]],
