@@ -52,15 +52,16 @@ CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.
 CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # The harness, by role (harness/DESIGN in docs/DESIGN.md): cli/ front-ends, common/ services, bench/
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
-HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_cost.c \
+HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
-               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
+               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
                harness/cli/cli_train_run.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c \
+               harness/sim/fit.c harness/sim/study.c harness/sim/profile.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
 MAIN_SRC   := harness/cli/main.c
@@ -69,7 +70,8 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
               tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
-              tests/test_partition.c tests/test_platform.c tests/test_profile.c tests/test_reduce.c \
+              tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
+              tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c
 TEST_INTERNAL := test_grid test_partition
 
@@ -156,6 +158,11 @@ help:
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
+	@echo "  fidelity       calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated"
+	@echo "                 at 2 and 4 ranks -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...)"
+	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
+	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
+	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
 	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
@@ -181,6 +188,7 @@ help:
 	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
 	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
+	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1\"   (see sh harness/scripts/fidelity.sh --help)"
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
 # `make sim` compiles the sim flavour's sources (the lists above) with smpicc and -DDDL_SIM into
@@ -293,6 +301,21 @@ check-mpich:
 bench: $(EXE)
 	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/bench.sh
 
+# `make fidelity`: calibrate this machine (p2p and kernel sweeps), then the allreduce (every algorithm,
+# 1K..64M) and training steps real and simulated at 2 and 4 ranks -> results/fidelity/ (points.csv,
+# fidelity.png, summary.txt; harness/scripts/fidelity.sh). FIDELITY_FLAGS e.g. "--ranks 2 -e 4M".
+FIDELITY_FLAGS ?=
+# `make study`: the 2017 study with bands (ddlbench study; simulator spot checks) -> results/study/.
+# `make jitter`: efficiency against --jitter at 256 simulated GPUs -> results/jitter/.
+.PHONY: study jitter
+study: $(EXE) $(SIM_EXE)
+	sh harness/scripts/study.sh --build $(BUILD)
+jitter: $(EXE) $(SIM_EXE)
+	sh harness/scripts/jitter.sh --build $(BUILD)
+.PHONY: fidelity
+fidelity: $(EXE) $(SIM_EXE)
+	MPIRUN="$(MPIRUN)" sh harness/scripts/fidelity.sh --build $(BUILD) $(FIDELITY_FLAGS)
+
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
 # Every CSV starts with `# key: value` lines (harness/meta.c); the commit is fixed at build time.
 # PAPI counters (harness/counters.c) are compiled in when pkg-config or /usr/include finds PAPI;
@@ -375,7 +398,8 @@ endif
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c collectives/grid.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c \
+                harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
@@ -395,7 +419,7 @@ fuzz: $(FUZZ_EXE)
 	    -print_final_stats=1 corpus $(CURDIR)/fuzz/corpus >fuzz.log 2>&1; rc=$$?; \
 	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
 	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
-	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat: nothing found"
+	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat, platform files: nothing found"
 
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
 memcheck:

@@ -1,8 +1,9 @@
-/* cli_calibrate.c — `ddlbench calibrate [-o FILE]`: measure this machine's effective GEMM rate
- * (kern_gemm_f32 on 1024^3, single BLAS thread), reduction cost (kern_reduce float32 sum of two
- * 64 MiB vectors, out of cache like a gradient bucket) and memory-bound kernel rate (the layer
- * kernels of the full step on a 64 MiB activation: batch norm forward + ReLU, ReLU backward + batch
- * norm backward, bytes as layers.h counts them) and write them as a device profile (FILE.tmp,
+/* cli_calibrate.c — `ddlbench calibrate [-o FILE]` (`--network`: cli_calibrate_net.c): measure this
+ * machine's effective GEMM rate (kern_gemm_f32 on 1024^3, single BLAS thread), reduction cost
+ * (kern_reduce float32 sum of two 64 MiB vectors, out of cache like a gradient bucket) and
+ * memory-bound kernel rate (the layer kernels of the full step on a 64 MiB activation: batch norm
+ * forward + ReLU, ReLU backward + batch norm backward, bytes as layers.h counts them) and write them
+ * as a device profile (FILE.tmp,
  * then renamed; default harness/sim/profiles/local.profile). Medians of several repetitions. Runs
  * without an MPI launch. OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, so if that is not
  * 1 the command re-executes itself once with it set. */
@@ -118,9 +119,13 @@ int cli_calibrate_main(int argc, char **argv)
     const char *path = "harness/sim/profiles/local.profile";
     char err[300], header[1024];
     profile pr;
+    for (int i = 1; i < argc; i++) /* DISPATCH: the network calibration (an MPI launch) */
+        if (!strcmp(argv[i], "--network")) return cli_calibrate_network(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: ddlbench calibrate [-o FILE]   (default %s)\n", path);
+            printf("usage: ddlbench calibrate [-o FILE]   (default %s)\n"
+                   "       mpirun -np N ddlbench calibrate --network [...]: the MPI links -> a platform file\n"
+                   "       (ddlbench calibrate --network --help)\n", path);
             return 0;
         }
         if (!strcmp(argv[i], "-o") && i + 1 < argc && *argv[i + 1]) {

@@ -36,6 +36,8 @@ typedef struct train_opts {
     int device;                       /* --device gpu: buffers and GEMMs on the GPU (CUDA build) */
     kern_precision precision;         /* --precision of the GEMM inputs */
     int full;                         /* --compute full (default) or gemm */
+    double jitter_pct;                /* --jitter: mean extra compute per rank and step, % (trainer.h) */
+    long seed;                        /* --jitter-seed */
     const char *csv;                  /* --csv */
     char listbuf[2][256];             /* storage for the parsed lists */
 } train_opts;

@@ -23,7 +23,8 @@ usage: sweep.sh [options]
   --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
   --algos LIST           allreduce algorithms (default mpi,ring,rhd,ddl,auto)
   --bucket-mb N          gradient bucket cap (default 25)
-  --platform P           sim: platform preset (default minsky)
+  --platform P           sim: platform preset or platform file (default minsky; e.g. from
+                         ddlbench calibrate --network)
   --profile P            sim: device profile (default p100)
   --train-args "..."     extra ddlbench train options (e.g. "--image-size 64 --steps 5")
   --build DIR            where ddlbench and sim/ddlbench-sim are (default build)

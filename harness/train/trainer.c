@@ -28,6 +28,8 @@
 #include "step_full.h"
 #include "step_mem.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,7 @@ struct trainer {
     const char *in_w, *in_x, *in_y; /* GEMM inputs: params, x, y or their 2-byte copies */
     size_t es;              /* bytes per GEMM input element */
     double gemm_s, nongemm_s; /* this step's GEMM and other-kernel seconds so far */
+    double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
     char err[256];          /* last error */
 };
 
@@ -127,6 +130,34 @@ static int alloc_buffers(trainer *t)
     return 0;
 }
 
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double trainer_jitter_draw(unsigned long seed, int rank, int step)
+{
+    uint64_t h = splitmix64(splitmix64(splitmix64((uint64_t)seed) ^ (uint64_t)(uint32_t)rank) ^ (uint64_t)(uint32_t)step);
+    double u = ((double)(h >> 11) + 1.0) / 9007199254740992.0; /* (0, 1] */
+    return -log(u);
+}
+
+/* The jitter of one GEMM that took d seconds: x·d more, spun (real) or issued (simulation). */
+static void jitter_wait(const trainer *t, double d)
+{
+    double extra = t->stretch * d;
+    if (!(extra > 0)) return;
+    if (kern_simulated()) {
+        kern_compute_issue(extra);
+        return;
+    }
+    double end = MPI_Wtime() + extra;
+    while (MPI_Wtime() < end) {}
+}
+
 /* c16: C holds 2-byte elements of the GEMM's input type (full mode's bf16/fp16 activations). */
 static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
 {
@@ -137,6 +168,7 @@ static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void 
                  : kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta,
                                 (float *)c, g->n);
     counters_end();
+    jitter_wait(t, stream_time() - t0);
     t->gemm_s += stream_time() - t0;
     if (rc) /* on the device the backend's detail is in kern_dev_last_error() (kernels/gemm.h) */
         snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)%s%s", kern_gemm_strerror(rc), g->m, g->n, g->k,
@@ -205,6 +237,7 @@ out:
     trainer_free(t);
     return rc;
 }
+
 
 
 static int forward(trainer *t)
@@ -282,6 +315,7 @@ int trainer_step(trainer *t, int step, step_times *st)
     memset(st, 0, sizeof *st);
     t->gemm_s = t->nongemm_s = 0;
     t->err[0] = '\0';
+    t->stretch = t->cfg.jitter > 0 ? t->cfg.jitter * trainer_jitter_draw(t->cfg.seed, t->rank, step) : 0;
     kern_compute_begin();
     engine_begin_step(t->eng);
     double t0 = stream_time();

@@ -23,7 +23,16 @@ typedef struct step_config {
     int device;                /* 0: host buffers; 1: device buffers (CUDA build, device selected) */
     kern_precision precision;  /* GEMM inputs (gemm.h); the CPU and simulation offer fp32 only */
     int full;                  /* 1: --compute full (the whole network), 0: --compute gemm */
+    double jitter;             /* mean extra compute per rank and step, a fraction (0.05 = 5%); 0 = none */
+    unsigned long seed;        /* jitter draws: a function of (seed, rank, step) only */
 } step_config;
+
+/* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;
+ * the shifted-exponential straggler model, docs/SOURCES.md §10), from (seed, rank, step) alone, so a
+ * run is reproducible and every algorithm meets the same draws. Each GEMM of that step then takes
+ * (1 + x) times as long: real build, the rank spins for x times the GEMM's measured time; simulation,
+ * x times its injected time is issued on the compute clock. */
+double trainer_jitter_draw(unsigned long seed, int rank, int step);
 
 typedef struct step_times {
     double step_s;     /* start to end of the step, SGD included */

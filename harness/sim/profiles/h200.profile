@@ -1,5 +1,5 @@
 # h200 — NVIDIA H200 SXM (141 GB HBM3e). GEMM rates derived from ddlbench's own GEMM-only step
-# measured on one H200 (docs/SOURCES.md §10); the memory rate is an assumption until `ddlbench
+# measured on one H200 (docs/SOURCES.md §11); the memory rate is an assumption until `ddlbench
 # gpu-check` measures it (its profile's mem_gbps).
 #
 # gemm_gflops_fp32: fp32 tensors run as TF32 (the simulator's fp32 GEMM rate stands for the fast

@@ -1,4 +1,4 @@
-# p100 — NVIDIA Tesla P100 SXM2 (16 GB HBM2), the GPU of the DDL study (docs/SOURCES.md §1, §2, §10).
+# p100 — NVIDIA Tesla P100 SXM2 (16 GB HBM2), the GPU of the DDL study (docs/SOURCES.md §1, §2, §11).
 #
 # The published total is split in two parts, each at its own rate: a ResNet-50 training step at
 # batch 32 takes 32 images / 160 images/s per P100 (docs/SOURCES.md §2, a calibration assumption)
