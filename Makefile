@@ -172,7 +172,8 @@ help:
 	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
-	@echo "                 (docs/GPU.md); SKIP line without one"
+	@echo "                 (docs/GPU.md); SKIP line without one; staged/host allreduce busbw ratio at 64-256 MB"
+	@echo "  gpu-bundle     pack build/cuda and Open MPI's runtime into .gpu/ for a GPU node without MPI (docs/GPU.md)"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
@@ -389,6 +390,13 @@ else
 gpu-check:
 	@echo "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in CUDA_HOME=$(CUDA_HOME), or CUDA=0)"
 endif
+
+# `make gpu-bundle`: for a GPU node with CUDA but no MPI and no network (docs/GPU.md): builds
+# build/cuda with portable x86-64-v3 host code and packs Debian 12's Open MPI runtime into .gpu/
+# (ignored); gpu_check.sh then uses the bundled mpirun. Needs apt-get, nvcc and Open MPI here.
+.PHONY: gpu-bundle
+gpu-bundle:
+	bash harness/scripts/gpu_bundle.sh
 
 # ---- Reliability: fuzzing, memcheck, fault tests ---------------------------------------
 # `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c), FUZZ_SECONDS in total,

@@ -207,7 +207,8 @@ int cli_gpucheck_main(int argc, char **argv)
         }
     double rgbs = 0, cgbs = 0, nspb = 0;
     if (time_memory(&rgbs, &cgbs, &nspb)) { rc = 1; goto out; }
-    printf("# 4. memory: reduce (float32 sum, 256 MB) %.0f GB/s, D2D copy %.0f GB/s\n", rgbs, cgbs);
+    printf("# 4. memory: reduce (float32 sum, 256 MB) %.0f GB/s, D2D copy %.0f GB/s: %.2fx of the copy\n", rgbs,
+           cgbs, cgbs > 0 ? rgbs / cgbs : 0.0);
     double mgbs = 0;
     if (gpucheck_mem_rate(&mgbs)) { rc = 1; goto out; }
     printf("# 5. layer kernels (batch norm + ReLU forward and backward, 256 MiB): %.0f GB/s\n", mgbs);
@@ -220,9 +221,9 @@ int cli_gpucheck_main(int argc, char **argv)
         goto out;
     }
     if (step_batch > 0 && gpucheck_pytorch_step(step_batch)) { rc = 1; goto out; }
-    printf("# summary\n%-22s %s\n%-22s %.1f / %.1f / %.1f / %.1f\n%-22s %.0f (copy %.0f)\n%-22s %.0f\n%-22s %s\n%-22s %s\n",
+    printf("# summary\n%-22s %s\n%-22s %.1f / %.1f / %.1f / %.1f\n%-22s %.0f (copy %.0f, %.2fx)\n%-22s %.0f\n%-22s %s\n%-22s %s\n",
            "device", kern_dev_name(), "peak TFLOP/s fp32/tf32/bf16/fp16", peak[0], peak[1], peak[2], peak[3],
-           "reduce GB/s", rgbs, cgbs, "layer kernels GB/s", mgbs, "gemm checks", fails ? "FAIL" : "ok", "profile",
+           "reduce GB/s", rgbs, cgbs, cgbs > 0 ? rgbs / cgbs : 0.0, "layer kernels GB/s", mgbs, "gemm checks", fails ? "FAIL" : "ok", "profile",
            out ? out : "(not written)");
     rc = fails ? 1 : 0;
 out:
