@@ -4,7 +4,9 @@
  * against a brute-force window scan and backward against a scatter of dy; global average pooling;
  * FC bias; im2col against a direct convolution (im2col + GEMM = conv), col2im as its adjoint
  * (<im2col(x), c> = <x, col2im(c)>) and its 1×1 round trip; SGD with momentum and weight decay over
- * three steps against PyTorch's formula. Sizes are odd on purpose (vector tails). */
+ * three steps against PyTorch's formula. Sizes are odd on purpose (vector tails). compute.h's host
+ * spans and fences: a span returns its time at once, collect adds nothing, fences are NULL no-ops. */
+#include "compute.h"
 #include "gemm.h"
 #include "layers.h"
 #include "test.h"
@@ -270,8 +272,20 @@ static void test_bytes(void)
     CHECK(!strcmp(K->name, "host"), "host table");
 }
 
+static void test_spans(void)
+{
+    kern_span sp = kern_span_open();
+    volatile double x = 0;
+    for (int i = 0; i < 1000000; i++) x += i;
+    double d = kern_span_close(sp, KERN_SPAN_GEMM), g = 0, o = 0;
+    kern_fence *f = (kern_fence *)&sp;
+    CHECK(d > 0 && !kern_span_collect(&g, &o) && g == 0 && o == 0, "host span: %g s at once, nothing collected", d);
+    CHECK(!kern_fence_create(&f) && f == NULL && !kern_fence_record(f) && !kern_fence_wait(f), "host fences: NULL no-ops");
+}
+
 int main(void)
 {
+    test_spans();
     test_bn();
     test_elementwise();
     test_pools();

@@ -5,9 +5,11 @@
  * its statistics, bias gradient, average pooling forward, SGD with momentum; the GPU contracts
  * multiply-adds into FMAs, the host build does not). Sizes are odd and span several blocks and, for
  * batch norm, several slices per channel. The 2-byte tables (bf16, fp16 activations) against the host
- * float32 kernels on the same rounded inputs, within the storage type's rounding. Built only with nvcc
+ * float32 kernels on the same rounded inputs, within the storage type's rounding. compute.h's spans
+ * (event-timed, read at collect) and fences (a copy on another stream sees the fenced fill). Built only with nvcc
  * (the CUDA section of the Makefile);
  * without a device it prints one SKIP line and "0 passed, 0 failed". Runs on one process. */
+#include "compute.h"
 #include "devmem.h"
 #include "gemm.h"
 #include "half.h"
@@ -221,6 +223,38 @@ static void test_storage16(int bf)
     free(x), free(dy), free(gm), free(bt), free(y), free(dx), free(t), free(col), free(arg);
 }
 
+/* A span around a 256 MB fill on the compute stream: close returns 0 at once, collect (after a mark)
+ * a positive time of the right kind; a fence recorded after the fill and waited for here lets a copy
+ * on another stream read the filled tail (without the fence that copy could run before the fill). */
+static void test_span_fence(void)
+{
+    size_t n = (size_t)64 << 20;
+    void *d = NULL;
+    kern_stream *other = NULL, *cs = kern_dev_compute_stream();
+    kern_fence *f = NULL;
+    float tail[4] = { 0 };
+    double g = 0, o = 0, now = -1;
+    int rc = kern_dev_alloc(&d, n * 4) || kern_stream_create(&other) || kern_fence_create(&f) || !f ||
+             kern_dev_memset(d, 0, n * 4, cs) || kern_stream_sync(cs) || kern_span_collect(NULL, NULL);
+    if (!rc) {
+        kern_span sp = kern_span_open();
+        rc = kern_fill_device(d, n, 1.0f, cs);
+        now = kern_span_close(sp, KERN_SPAN_OTHER);
+    }
+    rc = rc || kern_fence_record(f) || kern_fence_wait(f) ||
+         kern_dev_copy(tail, (float *)d + n - 4, sizeof tail, other) || kern_stream_sync(other);
+    (void)kern_compute_mark();
+    rc = rc || kern_span_collect(&g, &o);
+    CHECK(!rc, "spans and fences: %s", kern_dev_last_error());
+    CHECK(now == 0 && o > 0 && g == 0, "span: close %g s at once, collected other %g s, gemm %g s", now, o, g);
+    int same = 1;
+    for (int i = 0; i < 4; i++) same &= tail[i] == (float)((int)((n - 4 + i) % 13) - 6);
+    CHECK(!rc && same, "fence: the copy on another stream read the fill's tail (%g %g %g %g)", tail[0], tail[1], tail[2], tail[3]);
+    kern_fence_free(f);
+    kern_stream_free(other);
+    kern_dev_free(d);
+}
+
 int main(int argc, char **argv)
 {
     int n = 0;
@@ -248,5 +282,6 @@ int main(int argc, char **argv)
     test_im2col(2, 1, 2, 2, 3, 1, 1);
     test_storage16(1);
     test_storage16(0);
+    test_span_fence();
     return TEST_REPORT();
 }

@@ -33,6 +33,11 @@ int engine_default_poll_us(void);
 int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan *plan, engine **out);
 void engine_begin_step(engine *e);
 int engine_post(engine *e, int bucket);
+/* Device mode (the CUDA build's gradients are written on the compute stream): from now on
+ * engine_post records a fence (compute.h) for the bucket and the thread engine waits for that fence
+ * alone before allreducing it, never for a drain of the stream. 0, or -1 (kern_dev_last_error).
+ * The simulation engine waits for its marks instead: a no-op there. */
+int engine_use_fences(engine *e);
 int engine_wait_all(engine *e, engine_stats *st);
 const char *engine_error(const engine *e);
 void engine_free(engine *e);

@@ -1,7 +1,9 @@
 /* engine_thread.c — real backend of engine.h: a communication thread with a FIFO of
- * posted buckets. The queue is a ring of bucket indexes (each bucket is posted once per step, so
+ * posted buckets; in device mode each bucket's fence, recorded at post, is waited for by the thread. The queue is a ring of bucket indexes (each bucket is posted once per step, so
  * nbuckets slots suffice); nothing is allocated per step. */
 #include "engine.h"
+#include "compute.h"
+#include "devmem.h"
 #include "watchdog.h"
 
 #include <pthread.h>
@@ -15,6 +17,7 @@ struct engine {
     ddl_dtype dtype;
     size_t esize;
     const bucket_plan *plan;
+    kern_fence **fences;      /* [nbuckets] device mode (engine_use_fences), else NULL */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t posted;    /* the thread waits for work */
@@ -38,14 +41,17 @@ static void run_bucket(engine *e, int b)
     char note[64];
     snprintf(note, sizeof note, "bucket %d (%.1f MB)", b, (double)(bk->count * e->esize) / 1e6);
     watchdog_note(note); /* the step's watchdog names the bucket in flight */
+    /* the bucket's gradients are complete on the compute stream (a no-op off the GPU) */
+    int frc = e->fences && kern_fence_wait(e->fences[b]);
     double t0 = MPI_Wtime();
-    int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
+    int rc = frc ? -1 : ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
     double t1 = MPI_Wtime();
     watchdog_note(NULL);
     pthread_mutex_lock(&e->lock);
     if (rc && !e->rc) {
         e->rc = rc;
-        snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", b, bk->count * e->esize, ddl_last_error());
+        snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", b, bk->count * e->esize,
+                 frc ? kern_dev_last_error() : ddl_last_error());
     }
     if (e->stats.buckets == 0) e->stats.first_start = t0;
     e->stats.last_end = t1;
@@ -109,6 +115,17 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     return 0;
 }
 
+int engine_use_fences(engine *e)
+{
+    kern_fence **f = calloc((size_t)e->plan->nbuckets, sizeof *f);
+    int rc = f ? 0 : -1;
+    for (int b = 0; !rc && b < e->plan->nbuckets; b++) rc = kern_fence_create(&f[b]);
+    pthread_mutex_lock(&e->lock);
+    e->fences = f;
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
 void engine_begin_step(engine *e)
 {
     pthread_mutex_lock(&e->lock);
@@ -120,6 +137,7 @@ void engine_begin_step(engine *e)
 int engine_post(engine *e, int b)
 {
     if (b < 0 || b >= e->plan->nbuckets) return -1;
+    if (e->fences && kern_fence_record(e->fences[b])) return -1; /* the bucket's gradients, in stream order */
     pthread_mutex_lock(&e->lock);
     e->queue[e->tail] = b;
     e->tail = (e->tail + 1) % e->plan->nbuckets;
@@ -153,6 +171,8 @@ void engine_free(engine *e)
     pthread_mutex_destroy(&e->lock);
     pthread_cond_destroy(&e->posted);
     pthread_cond_destroy(&e->drained);
+    for (int b = 0; e->fences && b < e->plan->nbuckets; b++) kern_fence_free(e->fences[b]);
+    free(e->fences);
     free(e->queue);
     free(e);
 }

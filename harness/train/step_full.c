@@ -1,14 +1,13 @@
 /* step_full.c — the full step's forward and backward over the model's data flow (see step_full.h).
- * Time: every group of non-GEMM kernels is bracketed by stream_time() (the compute clock under
- * simulation, MPI_Wtime after a device drain on the GPU, plain MPI_Wtime on a CPU) and added to
- * the caller's other_s; GEMM time is the trainer's callback's business. */
+ * Time: every group of non-GEMM kernels is a span (compute.h: the compute clock under simulation,
+ * the thread's clock on a CPU, added to the caller's other_s at once; on the GPU a CUDA event pair,
+ * summed by the trainer at the end of backward, with no drain); GEMM time is the trainer's business. */
 #include "step_full.h"
 
 #include "compute.h"
 #include "half.h"
 #include "model_bytes.h"
 
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +26,6 @@ struct step_full {
     char *arena;
     char err[256];
 };
-
-static double stream_time(void)
-{
-    double m = kern_compute_mark();
-    return m >= 0 ? m : MPI_Wtime();
-}
 
 static size_t up(size_t bytes) { return (bytes + ALIGN_BYTES - 1) / ALIGN_BYTES * ALIGN_BYTES; }
 
@@ -205,9 +198,9 @@ static int conv_fwd(step_full *f, const model_layer *L, int l, double *other_s)
     const float *x = A(f, L->src);
     kern_window g;
     if (model_needs_im2col(L)) {
-        double t0 = stream_time();
+        kern_span t0 = kern_span_open();
         if (model_window(f->io.m, L, &g) || f->io.ops->im2col(x, col_buf(f), &g)) return failed(f, "im2col", L);
-        *other_s += stream_time() - t0;
+        *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
         x = col_buf(f);
     }
     return f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_FWD], weights(f, L), x, A(f, l), 0.0f, f->es == 2);
@@ -227,7 +220,7 @@ int step_full_forward(step_full *f, double *other_s)
                                                    0.0f, f->es == 2))
                 return -1;
         }
-        double t0 = stream_time();
+        kern_span t0 = kern_span_open();
         int rc = 0;
         if (L->kind == MODEL_BN) {
             float *mean = at(f, f->aux[l]);
@@ -242,7 +235,7 @@ int step_full_forward(step_full *f, double *other_s)
             rc = k->bias_fwd(A(f, l), f->io.params + f->io.offset[L->tensor0 + 1], L->out_c, (size_t)model_batch(m));
         }
         rc = rc || block_end_fwd(f, L);
-        *other_s += stream_time() - t0;
+        *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
         if (rc) return failed(f, "the forward kernels", L);
     }
     return 0;
@@ -263,9 +256,9 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
     const float *dY = G(f, l);
     int col = model_needs_im2col(L), acc = L->src >= 0 && f->written[f->gbuf[L->src]];
     kern_window g;
-    double t0 = stream_time();
+    kern_span t0 = kern_span_open();
     if (col && (model_window(f->io.m, L, &g) || k->im2col(x, col_buf(f), &g))) return failed(f, "im2col", L);
-    *other_s += stream_time() - t0;
+    *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
     if (col) x = col_buf(f);
     if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], dY, x, f->io.grads + f->io.offset[L->tensor0], 0.0f, 0))
         return -1;
@@ -275,9 +268,9 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
         return -1;
     f->written[f->gbuf[L->src]] = 1;
     if (!col) return 0;
-    t0 = stream_time();
+    t0 = kern_span_open();
     int rc = k->col2im(col_buf(f), dx, &g, acc);
-    *other_s += stream_time() - t0;
+    *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
     return rc ? failed(f, "col2im", L) : 0;
 }
 
@@ -289,7 +282,7 @@ int step_full_backward_layer(step_full *f, int l, double *other_s)
     size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
     kern_window g;
     int rc = 0;
-    double t0 = stream_time();
+    kern_span t0 = kern_span_open();
     if (L->res_into >= 0) /* the block's ReLU; the add's gradient is the shared buffer itself */
         rc = k->relu_bwd(A(f, L->res_into), G(f, L->res_into), (size_t)model_out_elems(m, model_layer_at(m, L->res_into)));
     if (!rc && L->src >= 0 && (L->kind == MODEL_BN || L->kind == MODEL_POOL) && f->written[f->gbuf[L->src]]) {
@@ -308,7 +301,7 @@ int step_full_backward_layer(step_full *f, int l, double *other_s)
     } else if (!rc && L->kind == MODEL_FC) {
         rc = k->bias_bwd(G(f, l), f->io.grads + f->io.offset[L->tensor0 + 1], L->out_c, (size_t)model_batch(m));
     }
-    *other_s += stream_time() - t0;
+    *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
     if (rc) return failed(f, "the backward kernels", L);
     if (L->kind == MODEL_BN || L->kind == MODEL_POOL) f->written[f->gbuf[L->src]] = 1;
     return L->kind == MODEL_CONV || L->kind == MODEL_FC ? gemm_bwd(f, L, l, other_s) : 0;

@@ -1,7 +1,7 @@
 /* step_mem.c — the two step_mem tables (see step_mem.h). The device table runs everything on the
  * compute stream (kern_dev_compute_stream: the stream cuBLAS runs the GEMMs on), so fills, copies,
- * GEMMs and the update stay in issue order without events; `ready` drains that stream before a
- * gradient bucket goes to the communication thread. Without CUDA (devmem_none.c) every device call
+ * GEMMs and the update stay in issue order; `ready` drains that stream (setup and --check reads; a
+ * posted bucket is fenced by an event instead: engine_use_fences). Without CUDA (devmem_none.c) every device call
  * fails, so the device table is only chosen once cli_train has found a device. */
 #include "step_mem.h"
 

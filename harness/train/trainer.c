@@ -5,10 +5,12 @@
  * Times: stream_time() is when the work issued so far completes — MPI_Wtime on a CPU, the virtual
  * compute clock under simulation — so the same code measures both.
  * Device mode (step_config.device, the CUDA build): the same step on device buffers through the
- * step_mem seam (step_mem.h). The CUDA compute.h backend drains the compute stream at every
- * kern_compute_mark, i.e. after each GEMM: a GEMM's time is then measured exactly as on the CPU, and
- * the communication thread moves a posted bucket while the next GEMMs run. That per-GEMM drain costs a
- * launch gap per GEMM (event-based marks would avoid it) and is accepted so both paths measure alike.
+ * step_mem seam (step_mem.h). GEMMs and kernels are queued on the compute stream with no drain per
+ * GEMM: each is a span (compute.h) timed by a CUDA event pair, summed at the end of backward; a bucket
+ * is posted with a fence recorded after its last gradient, and the communication thread waits for
+ * that fence alone, so buckets move while later GEMMs run. The stream is drained only at the step's
+ * phase boundaries (start, end of backward, update). --jitter there: per-GEMM durations are known
+ * only at the end of backward, so the rank's stretch of its GEMM time is spun then, at once.
  * bf16/fp16: the GEMM inputs (weights, im2col X, dY) are 2-byte copies made once at setup; the
  * per-step float32->half cast of the weights (6 bytes per parameter) is not performed.
  * Full mode (step_config.full): step_full.c runs the network's data flow on its own activations (the
@@ -145,31 +147,32 @@ double trainer_jitter_draw(unsigned long seed, int rank, int step)
     return -log(u);
 }
 
-/* The jitter of one GEMM that took d seconds: x·d more, spun (real) or issued (simulation). */
-static void jitter_wait(const trainer *t, double d)
+/* The jitter of GEMMs that took d seconds: x·d more, spun (real) or issued (simulation); returns it. */
+static double jitter_wait(const trainer *t, double d)
 {
     double extra = t->stretch * d;
-    if (!(extra > 0)) return;
+    if (!(extra > 0)) return 0;
     if (kern_simulated()) {
         kern_compute_issue(extra);
-        return;
+        return extra;
     }
     double end = MPI_Wtime() + extra;
     while (MPI_Wtime() < end) {}
+    return extra;
 }
 
 /* c16: C holds 2-byte elements of the GEMM's input type (full mode's bf16/fp16 activations). */
 static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
 {
-    double t0 = stream_time();
+    kern_span sp = kern_span_open();
     counters_begin();
     int lda = g->transa ? g->m : g->k, ldb = g->transb ? g->k : g->n;
     int rc = c16 ? kern_gemm_ex_c(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta, c, g->n)
                  : kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta,
                                 (float *)c, g->n);
     counters_end();
-    jitter_wait(t, stream_time() - t0);
-    t->gemm_s += stream_time() - t0;
+    double d = kern_span_close(sp, KERN_SPAN_GEMM); /* 0 on the GPU: its events are read at the end of backward */
+    t->gemm_s += d + jitter_wait(t, d);
     if (rc) /* on the device the backend's detail is in kern_dev_last_error() (kernels/gemm.h) */
         snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)%s%s", kern_gemm_strerror(rc), g->m, g->n, g->k,
                  t->cfg.device ? ": " : "", t->cfg.device ? kern_dev_last_error() : "");
@@ -224,9 +227,9 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         snprintf(err, errlen, "cannot plan gradient buckets");
         goto out;
     }
-    if (alloc_buffers(t) || (cfg->full && make_full(t)) ||
-        engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng)) {
-        snprintf(err, errlen, "%s", t->err[0] ? t->err : "cannot start the communication engine");
+    if (alloc_buffers(t) || (cfg->full && make_full(t)) || 
+        engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng) || (cfg->device && engine_use_fences(t->eng))) {
+        snprintf(err, errlen, "%s", t->err[0] ? t->err : t->eng ? kern_dev_last_error() : "cannot start the communication engine");
         goto out;
     }
     *out = t;
@@ -289,12 +292,12 @@ static int backward_layer(trainer *t, int l, int step)
             rc = t->mem->fill(t->grads + off, n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
         }
         int b = t->plan.tensor_bucket[ti], last = t->plan.buckets[b].lowest_tensor == ti;
-        if (rc || (last && t->mem->ready())) {
+        if (rc) {
             snprintf(t->err, sizeof t->err, "gradients of tensor %d: %s", ti, kern_dev_last_error());
             return -1;
         }
-        if (last && engine_post(t->eng, b)) {
-            snprintf(t->err, sizeof t->err, "cannot post bucket %d", b);
+        if (last && engine_post(t->eng, b)) { /* device mode: records the bucket's fence (no drain) */
+            snprintf(t->err, sizeof t->err, "cannot post bucket %d: %s", b, t->cfg.device ? kern_dev_last_error() : "bad index");
             return -1;
         }
     }
@@ -317,13 +320,23 @@ int trainer_step(trainer *t, int step, step_times *st)
     t->err[0] = '\0';
     t->stretch = t->cfg.jitter > 0 ? t->cfg.jitter * trainer_jitter_draw(t->cfg.seed, t->rank, step) : 0;
     kern_compute_begin();
+    (void)kern_span_collect(NULL, NULL); /* drop spans a failed step may have left */
     engine_begin_step(t->eng);
     double t0 = stream_time();
     if (forward(t)) return -1;
     if (t->full) step_full_begin_backward(t->full);
     for (int l = model_layer_count(t->m) - 1; l >= 0; l--)
         if (backward_layer(t, l, step)) return -1;
-    double t_bwd = stream_time();
+    double t_bwd = stream_time(), g = 0, o = 0;
+    if (kern_span_collect(&g, &o)) { /* the GPU's event-timed spans (0 elsewhere: already counted) */
+        snprintf(t->err, sizeof t->err, "timing the compute stream: %s", kern_dev_last_error());
+        return -1;
+    }
+    t->gemm_s += g, t->nongemm_s += o;
+    if (g > 0 && t->stretch > 0) {
+        t->gemm_s += jitter_wait(t, g);
+        t_bwd = stream_time();
+    }
     engine_stats es;
     if (engine_wait_all(t->eng, &es)) {
         snprintf(t->err, sizeof t->err, "allreduce failed: %s", engine_error(t->eng));
