@@ -165,6 +165,8 @@ help:
 	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
+	@echo "                 in an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu"
+	@echo "                 at 224x224, PRECISION=tf32 (fp32|tf32|bf16); DEVICE=cpu for the CPU build"
 	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
 	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
@@ -256,10 +258,23 @@ PLATFORM      ?= minsky
 PROFILE       ?= p100
 ALGOS         ?= mpi,ring,rhd,ddl,auto
 BUCKET_MB     ?= 25
+# mpi: DEVICE=gpu (the default where $(BUILD)/cuda/ddlbench exists and the allocation has GPUs:
+# harness/scripts/pick_device.sh) runs the CUDA build's step at the study's batch sizes and 224x224
+# in PRECISION (default tf32: float32 storage and range, what frameworks run "fp32" training as on
+# Ampere and later; fp32 for the 2017 study's arithmetic, bf16 for mixed precision); DEVICE=cpu, the
+# CPU build at a size a CPU finishes.
 ifeq ($(BACKEND),mpi)
+DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
+PRECISION     ?= tf32
+ifeq ($(DEVICE),gpu)
+MODELS        ?= resnet50:32,resnet101-22k:20
+TRAIN_ARGS    ?= --precision $(PRECISION) --steps 5 --warmup 1
+RUN_DEPS      := $(EXE) $(CUDA_BUILD)/ddlbench
+else
 MODELS        ?= resnet50:8
 TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
 RUN_DEPS      := $(EXE)
+endif
 else
 MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 1
@@ -277,12 +292,16 @@ endif
 ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi'),)
 $(error BACKEND: expected sim or mpi, got "$(BACKEND)")
 endif
+ifeq ($(BACKEND)$(shell echo '$(DEVICE)' | grep -Ex 'cpu|gpu'),mpi)
+$(error DEVICE: expected cpu or gpu, got "$(DEVICE)")
+endif
 endif
 .PHONY: run
 run: $(RUN_DEPS)
 	sh harness/scripts/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
 	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
-	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS)
+	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) \
+	    $(if $(filter mpi,$(BACKEND)),--device $(DEVICE)) $(SWEEP_FLAGS)
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(RUN))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
 

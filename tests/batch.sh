@@ -1,7 +1,8 @@
 #!/bin/sh
 # batch.sh — the batch scripts (batch/) and the results pipeline, without a scheduler: syntax checks,
 # dry runs under fake SLURM / LSF / PBS allocations checking the printed launch commands (launcher,
-# rank counts, real build), BACKEND=sim forced inside an allocation, and — when the simulation build
+# rank counts, real build; with GPUs and a fake CUDA build: train --device gpu at the study's batch
+# sizes and PRECISION; DEVICE=cpu), BACKEND=sim forced inside an allocation, and — when the simulation build
 # exists — a tiny sweep checking the progress lines, -q, the CSV provenance lines, report.md and no
 # leftover *.tmp. Prints "N passed, N failed".
 BUILD=${BUILD:-build}
@@ -12,7 +13,8 @@ has() { printf '%s\n' "$1" | grep -qE -- "$2"; ok $? "$3: expected /$2/ in (firs
 $(printf '%s' "$1" | head -c 400)"; }
 count() { n=$(printf '%s\n' "$1" | grep -cE -- "$2"); [ "$n" -eq "$3" ]; ok $? "$4: expected $3 lines /$2/, got $n"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-unset SLURM_JOB_ID LSB_JOBID PBS_JOBID MPILAUNCH BACKEND
+unset SLURM_JOB_ID LSB_JOBID PBS_JOBID MPILAUNCH BACKEND SLURM_GPUS_ON_NODE DEVICE PRECISION
+export CUDA_VISIBLE_DEVICES=   # no GPU in the allocation unless a test says so (pick_device.sh)
 
 for f in batch/slurm.sbatch batch/lsf.bsub batch/pbs.sh; do bash -n "$f"; ok $? "bash -n $f"; done
 for f in harness/scripts/sweep.sh harness/scripts/report.sh plots/plots.sh; do sh -n "$f"; ok $? "sh -n $f"; done
@@ -37,6 +39,28 @@ out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" DRY_RUN=1 "$mk" bash batch/p
 ok $? "pbs dry run exit status"
 has "$out" "^mpirun --hostfile $tmp/pbs_nodes --map-by ppr:4:node -np 12 $BUILD/ddlbench train " "pbs: 3 nodes, 12 ranks"
 count "$out" "$BUILD/ddlbench train " 4 "pbs: 1, 4, 8, 12 GPUs"
+
+# GPU allocations: a CUDA build (a fake one in a temporary BUILD) and GPUs on the node run the study's
+# GPU step; DEVICE=cpu the CPU build; no GPUs named, the CPU build.
+gb=$tmp/gbuild; mkdir -p "$gb/cuda"; printf '#!/bin/sh\nexit 0\n' >"$gb/cuda/ddlbench"; chmod +x "$gb/cuda/ddlbench"
+gpu="$gb/cuda/ddlbench train --model"
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_NTASKS_PER_NODE=4 SLURM_GPUS_ON_NODE=4 DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
+has "$out" "^srun .*--gpus-per-task=1 -n 8 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " "slurm GPUs: CUDA build, batch 32, tf32"
+count "$out" "^srun .* $gpu resnet101-22k --batch 20 .*--device gpu " 3 "slurm GPUs: ResNet-101-22K batch 20 at 1, 4, 8 GPUs"
+count "$out" "--image-size|$gb/ddlbench " 0 "slurm GPUs: 224x224 (no --image-size), no CPU build"
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_NTASKS_PER_NODE=4 SLURM_GPUS_ON_NODE=4 DEVICE=cpu DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
+has "$out" "^srun .* -n 8 $gb/ddlbench train --model resnet50 --batch 8 .*--image-size 64" "slurm DEVICE=cpu: the CPU build"
+count "$out" "--device gpu" 0 "slurm DEVICE=cpu: no --device gpu"
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" CUDA_VISIBLE_DEVICES=0,1,2,3 PRECISION=bf16 DRY_RUN=1 MAKE_ARGS=BUILD=$gb PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
+has "$out" "^mpirun .* -np 8 $gpu resnet50 --batch 32 .*--device gpu --precision bf16 " "lsf GPUs (CUDA_VISIBLE_DEVICES): PRECISION=bf16"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=0 DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/pbs.sh 2>&1)
+has "$out" "^mpirun .* -np 12 $gpu resnet50 --batch 32 .*--device gpu " "pbs GPUs: the CUDA build"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=NoDevFiles DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/pbs.sh 2>&1)
+has "$out" "^mpirun .* -np 12 $gb/ddlbench train --model resnet50 --batch 8 " "pbs without GPUs: the CPU build"
+out=$(env SLURM_JOB_ID=1 SLURM_GPUS_ON_NODE=2 make -s run BUILD="$gb" NODES=1 GPUS_PER_NODE=2 SWEEP_FLAGS=--dry-run 2>&1)
+has "$out" "mpilaunch.sh 2 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " "make run BACKEND=mpi with GPUs: the CUDA build"
+out=$(env SLURM_JOB_ID=1 make -s run BUILD="$gb" DEVICE=tpu SWEEP_FLAGS=--dry-run 2>&1); st=$?
+[ $st -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c 'DEVICE: expected cpu or gpu')" -eq 1 ]; ok $? "make run DEVICE=tpu: one line, exit 2 (got $st)"
 
 out=$(env SLURM_JOB_ID=1 make -s run BUILD="$BUILD" NODES=2 SWEEP_FLAGS=--dry-run 2>&1)
 has "$out" "mpilaunch.sh 8 $BUILD/ddlbench train " "make run in an allocation: real backend by default"

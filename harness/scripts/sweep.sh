@@ -27,6 +27,8 @@ usage: sweep.sh [options]
                          ddlbench calibrate --network)
   --profile P            sim: device profile (default p100)
   --train-args "..."     extra ddlbench train options (e.g. "--image-size 64 --steps 5")
+  --device cpu|gpu       mpi: the CPU build (BUILD/ddlbench) or the CUDA build's GPU step
+                         (BUILD/cuda/ddlbench train --device gpu); default cpu
   --build DIR            where ddlbench and sim/ddlbench-sim are (default build)
   --out DIR              results folder (default results/<run-id>; results/latest points at it)
   --resume               skip configurations whose CSV is already in --out
@@ -38,7 +40,7 @@ die() { echo "sweep.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1: expected a positive integer, got \"$2\"";; esac; }
 
 backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
-platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0
+platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 device=cpu
 while [ $# -gt 0 ]; do
     case $1 in
     -h|--help) usage; exit 0;;
@@ -50,12 +52,14 @@ while [ $# -gt 0 ]; do
     case $1 in
     --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
     --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
-    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;;
+    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --device) device=$2;;
     *) die "unknown option \"$1\" (see --help)";;
     esac
     shift 2
 done
 case $backend in sim|mpi) ;; *) die "--backend: expected sim or mpi, got \"$backend\"";; esac
+case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu) die "--device gpu: only with --backend mpi";;
+    *) die "--device: expected cpu or gpu, got \"$device\"";; esac
 posint --nodes "$nodes"; posint --gpus-per-node "$gpn"
 [ "$nodes" -le 4096 ] || die "--nodes: expected at most 4096, got $nodes"
 [ "$gpn" -le 64 ] || die "--gpus-per-node: expected at most 64, got $gpn"
@@ -66,7 +70,8 @@ done
 
 exe=$build/ddlbench
 [ "$backend" = sim ] && exe=$build/sim/ddlbench-sim
-[ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim)"
+[ "$device" = gpu ] && exe=$build/cuda/ddlbench train_args="--device gpu $train_args"
+[ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim; the CUDA build needs nvcc)"
 names=$("$build/ddlbench" list --names 2>/dev/null) || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
 for a in $(echo "$algos" | tr ',' ' '); do # the registry's names (ddlbench list --names)
     [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
