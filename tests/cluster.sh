@@ -69,7 +69,7 @@ run_on 2 2
 $emu --name $name run --ppn 1 -- sh "$root/harness/scripts/mpilaunch.sh" 2 "$BUILD/ddlbench" allreduce -a ring \
     -e 4K -w 1 -n 2 --csv "$tmp/p.csv" >/dev/null 2>&1 </dev/null
 grep -q "^# hosts: 2 hosts: $name-n1,$name-n2$" "$tmp/p.csv" && ok || bad "hosts line: $(grep '^# hosts' "$tmp/p.csv")"
-grep -q "^# cluster: emucluster $name: 2 nodes x 1 ranks/node.*mpi_yield_when_idle=1.*DDL_POLL_US=" "$tmp/p.csv" &&
+grep -q "^# cluster: emucluster $name: 2 nodes, 1 ranks/node.*mpi_yield_when_idle=1.*DDL_POLL_US=" "$tmp/p.csv" &&
     ok || bad "cluster line: $(grep '^# cluster' "$tmp/p.csv")"
 $emu --name $name down >/dev/null; [ "$(mine)" -eq 0 ] && ok || bad "down left $(mine) namespaces"
 run_on 3 1

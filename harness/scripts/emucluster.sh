@@ -25,8 +25,9 @@ usage() {
     cat <<'EOF'
 usage: emucluster.sh [--name NAME] COMMAND ...
   up --nodes N [--rate R] [--delay D]   make N nodes (1..16); R per node NIC, both ways: e.g. 500mbit,
-                                        10gbit (units bit, kbit, mbit, gbit; default none = unshaped);
-                                        D one-way delay per node egress (us or ms; needs netem)
+     [--check]                          10gbit (units bit, kbit, mbit, gbit; default none = unshaped);
+                                        D one-way delay per node egress (us or ms; needs netem);
+                                        --check: only check the values, root and tools
   run [--ppn K] -- CMD [ARGS...]        run CMD on node 1 with Open MPI / MPICH set up to place K ranks
                                         per node, node-major (default K=1): e.g.
                                         emucluster.sh run --ppn 2 -- mpirun -np 4 build/ddlbench allreduce
@@ -91,8 +92,9 @@ rate_bits() {
 }
 
 cmd_up() {
-    nodes="" rate=none delay=none
+    nodes="" rate=none delay=none check=0
     while [ $# -gt 0 ]; do
+        [ "$1" = --check ] && { check=1; shift; continue; }
         [ $# -ge 2 ] || die "$1: expected a value (see --help)"
         case $1 in --nodes) nodes=$2;; --rate) rate=$2;; --delay) delay=$2;;
         *) die "up: unknown option \"$1\" (see --help)";; esac
@@ -108,6 +110,7 @@ cmd_up() {
             die "--delay: expected at most 1000ms, got \"$delay\"";;
     *) die "--delay: expected an integer with us or ms (e.g. 200us), got \"$delay\"";; esac
     need_tools
+    [ "$check" = 1 ] && return 0
     if [ -n "$(node_list)" ] || [ -e "/run/netns/$sw" ]; then
         die "cluster \"$name\" is already up (emucluster.sh${name:+ --name $name} down first)"
     fi
@@ -196,7 +199,7 @@ job_env() { # ppn
     export HYDRA_LAUNCHER=rsh HYDRA_LAUNCHER_EXEC="$here/emu_agent.sh" HYDRA_HOST_FILE="$dir/hostfile.hydra"
     export HYDRA_IFACE=eth0 UCX_NET_DEVICES=eth0 FI_TCP_IFACE=eth0 FI_SOCKETS_IFACE=eth0
     export DDL_POLL_US="${DDL_POLL_US:-20}"
-    export DDL_CLUSTER="emucluster $name: $nodes nodes x $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem), Open MPI btl tcp+vader mpi_yield_when_idle=1, DDL_POLL_US=$DDL_POLL_US"
+    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem), Open MPI btl tcp+vader mpi_yield_when_idle=1, DDL_POLL_US=$DDL_POLL_US"
 }
 
 cmd_run() {
