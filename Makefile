@@ -175,7 +175,8 @@ help:
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
 	@echo "                 (docs/GPU.md); SKIP line without one"
-	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
+	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks and"
+	@echo "                 across an emulated cluster (tests/cluster.sh)"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
 	@echo
@@ -302,13 +303,15 @@ run: $(RUN_DEPS)
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
-# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
+# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here. tests/cluster.sh
+# then runs the MPICH build across emulated nodes (hydra's rsh launcher = emu_agent.sh; SKIP without root).
 MPICH_BUILD ?= $(BUILD)/mpich
 .PHONY: check-mpich
 check-mpich:
-	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api >/dev/null
+	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api $(MPICH_BUILD)/ddlbench >/dev/null
 	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_allreduce
 	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_api
+	BUILD=$(MPICH_BUILD) MPIRUN=mpirun.mpich sh tests/cluster.sh
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
 # `make bench`: harness/scripts/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and

@@ -199,7 +199,7 @@ job_env() { # ppn
     export HYDRA_LAUNCHER=rsh HYDRA_LAUNCHER_EXEC="$here/emu_agent.sh" HYDRA_HOST_FILE="$dir/hostfile.hydra"
     export HYDRA_IFACE=eth0 UCX_NET_DEVICES=eth0 FI_TCP_IFACE=eth0 FI_SOCKETS_IFACE=eth0
     export DDL_POLL_US="${DDL_POLL_US:-20}"
-    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem), Open MPI btl tcp+vader mpi_yield_when_idle=1, DDL_POLL_US=$DDL_POLL_US"
+    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem); Open MPI: btl tcp+vader, mpi_yield_when_idle=1; DDL_POLL_US=$DDL_POLL_US"
 }
 
 cmd_run() {
