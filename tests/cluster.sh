@@ -2,7 +2,8 @@
 # cluster.sh — allreduce correctness across real node boundaries, on an emulated cluster
 # (harness/scripts/emucluster.sh): every algorithm (test_allreduce --quick) on 2 nodes x 2 ranks and on
 # 3 nodes x 1 rank, with the ranks per node detected from the node boundaries (MPI_COMM_TYPE_SHARED,
-# DDL_RANKS_PER_NODE unset) and checked (--expect-rpn); a CSV's `# cluster:` and `# hosts:` lines.
+# DDL_RANKS_PER_NODE unset) and checked (--expect-rpn); a CSV's `# cluster:` and `# hosts:` lines; an
+# interrupted job leaves no process on the nodes.
 # The tool's bad input (one line, exit 2, nothing left in `ip netns list`), an interrupted `up` and a
 # failed one leave nothing behind either. Where namespaces cannot be made (not root, no permission)
 # it prints one SKIP line. Prints "N passed, N failed".
@@ -71,6 +72,13 @@ $emu --name $name run --ppn 1 -- sh "$root/harness/scripts/mpilaunch.sh" 2 "$BUI
 grep -q "^# hosts: 2 hosts: $name-n1,$name-n2$" "$tmp/p.csv" && ok || bad "hosts line: $(grep '^# hosts' "$tmp/p.csv")"
 grep -q "^# cluster: emucluster $name: 2 nodes, 1 ranks/node.*mpi_yield_when_idle=1.*DDL_POLL_US=" "$tmp/p.csv" &&
     ok || bad "cluster line: $(grep '^# cluster' "$tmp/p.csv")"
+# an interrupted job: SIGTERM to `run` ends its processes on every node; the cluster stays up
+$emu --name $name run -- sh "$root/harness/scripts/mpilaunch.sh" 2 sleep 300 >/dev/null 2>&1 </dev/null &
+pid=$!; n=0
+while [ -z "$(ip netns pids "$name-n2" 2>/dev/null)" ] && [ $n -lt 300 ]; do sleep 0.05; n=$((n + 1)); done
+kill -TERM $pid; wait $pid; rc=$?
+left=$(ip netns pids "$name-n1"; ip netns pids "$name-n2")
+[ "$rc" -eq 143 ] && [ -z "$left" ] && [ "$(mine)" -eq 3 ] && ok || bad "SIGTERM during run: exit $rc, left: $left"
 $emu --name $name down >/dev/null; [ "$(mine)" -eq 0 ] && ok || bad "down left $(mine) namespaces"
 run_on 3 1
 $emu --name $name down >/dev/null; [ "$(mine)" -eq 0 ] && ok || bad "down left $(mine) namespaces"

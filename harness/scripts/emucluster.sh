@@ -60,12 +60,20 @@ node_list() { # the cluster's node namespaces, as `ip netns list` has them, in o
         print substr($1, length(p) + 1), $1 }' | sort -n | awk '{print $2}'
 }
 
-teardown() { # remove every namespace of the cluster (killing what still runs in it), its state
+end_jobs() { # NS...: end the processes running in these namespaces (SIGTERM, then SIGKILL)
+    pids=$(for ns in "$@"; do ip netns pids "$ns" 2>/dev/null; done)
+    [ -n "$pids" ] || return 0
+    kill $pids 2>/dev/null
+    n=0
+    while [ $n -lt 20 ] && [ -n "$(for ns in "$@"; do ip netns pids "$ns" 2>/dev/null; done)" ]; do sleep 0.1; n=$((n + 1)); done
+    pids=$(for ns in "$@"; do ip netns pids "$ns" 2>/dev/null; done)
+    [ -n "$pids" ] && kill -9 $pids 2>/dev/null && sleep 0.2
+    return 0
+}
+
+teardown() { # remove every namespace of the cluster (ending what still runs in it), its state
+    end_jobs $(node_list)
     for ns in $(node_list) $(ip netns list 2>/dev/null | awk -v s="$sw" '$1 == s {print $1}'); do
-        pids=$(ip netns pids "$ns" 2>/dev/null)
-        [ -n "$pids" ] && kill $pids 2>/dev/null && sleep 0.5
-        pids=$(ip netns pids "$ns" 2>/dev/null)
-        [ -n "$pids" ] && kill -9 $pids 2>/dev/null && sleep 0.2
         ip netns del "$ns" 2>/dev/null
         rm -f "$STATE/nodes/$ns"
     done
@@ -219,7 +227,8 @@ cmd_run() {
     . "$dir/config"
     job_env "$ppn"
     # a job interrupted: end what it left running on the nodes (the cluster stays up)
-    trap 'for ns in $(node_list); do p=$(ip netns pids "$ns"); [ -n "$p" ] && kill $p 2>/dev/null; done; exit 130' INT TERM
+    trap 'end_jobs $(node_list); exit 130' INT
+    trap 'end_jobs $(node_list); exit 143' TERM
     ip netns exec "$name-n1" unshare --uts sh -c 'hostname "$1" && shift && exec "$@"' sh "$name-n1" "$@" &
     job=$!
     wait "$job"
