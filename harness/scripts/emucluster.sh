@@ -34,7 +34,8 @@ usage: emucluster.sh [--name NAME] COMMAND ...
   status                                the nodes, addresses, shaping; exit 1 when not up
   down                                  remove everything `up` made
   --name NAME                           cluster name (default ddlemu; [a-z][a-z0-9]{0,7})
-Environment: EMU_STATE (state folder, default /run/ddl-emucluster), DDL_POLL_US (default 20 in run).
+Environment: EMU_STATE (state folder, default /run/ddl-emucluster); in run: DDL_POLL_US (default 20),
+EMU_SMALL=0 (neither small-machine setting: ranks spin, as on a machine with cores to spare).
 EOF
 }
 die() { echo "emucluster.sh: $*" >&2; exit 2; }
@@ -203,11 +204,15 @@ job_env() { # ppn
     export OMPI_MCA_plm_rsh_agent="$here/emu_agent.sh" OMPI_MCA_orte_default_hostfile="$dir/hostfile.ompi"
     export OMPI_MCA_plm_rsh_no_tree_spawn=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
     export OMPI_MCA_btl_tcp_if_include="$SUBNET.0/24" OMPI_MCA_oob_tcp_if_include="$SUBNET.0/24"
-    export OMPI_MCA_mpi_yield_when_idle=1
     export HYDRA_LAUNCHER=rsh HYDRA_LAUNCHER_EXEC="$here/emu_agent.sh" HYDRA_HOST_FILE="$dir/hostfile.hydra"
     export HYDRA_IFACE=eth0 UCX_NET_DEVICES=eth0 FI_TCP_IFACE=eth0 FI_SOCKETS_IFACE=eth0
-    export DDL_POLL_US="${DDL_POLL_US:-20}"
-    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem); Open MPI: btl tcp+vader, mpi_yield_when_idle=1; DDL_POLL_US=$DDL_POLL_US"
+    if [ "${EMU_SMALL:-1}" = 0 ]; then
+        small="small-machine settings off (EMU_SMALL=0)${DDL_POLL_US:+, DDL_POLL_US=$DDL_POLL_US}"
+    else
+        export OMPI_MCA_mpi_yield_when_idle=1 DDL_POLL_US="${DDL_POLL_US:-20}"
+        small="Open MPI mpi_yield_when_idle=1, DDL_POLL_US=$DDL_POLL_US"
+    fi
+    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem); Open MPI btl tcp+vader; $small"
 }
 
 cmd_run() {
