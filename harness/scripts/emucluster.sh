@@ -100,6 +100,36 @@ rate_bits() {
     echo "$bits"
 }
 
+check_delay() { # D: none, or an integer with us or ms up to 1 s; else one line and exit 2
+    case $1 in none) return 0;; *[0-9]us|*[0-9]ms) ;;
+    *) die "--delay: expected an integer with us or ms (e.g. 200us), got \"$1\"";; esac
+    v=${1%??}
+    case $v in ''|*[!0-9]*) die "--delay: expected an integer with us or ms (e.g. 200us), got \"$1\"";; esac
+    [ ${#v} -le 7 ] && { [ "${1#"$v"}" = us ] && [ "$v" -le 1000000 ] || [ "$v" -le 1000 ]; } ||
+        die "--delay: expected at most 1000ms, got \"$1\""
+}
+
+# make_node I: namespace <name>-nI, its NIC eth0 (SUBNET.I) on switch port pI, shaping and delay
+make_node() {
+    i=$1
+    ns=$name-n$i
+    try "ip netns add $ns" ip netns add "$ns"
+    mkdir -p "$STATE/nodes" && : >"$STATE/nodes/$ns" || die "cannot write $STATE/nodes/$ns"
+    try "veth for $ns" ip -n "$sw" link add "p$i" type veth peer name eth0 netns "$ns"
+    try "switch port p$i" ip -n "$sw" link set "p$i" master br0 up
+    try "address of $ns" ip -n "$ns" addr add "$SUBNET.$i/24" dev eth0
+    try "eth0 of $ns up" ip -n "$ns" link set eth0 up
+    try "lo of $ns up" ip -n "$ns" link set lo up
+    if [ "$bits" -gt 0 ]; then
+        try "tc tbf on $ns eth0" tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "${bits}bit" burst "$burst" latency 100ms
+        try "tc tbf on switch port p$i" tc -n "$sw" qdisc add dev "p$i" root tbf rate "${bits}bit" burst "$burst" latency 100ms
+    fi
+    if [ "$delay" != none ]; then
+        if [ "$bits" -gt 0 ]; then try "netem on $ns eth0" tc -n "$ns" qdisc add dev eth0 parent 1:1 handle 10: netem delay "$delay"
+        else try "netem on $ns eth0" tc -n "$ns" qdisc add dev eth0 root netem delay "$delay"; fi
+    fi
+}
+
 cmd_up() {
     nodes="" rate=none delay=none check=0
     while [ $# -gt 0 ]; do
@@ -112,16 +142,11 @@ cmd_up() {
     case $nodes in ''|*[!0-9]*|0*) die "--nodes: expected a positive integer, got \"$nodes\"";; esac
     [ ${#nodes} -le 4 ] && [ "$nodes" -le $MAX_NODES ] || die "--nodes: expected at most $MAX_NODES, got $nodes"
     bits=0; [ "$rate" = none ] || bits=$(rate_bits "$rate") || exit 2
-    case $delay in none) ;; *[0-9]us|*[0-9]ms)
-        v=${delay%??}
-        case $v in ''|*[!0-9]*) die "--delay: expected an integer with us or ms (e.g. 200us), got \"$delay\"";; esac
-        [ ${#v} -le 7 ] && { [ "${delay#"$v"}" = us ] && [ "$v" -le 1000000 ] || [ "$v" -le 1000 ]; } ||
-            die "--delay: expected at most 1000ms, got \"$delay\"";;
-    *) die "--delay: expected an integer with us or ms (e.g. 200us), got \"$delay\"";; esac
+    check_delay "$delay"
     need_tools
     [ "$check" = 1 ] && return 0
     if [ -n "$(node_list)" ] || [ -e "/run/netns/$sw" ]; then
-        die "cluster \"$name\" is already up (emucluster.sh${name:+ --name $name} down first)"
+        die "cluster \"$name\" is already up (emucluster.sh --name $name down first)"
     fi
     ok=0
     trap '[ "$ok" = 1 ] || teardown' EXIT
@@ -139,25 +164,7 @@ cmd_up() {
     # tbf burst: 2 ms at the rate, at least 64 KB (one GSO packet of a veth)
     burst=$((bits / 8 / 500)); [ "$burst" -ge 65536 ] || burst=65536
     i=1
-    while [ "$i" -le "$nodes" ]; do
-        ns=$name-n$i
-        try "ip netns add $ns" ip netns add "$ns"
-        : >"$STATE/nodes/$ns"
-        try "veth for $ns" ip -n "$sw" link add "p$i" type veth peer name eth0 netns "$ns"
-        try "switch port p$i" ip -n "$sw" link set "p$i" master br0 up
-        try "address of $ns" ip -n "$ns" addr add "$SUBNET.$i/24" dev eth0
-        try "eth0 of $ns up" ip -n "$ns" link set eth0 up
-        try "lo of $ns up" ip -n "$ns" link set lo up
-        if [ "$bits" -gt 0 ]; then
-            try "tc tbf on $ns eth0" tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "${bits}bit" burst "$burst" latency 100ms
-            try "tc tbf on switch port p$i" tc -n "$sw" qdisc add dev "p$i" root tbf rate "${bits}bit" burst "$burst" latency 100ms
-        fi
-        if [ "$delay" != none ]; then
-            if [ "$bits" -gt 0 ]; then try "netem on $ns eth0" tc -n "$ns" qdisc add dev eth0 parent 1:1 handle 10: netem delay "$delay"
-            else try "netem on $ns eth0" tc -n "$ns" qdisc add dev eth0 root netem delay "$delay"; fi
-        fi
-        i=$((i + 1))
-    done
+    while [ "$i" -le "$nodes" ]; do make_node "$i"; i=$((i + 1)); done
     printf 'nodes=%s\nrate=%s\nrate_bits=%s\ndelay=%s\nnetem=%s\n' "$nodes" "$rate" "$bits" "$delay" "$netem" >"$dir/config.tmp" &&
         mv "$dir/config.tmp" "$dir/config" || die "cannot write $dir/config"
     ok=1
