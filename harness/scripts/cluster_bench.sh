@@ -36,7 +36,7 @@ bits=$(sed -n 's/^rate_bits=//p' "${EMU_STATE:-/run/ddl-emucluster}/$name/config
 if [ "${bits:-0}" -gt 0 ]; then # link bounds at the sizes of the ratio table
     bounds=$OUT/bounds.txt
     zero=$OUT/bounds.profile # the model's reduction cost set to 0: the bound is the NIC's alone
-    printf 'gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 0\n' >"$zero"
+    { grep -v '^reduce_ns_per_byte' "$here/../sim/profiles/p100.profile"; echo "reduce_ns_per_byte = 0"; } >"$zero"
     echo "# algo size_B bound_us (NIC $rate = $((bits / 8)) B/s each way, $nodes nodes x $gpn ranks)" >"$bounds.tmp"
     for size in 1048576 16777216 67108864; do
         for algo in ring rhd ddl mpi; do
