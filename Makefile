@@ -163,6 +163,8 @@ help:
 	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
 	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
 	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
+	@echo "  cluster-bench  the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks, NICs at"
+	@echo "                 RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
 	@echo "                 in an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu"
@@ -176,7 +178,8 @@ help:
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
 	@echo "                 (docs/GPU.md); SKIP line without one; staged/host allreduce busbw ratio at 64-256 MB"
 	@echo "  gpu-bundle     pack build/cuda and Open MPI's runtime into .gpu/ for a GPU node without MPI (docs/GPU.md)"
-	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
+	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks and"
+	@echo "                 across an emulated cluster (tests/cluster.sh)"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
 	@echo
@@ -188,7 +191,8 @@ help:
 	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
 	@echo "  CUDA=0          never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)"
 	@echo "  NVCC=$(NVCC) CUDA_HOME=$(CUDA_HOME) CUDA_ARCH=\"$(CUDA_ARCH)\""
-	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
+	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi|emu) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
+	@echo "       emu and cluster-bench: RATE=$(RATE) (e.g. 500mbit) DELAY=$(DELAY) (e.g. 100us, needs netem)"
 	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
 	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1\"   (see sh harness/scripts/fidelity.sh --help)"
@@ -251,6 +255,8 @@ $(EXTRA_BUILD)/tests/test_allreduce: $(BUILD)/tests/test_allreduce.o $(HARN_OBJ)
 # ---- The main job: the scaling study (harness/scripts/sweep.sh) -----------------------------------------
 # Outside a batch allocation it simulates (SMPI) NODES nodes of GPUS_PER_NODE GPUs on PLATFORM with
 # PROFILE's compute rates; inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it runs the real build.
+# BACKEND=emu runs the real build on an emulated cluster of NODES nodes on this machine, NICs at RATE
+# (harness/scripts/emucluster.sh; root needed).
 NODES         ?= 2
 GPUS_PER_NODE ?= 4
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
@@ -258,6 +264,9 @@ PLATFORM      ?= minsky
 PROFILE       ?= p100
 ALGOS         ?= mpi,ring,rhd,ddl,auto
 BUCKET_MB     ?= 25
+# emu and cluster-bench: each emulated node's NIC rate (e.g. 500mbit) and one-way delay (netem)
+RATE          ?= none
+DELAY         ?= none
 # mpi: DEVICE=gpu (the default where $(BUILD)/cuda/ddlbench exists and the allocation has GPUs:
 # harness/scripts/pick_device.sh) runs the CUDA build's step at the study's batch sizes and 224x224
 # in PRECISION (default tf32: float32 storage and range, what frameworks run "fp32" training as on
@@ -266,31 +275,38 @@ BUCKET_MB     ?= 25
 ifeq ($(BACKEND),mpi)
 DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
 PRECISION     ?= tf32
-ifeq ($(DEVICE),gpu)
+endif
+ifeq ($(BACKEND)$(DEVICE),mpigpu)
 MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --precision $(PRECISION) --steps 5 --warmup 1
 RUN_DEPS      := $(EXE) $(CUDA_BUILD)/ddlbench
-else
+else ifneq ($(filter mpi emu,$(BACKEND)),)
 MODELS        ?= resnet50:8
 TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
 RUN_DEPS      := $(EXE)
-endif
 else
 MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 1
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
 RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
-# Bad values stop `make run` with one line before anything is built (sweep.sh checks the rest).
-ifneq ($(filter run,$(MAKECMDGOALS)),)
+# Bad values stop `make run` and `make cluster-bench` with one line before anything is built (sweep.sh
+# checks the rest); for an emulated cluster emucluster.sh checks NODES, RATE, DELAY, root and tools.
+ifneq ($(filter run cluster-bench,$(MAKECMDGOALS)),)
 ifeq ($(shell echo '$(NODES)' | grep -Ex '[1-9][0-9]*'),)
 $(error NODES: expected a positive integer, got "$(NODES)")
 endif
 ifeq ($(shell echo '$(GPUS_PER_NODE)' | grep -Ex '[1-9][0-9]*'),)
 $(error GPUS_PER_NODE: expected a positive integer, got "$(GPUS_PER_NODE)")
 endif
-ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi'),)
-$(error BACKEND: expected sim or mpi, got "$(BACKEND)")
+ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi|emu'),)
+$(error BACKEND: expected sim, mpi or emu, got "$(BACKEND)")
+endif
+ifneq ($(filter cluster-bench,$(MAKECMDGOALS))$(filter emu,$(BACKEND)),)
+EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes '$(NODES)' --rate '$(RATE)' --delay '$(DELAY)' 2>&1)
+ifneq ($(EMU_CHECK),)
+$(error $(EMU_CHECK))
+endif
 endif
 ifeq ($(BACKEND)$(shell echo '$(DEVICE)' | grep -Ex 'cpu|gpu'),mpi)
 $(error DEVICE: expected cpu or gpu, got "$(DEVICE)")
@@ -300,19 +316,21 @@ endif
 run: $(RUN_DEPS)
 	sh harness/scripts/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
 	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
-	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) \
-	    $(if $(filter mpi,$(BACKEND)),--device $(DEVICE)) $(SWEEP_FLAGS)
+	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS) \
+	    $(if $(filter emu,$(BACKEND)),--rate $(RATE) --delay $(DELAY)) $(if $(filter mpi,$(BACKEND)),--device $(DEVICE))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(RUN))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
-# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
+# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here. tests/cluster.sh
+# then runs the MPICH build across emulated nodes (hydra's rsh launcher = emu_agent.sh; SKIP without root).
 MPICH_BUILD ?= $(BUILD)/mpich
 .PHONY: check-mpich
 check-mpich:
-	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api >/dev/null
+	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api $(MPICH_BUILD)/ddlbench >/dev/null
 	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_allreduce
 	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_api
+	BUILD=$(MPICH_BUILD) MPIRUN=mpirun.mpich sh tests/cluster.sh
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
 # `make bench`: harness/scripts/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
@@ -335,6 +353,14 @@ jitter: $(EXE) $(SIM_EXE)
 .PHONY: fidelity
 fidelity: $(EXE) $(SIM_EXE)
 	MPIRUN="$(MPIRUN)" sh harness/scripts/fidelity.sh --build $(BUILD) $(FIDELITY_FLAGS)
+
+# `make cluster-bench`: the same sweep on an emulated cluster (harness/scripts/emucluster.sh: one network
+# namespace and hostname per node, NICs limited to RATE with tc; root needed) of NODES x GPUS_PER_NODE
+# ranks -> results/cluster-bench/, ratios plus each algorithm's time over its link bound.
+.PHONY: cluster-bench
+cluster-bench: $(EXE)
+	NODES="$(NODES)" GPUS_PER_NODE="$(GPUS_PER_NODE)" RATE="$(RATE)" DELAY="$(DELAY)" BUILD="$(BUILD)" \
+	    MPIRUN="$(MPIRUN)" $(if $(filter command line,$(origin MAX)),MAX="$(MAX)") sh harness/scripts/cluster_bench.sh
 
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
 # Every CSV starts with `# key: value` lines (harness/common/meta.c); the commit is fixed at build time.

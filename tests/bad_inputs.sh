@@ -1,6 +1,7 @@
 #!/bin/sh
 # bad_inputs.sh — every malformed input is refused clearly: options, environment variables, platform
-# presets and link figures, profile files, grid strings, the sweep script and `make run NODES=0`.
+# presets and link figures, profile files, grid strings, the sweep script, `make run NODES=0` and the
+# emulated cluster's values (`make cluster-bench NODES=0`, RATE with unknown units).
 # Each row of the table runs one command and expects exit status 2, exactly one line on stderr and
 # no crash (no sanitizer report, no signal). Rows: "[VAR=value ...] -- WHAT ARGS", WHAT being
 # `ddlbench` (run directly: options are checked before MPI starts; singleton MPI where a check needs
@@ -121,6 +122,15 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- make run NODES=x
 -- make run GPUS_PER_NODE=0
 -- make run BACKEND=gpu
+-- sweep --backend emu --rate 500mbps
+-- sweep --backend emu --nodes 17
+-- sweep --backend emu --delay 5
+-- sweep --backend mpi --rate 500mbit
+-- make run BACKEND=emu RATE=500Mbps
+-- make run BACKEND=emu NODES=17
+-- make cluster-bench NODES=0
+-- make cluster-bench RATE=fast
+-- make cluster-bench GPUS_PER_NODE=x
 EOF2
 }
 

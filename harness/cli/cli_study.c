@@ -109,7 +109,8 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     int two = fig->patterns && gpus > g;
     snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);
     study_case c = { &pf, fig->algo, two ? grid : NULL, two ? fig->patterns : NULL, pr->gemm_gflops_fp32,
-                     pr->reduce_ns_per_byte * 1e-9, overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20 };
+                     pr->reduce_ns_per_byte * 1e-9, overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20,
+                     pr->mem_gbps };
     return study_step(m, &c, t, err, errlen);
 }
 

@@ -5,7 +5,10 @@
 #
 # Backends: sim — the smpicc build under SimGrid SMPI on a generated platform (any scale, one
 # machine); mpi — the real build under the MPI launcher (harness/scripts/mpilaunch.sh here, or the
-# scheduler's launcher inside an allocation via MPILAUNCH, e.g. MPILAUNCH="srun -n").
+# scheduler's launcher inside an allocation via MPILAUNCH, e.g. MPILAUNCH="srun -n"); emu — the real
+# build on an emulated cluster of NODES nodes on this machine (harness/scripts/emucluster.sh, root
+# needed: one network namespace and hostname per node, NICs limited to --rate), brought up for the
+# sweep and removed after it; ranks per node are detected from the node boundaries.
 # Each launch writes its own CSV (to a temporary name, renamed when complete); the merged
 # scaling.csv is rewritten after every configuration, so an interrupted sweep keeps every finished
 # configuration and --resume skips them. Every CSV begins with `# key: value` provenance lines
@@ -17,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 usage() {
     cat <<'EOF'
 usage: sweep.sh [options]
-  --backend sim|mpi      simulation (SMPI) or real MPI (default sim)
+  --backend sim|mpi|emu  simulation (SMPI), real MPI, or real MPI on an emulated cluster (default sim)
   --nodes N              largest node count (default 2); node counts 1, 2, 4, ... N
   --gpus-per-node G      ranks per node (default 4)
   --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
@@ -26,6 +29,8 @@ usage: sweep.sh [options]
   --platform P           sim: platform preset or platform file (default minsky; e.g. from
                          ddlbench calibrate --network)
   --profile P            sim: device profile (default p100)
+  --rate R               emu: each node's NIC rate, e.g. 500mbit (default none = unshaped)
+  --delay D              emu: one-way delay per node egress, e.g. 100us (needs netem; default none)
   --train-args "..."     extra ddlbench train options (e.g. "--image-size 64 --steps 5")
   --device cpu|gpu       mpi: the CPU build (BUILD/ddlbench) or the CUDA build's GPU step
                          (BUILD/cuda/ddlbench train --device gpu); default cpu
@@ -40,7 +45,8 @@ die() { echo "sweep.sh: $*" >&2; exit 2; }
 posint() { case $2 in ''|*[!0-9]*|0*) die "$1: expected a positive integer, got \"$2\"";; esac; }
 
 backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
-platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 device=cpu
+platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none
+device=cpu
 while [ $# -gt 0 ]; do
     case $1 in
     -h|--help) usage; exit 0;;
@@ -52,13 +58,18 @@ while [ $# -gt 0 ]; do
     case $1 in
     --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
     --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
-    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --device) device=$2;;
+    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --rate) rate=$2;; --delay) delay=$2;;
+    --device) device=$2;;
     *) die "unknown option \"$1\" (see --help)";;
     esac
     shift 2
 done
-case $backend in sim|mpi) ;; *) die "--backend: expected sim or mpi, got \"$backend\"";; esac
-case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu) die "--device gpu: only with --backend mpi";;
+case $backend in sim|mpi|emu) ;; *) die "--backend: expected sim, mpi or emu, got \"$backend\"";; esac
+[ "$backend" = emu ] || [ "$rate$delay" = nonenone ] || die "--rate/--delay: only with --backend emu"
+if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # the values, root and tools, before anything is written
+    sh "$here/emucluster.sh" up --nodes "$nodes" --rate "$rate" --delay "$delay" --check || exit 2
+fi
+case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu|emu:gpu) die "--device gpu: only with --backend mpi";;
     *) die "--device: expected cpu or gpu, got \"$device\"";; esac
 posint --nodes "$nodes"; posint --gpus-per-node "$gpn"
 [ "$nodes" -le 4096 ] || die "--nodes: expected at most 4096, got $nodes"
@@ -69,7 +80,7 @@ for mb in $(echo "$models" | tr ',' ' '); do
 done
 
 exe=$build/ddlbench
-[ "$backend" = sim ] && exe=$build/sim/ddlbench-sim
+[ "$backend" = sim ] && exe=$build/sim/ddlbench-sim # mpi, emu: the real build
 [ "$device" = gpu ] && exe=$build/cuda/ddlbench train_args="--device gpu $train_args"
 [ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim; the CUDA build needs nvcc)"
 names=$("$build/ddlbench" list --names 2>/dev/null) || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
@@ -96,6 +107,11 @@ if [ -z "$out" ]; then
 fi
 [ "$dry" = 1 ] || mkdir -p "$out/raw" || die "cannot create $out"
 trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out" >&2; exit 130' INT TERM
+emu="sh $here/emucluster.sh --name sweep"
+if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a launch uses its first ones
+    $emu up --nodes "$nodes" --rate "$rate" --delay "$delay" >&2 || exit 2
+    trap '$emu down >/dev/null' EXIT
+fi
 
 # GPU counts: the 1-GPU baseline, then 1, 2, 4, ... nodes (and NODES itself)
 counts="1"; n=1
@@ -110,6 +126,7 @@ sweep_meta() { # this sweep's own provenance lines
     echo "# run: $(basename "$out")"
     echo "# backend: $backend"
     if [ "$backend" = sim ]; then echo "# platform: $platform (simulated)"; echo "# profile: $profile"
+    elif [ "$backend" = emu ]; then echo "# platform: emulated cluster (harness/scripts/emucluster.sh), NIC $rate, delay $delay"
     else echo "# platform: real MPI, launcher: ${MPILAUNCH:-harness/scripts/mpilaunch.sh}"; fi
     echo "# nodes: $nodes"
     echo "# gpus_per_node: $gpn"
@@ -122,6 +139,7 @@ sweep_meta() { # this sweep's own provenance lines
 
 merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary name, renamed)
     plat=$platform; [ "$backend" = mpi ] && plat=${MPILAUNCH:+allocation} && plat=${plat:-local}
+    [ "$backend" = emu ] && plat=emu-$rate
     { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" '
         FNR == 1 { nm = 0; hdr = 0; file++; split("", c) }
         /^#/ { sub(/^# command:/, "# launch_command:"); meta[file, ++nm] = $0; nmeta[file] = nm; next }
@@ -162,6 +180,7 @@ launch() { # ranks nodes gpus_per_node csv model batch
     if [ "$dry" = 1 ]; then # one line per launch, as it would run
         if [ "$backend" = sim ]; then
             echo "DDL_RANKS_PER_NODE=$gp sh $here/simlaunch.sh $r $out/platforms/$nn-$gp $exe $* --profile $profile"
+        elif [ "$backend" = emu ]; then echo "$emu run --ppn $gp -- sh $here/mpilaunch.sh $r $exe $*"
         elif [ -n "${MPILAUNCH:-}" ]; then echo "$MPILAUNCH $r $exe $*"
         else echo "DDL_RANKS_PER_NODE=$gp sh $here/mpilaunch.sh $r $exe $*"; fi
     elif [ "$backend" = sim ]; then
@@ -170,6 +189,8 @@ launch() { # ranks nodes gpus_per_node csv model batch
             "$build/ddlbench" platform --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" -o "$pdir" >/dev/null; } || return 2
         DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
             --platform "$platform" --gpus-per-node "$gp"
+    elif [ "$backend" = emu ]; then
+        $emu run --ppn "$gp" -- sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
     elif [ -n "${MPILAUNCH:-}" ]; then
         # shellcheck disable=SC2086
         $MPILAUNCH "$r" "$exe" "$@"
