@@ -49,7 +49,8 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
                harness/cli/cli_train_run.c \
-               harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
+               harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
+               harness/common/parse.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
                harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c
@@ -60,7 +61,7 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # Tests: one file per module. test_grid and test_partition test library internals and link its raw
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
-              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
+              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_outfile.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c
 TEST_INTERNAL := test_grid test_partition
@@ -329,7 +330,7 @@ endif
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c collectives/grid.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int coll_env_positive(const char *name, long max, long *out);
+int coll_env_long(const char *name, long min, long max, long *out);
 int coll_topology(MPI_Comm comm, int rank, int size, int override, int *rpn);
 
 _Static_assert((int)DDL_FLOAT32 == (int)KERN_F32 && (int)DDL_INT32 == (int)KERN_I32 &&
@@ -39,7 +39,7 @@ static int resolve_segment(ddl_ctx *ctx, size_t requested)
     int rc;
     unsigned long mine, agreed;
     if (!requested) {
-        if ((rc = coll_env_positive("DDL_SEGMENT_BYTES", COLL_MAX_SEGMENT, &env))) return rc;
+        if ((rc = coll_env_long("DDL_SEGMENT_BYTES", 1, COLL_MAX_SEGMENT, &env))) return rc;
         requested = env ? (size_t)env : COLL_DEFAULT_SEGMENT;
     }
     if (requested < 64 || requested > COLL_MAX_SEGMENT)
@@ -56,7 +56,7 @@ static int resolve_poll(int requested, int *out)
     int rc;
     if (requested < 0 || requested > 1000000)
         return coll_fail(DDL_ERR_ARG, "poll_us: expected 0..1000000, got %d", requested);
-    if (!requested && (rc = coll_env_positive("DDL_POLL_US", 1000000, &env))) return rc;
+    if (!requested && (rc = coll_env_long("DDL_POLL_US", 0, 1000000, &env))) return rc; /* 0: block, as unset */
     *out = requested ? requested : (int)env;
     return 0;
 }

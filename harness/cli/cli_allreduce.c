@@ -7,6 +7,7 @@
 #include "devmem.h"
 #include "parse.h"
 #include "guard.h"
+#include "outfile.h"
 #include "watchdog.h"
 
 #include <stdio.h>
@@ -30,7 +31,8 @@ void bench_allreduce_usage(void)
            "  -w N       warm-up iterations per size (default 5)\n"
            "  -n N       timed iterations per size (default 20)\n"
            "  -c 0|1     check every result (default 1); any wrong element makes the exit status 1\n"
-           "  --csv FILE also write the rows as CSV (FILE.tmp, renamed when complete)\n"
+           "  --csv FILE also write the rows as CSV, whole at the end (FILE.tmp, renamed; a FIFO or a\n"
+           "             device such as /dev/null is written through; checked before the run)\n"
            "  --label S  name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
            "             runs of `mpi` under different MCA settings\n"
            "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
@@ -160,8 +162,8 @@ int cli_allreduce_main(int argc, char **argv)
         if (launcher_rank() == 0) bench_allreduce_usage();
         return 0;
     }
-    char why[300] = "";
-    if (guard_fault_init(why, sizeof why) || (o.csv && guard_out_path(o.csv, why, sizeof why)) ||
+    char why[600] = "";
+    if (guard_fault_init(why, sizeof why) || (o.csv && outfile_check("--csv", o.csv, why, sizeof why)) ||
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
         if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
         return 2;

@@ -12,6 +12,7 @@
 #include "gemm.h"
 #include "half.h"
 #include "model.h"
+#include "outfile.h"
 #include "parse.h"
 #include "profile.h"
 
@@ -130,14 +131,33 @@ int cli_gpucheck_main(int argc, char **argv)
     long peak_n = 8192;
     int ndev = 0, rc = 0, fails = 0;
     double peak[KERN_PREC_COUNT] = { 0 };
+    char err[700];
     for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--profile-out") && v) out = argv[++i];
-        else if (!strcmp(argv[i], "--peak-n") && v && !parse_int(v, 256, 32768, &peak_n)) i++;
-        else {
-            fprintf(stderr, "ddlbench gpu-check: expected --profile-out FILE or --peak-n 256..32768, got \"%s\"\n", argv[i]);
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            printf("usage: ddlbench gpu-check [--profile-out FILE] [--peak-n N]   (CUDA build, one GPU)\n"
+                   "  --profile-out FILE  write the measured device profile (checked before the run)\n"
+                   "  --peak-n N          side of the square peak GEMM, 256..32768 (default 8192)\n");
+            return 0;
+        }
+        if (strcmp(o, "--profile-out") && strcmp(o, "--peak-n")) {
+            fprintf(stderr, "ddlbench gpu-check: unknown option \"%s\" (try --help)\n", o);
             return 2;
         }
+        if (!v) {
+            fprintf(stderr, "ddlbench gpu-check: %s: expected a value after it\n", o);
+            return 2;
+        }
+        i++;
+        if (!strcmp(o, "--profile-out")) out = v;
+        else if (parse_int(v, 256, 32768, &peak_n)) {
+            fprintf(stderr, "ddlbench gpu-check: --peak-n: expected an integer in 256..32768, got \"%s\"\n", v);
+            return 2;
+        }
+    }
+    if (out && outfile_check("--profile-out", out, err, sizeof err)) { /* before minutes of measuring */
+        fprintf(stderr, "ddlbench gpu-check: %s\n", err);
+        return 2;
     }
     if (kern_dev_count(&ndev) || ndev == 0) {
         printf("SKIP: no CUDA device (%s)\n", kern_dev_last_error());
@@ -201,7 +221,6 @@ int cli_gpucheck_main(int argc, char **argv)
     if (time_memory(&rgbs, &cgbs, &nspb)) { rc = 1; goto out; }
     printf("# 4. memory: reduce (float32 sum, 256 MB) %.0f GB/s, D2D copy %.0f GB/s\n", rgbs, cgbs);
     profile pr = { peak[KERN_PREC_TF32], peak[KERN_PREC_FP16], nspb };
-    char err[256];
     if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32)", err, sizeof err)) {
         fprintf(stderr, "ddlbench gpu-check: %s\n", err);
         rc = 1;

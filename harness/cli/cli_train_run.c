@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "engine.h"
 #include "guard.h"
+#include "outfile.h"
 #include "trainer.h"
 #include "watchdog.h"
 
@@ -50,7 +51,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     cfg.algo = o->algos[a];
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
-    cfg.poll_us = o->poll_us >= 0 ? (int)o->poll_us : engine_default_poll_us();
+    cfg.poll_us = (int)o->poll_us; /* resolved by cli_train.c: --poll-us, DDL_POLL_US or the default */
     cfg.device = o->device;
     if (o->hook) {
         cfg.cost = cost_hook_fn;
@@ -143,18 +144,13 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
                 r->images_per_s, r->wrong);
 }
 
-int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n)
+int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n,
+                    char *err, size_t errlen)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    meta_write(f, meta);
-    fprintf(f, "%s\n", csv_header);
-    for (int i = 0; i < n; i++) train_print_row(f, 1, o, size, &rows[i]);
-    if (fclose(f) || rename(tmp, path)) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    outfile f;
+    if (outfile_open(&f, path, err, errlen)) return -1;
+    meta_write(f.f, meta);
+    fprintf(f.f, "%s\n", csv_header);
+    for (int i = 0; i < n; i++) train_print_row(f.f, 1, o, size, &rows[i]);
+    return outfile_commit(&f, err, errlen) ? -1 : 0;
 }
