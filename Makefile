@@ -5,6 +5,39 @@ CC := $(MPICC)
 endif
 MPIRUN  ?= mpirun
 BUILD   ?= build
+
+# ---- Variables are data: taken as text, checked, quoted ---------------------------------------------
+# A value given on the command line or in the environment is never expanded by make (raw): a
+# "$(shell ...)" in it stays text. The data variables (paths, counts, names) are checked before use
+# and quoted (q: one single-quoted shell word) wherever they reach a recipe, so quotes, ;, $(...) and
+# backticks in them never run (tests/bad_inputs.sh passes them in each). Tool and flag variables
+# (CC, MPICC, CFLAGS, ARCH_FLAGS, MPIRUN, ...) are command fragments by design; they are refused
+# when they hold ; & | < > $ ` or a newline.
+raw     = $(if $(filter command line environment,$(origin $(1))),$(value $(1)),$($(1)))
+q       = '$(subst ','\'',$(1))'
+qv      = $(call q,$(call raw,$(1)))
+digits := 0 1 2 3 4 5 6 7 8 9
+alnum  := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z $(digits)
+comma  := ,
+space  := $(subst ,, )
+define nl
+
+
+endef
+without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
+bad_word = $(or $(filter-out 1,$(words $(call raw,$(1)))),$(call without,$(call raw,$(1)),$(alnum) $(2)))
+# $(call need_word,VAR,EXTRA CHARS,WHAT): one word of letters, digits and EXTRA, else one line and stop
+need_word = $(if $(call bad_word,$(1),$(2)),$(error $(1): expected $(3), got "$(call raw,$(1))"))
+need_path = $(call need_word,$(1),. / _ - +,a path of letters$(comma) digits and . / _ - +)
+# $(call need_int,VAR,MIN,MAX): decimal digits without a leading zero, in MIN..MAX (the shell sees digits only)
+need_int = $(if $(or $(call bad_word,$(1)),$(filter-out 0,$(filter 0%,$(call raw,$(1)))),$(if $(shell \
+    [ $(call raw,$(1)) -ge $(2) ] 2>/dev/null && [ $(call raw,$(1)) -le $(3) ] 2>/dev/null && echo ok),,no)),$(error \
+    $(1): expected an integer in $(2)..$(3), got "$(call raw,$(1))"))
+need_tool = $(if $(or $(findstring $(nl),$(call raw,$(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$(call raw,$(1)))))),$(error \
+    $(1): expected a command or flags without ; & | < > $$ ` or newlines, got "$(call raw,$(1))"))
+$(foreach v,BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD,$(if $(filter command line environment,$(origin $(v))),$(call need_path,$(v))))
+$(foreach v,CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH CUDA_HOME,$(if \
+    $(filter command line environment,$(origin $(v))),$(call need_tool,$(v))))
 ARCH_FLAGS ?= -march=native
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
@@ -133,44 +166,44 @@ $(BUILD)/tests/test_link: $(BUILD)/tests/test_link.o $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread
 
 test: all
-	MPIRUN="$(MPIRUN)" BUILD="$(BUILD)" sh tests/run.sh
+	MPIRUN=$(call qv,MPIRUN) BUILD=$(call qv,BUILD) sh tests/run.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(call q,$(BUILD))
 
 help:
 	@echo "ddlbench — allreduce algorithms and synthetic data-parallel training on MPI"
 	@echo
 	@echo "Targets:"
-	@echo "  all (default)  build $(EXE), $(LIBDDL) (collectives API: collectives/ddl.h) and the tests"
+	@echo "  all (default)  build "$(call qv,EXE)", "$(call qv,LIBDDL)" (collectives API: include/ddl.h) and the tests"
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
 	@echo "  faults         kill and hang ranks on purpose (tests/faults.sh): non-zero exit in time, no partial CSV, sweep --resume"
-	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS=$(FUZZ_SECONDS) s (fuzz/)"
+	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS="$(call qv,FUZZ_SECONDS)" s (fuzz/)"
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
-	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
+	@echo "  plots          charts of a run (RUN="$(call qv,RUN)"): efficiency, images/s, busbw, step breakdown"
 	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
-	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
+	@echo "  sim            build "$(call qv,SIM_EXE)" with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS and reduction checks and rates, a ResNet-50"
 	@echo "                 step, device-buffer allreduce, a device profile (docs/GPU.md); SKIP line without one"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
-	@echo "  clean          remove $(BUILD)/"
+	@echo "  clean          remove "$(call qv,BUILD)"/"
 	@echo "  help           this text"
 	@echo
 	@echo "Variables:"
-	@echo "  MPICC=$(MPICC)   MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)"
-	@echo "  MPIRUN=$(MPIRUN)  MPI launcher used by the tests"
-	@echo "  BUILD=$(BUILD)   output folder"
+	@echo "  MPICC="$(call qv,MPICC)"   MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)"
+	@echo "  MPIRUN="$(call qv,MPIRUN)"  MPI launcher used by the tests"
+	@echo "  BUILD="$(call qv,BUILD)"   output folder"
 	@echo "  SANITIZE=1      AddressSanitizer + UndefinedBehaviorSanitizer build (in BUILD/san)"
-	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
-	@echo "  CUDA=0          never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)"
-	@echo "  NVCC=$(NVCC) CUDA_HOME=$(CUDA_HOME) CUDA_ARCH=\"$(CUDA_ARCH)\""
-	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
-	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
+	@echo "  ARCH_FLAGS="$(call qv,ARCH_FLAGS)"  target flags for the vectorised kernels"
+	@echo "  CUDA=0          never build the CUDA parts (default: built into "$(call qv,CUDA_BUILD)"/ when nvcc is found)"
+	@echo "  NVCC="$(call qv,NVCC)" CUDA_HOME="$(call qv,CUDA_HOME)" CUDA_ARCH=\""$(call qv,CUDA_ARCH)"\""
+	@echo "  run: NODES="$(call qv,NODES)" GPUS_PER_NODE="$(call qv,GPUS_PER_NODE)" BACKEND="$(call qv,BACKEND)" (sim|mpi) PLATFORM="$(call qv,PLATFORM)" PROFILE="$(call qv,PROFILE)""
+	@echo "       ALGOS="$(call qv,ALGOS)" MODELS="$(call qv,MODELS)" BUCKET_MB="$(call qv,BUCKET_MB)" TRAIN_ARGS=\""$(call qv,TRAIN_ARGS)"\" OUT=dir"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
@@ -214,26 +247,30 @@ MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 1
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
-RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
-# Bad values stop `make run` with one line before anything is built (sweep.sh checks the rest).
+RUN_DEPS      := $(if $(findstring --dry-run,$(call raw,SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
+# Bad values stop `make run` with one line before anything is built (sweep.sh checks the rest, and
+# names these variables in its messages: DDL_SWEEP_FROM_MAKE).
 ifneq ($(filter run,$(MAKECMDGOALS)),)
-ifeq ($(shell echo '$(NODES)' | grep -Ex '[1-9][0-9]*'),)
-$(error NODES: expected a positive integer, got "$(NODES)")
-endif
-ifeq ($(shell echo '$(GPUS_PER_NODE)' | grep -Ex '[1-9][0-9]*'),)
-$(error GPUS_PER_NODE: expected a positive integer, got "$(GPUS_PER_NODE)")
-endif
-ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi'),)
-$(error BACKEND: expected sim or mpi, got "$(BACKEND)")
-endif
+$(call need_int,NODES,1,4096)
+$(call need_int,GPUS_PER_NODE,1,64)
+$(call need_int,BUCKET_MB,0,65536)
+$(if $(filter-out sim mpi,$(call raw,BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim or mpi, got "$(call raw,BACKEND)"))
+$(call need_word,ALGOS,$(comma) _ -,a comma list of algorithms (see ddlbench list))
+$(call need_word,MODELS,$(comma) : _ -,a comma list of model:batch like resnet50:32)
+$(call need_word,PLATFORM,_ -,a platform preset (ddlbench platform --help))
+$(call need_path,PROFILE)
+$(if $(call raw,OUT),$(call need_path,OUT))
+$(if $(call without,$(subst $(space),,$(call raw,SWEEP_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error SWEEP_FLAGS: expected sweep.sh options (--resume$(comma) --dry-run$(comma) -q)$(comma) got "$(call raw,SWEEP_FLAGS)"))
 endif
 .PHONY: run
 run: $(RUN_DEPS)
-	sh harness/scripts/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
-	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
-	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS)
-	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(RUN))
-	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
+	DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) --nodes $(call qv,NODES) \
+	    --gpus-per-node $(call qv,GPUS_PER_NODE) --models $(call qv,MODELS) --algos $(call qv,ALGOS) \
+	    --bucket-mb $(call qv,BUCKET_MB) --platform $(call qv,PLATFORM) --profile $(call qv,PROFILE) \
+	    --train-args $(call qv,TRAIN_ARGS) --build $(call qv,BUILD) $(if $(call raw,OUT),--out $(call qv,OUT)) \
+	    $(call raw,SWEEP_FLAGS)
+	$(if $(findstring --dry-run,$(call raw,SWEEP_FLAGS)),,sh harness/scripts/report.sh $(call qv,RUN))
+	$(if $(findstring --dry-run,$(call raw,SWEEP_FLAGS)),,sh plots/plots.sh $(call qv,RUN))
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
 # MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
@@ -241,15 +278,15 @@ MPICH_BUILD ?= $(BUILD)/mpich
 .PHONY: check-mpich
 check-mpich:
 	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api >/dev/null
-	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_allreduce
-	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_api
+	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_allreduce)
+	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_api)
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
 # `make bench`: harness/scripts/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
 # writes results/bench/allreduce.csv plus the ratio table against MPI_Allreduce.
 .PHONY: bench
 bench: $(EXE)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/bench.sh
+	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/bench.sh
 
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
 # Every CSV starts with `# key: value` lines (harness/meta.c); the commit is fixed at build time.
@@ -264,12 +301,15 @@ ifneq ($(strip $(PAPI_LIBS)),)
 $(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
 endif
 
-RUN ?= $(if $(OUT),$(OUT),results/latest)
+RUN ?= $(if $(call raw,OUT),$(call raw,OUT),results/latest)
+ifneq ($(filter run plots report,$(MAKECMDGOALS)),)
+$(call need_path,RUN)
+endif
 .PHONY: plots report
 plots:
-	sh plots/plots.sh $(RUN)
+	sh plots/plots.sh $(call qv,RUN)
 report:
-	sh harness/scripts/report.sh $(RUN)
+	sh harness/scripts/report.sh $(call qv,RUN)
 
 # ---- CUDA build (docs/GPU.md) -------------------------------------------------------------------
 # When nvcc is found (on PATH, else $(CUDA_HOME)/bin) and CUDA is not 0, `make` also builds
@@ -315,7 +355,7 @@ $(BUILD)/tests/test_link_cuda: $(BUILD)/tests/test_link.o $(CUDA_LIB)
 
 .PHONY: gpu-check
 gpu-check: $(CUDA_EXE) $(CUDA_TEST)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/gpu_check.sh $(CUDA_EXE)
+	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/gpu_check.sh $(call q,$(CUDA_EXE))
 else
 .PHONY: gpu-check
 gpu-check:
@@ -339,23 +379,26 @@ VALGRIND     ?= valgrind
 MEMCHECK_SUPP := $(wildcard /usr/share/openmpi/openmpi-valgrind.supp)
 
 .PHONY: fuzz memcheck faults
+ifneq ($(filter fuzz,$(MAKECMDGOALS)),)
+$(call need_int,FUZZ_SECONDS,1,86400)
+endif
 $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
 
 fuzz: $(FUZZ_EXE)
-	@mkdir -p $(FUZZ_BUILD)/corpus
-	@cd $(FUZZ_BUILD) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
-	    -print_final_stats=1 corpus $(CURDIR)/fuzz/corpus >fuzz.log 2>&1; rc=$$?; \
+	@mkdir -p $(call q,$(FUZZ_BUILD)/corpus)
+	@cd $(call q,$(FUZZ_BUILD)) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(call raw,FUZZ_SECONDS) -max_len=512 \
+	    -print_final_stats=1 corpus $(call q,$(CURDIR)/fuzz/corpus) >fuzz.log 2>&1; rc=$$?; \
 	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
 	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
-	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat: nothing found"
+	@echo "fuzz: "$(call qv,FUZZ_SECONDS)" s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat: nothing found"
 
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
 memcheck:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/vg ARCH_FLAGS=-march=x86-64-v3 CUDA=0 $(BUILD)/vg/ddlbench
-	BUILD="$(BUILD)/vg" MPIRUN="$(MPIRUN)" VALGRIND="$(VALGRIND)" SUPP="$(MEMCHECK_SUPP)" sh tests/memcheck/memcheck.sh
+	BUILD=$(call q,$(BUILD)/vg) MPIRUN=$(call qv,MPIRUN) VALGRIND=$(call qv,VALGRIND) SUPP=$(call q,$(MEMCHECK_SUPP)) sh tests/memcheck/memcheck.sh
 
 faults: $(EXE) $(SIM_EXE)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh tests/faults.sh
+	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/faults.sh
