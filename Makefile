@@ -1,19 +1,19 @@
 # ddlbench — one non-recursive Makefile. `make help` lists targets and variables.
-MPICC   ?= mpicc
-ifeq ($(origin CC),default)
-CC := $(MPICC)
-endif
-MPIRUN  ?= mpirun
-BUILD   ?= build
-
 # ---- Variables are data: taken as text, checked, quoted ---------------------------------------------
-# A value given on the command line or in the environment is never expanded by make (raw): a
+# A value given on the command line or in the environment is never expanded by make: a
 # "$(shell ...)" in it stays text. The data variables (paths, counts, names) are checked before use
 # and quoted (q: one single-quoted shell word) wherever they reach a recipe, so quotes, ;, $(...) and
 # backticks in them never run (tests/bad_inputs.sh passes them in each). Tool and flag variables
 # (CC, MPICC, CFLAGS, ARCH_FLAGS, MPIRUN, ...) are command fragments by design; they are refused
 # when they hold ; & | < > $ ` or a newline.
-raw     = $(if $(filter command line environment,$(origin $(1))),$(value $(1)),$($(1)))
+DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS RUN BUILD \
+             SIM_BUILD FUZZ_BUILD MPICH_BUILD FUZZ_SECONDS SANITIZE SEAL CUDA CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY \
+             MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH CUDA_HOME NVCC_FLAGS
+# each one given becomes a simple variable holding its text, so no later expansion (not even make's
+# own, when it exports the command line to a recipe's environment) runs a $(shell ...) in it
+GIVEN := $(foreach v,$(DATA_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))
+$(foreach v,$(GIVEN),$(eval $(if $(filter command line,$(origin $(v))),override) $(v) := $$(value $(v))))
+raw     = $($(1))
 q       = '$(subst ','\'',$(1))'
 qv      = $(call q,$(call raw,$(1)))
 digits := 0 1 2 3 4 5 6 7 8 9
@@ -35,9 +35,16 @@ need_int = $(if $(or $(call bad_word,$(1)),$(filter-out 0,$(filter 0%,$(call raw
     $(1): expected an integer in $(2)..$(3), got "$(call raw,$(1))"))
 need_tool = $(if $(or $(findstring $(nl),$(call raw,$(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$(call raw,$(1)))))),$(error \
     $(1): expected a command or flags without ; & | < > $$ ` or newlines, got "$(call raw,$(1))"))
-$(foreach v,BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD,$(if $(filter command line environment,$(origin $(v))),$(call need_path,$(v))))
-$(foreach v,CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH CUDA_HOME,$(if \
-    $(filter command line environment,$(origin $(v))),$(call need_tool,$(v))))
+MPICC   ?= mpicc
+ifeq ($(origin CC),default)
+CC := $(MPICC)
+endif
+MPIRUN  ?= mpirun
+BUILD   ?= build
+
+$(foreach v,$(filter BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD,$(GIVEN)),$(call need_path,$(v)))
+$(foreach v,$(filter CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH \
+    CUDA_HOME NVCC_FLAGS,$(GIVEN)),$(call need_tool,$(v)))
 ARCH_FLAGS ?= -march=native
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
@@ -177,7 +184,8 @@ help:
 	@echo "Targets:"
 	@echo "  all (default)  build "$(call qv,EXE)", "$(call qv,LIBDDL)" (collectives API: include/ddl.h) and the tests"
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
-	@echo "  faults         kill and hang ranks on purpose (tests/faults.sh): non-zero exit in time, no partial CSV, sweep --resume"
+	@echo "  faults         kill and hang ranks on purpose (tests/faults.sh), then 1 GiB allreduces and sweeps stopped by"
+	@echo "                 --timeout and Ctrl-C and sweeps resumed at every launch (tests/resilience.sh, ~4 min)"
 	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS="$(call qv,FUZZ_SECONDS)" s (fuzz/)"
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
@@ -366,7 +374,8 @@ endif
 # `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c), FUZZ_SECONDS in total,
 # starting from fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD).
 # `make memcheck`: a 2-rank `ddlbench train` and `ddlbench allreduce` under valgrind, our errors and
-# definite leaks fatal (Open MPI's own noise suppressed). `make faults`: tests/faults.sh.
+# definite leaks fatal (Open MPI's own noise suppressed). `make faults`: tests/faults.sh and
+# tests/resilience.sh (the second takes minutes, so `make test` leaves it out).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
@@ -402,3 +411,4 @@ memcheck:
 
 faults: $(EXE) $(SIM_EXE)
 	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/faults.sh
+	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/resilience.sh

@@ -79,13 +79,20 @@ static double copy_bandwidth(ar_state *s, size_t bytes)
     return gbps(bytes, st.median);
 }
 
-/* Watchdog deadline of one iteration: --timeout (default 60 s: the first iteration of a size pays lazy
- * connection setup, seconds at hundreds of ranks, and 8 ranks share 2 cores in the tests, where a
- * 64 MB iteration takes under a second) plus 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the
- * slowest transport we expect, so only a hang fires it. */
-static double iteration_timeout(const bench_allreduce_opts *o, size_t bytes)
+/* Watchdog deadlines. An iteration: exactly --timeout S when it is given (the user's bound on a hang);
+ * by default 60 s (the first iteration of a size pays lazy connection setup, seconds at hundreds of
+ * ranks, and 8 ranks share 2 cores in the tests, where a 64 MB iteration takes under a second) plus
+ * 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the slowest transport we expect, so only a hang
+ * fires it. The phases that touch whole buffers (setup, test data, roofline) always get the per-byte
+ * allowance on top of S. */
+static double phase_timeout(const bench_allreduce_opts *o, size_t bytes)
 {
     return o->timeout_s ? (double)o->timeout_s + (double)bytes / 10e6 : 0.0;
+}
+
+static double iteration_timeout(const bench_allreduce_opts *o, size_t bytes)
+{
+    return o->timeout_given ? (double)o->timeout_s : phase_timeout(o, bytes);
 }
 
 /* The timed loop of one algorithm and placement; fills row->st and row->wrong (on rank 0). */
@@ -112,7 +119,7 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
     }
     snprintf(what, sizeof what, "allreduce %s %s-place %zu bytes: gathering times", o->algos[a], in_place ? "in" : "out", bytes);
-    watchdog_arm(iteration_timeout(o, bytes), what);
+    watchdog_arm(phase_timeout(o, bytes), what); /* also checks every element */
     int bad = rc != 0, anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (anybad) {
@@ -196,7 +203,7 @@ static int run_size(ar_state *s, size_t count)
     ar_row row = { .count = count, .bytes = count * ddl_dtype_size(o->dtype) };
     char what[WATCHDOG_DESC];
     snprintf(what, sizeof what, "allreduce %zu bytes: test data and memcpy roofline", row.bytes);
-    watchdog_arm(iteration_timeout(o, row.bytes) * (double)(o->copy_reps + 2), what);
+    watchdog_arm(phase_timeout(o, row.bytes) * (double)(o->copy_reps + 2), what);
     bench_fill(o->dtype, s->sbuf, count, s->rank);
     if (o->device && buf_set(s, s->ds, s->sbuf, 0, row.bytes)) {
         fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
@@ -270,7 +277,7 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     int rc = 0, any = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s.size);
-    watchdog_arm(iteration_timeout(o, o->max_bytes), "allreduce setup (buffers, contexts)");
+    watchdog_arm(phase_timeout(o, o->max_bytes), "allreduce setup (buffers, contexts)");
     rc = setup(&s);
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     watchdog_disarm();

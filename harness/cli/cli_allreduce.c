@@ -38,8 +38,9 @@ void bench_allreduce_usage(void)
            "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
            "             libddl moves device buffers (CUDA-aware MPI or staged); copy = a D2D copy\n"
            "  --copy-reps N  memcpy repetitions for the copy-bandwidth roofline column (default 5)\n"
-           "  --timeout S    watchdog: an iteration not done in S s + 1 s per 10 MB prints one line per\n"
-           "             rank and aborts the job, exit 1 (default 60; 0 = off)\n"
+           "  --timeout S    watchdog: an iteration not done in S s prints one line per rank and aborts\n"
+           "             the job, exit 1 (0 = off; default: 60 s + 1 s per 10 MB of the message); setup,\n"
+           "             test data and the checks get S s + 1 s per 10 MB\n"
            "Columns: algbw = bytes/time; busbw = algbw*2(p-1)/p; copy = memcpy GB/s of the same bytes,\n"
            "run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
            "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n");
@@ -87,6 +88,7 @@ static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, c
         if (parse_int(v, 1, 1000, &o->copy_reps)) return fail(err, len, opt, "an integer 1..1000", v);
     } else if (!strcmp(opt, "--timeout")) {
         if (parse_int(v, 0, 1000000, &o->timeout_s)) return fail(err, len, opt, "seconds, an integer 0..1000000", v);
+        o->timeout_given = 1;
     } else if (!strcmp(opt, "-c")) {
         if (parse_int(v, 0, 1, &n)) return fail(err, len, opt, "0 or 1", v);
         o->check = (int)n;

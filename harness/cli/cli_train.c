@@ -85,7 +85,7 @@ static int check_platform(const char *v)
         const char *n = platform_preset(i)->name;
         if (!strcmp(n, "custom")) continue;
         if (!strcmp(n, v)) return 0;
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "", n);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "one of ", n);
     }
     return bad("--platform", v, names);
 }

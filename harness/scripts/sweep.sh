@@ -14,6 +14,7 @@ set -u
 cmdline="sh harness/scripts/sweep.sh"
 for a in "$@"; do case $a in ""|*[!A-Za-z0-9_./:,=+-]*) a="'$a'";; esac; cmdline="$cmdline $a"; done
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/outdir.sh"
 usage() {
     cat <<'EOF'
 usage: sweep.sh [options]
@@ -69,7 +70,8 @@ while [ $# -gt 0 ]; do
     --resume) resume=1; shift; continue;;
     --dry-run) dry=1; shift; continue;;
     --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out) ;;
-    *) die "unknown option \"$1\" (see --help)";;
+    *) [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && die "SWEEP_FLAGS: unknown sweep.sh option \"$1\"; expected --resume, --dry-run or -q"
+       die "unknown option \"$1\" (see --help)";;
     esac
     [ $# -ge 2 ] || bad "$1" "expected a value after it"
     case $1 in
@@ -132,11 +134,9 @@ fi
 # The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
 # interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
 if [ "$dry" = 0 ]; then
-    [ ! -e "$out" ] || [ -d "$out" ] || bad --out "\"$out\" exists and is not a directory; expected a results folder"
-    mkdir -p "$out/raw" 2>/dev/null || bad --out "cannot create \"$out/raw\"; expected a writable location"
-    case $(stat -f -c %T "$out" 2>/dev/null) in proc|sysfs|cgroup*|debugfs|tracefs|securityfs)
-        bad --out "\"$out\" is a kernel interface (/proc, /sys); expected a results folder";; esac
-    probe=$(mktemp "$out/raw/.probe.XXXXXX" 2>/dev/null) && rm -f "$probe" || bad --out "\"$out\" is not writable"
+    outdir_prog=$prog
+    outdir_ready "$(name --out)" "$out"
+    outdir_ready "$(name --out)" "$out/raw"
     params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args"
     if [ "$resume" = 1 ]; then
         rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
