@@ -34,10 +34,13 @@ static void dir_of(const char *path, char *dir, size_t len)
 }
 
 /* Follows the symbolic links of path's last component: final = the name to write, *exists and *st
- * what is there. 0, or 2 with why. */
-static int resolve(const char *path, char *final, size_t len, struct stat *st, int *exists, char *why, size_t wl)
+ * what is there; *magic = a link of /proc was crossed (/dev/stdout -> /proc/self/fd/1: its "target"
+ * is an open file of this process, not a name to write). 0, or 2 with why. */
+static int resolve(const char *path, char *final, size_t len, struct stat *st, int *exists, int *magic, char *why,
+                   size_t wl)
 {
     char cur[4096], target[4096], dir[4096];
+    *magic = 0;
     if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur) return snprintf(why, wl, "path too long"), 2;
     for (int hop = 0; hop <= MAX_LINKS; hop++) {
         if (lstat(cur, st) != 0) {
@@ -53,6 +56,11 @@ static int resolve(const char *path, char *final, size_t len, struct stat *st, i
         if (n < 0) return snprintf(why, wl, "%s", strerror(errno)), 2;
         target[n] = '\0';
         dir_of(cur, dir, sizeof dir);
+        if (kernel_fs(dir)) { /* a magic link: what it names is only reachable through it */
+            *magic = 1;
+            *exists = stat(path, st) == 0;
+            return *exists ? (snprintf(final, len, "%s", path), 0) : (snprintf(why, wl, "%s", strerror(errno)), 2);
+        }
         if (target[0] == '/') snprintf(cur, sizeof cur, "%s", target);
         else if (snprintf(cur, sizeof cur, "%s/%s", dir, target) >= (int)sizeof cur)
             return snprintf(why, wl, "path too long"), 2;
@@ -64,11 +72,15 @@ static int resolve(const char *path, char *final, size_t len, struct stat *st, i
 static int examine(const char *path, char *final, size_t len, int *direct, struct stat *st, char *why, size_t wl)
 {
     char dir[4096], tmp[4200];
-    int exists;
+    int exists, magic;
     *direct = 0;
     if (!path || !*path || path[strlen(path) - 1] == '/') return snprintf(why, wl, "expected a file name"), 2;
-    if (resolve(path, final, len, st, &exists, why, wl)) return 2;
+    if (resolve(path, final, len, st, &exists, &magic, why, wl)) return 2;
     if (!exists) memset(st, 0, sizeof *st);
+    if (magic && S_ISREG(st->st_mode) && !kernel_fs(path)) { /* e.g. /dev/stdout redirected to a file: appended */
+        *direct = 1;
+        return access(path, W_OK) ? (snprintf(why, wl, "not writable (%s)", strerror(errno)), 2) : 0;
+    }
     if (exists) {
         if (S_ISDIR(st->st_mode)) return snprintf(why, wl, "is a directory; expected a file name"), 2;
         if (S_ISFIFO(st->st_mode) || S_ISCHR(st->st_mode)) {
@@ -129,8 +141,8 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot write \"%.200s\": %s", path ? path : "", why);
         return 1;
     }
-    if (direct) { /* FIFO or device: written through; O_NONBLOCK so a FIFO without a reader fails, not hangs */
-        fd = open(o->path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (direct) { /* written through, appended; O_NONBLOCK so a FIFO without a reader fails, not hangs */
+        fd = open(o->path, O_WRONLY | O_APPEND | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
         if (fd >= 0) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     } else {
         snprintf(o->tmp, sizeof o->tmp, "%s.tmp", o->path);
@@ -139,7 +151,7 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
     }
     if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
         snprintf(err, errlen, "cannot write \"%.200s\": %s", direct ? o->path : o->tmp,
-                 direct && errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+                 direct && errno == ENXIO && S_ISFIFO(st.st_mode) ? "a FIFO with no reader" : strerror(errno));
         if (fd >= 0) close(fd);
         if (!direct) unlink(o->tmp);
         o->tmp[0] = '\0';

@@ -8,6 +8,7 @@
  *                                                       above; the link itself is never replaced
  *   a FIFO or a character device (/dev/null, a tty)     written through (opened, never replaced); a FIFO
  *                                                       with no reader when the file is written is an error
+ *   a link of /proc to an open file (/dev/stdout)       written through, appended
  *   a directory, a block device, a socket, a file on    refused (2) before any work
  *   /proc, /sys or another kernel filesystem, a missing
  *   or unwritable directory, an unwritable file
