@@ -182,6 +182,9 @@ DDL_POLL_US=0x10 -- ddlbench train $P -a ring ## DDL_POLL_US
 -- ddlbench platform --preset custom --nodes 2 --intra-bw 10G --intra-lat infus --inter-bw 1G --inter-lat 1us ## --intra-lat
 -- ddlbench model --time --batch 100000 ## --time
 -- ddlbench kernels -s 5 ## -s
+-- ddlbench allreduce -b 5 -e 1K ## -b
+-- ddlbench allreduce -b 4 -e 1K -d float64 ## -b
+-- ddlbench allreduce -b 2 -e 1023 -d float16 ## -e
 -- ddlbench kernels -s 4K,6 ## -s
 -- ddlbench list --bogus ## --bogus
 -- ddlbench train $P --platform nosuch ## --platform

@@ -244,8 +244,10 @@ static int setup(ar_state *s)
         if (!worst) continue;
         /* a bad configuration (DDL_GRID, DDL_SEGMENT_BYTES, ...) is bad input: exit 2, one line */
         int input = worst == DDL_ERR_ARG || worst == DDL_ERR_GRID || worst == DDL_ERR_TOPO || worst == DDL_ERR_ALGO;
+        const char *e = rc ? ddl_last_error() : "context creation failed on another rank";
+        int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10); /* only the environment sets them here */
         if (s->rank == 0)
-            fprintf(stderr, "allreduce: %s: %s\n", o->algos[a], rc ? ddl_last_error() : "context creation failed on another rank");
+            fprintf(stderr, "allreduce: %s: %s%s\n", o->algos[a], g ? "DDL_GRID: " : p ? "DDL_PATTERNS: " : "", e + (g ? 6 : p ? 10 : 0));
         return input ? 2 : 1;
     }
     return 0;

@@ -22,7 +22,7 @@ void bench_allreduce_usage(void)
     printf("usage: ddlbench allreduce [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
            "Sweeps message sizes over allreduce algorithms; times are the maximum over ranks per\n"
            "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n"
-           "  -b SIZE    smallest message in bytes, K/M/G suffixes (default 1K)\n"
+           "  -b SIZE    smallest message in bytes, K/M/G suffixes, whole elements of -d (default 1K)\n"
            "  -e SIZE    largest message (default 64M)\n"
            "  -f N       size factor between steps, 2..1024 (default 2)\n"
            "  -a LIST    algorithms, comma-separated (default: all registered; see ddlbench list)\n"
@@ -124,6 +124,12 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { o->help = 1; return 0; }
         if (set_option(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, errlen)) return 2;
         i++;
+    }
+    size_t es = ddl_dtype_size(o->dtype);
+    if (o->min_bytes % es || o->max_bytes % es) { /* never rounded down to whole elements */
+        snprintf(err, errlen, "allreduce: %s: expected a multiple of %zu bytes (one %s element), got %zu bytes",
+                 o->min_bytes % es ? "-b" : "-e", es, ddl_dtype_name(o->dtype), o->min_bytes % es ? o->min_bytes : o->max_bytes);
+        return 2;
     }
     if (o->max_bytes < o->min_bytes) {
         snprintf(err, errlen, "allreduce: -e: expected at least -b (%zu bytes), got %zu bytes", o->min_bytes,

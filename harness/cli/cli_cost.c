@@ -112,7 +112,8 @@ int cli_model_cost(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         double t;
         if (model_cost(&pf, items[i], (double)c.bytes, &c.co, &t, err, sizeof err)) {
-            fprintf(stderr, "ddlbench model: %s\n", err);
+            int named = !strncmp(err, "grid: ", 6) || !strncmp(err, "patterns: ", 10); /* as typed: --grid */
+            fprintf(stderr, "ddlbench model: %s%s\n", named ? "--" : "", err);
             return 2;
         }
         double algbw = t > 0 ? (double)c.bytes / t / 1e9 : 0;

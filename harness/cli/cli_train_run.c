@@ -61,7 +61,12 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
     watchdog_arm((double)o->timeout_s, what);
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
-        if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
+        const char *e = ddl_last_error(); /* name what the user typed: --grid or DDL_GRID, ... */
+        int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10);
+        if (rank == 0 && (g || p))
+            fprintf(stderr, "ddlbench train: %s: %s\n", g ? (o->grid ? "--grid" : "DDL_GRID") : (o->patterns ? "--patterns" : "DDL_PATTERNS"),
+                    e + (g ? 6 : 10));
+        else if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", e);
         return 2;
     }
     if (rank == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */

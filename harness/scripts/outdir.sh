@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # outdir.sh — sourced by the scripts that write results (sweep.sh, bench.sh, gpu_check.sh, report.sh):
 # output folders and files checked before any work, with one line naming the option or variable.
 #   outdir_ready NAME DIR   DIR made if missing; it must be a directory, writable (a file is created

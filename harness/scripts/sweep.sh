@@ -202,12 +202,13 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
                 print backend, plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i]
             }
         }' $(ls "$out"/raw/*.csv 2>/dev/null | sort -t- -k2n); } >"$out/scaling.csv.tmp" &&
-        mv "$out/scaling.csv.tmp" "$out/scaling.csv"
+        mv "$out/scaling.csv.tmp" "$out/scaling.csv" || { rm -f "$out/scaling.csv.tmp"; return 1; }
 }
 
 launch() { # ranks nodes gpus_per_node csv model batch
     r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6
-    set -f # shellcheck disable=SC2086
+    set -f # no globbing of --train-args
+    # shellcheck disable=SC2086
     set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" $train_args
     set +f
     if [ "$dry" = 1 ]; then # one line per launch, as it would run
