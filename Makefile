@@ -1,47 +1,40 @@
 # ddlbench — one non-recursive Makefile. `make help` lists targets and variables.
 # ---- Variables are data: taken as text, checked, quoted ---------------------------------------------
-# A value given on the command line or in the environment is never expanded by make: a
-# "$(shell ...)" in it stays text. The data variables (paths, counts, names) are checked before use
-# and quoted (q: one single-quoted shell word) wherever they reach a recipe, so quotes, ;, $(...) and
-# backticks in them never run (tests/bad_inputs.sh passes them in each). Tool and flag variables
-# (CC, MPICC, CFLAGS, ARCH_FLAGS, MPIRUN, ...) are command fragments by design; they are refused
-# when they hold ; & | < > $ ` or a newline.
+# A variable given on the command line or in the environment becomes a simple variable holding its
+# text, so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it.
+# Data variables are checked before use and single-quoted (q) wherever they reach a recipe, so
+# quotes, ;, $(...) and backticks never run (tests/bad_inputs.sh); tool and flag variables (CC,
+# CFLAGS, MPIRUN, ...) are command fragments by design, refused when they hold ; & | < > $ ` or newlines.
 DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS RUN BUILD \
              SIM_BUILD FUZZ_BUILD MPICH_BUILD FUZZ_SECONDS SANITIZE SEAL CUDA CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY \
              MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH CUDA_HOME NVCC_FLAGS
-# each one given becomes a simple variable holding its text, so no later expansion (not even make's
-# own, when it exports the command line to a recipe's environment) runs a $(shell ...) in it
 GIVEN := $(foreach v,$(DATA_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))
 $(foreach v,$(GIVEN),$(eval $(if $(filter command line,$(origin $(v))),override) $(v) := $$(value $(v))))
-raw     = $($(1))
-q       = '$(subst ','\'',$(1))'
-qv      = $(call q,$(call raw,$(1)))
-digits := 0 1 2 3 4 5 6 7 8 9
-alnum  := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z $(digits)
-comma  := ,
-space  := $(subst ,, )
+q  = '$(subst ','\'',$(1))'
+qv = $(call q,$($(1)))
+alnum := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9
+comma := ,
+space := $(subst ,, )
 define nl
 
 
 endef
 without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
-bad_word = $(or $(filter-out 1,$(words $(call raw,$(1)))),$(call without,$(call raw,$(1)),$(alnum) $(2)))
-# $(call need_word,VAR,EXTRA CHARS,WHAT): one word of letters, digits and EXTRA, else one line and stop
-need_word = $(if $(call bad_word,$(1),$(2)),$(error $(1): expected $(3), got "$(call raw,$(1))"))
+bad_word = $(or $(filter-out 1,$(words $($(1)))),$(call without,$($(1)),$(alnum) $(2)))
+# need_word VAR,EXTRA CHARS,WHAT: one word of letters, digits and EXTRA; need_int VAR,MIN,MAX: digits
+# without a leading zero in MIN..MAX (the shell sees digits only). Else one line naming VAR, and stop.
+need_word = $(if $(call bad_word,$(1),$(2)),$(error $(1): expected $(3), got "$($(1))"))
 need_path = $(call need_word,$(1),. / _ - +,a path of letters$(comma) digits and . / _ - +)
-# $(call need_int,VAR,MIN,MAX): decimal digits without a leading zero, in MIN..MAX (the shell sees digits only)
-need_int = $(if $(or $(call bad_word,$(1)),$(filter-out 0,$(filter 0%,$(call raw,$(1)))),$(if $(shell \
-    [ $(call raw,$(1)) -ge $(2) ] 2>/dev/null && [ $(call raw,$(1)) -le $(3) ] 2>/dev/null && echo ok),,no)),$(error \
-    $(1): expected an integer in $(2)..$(3), got "$(call raw,$(1))"))
-need_tool = $(if $(or $(findstring $(nl),$(call raw,$(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$(call raw,$(1)))))),$(error \
-    $(1): expected a command or flags without ; & | < > $$ ` or newlines, got "$(call raw,$(1))"))
+need_int = $(if $(or $(call bad_word,$(1)),$(filter-out 0,$(filter 0%,$($(1)))),$(if $(shell [ $($(1)) -ge $(2) ] 2>/dev/null \
+    && [ $($(1)) -le $(3) ] 2>/dev/null && echo ok),,no)),$(error $(1): expected an integer in $(2)..$(3), got "$($(1))"))
+need_tool = $(if $(or $(findstring $(nl),$($(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$($(1)))))),$(error \
+    $(1): expected a command or flags without ; & | < > $$ ` or newlines, got "$($(1))"))
 MPICC   ?= mpicc
 ifeq ($(origin CC),default)
 CC := $(MPICC)
 endif
 MPIRUN  ?= mpirun
 BUILD   ?= build
-
 $(foreach v,$(filter BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD,$(GIVEN)),$(call need_path,$(v)))
 $(foreach v,$(filter CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH \
     CUDA_HOME NVCC_FLAGS,$(GIVEN)),$(call need_tool,$(v)))
@@ -184,8 +177,7 @@ help:
 	@echo "Targets:"
 	@echo "  all (default)  build "$(call qv,EXE)", "$(call qv,LIBDDL)" (collectives API: include/ddl.h) and the tests"
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
-	@echo "  faults         kill and hang ranks on purpose (tests/faults.sh), then 1 GiB allreduces and sweeps stopped by"
-	@echo "                 --timeout and Ctrl-C and sweeps resumed at every launch (tests/resilience.sh, ~4 min)"
+	@echo "  faults         crash, hang, time out and Ctrl-C runs on purpose, resume sweeps (tests/faults.sh, resilience.sh)"
 	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS="$(call qv,FUZZ_SECONDS)" s (fuzz/)"
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
@@ -255,30 +247,30 @@ MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 1
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
-RUN_DEPS      := $(if $(findstring --dry-run,$(call raw,SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
+RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
 # Bad values stop `make run` with one line before anything is built (sweep.sh checks the rest, and
 # names these variables in its messages: DDL_SWEEP_FROM_MAKE).
 ifneq ($(filter run,$(MAKECMDGOALS)),)
 $(call need_int,NODES,1,4096)
 $(call need_int,GPUS_PER_NODE,1,64)
 $(call need_int,BUCKET_MB,0,65536)
-$(if $(filter-out sim mpi,$(call raw,BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim or mpi, got "$(call raw,BACKEND)"))
+$(if $(filter-out sim mpi,$(BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim or mpi, got "$(BACKEND)"))
 $(call need_word,ALGOS,$(comma) _ -,a comma list of algorithms (see ddlbench list))
 $(call need_word,MODELS,$(comma) : _ -,a comma list of model:batch like resnet50:32)
 $(call need_word,PLATFORM,_ -,a platform preset (ddlbench platform --help))
 $(call need_path,PROFILE)
-$(if $(call raw,OUT),$(call need_path,OUT))
-$(if $(call without,$(subst $(space),,$(call raw,SWEEP_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error SWEEP_FLAGS: expected sweep.sh options (--resume$(comma) --dry-run$(comma) -q)$(comma) got "$(call raw,SWEEP_FLAGS)"))
+$(if $(OUT),$(call need_path,OUT))
+$(if $(call without,$(subst $(space),,$(SWEEP_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error SWEEP_FLAGS: expected sweep.sh options (--resume$(comma) --dry-run$(comma) -q)$(comma) got "$(SWEEP_FLAGS)"))
 endif
 .PHONY: run
 run: $(RUN_DEPS)
 	DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) --nodes $(call qv,NODES) \
 	    --gpus-per-node $(call qv,GPUS_PER_NODE) --models $(call qv,MODELS) --algos $(call qv,ALGOS) \
 	    --bucket-mb $(call qv,BUCKET_MB) --platform $(call qv,PLATFORM) --profile $(call qv,PROFILE) \
-	    --train-args $(call qv,TRAIN_ARGS) --build $(call qv,BUILD) $(if $(call raw,OUT),--out $(call qv,OUT)) \
-	    $(call raw,SWEEP_FLAGS)
-	$(if $(findstring --dry-run,$(call raw,SWEEP_FLAGS)),,sh harness/scripts/report.sh $(call qv,RUN))
-	$(if $(findstring --dry-run,$(call raw,SWEEP_FLAGS)),,sh plots/plots.sh $(call qv,RUN))
+	    --train-args $(call qv,TRAIN_ARGS) --build $(call qv,BUILD) $(if $(OUT),--out $(call qv,OUT)) \
+	    $(SWEEP_FLAGS)
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(call qv,RUN))
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(call qv,RUN))
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
 # MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
@@ -309,10 +301,8 @@ ifneq ($(strip $(PAPI_LIBS)),)
 $(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
 endif
 
-RUN ?= $(if $(call raw,OUT),$(call raw,OUT),results/latest)
-ifneq ($(filter run plots report,$(MAKECMDGOALS)),)
-$(call need_path,RUN)
-endif
+RUN ?= $(if $(OUT),$(OUT),results/latest)
+$(if $(filter run plots report,$(MAKECMDGOALS)),$(call need_path,RUN))
 .PHONY: plots report
 plots:
 	sh plots/plots.sh $(call qv,RUN)
@@ -371,11 +361,10 @@ gpu-check:
 endif
 
 # ---- Reliability: fuzzing, memcheck, fault tests ---------------------------------------
-# `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c), FUZZ_SECONDS in total,
-# starting from fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD).
-# `make memcheck`: a 2-rank `ddlbench train` and `ddlbench allreduce` under valgrind, our errors and
-# definite leaks fatal (Open MPI's own noise suppressed). `make faults`: tests/faults.sh and
-# tests/resilience.sh (the second takes minutes, so `make test` leaves it out).
+# `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c) for FUZZ_SECONDS from
+# fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD). `make memcheck`:
+# 2-rank train and allreduce under valgrind, our errors and definite leaks fatal. `make faults`:
+# tests/faults.sh and tests/resilience.sh (minutes: `make test` leaves the second out).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
@@ -388,9 +377,7 @@ VALGRIND     ?= valgrind
 MEMCHECK_SUPP := $(wildcard /usr/share/openmpi/openmpi-valgrind.supp)
 
 .PHONY: fuzz memcheck faults
-ifneq ($(filter fuzz,$(MAKECMDGOALS)),)
-$(call need_int,FUZZ_SECONDS,1,86400)
-endif
+$(if $(filter fuzz,$(MAKECMDGOALS)),$(call need_int,FUZZ_SECONDS,1,86400))
 $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
@@ -398,7 +385,7 @@ $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 
 fuzz: $(FUZZ_EXE)
 	@mkdir -p $(call q,$(FUZZ_BUILD)/corpus)
-	@cd $(call q,$(FUZZ_BUILD)) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(call raw,FUZZ_SECONDS) -max_len=512 \
+	@cd $(call q,$(FUZZ_BUILD)) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
 	    -print_final_stats=1 corpus $(call q,$(CURDIR)/fuzz/corpus) >fuzz.log 2>&1; rc=$$?; \
 	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
 	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
@@ -410,5 +397,4 @@ memcheck:
 	BUILD=$(call q,$(BUILD)/vg) MPIRUN=$(call qv,MPIRUN) VALGRIND=$(call qv,VALGRIND) SUPP=$(call q,$(MEMCHECK_SUPP)) sh tests/memcheck/memcheck.sh
 
 faults: $(EXE) $(SIM_EXE)
-	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/faults.sh
-	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/resilience.sh
+	for t in faults resilience; do BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/$$t.sh || exit 1; done
