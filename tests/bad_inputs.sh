@@ -20,7 +20,7 @@ root=$(cd "$dir/.." && pwd)
 exe=$BUILD/ddlbench
 case $exe in /*) ;; *) exe=$root/$exe;; esac
 passed=0; failed=0; tried=0
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'chattr -i "$tmp/imm" 2>/dev/null; rm -rf "$tmp"' EXIT
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
 
 # profile files for the --profile rows
@@ -264,6 +264,7 @@ DDL_PROFILE_DIR=/nonexistent -- ddlbench train $P --profile p100 ## --profile
 -- sweep --train-args --bogus ## --train-args
 -- sweep --platform custom ## --platform
 -- sweep --nodes ## --nodes
+-- sweep --nodes 4096 --gpus-per-node 64 ## --nodes
 -- make run NODES=1.5 ## NODES
 -- make run BACKEND= ## BACKEND
 -- make run 'OUT=a b' ## OUT
@@ -370,6 +371,15 @@ mkdir -p "$tmp/pl" && ln -s real.xml "$tmp/pl/platform.xml"
 check "platform -o: platform.xml a symlink, followed and kept ($st: $(cat "$tmp/err"))" \
     sh -c "[ $st -eq 0 ] && [ -L '$tmp/pl/platform.xml' ] && grep -q '<platform' '$tmp/pl/real.xml' && [ -s '$tmp/pl/hostfile' ]"
 check "no .tmp left by any of these" sh -c "! ls '$tmp'/*.tmp '$tmp'/pl/*.tmp >/dev/null 2>&1"
+if mkdir "$tmp/imm" && chattr +i "$tmp/imm" 2>/dev/null; then # root ignores permission bits, not this
+    "$exe" allreduce -e 1K --csv "$tmp/imm/x.csv" >/dev/null 2>"$tmp/err"; st=$?
+    check "--csv in an immutable folder: refused before the run ($st: $(cat "$tmp/err"))" sh -c "[ $st -eq 2 ] && ! grep -q '^#' '$tmp/err'"
+    "$exe" platform --preset minsky --nodes 1 -o "$tmp/imm" >/dev/null 2>"$tmp/err"; st=$?
+    check "platform -o an immutable folder: refused ($st: $(cat "$tmp/err"))" [ "$st" -eq 2 ]
+    chattr -i "$tmp/imm"
+else
+    echo "# chattr +i not permitted: immutable folder outputs not tried"
+fi
 DDL_POLL_US=0 "$exe" train $P -a ring >/dev/null 2>"$tmp/err"; st=$?
 check "DDL_POLL_US=0 (block in MPI_Wait, as ddl.h documents) accepted ($st: $(cat "$tmp/err"))" [ "$st" -eq 0 ]
 echo "$passed passed, $failed failed"

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -21,6 +22,19 @@ static int kernel_fs(const char *p)
     if (statfs(p, &sf) != 0) return 0;
     for (size_t i = 0; i < sizeof magic / sizeof magic[0]; i++)
         if ((unsigned long)sf.f_type == magic[i]) return 1;
+    return 0;
+}
+
+/* 0 if a file can be created in dir (created and removed at once: access() says yes to root on an
+ * immutable folder or a full quota); -1 with errno. */
+static int probe(const char *dir)
+{
+    char name[4200];
+    snprintf(name, sizeof name, "%s/.ddlbench-probe-XXXXXX", dir);
+    int fd = mkstemp(name);
+    if (fd < 0) return -1;
+    close(fd);
+    unlink(name);
     return 0;
 }
 
@@ -99,6 +113,7 @@ static int examine(const char *path, char *final, size_t len, int *direct, struc
     if (!S_ISDIR(ds.st_mode)) return snprintf(why, wl, "%.200s is not a directory", dir), 2;
     if (kernel_fs(dir)) return snprintf(why, wl, "directory %.200s is a kernel interface (/proc, /sys); expected a results directory", dir), 2;
     if (access(dir, W_OK | X_OK)) return snprintf(why, wl, "directory %.200s: not writable (%s)", dir, strerror(errno)), 2;
+    if (probe(dir)) return snprintf(why, wl, "directory %.200s: cannot create files (%s)", dir, strerror(errno)), 2;
     snprintf(tmp, sizeof tmp, "%s.tmp", final);
     if (lstat(tmp, &ds) == 0 && !S_ISREG(ds.st_mode))
         return snprintf(why, wl, "%.200s.tmp exists and is not a regular file; expected it free for writing", final), 2;
@@ -124,7 +139,7 @@ int outfile_check_dir(const char *opt, const char *dir, char *err, size_t errlen
     else if (stat(dir, &st) != 0) why = strerror(errno), sys = 1;
     else if (!S_ISDIR(st.st_mode)) why = "not a directory; expected a directory";
     else if (kernel_fs(dir)) why = "a kernel interface (/proc, /sys); expected a results directory";
-    else if (access(dir, W_OK | X_OK)) why = strerror(errno), sys = 1;
+    else if (access(dir, W_OK | X_OK) || probe(dir)) why = strerror(errno), sys = 1;
     if (!why) return 0;
     snprintf(err, errlen, "%s: \"%.200s\": %s%s", opt, dir ? dir : "", why,
              sys ? "; expected an existing writable directory" : "");

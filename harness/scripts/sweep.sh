@@ -83,6 +83,7 @@ while [ $# -gt 0 ]; do
 done
 case $backend in sim|mpi) ;; *) bad --backend "expected sim or mpi, got \"$backend\"";; esac
 count --nodes "$nodes" 1 4096; count --gpus-per-node "$gpn" 1 64; count --bucket-mb "$bucket" 0 65536
+[ $((nodes * gpn)) -le 65536 ] || bad --nodes "expected at most 65536 GPUs in all, got $nodes nodes x $gpn = $((nodes * gpn))"
 case $models in ''|,*|*,|*,,*) bad --models "expected a comma list of model:batch like resnet50:32, got \"$models\"";; esac
 for mb in $(echo "$models" | tr ',' ' '); do
     case $mb in
