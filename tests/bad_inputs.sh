@@ -31,14 +31,19 @@ printf 'gemm_gflops_fp32 = -1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >
 printf 'gemm_gflops_fp32 = 1e999\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >"$tmp/overflow.profile"
 printf 'gemm_gflops_fp32 = 10x\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >"$tmp/garbage.profile"
 printf 'gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\nwarp_factor = 9\n' >"$tmp/unknown.profile"
-printf 'gemm_gflops_fp32 = 0x10\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >"$tmp/hex.profile"
-printf 'gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = infinity\nreduce_ns_per_byte = 1\n' >"$tmp/inf.profile"
+printf 'gemm_gflops_fp32 = 0x10\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\nmem_gbps = 1\n' >"$tmp/hex.profile"
+printf 'gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = infinity\nreduce_ns_per_byte = 1\nmem_gbps = 1\n' >"$tmp/inf.profile"
 mkfifo "$tmp/fifo.profile"
 # output path oddities: a directory, a file where a directory is expected, a link to a directory
 mkdir -p "$tmp/adir" "$tmp/plat/hostfile" "$tmp/run/report.md" && : >"$tmp/afile" && ln -s adir "$tmp/dirlink"
 cp "$root/results/reference/scaling.csv" "$tmp/run/"
 # a huge -s for kernels is refused only where three buffers of it do not fit in memory
 kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
+printf 'gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >"$tmp/nomem.profile"  # no mem_gbps
+# platform files with a non-decimal number; folders whose study report.md or platform smpi.cfg is a folder
+pf="name = t\ngpus_per_node = 4\nintra_lat = 5e-06\nintra_bw = %s\ninter_lat = 1e-06\ninter_bw = 1e9\n%b"
+printf "$pf" 0x10 "" >"$tmp/hex.platform"; printf "$pf" inf "" >"$tmp/inf.platform"; printf "$pf" 1e9 'lat_factor = 0x0:1\n' >"$tmp/hexf.platform"
+mkdir -p "$tmp/study/report.md" "$tmp/plat3/smpi.cfg"
 
 # The table. P = a tiny training run's options (so a wrongly accepted row still ends quickly).
 P="--batch 1 --image-size 32 --steps 1 --warmup 0"
@@ -60,6 +65,9 @@ cat <<EOF2
 -- ddlbench train --timeout 1e3
 -- ddlbench train --poll-us 2000000
 -- ddlbench train --bogus 1
+-- ddlbench train --compute all
+-- ddlbench train --compute
+-- ddlbench train $P --profile $tmp/nomem.profile
 -- ddlbench train $P --profile /nonexistent/x.profile
 -- ddlbench train $P --profile $tmp/empty.profile
 -- ddlbench train $P --profile $tmp/truncated.profile
@@ -115,7 +123,6 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- ddlbench platform --preset custom --nodes 2 --intra-bw 10G --intra-lat 5parsecs --inter-bw 1G --inter-lat 1us
 -- ddlbench platform --preset minsky --nodes 2 -o /nonexistent/dir
 -- ddlbench calibrate --bogus
--- ddlbench calibrate -o /nonexistent/dir/x.profile
 -- ddlbench nosuchcommand
 -- sweep --nodes 0
 -- sweep --nodes -2
@@ -159,6 +166,21 @@ cat <<EOF3
 -- ddlbench platform --preset minsky --nodes 2 -o /proc ## -o
 -- ddlbench platform --preset minsky --nodes 2 -o $tmp/afile ## -o
 -- ddlbench platform --preset minsky --nodes 2 -o $tmp/plat ## hostfile
+-- ddlbench platform --preset minsky --nodes 2 -o $tmp/plat3 ## smpi.cfg
+-- ddlbench calibrate --network -o $tmp/adir ## -o
+-- ddlbench calibrate --network -o /proc/ddl_bad.platform ## -o
+-- ddlbench calibrate --network -o '' ## -o
+-- ddlbench calibrate --network --name 'a b' ## --name
+-- ddlbench study --out /proc/ddl_bad ## --out
+-- ddlbench study --out $tmp/afile ## --out
+-- ddlbench study --out $tmp/study ## report.md
+-- ddlbench train $P --jitter 0x10 ## --jitter
+-- ddlbench train $P --jitter inf ## --jitter
+-- ddlbench train $P --jitter ' 1' ## --jitter
+-- ddlbench platform --preset $tmp/hex.platform --nodes 2 ## decimal
+-- ddlbench model --algo ring --bytes 1M --preset $tmp/inf.platform --nodes 2 ## decimal
+-- ddlbench platform --preset $tmp/hexf.platform --nodes 2 ## lat_factor
+-- make help 'FIDELITY_FLAGS=--ranks 2;true' ## FIDELITY_FLAGS
 -- sweep --out /proc/ddl_bad ## --out
 -- sweep --out $tmp/afile ## --out
 -- script report.sh $tmp/run ## report.md
@@ -254,6 +276,7 @@ cat <<EOF4
 -- ddlbench list extra ## extra
 DDL_SEGMENT_BYTES=' 64' -- ddlbench train $P -a ring ## DDL_SEGMENT_BYTES
 DDL_SEGMENT_BYTES=0x40 -- ddlbench train $P -a ring ## DDL_SEGMENT_BYTES
+DDL_PIPELINE_DEPTH=0x4 -- ddlbench train $P -a ring ## DDL_PIPELINE_DEPTH
 DDL_RANKS_PER_NODE=+1 -- ddlbench train $P -a ring ## DDL_RANKS_PER_NODE
 DDL_PROFILE_DIR=/nonexistent -- ddlbench train $P --profile p100 ## --profile
 -- sweep --models resnet50: ## --models
@@ -325,7 +348,7 @@ payloads() { # one per line
 }
 payloads >"$tmp/payloads"
 for v in NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS \
-         BUILD RUN MPIRUN FUZZ_SECONDS MPICC ARCH_FLAGS CUDA_ARCH SIM_BUILD VALGRIND; do
+         BUILD RUN MPIRUN FUZZ_SECONDS MPICC ARCH_FLAGS CUDA_ARCH SIM_BUILD VALGRIND FIDELITY_FLAGS; do
     while IFS= read -r val; do
         case $v in
         NODES|GPUS_PER_NODE|BACKEND|PLATFORM|PROFILE|ALGOS|MODELS|BUCKET_MB|TRAIN_ARGS|OUT)
@@ -365,7 +388,8 @@ if mknod "$tmp/null" c 1 3 2>/dev/null; then # a character device of our own: /d
 else
     echo "# mknod not permitted: character device outputs not tried"
 fi
-check "platform -o with hostfile a directory: no platform.xml written" sh -c "! ls '$tmp/plat/'platform.xml* >/dev/null 2>&1"
+check "platform -o with hostfile or smpi.cfg a directory, study --out with report.md one: nothing written" \
+    sh -c "! ls '$tmp/plat/'platform.xml* '$tmp/plat3/'platform.xml* '$tmp/plat3/'hostfile* '$tmp/study/'study.csv* 2>/dev/null | grep -q ."
 mkdir -p "$tmp/pl" && ln -s real.xml "$tmp/pl/platform.xml"
 "$exe" platform --preset minsky --nodes 2 -o "$tmp/pl" >/dev/null 2>"$tmp/err"; st=$?
 check "platform -o: platform.xml a symlink, followed and kept ($st: $(cat "$tmp/err"))" \

@@ -25,6 +25,7 @@ typedef struct bench_allreduce_opts {
     int device;                         /* --device gpu: device buffers, ddl_config.device = 1 (CUDA build) */
     const char *csv;                    /* --csv FILE or NULL */
     const char *label;                  /* --label: name printed instead of the algorithm's */
+    const char *profile;                /* --profile: device rates the simulation injects (γ); NULL = none */
     const struct run_meta *meta;        /* provenance lines written atop the CSV (meta.h), or NULL */
     int help;                           /* --help seen */
 } bench_allreduce_opts;

@@ -1,11 +1,14 @@
 /* cli_platform.c — `ddlbench platform`: write the SMPI platform of a preset and its hostfile.
  *   ddlbench platform --preset minsky --nodes 64 [--gpus-per-node N] [-o DIR]
- * writes DIR/platform.xml and DIR/hostfile (one simulated host per GPU, node-major): both checked
- * before anything is written, both written to temporary files, and renamed into place only when both
- * are complete (outfile.h), so a failure leaves neither half. Needs no MPI launch. */
+ * writes DIR/platform.xml, DIR/hostfile (one simulated host per GPU, node-major) and DIR/smpi.cfg (the
+ * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it): all
+ * checked before anything is written, all written to temporary files, and renamed into place only when
+ * all are complete (outfile.h), so a failure leaves no half set. --preset FILE reads a platform file
+ * (platform_file.h; `ddlbench calibrate --network` writes one). Needs no MPI launch. */
 #include "cli.h"
 #include "outfile.h"
 #include "platform.h"
+#include "platform_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,31 +16,42 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench platform --preset NAME --nodes N [--gpus-per-node N] [-o DIR]\n"
+    fprintf(f, "usage: ddlbench platform --preset NAME|FILE --nodes N [--gpus-per-node N] [-o DIR]\n"
                "       custom links: --preset custom --intra-bw BW --intra-lat T --inter-bw BW --inter-lat T\n"
+               "       FILE: a platform file (a path with '/' or ending in .platform), e.g. from\n"
+               "       `ddlbench calibrate --network`; writes DIR/platform.xml, DIR/hostfile, DIR/smpi.cfg\n"
                "       (BW: bytes/s with k/M/G/T, or 100Gbit; T: 5us, 1ms, ...)\npresets:\n");
     for (int i = 0; i < platform_preset_count(); i++)
         fprintf(f, "  %-9s %s\n", platform_preset(i)->name, platform_preset_help(i));
 }
 
-static const char *const names[2] = { "platform.xml", "hostfile" };
+#define NFILES 3
+static const char *const names[NFILES] = { "platform.xml", "hostfile", "smpi.cfg" };
 
-/* DIR/name for both files; 0, or 2 with a message. */
-static int paths(const char *dir, char path[2][4096], char *err, size_t errlen)
+/* DIR/name for every file; 0, or 2 with a message. */
+static int paths(const char *dir, char path[NFILES][4096], char *err, size_t errlen)
 {
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < NFILES; k++)
         if (snprintf(path[k], sizeof path[k], "%s/%s", dir, names[k]) >= (int)sizeof path[k])
             return snprintf(err, errlen, "-o: path too long"), 2;
     return 0;
 }
 
-/* Both files, written whole or not at all. 0, or 1 with a message. */
-static int write_files(char path[2][4096], const platform *pf, char *err, size_t errlen)
+/* smpi.cfg: the factors of a platform file, empty for a preset (so none lingers from an earlier one). */
+static platform_fit cfg_fit;
+static int cfg_writer(const platform *pf, FILE *f)
 {
-    int (*const fn[2])(const platform *, FILE *) = { platform_write_xml, platform_write_hostfile };
-    outfile f[2];
+    (void)pf;
+    return platform_write_smpi_cfg(&cfg_fit, f);
+}
+
+/* Every file, written whole or not at all. 0, or 1 with a message. */
+static int write_files(char path[NFILES][4096], const platform *pf, char *err, size_t errlen)
+{
+    int (*const fn[NFILES])(const platform *, FILE *) = { platform_write_xml, platform_write_hostfile, cfg_writer };
+    outfile f[NFILES];
     int opened = 0, rc = 1;
-    for (; opened < 2; opened++) {
+    for (; opened < NFILES; opened++) {
         if (outfile_open(&f[opened], path[opened], err, errlen)) goto out;
         if (fn[opened](pf, f[opened].f)) {
             snprintf(err, errlen, "writing \"%.200s\" failed", path[opened]);
@@ -45,9 +59,10 @@ static int write_files(char path[2][4096], const platform *pf, char *err, size_t
             goto out;
         }
     }
-    if (outfile_close(&f[0], err, errlen) || outfile_close(&f[1], err, errlen) ||
-        outfile_commit(&f[0], err, errlen) || outfile_commit(&f[1], err, errlen))
-        goto out;
+    for (int k = 0; k < NFILES; k++)
+        if (outfile_close(&f[k], err, errlen)) goto out;
+    for (int k = 0; k < NFILES; k++)
+        if (outfile_commit(&f[k], err, errlen)) goto out;
     rc = 0;
 out:
     for (int k = 0; k < opened; k++) outfile_discard(&f[k]);
@@ -81,10 +96,16 @@ int cli_platform_main(int argc, char **argv)
         }
         dir = argv[++i];
     }
-    char path[2][4096];
-    if (platform_from_opts(&o, &pf, err, sizeof err) || outfile_check_dir("-o", dir, err, sizeof err) ||
-        paths(dir, path, err, sizeof err) || outfile_check("-o", path[0], err, sizeof err) ||
-        outfile_check("-o", path[1], err, sizeof err)) {
+    char path[NFILES][4096];
+    memset(&cfg_fit, 0, sizeof cfg_fit);
+    int bad = platform_from_opts(&o, &pf, err, sizeof err) || outfile_check_dir("-o", dir, err, sizeof err) ||
+              paths(dir, path, err, sizeof err);
+    for (int k = 0; k < NFILES && !bad; k++) bad = outfile_check("-o", path[k], err, sizeof err);
+    if (!bad && platform_is_file(o.preset)) { /* its SMPI factors, for smpi.cfg */
+        platform file;
+        bad = platform_file_load(o.preset, &file, &cfg_fit, err, sizeof err);
+    }
+    if (bad) {
         fprintf(stderr, "ddlbench platform: %s\n", err);
         return 2;
     }

@@ -35,11 +35,14 @@ typedef struct train_opts {
     int check;                        /* --check */
     int device;                       /* --device gpu: buffers and GEMMs on the GPU (CUDA build) */
     kern_precision precision;         /* --precision of the GEMM inputs */
+    int full;                         /* --compute full (default) or gemm */
+    double jitter_pct;                /* --jitter: mean extra compute per rank and step, % (trainer.h) */
+    long seed;                        /* --jitter-seed */
     const char *csv;                  /* --csv */
     char listbuf[2][256];             /* storage for the parsed lists */
 } train_opts;
 
-enum { F_STEP, F_COMPUTE, F_GEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
+enum { F_STEP, F_COMPUTE, F_GEMM, F_NONGEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
 
 typedef struct train_row {
     const char *algo;

@@ -75,7 +75,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
         printf("# %s\n", desc);
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
-                       o->precision };
+                       o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
@@ -98,7 +98,8 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
             goto out;
         }
         if (o->check) r->wrong += trainer_verify(t, (int)s);
-        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s }, vmax[F_COUNT];
+        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.nongemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s },
+               vmax[F_COUNT];
         MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (s >= o->warmup)
             for (int f = 0; f < F_COUNT; f++) samples[f * o->steps + (s - o->warmup)] = vmax[f];
@@ -122,7 +123,7 @@ out:
 
 static const char *const csv_header =
     "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
-    "compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
+    "compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
     "papi_gemm_GFLOPps,papi_gemm_ipc";
 
 static void print_na(FILE *f, double v, const char *fmt)
@@ -135,18 +136,19 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
 {
     const double *m = r->med;
     if (csv) {
-        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
+        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
                 o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
-                r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3,
-                m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
+                r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
+                m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s,
+                r->wrong);
         print_na(f, r->gflops, ",%.3f");
         print_na(f, r->ipc, ",%.3f");
         fputc('\n', f);
     } else
-        fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
+        fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
                 r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
-                m[F_GEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, 100 * m[F_OTHER] / m[F_STEP],
-                r->images_per_s, r->wrong);
+                m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3,
+                100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
 }
 
 int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n,

@@ -24,7 +24,8 @@ usage: sweep.sh [options]
   --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
   --algos LIST           allreduce algorithms (default mpi,ring,rhd,ddl,auto)
   --bucket-mb N          gradient bucket cap (default 25)
-  --platform P           sim: platform preset (default minsky)
+  --platform P           sim: platform preset or platform file (default minsky; e.g. from
+                         ddlbench calibrate --network)
   --profile P            sim: device profile (default p100)
   --train-args "..."     extra ddlbench train options (e.g. "--image-size 64 --steps 5")
   --build DIR            where ddlbench and sim/ddlbench-sim are (default build)
@@ -106,7 +107,7 @@ exe=$build/ddlbench
 [ -x "$exe" ] || [ "$dry" = 1 ] || bad --build "$exe not built (make all sim)"
 "$build/ddlbench" list >/dev/null 2>&1 || [ "$dry" = 1 ] || bad --build "$build/ddlbench does not run"
 if [ -x "$build/ddlbench" ]; then # names, presets, profiles and train options, before any launch
-    known=$("$build/ddlbench" list | awk '{print $1}')
+    known=$("$build/ddlbench" list --names) # the registry's names
     for a in $(echo "$algos" | tr ',' ' '); do
         echo "$known" | grep -qx "$a" || bad --algos "unknown algorithm \"$a\" (see ddlbench list)"
     done
@@ -114,7 +115,7 @@ if [ -x "$build/ddlbench" ]; then # names, presets, profiles and train options, 
         ddlbench_says --models "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}"
     done
     if [ "$backend" = sim ]; then
-        case $platform in custom) bad --platform "custom needs link figures the sweep cannot pass; expected minsky, bigbasin or h200";; esac
+        case $platform in custom) bad --platform "custom needs link figures the sweep cannot pass; expected minsky, bigbasin, h200 or a platform file";; esac
         ddlbench_says --platform "$build/ddlbench" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn"
         ddlbench_says --profile "$build/ddlbench" model --algo ring --bytes 1 --preset minsky --nodes 1 --profile "$profile"
     fi
@@ -177,7 +178,7 @@ sweep_meta() { # this sweep's own provenance lines
 merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary name, renamed)
     plat=$platform; [ "$backend" = mpi ] && plat=${MPILAUNCH:+allocation} && plat=${plat:-local}
     { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" '
-        FNR == 1 { nm = 0; hdr = 0; file++ }
+        FNR == 1 { nm = 0; hdr = 0; file++; split("", c) }
         /^#/ { sub(/^# command:/, "# launch_command:"); meta[file, ++nm] = $0; nmeta[file] = nm; next }
         !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }  # column names, per file
         {
@@ -188,13 +189,16 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
             papi[n] = ("papi_gemm_GFLOPps" in c) ? $c["papi_gemm_GFLOPps"] "," $c["papi_gemm_ipc"] : "NA,NA"
             row[n] = $c["model"] "," $c["batch"] "," $c["image_size"]
             mid[n] = $c["algo"] "," $c["bucket_MB"] "," $c["buckets"]
-            for (j = c["step_ms_median"]; j <= c["images_per_s"]; j++) mid[n] = mid[n] "," $j
+            for (j = c["step_ms_median"]; j <= c["images_per_s"]; j++) {
+                mid[n] = mid[n] "," $j
+                if (j == c["gemm_ms"] && !("nongemm_ms" in c)) mid[n] = mid[n] ",0" # raw CSV from before the full step
+            }
             wrong[n] = $c["wrong"]
         }
         END {
             for (i = 1; i <= nmeta[fmax]; i++) print meta[fmax, i]
             print "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets," \
-                  "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
+                  "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
                   "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc"
             for (i = 1; i <= n; i++) {
                 g = gpus[i]; nn = g >= G ? g / G : 1; gp = g >= G ? G : g
