@@ -6,7 +6,9 @@
  * (the restore — the input copied back for in-place, the output poisoned for out-of-place — keeps
  * every iteration's data exact and both placements equally warm; it is outside the timed region).
  * After the loop: MPI_Allreduce(MAX) of the times, then rank 0 sorts them; the last iteration's
- * result is checked element by element and the wrong counts are summed over ranks.
+ * result is checked element by element and the wrong counts are summed over ranks. Rank 0 keeps the
+ * CSV rows in memory and writes the file whole at the end (outfile.h), so a killed run leaves none.
+ * The watchdog (--timeout) covers the setup, the test data and roofline, and every iteration.
  * --device gpu (CUDA build): ddl_allreduce moves device twins of the two buffers (ddl_config.device = 1);
  * the host buffers hold the test data, copied in before and out for the checks (outside the timing);
  * restores and the roofline are device copies (D2D), synchronised before the barrier. */
@@ -17,6 +19,7 @@
 #include "mem.h"
 #include "devmem.h"
 #include "guard.h"
+#include "outfile.h"
 #include "watchdog.h"
 
 #include <errno.h>
@@ -31,7 +34,9 @@ typedef struct ar_state {
     void *sbuf, *rbuf;
     void *ds, *dr;             /* what ddl_allreduce moves: sbuf, rbuf or (--device gpu) their device twins */
     double *t, *tmax;          /* per-iteration times: this rank's, the maximum over ranks */
-    FILE *csv;
+    char *rows;                /* rank 0, --csv: the CSV rows so far, written whole at the end */
+    size_t rows_len, rows_cap;
+    int rows_nomem;            /* a row did not fit in memory: the CSV cannot be written */
     long wrong_total;
     long iteration;            /* over the whole sweep: the DDL_FAULT_INJECT step */
 } ar_state;
@@ -74,13 +79,20 @@ static double copy_bandwidth(ar_state *s, size_t bytes)
     return gbps(bytes, st.median);
 }
 
-/* Watchdog deadline of one iteration: --timeout (default 60 s: the first iteration of a size pays lazy
- * connection setup, seconds at hundreds of ranks, and 8 ranks share 2 cores in the tests, where a
- * 64 MB iteration takes under a second) plus 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the
- * slowest transport we expect, so only a hang fires it. */
-static double iteration_timeout(const bench_allreduce_opts *o, size_t bytes)
+/* Watchdog deadlines. An iteration: exactly --timeout S when it is given (the user's bound on a hang);
+ * by default 60 s (the first iteration of a size pays lazy connection setup, seconds at hundreds of
+ * ranks, and 8 ranks share 2 cores in the tests, where a 64 MB iteration takes under a second) plus
+ * 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the slowest transport we expect, so only a hang
+ * fires it. The phases that touch whole buffers (setup, test data, roofline) always get the per-byte
+ * allowance on top of S. */
+static double phase_timeout(const bench_allreduce_opts *o, size_t bytes)
 {
     return o->timeout_s ? (double)o->timeout_s + (double)bytes / 10e6 : 0.0;
+}
+
+static double iteration_timeout(const bench_allreduce_opts *o, size_t bytes)
+{
+    return o->timeout_given ? (double)o->timeout_s : phase_timeout(o, bytes);
 }
 
 /* The timed loop of one algorithm and placement; fills row->st and row->wrong (on rank 0). */
@@ -107,7 +119,7 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
     }
     snprintf(what, sizeof what, "allreduce %s %s-place %zu bytes: gathering times", o->algos[a], in_place ? "in" : "out", bytes);
-    watchdog_arm(iteration_timeout(o, bytes), what);
+    watchdog_arm(phase_timeout(o, bytes), what); /* also checks every element */
     int bad = rc != 0, anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (anybad) {
@@ -164,11 +176,24 @@ static void emit_row(ar_state *s, const ar_row *r)
            r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, r->st.median * 1e6,
            r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
     fflush(stdout);
-    if (s->csv)
-        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld\n", r->bytes, r->count,
-                ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters,
-                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
     s->wrong_total += r->wrong;
+    if (!o->csv) return;
+    char line[512];
+    int n = snprintf(line, sizeof line, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld\n", r->bytes,
+                     r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters,
+                     r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
+    if (n < 0 || (size_t)n >= sizeof line) n = 0;
+    if (s->rows_len + (size_t)n + 1 > s->rows_cap) {
+        size_t cap = 2 * s->rows_cap + sizeof line;
+        char *p = realloc(s->rows, cap);
+        if (!p) {
+            s->rows_nomem = 1;
+            return;
+        }
+        s->rows = p, s->rows_cap = cap;
+    }
+    memcpy(s->rows + s->rows_len, line, (size_t)n + 1);
+    s->rows_len += (size_t)n;
 }
 
 /* One message size: roofline, then every algorithm out-of-place and in-place. */
@@ -176,6 +201,9 @@ static int run_size(ar_state *s, size_t count)
 {
     const bench_allreduce_opts *o = s->o;
     ar_row row = { .count = count, .bytes = count * ddl_dtype_size(o->dtype) };
+    char what[WATCHDOG_DESC];
+    snprintf(what, sizeof what, "allreduce %zu bytes: test data and memcpy roofline", row.bytes);
+    watchdog_arm(phase_timeout(o, row.bytes) * (double)(o->copy_reps + 2), what);
     bench_fill(o->dtype, s->sbuf, count, s->rank);
     if (o->device && buf_set(s, s->ds, s->sbuf, 0, row.bytes)) {
         fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
@@ -216,58 +244,52 @@ static int setup(ar_state *s)
         if (!worst) continue;
         /* a bad configuration (DDL_GRID, DDL_SEGMENT_BYTES, ...) is bad input: exit 2, one line */
         int input = worst == DDL_ERR_ARG || worst == DDL_ERR_GRID || worst == DDL_ERR_TOPO || worst == DDL_ERR_ALGO;
+        const char *e = rc ? ddl_last_error() : "context creation failed on another rank";
+        int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10); /* only the environment sets them here */
         if (s->rank == 0)
-            fprintf(stderr, "allreduce: %s: %s\n", o->algos[a], rc ? ddl_last_error() : "context creation failed on another rank");
+            fprintf(stderr, "allreduce: %s: %s%s\n", o->algos[a], g ? "DDL_GRID: " : p ? "DDL_PATTERNS: " : "", e + (g ? 6 : p ? 10 : 0));
         return input ? 2 : 1;
     }
     return 0;
 }
 
-static int open_csv(ar_state *s, char *tmp, size_t len)
+/* Rank 0, --csv: the provenance, the header and the rows, written whole (outfile.h). 0, or 1 with a message. */
+static int write_csv(const ar_state *s)
 {
-    if (s->rank != 0 || !s->o->csv) return 0;
-    snprintf(tmp, len, "%s.tmp", s->o->csv);
-    if (!(s->csv = fopen(tmp, "w"))) {
-        fprintf(stderr, "allreduce: --csv: cannot write \"%s\": %s\n", tmp, strerror(errno));
+    outfile f;
+    char err[600];
+    if (s->rows_nomem) {
+        fprintf(stderr, "allreduce: --csv: out of memory for the rows; \"%s\" not written\n", s->o->csv);
         return 1;
     }
-    if (s->o->meta) meta_write(s->csv, s->o->meta);
-    fprintf(s->csv, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
-                    "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong\n");
-    return 0;
-}
-
-/* Closes the CSV; renames it into place only when the whole run succeeded. */
-static int close_csv(ar_state *s, const char *tmp, int ok)
-{
-    if (!s->csv) return 0;
-    int bad = fclose(s->csv) != 0;
-    s->csv = NULL;
-    if (ok && !bad && rename(tmp, s->o->csv) == 0) return 0;
-    if (ok) fprintf(stderr, "allreduce: --csv: cannot write \"%s\": %s\n", s->o->csv, strerror(errno));
-    remove(tmp);
+    if (outfile_open(&f, s->o->csv, err, sizeof err) == 0) {
+        if (s->o->meta) meta_write(f.f, s->o->meta);
+        fprintf(f.f, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
+                     "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong\n");
+        if (s->rows_len) fwrite(s->rows, 1, s->rows_len, f.f);
+        if (outfile_commit(&f, err, sizeof err) == 0) return 0;
+    }
+    fprintf(stderr, "allreduce: --csv: %s\n", err);
     return 1;
 }
 
 int bench_allreduce_run(const bench_allreduce_opts *o)
 {
     ar_state s = { .o = o };
-    char tmp[4096];
     int rc = 0, any = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+    watchdog_arm(phase_timeout(o, o->max_bytes), "allreduce setup (buffers, contexts)");
     rc = setup(&s);
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    watchdog_disarm();
     if ((rc = any)) goto out;
-    rc = open_csv(&s, tmp, sizeof tmp);
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (rc) goto out;
     if (s.rank == 0) print_header(&s);
     for (size_t b = o->min_bytes; b <= o->max_bytes && !rc; b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor)
         rc = run_size(&s, b / ddl_dtype_size(o->dtype));
     if (s.rank == 0 && s.wrong_total) fprintf(stderr, "allreduce: %ld wrong elements\n", s.wrong_total);
     if (s.wrong_total) rc = 1;
-    if (close_csv(&s, tmp, rc == 0)) rc = 1;
+    if (s.rank == 0 && o->csv && rc == 0 && write_csv(&s)) rc = 1;
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
     for (int a = 0; a < o->nalgos; a++) ddl_ctx_free(s.ctx[a]);
@@ -276,5 +298,6 @@ out:
     kern_buf_free(s.rbuf);
     free(s.t);
     free(s.tmax);
+    free(s.rows);
     return rc;
 }

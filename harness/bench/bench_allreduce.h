@@ -19,7 +19,8 @@ typedef struct bench_allreduce_opts {
     ddl_op op;                          /* -o */
     long warmup, iters;                 /* -w, -n */
     long copy_reps;                     /* --copy-reps: memcpy repetitions for the roofline */
-    long timeout_s;                     /* --timeout: watchdog base per iteration, 0 = off */
+    long timeout_s;                     /* --timeout: watchdog per iteration, 0 = off */
+    int timeout_given;                  /* --timeout typed: exactly S per iteration, no per-byte allowance */
     int check;                          /* -c: verify every result */
     int device;                         /* --device gpu: device buffers, ddl_config.device = 1 (CUDA build) */
     const char *csv;                    /* --csv FILE or NULL */

@@ -60,8 +60,8 @@ typedef struct train_row {
 int train_run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r);
 /* A row as the table (csv = 0) or a CSV line. */
 void train_print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r);
-/* The CSV with the provenance lines, written whole (temporary file, renamed); 0 or -1. */
+/* The CSV with the provenance lines, written whole (outfile.h); 0, or -1 with a message in err. */
 int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows,
-                    int n);
+                    int n, char *err, size_t errlen);
 
 #endif

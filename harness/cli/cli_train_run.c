@@ -6,6 +6,7 @@
 #include "counters.h"
 #include "engine.h"
 #include "guard.h"
+#include "outfile.h"
 #include "trainer.h"
 #include "watchdog.h"
 
@@ -50,7 +51,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     cfg.algo = o->algos[a];
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
-    cfg.poll_us = o->poll_us >= 0 ? (int)o->poll_us : engine_default_poll_us();
+    cfg.poll_us = (int)o->poll_us; /* resolved by cli_train.c: --poll-us, DDL_POLL_US or the default */
     cfg.device = o->device;
     if (o->hook) {
         cfg.cost = cost_hook_fn;
@@ -60,7 +61,12 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
     watchdog_arm((double)o->timeout_s, what);
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
-        if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
+        const char *e = ddl_last_error(); /* name what the user typed: --grid or DDL_GRID, ... */
+        int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10);
+        if (rank == 0 && (g || p))
+            fprintf(stderr, "ddlbench train: %s: %s\n", g ? (o->grid ? "--grid" : "DDL_GRID") : (o->patterns ? "--patterns" : "DDL_PATTERNS"),
+                    e + (g ? 6 : 10));
+        else if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", e);
         return 2;
     }
     if (rank == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
@@ -145,18 +151,13 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
                 100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
 }
 
-int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n)
+int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n,
+                    char *err, size_t errlen)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    meta_write(f, meta);
-    fprintf(f, "%s\n", csv_header);
-    for (int i = 0; i < n; i++) train_print_row(f, 1, o, size, &rows[i]);
-    if (fclose(f) || rename(tmp, path)) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    outfile f;
+    if (outfile_open(&f, path, err, errlen)) return -1;
+    meta_write(f.f, meta);
+    fprintf(f.f, "%s\n", csv_header);
+    for (int i = 0; i < n; i++) train_print_row(f.f, 1, o, size, &rows[i]);
+    return outfile_commit(&f, err, errlen) ? -1 : 0;
 }

@@ -1,4 +1,4 @@
-/* guard.c — resource and output checks before a run, and the DDL_FAULT_INJECT hook (see guard.h). */
+/* guard.c — resource checks before a run (output paths: outfile.c), and the DDL_FAULT_INJECT hook (see guard.h). */
 #include "guard.h"
 #include "model.h"
 #include "step_full.h"
@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static struct {
@@ -85,43 +84,6 @@ int guard_mem_check(double bytes, const char *what, const char *expected, char *
     if (!have || bytes <= (double)have) return 0;
     snprintf(err, errlen, "%s needs %.3g GB per rank but %.3g GB are available per rank; expected %s", what, bytes / 1e9,
              (double)have / 1e9, expected);
-    return 2;
-}
-
-int guard_out_dir(const char *dir, char *err, size_t errlen)
-{
-    struct stat st;
-    if (!dir || !*dir) dir = ".";
-    if (stat(dir, &st) != 0) {
-        snprintf(err, errlen, "%.200s: expected a writable directory (%s)", dir, strerror(errno));
-        return 2;
-    }
-    if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
-        snprintf(err, errlen, "%.200s: expected a writable directory (%s)", dir,
-                 S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
-        return 2;
-    }
-    return 0;
-}
-
-int guard_out_path(const char *path, char *err, size_t errlen)
-{
-    char dir[4096];
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    if (!path || !*path || (slash && !slash[1])) {
-        snprintf(err, errlen, "expected a file name, got \"%.200s\"", path ? path : "");
-        return 2;
-    }
-    if (!slash) return access(".", W_OK | X_OK) ? (snprintf(err, errlen, ".: not writable (%s)", strerror(errno)), 2) : 0;
-    if ((size_t)(slash - path) >= sizeof dir) {
-        snprintf(err, errlen, "path too long (%zu bytes)", strlen(path));
-        return 2;
-    }
-    memcpy(dir, path, (size_t)(slash - path));
-    dir[slash - path] = '\0';
-    if (!*dir) return 0; /* "/name" */
-    if (access(dir, W_OK | X_OK) == 0) return 0;
-    snprintf(err, errlen, "cannot create \"%.200s\": directory %.200s: %s", path, dir, strerror(errno));
     return 2;
 }
 

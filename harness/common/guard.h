@@ -1,6 +1,6 @@
-/* guard.h — refusing what cannot work before it starts (memory the machine does not have, an output
- * path that cannot be written), and a test-only fault injection hook (tests/faults.sh), so that crash
- * and hang handling can be tested on purpose:
+/* guard.h — refusing what cannot work before it starts (memory the machine does not have; output
+ * paths are outfile.h's), and a test-only fault injection hook (tests/faults.sh), so that crash and
+ * hang handling can be tested on purpose:
  * DDL_FAULT_INJECT="RANK:STEP[:kill|stop]" — when rank RANK reaches step STEP (`ddlbench train`: a
  * training step, counted from 0 over warm-up and timed steps within a configuration, so the first
  * configuration fires it; `ddlbench allreduce`: an iteration, counted over the whole sweep), `kill`
@@ -31,9 +31,5 @@ int guard_mem_check(double bytes, const char *what, const char *expected, char *
  * slots (step_full_bytes). */
 typedef struct model model;
 double guard_model_bytes(const model *m, int full);
-/* 0 if a file can be created at path (its directory exists and is writable); 2 with a message. */
-int guard_out_path(const char *path, char *err, size_t errlen);
-/* 0 if dir is (or can be created as) a writable directory; 2 with a message. */
-int guard_out_dir(const char *dir, char *err, size_t errlen);
 
 #endif

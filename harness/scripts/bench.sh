@@ -17,13 +17,25 @@ MAX=${MAX:-256M}
 here=$(dirname "$0")
 exe=$BUILD/ddlbench
 parts=$OUT/parts
-mkdir -p "$parts"
+. "$here/outdir.sh"
+# everything checked before the first measurement
+[ -x "$exe" ] || outdir_fail BUILD "$exe not built (make all)"
+for np in $NPS; do case $np in ''|*[!0-9]*|0*) outdir_fail NPS "expected rank counts like \"2 4\", got \"$NPS\"";; esac; done
+[ -n "$NPS" ] || outdir_fail NPS "expected rank counts like \"2 4\", got \"\""
+"$exe" allreduce -e "$MAX" --help >/dev/null 2>&1 || outdir_fail MAX "expected a size like 256M, got \"$MAX\""
+outdir_ready OUT "$OUT"
+outdir_ready OUT "$parts"
+for f in kernels.txt allreduce.csv ratios.txt; do outfile_ready OUT "$OUT/$f"; done
 rm -f "$parts"/*.csv
+trap 'rm -f "$OUT"/*.tmp "$parts"/*.tmp' EXIT
+trap 'exit 130' INT TERM
 
 LAUNCH=${LAUNCH:-}
 if [ "${KERNELS:-1}" = 1 ]; then
     echo "# ddlbench kernels (one process)"
-    "$exe" kernels -s 256K,4M,64M -r 11 | tee "$OUT/kernels.txt"
+    "$exe" kernels -s 256K,4M,64M -r 11 >"$OUT/kernels.txt.tmp" # set -e: a failure leaves no kernels.txt
+    cat "$OUT/kernels.txt.tmp"
+    mv "$OUT/kernels.txt.tmp" "$OUT/kernels.txt"
 fi
 
 # ranges: "min max warm-up iterations"
@@ -60,4 +72,6 @@ first=$(ls "$parts"/*.csv | head -n 1)
     for f in "$parts"/*.csv; do grep -v '^#' "$f" | tail -n +2; done | sort -s -t, -k7,7n -k1,1n; } >"$csv.tmp"
 mv "$csv.tmp" "$csv"
 echo "# wrote $csv ($(($(wc -l <"$csv") - 1)) rows)"
-sh "$here/bench_ratios.sh" "$csv" ${BOUNDS:-} | tee "$OUT/ratios.txt"
+sh "$here/bench_ratios.sh" "$csv" ${BOUNDS:-} >"$OUT/ratios.txt.tmp"
+cat "$OUT/ratios.txt.tmp"
+mv "$OUT/ratios.txt.tmp" "$OUT/ratios.txt"

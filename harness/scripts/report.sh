@@ -8,8 +8,11 @@ set -eu
 [ $# -eq 1 ] || { echo "usage: report.sh RUN_DIR" >&2; exit 2; }
 dir=$1 csv=$1/scaling.csv
 [ -f "$csv" ] || { echo "report.sh: $csv: no such file (expected a results folder of make run)" >&2; exit 2; }
-out=$dir/report.md
-trap 'rm -f "$out.tmp"' EXIT INT TERM
+. "$(dirname "$0")/outdir.sh"
+outfile_ready RUN_DIR "$dir/report.md" # before any work; a link to report.md is followed
+out=$outdir_file
+trap 'rm -f "$out.tmp"' EXIT
+trap 'exit 130' INT TERM
 {
 awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
     /^# / { k = substr($0, 3); i = index(k, ":"); if (i) meta[substr(k, 1, i - 1)] = substr(k, i + 2)
@@ -76,4 +79,4 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
     }' "$csv"
 } >"$out.tmp"
 mv "$out.tmp" "$out"
-echo "# report: $out"
+echo "# report: $dir/report.md"

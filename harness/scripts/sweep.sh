@@ -17,6 +17,7 @@ set -u
 cmdline="sh harness/scripts/sweep.sh"
 for a in "$@"; do case $a in ""|*[!A-Za-z0-9_./:,=+-]*) a="'$a'";; esac; cmdline="$cmdline $a"; done
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/outdir.sh"
 usage() {
     cat <<'EOF'
 usage: sweep.sh [options]
@@ -35,14 +36,38 @@ usage: sweep.sh [options]
   --device cpu|gpu       mpi: the CPU build (BUILD/ddlbench) or the CUDA build's GPU step
                          (BUILD/cuda/ddlbench train --device gpu); default cpu
   --build DIR            where ddlbench and sim/ddlbench-sim are (default build)
-  --out DIR              results folder (default results/<run-id>; results/latest points at it)
-  --resume               skip configurations whose CSV is already in --out
+  --out DIR              results folder (default results/<run-id>; results/latest points at it);
+                         one holding an earlier sweep's results is refused unless --resume
+  --resume               continue an interrupted sweep: skip configurations whose CSV is already in
+                         --out (default: the run results/latest points at); the options must match
   --dry-run              print each launch command (one line each) instead of running it; writes nothing
   -q                     no progress lines
 EOF
 }
-die() { echo "sweep.sh: $*" >&2; exit 2; }
-posint() { case $2 in ''|*[!0-9]*|0*) die "$1: expected a positive integer, got \"$2\"";; esac; }
+# Messages name the option as the user typed it: --algos here, ALGOS under `make run` (which sets
+# DDL_SWEEP_FROM_MAKE).
+name() {
+    if [ -n "${DDL_SWEEP_FROM_MAKE:-}" ]; then
+        case $1 in --backend) echo BACKEND;; --nodes) echo NODES;; --gpus-per-node) echo GPUS_PER_NODE;;
+        --models) echo MODELS;; --algos) echo ALGOS;; --bucket-mb) echo BUCKET_MB;; --platform) echo PLATFORM;;
+        --profile) echo PROFILE;; --train-args) echo TRAIN_ARGS;; --build) echo BUILD;; --out) echo OUT;; *) echo "$1";; esac
+    else echo "$1"; fi
+}
+prog=sweep.sh; [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && prog="make run"
+die() { echo "$prog: $*" >&2; exit 2; }
+bad() { die "$(name "$1"): $2"; } # option, what was wrong
+# count OPTION VALUE MIN MAX: a decimal integer in MIN..MAX (at most 9 digits reach the shell's test)
+count() {
+    case $2 in ''|*[!0-9]*|0?*) bad "$1" "expected an integer in $3..$4, got \"$2\"";; esac
+    [ ${#2} -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || bad "$1" "expected an integer in $3..$4, got \"$2\""
+}
+# ddlbench_says OPTION COMMAND...: runs a ddlbench check; on failure its one line, reworded for OPTION
+ddlbench_says() {
+    opt=$1; shift
+    msg=$("$@" 2>&1 >/dev/null) && return 0
+    msg=$(echo "$msg" | head -n 1 | sed 's/^ddlbench [a-z-]*: //; s/^--[a-z-]*: //')
+    bad "$opt" "${msg:-rejected by ddlbench}"
+}
 
 backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
 platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none
@@ -53,60 +78,96 @@ while [ $# -gt 0 ]; do
     -q) quiet=1; shift; continue;;
     --resume) resume=1; shift; continue;;
     --dry-run) dry=1; shift; continue;;
+    --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|--device) ;;
+    *) [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && die "SWEEP_FLAGS: unknown sweep.sh option \"$1\"; expected --resume, --dry-run or -q"
+       die "unknown option \"$1\" (see --help)";;
     esac
-    [ $# -ge 2 ] || die "$1: expected a value (see --help)"
+    [ $# -ge 2 ] || bad "$1" "expected a value after it"
     case $1 in
     --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
     --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
     --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --rate) rate=$2;; --delay) delay=$2;;
     --device) device=$2;;
-    *) die "unknown option \"$1\" (see --help)";;
     esac
     shift 2
 done
-case $backend in sim|mpi|emu) ;; *) die "--backend: expected sim, mpi or emu, got \"$backend\"";; esac
-[ "$backend" = emu ] || [ "$rate$delay" = nonenone ] || die "--rate/--delay: only with --backend emu"
+case $backend in sim|mpi|emu) ;; *) bad --backend "expected sim, mpi or emu, got \"$backend\"";; esac
+[ "$backend" = emu ] || [ "$rate$delay" = nonenone ] || bad --rate "only with --backend emu (--rate, --delay)"
 if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # the values, root and tools, before anything is written
     sh "$here/emucluster.sh" up --nodes "$nodes" --rate "$rate" --delay "$delay" --check || exit 2
 fi
-case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu|emu:gpu) die "--device gpu: only with --backend mpi";;
-    *) die "--device: expected cpu or gpu, got \"$device\"";; esac
-posint --nodes "$nodes"; posint --gpus-per-node "$gpn"
-[ "$nodes" -le 4096 ] || die "--nodes: expected at most 4096, got $nodes"
-[ "$gpn" -le 64 ] || die "--gpus-per-node: expected at most 64, got $gpn"
-case $bucket in ''|*[!0-9]*) die "--bucket-mb: expected an integer >= 0, got \"$bucket\"";; esac
+case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu|emu:gpu) bad --device "gpu only with --backend mpi";;
+    *) bad --device "expected cpu or gpu, got \"$device\"";; esac
+count --nodes "$nodes" 1 4096; count --gpus-per-node "$gpn" 1 64; count --bucket-mb "$bucket" 0 65536
+[ $((nodes * gpn)) -le 65536 ] || bad --nodes "expected at most 65536 GPUs in all, got $nodes nodes x $gpn = $((nodes * gpn))"
+case $models in ''|,*|*,|*,,*) bad --models "expected a comma list of model:batch like resnet50:32, got \"$models\"";; esac
 for mb in $(echo "$models" | tr ',' ' '); do
-    case $mb in *:*) posint "--models batch of ${mb%%:*}" "${mb#*:}";; *) die "--models: expected model:batch, got \"$mb\"";; esac
+    case $mb in
+    ?*:*) count "--models batch of ${mb%%:*}" "${mb#*:}" 1 65536;;
+    *) bad --models "expected model:batch like resnet50:32, got \"$mb\"";;
+    esac
 done
+case $algos in ''|,*|*,|*,,*|*[!a-z0-9,_-]*) bad --algos "expected a comma list of algorithms (see ddlbench list), got \"$algos\"";; esac
+set -f # --train-args is split into words, never globbed
+for a in $train_args; do
+    case $a in
+    --csv|--model|--batch|-a|--algo|--bucket-mb) bad --train-args "$a is set by the sweep; expected other ddlbench train options";;
+    --profile|--platform|--gpus-per-node) [ "$backend" = sim ] && bad --train-args "$a is set by the sweep under simulation (use $(name "$a"))";;
+    esac
+done
+set +f
 
 exe=$build/ddlbench
 [ "$backend" = sim ] && exe=$build/sim/ddlbench-sim # mpi, emu: the real build
-[ "$device" = gpu ] && exe=$build/cuda/ddlbench train_args="--device gpu $train_args"
-[ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim; the CUDA build needs nvcc)"
-names=$("$build/ddlbench" list --names 2>/dev/null) || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
-for a in $(echo "$algos" | tr ',' ' '); do # the registry's names (ddlbench list --names)
-    [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
-    echo "$names" | grep -qx "$a" || die "--algos: unknown algorithm \"$a\" (see ddlbench list)"
-done
-if [ "$backend" = sim ] && [ "$dry" = 0 ]; then # validate the preset and profile once, before any launch
-    tmpp=$(mktemp -d) && "$build/ddlbench" platform --preset "$platform" --nodes 1 --gpus-per-node "$gpn" -o "$tmpp" >/dev/null ||
-        { rm -rf "$tmpp"; exit 2; }
-    rm -rf "$tmpp"
-    "$build/ddlbench" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn" \
-        --profile "$profile" >/dev/null || exit 2
+texe=$build/ddlbench # the executable that checks --train-args: the one that will run them
+[ "$device" = gpu ] && exe=$build/cuda/ddlbench texe=$build/cuda/ddlbench train_args="--device gpu $train_args"
+[ -x "$exe" ] || [ "$dry" = 1 ] || bad --build "$exe not built (make all sim; the CUDA build needs nvcc)"
+"$build/ddlbench" list >/dev/null 2>&1 || [ "$dry" = 1 ] || bad --build "$build/ddlbench does not run"
+if [ -x "$build/ddlbench" ]; then # names, presets, profiles and train options, before any launch
+    known=$("$build/ddlbench" list --names) # the registry's names
+    for a in $(echo "$algos" | tr ',' ' '); do
+        echo "$known" | grep -qx "$a" || bad --algos "unknown algorithm \"$a\" (see ddlbench list)"
+    done
+    for mb in $(echo "$models" | tr ',' ' '); do
+        ddlbench_says --models "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}"
+    done
+    if [ "$backend" = sim ]; then
+        case $platform in custom) bad --platform "custom needs link figures the sweep cannot pass; expected minsky, bigbasin, h200 or a platform file";; esac
+        ddlbench_says --platform "$build/ddlbench" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn"
+        ddlbench_says --profile "$build/ddlbench" model --algo ring --bytes 1 --preset minsky --nodes 1 --profile "$profile"
+    fi
+    set -f
+    # shellcheck disable=SC2086
+    [ -x "$texe" ] && ddlbench_says --train-args "$texe" train --model resnet50 --batch 1 -a "$algos" $train_args --help
+    set +f
 fi
-for mb in $(echo "$models" | tr ',' ' '); do # model names and batch sizes (ddlbench prints why)
-    [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
-    "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}" >/dev/null || exit 2
-done
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
-if [ -z "$out" ]; then
+if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
+    [ -L results/latest ] && [ -d results/latest ] || bad --out "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
+    out=results/$(readlink results/latest)
+elif [ -z "$out" ]; then
     out=results/$run_id
-    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; }
+    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; } || bad --out "cannot create results/$run_id"
 fi
-[ "$dry" = 1 ] || mkdir -p "$out/raw" || die "cannot create $out"
-trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out" >&2; exit 130' INT TERM
+# The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
+# interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
+if [ "$dry" = 0 ]; then
+    outdir_prog=$prog
+    outdir_ready "$(name --out)" "$out"
+    outdir_ready "$(name --out)" "$out/raw"
+    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
+    if [ "$resume" = 1 ]; then
+        rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
+        if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then
+            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat "$out/.sweep")); expected the same options"
+        fi
+    elif ls "$out"/raw/*.csv >/dev/null 2>&1; then
+        bad --out "\"$out\" holds an earlier sweep's results; expected a new folder, or --resume to continue it"
+    fi
+    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" || bad --out "cannot write \"$out/.sweep\""
+fi
+trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out (--resume continues)" >&2; exit 130' INT TERM
 emu="sh $here/emucluster.sh --name sweep"
 if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a launch uses its first ones
     $emu up --nodes "$nodes" --rate "$rate" --delay "$delay" >&2 || exit 2
@@ -170,13 +231,15 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
                 print backend, plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i]
             }
         }' $(ls "$out"/raw/*.csv 2>/dev/null | sort -t- -k2n); } >"$out/scaling.csv.tmp" &&
-        mv "$out/scaling.csv.tmp" "$out/scaling.csv"
+        mv "$out/scaling.csv.tmp" "$out/scaling.csv" || { rm -f "$out/scaling.csv.tmp"; return 1; }
 }
 
 launch() { # ranks nodes gpus_per_node csv model batch
     r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6
+    set -f # no globbing of --train-args
     # shellcheck disable=SC2086
     set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" $train_args
+    set +f
     if [ "$dry" = 1 ]; then # one line per launch, as it would run
         if [ "$backend" = sim ]; then
             echo "DDL_RANKS_PER_NODE=$gp sh $here/simlaunch.sh $r $out/platforms/$nn-$gp $exe $* --profile $profile"
@@ -228,6 +291,7 @@ for mb in $(echo "$models" | tr ',' ' '); do
     done
 done
 [ "$dry" = 1 ] && exit 0
+ls "$out"/raw/*.csv >/dev/null 2>&1 && merge # also when --resume found every configuration done
 [ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
 sh "$here/summary.sh" "$out/scaling.csv"
 echo "# results: $out/scaling.csv"
