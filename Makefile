@@ -15,6 +15,15 @@ CUDA_BUILD := $(BUILD)/cuda
 LDLIBS  += -lm -lpthread
 BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+# cJSON (Debian libcjson-dev) writes the --json documents (harness/common/results.c).
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
+ifeq ($(strip $(CJSON_LIBS)),)
+ifeq ($(filter help clean,$(MAKECMDGOALS)),)
+$(error libcjson not found by pkg-config: install it (Debian: apt-get install libcjson-dev))
+endif
+endif
+LDLIBS  += $(CJSON_LIBS)
 
 ifeq ($(SANITIZE),1)
 BUILD   := $(BUILD)/san
@@ -48,8 +57,9 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
-               harness/cli/cli_train_run.c \
+               harness/cli/cli_train_run.c harness/cli/cli_json.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
+               harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
                harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c
@@ -69,7 +79,7 @@ TEST_INTERNAL := test_grid test_partition
 # collectives' private coll.h and partition.h; kernels/ see only kernels/.
 COLL_INC  := -Iinclude -Icollectives -Ikernels
 KERN_INC  := -Ikernels
-HARN_INC  := -Iinclude -Ikernels $(addprefix -I,$(HARN_DIRS))
+HARN_INC  := -Iinclude -Ikernels $(addprefix -I,$(HARN_DIRS)) $(CJSON_CFLAGS)
 TEST_INC  := $(HARN_INC) -Icollectives -Itests
 DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
@@ -190,7 +200,7 @@ $(SIM_BUILD)/%.o: %.c
 	$(SMPICC) $(SIM_CFLAGS) $(DIR_INC) -c $< -o $@
 
 $(SIM_EXE): $(SIM_OBJ)
-	$(SMPICC) -o $@ $^ -lm -lpthread
+	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

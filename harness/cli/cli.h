@@ -18,5 +18,7 @@ int cli_platform_main(int argc, char **argv);  /* cli_platform.c */
 int cli_calibrate_main(int argc, char **argv); /* cli_calibrate.c */
 int cli_gpucheck_main(int argc, char **argv); /* cli_gpucheck.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model --algo` */
+int cli_json_main(int argc, char **argv);      /* cli_json.c */
+int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
 
 #endif
