@@ -57,11 +57,12 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
-               harness/cli/cli_train_run.c harness/cli/cli_json.c \
+               harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
                harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
+               harness/train/workload.c \
                harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
@@ -72,7 +73,7 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
               tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_profile.c tests/test_reduce.c \
-              tests/test_link.c
+              tests/test_link.c tests/test_results.c tests/test_stats.c tests/test_workload.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the

@@ -19,6 +19,7 @@
 #include "counters.h"
 #include "devmem.h"
 #include "gemm.h"
+#include "guard.h"
 #include "half.h"
 #include "step_mem.h"
 
@@ -212,6 +213,7 @@ int trainer_step(trainer *t, int step, step_times *st)
     engine_begin_step(t->eng);
     double t0 = stream_time();
     if (forward(t, &st->gemm_s)) return -1;
+    guard_slow_point(t->rank); /* DDL_FAULT_INJECT=slow:RANK:MS (tests): a straggler's compute */
     for (int l = model_layer_count(t->m) - 1; l >= 0; l--)
         if (backward_layer(t, model_layer_at(t->m, l), step, &st->gemm_s)) return -1;
     double t_bwd = stream_time();
