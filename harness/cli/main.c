@@ -12,6 +12,7 @@ static const cli_command commands[] = {
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
     { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset" },
     { "calibrate", cli_calibrate_main, "measure this machine's GEMM rate and reduction cost into a device profile" },
+    { "advise", cli_advise_main, "bucket cap and first bucket with the least exposed communication (model; --sim)" },
     { "json", cli_json_main, "a ddlbench CSV (provenance, header, rows) as one JSON document (scaling.json)" },
     { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, reduction GB/s, device profile" },
 };
