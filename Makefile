@@ -75,7 +75,8 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
               tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_profile.c tests/test_reduce.c \
-              tests/test_link.c tests/test_results.c tests/test_stats.c tests/test_workload.c
+              tests/test_link.c tests/test_results.c tests/test_stats.c tests/test_workload.c \
+              tests/test_advise.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
