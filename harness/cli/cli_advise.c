@@ -191,6 +191,7 @@ int cli_advise_main(int argc, char **argv)
     model *m = NULL;
     char err[256];
     if ((rc = make_platform(&o, &pf))) return rc;
+    if (o.sim && advise_sim_check(&o, err, sizeof err)) return fprintf(stderr, "ddlbench advise: --sim: %s\n", err), 2;
     if (!o.profile) o.profile = strcmp(pf.name, "h200") ? "p100" : "h200";
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;

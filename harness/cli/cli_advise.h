@@ -17,6 +17,8 @@ typedef struct advise_opts {
     char listbuf[2][256];
 } advise_opts;
 
+/* --sim: 0 if the simulation binary and simlaunch.sh are there; else 2 with a message. */
+int advise_sim_check(const advise_opts *o, char *err, size_t errlen);
 /* The grid through the simulator: one `ddlbench-sim train` launch per first-bucket size with every
  * cap, on pf; fills exposed[f * ncaps + c] and step[...] in seconds. 0, or 1/2 with a message. */
 int advise_sim_grid(const advise_opts *o, const platform *pf, double *exposed, double *step, char *err, size_t errlen);

@@ -116,16 +116,30 @@ static void remove_files(const advise_opts *o, const char *dir)
     rmdir(dir);
 }
 
+/* The simulation binary and simlaunch.sh into exe and script (PATH_MAX each). 0, or 2 with a message. */
+static int sim_paths(const advise_opts *o, char *exe, char *script, char *err, size_t errlen)
+{
+    char here[PATH_MAX];
+    if (exe_dir(here, sizeof here)) return snprintf(err, errlen, "cannot find this executable's folder"), 2;
+    snprintf(exe, PATH_MAX, "%s", o->sim_exe ? o->sim_exe : "");
+    if (!o->sim_exe) snprintf(exe, PATH_MAX, "%.4000s/sim/ddlbench-sim", here);
+    snprintf(script, PATH_MAX, "%.4000s/../harness/scripts/simlaunch.sh", here);
+    if (access(exe, X_OK)) return snprintf(err, errlen, "%.200s: not found (make sim, or --sim-exe PATH)", exe), 2;
+    if (access(script, R_OK)) snprintf(script, PATH_MAX, "harness/scripts/simlaunch.sh");
+    if (access(script, R_OK)) return snprintf(err, errlen, "harness/scripts/simlaunch.sh not found (run from the repository)"), 2;
+    return 0;
+}
+
+int advise_sim_check(const advise_opts *o, char *err, size_t errlen)
+{
+    char exe[PATH_MAX], script[PATH_MAX];
+    return sim_paths(o, exe, script, err, errlen);
+}
+
 int advise_sim_grid(const advise_opts *o, const platform *pf, double *exposed, double *step, char *err, size_t errlen)
 {
-    char dir[] = "/tmp/ddlbench-advise-XXXXXX", here[PATH_MAX], exe[PATH_MAX], script[PATH_MAX], caps[256] = "", csv[PATH_MAX];
-    if (exe_dir(here, sizeof here)) return snprintf(err, errlen, "cannot find this executable's folder"), 1;
-    snprintf(exe, sizeof exe, "%s", o->sim_exe ? o->sim_exe : "");
-    if (!o->sim_exe) snprintf(exe, sizeof exe, "%.4000s/sim/ddlbench-sim", here);
-    snprintf(script, sizeof script, "%.4000s/../harness/scripts/simlaunch.sh", here);
-    if (access(exe, X_OK)) return snprintf(err, errlen, "%.200s: not found (make sim, or --sim-exe PATH)", exe), 2;
-    if (access(script, R_OK)) snprintf(script, sizeof script, "harness/scripts/simlaunch.sh");
-    if (access(script, R_OK)) return snprintf(err, errlen, "harness/scripts/simlaunch.sh not found (run from the repository)"), 2;
+    char dir[] = "/tmp/ddlbench-advise-XXXXXX", exe[PATH_MAX], script[PATH_MAX], caps[256] = "", csv[PATH_MAX];
+    if (sim_paths(o, exe, script, err, errlen)) return 2;
     for (int c = 0; c < o->ncaps; c++)
         snprintf(caps + strlen(caps), sizeof caps - strlen(caps), "%s%ld", c ? "," : "", o->caps[c]);
     if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno)), 1;
