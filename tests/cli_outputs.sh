@@ -5,8 +5,8 @@
 # path refused before any work (exit 2, one line); `ddlbench json` on good and bad input; a straggler
 # injected with DDL_FAULT_INJECT=slow:RANK:MS flagged by train --per-rank and, through a 3-rank real
 # sweep, in report.md, with scaling.json matching scaling.csv; the time-to-train lines and columns.
-# The slow rank sleeps 3 s per step: on 2 shared cores at load 20 a 32-pixel step's compute varies by
-# about a second between ranks, and the flag must not depend on a quiet machine. Prints "N passed, N failed".
+# The slow rank sleeps 5 s per step: on 2 shared cores at load 20-35 (and under ASan) a 32-pixel step's
+# compute varies by a second or more between ranks, and the flag must not depend on a quiet machine. Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
 dir=$(cd "$(dirname "$0")" && pwd)
 launch="sh $dir/../harness/scripts/mpilaunch.sh"
@@ -38,22 +38,23 @@ expect_status 2 train --json
 expect_status 2 allreduce --json
 
 # train: JSON = CSV; a slow rank flagged by --per-rank; time to train
-DDL_FAULT_INJECT=slow:1:3000 $launch 3 "$exe" train --batch 2 --image-size 32 --steps 2 --warmup 1 -a ring --per-rank \
+DDL_FAULT_INJECT=slow:1:5000 $launch 3 "$exe" train --batch 2 --image-size 32 --steps 3 --warmup 1 -a ring --per-rank \
     --csv "$tmp/t.csv" --json "$tmp/t.json" >"$tmp/run" 2>&1 </dev/null
 [ $? -eq 0 ] && ok || bad "train --per-rank: $(tail -n 2 "$tmp/run")"
 check_json "$tmp/t.json" "$tmp/t.csv" train "train JSON vs CSV"
 grep -q "^#   ranks' own compute: .* slowest rank 1 .*; stragglers: 1$" "$tmp/run" && ok || bad "train: slow rank 1 not flagged: $(grep ranks "$tmp/run")"
-python3 - "$tmp/t.json" <<'PY' && ok || bad "train JSON: per-rank rows, straggler flag or time to train"
+python3 - "$tmp/t.json" 2>"$tmp/py" <<'PY' && ok || bad "train JSON: per-rank rows, straggler flag or time to train: $(tail -n 1 "$tmp/py")"
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 s = [r for r in rows if r["rank"] == "all"][0]
 per = {r["rank"]: r for r in rows if r["rank"] != "all"}
 assert sorted(per) == [0, 1, 2], per.keys()
 assert s["slowest_rank"] == 1 and s["stragglers"] == 1 and per[1]["stragglers"] == 1 and per[0]["stragglers"] == 0
-assert per[1]["compute_ms"] > per[0]["compute_ms"] + 1500, (per[1]["compute_ms"], per[0]["compute_ms"])
+assert per[1]["compute_ms"] > per[0]["compute_ms"] + 2500, (per[1]["compute_ms"], per[0]["compute_ms"])
 assert s["dataset"] == "ImageNet-1K" and s["epochs"] == 90 and s["dataset_images"] == 1281167
 h = 90 * 1281167 / s["images_per_s"] / 3600
-assert abs(s["time_to_train_h"] - h) <= 1e-3 * h + 1e-4, (s["time_to_train_h"], h)
+# images_per_s is printed to 0.01: the projection, made from the unrounded rate, agrees to that rounding
+assert abs(s["time_to_train_h"] - h) <= (0.006 / s["images_per_s"] + 1e-4) * h, (s["time_to_train_h"], h)
 assert abs(s["gpu_hours"] - 3 * s["time_to_train_h"]) <= 1e-3 * s["gpu_hours"]
 PY
 grep -q '^# time to train: resnet50, 90 epochs of ImageNet-1K (1281167 images; .*no data loading, no evaluation' "$tmp/run" &&
@@ -71,8 +72,8 @@ expect_status 1 json "$tmp/t.csv" "$tmp/no/such.json"
 [ ! -e "$tmp/bad.json" ] && ok || bad "json: a bad CSV left bad.json"
 
 # the sweep (real MPI, 1 and 3 ranks) with a slow rank: scaling.json = scaling.csv, report.md flags it
-DDL_FAULT_INJECT=slow:2:3000 sh "$dir/../harness/scripts/sweep.sh" --backend mpi --nodes 1 --gpus-per-node 3 --models resnet50:2 \
-    --algos ring --build "$BUILD" --train-args "--image-size 32 --steps 2 --warmup 1" --out "$tmp/sw" -q >"$tmp/run" 2>&1
+DDL_FAULT_INJECT=slow:2:5000 sh "$dir/../harness/scripts/sweep.sh" --backend mpi --nodes 1 --gpus-per-node 3 --models resnet50:2 \
+    --algos ring --build "$BUILD" --train-args "--image-size 32 --steps 3 --warmup 1" --out "$tmp/sw" -q >"$tmp/run" 2>&1
 [ $? -eq 0 ] && ok || bad "sweep: $(tail -n 3 "$tmp/run")"
 check_json "$tmp/sw/scaling.json" "$tmp/sw/scaling.csv" scaling "scaling.json vs scaling.csv"
 sh "$dir/../harness/scripts/report.sh" "$tmp/sw" >/dev/null 2>&1

@@ -149,6 +149,9 @@ static void print_advice(const advise_opts *o, const advise_out *cells, const do
                o->caps[hvd % o->ncaps] << 20, o->caps[hvd % o->ncaps], exposed[hvd] * 1e3);
     else if (hvd >= 0)
         printf("  Horovod:      one fused allreduce after backward (no fusion threshold fits; exposed %.2f ms)\n", exposed[hvd] * 1e3);
+    else
+        printf("  Horovod:      (not advised: --firsts has no 0, and Horovod has no separate first bucket)\n");
+    if (ddp < 0) printf("  PyTorch DDP:  (not advised: --firsts has no 1, DDP's fixed first bucket)\n");
 }
 
 static int run(const advise_opts *o, const platform *pf, const advise_in *in, advise_out *cells, double *exposed, double *simx)
