@@ -78,7 +78,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         for (i = 1; i <= nk; i++) printf "- %s: `%s`\n", keys[i], meta[keys[i]]
         print "\nRegenerate: `make report plots RUN=" dir "` (the charts need gnuplot)."
     }
-    function time_to_train(   j, k, r, g, cnt, gs, hdr2, cell) {
+    function time_to_train(   j, k, r, g, cnt, gs, hdr2, cell, x) {
         print "\n## Time to train\n"
         if (!("time_to_train_h" in c)) { print "Not in this scaling.csv (written before the time_to_train_h column)."; return }
         print "Projected wall time (GPU-hours) of the study workloads at the images/s above: epochs x images / (images/s)."
@@ -89,6 +89,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         print hdr2 " study (256 GPUs) |"; hdr2 = "|---|---|---:|"; for (k = 1; k <= na; k++) hdr2 = hdr2 "---:|"; print hdr2 "---|"
         for (j = 1; j <= nm; j++) {
             cnt = split(gl[models[j]], gs, " ")
+            for (g = 2; g <= cnt; g++) { x = gs[g]; for (k = g - 1; k > 0 && gs[k] + 0 > x + 0; k--) gs[k + 1] = gs[k]; gs[k + 1] = x }
             for (g = 1; g <= cnt; g++) {
                 delete cell; wl = "-"
                 for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") == gs[g]) {
