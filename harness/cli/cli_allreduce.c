@@ -168,10 +168,11 @@ int cli_allreduce_main(int argc, char **argv)
         return 0;
     }
     char why[300] = "";
-    if (guard_fault_init(why, sizeof why) || (o.csv && guard_out_path(o.csv, why, sizeof why)) ||
-        (o.json && guard_out_path(o.json, why, sizeof why)) ||
+    const char *what = "";
+    if (guard_fault_init(why, sizeof why) || (o.csv && guard_out_path(o.csv, why, sizeof why) && (what = "--csv: ")) ||
+        (o.json && guard_out_path(o.json, why, sizeof why) && (what = "--json: ")) ||
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
-        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
+        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s%s\n", what, why);
         return 2;
     }
     int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;

@@ -174,8 +174,10 @@ int cli_train_main(int argc, char **argv)
         model_free(m);
         return 2;
     }
-    if ((o.csv && guard_out_path(o.csv, ferr, sizeof ferr)) || (o.json && guard_out_path(o.json, ferr, sizeof ferr))) {
-        fprintf(stderr, "ddlbench train: %s: %s\n", o.csv && guard_out_path(o.csv, why, sizeof why) ? "--csv" : "--json", ferr);
+    const char *bad_out = o.csv && guard_out_path(o.csv, ferr, sizeof ferr) ? "--csv"
+                          : o.json && guard_out_path(o.json, ferr, sizeof ferr) ? "--json" : NULL;
+    if (bad_out) { /* an unwritable output: refused before any work */
+        fprintf(stderr, "ddlbench train: %s: %s\n", bad_out, ferr);
         model_free(m);
         return 2;
     }
