@@ -39,33 +39,40 @@ endif
 #   sim   smpicc -DDDL_SIM, injected compute (SimGrid)  -> $(BUILD)/sim/ddlbench-sim
 # libddl: the collectives (collectives/) and the kernels they call (LIBK_*).
 LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
-              collectives/allreduce_ring.c collectives/context.c collectives/device.c collectives/errors.c \
-              collectives/exchange.c collectives/grid.c collectives/registry.c collectives/topology.c
+              collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
+              collectives/errors.c collectives/exchange.c collectives/grid.c collectives/location.c \
+              collectives/registry.c \
+              collectives/topology.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
 LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
 LIBK_CUDA  := kernels/reduce.c kernels/mem_host.c                    # + kernels/devmem_cuda.cu reduce_cuda.cu
 LIBK_SIM   := kernels/reduce_sim.c kernels/mem_sim.c kernels/devmem_none.c
-# The other kernels: GEMM, SGD, the compute clock.
-KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c
-KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c                      # + kernels/gemm_cublas.cu compute_cuda.cu
-KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c
-CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu
+# The other kernels: GEMM, SGD, the compute clock, the memory-bound layer kernels (layers.h: host
+# layers.c + im2col.c, device layers_cuda.cu + layers_cuda_window.cu, simulated layers_sim.c;
+# layers_nodev.c = no device).
+KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c \
+              kernels/layers.c kernels/im2col.c kernels/layers_nodev.c
+KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c kernels/layers.c kernels/im2col.c # + gemm_cublas.cu compute_cuda.cu layers_cuda.cu
+KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c \
+              kernels/layers_sim.c kernels/layers_nodev.c
+CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu \
+              kernels/layers_cuda.cu kernels/layers_cuda_window.cu
 CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # The harness, by role (harness/DESIGN in docs/DESIGN.md): cli/ front-ends, common/ services, bench/
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
-HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_cost.c \
-               harness/cli/cli_gpucheck.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
-               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_train.c \
+HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
+               harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
+               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
                harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
                harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
                harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
-               harness/train/bucket.c harness/train/model_resnet.c harness/train/step_mem.c harness/train/trainer.c \
-               harness/train/workload.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/profile.c \
-               harness/sim/advise.c
+               harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
+               harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c harness/train/workload.c \
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c \
+               harness/sim/fit.c harness/sim/study.c harness/sim/profile.c harness/sim/advise.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
 MAIN_SRC   := harness/cli/main.c
@@ -74,9 +81,10 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
               tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_parse.c \
-              tests/test_partition.c tests/test_platform.c tests/test_profile.c tests/test_reduce.c \
-              tests/test_link.c tests/test_results.c tests/test_stats.c tests/test_workload.c \
-              tests/test_advise.c
+              tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
+              tests/test_profile.c tests/test_reduce.c \
+              tests/test_link.c tests/test_compute.c tests/test_step_full.c \
+              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
@@ -89,9 +97,10 @@ DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
 $(BUILD)/kernels/%.o $(SIM_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
 $(BUILD)/tests/%.o: DIR_INC = $(TEST_INC)
-# model_cost.c still reads the library's grid parser and partition arithmetic (to move behind the
-# registry's public cost interface).
-$(BUILD)/harness/sim/model_cost.o $(SIM_BUILD)/harness/sim/model_cost.o: DIR_INC = $(HARN_INC) -Icollectives
+# The layer kernels: `omp simd` reductions (no OpenMP runtime) and GCC's dynamic vector cost model,
+# so loops of unknown length vectorise at -O2 too (GCC 12's default -O2 model leaves them scalar).
+KERN_VEC  := -fopenmp-simd -fvect-cost-model=dynamic
+$(BUILD)/kernels/layers.o $(BUILD)/kernels/im2col.o: CFLAGS += $(KERN_VEC)
 
 # Provenance and hardware counters (harness/common/meta.c, counters.c; see the "Results" section)
 DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -122,18 +131,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DIR_INC) $(BLAS_CFLAGS) -c $< -o $@
 
-SEAL ?= 0 # until harness/sim/model_cost.c stops calling the library's internals
 define seal
 	@mkdir -p $(dir $@)
 	$(LD) -r -o $@.o $^
-	$(if $(filter 1,$(SEAL)),$(OBJCOPY) --localize-hidden $@.o)
+	$(OBJCOPY) --localize-hidden $@.o
 	rm -f $@ && $(AR) rcs $@ $@.o && rm -f $@.o
 endef
 $(LIBDDL): $(LIB_OBJ)
 	$(seal)
 
 # The sealed library hides its kernels: the harness links its own copy of them (LIBK_OBJ).
-EXE_LIBK := $(if $(filter 1,$(SEAL)),$(LIBK_OBJ))
+EXE_LIBK := $(LIBK_OBJ)
 $(EXE): $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
@@ -162,6 +170,11 @@ help:
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
+	@echo "  fidelity       calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated"
+	@echo "                 at 2 and 4 ranks -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...)"
+	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
+	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
+	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest)"
 	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
@@ -169,8 +182,10 @@ help:
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes, time to"
 	@echo "                 train beside the study's 50 min / 7 h, stragglers (--per-rank)"
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
-	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS and reduction checks and rates, a ResNet-50"
-	@echo "                 step, device-buffer allreduce, a device profile (docs/GPU.md); SKIP line without one"
+	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/"
+	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
+	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
+	@echo "                 (docs/GPU.md); SKIP line without one"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
@@ -186,6 +201,7 @@ help:
 	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
 	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
+	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1\"   (see sh harness/scripts/fidelity.sh --help)"
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
 # `make sim` compiles the sim flavour's sources (the lists above) with smpicc and -DDDL_SIM into
@@ -208,6 +224,39 @@ $(SIM_EXE): $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---- Registry test build (tests/registry_extra.sh) ------------------------------------------------
+# Proves that an algorithm is one file plus one row: collectives/registry.c compiled again with
+# -DDDL_TEST_EXTRA_ALGO lists tests/extra/allreduce_star.c's row. That registry and the star replace
+# registry.o in $(EXTRA_BUILD)/libddl.a (sealed like $(LIBDDL)); ddlbench and test_allreduce are
+# relinked against it there. $(LIBDDL) and $(EXE) never contain the star. Self-contained: needs only
+# LIB_OBJ, MAIN_OBJ, HARN_OBJ, KERN_OBJ, EXE_LIBK, COLL_INC, seal, BLAS_LIBS and LDLIBS from above.
+EXTRA_BUILD := $(BUILD)/extra
+EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
+EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
+EXTRA_BINS  := $(EXTRA_BUILD)/ddlbench $(EXTRA_BUILD)/tests/test_allreduce
+
+.PHONY: registry-extra
+registry-extra: $(EXTRA_BINS)
+test: registry-extra
+
+$(EXTRA_BUILD)/collectives/registry.o: collectives/registry.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(COLL_INC) -DDDL_TEST_EXTRA_ALGO -c $< -o $@
+
+$(EXTRA_BUILD)/tests/extra/allreduce_star.o: tests/extra/allreduce_star.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(COLL_INC) -c $< -o $@
+
+$(EXTRA_LIB): $(filter-out $(BUILD)/collectives/registry.o,$(LIB_OBJ)) $(EXTRA_OBJ)
+	$(seal)
+
+$(EXTRA_BUILD)/ddlbench: $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
+
+$(EXTRA_BUILD)/tests/test_allreduce: $(BUILD)/tests/test_allreduce.o $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
 # ---- The main job: the scaling study (harness/scripts/sweep.sh) -----------------------------------------
 # Outside a batch allocation it simulates (SMPI) NODES nodes of GPUS_PER_NODE GPUs on PLATFORM with
@@ -265,6 +314,21 @@ check-mpich:
 bench: $(EXE)
 	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/bench.sh
 
+# `make fidelity`: calibrate this machine (p2p and kernel sweeps), then the allreduce (every algorithm,
+# 1K..64M) and training steps real and simulated at 2 and 4 ranks -> results/fidelity/ (points.csv,
+# fidelity.png, summary.txt; harness/scripts/fidelity.sh). FIDELITY_FLAGS e.g. "--ranks 2 -e 4M".
+FIDELITY_FLAGS ?=
+# `make study`: the 2017 study with bands (ddlbench study; simulator spot checks) -> results/study/.
+# `make jitter`: efficiency against --jitter at 256 simulated GPUs -> results/jitter/.
+.PHONY: study jitter
+study: $(EXE) $(SIM_EXE)
+	sh harness/scripts/study.sh --build $(BUILD)
+jitter: $(EXE) $(SIM_EXE)
+	sh harness/scripts/jitter.sh --build $(BUILD)
+.PHONY: fidelity
+fidelity: $(EXE) $(SIM_EXE)
+	MPIRUN="$(MPIRUN)" sh harness/scripts/fidelity.sh --build $(BUILD) $(FIDELITY_FLAGS)
+
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
 # Every CSV starts with `# key: value` lines (harness/meta.c); the commit is fixed at build time.
 # PAPI counters (harness/counters.c) are compiled in when pkg-config or /usr/include finds PAPI;
@@ -300,13 +364,13 @@ CUDA_ARCH ?= -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=s
              -gencode=arch=compute_90,code=compute_90
 CUDA_EXE   := $(CUDA_BUILD)/ddlbench
 CUDA_LIB   := $(CUDA_BUILD)/libddl.a
-CUDA_TEST  := $(BUILD)/tests/test_cuda $(BUILD)/tests/test_link_cuda
+CUDA_TEST  := $(BUILD)/tests/test_cuda $(BUILD)/tests/test_cuda_compute $(BUILD)/tests/test_link_cuda
 ifneq ($(strip $(NVCC)),)
 CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
 NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden -MMD -MP -Ikernels
 CUDA_LIB_OBJ := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
 CUDA_OBJ   := $(call obj,$(HARN_COMMON) $(HARN_REAL) $(KERN_CUDA)) $(filter-out $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o),$(CUDA_CU:%.cu=$(CUDA_BUILD)/%.o)) \
-              $(if $(filter 1,$(SEAL)),$(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o))
+              $(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
 CUDA_LIBS  := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 all: $(CUDA_EXE) $(CUDA_LIB) $(CUDA_TEST)
 
@@ -321,6 +385,9 @@ $(CUDA_EXE): $(MAIN_OBJ) $(CUDA_OBJ) $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
 
 $(BUILD)/tests/test_cuda: $(BUILD)/tests/test_cuda.o $(CUDA_OBJ) $(CUDA_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
+# test_cuda_compute: the layer kernels on the device against the host ones (layers.c, im2col.c).
+$(BUILD)/tests/test_cuda_compute: $(BUILD)/tests/test_cuda_compute.o $(CUDA_OBJ) $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
 
 # test_link_cuda: the CUDA libddl.a alone with the CUDA runtime, as a framework would link it.
@@ -344,7 +411,8 @@ endif
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c collectives/grid.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c \
+                harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
@@ -364,7 +432,7 @@ fuzz: $(FUZZ_EXE)
 	    -print_final_stats=1 corpus $(CURDIR)/fuzz/corpus >fuzz.log 2>&1; rc=$$?; \
 	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
 	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
-	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat: nothing found"
+	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat, platform files: nothing found"
 
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
 memcheck:

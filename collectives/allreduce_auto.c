@@ -1,18 +1,16 @@
-/* allreduce_auto.c — picks, per message size and topology, the fastest of ring, rhd and ddl (with
- * its grid and per-dimension patterns), as PowerAI DDL's exploration mode kept the best pattern per
- * dimension.
+/* allreduce_auto.c — picks, per message size and topology, the fastest of the algorithms the
+ * registry marks DDL_ALGO_AUTO (ring, rhd and ddl with its grid and per-dimension patterns), as
+ * PowerAI DDL's exploration mode kept the best pattern per dimension (Cho et al. 2017).
  *
- * Setup enumerates candidates: ring, rhd, and ddl on every grid d1 x rest whose d1 is the ranks of a
- * node and whose rest is the node count as one or two factors (or, on one node, p as two factors),
- * with ring or rhd (power-of-two dimensions only) per dimension. For each size class (powers of two,
- * 1 KiB .. 1 GiB) it asks the cost model (ddl_config.cost: the harness passes the platform's
- * α-β-γ model) for every candidate and keeps the cheapest; only the winners get a context. Without
- * a cost model the built-in rule is: rhd below 64 KiB (latency: 2 lg p steps), else ddl on the
- * derived grid with rings when ranks are node-major on several nodes, else ring.
+ * Setup enumerates candidates: each such row's configurations (its `candidates`, e.g. ddl's grids
+ * and patterns; else the plain algorithm), in registry order. For each size class (powers of two,
+ * 1 KiB .. 1 GiB) it asks the cost model (ddl_config.cost: e.g. ddl_machine_cost, or the harness's
+ * platform model) for every candidate and keeps the cheapest; only the winners get a context.
+ * Without a cost model the built-in rule is: rhd below 64 KiB (latency: 2 lg p steps), else ddl on
+ * ranks per node x nodes with rings when ranks are node-major on several nodes, else ring.
  * Cost: the chosen algorithm's. Memory: one context (a communicator set and scratch) per distinct
  * winner. A call picks the class nearest its size: allocation-free. */
 #include "coll.h"
-#include "partition.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,9 +21,9 @@
 #define MAX_CAND 96
 
 typedef struct candidate {
-    const char *algo;      /* ring, rhd, ddl */
-    char grid[48];         /* ddl only */
-    char patterns[48];     /* ddl only */
+    int algo;              /* registry index */
+    char grid[48];         /* algorithms with DDL_ALGO_GRID; "" = none */
+    char patterns[48];
 } candidate;
 
 typedef struct auto_state {
@@ -35,88 +33,103 @@ typedef struct auto_state {
     ddl_ctx *sub[MAX_CAND];        /* contexts of the winners (NULL for the others) */
 } auto_state;
 
-static void add(auto_state *s, const char *algo, const int *dims, int nd, int patmask)
+static void add(auto_state *s, int algo, const coll_shape *sh)
 {
     if (s->nc == MAX_CAND) return;
     candidate *c = &s->cand[s->nc++];
     c->algo = algo;
     c->grid[0] = c->patterns[0] = '\0';
-    for (int i = 0; i < nd; i++) {
+    for (int i = 0; i < sh->ndims; i++) {
         size_t g = strlen(c->grid), p = strlen(c->patterns);
-        snprintf(c->grid + g, sizeof c->grid - g, "%s%d", i ? "x" : "", dims[i]);
-        snprintf(c->patterns + p, sizeof c->patterns - p, "%s%s", i ? "," : "", (patmask >> i) & 1 ? "rhd" : "ring");
-    }
-}
-
-/* ddl on dims with every ring/rhd combination (rhd only on power-of-two dimensions). */
-static void add_grid(auto_state *s, const int *dims, int nd)
-{
-    for (int mask = 0; mask < 1 << nd; mask++) {
-        int ok = 1;
-        for (int i = 0; i < nd; i++) ok &= !((mask >> i) & 1) || coll_is_pow2(dims[i]);
-        if (ok) add(s, "ddl", dims, nd, mask);
+        snprintf(c->grid + g, sizeof c->grid - g, "%s%d", i ? "x" : "", sh->dims[i]);
+        snprintf(c->patterns + p, sizeof c->patterns - p, "%s%s", i ? "," : "",
+                 coll_pattern_name(sh->patterns[i]));
     }
 }
 
 static void enumerate(auto_state *s, int p, int rpn)
 {
-    int nodes = rpn > 1 && p % rpn == 0 ? p / rpn : 0;
-    add(s, "ring", NULL, 0, 0);
-    add(s, "rhd", NULL, 0, 0);
-    if (nodes > 1) { /* rpn x nodes, rpn x a x nodes/a */
-        add_grid(s, (int[]){ rpn, nodes }, 2);
-        for (int a = 2; a < nodes; a++)
-            if (nodes % a == 0) add_grid(s, (int[]){ rpn, a, nodes / a }, 3);
-    } else {         /* one node, or no topology: p as two factors */
-        for (int a = 2; a < p; a++)
-            if (p % a == 0) add_grid(s, (int[]){ a, p / a }, 2);
+    coll_shape sh[MAX_CAND];
+    for (int a = 0; a < ddl_algo_count(); a++) {
+        const coll_algo *row = coll_algo_get(a);
+        int n = 1;
+        if (!(row->flags & DDL_ALGO_AUTO)) continue;
+        if (row->candidates) n = row->candidates(p, rpn, sh, MAX_CAND - s->nc);
+        else sh[0].ndims = 0;
+        for (int i = 0; i < n; i++) add(s, a, &sh[i]);
     }
 }
 
+static int find(const auto_state *s, const char *algo, const char *grid, const char *patterns)
+{
+    for (int c = 0; c < s->nc; c++)
+        if (!strcmp(coll_algo_get(s->cand[c].algo)->name, algo) && !strcmp(s->cand[c].grid, grid) &&
+            !strcmp(s->cand[c].patterns, patterns))
+            return c;
+    return -1;
+}
+
+/* The rule without a cost model (file header); a candidate it names that is missing: the first. */
 static int builtin_pick(const auto_state *s, const ddl_ctx *ctx, double bytes)
 {
-    if (bytes < 65536) return 1;                                          /* rhd */
-    if (ctx->ranks_per_node > 1 && ctx->size > ctx->ranks_per_node) return 2; /* ddl rpn x nodes, rings */
-    (void)s;
-    return 0;                                                             /* ring */
+    const int rpn = ctx->ranks_per_node;
+    char grid[48];
+    int c;
+    if (bytes < 65536) {
+        c = find(s, "rhd", "", "");
+    } else if (rpn > 1 && ctx->size > rpn) {
+        snprintf(grid, sizeof grid, "%dx%d", rpn, ctx->size / rpn);
+        c = find(s, "ddl", grid, "ring,ring");
+    } else {
+        c = find(s, "ring", "", "");
+    }
+    return c < 0 ? 0 : c;
 }
 
 static int make_sub(ddl_ctx *ctx, const ddl_config *cfg, const candidate *c, ddl_ctx **out)
 {
     ddl_config sc = DDL_CONFIG_INIT;
-    sc.algo = c->algo;
+    sc.algo = coll_algo_get(c->algo)->name;
     sc.grid = c->grid[0] ? c->grid : NULL;
     sc.patterns = c->patterns[0] ? c->patterns : NULL;
     sc.ranks_per_node = ctx->ranks_per_node > 0 ? ctx->ranks_per_node : 0;
     sc.segment_bytes = ctx->segment_bytes;
     sc.poll_us = cfg->poll_us ? cfg->poll_us : ctx->poll_us;
+    sc.device = cfg->device;
+    sc.pipeline_depth = ctx->depth;
     return ddl_ctx_create(ctx->comm, &sc, out);
 }
 
-int coll_auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
+static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     auto_state *s = calloc(1, sizeof *s);
-    if (!s) return coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
+    int rc = s ? coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG) : coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
+    if ((rc = coll_agree(ctx->comm, rc))) { /* before the sub-contexts' collective creation */
+        free(s);
+        return rc;
+    }
     ctx->algo_state = s;
     enumerate(s, ctx->size, ctx->ranks_per_node);
+    if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
     for (int k = 0; k < NCLASS; k++) {
         double bytes = ldexp(1.0, 10 + k), best = INFINITY;
         s->pick[k] = builtin_pick(s, ctx, bytes);
         for (int c = 0; cfg->cost && c < s->nc; c++) {
             const candidate *cd = &s->cand[c];
-            double t = cfg->cost(cfg->cost_arg, cd->algo, cd->grid[0] ? cd->grid : NULL,
+            double t = cfg->cost(cfg->cost_arg, coll_algo_get(cd->algo)->name, cd->grid[0] ? cd->grid : NULL,
                                  cd->patterns[0] ? cd->patterns : NULL, (size_t)bytes);
             if (t >= 0 && t < best * 0.999) { best = t; s->pick[k] = c; } /* ties: the simpler, earlier one */
         }
-        if (!s->sub[s->pick[k]]) {
-            int rc = make_sub(ctx, cfg, &s->cand[s->pick[k]], &s->sub[s->pick[k]]);
-            if (rc) return rc;
-        }
     }
+    /* rank 0's choices everywhere: every rank must create the same sub-contexts in the same order */
+    COLL_MPI(MPI_Bcast(s->pick, NCLASS, MPI_INT, 0, ctx->comm));
+    for (int k = 0; k < NCLASS; k++)
+        if (!s->sub[s->pick[k]] && (rc = make_sub(ctx, cfg, &s->cand[s->pick[k]], &s->sub[s->pick[k]])))
+            return rc;
     return 0;
 }
 
-void coll_auto_teardown(ddl_ctx *ctx)
+static void auto_teardown(ddl_ctx *ctx)
 {
     auto_state *s = ctx->algo_state;
     if (!s) return;
@@ -131,7 +144,7 @@ static int size_class(double bytes)
     return k < 0 ? 0 : k >= NCLASS ? NCLASS - 1 : k;
 }
 
-int coll_allreduce_auto(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
+static int allreduce_auto(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
 {
     const auto_state *s = ctx->algo_state;
     ddl_ctx *sub = s->sub[s->pick[size_class((double)count * (double)kern_dtype_size(dt))]];
@@ -146,19 +159,28 @@ static void human(double bytes, char *out, size_t len)
     snprintf(out, len, "%.0f%s", bytes, unit[u]);
 }
 
-int coll_auto_describe(const ddl_ctx *ctx, char *buf, size_t len)
+static int auto_describe(const ddl_ctx *ctx, char *buf, size_t len)
 {
     const auto_state *s = ctx->algo_state;
-    size_t used = 0;
-    buf[0] = '\0';
+    size_t used = (size_t)snprintf(buf, len, " choices: ");
     for (int k = 0, end; k < NCLASS && used < len; k = end + 1) {
         char lo[16], hi[16];
         for (end = k; end + 1 < NCLASS && s->pick[end + 1] == s->pick[k]; end++) {}
         const candidate *c = &s->cand[s->pick[k]];
         human(ldexp(1.0, 10 + k), lo, sizeof lo);
         human(ldexp(1.0, 10 + end), hi, sizeof hi);
-        used += (size_t)snprintf(buf + used, len - used, "%s%s-%s %s%s%s%s%s", k ? "; " : "", lo, hi, c->algo,
+        used += (size_t)snprintf(buf + used, len - used, "%s%s-%s %s%s%s%s%s", k ? "; " : "", lo, hi,
+                                 coll_algo_get(c->algo)->name,
                                  c->grid[0] ? " " : "", c->grid, c->patterns[0] ? " " : "", c->patterns);
     }
     return 0;
 }
+
+const coll_algo coll_algo_auto = {
+    .name = "auto",
+    .help = "per message size, the fastest of ring, rhd and ddl (grid, patterns) by the cost model",
+    .run = allreduce_auto,
+    .setup = auto_setup,
+    .teardown = auto_teardown,
+    .describe = auto_describe,
+};

@@ -1,4 +1,4 @@
-/* allreduce_ddl.c — PowerAI DDL's topology-aware multi-dimensional allreduce.
+/* allreduce_ddl.c — PowerAI DDL's topology-aware multi-dimensional allreduce (Cho et al. 2017).
  *
  * Ranks form a grid d1 x d2 x ... x dk, d1 the ranks of one node (fastest-varying rank index, i.e.
  * node-major placement), the next dimensions groups of nodes. Reduce-scatter runs along d1 over the
@@ -12,26 +12,44 @@
  * Cost: 2·Σ_i (d_i − 1)·(α_i + n·β_i/(d1·…·d_i)) + n(p−1)/p·γ — the bytes per rank equal a flat
  * ring's, but the slow outer levels carry only 1/(d1·…·d(i-1)) of the data and latency steps are
  * Σ 2(d_i − 1) instead of 2(p − 1). The grid must multiply to the communicator's size (else
- * DDL_ERR_GRID); a derived grid on non-uniform nodes falls back to one flat dimension (a ring). */
+ * DDL_ERR_GRID); a derived grid on non-uniform nodes falls back to one flat dimension (a ring).
+ * ddl_cost prices it on a ddl_machine (cost.c), one dimension after the other; auto's candidates are
+ * the grids d1 x rest, d1 the ranks of a node and rest the node count as one or two factors (on one
+ * node, or without topology, p as two factors; p prime: p), with ring or rhd (power of two only) per
+ * dimension. */
 #include "coll.h"
 #include "partition.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
+/* Collective: one split per dimension, agreeing on failure before the next one. */
 static int make_dim_comms(ddl_ctx *ctx)
 {
-    int stride = 1;
+    int stride = 1, rc;
     for (int i = 0; i < ctx->ndims; i++) {
-        int c = (ctx->rank / stride) % ctx->dims[i];
+        int c = (ctx->rank / stride) % ctx->dims[i], mrc;
         ctx->coords[i] = c;
-        COLL_MPI(MPI_Comm_split(ctx->comm, ctx->rank - c * stride, c, &ctx->dim_comm[i]));
-        COLL_MPI(MPI_Comm_set_errhandler(ctx->dim_comm[i], MPI_ERRORS_RETURN));
+        mrc = MPI_Comm_split(ctx->comm, ctx->rank - c * stride, c, &ctx->dim_comm[i]);
+        if (mrc == MPI_SUCCESS) mrc = MPI_Comm_set_errhandler(ctx->dim_comm[i], MPI_ERRORS_RETURN);
+        if ((rc = coll_agree(ctx->comm, mrc == MPI_SUCCESS ? 0 : coll_mpi_fail(mrc, "MPI_Comm_split (ddl)"))))
+            return rc;
         stride *= ctx->dims[i];
     }
     return 0;
 }
 
-int coll_ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
+/* The grid and patterns, for checking that every rank read the same ones. */
+static long grid_hash(const ddl_ctx *ctx)
+{
+    unsigned long h = (unsigned long)ctx->ndims;
+    for (int i = 0; i < ctx->ndims; i++)
+        h = (h * 1000003u + (unsigned long)ctx->dims[i]) * 3u + (unsigned long)ctx->patterns[i];
+    return (long)(h & 0x7fffffffUL);
+}
+
+/* Local: the grid (given, or derived from ranks per node) and its patterns. */
+static int resolve_grid(ddl_ctx *ctx, const ddl_config *cfg)
 {
     const char *grid = cfg->grid ? cfg->grid : getenv("DDL_GRID");
     const char *pats = cfg->patterns ? cfg->patterns : getenv("DDL_PATTERNS");
@@ -55,17 +73,29 @@ int coll_ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
         if (ctx->patterns[i] == COLL_PAT_RHD && !coll_is_pow2(ctx->dims[i]))
             return coll_fail(DDL_ERR_GRID, "ddl: pattern rhd needs a power-of-two dimension, "
                                            "dimension %d has %d ranks", i + 1, ctx->dims[i]);
+    return 0;
+}
+
+/* Collective: every rank resolves the grid, the ranks agree on success and on the same grid, then
+ * the dimensions' communicators are split. */
+static int ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
+{
+    int rc = resolve_grid(ctx, cfg);
+    if (!rc) rc = coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG);
+    if ((rc = coll_agree(ctx->comm, rc)) ||
+        (rc = coll_agree_same(ctx->comm, grid_hash(ctx), "ddl: the grid or patterns (DDL_GRID, DDL_PATTERNS)")))
+        return rc;
     return make_dim_comms(ctx);
 }
 
-void coll_ddl_teardown(ddl_ctx *ctx)
+static void ddl_teardown(ddl_ctx *ctx)
 {
     for (int i = 0; i < DDL_MAX_DIMS; i++)
         if (ctx->dim_comm[i] != MPI_COMM_NULL) MPI_Comm_free(&ctx->dim_comm[i]);
 }
 
-int coll_allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
-                       kern_op op)
+static int allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                         kern_op op)
 {
     const size_t es = kern_dtype_size(dt);
     size_t off[DDL_MAX_DIMS + 1], len[DDL_MAX_DIMS + 1];
@@ -98,3 +128,70 @@ int coll_allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count,
     }
     return 0;
 }
+
+static int ddl_describe(const ddl_ctx *ctx, char *buf, size_t len)
+{
+    size_t used = 0;
+    for (int i = 0; i < ctx->ndims && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d:%s", i ? "x" : " grid=", ctx->dims[i],
+                                 coll_pattern_name(ctx->patterns[i]));
+    return 0;
+}
+
+static int ddl_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
+{
+    double chunk = bytes, reduced = 0, x;
+    int stride = 1, rc;
+    *seconds = 0;
+    for (int i = 0; i < sh->ndims; i++) {
+        if ((rc = coll_cost_dim(m, stride, sh->dims[i], sh->patterns[i], chunk, &x, &reduced))) return rc;
+        *seconds += x;
+        stride *= sh->dims[i];
+        chunk /= sh->dims[i];
+    }
+    *seconds += reduced * m->gamma;
+    return 0;
+}
+
+/* dims with every ring/rhd combination (rhd only on power-of-two dimensions), from out[n]. */
+static int add_grid(coll_shape *out, int n, int max, const int *dims, int nd)
+{
+    for (int mask = 0; mask < 1 << nd && n < max; mask++) {
+        int ok = 1;
+        for (int i = 0; i < nd; i++) ok &= !((mask >> i) & 1) || coll_is_pow2(dims[i]);
+        if (!ok) continue;
+        out[n].ndims = nd;
+        for (int i = 0; i < nd; i++) {
+            out[n].dims[i] = dims[i];
+            out[n].patterns[i] = (mask >> i) & 1 ? COLL_PAT_RHD : COLL_PAT_RING;
+        }
+        n++;
+    }
+    return n;
+}
+
+static int ddl_candidates(int p, int rpn, coll_shape *out, int max)
+{
+    int nodes = rpn > 1 && p % rpn == 0 ? p / rpn : 0, n = 0;
+    if (nodes > 1) { /* rpn x nodes, rpn x a x nodes/a */
+        n = add_grid(out, n, max, (int[]){ rpn, nodes }, 2);
+        for (int a = 2; a < nodes; a++)
+            if (nodes % a == 0) n = add_grid(out, n, max, (int[]){ rpn, a, nodes / a }, 3);
+    } else {         /* one node, or no topology: p as two factors */
+        for (int a = 2; a < p; a++)
+            if (p % a == 0) n = add_grid(out, n, max, (int[]){ a, p / a }, 2);
+    }
+    return n ? n : add_grid(out, n, max, (int[]){ p }, 1); /* p prime or 1: the flat grid */
+}
+
+const coll_algo coll_algo_ddl = {
+    .name = "ddl",
+    .help = "hierarchical multi-dimensional (PowerAI DDL): per-dimension ring or rhd on a grid",
+    .flags = DDL_ALGO_GRID | DDL_ALGO_AUTO,
+    .run = allreduce_ddl,
+    .setup = ddl_setup,
+    .teardown = ddl_teardown,
+    .describe = ddl_describe,
+    .cost = ddl_cost,
+    .candidates = ddl_candidates,
+};

@@ -1,9 +1,12 @@
 /* allreduce_mpi.c — the MPI library's own MPI_Allreduce: the baseline every algorithm is measured
  * against. float16 and bfloat16 have no standard MPI type, so setup makes 2-byte types with
- * user-defined ops that call the same reduction kernels. Counts above INT_MAX go in chunks. */
+ * user-defined ops that call the same reduction kernels. Counts above INT_MAX go in chunks.
+ * Buffers MPI cannot reduce where they are (the context's location says: device buffers with a
+ * staging MPI, or float16/bfloat16 user ops, which run on the host, with a CUDA-aware one) go in
+ * chunks through the location's pinned bounce buffer: copy in, MPI_Allreduce in place, copy out.
+ * Cost: what the library picks; the model (coll_mpi_cost, cost.c) assumes Open MPI's coll/tuned
+ * fixed decision: recursive doubling below COLL_OMPI_RDB_BYTES, lg p·(α + nβ + nγ), else the ring. */
 #include "coll.h"
-
-#include <limits.h>
 
 #define HALF_OP(NAME, DT, OP)                                                      \
     static void NAME(void *in, void *inout, int *len, MPI_Datatype *type)         \
@@ -23,7 +26,7 @@ static MPI_User_function *const half_fns[2][DDL_OP_COUNT] = {
     { bf16_sum, bf16_max, bf16_min },
 };
 
-int coll_mpi_setup(ddl_ctx *ctx, const ddl_config *cfg)
+static int mpi_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     (void)cfg;
     for (int h = 0; h < 2; h++) {
@@ -35,7 +38,7 @@ int coll_mpi_setup(ddl_ctx *ctx, const ddl_config *cfg)
     return 0;
 }
 
-void coll_mpi_teardown(ddl_ctx *ctx)
+static void mpi_teardown(ddl_ctx *ctx)
 {
     for (int h = 0; h < 2; h++) {
         if (ctx->half_type[h] != MPI_DATATYPE_NULL) MPI_Type_free(&ctx->half_type[h]);
@@ -44,14 +47,41 @@ void coll_mpi_teardown(ddl_ctx *ctx)
     }
 }
 
-int coll_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
-                       kern_op op)
+static int allreduce_direct(ddl_ctx *ctx, const char *sbuf, char *rbuf, size_t count, size_t es,
+                            MPI_Datatype type, MPI_Op mop)
+{
+    for (size_t k = 0, n = coll_pieces(count, INT_MAX); k < n; k++) {
+        const size_t len = coll_piece_len(count, INT_MAX, k), off = k * (size_t)INT_MAX * es;
+        COLL_MPI(MPI_Allreduce(sbuf == rbuf ? MPI_IN_PLACE : sbuf + off, rbuf + off, (int)len, type, mop,
+                               ctx->comm));
+    }
+    return 0;
+}
+
+static int allreduce_bounced(ddl_ctx *ctx, const char *sbuf, char *rbuf, size_t count, size_t es,
+                             MPI_Datatype type, MPI_Op mop)
+{
+    size_t cap = 0;
+    char *stage = ctx->loc->bounce(ctx, &cap);
+    const size_t chunk = cap / es < INT_MAX ? cap / es : INT_MAX;
+    int rc;
+    if (!stage || !chunk) return coll_fail(DDL_ERR_ARG, "mpi: no bounce buffer for %s buffers", ctx->loc->name);
+    for (size_t k = 0, n = coll_pieces(count, chunk); k < n; k++) {
+        const size_t len = coll_piece_len(count, chunk, k), off = k * chunk * es;
+        if ((rc = coll_copy(ctx, stage, sbuf + off, len * es))) return rc;
+        COLL_MPI(MPI_Allreduce(MPI_IN_PLACE, stage, (int)len, type, mop, ctx->comm));
+        if ((rc = coll_copy(ctx, rbuf + off, stage, len * es))) return rc;
+    }
+    return 0;
+}
+
+static int allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                         kern_op op)
 {
     static const MPI_Op ops[KERN_OP_COUNT] = { MPI_SUM, MPI_MAX, MPI_MIN };
     MPI_Datatype type;
     MPI_Op mop = ops[op];
-    const size_t es = kern_dtype_size(dt);
-    const int in_place = sbuf == rbuf;
+    const int half = dt == KERN_F16 || dt == KERN_BF16;
 
     switch (dt) {
     case KERN_F32: type = MPI_FLOAT; break;
@@ -60,12 +90,16 @@ int coll_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count,
     case KERN_F16: type = ctx->half_type[0]; mop = ctx->half_op[0][op]; break;
     default: type = ctx->half_type[1]; mop = ctx->half_op[1][op]; break;
     }
-    if (ctx->dev) return coll_dev_allreduce_mpi(ctx, sbuf, rbuf, count, dt, type, mop); /* device.c */
-    for (size_t done = 0; done < count;) {
-        size_t n = count - done < INT_MAX ? count - done : INT_MAX;
-        COLL_MPI(MPI_Allreduce(in_place ? MPI_IN_PLACE : (const char *)sbuf + done * es,
-                               (char *)rbuf + done * es, (int)n, type, mop, ctx->comm));
-        done += n;
-    }
-    return 0;
+    if (ctx->loc->mpi_moves && (ctx->loc->mpi_user_ops || !half))
+        return allreduce_direct(ctx, sbuf, rbuf, count, kern_dtype_size(dt), type, mop);
+    return allreduce_bounced(ctx, sbuf, rbuf, count, kern_dtype_size(dt), type, mop);
 }
+
+const coll_algo coll_algo_mpi = {
+    .name = "mpi",
+    .help = "MPI_Allreduce of the MPI library (the baseline)",
+    .run = allreduce_mpi,
+    .setup = mpi_setup,
+    .teardown = mpi_teardown,
+    .cost = coll_mpi_cost,
+};

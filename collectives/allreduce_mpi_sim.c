@@ -3,24 +3,23 @@
  * one ResNet-50 step took 159 s of wall time with SMPI's default selector (a 2.2 s simulated step)
  * and 418 s with its Open MPI selector (a 0.2 s step) — measured, docs/BENCHMARKS.md — beyond the
  * sweep's budget. So the simulated `mpi` is Open MPI's coll/tuned fixed decision for allreduce (the
- * real build's default MPI): the ring above 10,000 bytes, and below it recursive doubling, here
- * approximated by rhd (same bandwidth term, lg p more latency steps; no ResNet bucket is that small).
- * Its messages are ddlbench's ring's, so under simulation `mpi` and `ring` coincide above 10 KB. */
+ * real build's default MPI): the ring from COLL_OMPI_RDB_BYTES (coll.h) up, and below it recursive
+ * doubling, here approximated by rhd (same bandwidth term, lg p more latency steps; no ResNet bucket
+ * is that small). Its messages are ddlbench's ring's, so under simulation `mpi` and `ring` coincide
+ * above 10 KB. Its cost model is the real entry's (coll_mpi_cost, cost.c). */
 #include "coll.h"
 
-int coll_mpi_setup(ddl_ctx *ctx, const ddl_config *cfg)
+static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                             kern_op op)
 {
-    (void)ctx;
-    (void)cfg;
-    return 0;
-}
-
-void coll_mpi_teardown(ddl_ctx *ctx) { (void)ctx; }
-
-int coll_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
-                       kern_op op)
-{
-    if ((double)count * (double)kern_dtype_size(dt) < 10000)
+    if ((double)count * (double)kern_dtype_size(dt) < COLL_OMPI_RDB_BYTES)
         return coll_allreduce_rhd(ctx, sbuf, rbuf, count, dt, op);
     return coll_allreduce_ring(ctx, sbuf, rbuf, count, dt, op);
 }
+
+const coll_algo coll_algo_mpi = {
+    .name = "mpi",
+    .help = "MPI_Allreduce of the MPI library (the baseline; simulated: Open MPI's pick of rhd or ring)",
+    .run = allreduce_mpi_sim,
+    .cost = coll_mpi_cost,
+};

@@ -2,7 +2,9 @@
  *
  * Cost (p = 2^k):  2·lg p·α + 2n(p-1)/p·β + n(p-1)/p·γ
  * Other p: r = p - 2^⌊lg p⌋ extra ranks fold in first (the first 2r ranks pair up, even sends its
- * vector to odd) and get the result back last, adding about 2α + 2nβ + nγ.
+ * vector to odd) and get the result back last, adding about 2α + 2nβ + nγ (Thakur, Rabenseifner &
+ * Gropp 2005). rhd_cost prices it on a ddl_machine (cost.c): the fold, then each halving step and
+ * its doubling mirror at the slowest pair's level (across nodes while the mask spans them).
  *
  *   halving, q=4 (v = virtual rank, blocks b0..b3):
  *     mask 2: v0<->v2, v1<->v3  keep b0b1 (v0,v1) or b2b3 (v2,v3), send the other half
@@ -10,11 +12,9 @@
  *   doubling mirrors it: mask 1 then 2, each exchange doubling the range owned.
  *
  * Blocks are balanced, so any n works (n < q gives empty blocks). The first exchange reads the
- * send buffer directly, later ones the receive buffer. Scratch: COLL_WINDOW segments. */
+ * send buffer directly, later ones the receive buffer. Scratch: ctx->depth segments. */
 #include "coll.h"
 #include "partition.h"
-
-#include <string.h>
 
 int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r,
                                 const void *src, void *dst, size_t n, kern_dtype dt, kern_op op)
@@ -24,11 +24,7 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
     char *out = dst;
     int lo = 0, hi = q;
 
-    if (q == 1) {
-        if (src != dst && n && ctx->dev) return coll_dev_copy(ctx, dst, src, n * es);
-        if (src != dst && n) memcpy(dst, src, n * es);
-        return 0;
-    }
+    if (q == 1) return coll_copy(ctx, dst, src, n * es);
     for (int mask = q / 2; mask >= 1; mask /= 2) {
         int mid = lo + (hi - lo) / 2, peer = coll_fold_real(v ^ mask, fold_r);
         int klo = (v & mask) ? mid : lo, khi = (v & mask) ? hi : mid;   /* kept */
@@ -90,3 +86,20 @@ int coll_allreduce_rhd(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count,
                              v < 0 ? rank + 1 : MPI_PROC_NULL, rbuf, v < 0 ? count * es : 0);
     return 0;
 }
+
+static int rhd_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
+{
+    double reduced = 0;
+    int rc = coll_cost_dim(m, 1, m->ranks, COLL_PAT_RHD, bytes, seconds, &reduced);
+    (void)sh;
+    if (!rc) *seconds += reduced * m->gamma;
+    return rc;
+}
+
+const coll_algo coll_algo_rhd = {
+    .name = "rhd",
+    .help = "Rabenseifner: recursive halving reduce-scatter + doubling allgather, any rank count",
+    .flags = DDL_ALGO_AUTO,
+    .run = coll_allreduce_rhd,
+    .cost = rhd_cost,
+};

@@ -1,6 +1,8 @@
 /* allreduce_ring.c — ring allreduce: reduce-scatter then allgather around a ring of q ranks.
  *
- * Cost: 2(q-1)·α + 2n(q-1)/q·β + n(q-1)/q·γ   (bandwidth-optimal; latency grows with q)
+ * Cost: 2(q-1)·α + 2n(q-1)/q·β + n(q-1)/q·γ   (bandwidth-optimal; latency grows with q; Thakur,
+ * Rabenseifner & Gropp 2005). ring_cost prices it on a ddl_machine (cost.c): each step waits for
+ * its slowest hop, which crosses nodes (and shares the NIC) once the ring spans several.
  *
  * Blocks are balanced (partition.h). At reduce-scatter step s rank v sends block v-s-1 to v+1 and
  * receives block v-s-2 from v-1, reducing it with its own contribution; after q-1 steps v holds
@@ -11,12 +13,10 @@
  *
  * Each step is a segmented coll_exchange_reduce, so a block's segments are reduced while later
  * segments arrive. The first step reads the caller's send buffer directly: no copy of the input
- * (out-of-place costs the same as in-place). Memory: COLL_WINDOW segments of scratch. q = 1 is a
+ * (out-of-place costs the same as in-place). Memory: ctx->depth segments of scratch. q = 1 is a
  * copy; n < q leaves some blocks empty (zero-length messages). */
 #include "coll.h"
 #include "partition.h"
-
-#include <string.h>
 
 int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const void *src, void *dst,
                              size_t n, kern_dtype dt, kern_op op)
@@ -26,11 +26,7 @@ int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const vo
     char *out = dst;
     int right = coll_mod(v + 1, q), left = coll_mod(v - 1, q);
 
-    if (q == 1) {
-        if (src != dst && n && ctx->dev) return coll_dev_copy(ctx, dst, src, n * es);
-        if (src != dst && n) memcpy(dst, src, n * es);
-        return 0;
-    }
+    if (q == 1) return coll_copy(ctx, dst, src, n * es);
     for (int s = 0; s < q - 1; s++) {
         int sb = coll_mod(v - s - 1, q), rb = coll_mod(v - s - 2, q);
         const char *from = (s == 0 ? in : out) + coll_block_off(n, q, sb) * es;
@@ -63,3 +59,20 @@ int coll_allreduce_ring(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count
     if (rc) return rc;
     return coll_ring_allgather(ctx, ctx->comm, ctx->size, ctx->rank, rbuf, count, kern_dtype_size(dt));
 }
+
+static int ring_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
+{
+    double reduced = 0;
+    int rc = coll_cost_dim(m, 1, m->ranks, COLL_PAT_RING, bytes, seconds, &reduced);
+    (void)sh;
+    if (!rc) *seconds += reduced * m->gamma;
+    return rc;
+}
+
+const coll_algo coll_algo_ring = {
+    .name = "ring",
+    .help = "ring reduce-scatter + allgather, segmented and pipelined",
+    .flags = DDL_ALGO_AUTO,
+    .run = coll_allreduce_ring,
+    .cost = ring_cost,
+};

@@ -1,16 +1,23 @@
-/* coll.h — internals shared by the collectives: the context, the registry row, the primitives
- * (segmented exchange, ring and halving-doubling reduce-scatter/allgather) and error helpers. */
+/* coll.h — internals shared by the collectives: the context and its buffer location (a policy:
+ * host, cuda-aware or staged), the registry row, the primitives (one segment pipeline; ring and
+ * halving-doubling reduce-scatter/allgather on it), and the error recorder and agreement. */
 #ifndef COLL_H
 #define COLL_H
 
 #include "ddl.h"
 #include "reduce.h"
 
-#define COLL_WINDOW 2                       /* receive segments in flight (double buffering) */
-#define COLL_DEFAULT_SEGMENT (256u * 1024u) /* bytes; see docs/BENCHMARKS.md for the sweep */
+#include <limits.h>
+
+#define COLL_DEFAULT_SEGMENT (256u * 1024u) /* host buffers, bytes; see docs/BENCHMARKS.md for the sweep */
+#define COLL_DEVICE_SEGMENT (4u << 20)      /* device buffers; docs/GPU.md says where it comes from */
 #define COLL_MAX_SEGMENT (1u << 30)
+#define COLL_MAX_DEPTH 8                    /* segments in flight, at most */
+#define COLL_CHUNK ((size_t)1 << 30)        /* bytes: the largest message MPI is given (an int count) */
 
 enum { COLL_PAT_RING, COLL_PAT_RHD, COLL_PAT_COUNT };
+
+typedef struct coll_loc coll_loc;
 
 struct ddl_ctx {
     MPI_Comm comm;                    /* duplicate of the caller's communicator */
@@ -22,43 +29,133 @@ struct ddl_ctx {
     int coords[DDL_MAX_DIMS];         /* this rank's coordinate per dimension */
     int patterns[DDL_MAX_DIMS];       /* COLL_PAT_* per dimension */
     MPI_Comm dim_comm[DDL_MAX_DIMS];  /* ranks that differ only in that dimension */
-    size_t segment_bytes;             /* pipeline segment, equal on every rank */
+    size_t segment_bytes;             /* pipeline segment of the reducing steps, equal on every rank */
+    size_t plain_bytes;               /* message size of the plain steps, equal on every rank: COLL_CHUNK
+                                         when every rank's MPI moves its buffers, else segment_bytes */
+    int depth;                        /* segments in flight per direction (pipeline depth) */
     int poll_us;                      /* 0: block in MPI_Wait; else test, sleeping this long between */
-    void *scratch;                    /* COLL_WINDOW segments */
+    const coll_loc *loc;              /* where the buffers live: location.c (host), device.c */
+    void *scratch;                    /* host location: depth landing slots of segment_bytes */
+    struct coll_dev *dev;             /* device locations' streams, events and buffers (device.c) */
     MPI_Datatype half_type[2];        /* float16, bfloat16 as 2-byte types (mpi algorithm) */
     MPI_Op half_op[2][DDL_OP_COUNT];  /* user ops reducing them */
     void *algo_state;                 /* owned by the algorithm's setup/teardown */
-    struct coll_dev *dev;             /* device buffers (ddl_config.device): device.c; NULL = host */
 };
+
+/* One received segment, handed to the location once MPI has delivered it. */
+typedef struct coll_seg {
+    int slot;                 /* k % depth: the landing slot it used */
+    void *dst;                /* where its result goes */
+    const void *a;            /* reduce: the other operand (dst = a op received); NULL: plain copy */
+    void *landed;             /* where MPI wrote it (land) */
+    size_t bytes;
+} coll_seg;
+
+/* A buffer location: a policy chosen once in ddl_ctx_create (as Gloo's workspace template parameter)
+ * that the one pipeline (exchange.c) and the q = 1 copy go through, so no algorithm can take a host
+ * path with device memory. Every function returns 0 or a DDL_ERR_* code (recorded by coll_fail). */
+struct coll_loc {
+    const char *name;         /* "host" | "cuda-aware" | "staged" (ddl_ctx_describe) */
+    int device;               /* the buffers are CUDA device memory */
+    int lag;                  /* 1: stage and consume return before the copies are done, so a slot is
+                                 reused one segment later than on the host */
+    int mpi_moves;            /* MPI may send and receive the user's buffers as they are */
+    int mpi_user_ops;         /* MPI's user-defined ops (float16, bfloat16) may reduce them */
+    int default_depth;        /* segments in flight unless configured */
+    size_t default_segment;   /* bytes, unless configured */
+    int (*alloc)(ddl_ctx *ctx);            /* buffers for depth segments (collective agreement after) */
+    void (*release)(ddl_ctx *ctx);         /* what choose and alloc made; safe after a partial alloc */
+    int (*enter)(ddl_ctx *ctx);            /* before a step, on the calling thread (select the device) */
+    /* send: start making src MPI-visible in slot, then wait for it and give the pointer MPI sends */
+    int (*stage)(ddl_ctx *ctx, int slot, const void *src, size_t bytes);
+    int (*sendable)(ddl_ctx *ctx, int slot, const void *src, const void **mpi);
+    /* receive: where MPI writes into slot (waiting until the slot's last use is done), then what
+     * happens to the arrived segment: reduced into dst, or copied to dst unless it landed there */
+    int (*land)(ddl_ctx *ctx, int slot, int reduce, void *dst, void **mpi);
+    int (*consume)(ddl_ctx *ctx, const coll_seg *seg, kern_dtype dt, kern_op op);
+    int (*finish)(ddl_ctx *ctx);           /* after a step: every result is in place */
+    int (*copy)(ddl_ctx *ctx, void *dst, const void *src, size_t bytes); /* complete on return */
+    void *(*bounce)(ddl_ctx *ctx, size_t *bytes); /* host buffer for MPI_Allreduce staging, or NULL */
+};
+
+extern const coll_loc coll_loc_host;                       /* location.c */
+extern const coll_loc coll_loc_aware, coll_loc_staged;     /* device.c */
+
+/* Choose ctx->loc for cfg->device (local: no allocation, no communication). */
+int coll_loc_choose(ddl_ctx *ctx, const ddl_config *cfg);
+int coll_dev_choose(ddl_ctx *ctx);  /* device.c: cuda-aware or staged, and the device; release frees */
+/* The q = 1 step and any whole-buffer copy: dst = src through the location (nothing if equal). */
+int coll_copy(ddl_ctx *ctx, void *dst, const void *src, size_t bytes);
+
+/* Cutting `total` into pieces of at most `piece` (segments; messages under INT_MAX): how many, and
+ * the length of piece k. The sender and the receiver cut the same total the same way. */
+static inline size_t coll_pieces(size_t total, size_t piece) { return (total + piece - 1) / piece; }
+static inline size_t coll_piece_len(size_t total, size_t piece, size_t k)
+{
+    size_t off = k * piece;
+    return total - off < piece ? total - off : piece;
+}
 
 typedef int (*coll_run_fn)(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
                            kern_op op);
 typedef int (*coll_setup_fn)(ddl_ctx *ctx, const ddl_config *cfg);
 typedef void (*coll_teardown_fn)(ddl_ctx *ctx);
+/* Appends what setup resolved (" grid=4:ringx2:rhd") to ddl_ctx_describe's line; 0 or DDL_ERR_*. */
+typedef int (*coll_describe_fn)(const ddl_ctx *ctx, char *buf, size_t len);
 
+/* A configuration for the cost model and for auto: the grid and per-dimension patterns
+ * (COLL_PAT_*) of an algorithm with DDL_ALGO_GRID; ndims = 0 for the others. */
+typedef struct coll_shape {
+    int ndims;
+    int dims[DDL_MAX_DIMS];
+    int patterns[DDL_MAX_DIMS];
+} coll_shape;
+/* Seconds of one allreduce of `bytes` on machine m (validated by ddl_algo_cost); 0 or DDL_ERR_*. */
+typedef int (*coll_cost_fn)(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
+/* The configurations auto may try on p ranks, rpn per node (0 = not node-major): writes up to max
+ * shapes, returns how many. NULL in a row with DDL_ALGO_AUTO = the one plain configuration. */
+typedef int (*coll_candidates_fn)(int p, int rpn, coll_shape *out, int max);
+
+/* One registry row: everything about an algorithm. Each algorithm file defines its row
+ * (`const coll_algo coll_algo_ring = { ... }`); registry.c's table lists them in order. */
 typedef struct coll_algo {
-    const char *name;            /* CLI and API name */
-    coll_run_fn run;             /* the allreduce */
-    coll_setup_fn setup;         /* optional: build what run needs (NULL = nothing) */
-    coll_teardown_fn teardown;   /* optional */
-    const char *help;            /* one line */
+    const char *name;               /* CLI and API name */
+    const char *help;               /* one line */
+    unsigned flags;                 /* DDL_ALGO_GRID | DDL_ALGO_AUTO (ddl.h); DDL_ALGO_COST = cost set */
+    coll_run_fn run;                /* the allreduce */
+    coll_setup_fn setup;            /* optional: build what run needs (NULL = nothing) */
+    coll_teardown_fn teardown;      /* optional */
+    coll_describe_fn describe;      /* optional */
+    coll_cost_fn cost;              /* optional: the alpha-beta-gamma model (NULL = none) */
+    coll_candidates_fn candidates;  /* optional, see coll_candidates_fn */
 } coll_algo;
 
 const coll_algo *coll_algo_get(int i);
 int coll_algo_find(const char *name);
 
-/* Errors: set the thread's last message and return the code. */
+/* Errors (errors.c): set the thread's last message and return the code. */
 int coll_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int coll_mpi_fail(int mpi_rc, const char *what);
-/* Wait for n requests, by MPI_Waitall or by polling (ctx->poll_us). */
-int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs);
 #define COLL_MPI(call)                                          \
     do {                                                        \
         int mpi_rc_ = (call);                                   \
         if (mpi_rc_ != MPI_SUCCESS) return coll_mpi_fail(mpi_rc_, #call); \
     } while (0)
+/* Agreement before a collective step (errors.c), collective over comm: every rank passes its local
+ * status; all return 0, or all return an error: a rank that failed keeps its code and message, the
+ * others get the lowest failing rank's code and "rank R failed: <its message>". */
+int coll_agree(MPI_Comm comm, int rc);
+/* Collective: 0 when every rank passes the same value, else DDL_ERR_ARG on all, naming `what`. */
+int coll_agree_same(MPI_Comm comm, long value, const char *what);
+/* Test hook: DDL_TEST_FAIL="POINT:RANK" makes rank RANK of comm fail at POINT (alloc, topology or
+ * setup) with code; 0 elsewhere. A malformed value is DDL_ERR_ARG. */
+int coll_test_fail(MPI_Comm comm, const char *point, int code);
 
-/* Primitives (exchange.c). Counts are elements of dt; pointers are byte addresses. */
+/* Wait for n requests, by MPI_Waitall or by polling (ctx->poll_us). */
+int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs);
+
+/* Primitives (exchange.c): one segment pipeline through ctx->loc. Counts are elements of dt;
+ * pointers are byte addresses. dest or source may be MPI_PROC_NULL (a one-sided step). */
 int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
                          int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op);
 int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
@@ -75,37 +172,25 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
 int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
                             size_t esize);
 
-/* Device buffers (device.c): setup/teardown of ctx->dev, and the device twins of the primitives
- * above, which exchange.c, the q = 1 copies and the mpi algorithm call when ctx->dev is set. */
-int coll_dev_setup(ddl_ctx *ctx);
-void coll_dev_teardown(ddl_ctx *ctx);
-const char *coll_dev_path(const ddl_ctx *ctx);  /* "cuda-aware" | "staged" */
-int coll_dev_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
-                             int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op);
-int coll_dev_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source,
-                      void *rptr, size_t rbytes);
-int coll_dev_copy(ddl_ctx *ctx, void *dst, const void *src, size_t bytes);
-int coll_dev_allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
-                           MPI_Datatype type, MPI_Op mop);
-
 /* Grid (grid.c): parse "4x16x4" and "ring,rhd", derive from ranks per node. 0 or DDL_ERR_GRID. */
 int coll_grid_parse(const char *s, int *dims, int *ndims);
 int coll_patterns_parse(const char *s, int ndims, int *patterns);
 void coll_grid_derive(int p, int rpn, int *dims, int *ndims);
 const char *coll_pattern_name(int pat);
 
-/* The algorithms (one file each). */
-int coll_allreduce_mpi(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_mpi_setup(ddl_ctx *, const ddl_config *);
-void coll_mpi_teardown(ddl_ctx *);
+/* The algorithms (one file each) export their registry row; ring and rhd also their run, which the
+ * simulated `mpi` (allreduce_mpi_sim.c) calls. Open MPI's coll/tuned fixed decision for allreduce
+ * (up to 4.0.x; docs/SOURCES.md §7) takes recursive doubling below COLL_OMPI_RDB_BYTES and the ring
+ * from there on. */
 int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_allreduce_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_ddl_setup(ddl_ctx *, const ddl_config *);
-void coll_ddl_teardown(ddl_ctx *);
-int coll_allreduce_auto(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
-int coll_auto_setup(ddl_ctx *, const ddl_config *);
-void coll_auto_teardown(ddl_ctx *);
-int coll_auto_describe(const ddl_ctx *ctx, char *buf, size_t len);
+#define COLL_OMPI_RDB_BYTES 10000
+
+/* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
+ * r + s(d-1) of every group, all groups at once, with n bytes each; adds reduced bytes to *reduced.
+ * Open MPI's decision priced: coll_mpi_cost. 0 or DDL_ERR_NOMEM. */
+int coll_cost_dim(const ddl_machine *m, int stride, int d, int pattern, double n, double *seconds,
+                  double *reduced);
+int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
 
 #endif

@@ -1,9 +1,15 @@
 /* context.c — ddl_ctx_create / ddl_allreduce / ddl_ctx_free and the small public helpers.
- * Creation duplicates the communicator (MPI_ERRORS_RETURN on it), agrees on one segment size,
- * resolves ranks per node, allocates the scratch and runs the algorithm's setup; ddl_allreduce then
- * only validates its arguments and calls the algorithm. */
+ *
+ * ddl_ctx_create is collective, and a failure on one rank must not leave its peers waiting in the
+ * next collective call. So it first makes every local check and choice (algorithm, buffer location,
+ * requested segment, depth, polling), then runs its collective steps, each preceded by an agreement
+ * on every local failure so far (coll_agree, errors.c), so all ranks fail together:
+ *
+ *   local checks ─ dup ─ agree ─ segment/plain sizes ─ topology (agrees inside) ─ location buffers
+ *   ─ agree ─ algorithm setup (agrees before its own collective steps) ─ agree ─ done
+ *
+ * ddl_allreduce then only validates its arguments and calls the algorithm. */
 #include "coll.h"
-#include "mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +31,7 @@ static ddl_ctx *ctx_new(void)
     ddl_ctx *ctx = calloc(1, sizeof *ctx);
     if (!ctx) return NULL;
     ctx->comm = MPI_COMM_NULL;
+    ctx->loc = &coll_loc_host;
     for (int i = 0; i < DDL_MAX_DIMS; i++) ctx->dim_comm[i] = MPI_COMM_NULL;
     for (int h = 0; h < 2; h++) {
         ctx->half_type[h] = MPI_DATATYPE_NULL;
@@ -33,20 +40,33 @@ static ddl_ctx *ctx_new(void)
     return ctx;
 }
 
-static int resolve_segment(ddl_ctx *ctx, size_t requested)
+static int resolve_segment(const ddl_ctx *ctx, size_t requested, size_t *out)
 {
     long env;
     int rc;
-    unsigned long mine, agreed;
     if (!requested) {
         if ((rc = coll_env_positive("DDL_SEGMENT_BYTES", COLL_MAX_SEGMENT, &env))) return rc;
-        requested = env ? (size_t)env : COLL_DEFAULT_SEGMENT;
+        requested = env ? (size_t)env : ctx->loc->default_segment;
     }
     if (requested < 64 || requested > COLL_MAX_SEGMENT)
         return coll_fail(DDL_ERR_ARG, "segment_bytes: expected 64..%u, got %zu", COLL_MAX_SEGMENT, requested);
-    mine = (unsigned long)(requested & ~(size_t)7);
-    COLL_MPI(MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG, MPI_MIN, ctx->comm));
-    ctx->segment_bytes = agreed;
+    *out = requested & ~(size_t)7;
+    return 0;
+}
+
+static int resolve_depth(ddl_ctx *ctx, int requested)
+{
+    const int lo = 1 + ctx->loc->lag;
+    long env;
+    int rc;
+    if (!requested) {
+        if ((rc = coll_env_positive("DDL_PIPELINE_DEPTH", COLL_MAX_DEPTH, &env))) return rc;
+        requested = env ? (int)env : ctx->loc->default_depth;
+    }
+    if (requested < lo || requested > COLL_MAX_DEPTH)
+        return coll_fail(DDL_ERR_ARG, "pipeline_depth: expected %d..%d for %s buffers, got %d", lo, COLL_MAX_DEPTH,
+                         ctx->loc->device ? "device" : "host", requested);
+    ctx->depth = requested;
     return 0;
 }
 
@@ -61,43 +81,74 @@ static int resolve_poll(int requested, int *out)
     return 0;
 }
 
+/* Everything decided before any communication: local failures only. */
+static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment)
+{
+    const char *name = cfg->algo && *cfg->algo ? cfg->algo : "ddl";
+    int algo = coll_algo_find(name), rc;
+    if (algo < 0) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\" (see --list)", name);
+    ctx->algo = algo;
+    if ((rc = coll_loc_choose(ctx, cfg)) || (rc = resolve_segment(ctx, cfg->segment_bytes, segment)) ||
+        (rc = resolve_depth(ctx, cfg->pipeline_depth)))
+        return rc;
+    return resolve_poll(cfg->poll_us, &ctx->poll_us);
+}
+
+/* The first collective step: duplicate comm (MPI errors returned, not fatal), then agree on rc, the
+ * local checks made before. Without a context (out NULL, no memory) the duplicate is freed at once. */
+static int open_comm(ddl_ctx *ctx, MPI_Comm comm, int rc)
+{
+    MPI_Comm dup = MPI_COMM_NULL;
+    int mrc = MPI_Comm_dup(comm, &dup);
+    if (mrc != MPI_SUCCESS) return rc ? rc : coll_mpi_fail(mrc, "MPI_Comm_dup");
+    mrc = MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    if (mrc == MPI_SUCCESS && ctx) mrc = MPI_Comm_rank(dup, &ctx->rank);
+    if (mrc == MPI_SUCCESS && ctx) mrc = MPI_Comm_size(dup, &ctx->size);
+    if (mrc != MPI_SUCCESS && !rc) rc = coll_mpi_fail(mrc, "communicator setup");
+    rc = coll_agree(dup, rc);
+    if (ctx)
+        ctx->comm = dup;
+    else
+        MPI_Comm_free(&dup);
+    return rc;
+}
+
+/* Collective: one segment (the smallest requested) on every rank, and one size for the plain steps'
+ * messages: COLL_CHUNK when every rank's MPI moves its buffers, else the segment (staging slots). */
+static int agree_sizes(ddl_ctx *ctx, size_t requested)
+{
+    unsigned long mine[2] = { (unsigned long)requested, (unsigned long)ctx->loc->mpi_moves }, all[2];
+    COLL_MPI(MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG, MPI_MIN, ctx->comm));
+    ctx->segment_bytes = all[0];
+    ctx->plain_bytes = all[1] ? COLL_CHUNK : all[0];
+    return 0;
+}
+
 int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
 {
     static const ddl_config defaults = DDL_CONFIG_INIT;
-    const char *name;
     ddl_ctx *ctx = NULL;
+    size_t segment = 0;
     int rc;
 
-    if (!out) return coll_fail(DDL_ERR_ARG, "ddl_ctx_create: out is NULL");
-    *out = NULL;
     if (comm == MPI_COMM_NULL) return coll_fail(DDL_ERR_ARG, "ddl_ctx_create: communicator is MPI_COMM_NULL");
+    if (out) *out = NULL;
     if (!cfg) cfg = &defaults;
-    name = cfg->algo && *cfg->algo ? cfg->algo : "ddl";
-    int algo = coll_algo_find(name);
-    if (algo < 0) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\" (see --list)", name);
-    if (!(ctx = ctx_new())) return coll_fail(DDL_ERR_NOMEM, "ddl_ctx_create: out of memory");
-    ctx->algo = algo;
-    if (MPI_Comm_dup(comm, &ctx->comm) != MPI_SUCCESS) {
-        rc = coll_fail(DDL_ERR_MPI, "MPI_Comm_dup failed");
+    if (!out)
+        rc = coll_fail(DDL_ERR_ARG, "ddl_ctx_create: out is NULL");
+    else if (!(ctx = ctx_new()))
+        rc = coll_fail(DDL_ERR_NOMEM, "ddl_ctx_create: out of memory");
+    else
+        rc = configure(ctx, cfg, &segment);
+    if ((rc = open_comm(ctx, comm, rc)) || (rc = agree_sizes(ctx, segment)) ||
+        (rc = coll_topology(ctx->comm, ctx->rank, ctx->size, cfg->ranks_per_node, &ctx->ranks_per_node)))
         goto out;
-    }
-    if ((rc = MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN)) ||
-        (rc = MPI_Comm_rank(ctx->comm, &ctx->rank)) || (rc = MPI_Comm_size(ctx->comm, &ctx->size))) {
-        rc = coll_mpi_fail(rc, "communicator setup");
-        goto out;
-    }
-    if ((rc = resolve_segment(ctx, cfg->segment_bytes))) goto out;
-    if ((rc = resolve_poll(cfg->poll_us, &ctx->poll_us))) goto out;
-    if ((rc = coll_topology(ctx->comm, ctx->rank, ctx->size, cfg->ranks_per_node, &ctx->ranks_per_node)))
-        goto out;
-    /* kern_buf_alloc: under SMPI shared pages, so the simulator copies no message payloads */
-    if (!(ctx->scratch = kern_buf_alloc(COLL_WINDOW * ctx->segment_bytes))) {
-        rc = coll_fail(DDL_ERR_NOMEM, "ddl_ctx_create: no memory for %zu bytes of scratch",
-                       COLL_WINDOW * ctx->segment_bytes);
-        goto out;
-    }
-    if (cfg->device && (rc = coll_dev_setup(ctx))) goto out; /* device buffers: device.c */
-    if (coll_algo_get(algo)->setup && (rc = coll_algo_get(algo)->setup(ctx, cfg))) goto out;
+    rc = coll_test_fail(ctx->comm, "alloc", DDL_ERR_NOMEM);
+    if (!rc) rc = ctx->loc->alloc(ctx);
+    if ((rc = coll_agree(ctx->comm, rc))) goto out;
+    if (coll_algo_get(ctx->algo)->setup) rc = coll_algo_get(ctx->algo)->setup(ctx, cfg);
+    if (!rc) rc = coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG); /* setups without collective steps */
+    if ((rc = coll_agree(ctx->comm, rc))) goto out;
     *out = ctx;
     return 0;
 out:
@@ -110,8 +161,7 @@ void ddl_ctx_free(ddl_ctx *ctx)
     if (!ctx) return;
     if (coll_algo_get(ctx->algo)->teardown) coll_algo_get(ctx->algo)->teardown(ctx);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
-    coll_dev_teardown(ctx);
-    kern_buf_free(ctx->scratch);
+    ctx->loc->release(ctx);
     free(ctx);
 }
 
@@ -137,17 +187,12 @@ int ddl_ctx_describe(const ddl_ctx *ctx, char *buf, size_t len)
 {
     size_t used = 0;
     if (!ctx || !buf || !len) return coll_fail(DDL_ERR_ARG, "ddl_ctx_describe: bad argument");
-    used += (size_t)snprintf(buf, len, "%s ranks=%d ranks_per_node=%d segment=%zu", ddl_ctx_algo(ctx),
-                             ctx->size, ctx->ranks_per_node, ctx->segment_bytes);
-    if (ctx->dev && used < len) used += (size_t)snprintf(buf + used, len - used, " device=%s", coll_dev_path(ctx));
-    if (ctx->algo_state && coll_algo_get(ctx->algo)->run == coll_allreduce_auto && used + 2 < len) {
-        used += (size_t)snprintf(buf + used, len - used, " choices: ");
-        if (used < len) coll_auto_describe(ctx, buf + used, len - used);
-        return 0;
-    }
-    for (int i = 0; i < ctx->ndims && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d:%s", i ? "x" : " grid=", ctx->dims[i],
-                                 coll_pattern_name(ctx->patterns[i]));
+    used += (size_t)snprintf(buf, len, "%s ranks=%d ranks_per_node=%d segment=%zu depth=%d", ddl_ctx_algo(ctx),
+                             ctx->size, ctx->ranks_per_node, ctx->segment_bytes, ctx->depth);
+    if (ctx->loc->device && used < len)
+        used += (size_t)snprintf(buf + used, len - used, " device=%s", ctx->loc->name);
+    if (coll_algo_get(ctx->algo)->describe && used + 1 < len) /* the row's own: grid, auto's choices */
+        return coll_algo_get(ctx->algo)->describe(ctx, buf + used, len - used);
     return 0;
 }
 

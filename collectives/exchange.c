@@ -1,101 +1,157 @@
-/* exchange.c — the two point-to-point steps every algorithm is made of.
+/* exchange.c — the two point-to-point steps every algorithm is made of, on ONE segment pipeline.
  *
  * coll_exchange_reduce: send scount elements to dest while receiving rcount elements from source,
  * both cut into segments of ctx->segment_bytes; each arriving segment is reduced at once
- * (dst = a op incoming), so receiving, reducing and sending overlap:
+ * (dst = a op incoming), so receiving, reducing and sending overlap, ctx->depth segments in flight
+ * each way (landing slot k % depth):
  *
- *     recv seg0 ─► reduce seg0 ─► recv seg2 ...     scratch: COLL_WINDOW segments, made at setup
- *     recv seg1 ─────────────────► reduce seg1 ...  sends: up to COLL_WINDOW in flight
+ *     recv seg0 ─► consume seg0 ─► recv seg2 ...      depth = 2 (host); slots made at setup
+ *     recv seg1 ─────────────────► consume seg1 ...   sends: up to depth in flight
  *
- * Both sides cut with the same segment size (agreed in ddl_ctx_create), so message k on one side
- * matches message k on the other; MPI's ordering keeps the segments of one step in order.
+ * coll_exchange: the plain send-receive of the allgather phases: the same pipeline cut at
+ * ctx->plain_bytes (below INT_MAX bytes), each piece landing in place or copied there.
+ *
+ * What happens to a segment — where it lands, how a send becomes MPI-visible, how it is reduced or
+ * copied — is the context's buffer location (ctx->loc: location.c for host buffers, device.c for
+ * CUDA ones); this file holds only the order of operations, so host and device buffers take the
+ * same path. A location with asynchronous copies (lag 1) rewrites slot w one segment late, so the
+ * copy issued for segment k overlaps the transfers of the next ones:
+ *
+ *     send j:  stage(j) issued when slot j % depth is free ... sendable(j) → MPI_Isend
+ *     recv j:  land(j) (slot free) → MPI_Irecv ... wait → consume(j) issued
+ *     after iteration k: receives and sends posted up to k+depth-lag, sends staged up to k+depth
+ *
+ * Both sides cut with the same sizes (agreed in ddl_ctx_create), so message k on one side matches
+ * message k on the other; MPI's ordering keeps a step's segments in order. No deadlock: iteration k
+ * waits for receive k and send k, which the peers posted by their iteration k - depth + lag < k.
  * dest or source may be MPI_PROC_NULL (a send-only or receive-only step).
- *
- * coll_exchange: the plain send-receive of the allgather phases, chunked below INT_MAX bytes.
  *
  * coll_waitall: MPI_Waitall, or, with ctx->poll_us > 0, MPI_Testall with a sleep between tests, so a
  * communication thread leaves the core to compute threads when ranks share cores. */
 #include "coll.h"
 
-#include <limits.h>
 #include <time.h>
 
 #define TAG_SEG 101
 #define TAG_PLAIN 102
-#define CHUNK ((size_t)1 << 30)
 
-static size_t seg_len(size_t total, size_t seg, size_t k)
+typedef struct step {
+    MPI_Comm comm;
+    int dest, source, tag;
+    int reduce;                        /* 1: dst = a op received; 0: dst = received */
+    const char *src;                   /* sent: sbytes from src */
+    size_t sbytes;
+    char *dst;                         /* received: rbytes into dst */
+    const char *a;
+    size_t rbytes;
+    size_t piece;                      /* segment bytes */
+    size_t ns, nr;                     /* segments each way */
+    size_t staged, sent, posted;       /* sends staged, sends posted, receives posted */
+    void *landed[COLL_MAX_DEPTH];      /* where each slot's receive lands */
+    MPI_Request sreq[COLL_MAX_DEPTH], rreq[COLL_MAX_DEPTH];
+} step;
+
+static int post_recvs(ddl_ctx *ctx, step *s, size_t upto)
 {
-    size_t off = k * seg;
-    return total - off < seg ? total - off : seg;
+    for (; s->posted < upto && s->posted < s->nr; s->posted++) {
+        const size_t j = s->posted;
+        const int w = (int)(j % (size_t)ctx->depth);
+        int rc = ctx->loc->land(ctx, w, s->reduce, s->dst + j * s->piece, &s->landed[w]);
+        if (rc) return rc;
+        COLL_MPI(MPI_Irecv(s->landed[w], (int)coll_piece_len(s->rbytes, s->piece, j), MPI_BYTE, s->source,
+                           s->tag, s->comm, &s->rreq[w]));
+    }
+    return 0;
+}
+
+static int stage_sends(ddl_ctx *ctx, step *s, size_t upto)
+{
+    for (; s->staged < upto && s->staged < s->ns; s->staged++) {
+        const size_t j = s->staged;
+        int rc = ctx->loc->stage(ctx, (int)(j % (size_t)ctx->depth), s->src + j * s->piece,
+                                 coll_piece_len(s->sbytes, s->piece, j));
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int post_sends(ddl_ctx *ctx, step *s, size_t upto)
+{
+    for (; s->sent < upto && s->sent < s->staged; s->sent++) {
+        const size_t j = s->sent;
+        const int w = (int)(j % (size_t)ctx->depth);
+        const void *from;
+        int rc = ctx->loc->sendable(ctx, w, s->src + j * s->piece, &from);
+        if (rc) return rc;
+        COLL_MPI(MPI_Isend(from, (int)coll_piece_len(s->sbytes, s->piece, j), MPI_BYTE, s->dest, s->tag,
+                           s->comm, &s->sreq[w]));
+    }
+    return 0;
+}
+
+/* After a failure: no request may write into the slots later. */
+static void abandon(step *s)
+{
+    for (int w = 0; w < COLL_MAX_DEPTH; w++) {
+        if (s->rreq[w] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&s->rreq[w]);
+            MPI_Request_free(&s->rreq[w]);
+        }
+        if (s->sreq[w] != MPI_REQUEST_NULL) MPI_Request_free(&s->sreq[w]);
+    }
+}
+
+static int pipeline(ddl_ctx *ctx, step *s, kern_dtype dt, kern_op op)
+{
+    const size_t depth = (size_t)ctx->depth, ahead = depth - (size_t)ctx->loc->lag;
+    int rc;
+
+    s->ns = s->dest == MPI_PROC_NULL ? 0 : coll_pieces(s->sbytes, s->piece);
+    s->nr = s->source == MPI_PROC_NULL ? 0 : coll_pieces(s->rbytes, s->piece);
+    s->staged = s->sent = s->posted = 0;
+    for (int w = 0; w < COLL_MAX_DEPTH; w++) s->sreq[w] = s->rreq[w] = MPI_REQUEST_NULL;
+    if ((rc = ctx->loc->enter(ctx)) || (rc = post_recvs(ctx, s, depth)) || (rc = stage_sends(ctx, s, depth)) ||
+        (rc = post_sends(ctx, s, ahead)))
+        goto out;
+    for (size_t k = 0; k < s->nr || k < s->ns; k++) {
+        const int w = (int)(k % depth);
+        if (k < s->nr) {
+            coll_seg seg = { w, s->dst + k * s->piece, s->reduce ? s->a + k * s->piece : NULL, s->landed[w],
+                             coll_piece_len(s->rbytes, s->piece, k) };
+            if ((rc = coll_waitall(ctx, 1, &s->rreq[w])) || (rc = ctx->loc->consume(ctx, &seg, dt, op)) ||
+                (rc = post_recvs(ctx, s, k + 1 + ahead)))
+                goto out;
+        }
+        if (k < s->ns && ((rc = coll_waitall(ctx, 1, &s->sreq[w])) || (rc = stage_sends(ctx, s, k + 1 + depth)) ||
+                          (rc = post_sends(ctx, s, k + 1 + ahead))))
+            goto out;
+    }
+    rc = ctx->loc->finish(ctx);
+out:
+    if (rc) abandon(s);
+    return rc;
 }
 
 int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
                          int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op)
 {
-    const size_t es = kern_dtype_size(dt), seg = ctx->segment_bytes / es;
-    const size_t ns = dest == MPI_PROC_NULL ? 0 : (scount + seg - 1) / seg;
-    const size_t nr = source == MPI_PROC_NULL ? 0 : (rcount + seg - 1) / seg;
-    const char *s = sptr, *pa = a;
-    char *d = dst, *tmp = ctx->scratch;
-    MPI_Request rreq[COLL_WINDOW], sreq[COLL_WINDOW];
-    int rc;
-
-    if (ctx->dev) /* device buffers: device.c */
-        return coll_dev_exchange_reduce(ctx, comm, dest, sptr, scount, source, dst, a, rcount, dt, op);
-    for (int w = 0; w < COLL_WINDOW; w++) rreq[w] = sreq[w] = MPI_REQUEST_NULL;
-    for (size_t k = 0; k < nr && k < COLL_WINDOW; k++)
-        COLL_MPI(MPI_Irecv(tmp + k * ctx->segment_bytes, (int)(seg_len(rcount, seg, k) * es), MPI_BYTE,
-                           source, TAG_SEG, comm, &rreq[k]));
-    for (size_t k = 0; k < ns && k < COLL_WINDOW; k++)
-        COLL_MPI(MPI_Isend(s + k * seg * es, (int)(seg_len(scount, seg, k) * es), MPI_BYTE, dest,
-                           TAG_SEG, comm, &sreq[k]));
-    for (size_t k = 0; k < nr || k < ns; k++) {
-        size_t w = k % COLL_WINDOW;
-        if (k < nr) {
-            char *slot = tmp + w * ctx->segment_bytes;
-            size_t len = seg_len(rcount, seg, k), off = k * seg * es;
-            if ((rc = coll_waitall(ctx, 1, &rreq[w]))) return rc;
-            kern_reduce(dt, op, d + off, pa + off, slot, len);
-            if (k + COLL_WINDOW < nr)
-                COLL_MPI(MPI_Irecv(slot, (int)(seg_len(rcount, seg, k + COLL_WINDOW) * es), MPI_BYTE,
-                                   source, TAG_SEG, comm, &rreq[w]));
-        }
-        if (k < ns) {
-            if ((rc = coll_waitall(ctx, 1, &sreq[w]))) return rc;
-            if (k + COLL_WINDOW < ns)
-                COLL_MPI(MPI_Isend(s + (k + COLL_WINDOW) * seg * es,
-                                   (int)(seg_len(scount, seg, k + COLL_WINDOW) * es), MPI_BYTE, dest,
-                                   TAG_SEG, comm, &sreq[w]));
-        }
-    }
-    return 0;
+    const size_t es = kern_dtype_size(dt);
+    step s = { .comm = comm, .dest = dest, .source = source, .tag = TAG_SEG, .reduce = 1,
+               .src = sptr, .sbytes = scount * es, .dst = dst, .a = a, .rbytes = rcount * es,
+               .piece = ctx->segment_bytes };
+    return pipeline(ctx, &s, dt, op);
 }
-
-static size_t nchunks(size_t bytes) { return bytes == 0 ? 1 : (bytes + CHUNK - 1) / CHUNK; }
 
 int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t sbytes, int source, void *rptr,
                   size_t rbytes)
 {
-    const char *s = sptr;
-    char *r = rptr;
-    size_t ns = nchunks(sbytes), nr = nchunks(rbytes); /* the peer cuts the same sizes the same way */
-    if (ctx->dev) return coll_dev_exchange(ctx, comm, dest, sptr, sbytes, source, rptr, rbytes); /* device.c */
-    for (size_t i = 0; i < ns || i < nr; i++) {
-        size_t so = i * CHUNK, ro = i * CHUNK;
-        size_t sl = i < ns ? seg_len(sbytes, CHUNK, i) : 0, rl = i < nr ? seg_len(rbytes, CHUNK, i) : 0;
-        MPI_Request req[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
-        int rc;
-        COLL_MPI(MPI_Irecv(r ? r + ro : r, (int)rl, MPI_BYTE, i < nr ? source : MPI_PROC_NULL, TAG_PLAIN, comm,
-                           &req[0]));
-        COLL_MPI(MPI_Isend(s ? s + so : s, (int)sl, MPI_BYTE, i < ns ? dest : MPI_PROC_NULL, TAG_PLAIN, comm,
-                           &req[1]));
-        if ((rc = coll_waitall(ctx, 2, req))) return rc;
-    }
-    return 0;
+    step s = { .comm = comm, .dest = dest, .source = source, .tag = TAG_PLAIN, .reduce = 0,
+               .src = sptr, .sbytes = sbytes, .dst = rptr, .a = NULL, .rbytes = rbytes,
+               .piece = ctx->plain_bytes };
+    return pipeline(ctx, &s, KERN_F32, KERN_SUM); /* type and op unused: nothing is reduced */
 }
 
-#define WAIT_MAX 4 /* callers wait for one send and one receive at a time */
+#define WAIT_MAX 4 /* the pipeline waits for one request at a time */
 
 int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs)
 {

@@ -1,6 +1,7 @@
 /* topology.c — ranks per node: detected with MPI_COMM_TYPE_SHARED and checked to be node-major and
  * equal on every node, or overridden (argument, else DDL_RANKS_PER_NODE) so that one machine can
- * emulate nodes of k ranks. Result 0 means "not node-major on equal nodes". */
+ * emulate nodes of k ranks. Result 0 means "not node-major on equal nodes". Collective, agreeing on
+ * local failures before each collective call (errors.c). */
 #include "coll.h"
 
 #include <errno.h>
@@ -20,15 +21,17 @@ int coll_env_positive(const char *name, long max, long *out)
     return 0;
 }
 
+/* Collective: split by shared memory, then agree (a local failure between the two collective calls
+ * must not leave the peers in the second) and compare every rank's view. */
 static int detect(MPI_Comm comm, int rank, int *rpn)
 {
     MPI_Comm node;
-    int k, local, mine[3], all[3], rc = 0;
+    int k = 0, local = 0, mine[3], all[3], rc = 0;
     COLL_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-    if (MPI_Comm_size(node, &k) || MPI_Comm_rank(node, &local)) {
+    if (MPI_Comm_size(node, &k) || MPI_Comm_rank(node, &local))
         rc = coll_fail(DDL_ERR_MPI, "MPI_Comm_size on the node communicator failed");
-        goto out;
-    }
+    if (!rc) rc = coll_test_fail(comm, "topology", DDL_ERR_MPI);
+    if ((rc = coll_agree(comm, rc))) goto out;
     /* node-major on equal nodes <=> every rank's local index is rank % k, with one k everywhere */
     mine[0] = rank % k == local ? 0 : 1;
     mine[1] = k;
@@ -43,18 +46,22 @@ out:
     return rc;
 }
 
+/* Collective. The override (argument, else DDL_RANKS_PER_NODE) must be the same on every rank:
+ * ranks that detect and ranks that do not would wait for each other. */
 int coll_topology(MPI_Comm comm, int rank, int size, int override, int *rpn)
 {
-    long env;
-    int rc;
-    if (override < 0) return coll_fail(DDL_ERR_ARG, "ranks_per_node: expected >= 0, got %d", override);
-    if (!override) {
-        if ((rc = coll_env_positive("DDL_RANKS_PER_NODE", 1 << 20, &env))) return rc;
+    long env = 0;
+    int rc = 0;
+    if (override < 0)
+        rc = coll_fail(DDL_ERR_ARG, "ranks_per_node: expected >= 0, got %d", override);
+    else if (!override && !(rc = coll_env_positive("DDL_RANKS_PER_NODE", 1 << 20, &env)))
         override = (int)env;
-    }
+    if (!rc && override && size % override)
+        rc = coll_fail(DDL_ERR_TOPO, "ranks per node %d does not divide the %d ranks", override, size);
+    if ((rc = coll_agree(comm, rc)) ||
+        (rc = coll_agree_same(comm, override, "ranks per node (ranks_per_node or DDL_RANKS_PER_NODE)")))
+        return rc;
     if (override) {
-        if (size % override)
-            return coll_fail(DDL_ERR_TOPO, "ranks per node %d does not divide the %d ranks", override, size);
         *rpn = override;
         return 0;
     }

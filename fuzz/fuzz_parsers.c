@@ -1,12 +1,13 @@
 /* fuzz_parsers.c — libFuzzer target over every parser of untrusted text: option values
  * (harness/common/parse.c), device profiles (profile_parse), ddl grids and patterns (collectives/grid.c),
- * platform bandwidths and latencies (platform.c). The first input byte picks the parser, the rest is
+ * platform bandwidths and latencies (platform.c), platform files (platform_file.c). The first input byte picks the parser, the rest is
  * the text (NUL-terminated copy; profile_parse also gets the raw bytes, NULs included). Each result is
  * checked for the parser's own promises (value in range, items non-empty, dims multiply without
  * overflow), so a wrong accept aborts too. Build and run: make fuzz (FUZZ_SECONDS=60). */
 #include "coll.h"
 #include "parse.h"
 #include "platform.h"
+#include "platform_file.h"
 #include "profile.h"
 
 #include <math.h>
@@ -25,7 +26,9 @@ static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
     int k, dims[DDL_MAX_DIMS], nd, pats[DDL_MAX_DIMS];
     double d;
     profile pr;
-    switch (which % 8) {
+    platform pf;
+    platform_fit fit;
+    switch (which % 9) {
     case 0: if (!parse_size(s, 1, (size_t)1 << 40, &z)) CHECK(z >= 1 && z <= (size_t)1 << 40); break;
     case 1: if (!parse_int(s, -1000, 1000000, &v)) CHECK(v >= -1000 && v <= 1000000); break;
     case 2:
@@ -51,6 +54,13 @@ static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
         break;
     case 6: if (!platform_parse_bw(s, &d)) CHECK(isfinite(d) && d >= 0); break; /* 0 refused later */
     case 7: if (!platform_parse_lat(s, &d)) CHECK(isfinite(d) && d >= 0); break;
+    case 8:
+        if (!platform_file_parse((const char *)raw, n, "fuzz", &pf, &fit, err, sizeof err)) {
+            CHECK(pf.intra_bw > 0 && pf.nic_bw > 0 && pf.intra_lat >= 0 && pf.inter_lat >= pf.intra_lat);
+            CHECK(pf.gpus_per_node >= 1 && pf.gpus_per_node <= PLATFORM_MAX_GPUS_PER_NODE && pf.name[0]);
+            CHECK(!fit.bw_factor[0] || !platform_factor_check(fit.bw_factor, err, sizeof err));
+        }
+        break;
     }
 }
 

@@ -48,8 +48,9 @@ enum {
 #define DDL_MAX_DIMS 8
 
 /* A cost model for the "auto" algorithm: predicted seconds of one allreduce of `bytes` by `algo`
- * ("ring", "rhd" or "ddl"; for ddl a `grid` like "4x8x8" and per-dimension `patterns` like
- * "ring,rhd,ring"), or a negative value when it cannot say. */
+ * (an algorithm with DDL_ALGO_AUTO; for those with DDL_ALGO_GRID a `grid` like "4x8x8" and
+ * per-dimension `patterns` like "ring,rhd,ring"), or a negative value when it cannot say.
+ * ddl_machine_cost (below) is one, over the library's own alpha-beta-gamma model. */
 typedef double (*ddl_cost_fn)(void *arg, const char *algo, const char *grid, const char *patterns,
                               size_t bytes);
 
@@ -58,7 +59,8 @@ typedef struct ddl_config {
     const char *grid;        /* "4x16x4" (product = ranks); NULL = derived (ranks per node x nodes) */
     const char *patterns;    /* per-dimension "ring,rhd,..."; NULL = ring everywhere */
     int ranks_per_node;      /* 0 = detect (MPI_COMM_TYPE_SHARED), or env DDL_RANKS_PER_NODE */
-    size_t segment_bytes;    /* pipeline segment; 0 = default (env DDL_SEGMENT_BYTES) */
+    size_t segment_bytes;    /* pipeline segment; 0 = default (env DDL_SEGMENT_BYTES; 256 KiB for
+                                host buffers, 4 MiB for device buffers); the smallest of all ranks' */
     int poll_us;             /* 0 = block in MPI_Wait (env DDL_POLL_US); n = test every n us, sleeping
                                 between: for a communication thread on cores shared with compute */
     ddl_cost_fn cost;        /* auto: model choosing the algorithm per size; NULL = built-in rule */
@@ -66,12 +68,16 @@ typedef struct ddl_config {
     int device;              /* 0: buffers are host memory; 1: CUDA device memory of the calling
                                 thread's current device (moved by CUDA-aware MPI or staged through
                                 pinned host buffers; see docs/GPU.md) */
+    int pipeline_depth;      /* segments in flight each way; 0 = default (env DDL_PIPELINE_DEPTH;
+                                2 for host buffers, 4 for device buffers; at most 8) */
 } ddl_config;
 
-#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0 }
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0 }
 
 typedef struct ddl_ctx ddl_ctx;
 
+/* Collective over comm. A failure on any rank fails it on every rank, none left waiting: the rank that
+ * failed keeps its message, the others get "rank R failed: <R's message>" and R's code. */
 DDL_API int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out);
 DDL_API int ddl_allreduce(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t count, ddl_dtype dtype,
                   ddl_op op);
@@ -84,9 +90,42 @@ DDL_API int ddl_ctx_describe(const ddl_ctx *ctx, char *buf, size_t len);
 DDL_API const char *ddl_strerror(int code);
 DDL_API const char *ddl_last_error(void);
 
+/* The registry: algorithms i in [0, ddl_algo_count()), in a fixed order. */
 DDL_API int ddl_algo_count(void);
 DDL_API const char *ddl_algo_name(int i);
 DDL_API const char *ddl_algo_help(int i);
+DDL_API int ddl_algo_find(const char *name); /* its index, or -1 */
+enum {
+    DDL_ALGO_GRID = 1,  /* takes ddl_config.grid and .patterns */
+    DDL_ALGO_AUTO = 2,  /* "auto" may choose it */
+    DDL_ALGO_COST = 4   /* has an alpha-beta-gamma cost model (ddl_algo_cost) */
+};
+DDL_API unsigned ddl_algo_flags(int i);      /* DDL_ALGO_* bits; 0 out of range */
+
+/* The machine of the alpha-beta-gamma cost model. Ranks are placed node-major, ranks_per_node on
+ * each node. A message inside a node costs intra_lat + bytes/intra_bw. One between nodes costs
+ * inter_lat + bytes * max(1/intra_bw, k/nic_bw), k being the ranks of the sender's node sending
+ * off-node in that step at once (they share the node's NIC). A step lasts as long as its slowest
+ * message; gamma is paid per byte reduced. Segment pipelining inside a step is not modelled. */
+typedef struct ddl_machine {
+    int ranks;               /* p */
+    int ranks_per_node;      /* divides ranks; 1 = one rank per node */
+    double intra_lat;        /* s, rank to rank inside a node */
+    double intra_bw;         /* bytes/s per direction of one rank's link inside its node */
+    double inter_lat;        /* s, rank to rank on different nodes */
+    double nic_bw;           /* bytes/s per direction of one node's NIC(s) */
+    double gamma;            /* s per byte reduced; 0 = free */
+} ddl_machine;
+
+/* Predicted seconds of one allreduce of `bytes` by a registered algorithm on machine m; grid and
+ * patterns as in ddl_config (used by algorithms with DDL_ALGO_GRID; NULL grid = derived from
+ * ranks_per_node, as ddl_ctx_create derives it). Returns 0, DDL_ERR_ALGO (unknown, or no cost
+ * model: "auto"), DDL_ERR_GRID, DDL_ERR_ARG (a bad machine or bytes) or DDL_ERR_NOMEM. */
+DDL_API int ddl_algo_cost(const char *algo, const char *grid, const char *patterns, const ddl_machine *m,
+                          double bytes, double *seconds);
+/* A ddl_cost_fn over ddl_algo_cost, for ddl_config.cost with cost_arg a const ddl_machine *. */
+DDL_API double ddl_machine_cost(void *machine, const char *algo, const char *grid, const char *patterns,
+                                 size_t bytes);
 
 DDL_API size_t ddl_dtype_size(ddl_dtype dtype);
 DDL_API const char *ddl_dtype_name(ddl_dtype dtype);

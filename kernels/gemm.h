@@ -41,13 +41,21 @@ typedef enum { KERN_PREC_FP32, KERN_PREC_TF32, KERN_PREC_BF16, KERN_PREC_FP16, K
 int kern_gemm_init(void);
 
 /* C = alpha·op(A)·op(B) + beta·C, row-major (see above). Returns KERN_GEMM_OK or an error code;
- * on an argument error C is untouched. */
+ * on an argument error C is untouched. No backend prints: the CUDA backend leaves the detail of a
+ * failure in kern_dev_last_error() (devmem.h) for the caller to report. */
 int kern_gemm_f32(int transa, int transb, int m, int n, int k, float alpha, const float *A, int lda,
                   const float *B, int ldb, float beta, float *C, int ldc);
 
 /* As kern_gemm_f32 with A and B in prec's input type (kern_precision_input_size bytes an element). */
 int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
                  int lda, const void *B, int ldb, float beta, float *C, int ldc);
+
+/* As kern_gemm_ex with C in prec's input type as well: bf16/fp16 give a 2-byte C (float32
+ * accumulation, one rounding on store; beta applies to the stored C); fp32 and tf32 a float32 C,
+ * exactly as kern_gemm_ex. What the full step uses for activations kept in 2-byte form. The CPU and
+ * simulation backends offer fp32 only. k = 0 with a 2-byte C: beta must be 0 (C zeroed). */
+int kern_gemm_ex_c(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
+                   int lda, const void *B, int ldb, float beta, void *C, int ldc);
 
 static inline size_t kern_precision_input_size(kern_precision p) { return p == KERN_PREC_BF16 || p == KERN_PREC_FP16 ? 2 : 4; }
 

@@ -4,8 +4,11 @@
  * Cᵀ = op(B)ᵀ·op(A)ᵀ, so B goes first, m and n swap, transa and transb swap, and the leading
  * dimensions pass unchanged. Precisions: fp32 (CUBLAS_COMPUTE_32F, default math: no TF32),
  * tf32 (CUBLAS_COMPUTE_32F_FAST_TF32), bf16/fp16 inputs with CUBLAS_COMPUTE_32F (float32
- * accumulation, tensor cores); C is float32 in every case. Host pointers are refused with
- * KERN_GEMM_EARG (cudaPointerGetAttributes) instead of faulting on the device. */
+ * accumulation, tensor cores); C is float32 (kern_gemm_ex) or, for bf16/fp16, may be of the input type
+ * (kern_gemm_ex_c: cuBLAS rounds the float32 accumulator once on store). Host pointers are refused with
+ * KERN_GEMM_EARG (cudaPointerGetAttributes) instead of faulting on the device. Nothing here prints:
+ * a failure returns its KERN_GEMM_* code with the detail in kern_dev_last_error() (devmem_cuda.cu's
+ * recorder, kern_cu_fail/kern_cu_failf), for the caller to report. */
 #include "devmem_cuda.h"
 
 extern "C" {
@@ -23,7 +26,6 @@ static char desc[256] = "cuBLAS (not initialised)";
 static int cublas_fail(cublasStatus_t st, const char *what)
 {
     kern_cu_failf(KERN_DEV_ECUDA, "%s: %s", what, cublasGetStatusString(st));
-    fprintf(stderr, "gemm_cublas: %s: %s\n", what, cublasGetStatusString(st));
     return KERN_GEMM_EBACKEND;
 }
 
@@ -32,13 +34,10 @@ extern "C" int kern_gemm_init(void)
     cublasStatus_t st;
     int version = 0;
     if (ready) return KERN_GEMM_OK;
-    if (kern_dev_count(NULL) != KERN_DEV_OK) {
-        fprintf(stderr, "gemm_cublas: %s\n", kern_dev_last_error());
-        return KERN_GEMM_EBACKEND;
-    }
+    if (kern_dev_count(NULL) != KERN_DEV_OK) return KERN_GEMM_EBACKEND; /* it recorded why */
     cudaError_t err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
     if (err != cudaSuccess) {
-        fprintf(stderr, "gemm_cublas: cudaStreamCreateWithFlags: %s\n", cudaGetErrorString(err));
+        kern_cu_fail(err, "cudaStreamCreateWithFlags");
         return KERN_GEMM_EBACKEND;
     }
     if ((st = cublasCreate(&handle)) != CUBLAS_STATUS_SUCCESS) return cublas_fail(st, "cublasCreate");
@@ -75,7 +74,7 @@ static int scale_c(int m, int n, float beta, float *C, int ldc)
     if (beta == 0.0f) {
         cudaError_t err = cudaMemset2DAsync(C, (size_t)ldc * sizeof(float), 0, (size_t)n * sizeof(float), (size_t)m, stream);
         if (err != cudaSuccess) {
-            fprintf(stderr, "gemm_cublas: cudaMemset2DAsync: %s\n", cudaGetErrorString(err));
+            kern_cu_fail(err, "cudaMemset2DAsync");
             return KERN_GEMM_EBACKEND;
         }
         return KERN_GEMM_OK;
@@ -84,8 +83,9 @@ static int scale_c(int m, int n, float beta, float *C, int ldc)
     return st == CUBLAS_STATUS_SUCCESS ? KERN_GEMM_OK : cublas_fail(st, "cublasSgeam");
 }
 
-extern "C" int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha,
-                            const void *A, int lda, const void *B, int ldb, float beta, float *C, int ldc)
+/* C = alpha·op(A)·op(B) + beta·C with C of type ctype (float32, or the 2-byte input type). */
+static int gemm_typed(kern_precision prec, int c16, int transa, int transb, int m, int n, int k, float alpha,
+                      const void *A, int lda, const void *B, int ldb, float beta, void *C, int ldc)
 {
     cudaDataType_t in;
     cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
@@ -98,17 +98,35 @@ extern "C" int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, 
     case KERN_PREC_FP16: in = CUDA_R_16F; break;
     default: return KERN_GEMM_EPRECISION;
     }
+    cudaDataType_t ct = c16 && (prec == KERN_PREC_BF16 || prec == KERN_PREC_FP16) ? in : CUDA_R_32F;
     if ((rc = kern_gemm_init()) != KERN_GEMM_OK) return rc;
     if (m == 0 || n == 0) return KERN_GEMM_OK;
     if (!on_device(C) || (k > 0 && (!on_device(A) || !on_device(B)))) {
-        fprintf(stderr, "gemm_cublas: A, B and C must be device memory (kern_dev_alloc) in the CUDA build\n");
+        kern_cu_failf(KERN_DEV_EARG, "gemm_cublas: A, B and C must be device memory (kern_dev_alloc) in the CUDA build");
         return KERN_GEMM_EARG;
     }
-    if (k == 0) return scale_c(m, n, beta, C, ldc);
+    if (k == 0 && ct != CUDA_R_32F) { /* a 2-byte C: zeroing is all gemm.h promises */
+        if (beta != 0.0f) return KERN_GEMM_EARG;
+        cudaError_t err = cudaMemset2DAsync(C, (size_t)ldc * 2, 0, (size_t)n * 2, (size_t)m, stream);
+        return err == cudaSuccess ? KERN_GEMM_OK : KERN_GEMM_EBACKEND;
+    }
+    if (k == 0) return scale_c(m, n, beta, (float *)C, ldc);
     cublasStatus_t st = cublasGemmEx(handle, transb ? CUBLAS_OP_T : CUBLAS_OP_N, transa ? CUBLAS_OP_T : CUBLAS_OP_N,
-                                     n, m, k, &alpha, B, in, ldb, A, in, lda, &beta, C, CUDA_R_32F, ldc, compute,
+                                     n, m, k, &alpha, B, in, ldb, A, in, lda, &beta, C, ct, ldc, compute,
                                      CUBLAS_GEMM_DEFAULT);
     return st == CUBLAS_STATUS_SUCCESS ? KERN_GEMM_OK : cublas_fail(st, "cublasGemmEx");
+}
+
+extern "C" int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha,
+                            const void *A, int lda, const void *B, int ldb, float beta, float *C, int ldc)
+{
+    return gemm_typed(prec, 0, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+extern "C" int kern_gemm_ex_c(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha,
+                              const void *A, int lda, const void *B, int ldb, float beta, void *C, int ldc)
+{
+    return gemm_typed(prec, 1, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 extern "C" int kern_gemm_f32(int transa, int transb, int m, int n, int k, float alpha, const float *A, int lda,

@@ -29,6 +29,12 @@ int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int 
     return kern_gemm_f32(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+int kern_gemm_ex_c(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
+                   int lda, const void *B, int ldb, float beta, void *C, int ldc)
+{
+    return kern_gemm_ex(prec, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, (float *)C, ldc);
+}
+
 const char *kern_gemm_backend(void)
 {
     static char desc[96];

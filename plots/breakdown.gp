@@ -1,6 +1,7 @@
 # breakdown.gp — where a step's time goes at the largest GPU count: compute (forward + backward, the
-# allreduces overlap it), exposed communication (waiting after the last gradient), SGD; stacked bars
-# per algorithm, one panel per model.
+# allreduces overlap it) split into GEMMs, the other kernels (batch norm, ReLU, residual adds, pooling,
+# im2col/col2im; 0 under --compute gemm) and the rest, then exposed communication (waiting after the
+# last gradient) and SGD; stacked bars per algorithm, one panel per model.
 load "plots/common.gp"
 set multiplot layout 1, words(models) title "Step time at the largest GPU count (" . run . ")"
 set style data histograms
@@ -14,9 +15,11 @@ set offsets 0, 0, graph 0.3, 0
 set key inside top left opaque box
 do for [m in models] {
     set title m . " at " . system("cat " . datadir . "/gmax_" . m) . " GPUs"
-    plot datadir . "/bd_" . m . ".dat" using 2:xtic(1) lc rgb "#4c72b0" title "compute (ms)", \
-         "" using 3 lc rgb "#dd8452" title "exposed communication (ms)", \
-         "" using 4 lc rgb "#55a868" title "SGD (ms)", \
-         "" using 0:($2 + $3 + $4):(sprintf("exposed\n%.2f ms", $3)) with labels offset 0, 1.5 font ",9" notitle
+    plot datadir . "/bd_" . m . ".dat" using 2:xtic(1) lc rgb "#4c72b0" title "GEMM (ms)", \
+         "" using 3 lc rgb "#8172b3" title "non-GEMM kernels: BN, ReLU, add, pool, im2col (ms)", \
+         "" using 4 lc rgb "#937860" title "other compute (ms)", \
+         "" using 5 lc rgb "#dd8452" title "exposed communication (ms)", \
+         "" using 6 lc rgb "#55a868" title "SGD (ms)", \
+         "" using 0:($2 + $3 + $4 + $5 + $6):(sprintf("exposed\n%.2f ms", $5)) with labels offset 0, 1.5 font ",9" notitle
 }
 unset multiplot

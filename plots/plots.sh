@@ -4,7 +4,8 @@
 #   throughput  images/s vs GPUs (log-log) with ideal scaling
 #   busbw       allreduce bus bandwidth vs message size per algorithm (RUN_DIR/allreduce.csv if the
 #               run has one, else results/bench/allreduce.csv from `make bench`)
-#   breakdown   compute / exposed communication / SGD per step at the largest GPU count (stacked)
+#   breakdown   GEMM / non-GEMM kernels / other compute / exposed communication / SGD per step at the
+#               largest GPU count (stacked)
 # awk extracts small .dat files from the CSVs (skipping `#` lines; columns by name); gnuplot draws
 # each chart to NAME.EXT.tmp, renamed when complete. Without gnuplot it says so and exits 0.
 set -eu
@@ -18,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; rm -f "$dir"/*.png.tmp "$dir"/*.svg.tmp' EXIT INT TERM
 
 # scaling.csv -> eff_MODEL_ALGO.dat (gpus eff% images/s), ideal_MODEL.dat, ref_MODEL.dat,
-# bd_MODEL.dat (algo compute exposed sgd at the largest count), gmax_MODEL; prints models|algos|gmax
+# bd_MODEL.dat (algo gemm non-GEMM other-compute exposed sgd at the largest count), gmax_MODEL; prints models|algos|gmax
 info=$(awk -F, -v d="$tmp" '
     /^#/ { next }
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -48,7 +49,12 @@ info=$(awk -F, -v d="$tmp" '
             split(row[i], f, ",")
             m = f[c["model"]]
             if (f[c["gpus"]] + 0 == gmax[m])
-                print f[c["algo"]], f[c["compute_ms"]], f[c["exposed_ms"]], f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
+            {
+                ng = ("nongemm_ms" in c) ? f[c["nongemm_ms"]] : 0
+                oc = f[c["compute_ms"]] - f[c["gemm_ms"]] - ng; oc = oc < 0 ? 0 : oc # medians of maxima: may dip below 0
+                print f[c["algo"]], f[c["gemm_ms"]], ng, oc, f[c["exposed_ms"]],
+                      f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
+            }
         }
         printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all < 256 ? 256 : all
     }' "$dir/scaling.csv")

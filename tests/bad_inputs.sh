@@ -23,6 +23,7 @@ printf 'gemm_gflops_fp32 = -1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >
 printf 'gemm_gflops_fp32 = 1e999\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >"$tmp/overflow.profile"
 printf 'gemm_gflops_fp32 = 10x\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >"$tmp/garbage.profile"
 printf 'gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\nwarp_factor = 9\n' >"$tmp/unknown.profile"
+printf 'gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\n' >"$tmp/nomem.profile"  # no mem_gbps
 
 # The table. P = a tiny training run's options (so a wrongly accepted row still ends quickly).
 P="--batch 1 --image-size 32 --steps 1 --warmup 0"
@@ -44,6 +45,9 @@ cat <<EOF2
 -- ddlbench train --timeout 1e3
 -- ddlbench train --poll-us 2000000
 -- ddlbench train --bogus 1
+-- ddlbench train --compute all
+-- ddlbench train --compute
+-- ddlbench train $P --profile $tmp/nomem.profile
 -- ddlbench train $P --profile /nonexistent/x.profile
 -- ddlbench train $P --profile $tmp/empty.profile
 -- ddlbench train $P --profile $tmp/truncated.profile

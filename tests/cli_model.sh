@@ -55,6 +55,15 @@ expect_status 2 model --image-size 224.0
 expect_status 2 model --image-size 1000000
 expect_status 2 model --batch 100000 --image-size 1024
 expect_status 2 model --bogus
+expect_status 2 model --profile nosuch
+expect_status 2 model --profile
+# the non-GEMM bytes: a column per layer, totals that add up, a profile's predicted split
+expect_total nongemm_fwd_MB_per_step 11328.3 --model resnet50 --batch 32
+expect_total sgd_momentum_MB_per_step 511.1 --model resnet50 --batch 1 --image-size 64
+bn=$("$exe" model --model resnet50 --batch 2 --image-size 64 | awk '$2 == "bn1" { print $(NF-1), $NF }')
+[ "$bn" = "2.62 4.19" ] && ok || bad "bn1 fwd_MB bwd_MB '$bn', want '2.62 4.19' (20 and 32 bytes x 64x2x32x32)"
+p100=$("$exe" model --model resnet50 --batch 32 --profile p100 | awk '$2 == "predicted_images_per_s" { print $3 }')
+[ "$p100" = "160.0" ] && ok || bad "p100 profile: predicted $p100 images/s at batch 32, want 160.0 (its calibration)"
 expect_status 2 model resnet50
 "$exe" model --model nosuch 2>&1 >/dev/null | grep -q 'resnet50, resnet101, resnet101-22k' && ok ||
     bad "unknown model: the error does not list the valid names"

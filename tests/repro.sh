@@ -20,7 +20,7 @@ cols() { grep -v '^#' "$1" | cut -d, -f"$2"; } # CSV columns without the # metad
 for i in 1 2; do
     sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" train --batch 2 --image-size 32 -a ring,rhd,ddl --bucket-mb 0,1 \
         --steps 2 --warmup 1 --check --csv "$tmp/train$i.csv" >/dev/null 2>&1 </dev/null
-    cols "$tmp/train$i.csv" 1-7,19 >"$tmp/train$i.cols"
+    cols "$tmp/train$i.csv" 1-7,20 >"$tmp/train$i.cols" # 20: wrong
     sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -b 1K -e 1M -f 16 -n 3 -w 1 --csv "$tmp/ar$i.csv" >/dev/null 2>&1 </dev/null
     cols "$tmp/ar$i.csv" 1-8,16 >"$tmp/ar$i.cols"
     "$exe" model --model resnet101-22k --batch 20 >"$tmp/model$i.txt" 2>&1

@@ -18,7 +18,7 @@ test_allreduce:12 16:--rpn 4
 test_allreduce:8:--rpn 2
 test_api:1 3 4
 test_engine:1 2 3
-test_cuda:1 2
+test_cuda:1 2 3
 test_link:1 2
 test_link_cuda:1
 "

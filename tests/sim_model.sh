@@ -1,7 +1,9 @@
 #!/bin/sh
 # sim_model.sh — the simulation agrees with the analytic model: builds the SMPI binary (make sim),
 # generates custom platforms with `ddlbench platform`, runs a simulated `ddlbench allreduce` of each
-# algorithm under smpirun and checks its time against `ddlbench model --algo` within 10%.
+# algorithm under smpirun and checks its time against `ddlbench model --algo` within 10%; and a
+# simulated one-rank `ddlbench train` (full compute) charges exactly the GEMM FLOPs and the bytes of
+# the memory-bound kernels that `ddlbench model` prints, at the profile's two rates (within 0.5%).
 #   flat: one GPU per node, every link alike (one link level) at 8, 12 (rhd folding) and 16 ranks;
 #   two-level: 4 nodes x 4 GPUs, NIC shared by the node's GPUs (ddl grid 4x4, DDL_RANKS_PER_NODE=4).
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
@@ -31,7 +33,7 @@ if ! make -s BUILD="$BUILD" sim "$BUILD/ddlbench" >"$tmp/make.log" 2>&1; then
     echo "0 passed, 1 failed"; exit 1
 fi
 SIM=$BUILD/sim/ddlbench-sim
-printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\n' >"$tmp/zero.profile"
+printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 1000\n' >"$tmp/zero.profile"
 SMPI_CFG="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0
   --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:no --log=root.thres:critical"
 
@@ -68,5 +70,29 @@ for algo in ring rhd ddl; do
     # shellcheck disable=SC2086
     check two-level 16 4 8M "$algo" $TWO
 done
+# train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
+train_split() {
+    printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 100\n' >"$tmp/split.profile"
+    # shellcheck disable=SC2086
+    "$BUILD/ddlbench" platform $FLAT --nodes 1 -o "$tmp" >/dev/null || { fail "train split: platform"; return; }
+    # shellcheck disable=SC2086
+    smpirun $SMPI_CFG -np 1 -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" "$SIM" train --model "$1" \
+        --batch "$2" --image-size "$3" --steps 1 --warmup 0 -a ring --profile "$tmp/split.profile" \
+        --csv "$tmp/split.csv" >"$tmp/err" 2>&1 || { fail "train split $1: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
+    "$BUILD/ddlbench" model --model "$1" --batch "$2" --image-size "$3" --profile "$tmp/split.profile" >"$tmp/model.txt"
+    awk -F, -v m="$tmp/model.txt" '
+        BEGIN { while ((getline l < m) > 0) { split(l, f, " "); if (f[1] == "#") v[f[2]] = f[3] } }
+        /^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        {
+            want["gemm_ms"] = v["train_GFLOP_per_step"] / 1000 * 1e3
+            want["nongemm_ms"] = (v["nongemm_fwd_MB_per_step"] + v["nongemm_bwd_MB_per_step"]) / 100e3 * 1e3
+            want["sgd_ms"] = v["sgd_momentum_MB_per_step"] / 100e3 * 1e3
+            for (k in want) { d = ($c[k] - want[k]) / want[k]; if (d > 0.005 || d < -0.005) { printf "%s %s vs %s\n", k, $c[k], want[k]; bad = 1 } }
+        }
+        END { exit bad }' "$tmp/split.csv" >"$tmp/diff" && passed=$((passed + 1)) ||
+        fail "train split $1 batch $2 image $3: $(tr '\n' ' ' <"$tmp/diff")"
+}
+train_split resnet50 2 64
+train_split resnet101 1 96
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

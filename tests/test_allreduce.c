@@ -2,7 +2,9 @@
  * counts {0, 1, p-1, p, p+1, 1009, 2^20+3} × every type × sum/max/min × in-place and out-of-place.
  * Data depends on rank and index and is exact in every type (small integers); the send buffer must
  * come back untouched; the receive buffer starts as NaN/garbage. Wrong counts are reduced over ranks.
- * auto runs twice: with its built-in rule (from the registry) and with a scrambling cost model.
+ * auto runs with its built-in rule (from the registry), with a scrambling cost model, and once per
+ * algorithm it may choose (DDL_ALGO_AUTO) with a cost model that makes that one cheapest: it must
+ * pick it for every size. Rank 0 prints the registry it tested ("# algorithms: ...").
  * Usage (under mpirun): test_allreduce [--rpn K]   (K emulates nodes of K ranks) */
 #include "bench.h"
 #include "ddl.h"
@@ -90,6 +92,44 @@ static double scrambled_cost(void *arg, const char *algo, const char *grid, cons
     return (double)(h % 1000);
 }
 
+/* Cost model: the algorithm named by arg costs 1, every other 2. */
+static double favour_cost(void *arg, const char *algo, const char *grid, const char *pats, size_t bytes)
+{
+    (void)grid;
+    (void)pats;
+    (void)bytes;
+    return strcmp(algo, (const char *)arg) ? 2.0 : 1.0;
+}
+
+/* auto with favour_cost picks the favoured algorithm for every size class (1K-1G), and it runs. */
+static void run_auto_picks(int rpn, void *sbuf, void *rbuf)
+{
+    char picked[256] = "";
+    for (int a = 0; a < ddl_algo_count(); a++) {
+        if (!(ddl_algo_flags(a) & DDL_ALGO_AUTO)) continue;
+        ddl_config cfg = DDL_CONFIG_INIT;
+        char desc[2048], want[64];
+        ddl_ctx *ctx;
+        cfg.algo = "auto";
+        cfg.ranks_per_node = rpn;
+        cfg.cost = favour_cost;
+        cfg.cost_arg = (void *)ddl_algo_name(a);
+        int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx);
+        CHECK(rc == 0, "p=%d auto favouring %s: create: %s", size, ddl_algo_name(a), ddl_last_error());
+        if (rc) continue;
+        ddl_ctx_describe(ctx, desc, sizeof desc);
+        snprintf(want, sizeof want, "choices: 1K-1G %s", ddl_algo_name(a));
+        if (rank == 0) CHECK(strstr(desc, want) != NULL, "p=%d auto favouring %s: %s", size, ddl_algo_name(a), desc);
+        if (strstr(desc, want))
+            snprintf(picked + strlen(picked), sizeof picked - strlen(picked), " %s", ddl_algo_name(a));
+        long wrong = run_case(ctx, sbuf, rbuf, 1009, DDL_FLOAT32, DDL_SUM, 0), total = 0;
+        MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+        if (rank == 0) CHECK(total == 0, "p=%d auto favouring %s: %ld wrong", size, ddl_algo_name(a), total);
+        ddl_ctx_free(ctx);
+    }
+    if (rank == 0) printf("# auto picks:%s\n", picked);
+}
+
 int main(int argc, char **argv)
 {
     int rpn = 0;
@@ -111,6 +151,12 @@ int main(int argc, char **argv)
     cfg.ranks_per_node = rpn;
     cfg.cost = scrambled_cost;
     run_variant(&cfg, "auto (scrambled cost model)", sbuf, rbuf);
+    run_auto_picks(rpn, sbuf, rbuf);
+    if (rank == 0) {
+        printf("# algorithms:");
+        for (int a = 0; a < ddl_algo_count(); a++) printf(" %s", ddl_algo_name(a));
+        printf("\n");
+    }
     free(sbuf);
     free(rbuf);
     int status = 0;

@@ -1,10 +1,13 @@
 /* test_api.c — bad arguments to the public API come back as codes with a clear message, never a
- * crash: unknown algorithm, grids that do not match the communicator, null buffers, bad types. */
+ * crash: unknown algorithm, grids that do not match the communicator, null buffers, bad types.
+ * ddl_ctx_create is collective: a failure on one rank (injected with DDL_TEST_FAIL, or a bad or
+ * different environment value on one rank) must fail it on every rank, in time. */
 #include "ddl.h"
 #include "test.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int rank, size;
 
@@ -75,6 +78,50 @@ static void test_names(void)
     CHECK(ddl_algo_count() >= 4 && ddl_algo_name(ddl_algo_count()) == NULL, "registry bounds");
 }
 
+/* Every rank fails with code `want`; `culprit` keeps its own message (containing `own`), the others
+ * name it ("rank R failed: ..."). */
+static void expect_all_fail(const char *algo, int culprit, int want, const char *own, const char *label)
+{
+    char peer[48];
+    ddl_ctx *ctx = (ddl_ctx *)&rank; /* must be reset to NULL on failure */
+    int rc = create(algo, NULL, NULL, 0, &ctx);
+    snprintf(peer, sizeof peer, "rank %d failed: ", culprit);
+    CHECK(rc == want && ctx == NULL && strstr(ddl_last_error(), rank == culprit ? own : peer) &&
+              (rank == culprit || strstr(ddl_last_error(), own)),
+          "%s, %s, culprit rank %d: rank %d got %d (%s), expected %d", label, algo, culprit, rank, rc,
+          rc ? ddl_last_error() : "ok", want);
+    ddl_ctx_free(ctx);
+}
+
+static void test_agreement(void)
+{
+    static const struct { const char *point; int code; } inject[] = {
+        { "alloc", DDL_ERR_NOMEM }, { "topology", DDL_ERR_MPI }, { "setup", DDL_ERR_ARG } };
+    const int detects = !getenv("DDL_RANKS_PER_NODE"); /* topology: only detection has that point */
+    char val[48];
+    alarm(300); /* a hang fails here, with a signal, instead of at the runner's timeout */
+    for (size_t i = 0; i < sizeof inject / sizeof *inject; i++)
+        for (int culprit = 0; culprit < size; culprit++)
+            for (int a = 0; a < ddl_algo_count(); a++) {
+                if (!strcmp(inject[i].point, "topology") && !detects) continue;
+                snprintf(val, sizeof val, "%s:%d", inject[i].point, culprit);
+                setenv("DDL_TEST_FAIL", val, 1);
+                expect_all_fail(ddl_algo_name(a), culprit, inject[i].code, "injected", val);
+            }
+    setenv("DDL_TEST_FAIL", "alloc", 1);
+    expect_all_fail("ring", rank, DDL_ERR_ARG, "DDL_TEST_FAIL", "malformed hook"); /* every rank its own */
+    unsetenv("DDL_TEST_FAIL");
+    if (rank == size - 1) setenv("DDL_SEGMENT_BYTES", "12abc", 1); /* a bad value on one rank only */
+    expect_all_fail("ddl", size - 1, DDL_ERR_ARG, "DDL_SEGMENT_BYTES", "bad env on the last rank");
+    unsetenv("DDL_SEGMENT_BYTES");
+    if (size > 1 && detects) { /* a good value on one rank only: it would not detect, the others would */
+        if (rank == 0) setenv("DDL_RANKS_PER_NODE", "1", 1);
+        expect_all_fail("ring", rank, DDL_ERR_ARG, "differs between ranks", "rpn on rank 0 only");
+        unsetenv("DDL_RANKS_PER_NODE");
+    }
+    alarm(0);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -83,6 +130,7 @@ int main(int argc, char **argv)
     test_create();
     test_calls();
     test_names();
+    test_agreement();
     long failed = test_failed, total;
     MPI_Allreduce(&failed, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     int status = 0;

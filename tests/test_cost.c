@@ -1,4 +1,5 @@
-/* test_cost.c — the α-β-γ model on cases computed by hand (docs/SOURCES.md §5), flat and two-level. */
+/* test_cost.c — the α-β-γ model on cases computed by hand (docs/SOURCES.md §5), flat and two-level (through the harness's
+ * platform adapter, model_cost.h), and libddl's public entry to it (ddl_algo_cost, ddl_machine). */
 #include "model_cost.h"
 #include "test.h"
 
@@ -69,6 +70,26 @@ int main(void)
                   near(t, 2 * (a + n / 2 * b) + 4 * a + 2 * (n / 2) * 3 / 4 * b), "ddl 2x4 rhd: %.9g", t);
         CHECK(model_cost(&flat, "nosuch", n, &o, &t, err, sizeof err) == 2 && strstr(err, "--algo"), "unknown algo");
         CHECK(model_cost(&flat, "ring", -1, &o, &t, err, sizeof err) == 2, "negative bytes");
+    }
+    {   /* the public API directly: same numbers, and its refusals */
+        ddl_machine m = { 8, 1, 1e-6, 1e9, 1e-6, 1e9, 1e-9 }, bad = m;
+        CHECK(ddl_algo_cost("ring", NULL, NULL, &m, n, &t) == 0 && near(t, 14 * (a + n / 8 * b) + n * 7 / 8 * g),
+              "ddl_algo_cost ring: %.9g", t);
+        t = ddl_machine_cost(&m, "ddl", "2x4", NULL, (size_t)n);
+        CHECK(near(t, 2 * (a + n / 2 * b) + 6 * (a + n / 8 * b) + n * 7 / 8 * g), "ddl_machine_cost ddl 2x4: %.9g", t);
+        CHECK(ddl_algo_cost("auto", NULL, NULL, &m, n, &t) == DDL_ERR_ALGO, "auto has no cost model");
+        CHECK(ddl_algo_cost("nosuch", NULL, NULL, &m, n, &t) == DDL_ERR_ALGO, "unknown algorithm");
+        CHECK(ddl_algo_cost("ddl", "3x3", NULL, &m, n, &t) == DDL_ERR_GRID, "grid mismatch");
+        CHECK(ddl_machine_cost(&m, "ddl", "3x3", NULL, 1) < 0, "ddl_machine_cost: -1 when it cannot say");
+        bad.ranks_per_node = 3;
+        CHECK(ddl_algo_cost("ring", NULL, NULL, &bad, n, &t) == DDL_ERR_ARG, "ranks_per_node not dividing");
+        bad = m;
+        bad.nic_bw = 0;
+        CHECK(ddl_algo_cost("ring", NULL, NULL, &bad, n, &t) == DDL_ERR_ARG, "zero bandwidth");
+        CHECK(ddl_algo_cost("ring", NULL, NULL, NULL, n, &t) == DDL_ERR_ARG, "no machine");
+        for (int i = 0; i < ddl_algo_count(); i++) /* the flag says whether the model answers */
+            CHECK(!(ddl_algo_flags(i) & DDL_ALGO_COST) == !!ddl_algo_cost(ddl_algo_name(i), NULL, NULL, &m, n, &t),
+                  "%s: DDL_ALGO_COST vs ddl_algo_cost", ddl_algo_name(i));
     }
     return TEST_REPORT();
 }

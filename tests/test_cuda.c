@@ -1,10 +1,16 @@
 /* test_cuda.c — the CUDA build's device path (built only when make finds nvcc; run by tests/run.sh at
- * 1 and 2 ranks): the reduction kernel against kernels/reduce.c bit for bit (every type × op, in-place
- * and out-of-place, sizes around the block and grid edges); cuBLAS GEMM in every precision and
- * transpose against a float64 reference on small-integer data (exact in fp32, tf32, bf16 and fp16
+ * 1, 2 and 3 ranks): the reduction kernel against kernels/reduce.c bit for bit (every type × op,
+ * in-place and out-of-place, sizes around the block and grid edges); cuBLAS GEMM in every precision
+ * and transpose against a float64 reference on small-integer data (exact in fp32, tf32, bf16 and fp16
  * inputs with float32 accumulation); host pointers refused; then every registered algorithm on device
- * buffers, staged (DDL_CUDA_AWARE=0) and, where the MPI library says so, CUDA-aware.
- * Without a device it prints one SKIP line and "0 passed, 0 failed". Ranks share device rank % count. */
+ * buffers × counts {0, 1, p-1, p, p+1, 1009, 2^20+3} (q = 1 and non-powers of two at 1 and 3 ranks)
+ * × every type (sum) × in-place and out-of-place, with small segments at the default depth and with
+ * the default segment at the smallest depth, staged (DDL_CUDA_AWARE=0) and, where the MPI library
+ * says so, CUDA-aware. Data and checks are harness/bench/bench_data.c's; the send buffer must come
+ * back untouched. Without a device it prints one SKIP line and "0 passed, 0 failed". Ranks share
+ * device rank % count. DDL_CUDA_AWARE=1 runs the cuda-aware section whatever the detection says.
+ * tests/fake/run.sh runs it on a fake device (deferred streams) to check the ordering without a GPU. */
+#include "bench.h"
 #include "ddl.h"
 #include "devmem.h"
 #include "gemm.h"
@@ -131,42 +137,78 @@ static void test_gemm(void)
           "cuBLAS backend must refuse host pointers");
 }
 
-/* Every algorithm on device buffers: float32 sums of rank- and index-dependent small integers. */
+#define BIG ((1u << 20) + 3)
+
+/* One case: fill on the host, copy up, allreduce on the device, copy back, count wrong elements
+ * (1 for an error, with its message on stderr). */
+static long device_case(ddl_ctx *ctx, char *h, void *ds, void *dr, size_t n, ddl_dtype dt, int in_place)
+{
+    const size_t bytes = n * ddl_dtype_size(dt);
+    long wrong;
+    int rc;
+    bench_fill(dt, h, n, rank);
+    if (kern_dev_copy(in_place ? dr : ds, h, bytes, NULL) || (!in_place && kern_dev_memset(dr, 0xff, bytes, NULL)) ||
+        kern_stream_sync(NULL)) {
+        fprintf(stderr, "rank %d: %s\n", rank, kern_dev_last_error());
+        return 1;
+    }
+    if ((rc = ddl_allreduce(ctx, in_place ? DDL_IN_PLACE : ds, dr, n, dt, DDL_SUM))) {
+        fprintf(stderr, "rank %d: %s\n", rank, ddl_last_error());
+        return 1;
+    }
+    if (kern_dev_copy(h, dr, bytes, NULL) || kern_stream_sync(NULL)) return 1;
+    wrong = (long)bench_check_result(dt, DDL_SUM, h, n, size);
+    if (!in_place) {
+        if (kern_dev_copy(h, ds, bytes, NULL) || kern_stream_sync(NULL)) return 1;
+        wrong += (long)bench_check_input(dt, h, n, rank);
+    }
+    return wrong;
+}
+
+static void run_algo(const char *path, const ddl_config *cfg, char *h, void *ds, void *dr)
+{
+    const size_t counts[] = { 0, 1, (size_t)size - 1, (size_t)size, (size_t)size + 1, 1009, BIG };
+    ddl_ctx *ctx = NULL;
+    char desc[256] = "";
+    int rc = ddl_ctx_create(MPI_COMM_WORLD, cfg, &ctx);
+    CHECK(!rc, "%s ddl_ctx_create(device) %s: %s", path, cfg->algo, ddl_last_error());
+    if (rc) return;
+    ddl_ctx_describe(ctx, desc, sizeof desc);
+    CHECK(strstr(desc, path) != NULL, "%s %s: describe says \"%s\"", path, cfg->algo, desc);
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
+        for (int dt = 0; dt < DDL_DTYPE_COUNT; dt++)
+            for (int ip = 0; ip < 2; ip++) {
+                long wrong = device_case(ctx, h, ds, dr, counts[c], (ddl_dtype)dt, ip), total = 0;
+                MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+                if (rank == 0)
+                    CHECK(total == 0, "%s %s segment=%zu depth=%d count=%zu %s %s: %ld wrong", path, cfg->algo,
+                          cfg->segment_bytes, cfg->pipeline_depth, counts[c], ddl_dtype_name((ddl_dtype)dt),
+                          ip ? "in-place" : "out-of-place", total);
+            }
+    ddl_ctx_free(ctx);
+}
+
+/* Every algorithm on device buffers: small segments (many in flight) at the default depth, and the
+ * default segment at the smallest device depth (one segment ahead). */
 static void test_allreduce(const char *path)
 {
-    static const size_t counts[] = { 1, 3, 1009, (1u << 20) + 3 };
-    for (int a = 0; a < ddl_algo_count(); a++) {
-        ddl_config cfg = DDL_CONFIG_INIT;
-        ddl_ctx *ctx = NULL;
-        cfg.algo = ddl_algo_name(a);
-        cfg.device = 1;
-        cfg.segment_bytes = 4096; /* many segments: exercise the staging window */
-        int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx);
-        CHECK(!rc, "%s ddl_ctx_create(device) %s: %s", path, cfg.algo, ddl_last_error());
-        for (size_t c = 0; !rc && c < sizeof counts / sizeof *counts; c++)
-            for (int inplace = 0; inplace < 2; inplace++) {
-                size_t n = counts[c];
-                float *h = malloc(n * 4);
-                void *ds = NULL, *dr = NULL;
-                long wrong = 0;
-                int err = !h;
-                for (size_t i = 0; !err && i < n; i++) h[i] = (float)((rank * 5 + (int)(i % 13) * 3) % 13 - 6);
-                err = err || kern_dev_alloc(&ds, n * 4) || kern_dev_alloc(&dr, n * 4) ||
-                      kern_dev_copy(inplace ? dr : ds, h, n * 4, NULL) || kern_stream_sync(NULL);
-                if (!err) err = ddl_allreduce(ctx, inplace ? DDL_IN_PLACE : ds, dr, n, DDL_FLOAT32, DDL_SUM);
-                if (!err) err = kern_dev_copy(h, dr, n * 4, NULL) || kern_stream_sync(NULL);
-                for (size_t i = 0; !err && i < n; i++) {
-                    float want = 0;
-                    for (int r = 0; r < size; r++) want += (float)((r * 5 + (int)(i % 13) * 3) % 13 - 6);
-                    wrong += h[i] != want;
-                }
-                CHECK(!err && !wrong, "%s %s n=%zu in_place=%d: %s, %ld wrong", path, cfg.algo, n, inplace,
-                      err ? ddl_last_error() : "ok", wrong);
-                kern_dev_free(ds), kern_dev_free(dr);
-                free(h);
-            }
-        ddl_ctx_free(ctx);
-    }
+    static const struct { size_t segment; int depth; } variants[] = { { 4096, 0 }, { 0, 2 } };
+    const size_t bytes = (size_t)BIG * 8;
+    char *h = malloc(bytes);
+    void *ds = NULL, *dr = NULL;
+    int err = !h || kern_dev_alloc(&ds, bytes) || kern_dev_alloc(&dr, bytes);
+    CHECK(!err, "%s: buffers: %s", path, h ? kern_dev_last_error() : "out of memory");
+    for (size_t v = 0; !err && v < sizeof variants / sizeof *variants; v++)
+        for (int a = 0; a < ddl_algo_count(); a++) {
+            ddl_config cfg = DDL_CONFIG_INIT;
+            cfg.algo = ddl_algo_name(a);
+            cfg.device = 1;
+            cfg.segment_bytes = variants[v].segment;
+            cfg.pipeline_depth = variants[v].depth;
+            run_algo(path, &cfg, h, ds, dr);
+        }
+    kern_dev_free(ds), kern_dev_free(dr);
+    free(h);
 }
 
 int main(int argc, char **argv)
@@ -186,11 +228,14 @@ int main(int argc, char **argv)
     if (rank == 0) printf("# %s\n", kern_dev_name());
     if (rank == 0) {
         test_reduce();
-        test_gemm();
+        if (!strncmp(kern_gemm_backend(), "cuBLAS", 6)) test_gemm(); /* tests/fake/ links the CPU GEMM */
     }
+    const char *aware = getenv("DDL_CUDA_AWARE"); /* "1": the cuda-aware section runs, detected or not */
+    const int force_aware = aware && !strcmp(aware, "1");
     setenv("DDL_CUDA_AWARE", "0", 1);
     test_allreduce("staged");
-    unsetenv("DDL_CUDA_AWARE");
+    if (force_aware) setenv("DDL_CUDA_AWARE", "1", 1);
+    else unsetenv("DDL_CUDA_AWARE");
     ddl_config probe = DDL_CONFIG_INIT;
     ddl_ctx *ctx = NULL;
     char desc[256] = "";

@@ -3,6 +3,7 @@
  * through the blocks, non-224 image sizes, and rejected inputs. */
 #include "gemm.h"
 #include "model.h"
+#include "model_bytes.h"
 #include "test.h"
 
 #include <math.h>
@@ -178,8 +179,53 @@ static void test_bad_inputs(void)
     model_free(NULL);
 }
 
+/* The data flow (src, relu, residual) and the non-GEMM bytes of model_bytes.c, counted by hand. */
+static void test_flow_and_bytes(void)
+{
+    model *m = NULL;
+    if (model_build("resnet50", 2, 64, &m)) {
+        CHECK(0, "resnet50 build: %s", model_last_error());
+        return;
+    }
+    int i1 = -1, ip = -1, ib = -1, id = -1, ic = -1;
+    for (int i = 0; i < model_layer_count(m); i++) {
+        const char *n = model_layer_at(m, i)->name;
+        if (!strcmp(n, "bn1")) i1 = i;
+        if (!strcmp(n, "maxpool")) ip = i;
+        if (!strcmp(n, "layer1.0.bn3")) ib = i;
+        if (!strcmp(n, "layer1.0.downsample.1")) id = i;
+        if (!strcmp(n, "layer1.1.conv1")) ic = i;
+    }
+    const model_layer *bn1 = model_layer_at(m, i1), *pool = model_layer_at(m, ip), *ds = model_layer_at(m, id);
+    CHECK(bn1 && bn1->relu && bn1->src == 0 && model_layer_at(m, 0)->src == -1, "stem: conv1 reads the image, bn1 + ReLU");
+    CHECK(pool && !pool->avg && pool->src == i1, "maxpool reads bn1");
+    CHECK(ds && ds->res_into == ib && ds->res_from == id && model_layer_at(m, id - 1)->src == ip,
+          "layer1.0: downsample.0 reads the block input, bn3 += downsample.1 after it");
+    CHECK(ic >= 0 && model_layer_at(m, ic)->src == ib, "layer1.1.conv1 reads layer1.0's output (bn3)");
+    /* bn1: 64 channels x (2 x 32 x 32): 12 + 8 bytes forward, 20 + 12 backward per element */
+    double e = 64.0 * 2 * 32 * 32;
+    CHECK(model_mem_bytes(m, i1, MODEL_FWD) == 20 * e && model_mem_bytes(m, i1, 1) == 32 * e, "bn1 bytes");
+    /* maxpool 3x3/2: in 32x32, out 16x16: input + values + indices */
+    CHECK(model_mem_bytes(m, ip, MODEL_FWD) == 4 * (e + 2 * e / 4), "maxpool bytes");
+    /* the stem conv 7x7/2: im2col forward; backward im2col again, no col2im (no data gradient) */
+    double cols = 3.0 * 49 * 2 * 32 * 32, in = 3.0 * 2 * 64 * 64;
+    CHECK(model_mem_bytes(m, 0, MODEL_FWD) == 4 * (in + cols) && model_mem_bytes(m, 0, 1) == 4 * (in + cols), "stem conv");
+    CHECK(model_mem_bytes(m, ic, MODEL_FWD) == 0, "1x1 stride-1 conv: no im2col");
+    /* downsample.1 ends the block: BN + add + ReLU over 256 x 2 x 16 x 16 */
+    double o = 256.0 * 2 * 16 * 16;
+    CHECK(model_mem_bytes(m, id, MODEL_FWD) == 12 * o + 12 * o + 8 * o, "block end: BN + add + ReLU");
+    double k[MODEL_MEM_KINDS], sum = 0, layers = model_sgd_bytes(m);
+    model_mem_by_kind(m, k);
+    for (int j = 0; j < MODEL_MEM_KINDS; j++) sum += k[j];
+    for (int i = 0; i < model_layer_count(m); i++) layers += model_mem_bytes(m, i, MODEL_FWD) + model_mem_bytes(m, i, 1);
+    CHECK(fabs(sum - layers) < 1e-6 * sum && k[MODEL_MEM_SGD] == 20.0 * model_param_count(m), "bytes by kind add up");
+    CHECK(!strcmp(model_mem_kind_name(MODEL_MEM_IM2COL), "im2col_col2im"), "kind names");
+    model_free(m);
+}
+
 int main(void)
 {
+    test_flow_and_bytes();
     test_totals();
     test_resnet50_tensors();
     test_gemm_shapes();

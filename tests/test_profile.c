@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define GOOD "gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.005\n"
+#define GOOD "gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.005\nmem_gbps = 549\n"
 
 static int parse(const char *text, size_t len, char *err, size_t errlen)
 {
@@ -24,6 +24,8 @@ int main(void)
         { "", "empty" },
         { "gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\n", "missing key \"reduce_ns_per_byte\"" },
         { GOOD "bogus = 1\n", "unknown key" },
+        { "gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 0\n", "missing key \"mem_gbps\"" },
+        { "gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 0\nmem_gbps = 0\n", "> 0" },
         { GOOD "gemm_gflops_fp32 = 1\n", "given twice" },
         { "gemm_gflops_fp32 = fast\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
         { "gemm_gflops_fp32 = 12abc\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
@@ -43,9 +45,9 @@ int main(void)
     const int nbad = (int)(sizeof bad / sizeof bad[0]);
 
     CHECK(profile_parse(GOOD, strlen(GOOD), "t", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 == 3925 &&
-              pr.gemm_gflops_fp16 == 7850 && pr.reduce_ns_per_byte == 0.005, "good: %s", err);
+              pr.gemm_gflops_fp16 == 7850 && pr.reduce_ns_per_byte == 0.005 && pr.mem_gbps == 549, "good: %s", err);
     {
-        const char *t = "# comment\n\n  gemm_gflops_fp16=2 # trailing\r\n\treduce_ns_per_byte = 0\ngemm_gflops_fp32 = 1e3\n";
+        const char *t = "# comment\n\n  gemm_gflops_fp16=2 # trailing\r\n\treduce_ns_per_byte = 0\nmem_gbps=1.5\ngemm_gflops_fp32 = 1e3\n";
         CHECK(profile_parse(t, strlen(t), "t", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 == 1000 &&
                   pr.gemm_gflops_fp16 == 2, "comments, spacing, CRLF, any order: %s", err);
     }
@@ -65,20 +67,21 @@ int main(void)
     CHECK(nbad + 2 >= 10, "at least 10 malformed profiles");
 
     CHECK(profile_load("harness/sim/profiles/p100.profile", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 3000 &&
-              pr.gemm_gflops_fp32 < 5000, "p100: %s", err);
-    CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000, "h200 by name: %s", err);
+              pr.gemm_gflops_fp32 < 10600 && pr.mem_gbps > 0 && pr.mem_gbps <= 732, "p100 (below its peaks): %s", err);
+    CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000 && pr.mem_gbps <= 4800,
+          "h200 by name: %s", err);
     CHECK(profile_load("nosuch", &pr, err, sizeof err) == 2 && strstr(err, "cannot open"), "missing file");
     CHECK(profile_load("", &pr, err, sizeof err) == 2, "empty name");
 
     {
         char path[] = "/tmp/test_profile_XXXXXX";
         int fd = mkstemp(path);
-        profile w = { 123.5, 247, 0.0125 }, r;
+        profile w = { 123.5, 247, 0.0125, 4321.5 }, r;
         CHECK(fd >= 0, "mkstemp");
         if (fd >= 0) close(fd);
         CHECK(profile_write(path, &w, "line one\nline two", err, sizeof err) == 0, "write: %s", err);
         CHECK(profile_load(path, &r, err, sizeof err) == 0 && r.gemm_gflops_fp32 == 123.5 && r.gemm_gflops_fp16 == 247 &&
-                  r.reduce_ns_per_byte == 0.0125, "round trip: %s", err);
+                  r.reduce_ns_per_byte == 0.0125 && r.mem_gbps == 4321.5, "round trip: %s", err);
         remove(path);
     }
     return TEST_REPORT();

@@ -3,22 +3,35 @@
 #ifndef HARN_CLI_H
 #define HARN_CLI_H
 
+#include <stddef.h>
+
 typedef struct cli_command {
     const char *name;                 /* argv[1] */
     int (*main)(int argc, char **argv);
     const char *help;                 /* one line */
 } cli_command;
 
-int cli_list_main(int argc, char **argv);
+int cli_list_main(int argc, char **argv);       /* cli_list.c */
+/* A comma list of registered algorithm names (cli_list.c): split s into items (pointing into buf),
+ * at most max. 0 ok; 1 not a list (empty item, too many); 2 *unknown is not registered. */
+int cli_algos_parse(const char *s, char *buf, size_t buflen, const char **items, int max, int *n,
+                    const char **unknown);
 int cli_model_main(int argc, char **argv);     /* cli_model.c */
 int cli_allreduce_main(int argc, char **argv); /* cli_allreduce.c */
 int cli_kernels_main(int argc, char **argv);   /* cli_kernels.c */
 int cli_train_main(int argc, char **argv);     /* cli_train.c */
 int cli_platform_main(int argc, char **argv);  /* cli_platform.c */
 int cli_calibrate_main(int argc, char **argv); /* cli_calibrate.c */
+int cli_calibrate_network(int argc, char **argv); /* cli_calibrate_net.c: `calibrate --network` */
 int cli_gpucheck_main(int argc, char **argv); /* cli_gpucheck.c */
+int cli_study_main(int argc, char **argv);     /* cli_study.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model --algo` */
 int cli_json_main(int argc, char **argv);      /* cli_json.c */
 int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
+
+/* gpu-check's device parts (cli_gpucheck_step.c): the layer kernels' memory rate (GB/s), and the
+ * ResNet-50 step at `batch` per precision beside PyTorch's images/s. 0, or non-zero (message printed). */
+int gpucheck_mem_rate(double *gbps);
+int gpucheck_pytorch_step(long batch);
 
 #endif

@@ -7,6 +7,8 @@
 #include "devmem.h"
 #include "parse.h"
 #include "guard.h"
+#include "profile.h"
+#include "sim.h"
 #include "watchdog.h"
 
 #include <stdio.h>
@@ -40,6 +42,8 @@ void bench_allreduce_usage(void)
            "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
            "             libddl moves device buffers (CUDA-aware MPI or staged); copy = a D2D copy\n"
            "  --copy-reps N  memcpy repetitions for the copy-bandwidth roofline column (default 5)\n"
+           "  --profile P    device profile (name like p100, or a file): the reduction cost the simulation\n"
+           "             build injects (sim build; run it with -c 0); the real build ignores it\n"
            "  --timeout S    watchdog: an iteration not done in S s + 1 s per 10 MB prints one line per\n"
            "             rank and aborts the job, exit 1 (default 60; 0 = off)\n"
            "Columns: algbw = bytes/time; busbw = algbw*2(p-1)/p; copy = memcpy GB/s of the same bytes,\n"
@@ -55,13 +59,10 @@ static int fail(char *err, size_t len, const char *opt, const char *want, const 
 
 static int set_algos(bench_allreduce_opts *o, const char *s, char *err, size_t len)
 {
-    int rc = parse_list(s, ',', o->algo_buf, sizeof o->algo_buf, o->algos, AR_MAX_ALGOS, &o->nalgos);
-    if (rc) return fail(err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
-    for (int i = 0; i < o->nalgos; i++) {
-        int k = 0;
-        while (k < ddl_algo_count() && strcmp(ddl_algo_name(k), o->algos[i])) k++;
-        if (k == ddl_algo_count()) return fail(err, len, "-a", "registered algorithms (see ddlbench list)", o->algos[i]);
-    }
+    const char *unknown = NULL;
+    int rc = cli_algos_parse(s, o->algo_buf, sizeof o->algo_buf, o->algos, AR_MAX_ALGOS, &o->nalgos, &unknown);
+    if (rc == 1) return fail(err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
+    if (rc == 2) return fail(err, len, "-a", "registered algorithms (see ddlbench list)", unknown);
     return 0;
 }
 
@@ -99,6 +100,8 @@ static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, c
     } else if (!strcmp(opt, "--device")) {
         if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(err, len, opt, "cpu or gpu", v);
         o->device = !strcmp(v, "gpu");
+    } else if (!strcmp(opt, "--profile")) {
+        o->profile = v;
     } else if (!strcmp(opt, "--label")) {
         if (!*v || strchr(v, ',') || strchr(v, '"')) return fail(err, len, opt, "a name without , or \"", v);
         o->label = v;
@@ -174,6 +177,14 @@ int cli_allreduce_main(int argc, char **argv)
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
         if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s%s\n", what, why);
         return 2;
+    }
+    if (o.profile) { /* the simulation's γ; the real build stores and ignores it */
+        profile pr;
+        if (profile_load(o.profile, &pr, why, sizeof why)) {
+            if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
+            return 2;
+        }
+        kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
     }
     int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;
     if (o.device && (dst != KERN_DEV_OK || ndev == 0)) {

@@ -1,12 +1,16 @@
-/* cli_calibrate.c — `ddlbench calibrate [-o FILE]`: measure this machine's effective GEMM rate
- * (kern_gemm_f32 on 1024^3, single BLAS thread) and reduction cost (kern_reduce float32 sum of two
- * 64 MiB vectors, out of cache like a gradient bucket) and write them as a device profile (FILE.tmp,
+/* cli_calibrate.c — `ddlbench calibrate [-o FILE]` (`--network`: cli_calibrate_net.c): measure this
+ * machine's effective GEMM rate (kern_gemm_f32 on 1024^3, single BLAS thread), reduction cost
+ * (kern_reduce float32 sum of two 64 MiB vectors, out of cache like a gradient bucket) and
+ * memory-bound kernel rate (the layer kernels of the full step on a 64 MiB activation: batch norm
+ * forward + ReLU, ReLU backward + batch norm backward, bytes as layers.h counts them) and write them
+ * as a device profile (FILE.tmp,
  * then renamed; default harness/sim/profiles/local.profile). Medians of several repetitions. Runs
  * without an MPI launch. OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, so if that is not
  * 1 the command re-executes itself once with it set. */
 #include "cli.h"
 #include "gemm.h"
 #include "guard.h"
+#include "layers.h"
 #include "mem.h"
 #include "profile.h"
 #include "reduce.h"
@@ -84,14 +88,44 @@ out:
     return ns;
 }
 
+/* Median GB/s of the batch-norm + ReLU forward and backward kernels over 64 channels of 256 Ki floats
+ * (64 MiB each array), the bytes counted by layers.h. 0 on failure. */
+static double measure_mem(void)
+{
+    const int c = 64;
+    const size_t n = (RED_BYTES / sizeof(float)) / c, e = (size_t)c * n;
+    float *x = kern_buf_alloc(e * 4), *y = kern_buf_alloc(e * 4), *dy = kern_buf_alloc(e * 4), *dx = kern_buf_alloc(e * 4);
+    float g[64], b[64], m[64], is[64], dg[64], db[64];
+    const kern_layer_ops *k = &kern_layers_host;
+    double t[RED_REPS], rate = 0;
+    if (!x || !y || !dy || !dx) goto out;
+    for (size_t i = 0; i < e; i++) x[i] = (float)(i % 17) - 8, dy[i] = (float)(i % 5) - 2;
+    for (int i = 0; i < c; i++) g[i] = 1, b[i] = 0;
+    double bytes = kern_bytes_bn_fwd(c, n) + kern_bytes_relu_fwd(e) + kern_bytes_relu_bwd(e) + kern_bytes_bn_bwd(c, n);
+    for (int r = -1; r < RED_REPS; r++) {
+        double t0 = now();
+        k->bn_fwd(x, y, g, b, m, is, c, n, 1e-5f), k->relu_fwd(y, e);
+        k->relu_bwd(y, dy, e), k->bn_bwd(x, dy, dx, g, m, is, dg, db, c, n);
+        if (r >= 0) t[r] = now() - t0;
+    }
+    rate = bytes / median(t, RED_REPS) / 1e9;
+out:
+    kern_buf_free(x), kern_buf_free(y), kern_buf_free(dy), kern_buf_free(dx);
+    return rate;
+}
+
 int cli_calibrate_main(int argc, char **argv)
 {
     const char *path = "harness/sim/profiles/local.profile";
     char err[300], header[1024];
     profile pr;
+    for (int i = 1; i < argc; i++) /* DISPATCH: the network calibration (an MPI launch) */
+        if (!strcmp(argv[i], "--network")) return cli_calibrate_network(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: ddlbench calibrate [-o FILE]   (default %s)\n", path);
+            printf("usage: ddlbench calibrate [-o FILE]   (default %s)\n"
+                   "       mpirun -np N ddlbench calibrate --network [...]: the MPI links -> a platform file\n"
+                   "       (ddlbench calibrate --network --help)\n", path);
             return 0;
         }
         if (!strcmp(argv[i], "-o") && i + 1 < argc && *argv[i + 1]) {
@@ -114,7 +148,8 @@ int cli_calibrate_main(int argc, char **argv)
     }
     pr.gemm_gflops_fp32 = measure_gemm();
     pr.reduce_ns_per_byte = measure_reduce();
-    if (!(pr.gemm_gflops_fp32 > 0) || pr.reduce_ns_per_byte < 0) {
+    pr.mem_gbps = measure_mem();
+    if (!(pr.gemm_gflops_fp32 > 0) || pr.reduce_ns_per_byte < 0 || !(pr.mem_gbps > 0)) {
         fprintf(stderr, "ddlbench calibrate: measurement failed (gemm: %s; out of memory?)\n",
                 kern_gemm_backend());
         return 1;
@@ -124,13 +159,14 @@ int cli_calibrate_main(int argc, char **argv)
              "local — measured by `ddlbench calibrate` on this machine.\n"
              "gemm_gflops_fp32: median of %d single-precision %dx%dx%d GEMMs, backend: %.300s\n"
              "gemm_gflops_fp16: no half-precision GEMM on the CPU: the fp32 rate\n"
-             "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors",
-             GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20);
+             "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors\n"
+             "mem_gbps: median of %d batch norm + ReLU forward and backward passes over %zu MiB activations",
+             GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20, RED_REPS, RED_BYTES >> 20);
     if (profile_write(path, &pr, header, err, sizeof err)) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);
         return 1;
     }
-    printf("%s: gemm_gflops_fp32 = %.4g, reduce_ns_per_byte = %.4g\n", path, pr.gemm_gflops_fp32,
-           pr.reduce_ns_per_byte);
+    printf("%s: gemm_gflops_fp32 = %.4g, reduce_ns_per_byte = %.4g, mem_gbps = %.4g\n", path, pr.gemm_gflops_fp32,
+           pr.reduce_ns_per_byte, pr.mem_gbps);
     return 0;
 }

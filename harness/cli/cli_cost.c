@@ -16,12 +16,14 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench model --algo LIST --preset NAME --nodes N [--gpus-per-node N] --bytes SIZE\n"
+    fprintf(f, "usage: ddlbench model --algo LIST --preset NAME|FILE --nodes N [--gpus-per-node N] --bytes SIZE\n"
                "                      [--profile NAME|FILE] [--grid AxBxC] [--patterns P1,P2,...]\n"
-               "  Predicted allreduce time per algorithm (ring, rhd, ddl, mpi) from the alpha-beta-gamma model,\n"
-               "  with alpha/beta per link level from the platform preset and gamma from the device profile\n"
-               "  (default: h200 for --preset h200, else p100). SIZE: bytes with K/M/G (binary) suffixes.\n"
-               "  --preset custom takes --intra-bw --intra-lat --inter-bw --inter-lat (see ddlbench platform --help).\n");
+               "  Predicted allreduce time per algorithm (those with a cost model; ddlbench list) from\n"
+               "  libddl's alpha-beta-gamma model, with alpha/beta per link level from the platform preset and\n"
+               "  gamma from the device profile (default: h200 for --preset h200, else p100).\n"
+               "  SIZE: bytes with K/M/G (binary) suffixes.\n"
+               "  --preset custom takes --intra-bw --intra-lat --inter-bw --inter-lat (see ddlbench platform --help);\n"
+               "  FILE: a platform file, e.g. from ddlbench calibrate --network (its links; SMPI factors only simulate).\n");
 }
 
 typedef struct cost_cli {

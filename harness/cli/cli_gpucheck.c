@@ -4,8 +4,11 @@
  * 2. peak per precision: a square GEMM (--peak-n, default 8192), median of 5 timed by events;
  * 3. the three largest ResNet-50 GEMMs at batch 32 per precision, TFLOP/s beside that peak;
  * 4. the reduction kernel (float32 sum, 256 MB) in GB/s (3 bytes moved per byte) beside a D2D copy;
- * 5. writes a device profile (--profile-out) with gemm_gflops_fp32 (tf32 rate), gemm_gflops_fp16 and
- *    reduce_ns_per_byte, measured here, for the simulator. Without a device: one SKIP line, exit 0.
+ * 5. the memory-bound layer kernels' rate (batch norm + ReLU, cli_gpucheck_step.c) in GB/s;
+ *    writes a device profile (--profile-out) with gemm_gflops_fp32 (tf32 rate), gemm_gflops_fp16,
+ *    reduce_ns_per_byte and mem_gbps, measured here, for the simulator;
+ * 6. the ResNet-50 step at --step-batch (default 256; 0 skips), --compute gemm and full, per precision,
+ *    beside PyTorch's images/s on an H200 (cli_gpucheck_step.c). Without a device: one SKIP line, exit 0.
  * Only rank 0 runs; timings are medians. */
 #include "cli.h"
 #include "devmem.h"
@@ -127,15 +130,17 @@ static int time_memory(double *reduce_gbs, double *copy_gbs, double *ns_per_byte
 int cli_gpucheck_main(int argc, char **argv)
 {
     const char *out = NULL;
-    long peak_n = 8192;
+    long peak_n = 8192, step_batch = 256;
     int ndev = 0, rc = 0, fails = 0;
     double peak[KERN_PREC_COUNT] = { 0 };
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--profile-out") && v) out = argv[++i];
         else if (!strcmp(argv[i], "--peak-n") && v && !parse_int(v, 256, 32768, &peak_n)) i++;
+        else if (!strcmp(argv[i], "--step-batch") && v && !parse_int(v, 0, 4096, &step_batch)) i++;
         else {
-            fprintf(stderr, "ddlbench gpu-check: expected --profile-out FILE or --peak-n 256..32768, got \"%s\"\n", argv[i]);
+            fprintf(stderr, "ddlbench gpu-check: expected --profile-out FILE, --peak-n 256..32768 or --step-batch 0..4096, "
+                            "got \"%s\"\n", argv[i]);
             return 2;
         }
     }
@@ -143,7 +148,10 @@ int cli_gpucheck_main(int argc, char **argv)
         printf("SKIP: no CUDA device (%s)\n", kern_dev_last_error());
         return 0;
     }
-    if (kern_gemm_init()) return 1;
+    if ((rc = kern_gemm_init())) {
+        fprintf(stderr, "ddlbench gpu-check: %s: %s\n", kern_gemm_strerror(rc), kern_dev_last_error());
+        return 1;
+    }
     printf("# ddlbench gpu-check on %s\n# %s\n", kern_dev_name(), kern_gemm_backend());
     printf("# 1. cuBLAS vs float64 reference (192x160x1024, values in [-1,1))\n");
     for (int p = 0; p < KERN_PREC_COUNT; p++) {
@@ -200,16 +208,22 @@ int cli_gpucheck_main(int argc, char **argv)
     double rgbs = 0, cgbs = 0, nspb = 0;
     if (time_memory(&rgbs, &cgbs, &nspb)) { rc = 1; goto out; }
     printf("# 4. memory: reduce (float32 sum, 256 MB) %.0f GB/s, D2D copy %.0f GB/s\n", rgbs, cgbs);
-    profile pr = { peak[KERN_PREC_TF32], peak[KERN_PREC_FP16], nspb };
+    double mgbs = 0;
+    if (gpucheck_mem_rate(&mgbs)) { rc = 1; goto out; }
+    printf("# 5. layer kernels (batch norm + ReLU forward and backward, 256 MiB): %.0f GB/s\n", mgbs);
+    profile pr = { peak[KERN_PREC_TF32], peak[KERN_PREC_FP16], nspb, mgbs };
     char err[256];
-    if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32)", err, sizeof err)) {
+    if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32; mem_gbps: batch norm + ReLU kernels)",
+                             err, sizeof err)) {
         fprintf(stderr, "ddlbench gpu-check: %s\n", err);
         rc = 1;
         goto out;
     }
-    printf("# summary\n%-22s %s\n%-22s %.1f / %.1f / %.1f / %.1f\n%-22s %.0f (copy %.0f)\n%-22s %s\n%-22s %s\n",
+    if (step_batch > 0 && gpucheck_pytorch_step(step_batch)) { rc = 1; goto out; }
+    printf("# summary\n%-22s %s\n%-22s %.1f / %.1f / %.1f / %.1f\n%-22s %.0f (copy %.0f)\n%-22s %.0f\n%-22s %s\n%-22s %s\n",
            "device", kern_dev_name(), "peak TFLOP/s fp32/tf32/bf16/fp16", peak[0], peak[1], peak[2], peak[3],
-           "reduce GB/s", rgbs, cgbs, "gemm checks", fails ? "FAIL" : "ok", "profile", out ? out : "(not written)");
+           "reduce GB/s", rgbs, cgbs, "layer kernels GB/s", mgbs, "gemm checks", fails ? "FAIL" : "ok", "profile",
+           out ? out : "(not written)");
     rc = fails ? 1 : 0;
 out:
     if (rc && !fails) fprintf(stderr, "ddlbench gpu-check: %s\n", kern_dev_last_error());

@@ -1,13 +1,18 @@
 /* cli_model.c — `ddlbench model`: the layer table of a network (tensors, parameters, im2col GEMM
- * shapes, GFLOP of forward and backward at a batch) and its totals. Needs no MPI launch.
+ * shapes, GFLOP of forward and backward at a batch, and the bytes the step's other kernels move:
+ * batch norm, ReLU, residual adds, pooling, im2col/col2im, FC bias; model_bytes.h) and its totals;
+ * with --profile, the time a device profile gives each part. Needs no MPI launch.
  *
  * One subcommand, two reports (dispatch in cli_model_main):
  *   the layer table (this file)            ddlbench model --model resnet50 [--batch 32] [--image-size 224]
  *   the analytic α-β-γ cost model (to come) ddlbench model --algo ...   → add its branch at DISPATCH */
 #include "cli.h"
 #include "gemm.h"
+#include "guard.h"
 #include "mem.h"
 #include "model.h"
+#include "model_bytes.h"
+#include "profile.h"
 #include "parse.h"
 
 #include <limits.h>
@@ -22,6 +27,7 @@ typedef struct model_opts {
     long image_size;   /* --image-size */
     int time;          /* --time: run every GEMM with the linked backend */
     long reps;         /* --reps: timed runs per GEMM (median) */
+    const char *profile; /* --profile: predicted GEMM and memory-bound time per step */
 } model_opts;
 
 static void usage(FILE *f)
@@ -31,12 +37,16 @@ static void usage(FILE *f)
                "  in the im2col view (M = out channels, N = batch x H_out x W_out, K = in channels x kh x kw),\n"
                "  then the totals. Backward = data gradient (all but the stem conv) + weight gradient, each of\n"
                "  M x N x K; GFLOP = 2 x MACs. MACs per image count conv + FC multiply-adds only.\n"
+               "  fwd_MB/bwd_MB: bytes moved by the layer's other kernels in the full step (batch norm, ReLU,\n"
+               "  residual add at a block's end, pooling, im2col/col2im, FC bias; 1 MB = 1e6 B).\n"
                "  --model NAME      %s (default resnet50)\n"
                "  --batch N         images per step, >= 1 (default 32)\n"
                "  --image-size S    square input side in pixels, >= 32 (default 224)\n"
                "  --time            also run every GEMM with the linked backend (%s)\n"
                "                    and print the median ms of forward and backward per layer and the step\n"
                "  --reps N          runs per GEMM for --time, after one warm-up (default 3)\n"
+               "  --profile P       device profile (p100, h200, local or a file): the step's GEMM time at its\n"
+               "                    gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares\n"
                "  --help            this text\n",
                model_names(), kern_gemm_backend());
 }
@@ -78,6 +88,8 @@ static int parse_opts(int argc, char **argv, model_opts *o)
             }
         } else if (!strcmp(argv[i], "--time")) {
             o->time = 1;
+        } else if ((v = opt_value(argc, argv, &i, "--profile", &missing))) {
+            o->profile = v;
         } else if ((v = opt_value(argc, argv, &i, "--reps", &missing))) {
             if (parse_int(v, 1, 1000, &o->reps)) {
                 fprintf(stderr, "ddlbench model: --reps: expected an integer in [1, 1000], got \"%s\"\n", v);
@@ -85,7 +97,7 @@ static int parse_opts(int argc, char **argv, model_opts *o)
             }
         } else {
             if (missing) fprintf(stderr, "ddlbench model: %s: expected a value after it\n", argv[i]);
-            else fprintf(stderr, "ddlbench model: unknown option \"%s\"; expected --model, --batch, --image-size, --time, --reps or --help\n", argv[i]);
+            else fprintf(stderr, "ddlbench model: unknown option \"%s\"; expected --model, --batch, --image-size, --time, --reps, --profile or --help\n", argv[i]);
             return 2;
         }
     }
@@ -181,31 +193,33 @@ static void tensor_suffixes(const model *m, const model_layer *l, char *buf, siz
 }
 
 /* The layer table; ms (optional, from time_layers) adds measured columns. Sums GFLOP and ms. */
-static void print_table(const model *m, const double *ms, double tot[4])
+static void print_table(const model *m, const double *ms, double tot[6])
 {
     static const char *kinds[] = { "conv", "bn", "fc", "pool" };
     printf("# ddlbench model: %s, batch %d, image %dx%d\n", model_name(m), model_batch(m), model_image_size(m),
            model_image_size(m));
     if (ms) printf("# gemm backend: %s\n", kern_gemm_backend());
-    printf("# %3s  %-24s %-4s %-12s %10s %-14s %6s %9s %6s %10s %10s", "idx", "layer", "kind", "tensor(s)",
-           "params", "output_CxHxW", "fwd_M", "fwd_N", "fwd_K", "fwd_GFLOP", "bwd_GFLOP");
+    printf("# %3s  %-24s %-4s %-12s %10s %-14s %6s %9s %6s %10s %10s %9s %9s", "idx", "layer", "kind", "tensor(s)",
+           "params", "output_CxHxW", "fwd_M", "fwd_N", "fwd_K", "fwd_GFLOP", "bwd_GFLOP", "fwd_MB", "bwd_MB");
     printf(ms ? " %9s %9s %9s\n" : "\n", "fwd_ms", "bwd_ms", "GFLOPs");
-    tot[0] = tot[1] = tot[2] = tot[3] = 0;
+    tot[0] = tot[1] = tot[2] = tot[3] = tot[4] = tot[5] = 0;
     for (int i = 0; i < model_layer_count(m); i++) {
         const model_layer *l = model_layer_at(m, i);
         char tens[32], shape[32];
         tensor_suffixes(m, l, tens, sizeof tens);
         snprintf(shape, sizeof shape, "%dx%dx%d", l->out_c, l->out_h, l->out_w);
+        double mf = model_mem_bytes(m, i, MODEL_FWD) / 1e6, mb = model_mem_bytes(m, i, 1) / 1e6;
+        tot[4] += mf, tot[5] += mb;
         printf("  %3d  %-24s %-4s %-12s %10lld %-14s", i, l->name, kinds[l->kind], tens, l->params, shape);
         if (l->kind != MODEL_CONV && l->kind != MODEL_FC) {
-            printf(" %6s %9s %6s %10s %10s", "-", "-", "-", "-", "-");
+            printf(" %6s %9s %6s %10s %10s %9.2f %9.2f", "-", "-", "-", "-", "-", mf, mb);
             printf(ms ? " %9s %9s %9s\n" : "\n", "-", "-", "-");
             continue;
         }
         const model_gemm *g = l->gemm;
         double f = gflop(&g[MODEL_FWD]);
         double b = gflop(&g[MODEL_BWD_WEIGHT]) + (l->data_grad_needed ? gflop(&g[MODEL_BWD_DATA]) : 0);
-        printf(" %6d %9d %6d %10.4f %10.4f", g[MODEL_FWD].m, g[MODEL_FWD].n, g[MODEL_FWD].k, f, b);
+        printf(" %6d %9d %6d %10.4f %10.4f %9.2f %9.2f", g[MODEL_FWD].m, g[MODEL_FWD].n, g[MODEL_FWD].k, f, b, mf, mb);
         if (ms) printf(" %9.3f %9.3f %9.2f", ms[2 * i], ms[2 * i + 1], (f + b) / ((ms[2 * i] + ms[2 * i + 1]) * 1e-3));
         putchar('\n');
         tot[0] += f, tot[1] += b;
@@ -215,17 +229,28 @@ static void print_table(const model *m, const double *ms, double tot[4])
 
 static int layer_table(const model_opts *o)
 {
+    profile prof, *pr = NULL;
+    char perr[300];
     model *m = NULL;
-    double tot[4], *ms = NULL;
+    double tot[6], *ms = NULL;
     int rc = 2;
     if (model_build(o->model, (int)o->batch, (int)o->image_size, &m)) {
         fprintf(stderr, "ddlbench model: %s\n", model_last_error());
         goto out;
     }
+    if (o->profile && profile_load(o->profile, &prof, perr, sizeof perr)) {
+        fprintf(stderr, "ddlbench model: %s\n", perr);
+        goto out;
+    }
+    if (o->profile) pr = &prof;
     if (o->time) {
         rc = 1;
         ms = calloc(2 * (size_t)model_layer_count(m), sizeof *ms);
-        if (!ms || kern_gemm_init() || time_layers(m, o->reps, ms)) goto out;
+        if (!ms || kern_gemm_init() || time_layers(m, o->reps, ms)) { /* kernels/ print nothing */
+            fprintf(stderr, "ddlbench model --time: %s\n", ms ? "the GEMMs failed (the CUDA build's need device "
+                                                                 "buffers: see gpu-check)" : "out of memory");
+            goto out;
+        }
     }
     print_table(m, ms, tot);
     printf("# totals\n");
@@ -237,6 +262,29 @@ static int layer_table(const model_opts *o)
     printf("# fwd_GFLOP_per_step        %.2f\n", tot[0]);
     printf("# bwd_GFLOP_per_step        %.2f\n", tot[1]);
     printf("# train_GFLOP_per_step      %.2f  (%.3f x forward)\n", tot[0] + tot[1], (tot[0] + tot[1]) / tot[0]);
+    double sgd = model_sgd_bytes(m) / 1e6, mem = tot[4] + tot[5] + sgd;
+    printf("# nongemm_fwd_MB_per_step   %.1f\n", tot[4]);
+    printf("# nongemm_bwd_MB_per_step   %.1f\n", tot[5]);
+    printf("# sgd_momentum_MB_per_step  %.1f\n", sgd);
+    printf("# memory_MB_per_step        %.1f  (%.2f FLOP per byte over the step: GEMM FLOPs / these bytes)\n", mem,
+           (tot[0] + tot[1]) * 1e9 / (mem * 1e6));
+    double kinds[MODEL_MEM_KINDS];
+    model_mem_by_kind(m, kinds);
+    printf("# memory_MB_by_kind        ");
+    for (int k = 0; k < MODEL_MEM_KINDS; k++) printf(" %s %.1f", model_mem_kind_name(k), kinds[k] / 1e6);
+    putchar('\n');
+    printf("# train_full_GB_per_rank    %.2f  (--compute full allocates; --compute gemm: %.2f)\n",
+           guard_model_bytes(m, 1) / 1e9, guard_model_bytes(m, 0) / 1e9);
+    if (pr) {
+        double tg = (tot[0] + tot[1]) / pr->gemm_gflops_fp32 * 1e3, tm = mem * 1e6 / (pr->mem_gbps * 1e9) * 1e3;
+        printf("# profile                   %s: gemm_gflops_fp32 %.6g, mem_gbps %.6g\n", o->profile, pr->gemm_gflops_fp32,
+               pr->mem_gbps);
+        printf("# predicted_gemm_ms         %.2f  (%.1f%% of compute)\n", tg, 100 * tg / (tg + tm));
+        printf("# predicted_nongemm_ms      %.2f  (%.1f%%; of which SGD %.2f)\n", tm, 100 * tm / (tg + tm),
+               sgd * 1e6 / (pr->mem_gbps * 1e9) * 1e3);
+        printf("# predicted_images_per_s    %.1f  (compute only: %d images / (gemm + nongemm))\n",
+               model_batch(m) / ((tg + tm) * 1e-3), model_batch(m));
+    }
     if (ms) {
         printf("# gemm_fwd_ms_per_step      %.1f\n", tot[2]);
         printf("# gemm_bwd_ms_per_step      %.1f\n", tot[3]);
@@ -252,7 +300,7 @@ out:
 
 int cli_model_main(int argc, char **argv)
 {
-    model_opts o = { "resnet50", 32, 224, 0, 3 };
+    model_opts o = { "resnet50", 32, 224, 0, 3, NULL };
     /* DISPATCH: `--algo` selects the analytic cost model (cli_cost.c); everything below is the layer table. */
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--algo")) return cli_model_cost(argc, argv);

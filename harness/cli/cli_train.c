@@ -40,7 +40,7 @@ static void usage(FILE *f)
             "  --poll-us N         communication thread tests its requests every N us, sleeping\n"
             "                      between (0 = block in MPI_Wait; default 50 on real MPI, where the thread\n"
             "                      shares cores with BLAS; 0 under simulation)\n"
-            "  --platform P --gpus-per-node G  machine preset (minsky, bigbasin, h200) and its GPUs\n"
+            "  --platform P --gpus-per-node G  machine preset (minsky, bigbasin, h200) or platform file and its GPUs\n"
             "                      per node: its alpha-beta-gamma model drives the auto algorithm's choice\n"
             "                      (without it, auto uses its built-in rule)\n"
             "  --profile P         device profile (name like p100, or a file) whose rates the simulation\n"
@@ -49,6 +49,15 @@ static void usage(FILE *f)
             "                      (build/cuda/ddlbench): parameters, gradients and activations in device\n"
             "                      memory, cuBLAS GEMMs, allreduce of device buffers (CUDA-aware MPI or staged)\n"
             "  --precision P       GEMM inputs: fp32 | tf32 | bf16 | fp16 (default fp32; others need --device gpu)\n"
+            "  --compute full|gemm full (default): the whole network on real activations: im2col/col2im,\n"
+            "                      GEMMs, batch norm, ReLU, residual adds, pooling, FC bias, SGD with momentum\n"
+            "                      and weight decay; gemm: the conv/FC GEMMs only on synthetic operands and\n"
+            "                      plain SGD (ddlbench before the full step). Full with bf16/fp16 (GPU):\n"
+            "                      2-byte activations (as autocast), float32 parameters and statistics\n"
+            "  --jitter PCT        stragglers and noise: every rank's GEMMs in a step take (1 + x) times as\n"
+            "                      long, x = PCT/100 x Exp(1) drawn per rank and step (mean PCT%%), seeded;\n"
+            "                      real: the rank spins, simulation: injected compute (default 0)\n"
+            "  --jitter-seed N     seed of the draws (default 1); the same seed gives the same draws\n"
             "  --check             known per-rank gradients; verify every allreduced value (exit 1 if wrong)\n"
             "  --timeout S         watchdog: a step (or a configuration's setup) not done in S seconds\n"
             "                      prints one line per rank and aborts the job, exit 1 (default 300; 0 = off)\n"
@@ -73,7 +82,7 @@ static int parse_opts(int argc, char **argv, train_opts *o)
 {
     *o = (train_opts){ .model = "resnet50", .batch = 32, .image = 224, .steps = 10, .warmup = 2,
                        .algos = { "ddl" }, .nalgos = 1, .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1, .poll_us = -1,
-                       .timeout_s = TRAIN_TIMEOUT_S };
+                       .timeout_s = TRAIN_TIMEOUT_S, .full = 1, .seed = 1 };
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(opt, "--check")) { o->check = 1; continue; }
@@ -88,15 +97,18 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--warmup")) { if (parse_int(v, 0, 100000, &o->warmup)) return bad(opt, v, "an integer in 0..100000"); }
         else if (!strcmp(opt, "--poll-us")) { if (parse_int(v, 0, 1000000, &o->poll_us)) return bad(opt, v, "an integer in 0..1000000"); }
         else if (!strcmp(opt, "--timeout")) { if (parse_int(v, 0, 1000000, &o->timeout_s)) return bad(opt, v, "seconds, an integer in 0..1000000"); }
+        else if (!strcmp(opt, "--jitter")) {
+            char *end;
+            o->jitter_pct = strtod(v, &end);
+            if (!*v || *end || !(o->jitter_pct >= 0 && o->jitter_pct <= 1000)) return bad(opt, v, "a percentage in 0..1000");
+        } else if (!strcmp(opt, "--jitter-seed")) { if (parse_int(v, 0, 2147483647, &o->seed)) return bad(opt, v, "an integer in 0..2147483647"); }
         else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
         else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
-            if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
-                return bad(opt, v, "a comma list of algorithm names");
-            for (int k = 0; k < o->nalgos; k++) {
-                int found = 0;
-                for (int a = 0; a < ddl_algo_count(); a++) found |= !strcmp(o->algos[k], ddl_algo_name(a));
-                if (!found) return bad(opt, o->algos[k], "a registered algorithm (see ddlbench list)");
-            }
+            const char *unknown = NULL;
+            int arc = cli_algos_parse(v, o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos,
+                                      &unknown);
+            if (arc == 1) return bad(opt, v, "a comma list of algorithm names");
+            if (arc == 2) return bad(opt, unknown, "a registered algorithm (see ddlbench list)");
         } else if (!strcmp(opt, "--bucket-mb")) {
             const char *items[MAX_LIST];
             if (parse_list(v, ',', o->listbuf[1], sizeof o->listbuf[1], items, MAX_LIST, &o->nbuckets))
@@ -111,6 +123,9 @@ static int parse_opts(int argc, char **argv, train_opts *o)
         else if (!strcmp(opt, "--device")) {
             if (strcmp(v, "cpu") && strcmp(v, "gpu")) return bad(opt, v, "cpu or gpu");
             o->device = !strcmp(v, "gpu");
+        } else if (!strcmp(opt, "--compute")) {
+            if (strcmp(v, "full") && strcmp(v, "gemm")) return bad(opt, v, "full or gemm");
+            o->full = !strcmp(v, "full");
         } else if (!strcmp(opt, "--precision")) {
             if (kern_precision_parse(v, &o->precision)) return bad(opt, v, "fp32, tf32, bf16 or fp16");
         }
@@ -169,7 +184,7 @@ int cli_train_main(int argc, char **argv)
         return 2;
     }
     /* simulated operands take address space only (mem.h) */
-    if (!o.device && !kern_simulated() && guard_mem_check(guard_model_bytes(m), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
+    if (!o.device && !kern_simulated() && guard_mem_check(guard_model_bytes(m, o.full), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         model_free(m);
         return 2;
@@ -190,7 +205,8 @@ int cli_train_main(int argc, char **argv)
             return 2;
         }
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
-        if (pr.reduce_ns_per_byte > 0) kern_sgd_set_rate(3.0 / (pr.reduce_ns_per_byte * 1e-9));
+        kern_sim_set_mem_gbps(pr.mem_gbps); /* the layer kernels and SGD: bytes at the memory rate */
+        kern_sgd_set_rate(pr.mem_gbps * 1e9);
         o.gamma = pr.reduce_ns_per_byte * 1e-9;
     }
     int provided;
@@ -232,6 +248,14 @@ int cli_train_main(int argc, char **argv)
         snprintf(meta.device, sizeof meta.device, "simulated: profile %s", o.profile ? o.profile : "none");
     int no_counters = o.device ? snprintf(why, sizeof why, "the GEMMs run on the GPU") : counters_open(why, sizeof why);
     if (o.device) meta_add(&meta, "gemm_precision", kern_precision_name(o.precision));
+    meta_add(&meta, "compute", o.full ? "full: GEMMs, batch norm, ReLU, residual adds, pooling, im2col/col2im, SGD with momentum"
+                                      : "gemm: the conv/FC GEMMs and plain SGD only");
+    if (o.jitter_pct > 0) {
+        char jdesc[160];
+        snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time, x = %g x Exp(1) per rank and step, seed %ld",
+                 o.jitter_pct, o.jitter_pct / 100, o.seed);
+        meta_add(&meta, "jitter", jdesc);
+    }
     char cdesc[240];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
     meta_add(&meta, "counters", cdesc);
@@ -242,12 +266,16 @@ int cli_train_main(int argc, char **argv)
     }
     if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
     if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
+    char jline[96] = "";
+    if (o.jitter_pct > 0) snprintf(jline, sizeof jline, "; jitter %g%% (Exp, seed %ld)", o.jitter_pct, o.seed);
     if (rank == 0)
-        printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s\n"
-               "# times in ms: median over steps of the max over ranks; step min..max beside it\n"
-               "#  algo bucket bkts   step_ms       min       max   compute      gemm      comm   exposed       sgd "
+        printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s, compute %s\n"
+               "# times in ms: median over steps of the max over ranks; step min..max beside it%s; compute = gemm +\n"
+               "# nongemm (batch norm, ReLU, residual adds, pooling, im2col/col2im, FC bias) + harness time\n"
+               "#  algo bucket bkts   step_ms       min       max   compute      gemm   nongemm      comm   exposed       sgd "
                "other%%   images/s  wrong\n",
-               o.model, o.batch, o.image, size, o.warmup, o.steps, o.check ? ", checking gradients" : "");
+               o.model, o.batch, o.image, size, o.warmup, o.steps, o.check ? ", checking gradients" : "",
+               o.full ? "full" : "gemm", jline);
     for (int a = 0; a < o.nalgos && !rc; a++)
         for (int b = 0; b < o.nbuckets && !rc; b++) {
             rc = train_run_config(&o, m, a, b, samples, &rows[nrows]);

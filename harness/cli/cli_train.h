@@ -35,13 +35,16 @@ typedef struct train_opts {
     int check;                        /* --check */
     int device;                       /* --device gpu: buffers and GEMMs on the GPU (CUDA build) */
     kern_precision precision;         /* --precision of the GEMM inputs */
+    int full;                         /* --compute full (default) or gemm */
+    double jitter_pct;                /* --jitter: mean extra compute per rank and step, % (trainer.h) */
+    long seed;                        /* --jitter-seed */
     const char *csv;                  /* --csv */
     const char *json;                 /* --json: the CSV's rows as one JSON document */
     int per_rank;                     /* --per-rank: each rank's own medians, slowest rank, stragglers */
     char listbuf[2][256];             /* storage for the parsed lists */
 } train_opts;
 
-enum { F_STEP, F_COMPUTE, F_GEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
+enum { F_STEP, F_COMPUTE, F_GEMM, F_NONGEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
 #define TR_FIELDS (F_COUNT + 2) /* per rank: the F_COUNT medians, then step min and max */
 
 typedef struct train_row {

@@ -90,7 +90,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
         printf("# %s\n", desc);
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
-                       o->precision };
+                       o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
@@ -113,7 +113,8 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
             goto out;
         }
         if (o->check) r->wrong += trainer_verify(t, (int)s);
-        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s }, vmax[F_COUNT];
+        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.nongemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s },
+               vmax[F_COUNT];
         MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (s >= o->warmup)
             for (int f = 0; f < F_COUNT; f++) {

@@ -6,15 +6,16 @@
 
 static const cli_command commands[] = {
     { "list", cli_list_main, "list the registered allreduce algorithms" },
-    { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP per step (no MPI)" },
+    { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP and non-GEMM bytes per step (no MPI)" },
     { "allreduce", cli_allreduce_main, "allreduce micro-benchmark: sizes x algorithms, busbw, self-checked (mpirun)" },
-    { "train", cli_train_main, "synthetic ResNet training steps: GEMMs + bucketed allreduce during backward (mpirun)" },
+    { "train", cli_train_main, "ResNet training steps (whole network, or GEMMs only) + bucketed allreduce during backward (mpirun)" },
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
-    { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset" },
-    { "calibrate", cli_calibrate_main, "measure this machine's GEMM rate and reduction cost into a device profile" },
+    { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset or platform file" },
+    { "calibrate", cli_calibrate_main, "GEMM, reduction and memory rates -> device profile; --network (mpirun): MPI links -> platform file" },
+    { "study", cli_study_main, "the 2017 DDL study at 256 GPUs with bands over its unknowns (closed-form model, no MPI)" },
     { "advise", cli_advise_main, "bucket cap and first bucket with the least exposed communication (model; --sim)" },
     { "json", cli_json_main, "a ddlbench CSV (provenance, header, rows) as one JSON document (scaling.json)" },
-    { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, reduction GB/s, device profile" },
+    { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, memory GB/s, device profile, step vs PyTorch" },
 };
 
 static void usage(FILE *f)

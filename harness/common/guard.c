@@ -1,6 +1,7 @@
 /* guard.c — resource and output checks before a run, and the DDL_FAULT_INJECT hook (see guard.h). */
 #include "guard.h"
 #include "model.h"
+#include "step_full.h"
 #include "parse.h"
 
 #include <errno.h>
@@ -143,10 +144,12 @@ int guard_out_path(const char *path, char *err, size_t errlen)
     return 2;
 }
 
-double guard_model_bytes(const model *m)
+double guard_model_bytes(const model *m, int full)
 {
     double params = 0, kn = 1, mn = 1;
     for (int i = 0; i < model_tensor_count(m); i++) params += (double)model_tensor_at(m, i)->numel;
+    if (full) /* trainer.c: params, grads, velocity; step_full.c: its one activation allocation */
+        return 4.0 * 3 * params + step_full_bytes(m, KERN_STORE_F32);
     for (int l = 0; l < model_layer_count(m); l++) {
         const model_gemm *g = &model_layer_at(m, l)->gemm[MODEL_FWD];
         kn = (double)g->k * g->n > kn ? (double)g->k * g->n : kn;

@@ -31,10 +31,12 @@ int guard_mul(size_t *out, size_t a, size_t b);
 /* 0 if `bytes` fit in guard_mem_per_rank() (or it is unknown); else 2 with "WHAT needs X GB but this
  * machine has Y GB available per rank; expected ..." in err. */
 int guard_mem_check(double bytes, const char *what, const char *expected, char *err, size_t errlen);
-/* Bytes a training step of m allocates per rank (trainer.c: parameters, gradients, the largest K x N
- * input and its gradient, the largest M x N output; float32). */
+/* Bytes a training step of m allocates per rank (float32). gemm mode (full = 0), trainer.c:
+ * parameters, gradients, the largest K x N input and its gradient, the largest M x N output; full
+ * mode: parameters, gradients, SGD velocity and step_full.c's activations, im2col matrix and gradient
+ * slots (step_full_bytes). */
 typedef struct model model;
-double guard_model_bytes(const model *m);
+double guard_model_bytes(const model *m, int full);
 /* 0 if a file can be created at path (its directory exists and is writable); 2 with a message. */
 int guard_out_path(const char *path, char *err, size_t errlen);
 /* 0 if dir is (or can be created as) a writable directory; 2 with a message. */

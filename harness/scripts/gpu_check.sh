@@ -1,13 +1,15 @@
 #!/bin/sh
 # gpu_check.sh — `make gpu-check`: the prepared check of the CUDA build on a machine with one NVIDIA
 # GPU and no network (docs/GPU.md). Usage: sh harness/scripts/gpu_check.sh BUILD/cuda/ddlbench
-# Steps (each under a time limit; the whole check fits in 5 minutes on an H200):
+# Steps (each under a time limit; the whole check fits in 6 minutes on an H200):
 #   1. ddlbench gpu-check: cuBLAS vs float64 reference per precision, peak and ResNet-50 GEMM TFLOP/s,
-#      reduction GB/s vs D2D copy, device profile -> results/gpu/local.profile
-#   2. tests/test_cuda on 1 rank (singleton MPI_Init, no launcher) and, when a launcher is found,
+#      reduction GB/s vs D2D copy, layer kernels' GB/s, device profile -> results/gpu/local.profile, and
+#      the ResNet-50 step at batch 256 (--compute gemm and full) beside PyTorch's images/s
+#   2. tests/test_cuda_compute (the layer kernels on the device against the host ones) and
+#      tests/test_cuda on 1 rank (singleton MPI_Init, no launcher) and, when a launcher is found,
 #      2 ranks sharing the GPU: reduction kernel, GEMMs and every algorithm on device buffers
 #      (staged through pinned memory, and CUDA-aware when the MPI library is)
-#   3. ddlbench train --device gpu: the ResNet-50 step at batch 32 (224x224) on 1 rank (singleton
+#   3. ddlbench train --device gpu: the full ResNet-50 step at batch 32 (224x224) on 1 rank (singleton
 #      MPI_Init), 2 warm-up + 5 timed steps, -a ring, per GEMM precision fp32 / tf32 / bf16: images/s,
 #      and which device path libddl took (device=staged or device=cuda-aware)
 #   4. ddlbench allreduce --device gpu at 2 ranks sharing the GPU (when a launcher is found), every
@@ -22,7 +24,7 @@ mkdir -p "$out" || exit 1
 log=$out/gpu_check.log
 : >"$log"
 
-first=$(timeout 150 "$exe" gpu-check --profile-out "$out/local.profile" 2>&1)
+first=$(timeout 300 "$exe" gpu-check --profile-out "$out/local.profile" 2>&1)
 st=$?
 echo "$first" >>"$log"
 case $first in SKIP:*) echo "$first"; exit 0 ;; esac
@@ -30,6 +32,10 @@ echo "$first"
 status=""
 [ $st -eq 0 ] && status="gpu-check ok" || status="gpu-check FAILED (exit $st)"
 
+res0=$(timeout 120 "$BUILD/tests/test_cuda_compute" 2>&1); s0=$?
+echo "$res0" >>"$log"
+t0=$(echo "$res0" | grep -E '^[0-9]+ passed' | tail -n 1)
+[ $s0 -ne 0 ] && t0="$t0 (exit $s0)"
 res1=$(timeout 60 "$BUILD/tests/test_cuda" 2>&1); s1=$?
 echo "$res1" >>"$log"
 t1=$(echo "$res1" | grep -E '^[0-9]+ passed' | tail -n 1)
@@ -64,6 +70,7 @@ fi
 
 echo "# gpu-check summary (log: $log)"
 printf '%-34s %s\n' "cuBLAS, rates, profile" "$status" \
+    "test_cuda_compute (layer kernels)" "${t0:-no result}" \
     "test_cuda, 1 rank" "${t1:-no result}" \
     "test_cuda, 2 ranks sharing the GPU" "$t2" \
     "ResNet-50 b32 train, 1 rank, fp32" "$tr_fp32" \
@@ -71,6 +78,6 @@ printf '%-34s %s\n' "cuBLAS, rates, profile" "$status" \
     "ResNet-50 b32 train, 1 rank, bf16" "$tr_bf16" \
     "allreduce --device gpu, 2 ranks" "$ar" \
     "device profile" "$out/local.profile"
-case "$status $t1 $t2 $tr_fp32 $tr_tf32 $tr_bf16 $ar" in *FAIL*|*exit*|*wrong*) exit 1 ;; esac
-echo "$t1 $t2" | grep -qE '[1-9][0-9]* failed' && exit 1
+case "$status ${t0:-no result} $t1 $t2 $tr_fp32 $tr_tf32 $tr_bf16 $ar" in *FAIL*|*exit*|*wrong*|*"no result"*) exit 1 ;; esac
+echo "$t0 $t1 $t2" | grep -qE '[1-9][0-9]* failed' && exit 1
 exit 0

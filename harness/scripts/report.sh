@@ -2,10 +2,10 @@
 # report.sh RUN_DIR — RUN_DIR/report.md from RUN_DIR/scaling.csv: provenance, scaling efficiency at
 # the largest GPU count per model and algorithm beside the study's figures (docs/SOURCES.md: IBM PowerAI DDL
 # 95% ResNet-50 and 88% ResNet-101 / ImageNet-22K on 256 GPUs; Facebook's Caffe2 89% ResNet-50),
-# where the step time goes there (compute, exposed communication, SGD), hardware counters when
-# measured, the projected time to train (beside the study's 50 min and 7 h), stragglers flagged by the
-# launches' --per-rank summary, and links to the charts (plots/plots.sh). Written whole: report.md.tmp,
-# then renamed.
+# where the step time goes there (compute: GEMM and non-GEMM, exposed communication, SGD), hardware
+# counters when measured, the projected time to train (beside the study's 50 min and 7 h), stragglers
+# flagged by the launches' --per-rank summary, and links to the charts (plots/plots.sh). Written whole:
+# report.md.tmp, then renamed.
 set -eu
 [ $# -eq 1 ] || { echo "usage: report.sh RUN_DIR" >&2; exit 2; }
 dir=$1 csv=$1/scaling.csv
@@ -49,14 +49,18 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
                 f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")), study[models[j]] == "" ? "-" : study[models[j]]
         print "\n## Where the time goes (largest GPU count)\n"
         print "Medians over steps of the maximum over ranks, in ms (share of the step). Compute = forward and"
-        print "backward up to the last gradient (allreduces overlap it); exposed = waiting for the allreduces"
-        print "after it; comm busy = the allreduces time in total, overlapped or not.\n"
-        print "| model | algorithm | step ms | compute ms | exposed comm ms | SGD ms | comm busy ms |"
-        print "|---|---|---:|---:|---:|---:|---:|"
+        print "backward up to the last gradient (allreduces overlap it), of which GEMM (conv/FC) and non-GEMM"
+        print "(batch norm, ReLU, residual adds, pooling, im2col/col2im; 0 with `--compute gemm`); exposed ="
+        print "waiting for the allreduces after it; comm busy = the allreduces time in total, overlapped or not.\n"
+        printf "Compute mode: %s.\n\n", meta["compute"] == "" ? "gemm (a run from before --compute)" : meta["compute"]
+        print "| model | algorithm | step ms | compute ms | GEMM ms | non-GEMM ms | exposed comm ms | SGD ms | comm busy ms |"
+        print "|---|---|---:|---:|---:|---:|---:|---:|---:|"
         for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]]) {
             t = f(r, "step_ms_median")
-            printf "| %s | %s | %.2f | %s | %s | %s | %.2f |\n", models[j], f(r, "algo"), t, share(f(r, "compute_ms"), t),
-                share(f(r, "exposed_ms"), t), share(f(r, "sgd_ms"), t), f(r, "comm_ms")
+            ng = ("nongemm_ms" in c) ? f(r, "nongemm_ms") : 0
+            printf "| %s | %s | %.2f | %s | %s | %s | %s | %s | %.2f |\n", models[j], f(r, "algo"), t,
+                share(f(r, "compute_ms"), t), share(f(r, "gemm_ms"), t), share(ng, t), share(f(r, "exposed_ms"), t),
+                share(f(r, "sgd_ms"), t), f(r, "comm_ms")
         }
         time_to_train()
         stragglers()

@@ -11,6 +11,8 @@
 #   smpi/shared-malloc-blocksize:4 MiB  SMPI_SHARED_MALLOC maps one block repeatedly: 1 MiB blocks
 #       need more mappings than vm.max_map_count allows at 256 ranks, and 64 MiB blocks cost 22 GB of
 #       anonymous memory at 64 ranks (measured: peak RssAnon 22.2 GB vs 10 MB with 4 MiB blocks).
+# A calibrated platform (ddlbench calibrate --network) replaces both factors: `ddlbench platform` writes
+# its --cfg lines to PLATFORM_DIR/smpi.cfg, given after the defaults above (the last one wins).
 # Extra options go in SMPI_FLAGS.
 set -eu
 [ $# -ge 3 ] || { echo "usage: simlaunch.sh NP PLATFORM_DIR COMMAND [ARGS...]" >&2; exit 2; }
@@ -19,8 +21,9 @@ case $np in ''|*[!0-9]*|0) echo "simlaunch.sh: NP: expected a positive integer, 
 [ -f "$dir/platform.xml" ] && [ -f "$dir/hostfile" ] ||
     { echo "simlaunch.sh: $dir: expected platform.xml and hostfile (ddlbench platform -o $dir)" >&2; exit 2; }
 command -v smpirun >/dev/null 2>&1 || { echo "simlaunch.sh: smpirun not found (apt-get install simgrid libsimgrid-dev)" >&2; exit 2; }
+cal=""; [ -s "$dir/smpi.cfg" ] && cal=$(cat "$dir/smpi.cfg")
 # shellcheck disable=SC2086
 exec smpirun -np "$np" -platform "$dir/platform.xml" -hostfile "$dir/hostfile" \
     --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 \
     --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc-blocksize:4194304 \
-    --cfg=smpi/display-timing:no --log=root.thres:critical ${SMPI_FLAGS:-} "$@"
+    --cfg=smpi/display-timing:no --log=root.thres:critical $cal ${SMPI_FLAGS:-} "$@"

@@ -13,15 +13,16 @@ awk -F, '
         study["resnet50"] = "IBM DDL 95%, Facebook 89%; 50 min (256 GPUs)"
         study["resnet101-22k"] = "IBM DDL 88%; about 7 h (256 GPUs)"
         printf "# scaling efficiency at the largest GPU count (%s backend, %s)\n", bk, pl
-        printf "# %-14s %5s %6s %7s %12s %9s %9s %10s %14s  %s\n", "model", "gpus", "algo", "bucket", "images/s",
-               "E(1 GPU)", "E(1 node)", "exposed_ms", "time_to_train", "study"
+        printf "# %-14s %5s %6s %7s %12s %9s %9s %10s %8s %10s %14s  %s\n", "model", "gpus", "algo", "bucket", "images/s",
+               "E(1 GPU)", "E(1 node)", "exposed_ms", "gemm_ms", "nongemm_ms", "time_to_train", "study"
         for (r in rows) {
             split(rows[r], f, ",")
             m = f[col["model"]]
             if (f[col["gpus"]] + 0 != max[m]) continue
-            line[m, f[col["algo"]], f[col["bucket_MB"]]] = sprintf("  %-14s %5d %6s %7s %12.1f %9s %9s %10.2f %14s  %s",
+            line[m, f[col["algo"]], f[col["bucket_MB"]]] = sprintf("  %-14s %5d %6s %7s %12.1f %9s %9s %10.2f %8.2f %10s %14s  %s",
                 m, f[col["gpus"]], f[col["algo"]], f[col["bucket_MB"]], f[col["images_per_s"]],
-                pct(f[col["eff_vs_1gpu"]]), pct(f[col["eff_vs_1node"]]), f[col["exposed_ms"]],
+                pct(f[col["eff_vs_1gpu"]]), pct(f[col["eff_vs_1node"]]), f[col["exposed_ms"]], f[col["gemm_ms"]],
+                ("nongemm_ms" in col) ? sprintf("%.2f", f[col["nongemm_ms"]]) : "NA",
                 ("time_to_train_h" in col) ? hm(f[col["time_to_train_h"]]) : "NA", study[m])
             keys[m, f[col["algo"]], f[col["bucket_MB"]]] = 1
         }

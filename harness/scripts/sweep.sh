@@ -25,7 +25,8 @@ usage: sweep.sh [options]
   --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
   --algos LIST           allreduce algorithms (default mpi,ring,rhd,ddl,auto)
   --bucket-mb N          gradient bucket cap (default 25)
-  --platform P           sim: platform preset (default minsky)
+  --platform P           sim: platform preset or platform file (default minsky; e.g. from
+                         ddlbench calibrate --network)
   --profile P            sim: device profile (default p100)
   --train-args "..."     extra ddlbench train options (e.g. "--image-size 64 --steps 5")
   --build DIR            where ddlbench and sim/ddlbench-sim are (default build)
@@ -68,10 +69,10 @@ done
 exe=$build/ddlbench
 [ "$backend" = sim ] && exe=$build/sim/ddlbench-sim
 [ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim)"
-"$build/ddlbench" list >/dev/null 2>&1 || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
-for a in $(echo "$algos" | tr ',' ' '); do
+names=$("$build/ddlbench" list --names 2>/dev/null) || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
+for a in $(echo "$algos" | tr ',' ' '); do # the registry's names (ddlbench list --names)
     [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
-    "$build/ddlbench" list | awk '{print $1}' | grep -qx "$a" || die "--algos: unknown algorithm \"$a\" (see ddlbench list)"
+    echo "$names" | grep -qx "$a" || die "--algos: unknown algorithm \"$a\" (see ddlbench list)"
 done
 if [ "$backend" = sim ] && [ "$dry" = 0 ]; then # validate the preset and profile once, before any launch
     tmpp=$(mktemp -d) && "$build/ddlbench" platform --preset "$platform" --nodes 1 --gpus-per-node "$gpn" -o "$tmpp" >/dev/null ||
@@ -120,9 +121,9 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
     plat=$platform; [ "$backend" = mpi ] && plat=${MPILAUNCH:+allocation} && plat=${plat:-local}
     { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" \
         -v EXTRA=dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers '
-        FNR == 1 { nm = 0; hdr = 0; file++ }
+        FNR == 1 { nm = 0; hdr = 0; file++; split("", c) }
         /^#/ { sub(/^# command:/, "# launch_command:"); meta[file, ++nm] = $0; nmeta[file] = nm; next }
-        !hdr { hdr = 1; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }  # column names, per file
+        !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }  # column names, per file
         ("rank" in c) && $c["rank"] != "all" { next }  # --per-rank: one row per rank; the summary row is "all"
         {
             n++; g = $c["ranks"]; key = $c["model"] SUBSEP $c["algo"] SUBSEP $c["bucket_MB"]; x = $c["images_per_s"]
@@ -132,7 +133,10 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
             papi[n] = ("papi_gemm_GFLOPps" in c) ? $c["papi_gemm_GFLOPps"] "," $c["papi_gemm_ipc"] : "NA,NA"
             row[n] = $c["model"] "," $c["batch"] "," $c["image_size"]
             mid[n] = $c["algo"] "," $c["bucket_MB"] "," $c["buckets"]
-            for (j = c["step_ms_median"]; j <= c["images_per_s"]; j++) mid[n] = mid[n] "," $j
+            for (j = c["step_ms_median"]; j <= c["images_per_s"]; j++) {
+                mid[n] = mid[n] "," $j
+                if (j == c["gemm_ms"] && !("nongemm_ms" in c)) mid[n] = mid[n] ",0" # raw CSV from before the full step
+            }
             wrong[n] = $c["wrong"]
             ne = split(EXTRA, xn_, ","); extra[n] = ""  # time to train, per-rank summary (NA when absent)
             for (j = 1; j <= ne; j++) extra[n] = extra[n] "," ((xn_[j] in c) ? $c[xn_[j]] : "NA")
@@ -140,7 +144,7 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
         END {
             for (i = 1; i <= nmeta[fmax]; i++) print meta[fmax, i]
             print "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets," \
-                  "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
+                  "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
                   "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," EXTRA
             for (i = 1; i <= n; i++) {
                 g = gpus[i]; nn = g >= G ? g / G : 1; gp = g >= G ? G : g

@@ -11,6 +11,7 @@
  * A message between nodes crosses GPU link, NIC, switch, NIC, GPU link: latency inter_lat,
  * bandwidth min(intra_bw, nic_bw), and a node's GPUs share its NIC. */
 #include "platform.h"
+#include "platform_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,11 +54,20 @@ int platform_preset_count(void) { return NPRESETS; }
 const platform *platform_preset(int i) { return i >= 0 && i < NPRESETS ? &presets[i].pf : NULL; }
 const char *platform_preset_help(int i) { return i >= 0 && i < NPRESETS ? presets[i].help : NULL; }
 
+int platform_is_file(const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    return n && (strchr(s, '/') || (n > 9 && !strcmp(s + n - 9, ".platform")));
+}
+
 int platform_init(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen)
 {
-    for (int i = 0; i < NPRESETS; i++) {
-        if (!preset || strcmp(preset, presets[i].pf.name)) continue;
-        *pf = presets[i].pf;
+    platform file;
+    int from_file = platform_is_file(preset);
+    if (from_file && platform_file_load(preset, &file, NULL, err, errlen)) return 2;
+    for (int i = 0; i < NPRESETS || from_file; i++) {
+        if (!from_file && (!preset || strcmp(preset, presets[i].pf.name))) continue;
+        *pf = from_file ? file : presets[i].pf;
         pf->nodes = nodes;
         if (gpus_per_node) pf->gpus_per_node = gpus_per_node;
         if (nodes < 1 || nodes > PLATFORM_MAX_NODES) {
@@ -69,9 +79,9 @@ int platform_init(platform *pf, const char *preset, int nodes, int gpus_per_node
                      pf->gpus_per_node);
             return 2;
         }
-        return strcmp(preset, "custom") ? platform_check(pf, err, errlen) : 0;
+        return from_file || strcmp(preset, "custom") ? platform_check(pf, err, errlen) : 0;
     }
-    snprintf(err, errlen, "--preset: expected minsky, bigbasin, h200 or custom, got \"%.32s\"",
+    snprintf(err, errlen, "--preset: expected minsky, bigbasin, h200, custom or a platform file, got \"%.32s\"",
              preset ? preset : "");
     return 2;
 }

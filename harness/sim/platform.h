@@ -19,7 +19,7 @@
 #define PLATFORM_MAX_HOSTS 65536
 
 typedef struct platform {
-    const char *name;     /* preset name ("custom" for one built from options) */
+    char name[64];        /* preset name ("custom" for one built from options; a file's `name`) */
     int nodes;            /* nodes (servers) */
     int gpus_per_node;    /* GPUs (simulated hosts, MPI ranks) per node */
     double intra_bw;      /* bytes/s per direction of one GPU's link inside its node */
@@ -35,8 +35,11 @@ const char *platform_preset_help(int i);
 
 /* Fill *pf from a preset name, with nodes and (0 = the preset's) GPUs per node. "custom" starts from
  * no link values: the caller sets intra_bw, intra_lat, nic_bw, inter_lat, then calls
- * platform_check. Returns 0, or 2 with a one-line message in err. */
+ * platform_check. A name with a '/' or ending in ".platform" is a platform file (platform_file.h:
+ * `ddlbench calibrate --network` writes one). Returns 0, or 2 with a one-line message in err. */
 int platform_init(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen);
+/* 1 if a --preset value names a platform file (has a '/' or ends in ".platform"), else 0. */
+int platform_is_file(const char *preset);
 /* 0 if every field is in range; else 2 and a message naming the field. */
 int platform_check(const platform *pf, char *err, size_t errlen);
 

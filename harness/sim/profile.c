@@ -20,6 +20,7 @@ static const key_row keys[] = {
     { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), 0, 1 },
     { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), 0, 1 },
     { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, 0 },
+    { "mem_gbps", offsetof(profile, mem_gbps), 0, 1 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -59,8 +60,8 @@ static int parse_line(const char *s, const char *end, const char *name, int line
     int i = 0;
     while (i < NKEYS && (strlen(keys[i].key) != (size_t)(k1 - k0) || strcmp(key, keys[i].key))) i++;
     if (i == NKEYS) {
-        snprintf(err, errlen, "%s:%d: unknown key \"%s\" (expected gemm_gflops_fp32, gemm_gflops_fp16 or "
-                              "reduce_ns_per_byte)", name, lineno, key);
+        snprintf(err, errlen, "%s:%d: unknown key \"%s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
+                              "reduce_ns_per_byte or mem_gbps)", name, lineno, key);
         return 2;
     }
     if (seen[i]) {
@@ -88,14 +89,14 @@ static int parse_line(const char *s, const char *end, const char *name, int line
 int profile_parse(const char *text, size_t len, const char *name, profile *out, char *err, size_t errlen)
 {
     int seen[NKEYS] = { 0 }, lineno = 0;
-    profile pr = { 0, 0, 0 };
+    profile pr = { 0, 0, 0, 0 };
     const char *s = text, *end = text + len;
     if (memchr(text, '\0', len)) {
         snprintf(err, errlen, "%s: contains a NUL byte (a binary file?); expected key = value text", name);
         return 2;
     }
     if (len == 0) {
-        snprintf(err, errlen, "%s: empty; expected gemm_gflops_fp32, gemm_gflops_fp16, reduce_ns_per_byte",
+        snprintf(err, errlen, "%s: empty; expected gemm_gflops_fp32, gemm_gflops_fp16, reduce_ns_per_byte, mem_gbps",
                  name);
         return 2;
     }
@@ -177,8 +178,8 @@ int profile_write(const char *path, const profile *pr, const char *header, char 
         fprintf(f, "# %.*s\n", (int)n, h);
         h += n + (h[n] == '\n');
     }
-    fprintf(f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\n",
-            pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte);
+    fprintf(f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\nmem_gbps = %.6g\n",
+            pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte, pr->mem_gbps);
     bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, path)) {
         snprintf(err, errlen, "writing %s failed: %s", path, strerror(errno));

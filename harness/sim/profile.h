@@ -4,7 +4,7 @@
  * A profile is a small key=value text file (harness/sim/profiles/p100.profile, h200.profile; `ddlbench
  * calibrate` writes one for this machine). Lines are blank, "# comment", or "key = value" with an
  * optional trailing "# comment". Every key below must appear exactly once; values are decimal
- * numbers (gemm rates > 0, reduction cost >= 0). Anything else — an unknown key, a duplicate, a
+ * numbers (gemm rates and mem_gbps > 0, reduction cost >= 0). Anything else — an unknown key, a duplicate, a
  * missing key, a non-number, a negative, a NUL byte, a line longer than 1000 bytes, or a last line
  * without its newline (a truncated file) — is an error naming the file and line. */
 #ifndef HARN_PROFILE_H
@@ -16,6 +16,8 @@ typedef struct profile {
     double gemm_gflops_fp32;    /* effective single-precision GEMM rate, 1e9 flop/s */
     double gemm_gflops_fp16;    /* effective half-precision (tensor core) GEMM rate, 1e9 flop/s */
     double reduce_ns_per_byte;  /* element-wise sum cost, ns per byte of one input vector (γ) */
+    double mem_gbps;            /* memory-bound kernels (batch norm, ReLU, pooling, im2col, SGD):
+                                   bytes they move per second, 1e9 B/s (kernels/layers.h) */
 } profile;
 
 #define PROFILE_MAX_BYTES 65536

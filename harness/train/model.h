@@ -4,7 +4,12 @@
  *
  * Layers, in forward order: every conv, batch norm and FC, plus the two pools (no tensors, no GEMM)
  * so activation shapes can be followed end to end. ReLU and the residual add are not layers here
- * (no parameters, no GEMM). Tensors follow torchvision's named_parameters() order and names:
+ * (no parameters, no GEMM) but flags of the layer they follow: `relu` on a BN followed by a ReLU
+ * (the stem's bn1, each bottleneck's bn1 and bn2), and on a bottleneck's last layer in order (bn3,
+ * or downsample.1 in a stage's first block) `res_into`/`res_from`: after it, the block's output
+ * out[res_into] (bn3) += out[res_from] (the shortcut: downsample.1, or the block's input) and a ReLU,
+ * both in place. `src` is the layer whose output a layer reads (-1: the image), so the data flow,
+ * including the shortcut's, can be followed (harness/train/step_full.c runs it). Tensors follow torchvision's named_parameters() order and names:
  * "conv1.weight", "bn1.weight" (BN scale), "bn1.bias" (BN shift), "layer3.4.conv2.weight",
  * "layer1.0.downsample.0.weight", ..., "fc.weight", "fc.bias".
  *
@@ -48,6 +53,10 @@ typedef struct model_layer {
     long long params;                  /* elements over its tensors */
     long long macs;                    /* forward multiply-adds per image (conv, FC; else 0) */
     int data_grad_needed;              /* 0 for the stem conv: the image needs no gradient */
+    int src;                           /* layer whose output this one reads; -1 = the input image */
+    int relu;                          /* a ReLU follows, in place on this layer's output */
+    int avg;                           /* pools: 1 = global average pool, 0 = max pool */
+    int res_into, res_from;            /* block end: out[res_into] += out[res_from], ReLU; else -1, -1 */
     model_gemm gemm[MODEL_GEMM_COUNT]; /* MODEL_FWD, MODEL_BWD_DATA, MODEL_BWD_WEIGHT */
 } model_layer;
 

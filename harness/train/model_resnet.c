@@ -38,6 +38,7 @@ struct model {
     model_tensor *tensors;
     int nlayers, ntensors, cap_layers, cap_tensors;
     int c, h, w; /* activation shape at the builder's cursor */
+    int cur;     /* layer that produced it (-1: the image) */
     long long params, macs, max_tensor;
 };
 
@@ -68,6 +69,9 @@ static model_layer *add_layer(model *m, model_kind kind, const char *name)
     l->in_c = m->c, l->in_h = m->h, l->in_w = m->w;
     l->kh = l->kw = l->stride = 1;
     l->tensor0 = m->ntensors;
+    l->src = m->cur;
+    l->res_into = l->res_from = -1;
+    m->cur = m->nlayers - 1;
     return l;
 }
 
@@ -115,20 +119,21 @@ static int add_conv(model *m, const char *name, int out_c, int k, int stride, in
     return rc;
 }
 
-static int add_bn(model *m, const char *name)
+static int add_bn(model *m, const char *name, int relu)
 {
     model_layer *l = add_layer(m, MODEL_BN, name);
     if (!l) return fail(MODEL_ENOMEM, "model: layer table full (internal error)");
     l->out_c = m->c, l->out_h = m->h, l->out_w = m->w;
+    l->relu = relu;
     int rc = add_tensor(m, l, "weight", m->c); /* scale γ */
     return rc ? rc : add_tensor(m, l, "bias", m->c); /* shift β */
 }
 
-static int add_pool(model *m, const char *name, int k, int stride, int pad)
+static int add_pool(model *m, const char *name, int k, int stride, int pad, int avg)
 {
     model_layer *l = add_layer(m, MODEL_POOL, name);
     if (!l) return fail(MODEL_ENOMEM, "model: layer table full (internal error)");
-    l->kh = l->kw = k, l->stride = stride, l->pad = pad;
+    l->kh = l->kw = k, l->stride = stride, l->pad = pad, l->avg = avg;
     m->h = (int)out_size(m->h, k, stride, pad), m->w = (int)out_size(m->w, k, stride, pad);
     l->out_c = m->c, l->out_h = m->h, l->out_w = m->w;
     return MODEL_OK;
@@ -149,33 +154,41 @@ static int add_fc(model *m, int classes)
 /* One bottleneck: conv1/bn1 1×1, conv2/bn2 3×3 stride, conv3/bn3 1×1 ×4, optional downsample. */
 static int add_bottleneck(model *m, const char *prefix, int width, int stride, int downsample)
 {
-    int in_c = m->c, in_h = m->h, in_w = m->w, rc = MODEL_OK;
+    int in_c = m->c, in_h = m->h, in_w = m->w, in_layer = m->cur, rc = MODEL_OK;
     char name[40];
     static const struct { int k, mult, pad; } convs[3] = { { 1, 1, 0 }, { 3, 1, 1 }, { 1, EXPANSION, 0 } };
     for (int i = 0; i < 3 && !rc; i++) {
         snprintf(name, sizeof name, "%s.conv%d", prefix, i + 1);
         rc = add_conv(m, name, width * convs[i].mult, convs[i].k, i == 1 ? stride : 1, convs[i].pad);
         snprintf(name, sizeof name, "%s.bn%d", prefix, i + 1);
-        if (!rc) rc = add_bn(m, name);
+        if (!rc) rc = add_bn(m, name, i < 2);
+    }
+    int bn3 = m->nlayers - 1;
+    if (!rc && !downsample) { /* identity shortcut: bn3 += the block's input, ReLU */
+        m->layers[bn3].res_into = bn3, m->layers[bn3].res_from = in_layer;
     }
     if (rc || !downsample) return rc;
     int out_c = m->c, out_h = m->h, out_w = m->w;
-    m->c = in_c, m->h = in_h, m->w = in_w; /* the shortcut reads the block's input */
+    m->c = in_c, m->h = in_h, m->w = in_w, m->cur = in_layer; /* the shortcut reads the block's input */
     snprintf(name, sizeof name, "%s.downsample.0", prefix);
     rc = add_conv(m, name, width * EXPANSION, 1, stride, 0);
     snprintf(name, sizeof name, "%s.downsample.1", prefix);
-    if (!rc) rc = add_bn(m, name);
+    if (!rc) rc = add_bn(m, name, 0);
     if (!rc && (m->c != out_c || m->h != out_h || m->w != out_w))
         return fail(MODEL_EARG, "model: %s shortcut %dx%dx%d does not match the main path %dx%dx%d (internal error)",
                     prefix, m->c, m->h, m->w, out_c, out_h, out_w);
+    if (!rc) { /* bn3 += downsample.1, ReLU, after both; the block's output is bn3's */
+        m->layers[m->nlayers - 1].res_into = bn3, m->layers[m->nlayers - 1].res_from = m->nlayers - 1;
+        m->cur = bn3;
+    }
     return rc;
 }
 
 static int build_layers(model *m)
 {
     int rc = add_conv(m, "conv1", STEM_CHANNELS, 7, STEM_STRIDE, 3);
-    if (!rc) rc = add_bn(m, "bn1");
-    if (!rc) rc = add_pool(m, "maxpool", 3, POOL_STRIDE, 1);
+    if (!rc) rc = add_bn(m, "bn1", 1);
+    if (!rc) rc = add_pool(m, "maxpool", 3, POOL_STRIDE, 1, 0);
     for (int s = 0; s < STAGES && !rc; s++) {
         for (int b = 0; b < m->def->blocks[s] && !rc; b++) {
             char prefix[24];
@@ -183,7 +196,7 @@ static int build_layers(model *m)
             rc = add_bottleneck(m, prefix, stage_width[s], b == 0 ? stage_stride[s] : 1, b == 0);
         }
     }
-    if (!rc) rc = add_pool(m, "avgpool", m->h, 1, 0); /* adaptive average pool to 1×1 */
+    if (!rc) rc = add_pool(m, "avgpool", m->h, 1, 0, 1); /* adaptive average pool to 1×1 */
     if (!rc) rc = add_fc(m, m->def->classes);
     return rc;
 }
@@ -223,7 +236,7 @@ int model_build(const char *name, int batch, int image_size, model **out)
         rc = fail(MODEL_ENOMEM, "model: out of memory");
         goto out;
     }
-    m->c = 3, m->h = m->w = image_size;
+    m->c = 3, m->h = m->w = image_size, m->cur = -1;
     rc = build_layers(m);
 out:
     if (rc) model_free(m);

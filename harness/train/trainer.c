@@ -10,7 +10,11 @@
  * the communication thread moves a posted bucket while the next GEMMs run. That per-GEMM drain costs a
  * launch gap per GEMM (event-based marks would avoid it) and is accepted so both paths measure alike.
  * bf16/fp16: the GEMM inputs (weights, im2col X, dY) are 2-byte copies made once at setup; the
- * per-step float32->half cast of the weights (6 bytes per parameter) is not performed. */
+ * per-step float32->half cast of the weights (6 bytes per parameter) is not performed.
+ * Full mode (step_config.full): step_full.c runs the network's data flow on its own activations (the
+ * synthetic X, dX, Y and their 2-byte copies are then not allocated) through the trainer's GEMM
+ * (gemm_cb); with bf16/fp16 the activations are 2-byte and only the weights' 2-byte copy is made here.
+ * The optimizer is SGD with momentum (the velocity buffer, one more parameter-sized operand). */
 #include "trainer.h"
 
 #include "bucket.h"
@@ -21,8 +25,12 @@
 #include "gemm.h"
 #include "guard.h"
 #include "half.h"
+#include "layers.h"
+#include "step_full.h"
 #include "step_mem.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,12 +45,17 @@ struct trainer {
     const step_mem *mem;    /* host or device buffers and kernels */
     int real;               /* buffers hold data (not simulated operands) */
     float *params, *grads;  /* flat, plan.total elements */
-    float *x, *dx, *y;      /* activations (synthetic) */
+    float *x, *dx, *y;      /* activations (synthetic; gemm mode) */
+    step_full *full;        /* full mode: the network's data flow */
+    const kern_layer_ops *ops; /* full mode: host, simulated or device kernels */
+    float *mom;             /* full mode: SGD velocity, plan.total elements */
     size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
     float *host;            /* host view of the gradients for --check: grads itself on the host */
     void *wh, *xh, *yh;     /* bf16/fp16 GEMM inputs: weights, X, dY (NULL otherwise) */
     const char *in_w, *in_x, *in_y; /* GEMM inputs: params, x, y or their 2-byte copies */
     size_t es;              /* bytes per GEMM input element */
+    double gemm_s, nongemm_s; /* this step's GEMM and other-kernel seconds so far */
+    double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
     char err[256];          /* last error */
 };
 
@@ -79,9 +92,9 @@ static int alloc_inputs(trainer *t)
     t->host = t->grads;
     if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return -1;
     if (t->es == 4) return 0;
-    if (!(t->wh = half_copy(t, t->plan.total, 0.01f)) || !(t->xh = half_copy(t, t->kn, 0.01f)) ||
-        !(t->yh = half_copy(t, t->mn, 0.01f)))
-        return -1;
+    if (!(t->wh = half_copy(t, t->plan.total, 0.01f))) return -1;
+    if (!t->cfg.full && (!(t->xh = half_copy(t, t->kn, 0.01f)) || !(t->yh = half_copy(t, t->mn, 0.01f))))
+        return -1; /* full mode: the GEMMs read the 2-byte activations themselves */
     t->in_w = t->wh, t->in_x = t->xh, t->in_y = t->yh;
     return 0;
 }
@@ -98,22 +111,96 @@ static int alloc_buffers(trainer *t)
     t->kn = kn;
     t->mn = mn;
     const step_mem *mem = t->mem;
-    t->params = mem->alloc_operand(t->plan.total * 4); /* only GEMMs and SGD touch these */
+    t->params = mem->alloc_operand(t->plan.total * 4); /* only compute kernels and SGD touch these */
     t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
-    t->x = mem->alloc_operand(kn * 4);
-    t->dx = mem->alloc_operand(kn * 4);
-    t->y = mem->alloc_operand(mn * 4);
-    if (!t->params || !t->grads || !t->x || !t->dx || !t->y || alloc_inputs(t)) {
-        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and activations",
-                 mem->name, (2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn) * 4 / 1e6);
+    int syn = !t->cfg.full; /* synthetic activations: gemm mode */
+    if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
+    else t->mom = mem->alloc_operand(t->plan.total * 4);
+    if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
+        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s",
+                 mem->name, (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn : 3.0 * (double)t->plan.total) * 4 / 1e6,
+                 syn ? "activations" : "velocities");
         return -1;
     }
-    if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || mem->fill(t->x, kn, 0.01f) ||
-                    mem->fill(t->y, mn, 0.01f) || mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
+    if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || (syn && mem->fill(t->x, kn, 0.01f)) ||
+                    (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->plan.total * 4)) ||
+                    mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
         snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
         return -1;
     }
     return 0;
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+double trainer_jitter_draw(unsigned long seed, int rank, int step)
+{
+    uint64_t h = splitmix64(splitmix64(splitmix64((uint64_t)seed) ^ (uint64_t)(uint32_t)rank) ^ (uint64_t)(uint32_t)step);
+    double u = ((double)(h >> 11) + 1.0) / 9007199254740992.0; /* (0, 1] */
+    return -log(u);
+}
+
+/* The jitter of one GEMM that took d seconds: x·d more, spun (real) or issued (simulation). */
+static void jitter_wait(const trainer *t, double d)
+{
+    double extra = t->stretch * d;
+    if (!(extra > 0)) return;
+    if (kern_simulated()) {
+        kern_compute_issue(extra);
+        return;
+    }
+    double end = MPI_Wtime() + extra;
+    while (MPI_Wtime() < end) {}
+}
+
+/* c16: C holds 2-byte elements of the GEMM's input type (full mode's bf16/fp16 activations). */
+static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
+{
+    double t0 = stream_time();
+    counters_begin();
+    int lda = g->transa ? g->m : g->k, ldb = g->transb ? g->k : g->n;
+    int rc = c16 ? kern_gemm_ex_c(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta, c, g->n)
+                 : kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta,
+                                (float *)c, g->n);
+    counters_end();
+    jitter_wait(t, stream_time() - t0);
+    t->gemm_s += stream_time() - t0;
+    if (rc) /* on the device the backend's detail is in kern_dev_last_error() (kernels/gemm.h) */
+        snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)%s%s", kern_gemm_strerror(rc), g->m, g->n, g->k,
+                 t->cfg.device ? ": " : "", t->cfg.device ? kern_dev_last_error() : "");
+    return rc;
+}
+
+static int gemm(trainer *t, const model_gemm *g, const char *a, const char *b, float *c)
+{
+    return gemm_beta(t, g, a, b, c, 0.0f, 0);
+}
+
+static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
+{
+    return gemm_beta(arg, g, a, b, c, beta, c16);
+}
+
+/* Full mode: the kernels of the buffers' side and the network's data flow (step_full.h). */
+static int make_full(trainer *t)
+{
+    kern_precision p = t->cfg.precision;
+    int storage = p == KERN_PREC_BF16 ? KERN_STORE_BF16 : p == KERN_PREC_FP16 ? KERN_STORE_F16 : KERN_STORE_F32;
+    t->ops = t->cfg.device ? kern_layers_device_as(storage) : storage == KERN_STORE_F32 ? &kern_layers_host : NULL;
+    if (!t->ops) {
+        snprintf(t->err, sizeof t->err, "--compute full: no %s kernels for %s activations in this build",
+                 t->cfg.device ? "device" : "host", kern_precision_name(p));
+        return -1;
+    }
+    step_full_io io = { t->m, t->ops, t->mem, t->real, t->params, t->grads, t->plan.tensor_offset,
+                        t->es == 2 ? t->wh : NULL, storage, gemm_cb, t };
+    return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
 int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err, size_t errlen)
@@ -138,7 +225,8 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         snprintf(err, errlen, "cannot plan gradient buckets");
         goto out;
     }
-    if (alloc_buffers(t) || engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng)) {
+    if (alloc_buffers(t) || (cfg->full && make_full(t)) ||
+        engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng)) {
         snprintf(err, errlen, "%s", t->err[0] ? t->err : "cannot start the communication engine");
         goto out;
     }
@@ -151,38 +239,46 @@ out:
     return rc;
 }
 
-static int gemm(trainer *t, const model_gemm *g, const char *a, const char *b, float *c, double *gemm_s)
-{
-    double t0 = stream_time();
-    counters_begin();
-    int rc = kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a,
-                          g->transa ? g->m : g->k, b, g->transb ? g->k : g->n, 0.0f, c, g->n);
-    counters_end();
-    *gemm_s += stream_time() - t0;
-    if (rc) snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)", kern_gemm_strerror(rc), g->m, g->n, g->k);
-    return rc;
-}
 
-static int forward(trainer *t, double *gemm_s)
+
+static int forward(trainer *t)
 {
+    if (t->full) {
+        int rc = step_full_forward(t->full, &t->nongemm_s);
+        if (rc && !t->err[0]) snprintf(t->err, sizeof t->err, "%s", step_full_error(t->full));
+        return rc;
+    }
     for (int l = 0; l < model_layer_count(t->m); l++) {
         const model_layer *L = model_layer_at(t->m, l);
         if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
         const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y, gemm_s)) return -1;
+        if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y)) return -1;
+    }
+    return 0;
+}
+
+/* The compute of layer l's backward: its GEMMs (gemm mode) or all its kernels (full mode). */
+static int backward_compute(trainer *t, const model_layer *L, int l)
+{
+    if (t->full) {
+        int rc = step_full_backward_layer(t->full, l, &t->nongemm_s);
+        if (rc && !t->err[0]) snprintf(t->err, sizeof t->err, "%s", step_full_error(t->full));
+        return rc;
+    }
+    if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
+        float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
+        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
+        if (gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)) return -1;
+        if (L->data_grad_needed && gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx)) return -1;
     }
     return 0;
 }
 
 /* Gradients of one layer's tensors, highest tensor first; posts every bucket they complete. */
-static int backward_layer(trainer *t, const model_layer *L, int step, double *gemm_s)
+static int backward_layer(trainer *t, int l, int step)
 {
-    if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
-        float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
-        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw, gemm_s)) return -1;
-        if (L->data_grad_needed && gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx, gemm_s)) return -1;
-    }
+    const model_layer *L = model_layer_at(t->m, l);
+    if (backward_compute(t, L, l)) return -1;
     for (int i = L->ntensors - 1; i >= 0; i--) {
         int ti = L->tensor0 + i;
         size_t off = t->plan.tensor_offset[ti], n = (size_t)model_tensor_at(t->m, ti)->numel;
@@ -190,8 +286,8 @@ static int backward_layer(trainer *t, const model_layer *L, int step, double *ge
         if (t->cfg.check) {
             for (size_t j = 0; j < n; j++) t->host[off + j] = check_value(t->rank, off + j, step);
             rc = t->mem->put(t->grads + off, t->host + off, n * 4);
-        } else if (!(i == 0 && L->kind != MODEL_BN) && t->real) {
-            rc = t->mem->fill(t->grads + off, n, 0.001f); /* BN scale/shift, FC bias: per-channel sums, negligible */
+        } else if (!t->full && !(i == 0 && L->kind != MODEL_BN) && t->real) {
+            rc = t->mem->fill(t->grads + off, n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
         }
         int b = t->plan.tensor_bucket[ti], last = t->plan.buckets[b].lowest_tensor == ti;
         if (rc || (last && t->mem->ready())) {
@@ -206,16 +302,29 @@ static int backward_layer(trainer *t, const model_layer *L, int step, double *ge
     return 0;
 }
 
+/* gemm mode: w −= lr·g; full mode: SGD with momentum 0.9 and weight decay 1e-4 (PyTorch's). */
+static int update(trainer *t)
+{
+    int rc = t->full ? t->ops->sgd_momentum(t->params, t->mom, t->grads, t->cfg.lr, 0.9f, 1e-4f, t->plan.total)
+                     : t->mem->sgd(t->params, t->grads, t->cfg.lr, t->plan.total);
+    if (rc) snprintf(t->err, sizeof t->err, "SGD: %s", t->cfg.device ? kern_dev_last_error() : "failed");
+    return rc;
+}
+
 int trainer_step(trainer *t, int step, step_times *st)
 {
     memset(st, 0, sizeof *st);
+    t->gemm_s = t->nongemm_s = 0;
+    t->err[0] = '\0';
+    t->stretch = t->cfg.jitter > 0 ? t->cfg.jitter * trainer_jitter_draw(t->cfg.seed, t->rank, step) : 0;
     kern_compute_begin();
     engine_begin_step(t->eng);
     double t0 = stream_time();
-    if (forward(t, &st->gemm_s)) return -1;
+    if (forward(t)) return -1;
     guard_slow_point(t->rank); /* DDL_FAULT_INJECT=slow:RANK:MS (tests): a straggler's compute */
+    if (t->full) step_full_begin_backward(t->full);
     for (int l = model_layer_count(t->m) - 1; l >= 0; l--)
-        if (backward_layer(t, model_layer_at(t->m, l), step, &st->gemm_s)) return -1;
+        if (backward_layer(t, l, step)) return -1;
     double t_bwd = stream_time();
     engine_stats es;
     if (engine_wait_all(t->eng, &es)) {
@@ -225,19 +334,18 @@ int trainer_step(trainer *t, int step, step_times *st)
     double t_comm = MPI_Wtime();
     kern_compute_begin(); /* the update starts once both the gradients and their sums are there */
     double t_sgd = stream_time();
-    if (t->mem->sgd(t->params, t->grads, t->cfg.lr, t->plan.total)) {
-        snprintf(t->err, sizeof t->err, "SGD: %s", kern_dev_last_error());
-        return -1;
-    }
+    if (update(t)) return -1;
     double t_end = stream_time();
     kern_compute_wait_until(t_end);
     st->step_s = t_end - t0;
     st->compute_s = t_bwd - t0;
+    st->gemm_s = t->gemm_s;
+    st->nongemm_s = t->nongemm_s;
     st->exposed_s = t_comm > t_bwd ? t_comm - t_bwd : 0;
     st->sgd_s = t_end - t_sgd;
     st->comm_s = es.busy_s;
     st->buckets = es.buckets;
-    st->other_s = st->step_s - st->gemm_s - st->exposed_s - st->sgd_s;
+    st->other_s = st->step_s - st->gemm_s - st->nongemm_s - st->exposed_s - st->sgd_s;
     return 0;
 }
 
@@ -262,6 +370,8 @@ void trainer_free(trainer *t)
     if (!t) return;
     const step_mem *mem = t->mem ? t->mem : &step_mem_host;
     engine_free(t->eng);
+    step_full_free(t->full);
+    mem->free_operand(t->mom, t->plan.total * 4);
     mem->free_operand(t->params, t->plan.total * 4);
     mem->free_grad(t->grads);
     mem->free_operand(t->x, t->kn * 4);

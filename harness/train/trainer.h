@@ -1,8 +1,11 @@
 /* trainer.h — one synchronous data-parallel training step of a model, on one rank:
- * forward GEMMs layer by layer; backward in reverse, each layer's weight gradient written into the
- * flat gradient buffer and every bucket handed to the communication engine the moment it is
- * complete; wait for all allreduces; SGD update. GEMMs are real (kernels/gemm.h); activations are
- * synthetic (the im2col matrices are buffers of the right sizes, not real images). */
+ * forward layer by layer; backward in reverse, each layer's gradients written into the flat
+ * gradient buffer and every bucket handed to the communication engine the moment it is complete;
+ * wait for all allreduces; the optimizer. Two compute modes (step_config.full):
+ *   gemm  the conv/FC GEMMs only (kernels/gemm.h) on synthetic operands of the right sizes (the im2col
+ *         matrices are buffers, not real images), plain SGD w −= lr·g;
+ *   full  the whole network (step_full.h): im2col/col2im, GEMMs, batch norm, ReLU, residual adds,
+ *         pooling and the FC bias on real activations, SGD with momentum 0.9 and weight decay 1e-4. */
 #ifndef HARN_STEP_H
 #define HARN_STEP_H
 
@@ -19,16 +22,27 @@ typedef struct step_config {
     float lr;                  /* SGD learning rate */
     int device;                /* 0: host buffers; 1: device buffers (CUDA build, device selected) */
     kern_precision precision;  /* GEMM inputs (gemm.h); the CPU and simulation offer fp32 only */
+    int full;                  /* 1: --compute full (the whole network), 0: --compute gemm */
+    double jitter;             /* mean extra compute per rank and step, a fraction (0.05 = 5%); 0 = none */
+    unsigned long seed;        /* jitter draws: a function of (seed, rank, step) only */
 } step_config;
+
+/* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;
+ * the shifted-exponential straggler model, docs/SOURCES.md §10), from (seed, rank, step) alone, so a
+ * run is reproducible and every algorithm meets the same draws. Each GEMM of that step then takes
+ * (1 + x) times as long: real build, the rank spins for x times the GEMM's measured time; simulation,
+ * x times its injected time is issued on the compute clock. */
+double trainer_jitter_draw(unsigned long seed, int rank, int step);
 
 typedef struct step_times {
     double step_s;     /* start to end of the step, SGD included */
     double gemm_s;     /* in GEMMs (forward and backward) */
+    double nongemm_s;  /* in the other kernels of forward and backward (full mode; 0 in gemm mode) */
     double compute_s;  /* forward + backward compute, start to the last gradient */
     double exposed_s;  /* waiting for communication after the last gradient */
     double sgd_s;      /* the update */
     double comm_s;     /* allreduce busy time (overlapped or not) */
-    double other_s;    /* step - gemm - exposed - sgd: the harness's own time */
+    double other_s;    /* step - gemm - nongemm - exposed - sgd: the harness's own time */
     int buckets;       /* allreduces this step */
 } step_times;
 

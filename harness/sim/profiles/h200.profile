@@ -1,14 +1,23 @@
-# h200 — NVIDIA H200 SXM (141 GB HBM3e). STATED ASSUMPTIONS until a calibration run on a real
-# H200 (`ddlbench calibrate` with a CUDA GEMM backend) replaces them.
+# h200 — NVIDIA H200 SXM (141 GB HBM3e). GEMM rates derived from ddlbench's own GEMM-only step
+# measured on one H200 (docs/SOURCES.md §11); the memory rate is an assumption until `ddlbench
+# gpu-check` measures it (its profile's mem_gbps).
 #
-# gemm_gflops_fp32: assumes ~1,500 images/s of ResNet-50 training per GPU with fp32 tensors run as
-# TF32 (not checked; peaks are 67 TFLOP/s fp32 and 494 TFLOP/s dense TF32, NVIDIA H200 datasheet):
-#   step FLOPs = 3 x 2 x 4.089 GMAC x 32 images = 785.1 GFLOP (docs/SOURCES.md §4)
-#   step time  = 32 / 1500 images/s = 21.3 ms  ->  rate = 785.1 / 0.0213 = 36,800 GFLOP/s
-gemm_gflops_fp32 = 36800
-# gemm_gflops_fp16: assumes mixed precision doubles the throughput (~3,000 images/s; not checked;
-# dense fp16 tensor peak 989 TFLOP/s).
-gemm_gflops_fp16 = 73600
-# reduce_ns_per_byte: 3 bytes of HBM3e traffic per byte of one input, 4.8 TB/s peak (NVIDIA H200
-# datasheet) at an assumed 75% achieved: 3 / (0.75 x 4.8e12) = 8.3e-13 s = 0.00083 ns per byte.
+# gemm_gflops_fp32: fp32 tensors run as TF32 (the simulator's fp32 GEMM rate stands for the fast
+# path). `ddlbench train --device gpu --compute gemm` (the GEMMs only) ran 5,939 images/s at batch
+# 256, tf32, on one H200:
+#   step GEMM FLOPs = 8 x 777.57 GFLOP (batch 256 = 8 x the batch-32 step) = 6,220.6 GFLOP
+#   step time       = 256 / 5,939 = 43.10 ms, less 0.09 ms of plain SGD (306.7 MB at the memory rate
+#                     below)  ->  rate = 6,220.6 / 0.04301 = 144,600 GFLOP/s (29% of 494 TFLOP/s dense
+#                     TF32). The same step in fp32 without tensor cores ran 1,767 images/s: 42,960.
+# Measured at batch 256: at the study's batch 32 the GEMMs are smaller and run slower.
+gemm_gflops_fp32 = 144600
+# gemm_gflops_fp16: the same step with bf16 GEMM inputs ran 9,885 images/s: 25.90 - 0.09 ms,
+# 6,220.6 / 0.02581 = 241,000 GFLOP/s (24% of 989 TFLOP/s dense bf16/fp16).
+gemm_gflops_fp16 = 241000
+# mem_gbps: 4.8 TB/s HBM3e peak (NVIDIA H200 brief, docs/SOURCES.md §3) at an assumed 75% achieved:
+# 3,600 GB/s. ResNet-50's memory-bound kernels move 213.9 GB per step at batch 256 (`ddlbench model
+# --batch 256`: 90.6 + 122.7 GB forward and backward, 0.5 GB SGD): 59.4 ms.
+mem_gbps = 3600
+# reduce_ns_per_byte: 3 bytes of HBM3e traffic per byte of one input at the memory rate above:
+# 3 / (0.75 x 4.8e12) = 8.3e-13 s = 0.00083 ns per byte.
 reduce_ns_per_byte = 0.00083

@@ -1,0 +1,351 @@
+/* cli_calibrate_net.c — `ddlbench calibrate --network`: measure the MPI links of this launch and write
+ * them as a platform file (platform_file.h) that the simulator, the α-β-γ model and `auto` read.
+ *   mpirun -np N ddlbench calibrate --network [-o FILE] [--name NAME] [-b MIN] [-e MAX] [--timeout S]
+ * Levels: ranks are grouped into nodes by MPI_COMM_TYPE_SHARED (or DDL_RANKS_PER_NODE, as libddl
+ * does, so one machine can emulate nodes); intra = two ranks of node 0, inter = rank 0 and the first
+ * rank of node 1 (only with >= 2 nodes). Two sweeps per level, sizes MIN..MAX by 4x:
+ *   ping-pong  the pair alone, one-way time = round trip / 2 (the record: the link unloaded);
+ *   exchange   every rank at once with a partner at that level (MPI_Sendrecv; intra: rank ^ 1 in
+ *              the node, inter: the same local rank on node ^ 1), max over ranks per iteration —
+ *              the load an allreduce puts on the links, so the platform's links come from it.
+ * Each figure is the median over iterations, then over --rounds sweeps of all sizes. Fit (fit.h): t = α + n·β by relative least squares,
+ * piecewise where that explains the points clearly better; intra_lat = α of the ping-pong, intra_bw =
+ * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
+ * platform model). SMPI's factors are global, so they come from one level: inter when measured,
+ * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
+#include "cli.h"
+#include "fit.h"
+#include "guard.h"
+#include "mem.h"
+#include "parse.h"
+#include "platform_file.h"
+#include "watchdog.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NET_MAX_SIZES 32
+#define NET_MAX_ROUNDS 9
+#define NET_TIMEOUT_S 30   /* per size, + 1 s per 10 MB: only a hang gets there */
+#define NET_BYTES_PER_SIZE ((size_t)256 << 20) /* iterations shrink so a size moves at most this */
+
+typedef struct net_opts {
+    const char *path, *name;
+    size_t min_bytes, max_bytes;
+    long iters, rounds, timeout_s;
+} net_opts;
+
+typedef struct net_state {
+    const net_opts *o;
+    int rank, size, rpn, nodes;
+    char *sbuf, *rbuf;
+    double *t, *tmax;
+    long step;                 /* DDL_FAULT_INJECT counter */
+} net_state;
+
+static void usage(void)
+{
+    printf("usage: mpirun -np N ddlbench calibrate --network [options]   (N >= 2; nodes of equal size)\n"
+           "  -o FILE       platform file to write (default harness/sim/platforms/local.platform)\n"
+           "  --name NAME   its preset name (default local)\n"
+           "  -b SIZE -e SIZE  message sizes, 4x apart (default 64 .. 16M)\n"
+           "  -n N          iterations per size and round (default 20; fewer above 12 MB)\n"
+           "  --rounds R    sweeps over all sizes; each size's figure is the median of its R round medians\n"
+           "                (default 3: a burst of load on a shared machine spoils a round, not a size)\n"
+           "  --timeout S   watchdog per size: a peer that does not answer in S s (+1 s per 10 MB) ends\n"
+           "                the job with one line, exit 1 (default %d; 0 = off)\n"
+           "Fits t = alpha + n*beta per level (intra-node; inter-node with >= 2 nodes) from ping-pong and\n"
+           "pairwise-exchange sweeps; the exchange fit (all ranks at once) sets the links, with SMPI\n"
+           "lat/bw factors when a two-segment fit explains the points clearly better; residuals printed\n"
+           "and written. Use the file as --preset FILE (platform, model), PLATFORM=FILE (make run),\n"
+           "train --platform FILE.\n", NET_TIMEOUT_S);
+}
+
+static int parse(int argc, char **argv, net_opts *o)
+{
+    *o = (net_opts){ "harness/sim/platforms/local.platform", "local", 64, (size_t)16 << 20, 20, 3, NET_TIMEOUT_S };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--network")) continue;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(), 1;
+        if (!v) return fprintf(stderr, "ddlbench calibrate: %s: expected a value (or unknown option; try --help)\n", a), 2;
+        i++;
+        if (!strcmp(a, "-o") && *v) o->path = v;
+        else if (!strcmp(a, "--name")) o->name = v;
+        else if (!strcmp(a, "-b") || !strcmp(a, "-e")) {
+            if (parse_size(v, 1, (size_t)1 << 30, a[1] == 'b' ? &o->min_bytes : &o->max_bytes))
+                return fprintf(stderr, "ddlbench calibrate: %s: expected a size 1..1G like 64, 4K, 16M, got \"%s\"\n", a, v), 2;
+        } else if (!strcmp(a, "-n")) {
+            if (parse_int(v, 3, 100000, &o->iters)) return fprintf(stderr, "ddlbench calibrate: -n: expected an integer 3..100000, got \"%s\"\n", v), 2;
+        } else if (!strcmp(a, "--rounds")) {
+            if (parse_int(v, 1, NET_MAX_ROUNDS, &o->rounds)) return fprintf(stderr, "ddlbench calibrate: --rounds: expected an integer 1..%d, got \"%s\"\n", NET_MAX_ROUNDS, v), 2;
+        } else if (!strcmp(a, "--timeout")) {
+            if (parse_int(v, 0, 1000000, &o->timeout_s)) return fprintf(stderr, "ddlbench calibrate: --timeout: expected seconds 0..1000000, got \"%s\"\n", v), 2;
+        } else
+            return fprintf(stderr, "ddlbench calibrate: unknown option \"%s\" with --network (try --network --help)\n", a), 2;
+    }
+    if (o->max_bytes < o->min_bytes * 4 * (FIT_MIN_SEGMENT - 1))
+        return fprintf(stderr, "ddlbench calibrate: -b/-e: expected at least %d sizes 4x apart (e >= b x %d)\n",
+                       FIT_MIN_SEGMENT, 4 * (FIT_MIN_SEGMENT - 1)), 2;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, long k)
+{
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    return v[k / 2];
+}
+
+static long iters_for(const net_opts *o, size_t n)
+{
+    long k = (long)(NET_BYTES_PER_SIZE / n);
+    return k < 3 ? 3 : k < o->iters ? k : o->iters;
+}
+
+/* Median one-way seconds of n bytes between ranks a and b (others idle); valid on every rank. */
+static double pingpong(net_state *s, int a, int b, size_t n)
+{
+    long k = iters_for(s->o, n);
+    int me = s->rank == a ? 0 : s->rank == b ? 1 : -1, peer = me == 0 ? b : a;
+    double med = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (long it = -1; me >= 0 && it < k; it++) { /* it = -1: warm-up */
+        double t0 = MPI_Wtime();
+        if (me == 0) {
+            MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+            MPI_Recv(s->rbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(s->rbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+        }
+        if (it >= 0) s->t[it] = (MPI_Wtime() - t0) / 2;
+    }
+    if (me == 0) med = median(s->t, k);
+    MPI_Bcast(&med, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+    return med;
+}
+
+/* Median over iterations of the slowest rank's MPI_Sendrecv of n bytes with partner (-1: idle). */
+static double exchange(net_state *s, int partner, size_t n)
+{
+    long k = iters_for(s->o, n);
+    for (long it = -1; it < k; it++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        if (partner >= 0)
+            MPI_Sendrecv(s->sbuf, (int)n, MPI_BYTE, partner, 9, s->rbuf, (int)n, MPI_BYTE, partner, 9, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+        if (it >= 0) s->t[it] = MPI_Wtime() - t0;
+    }
+    MPI_Allreduce(s->t, s->tmax, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return median(s->tmax, k);
+}
+
+/* Ranks per node: DDL_RANKS_PER_NODE, else the MPI_COMM_TYPE_SHARED group (checked node-major and
+ * equal). 0, or 2 with a message. */
+static int ranks_per_node(net_state *s, char *err, size_t errlen)
+{
+    const char *env = getenv("DDL_RANKS_PER_NODE");
+    long k = 0;
+    if (env && *env && (parse_int(env, 1, 1 << 20, &k) || s->size % k)) {
+        snprintf(err, errlen, "DDL_RANKS_PER_NODE: expected a divisor of the %d ranks, got \"%.20s\"", s->size, env);
+        return 2;
+    }
+    if (!k) {
+        MPI_Comm node;
+        int local, n, mine[3], all[3];
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, s->rank, MPI_INFO_NULL, &node);
+        MPI_Comm_size(node, &n);
+        MPI_Comm_rank(node, &local);
+        MPI_Comm_free(&node);
+        mine[0] = s->rank % n != local, mine[1] = n, mine[2] = -n;
+        MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (all[0] || all[1] != -all[2]) {
+            snprintf(err, errlen, "ranks are not node-major on nodes of equal size; expected e.g. --map-by core");
+            return 2;
+        }
+        k = n;
+    }
+    s->rpn = (int)k, s->nodes = s->size / (int)k;
+    if (s->rpn < 2 && s->nodes < 2) {
+        snprintf(err, errlen, "expected at least 2 ranks");
+        return 2;
+    }
+    return 0;
+}
+
+enum { LV_INTRA, LV_INTER };
+enum { SW_PINGPONG, SW_EXCHANGE };
+
+/* One sweep of one level: t[i] for the sizes n[i]; rank 0 prints the rows. */
+static void sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
+{
+    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange" };
+    int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds;
+    double r[NET_MAX_ROUNDS][NET_MAX_SIZES], v[NET_MAX_ROUNDS];
+    if (level == LV_INTRA && (local ^ 1) < s->rpn) partner = s->rank ^ 1;
+    if (level == LV_INTER && (node ^ 1) < s->nodes) partner = (node ^ 1) * s->rpn + local;
+    for (int k = 0; k < R; k++) /* rounds over all sizes: a burst of load hits a round, not a size */
+        for (int i = 0; i < count; i++) {
+            char what[WATCHDOG_DESC];
+            size_t bytes = (size_t)n[i];
+            snprintf(what, sizeof what, "calibrate --network %s %s, %zu bytes (a peer that does not answer?)",
+                     lv[level], kd[kind], bytes);
+            watchdog_arm(s->o->timeout_s ? (double)s->o->timeout_s + (double)bytes / 10e6 : 0, what);
+            guard_fault_point(s->rank, s->step++);
+            r[k][i] = kind == SW_PINGPONG ? pingpong(s, 0, level == LV_INTRA ? 1 : s->rpn, bytes)
+                                          : exchange(s, partner, bytes);
+            watchdog_disarm();
+        }
+    for (int i = 0; i < count; i++) {
+        for (int k = 0; k < R; k++) v[k] = r[k][i];
+        t[i] = median(v, R);
+        if (s->rank == 0)
+            printf("  %-5s %-9s %10.0f %12.3f %12.3f %12.3f\n", lv[level], kd[kind], n[i], t[i] * 1e6, v[0] * 1e6,
+                   v[R - 1] * 1e6);
+    }
+}
+
+static void print_fit(const char *what, const fit_model *m, const double *n)
+{
+    printf("# %-16s alpha %8.3f us  beta %9.4f ns/B (%7.3f GB/s)  rms %5.1f%%", what, m->alpha * 1e6, m->beta * 1e9,
+           1e-9 / m->beta, m->rms_pct);
+    if (m->nseg > 1) printf("  (one line: rms %.1f%%)", m->whole.rms_pct);
+    putchar('\n');
+    for (int i = 0; i < m->nseg && m->nseg > 1; i++)
+        printf("#   from %10.0f B: alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g\n", n[m->first[i]],
+               m->seg[i].alpha * 1e6, 1e-9 / m->seg[i].beta, m->lat_f[i], m->bw_f[i]);
+}
+
+/* Fit every level (exchange: the links; ping-pong: printed), fill pf and fit. 0, or 1 (no fit). */
+static int fit_all(const net_state *s, const double *n, int count, double t[2][2][NET_MAX_SIZES], platform *pf,
+                   platform_fit *fit, char *header, size_t hlen)
+{
+    fit_model m[2][2];
+    int levels = s->nodes >= 2 ? 2 : 1, first = s->rpn >= 2 ? LV_INTRA : LV_INTER, used = 0;
+    for (int l = first; l < levels; l++)
+        for (int k = 0; k < 2; k++)
+            if (fit_model_make(n, t[l][k], count, &m[l][k])) return 1;
+    if (first == LV_INTER) m[LV_INTRA][SW_EXCHANGE] = m[LV_INTER][SW_EXCHANGE]; /* one rank per node */
+    const fit_model *in = &m[LV_INTRA][SW_EXCHANGE], *x = &m[levels - 1][SW_EXCHANGE];
+    memset(pf, 0, sizeof *pf);
+    memset(fit, 0, sizeof *fit);
+    snprintf(pf->name, sizeof pf->name, "%s", s->o->name);
+    pf->nodes = 1, pf->gpus_per_node = s->rpn;
+    /* latency from the ping-pong: an exchange's slowest rank also waits out the barrier's skew (about
+     * one α, on a real machine and in SMPI alike), so its α would count that twice */
+    double a_in = m[first][SW_PINGPONG].alpha, a_x = m[levels - 1][SW_PINGPONG].alpha;
+    pf->intra_lat = a_in, pf->intra_bw = 1 / in->beta;
+    pf->inter_lat = a_x > a_in ? a_x : a_in;
+    pf->nic_bw = levels == 2 ? s->rpn / x->beta : pf->intra_bw;
+    fit->rms_pct[0] = in->rms_pct, fit->rms_pct[1] = levels == 2 ? x->rms_pct : 0;
+    fit->points[0] = first == LV_INTRA ? count : 0, fit->points[1] = levels == 2 ? count : 0;
+    for (int i = 0, ul = 0, ub = 0; i < x->nseg && x->nseg > 1; i++) { /* first[0] = 0: the lists start at 0 */
+        ul += snprintf(fit->lat_factor + ul, sizeof fit->lat_factor - (size_t)ul, "%s%.0f:%.4g", i ? ";" : "",
+                       i ? n[x->first[i]] : 0.0, x->lat_f[i]);
+        ub += snprintf(fit->bw_factor + ub, sizeof fit->bw_factor - (size_t)ub, "%s%.0f:%.4g", i ? ";" : "",
+                       i ? n[x->first[i]] : 0.0, x->bw_f[i]);
+    }
+    for (int l = first; l < levels; l++)
+        for (int k = 0; k < 2; k++) {
+            const fit_model *f = &m[l][k];
+            used += snprintf(header + used, hlen - (size_t)used,
+                             "%s %s: alpha %.4g s, beta %.4g s/B (%.4g GB/s), rms %.2f%% over %d sizes%s\n",
+                             l ? "inter" : "intra", k ? "exchange" : "ping-pong", f->alpha, f->beta,
+                             1e-9 / f->beta, f->rms_pct, count, f->nseg > 1 ? " (piecewise: SMPI factors)" : "");
+            if (s->rank == 0) print_fit(k ? (l ? "inter exchange" : "intra exchange") : (l ? "inter ping-pong" : "intra ping-pong"), f, n);
+        }
+    if (levels == 1)
+        snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");
+    return 0;
+}
+
+static int measure_and_write(net_state *s, const double *n, int count)
+{
+    static double t[2][2][NET_MAX_SIZES];
+    char header[2048], err[300];
+    platform pf;
+    platform_fit fit;
+    int used = snprintf(header, sizeof header, "%s — measured by `ddlbench calibrate --network` on %d ranks, %d node(s) x %d.\n"
+                        "Latency: ping-pong alpha; bandwidth and SMPI factors: the exchange sweep (every rank at once).\n",
+                        s->o->name, s->size, s->nodes, s->rpn);
+    if (s->rank == 0) printf("# ddlbench calibrate --network: %d ranks = %d node(s) x %d; median over iterations, then rounds\n"
+                             "# level kind           bytes      time_us  rounds: min_us       max_us\n", s->size,
+                             s->nodes, s->rpn);
+    for (int l = LV_INTRA; l <= LV_INTER; l++) {
+        if ((l == LV_INTRA && s->rpn < 2) || (l == LV_INTER && s->nodes < 2)) continue;
+        sweep(s, l, SW_PINGPONG, n, count, t[l][SW_PINGPONG]);
+        sweep(s, l, SW_EXCHANGE, n, count, t[l][SW_EXCHANGE]);
+    }
+    if (fit_all(s, n, count, t, &pf, &fit, header + used, sizeof header - (size_t)used)) {
+        if (s->rank == 0) fprintf(stderr, "ddlbench calibrate: no fit with a positive bandwidth term (times fall with size?)\n");
+        return 1;
+    }
+    if (s->rank != 0) return 0;
+    if (platform_file_write(s->o->path, &pf, &fit, header, err, sizeof err)) {
+        fprintf(stderr, "ddlbench calibrate: %s\n", err);
+        return 1;
+    }
+    printf("%s: intra %.3g us + 1/(%.4g GB/s), inter %.3g us + %d/(%.4g GB/s)%s%s\n", s->o->path, pf.intra_lat * 1e6,
+           pf.intra_bw / 1e9, pf.inter_lat * 1e6, s->rpn, pf.nic_bw / 1e9, fit.bw_factor[0] ? ", SMPI bw-factor " : "",
+           fit.bw_factor);
+    return 0;
+}
+
+int cli_calibrate_network(int argc, char **argv)
+{
+    net_opts o;
+    net_state s;
+    char err[300];
+    double n[NET_MAX_SIZES];
+    int count = 0, rc = parse(argc, argv, &o), bad, anybad;
+    if (rc) return rc == 1 ? 0 : rc;
+    if (guard_fault_init(err, sizeof err) || guard_out_path(o.path, err, sizeof err)) {
+        fprintf(stderr, "ddlbench calibrate: %s\n", err);
+        return 2;
+    }
+    for (size_t b = o.min_bytes; b <= o.max_bytes && count < NET_MAX_SIZES; b *= 4) n[count++] = (double)b;
+    memset(&s, 0, sizeof s);
+    s.o = &o;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+    if ((rc = ranks_per_node(&s, err, sizeof err))) {
+        if (s.rank == 0) fprintf(stderr, "ddlbench calibrate: %s\n", err);
+        goto out;
+    }
+    size_t maxb = (size_t)n[count - 1];
+    s.sbuf = kern_buf_alloc(maxb), s.rbuf = kern_buf_alloc(maxb);
+    s.t = malloc((size_t)o.iters * sizeof *s.t), s.tmax = malloc((size_t)o.iters * sizeof *s.tmax);
+    bad = !s.sbuf || !s.rbuf || !s.t || !s.tmax;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (anybad) {
+        if (bad) fprintf(stderr, "ddlbench calibrate: rank %d: out of memory for 2 x %zu bytes\n", s.rank, maxb);
+        rc = 1;
+        goto out;
+    }
+    memset(s.sbuf, s.rank & 0x7f, maxb);
+    if (o.timeout_s && watchdog_start("ddlbench calibrate")) {
+        fprintf(stderr, "ddlbench calibrate: rank %d: cannot start the watchdog thread\n", s.rank);
+        rc = 1;
+        goto out;
+    }
+    rc = measure_and_write(&s, n, count);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+out:
+    watchdog_stop();
+    kern_buf_free(s.sbuf);
+    kern_buf_free(s.rbuf);
+    free(s.t);
+    free(s.tmax);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,238 @@
+/* cli_study.c — `ddlbench study`: the 2017 systems of the DDL study at 256 GPUs with each unknown as a
+ * range, by the closed-form step model (harness/sim/study.h; the simulator checks it at spot points,
+ * harness/scripts/study.sh). Per published figure: the platform files of the machine as sourced
+ * (the .platform files in harness/sim/platforms, docs/SOURCES.md §1–§3, §10), the unknowns — whether the allreduce
+ * overlapped backward (bucket 0 = one allreduce after backward; DDP-style 25 MiB buckets) and, for the
+ * Minsky, 1 or 2 InfiniBand EDR ports per node — and the baseline the figure was measured against.
+ * Prints every corner, then per figure the band (min..max efficiency over the corners), its centre,
+ * and where the published figure falls; --out DIR writes DIR/study.csv and DIR/report.md. */
+#include "cli.h"
+#include "guard.h"
+#include "model.h"
+#include "parse.h"
+#include "platform.h"
+#include "profile.h"
+#include "study.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_CORNERS 8
+
+typedef struct figure {
+    const char *label;       /* what was published */
+    const char *model;
+    int batch;               /* per GPU */
+    const char *algo;        /* the allreduce the system used, in ddlbench's terms */
+    const char *patterns;    /* ddl: "ring,rhd" = a node-level ring, then rhd across nodes on a grid of
+                              * (GPUs per node) x (nodes); NULL = the library's grid, rings */
+    const char *platforms[2];/* the unknown hardware: files under the platform dir; NULL = unused */
+    int baseline;            /* N0 GPUs the figure is relative to */
+    double published;        /* % */
+    const char *source;      /* docs/SOURCES.md section */
+} figure;
+
+static const figure figures[] = {
+    { "DDL ResNet-50 (Caffe) 95%", "resnet50", 32, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4, 95,
+      "§1 (Hunter's blog)" },
+    { "DDL ResNet-101 ImageNet-22K 88%", "resnet101-22k", 20, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4,
+      88, "§1 (paper; 16 days on one node vs 7 h on 64)" },
+    /* Goyal et al. §4: NCCL sums the 8 GPUs' buffers inside a server, recursive halving/doubling (Gloo)
+     * across servers, NCCL broadcasts back: a node-level then network-level hierarchy (ddl, ring,rhd) */
+    { "Facebook ResNet-50 (Goyal) 89%", "resnet50", 32, "ddl", "ring,rhd", { "bigbasin2017", NULL }, 8, 89, "§2" },
+};
+#define NFIG ((int)(sizeof figures / sizeof figures[0]))
+
+typedef struct corner {
+    const char *platform;
+    int overlap;
+    study_time base, full;
+    double eff;              /* % against the figure's baseline */
+    double eff1;             /* % against one GPU */
+} corner;
+
+typedef struct study_opts {
+    long gpus, bucket_mb, first_mb;
+    const char *profile, *dir, *out;
+} study_opts;
+
+static void usage(void)
+{
+    printf("usage: ddlbench study [--gpus N] [--profile P] [--bucket-mb N] [--platform-dir DIR] [--out DIR]\n"
+           "  The 2017 systems of the DDL study (docs/SOURCES.md) at N GPUs (default 256) by the closed-form\n"
+           "  step model (harness/sim/study.h): per published figure every combination of the unknowns\n"
+           "  (overlap off = one allreduce after backward / on = DDP buckets of --bucket-mb MiB, default 25;\n"
+           "  Minsky: 1 or 2 IB EDR ports per node), the band of efficiencies and where the figure falls.\n"
+           "  --profile P       device profile (default p100)\n"
+           "  --platform-dir D  where minsky2017-*.platform and bigbasin2017.platform are\n"
+           "                    (default harness/sim/platforms)\n"
+           "  --out DIR         also write DIR/study.csv and DIR/report.md\n");
+}
+
+static int parse(int argc, char **argv, study_opts *o)
+{
+    *o = (study_opts){ 256, 25, 1, "p100", "harness/sim/platforms", NULL };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(), 1;
+        if (!v) return fprintf(stderr, "ddlbench study: %s: expected a value (or unknown option; try --help)\n", a), 2;
+        i++;
+        if (!strcmp(a, "--gpus")) { if (parse_int(v, 8, 65536, &o->gpus)) return fprintf(stderr, "ddlbench study: --gpus: expected an integer 8..65536, got \"%s\"\n", v), 2; }
+        else if (!strcmp(a, "--bucket-mb")) { if (parse_int(v, 1, 65536, &o->bucket_mb)) return fprintf(stderr, "ddlbench study: --bucket-mb: expected an integer 1..65536, got \"%s\"\n", v), 2; }
+        else if (!strcmp(a, "--profile")) o->profile = v;
+        else if (!strcmp(a, "--platform-dir")) o->dir = v;
+        else if (!strcmp(a, "--out")) o->out = v;
+        else return fprintf(stderr, "ddlbench study: unknown option \"%s\" (try --help)\n", a), 2;
+    }
+    if (o->gpus % 8) return fprintf(stderr, "ddlbench study: --gpus: expected a multiple of 8 (4- and 8-GPU nodes), got %ld\n", o->gpus), 2;
+    return 0;
+}
+
+/* Step of fig's model on `gpus` GPUs of the platform file `name`. 0, or 2 with err. */
+static int step_on(const study_opts *o, const profile *pr, const model *m, const figure *fig, const char *name,
+                   int gpus, int overlap, study_time *t, char *err, size_t errlen)
+{
+    char path[1024];
+    platform pf;
+    snprintf(path, sizeof path, "%s/%s.platform", o->dir, name);
+    if (platform_init(&pf, path, 1, 0, err, errlen)) return 2;
+    int g = pf.gpus_per_node < gpus ? pf.gpus_per_node : gpus;
+    if (gpus % g) {
+        snprintf(err, errlen, "%d GPUs are not whole nodes of %d", gpus, g);
+        return 2;
+    }
+    if (platform_init(&pf, path, gpus / g, g, err, errlen)) return 2;
+    char grid[64];
+    int two = fig->patterns && gpus > g;
+    snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);
+    study_case c = { &pf, fig->algo, two ? grid : NULL, two ? fig->patterns : NULL, pr->gemm_gflops_fp32,
+                     pr->reduce_ns_per_byte * 1e-9, overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20 };
+    return study_step(m, &c, t, err, errlen);
+}
+
+/* Every corner of one figure. Returns the number of corners, or -1 (message printed). */
+static int run_figure(const study_opts *o, const profile *pr, const figure *fig, corner *c)
+{
+    model *m = NULL;
+    char err[300];
+    int n = 0;
+    if (model_build(fig->model, fig->batch, 224, &m)) {
+        fprintf(stderr, "ddlbench study: %s\n", model_last_error());
+        return -1;
+    }
+    for (int p = 0; p < 2 && fig->platforms[p]; p++)
+        for (int ov = 0; ov < 2; ov++, n++) {
+            study_time one;
+            c[n].platform = fig->platforms[p], c[n].overlap = ov;
+            if (step_on(o, pr, m, fig, fig->platforms[p], fig->baseline, ov, &c[n].base, err, sizeof err) ||
+                step_on(o, pr, m, fig, fig->platforms[p], (int)o->gpus, ov, &c[n].full, err, sizeof err) ||
+                step_on(o, pr, m, fig, fig->platforms[p], 1, ov, &one, err, sizeof err)) {
+                fprintf(stderr, "ddlbench study: %s: %s\n", fig->label, err);
+                model_free(m);
+                return -1;
+            }
+            c[n].eff = 100 * c[n].base.step_s / c[n].full.step_s;
+            c[n].eff1 = 100 * one.step_s / c[n].full.step_s;
+        }
+    model_free(m);
+    return n;
+}
+
+static void band(const corner *c, int n, double *lo, double *hi)
+{
+    *lo = 1e9, *hi = -1e9;
+    for (int i = 0; i < n; i++) *lo = c[i].eff < *lo ? c[i].eff : *lo, *hi = c[i].eff > *hi ? c[i].eff : *hi;
+}
+
+static void print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
+{
+    if (md)
+        fprintf(f, "| platform | overlap | buckets | step at %d GPUs (ms) | step at %ld GPUs (ms) | exposed comm (ms) | "
+                   "efficiency vs %d GPUs | vs 1 GPU |\n|---|---|---|---|---|---|---|---|\n", fig->baseline, o->gpus,
+                fig->baseline);
+    for (int i = 0; i < n; i++)
+        fprintf(f, md ? "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |\n"
+                      : "  %-18s %-4s %4d %10.1f %10.1f %10.1f %7.1f %7.1f\n",
+                c[i].platform, c[i].overlap ? "on" : "off", c[i].full.buckets, c[i].base.step_s * 1e3,
+                c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1);
+}
+
+static const char *verdict(double lo, double hi, double pub, char *buf, size_t len)
+{
+    double centre = (lo + hi) / 2;
+    snprintf(buf, len, "band %.1f-%.1f%%, centre %.1f%%; published %.0f%% %s the band, %+.1f points from the centre",
+             lo, hi, centre, pub, pub >= lo - 1e-9 && pub <= hi + 1e-9 ? "inside" : "OUTSIDE", pub - centre);
+    return buf;
+}
+
+static int write_outputs(const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
+{
+    char path[1024], tmp[1100], v[200];
+    FILE *f;
+    for (int pass = 0; pass < 2; pass++) {
+        snprintf(path, sizeof path, "%s/%s", o->out, pass ? "report.md" : "study.csv");
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        if (!(f = fopen(tmp, "w"))) return fprintf(stderr, "ddlbench study: cannot write %s: %s\n", tmp, strerror(errno)), 1;
+        if (!pass) fprintf(f, "# ddlbench study --gpus %ld --profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
+                              "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct\n",
+                           o->gpus, o->profile, o->bucket_mb);
+        else fprintf(f, "# The 2017 study, with bands\n\n`ddlbench study --gpus %ld --profile %s --bucket-mb %ld` (`make study`): "
+                        "the closed-form step model of harness/sim/study.h on the platform files in %s, GEMM rate %.0f "
+                        "GFLOP/s and reduction cost %.5f ns/B. Every constant and its source: docs/SOURCES.md. "
+                        "The band of a figure spans its unknowns (overlap off/on; for the Minsky 1 or 2 EDR ports); "
+                        "its centre is the middle of the band.\n\n", o->gpus, o->profile, o->bucket_mb, o->dir,
+                     pr->gemm_gflops_fp32, pr->reduce_ns_per_byte);
+        for (int k = 0; k < NFIG; k++) {
+            const figure *fg = &figures[k];
+            double lo, hi;
+            band(c[k], n[k], &lo, &hi);
+            if (pass) {
+                fprintf(f, "## %s\n\n%s, batch %d per GPU, `%s%s%s` allreduce; published figure relative to %d GPU(s) "
+                           "(docs/SOURCES.md %s).\n\n", fg->label, fg->model, fg->batch, fg->algo,
+                        fg->patterns ? " --patterns " : "", fg->patterns ? fg->patterns : "", fg->baseline, fg->source);
+                print_corners(f, 1, o, fg, c[k], n[k]);
+                fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
+                continue;
+            }
+            for (int i = 0; i < n[k]; i++)
+                fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f\n", fg->label, fg->model, fg->batch,
+                        fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets, fg->baseline,
+                        c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
+                        c[k][i].eff1, fg->published);
+        }
+        int bad = ferror(f);
+        if (fclose(f) || bad || rename(tmp, path)) return fprintf(stderr, "ddlbench study: writing %s failed\n", path), 1;
+    }
+    return 0;
+}
+
+int cli_study_main(int argc, char **argv)
+{
+    study_opts o;
+    profile pr;
+    corner c[NFIG][MAX_CORNERS];
+    int n[NFIG], rc = parse(argc, argv, &o);
+    char err[300], v[200];
+    if (rc) return rc == 1 ? 0 : rc;
+    if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
+    if (o.out) mkdir(o.out, 0777); /* one level, like mkdir; guard_out_dir says why if it failed */
+    if (o.out && guard_out_dir(o.out, err, sizeof err)) return fprintf(stderr, "ddlbench study: --out: %s\n", err), 2;
+    printf("# ddlbench study: %ld GPUs, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB (first 1 MiB) when "
+           "overlapped\n# %-18s %-4s %4s %10s %10s %10s %7s %7s\n", o.gpus, o.profile, pr.gemm_gflops_fp32,
+           pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl", "bkts", "base_ms", "step_ms", "exposed", "eff%",
+           "vs1gpu%");
+    for (int k = 0; k < NFIG; k++) {
+        double lo, hi;
+        if ((n[k] = run_figure(&o, &pr, &figures[k], c[k])) < 0) return 2;
+        band(c[k], n[k], &lo, &hi);
+        printf("# %s (efficiency vs %d GPUs)\n", figures[k].label, figures[k].baseline);
+        print_corners(stdout, 0, &o, &figures[k], c[k], n[k]);
+        printf("# %s\n", verdict(lo, hi, figures[k].published, v, sizeof v));
+    }
+    if (o.out && write_outputs(&o, &pr, c, n)) return 1;
+    if (o.out) printf("# wrote %s/study.csv and %s/report.md\n", o.out, o.out);
+    return 0;
+}

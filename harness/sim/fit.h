@@ -1,0 +1,40 @@
+/* fit.h — least squares of t = α + n·β for the network calibration (`ddlbench calibrate --network`):
+ * relative residuals (each point weighted by 1/t², so 1 µs and 10 ms points count alike), bounds
+ * α >= 0 and β > 0 (a bound that binds is refitted with it fixed), and a two-segment fit that
+ * becomes SMPI's piecewise latency and bandwidth factors (docs/SOURCES.md §8) when it explains the
+ * points clearly better than one line. Pure functions, no MPI. */
+#ifndef HARN_FIT_H
+#define HARN_FIT_H
+
+typedef struct fit_line {
+    double alpha;   /* s */
+    double beta;    /* s per byte */
+    double rms_pct; /* RMS of (fit - t) / t over its points, % */
+} fit_line;
+
+/* Fit points [0, count) (n ascending, t > 0); count >= 2. 0, or -1 if no positive β fits. */
+int fit_linear(const double *n, const double *t, int count, fit_line *out);
+
+#define FIT_MIN_SEGMENT 2      /* points per segment of a piecewise fit */
+#define FIT_MAX_SEGMENTS 3     /* e.g. latency-bound, in-cache and memory-bound messages */
+#define FIT_SPLIT_GAIN 0.75    /* one more segment only if the RMS falls below this fraction */
+#define FIT_SPLIT_MIN_PCT 1.0  /* and only while the RMS is above this (%): a line within 1% stays one */
+
+typedef struct fit_model {
+    fit_line whole;                     /* one line over every point */
+    int nseg;                           /* segments (1 = one line) */
+    int first[FIT_MAX_SEGMENTS];        /* index of each segment's first point (first[0] = 0) */
+    fit_line seg[FIT_MAX_SEGMENTS];     /* each segment's own fit */
+    double alpha, beta;                 /* the platform's link: α of the first segment, β of the last */
+    double lat_f[FIT_MAX_SEGMENTS], bw_f[FIT_MAX_SEGMENTS]; /* SMPI factors from n[first[i]] on */
+    double rms_pct;                     /* RMS relative residual of the model as SMPI applies it, % */
+} fit_model;
+
+/* Fit one line, then the best partition into up to FIT_MAX_SEGMENTS segments of >= FIT_MIN_SEGMENT
+ * points, each extra segment kept only if it cuts the RMS by FIT_SPLIT_GAIN. 0, or -1. */
+int fit_model_make(const double *n, const double *t, int count, fit_model *m);
+/* What the model predicts for n bytes: α·lat_f(n) + n·β / bw_f(n), as SMPI computes it (n: the points
+ * the model was made from, for the breakpoints). */
+double fit_model_predict(const fit_model *m, const double *n, double bytes);
+
+#endif

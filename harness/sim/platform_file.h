@@ -1,0 +1,54 @@
+/* platform_file.h — a platform in a file: what `ddlbench calibrate --network` measures, in the same
+ * terms as the presets (platform.h), so the simulator (`make run PLATFORM=FILE`), the α-β-γ model
+ * (`ddlbench model --algo ... --preset FILE`) and `auto` (`train --platform FILE`) read it alike.
+ *
+ * Format: key = value lines, "# comment" lines, blank lines; a trailing "# comment" is allowed:
+ *   name = local                 [A-Za-z0-9._-], 1..63 characters            (required)
+ *   gpus_per_node = 4            1..64: ranks per node the fit was made with  (required)
+ *   intra_lat = 1.9e-06          s, α inside a node, >= 0                     (required)
+ *   intra_bw = 5.2e+09           bytes/s, 1/β inside a node, > 0              (required)
+ *   inter_lat, inter_bw          the same between nodes (inter_lat >= intra_lat) (required)
+ *   intra_rms_pct, inter_rms_pct the fit's relative RMS residual, % >= 0      (optional, a record)
+ *   intra_points, inter_points   the sizes the fit used, >= 0                 (optional, a record)
+ *   lat_factor = 0:1.4;65536:1   SMPI piecewise latency factor: SIZE:FACTOR pairs, sizes strictly
+ *   bw_factor = 0:0.6;65536:1      increasing from 0, factors > 0            (optional; default 1)
+ * Every key at most once. A malformed line, an unknown or repeated key, a missing one, a negative
+ * fit (a latency < 0, a bandwidth <= 0), factor sizes that do not increase, a NUL byte or a last line
+ * without its newline: an error naming the file and line (exit 2 in the CLI). */
+#ifndef HARN_PLATFORM_FILE_H
+#define HARN_PLATFORM_FILE_H
+
+#include "platform.h"
+
+#include <stdio.h>
+
+#define PLATFORM_FILE_MAX_BYTES 65536
+
+#define PLATFORM_FACTOR_LEN 256
+
+/* What a calibration adds to the links: its residuals and point counts per level (0 intra, 1 inter),
+ * and SMPI's piecewise factors ("" = 1 at every size). Only the simulator applies the factors
+ * (`ddlbench platform` writes them to DIR/smpi.cfg for simlaunch.sh); the α-β-γ model and `auto` use
+ * the links alone. */
+typedef struct platform_fit {
+    double rms_pct[2];
+    int points[2];
+    char lat_factor[PLATFORM_FACTOR_LEN], bw_factor[PLATFORM_FACTOR_LEN];
+} platform_fit;
+
+/* Parse text[0..len) (name for messages). *pf gets nodes = 1; fit may be NULL. 0, or 2 with err. */
+int platform_file_parse(const char *text, size_t len, const char *name, platform *pf, platform_fit *fit,
+                        char *err, size_t errlen);
+/* Read and parse a file; fit may be NULL. 0, or 2 with err. */
+int platform_file_load(const char *path, platform *pf, platform_fit *fit, char *err, size_t errlen);
+/* Write pf and fit as a platform file with the header's lines as comments, through path.tmp + rename.
+ * 0, or 1 with err. */
+int platform_file_write(const char *path, const platform *pf, const platform_fit *fit, const char *header,
+                        char *err, size_t errlen);
+/* The SMPI options that apply fit's factors ("--cfg=smpi/lat-factor:..." lines), or nothing when
+ * there are none. 0, or -1 on a write error. */
+int platform_write_smpi_cfg(const platform_fit *fit, FILE *f);
+/* Check a factor list "SIZE:F;SIZE:F...". 0, or 2 with a message (what is wrong). */
+int platform_factor_check(const char *s, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,78 @@
+/* model_bytes.c — per-layer bytes of the memory-bound kernels (see model_bytes.h). The kernel list
+ * mirrors step_full.c: forward = im2col (convs that need it), BN + optional ReLU, pool, FC bias, and
+ * at a block's end add + ReLU; backward = im2col again for the weight gradient and col2im for the
+ * data gradient (convs that need them; the stem conv has no data gradient), ReLU backward + BN
+ * backward, pool backward, FC bias gradient, and a block end's ReLU backward (the residual add's
+ * gradient needs no kernel: the shortcut shares the gradient buffer, and the data-gradient GEMM adds
+ * onto it with beta = 1). col2im writes a fresh gradient: in ResNets the strided downsample conv is
+ * the first to write its block input's gradient (step_full.c checks the order at run time). */
+#include "model_bytes.h"
+
+int model_window(const model *m, const model_layer *l, kern_window *g)
+{
+    if (l->kind != MODEL_CONV && l->kind != MODEL_POOL) return -1;
+    return kern_window_make(g, l->in_c, model_batch(m), l->in_h, l->in_w, l->kh, l->stride, l->pad);
+}
+
+int model_needs_im2col(const model_layer *l) { return l->kind == MODEL_CONV && (l->kh > 1 || l->kw > 1 || l->stride > 1); }
+
+double model_out_elems(const model *m, const model_layer *l)
+{
+    return (double)l->out_c * model_batch(m) * l->out_h * l->out_w;
+}
+
+/* Layer i's bytes in pass `pass`, added per kind of work into k[MODEL_MEM_KINDS]. */
+static void layer_bytes(const model *m, int i, int pass, double *k)
+{
+    const model_layer *l = model_layer_at(m, i);
+    kern_window g;
+    int fwd = pass == MODEL_FWD;
+    if (!l) return;
+    double n = model_out_elems(m, l), per = n / (l->out_c ? l->out_c : 1);
+    switch (l->kind) {
+    case MODEL_CONV:
+        if (model_needs_im2col(l) && !model_window(m, l, &g))
+            k[MODEL_MEM_IM2COL] += kern_bytes_im2col(&g) + (!fwd && l->data_grad_needed ? kern_bytes_col2im(&g, 0) : 0);
+        break;
+    case MODEL_BN:
+        k[MODEL_MEM_BN] += fwd ? kern_bytes_bn_fwd(l->out_c, per) : kern_bytes_bn_bwd(l->out_c, per);
+        if (l->relu) k[MODEL_MEM_RELU] += fwd ? kern_bytes_relu_fwd(n) : kern_bytes_relu_bwd(n);
+        break;
+    case MODEL_POOL:
+        if (l->avg) k[MODEL_MEM_POOL] += kern_bytes_avgpool((double)l->in_c * model_batch(m), l->in_h * l->in_w);
+        else if (!model_window(m, l, &g)) k[MODEL_MEM_POOL] += fwd ? kern_bytes_maxpool_fwd(&g) : kern_bytes_maxpool_bwd(&g);
+        break;
+    case MODEL_FC:
+        k[MODEL_MEM_BIAS] += fwd ? kern_bytes_bias_fwd(l->out_c, model_batch(m)) : kern_bytes_bias_bwd(l->out_c, model_batch(m));
+        break;
+    }
+    if (l->res_into >= 0) { /* the block's add + ReLU; backward: the ReLU only */
+        double r = model_out_elems(m, model_layer_at(m, l->res_into));
+        if (fwd) k[MODEL_MEM_ADD] += kern_bytes_add(r);
+        k[MODEL_MEM_RELU] += fwd ? kern_bytes_relu_fwd(r) : kern_bytes_relu_bwd(r);
+    }
+}
+
+double model_mem_bytes(const model *m, int i, int pass)
+{
+    double k[MODEL_MEM_KINDS] = { 0 }, sum = 0;
+    layer_bytes(m, i, pass, k);
+    for (int j = 0; j < MODEL_MEM_KINDS; j++) sum += k[j];
+    return sum;
+}
+
+void model_mem_by_kind(const model *m, double *k)
+{
+    for (int j = 0; j < MODEL_MEM_KINDS; j++) k[j] = 0;
+    for (int i = 0; i < model_layer_count(m); i++) layer_bytes(m, i, MODEL_FWD, k), layer_bytes(m, i, 1, k);
+    k[MODEL_MEM_SGD] = model_sgd_bytes(m);
+}
+
+const char *model_mem_kind_name(int kind)
+{
+    static const char *const names[MODEL_MEM_KINDS] = { "batchnorm", "relu", "residual_add", "im2col_col2im",
+                                                        "pooling", "fc_bias", "sgd_momentum" };
+    return kind >= 0 && kind < MODEL_MEM_KINDS ? names[kind] : "?";
+}
+
+double model_sgd_bytes(const model *m) { return kern_bytes_sgd_momentum((double)model_param_count(m)); }

@@ -1,0 +1,315 @@
+/* step_full.c — the full step's forward and backward over the model's data flow (see step_full.h).
+ * Time: every group of non-GEMM kernels is bracketed by stream_time() (the compute clock under
+ * simulation, MPI_Wtime after a device drain on the GPU, plain MPI_Wtime on a CPU) and added to
+ * the caller's other_s; GEMM time is the trainer's callback's business. */
+#include "step_full.h"
+
+#include "compute.h"
+#include "half.h"
+#include "model_bytes.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGN_BYTES 256 /* aligned sub-buffers (cuBLAS and vector loads like 256) */
+#define BN_EPS 1e-5f
+
+struct step_full {
+    step_full_io io;
+    int n;                  /* layers */
+    size_t *act, *aux;      /* per layer: output offset; BN mean (invstd follows) or max-pool indices */
+    int *gbuf, *slot, nslots;
+    char *written;          /* per gradient buffer (gbuf id): written this step */
+    size_t es;              /* bytes per activation element: 4, or 2 (bf16/fp16 storage) */
+    size_t image, dloss, col, slots, slot_size, total; /* offsets and sizes, in bytes */
+    char *arena;
+    char err[256];
+};
+
+static double stream_time(void)
+{
+    double m = kern_compute_mark();
+    return m >= 0 ? m : MPI_Wtime();
+}
+
+static size_t up(size_t bytes) { return (bytes + ALIGN_BYTES - 1) / ALIGN_BYTES * ALIGN_BYTES; }
+
+/* Does layer l write the gradient of its input (and so need its input's gradient buffer)? */
+static int writes_src(const model_layer *L)
+{
+    return L->src >= 0 && (L->kind != MODEL_CONV || L->data_grad_needed);
+}
+
+int step_full_plan(const model *m, int *gbuf, int *slot, int *nslots)
+{
+    int n = model_layer_count(m), used = 0, rc = 0;
+    int *of = malloc((size_t)n * sizeof *of), *freelist = malloc((size_t)n * sizeof *freelist), nfree = 0;
+    char *written = calloc((size_t)n, 1);
+    if (!of || !freelist || !written) rc = -1;
+    for (int l = 0; !rc && l < n; l++) gbuf[l] = l, of[l] = -1;
+    for (int l = 0; !rc && l < n; l++) { /* residual blocks: the shortcut shares the output's buffer */
+        const model_layer *L = model_layer_at(m, l);
+        if (L->res_into < 0) continue;
+        if (L->res_from == l) gbuf[l] = gbuf[L->res_into];
+        else gbuf[L->res_into] = gbuf[L->res_from];
+    }
+    if (!rc && n) written[gbuf[n - 1]] = 1; /* the classifier's output gradient: the loss buffer */
+    for (int l = n - 1; !rc && l >= 0; l--) {
+        const model_layer *L = model_layer_at(m, l);
+        if (!written[gbuf[l]] || (L->res_into >= 0 && !written[gbuf[L->res_into]])) rc = -1;
+        if (!rc && writes_src(L)) {
+            int g = gbuf[L->src];
+            if (g == gbuf[l]) rc = -1;
+            else if (of[g] < 0 && g != gbuf[n - 1]) of[g] = nfree ? freelist[--nfree] : used++;
+            written[g] = 1;
+        }
+        if (!rc && gbuf[l] == l && l != n - 1 && of[l] >= 0) freelist[nfree++] = of[l]; /* last reader */
+    }
+    for (int l = 0; !rc && l < n; l++) slot[l] = of[gbuf[l]]; /* -1: the loss buffer (or never written) */
+    *nslots = used;
+    free(of), free(freelist), free(written);
+    return rc;
+}
+
+/* Byte offsets of every sub-buffer; f->total bytes in all. 0, or -1 (plan failed). */
+static int lay_out(step_full *f)
+{
+    const model *m = f->io.m;
+    size_t off = 0, maxact = 1, col = 1, es = f->es;
+    for (int l = 0; l < f->n; l++) {
+        const model_layer *L = model_layer_at(m, l);
+        size_t out = (size_t)model_out_elems(m, L);
+        kern_window g;
+        f->act[l] = off, off += up(out * es);
+        maxact = out > maxact ? out : maxact;
+        if (L->kind == MODEL_BN) f->aux[l] = off, off += up(2 * (size_t)L->out_c * 4); /* mean, 1/std: float */
+        if (L->kind == MODEL_POOL && !L->avg) f->aux[l] = off, off += up(out * 4);    /* int32 indices */
+        if (model_needs_im2col(L) && !model_window(m, L, &g) && (size_t)kern_window_cols(&g) > col)
+            col = (size_t)kern_window_cols(&g);
+    }
+    f->image = off, off += up((size_t)3 * model_batch(m) * model_image_size(m) * model_image_size(m) * es);
+    f->dloss = off, off += up((size_t)model_out_elems(m, model_layer_at(m, f->n - 1)) * es);
+    f->col = off, off += up(col * es);
+    if (step_full_plan(m, f->gbuf, f->slot, &f->nslots)) return -1;
+    f->slot_size = up(maxact * es);
+    f->slots = off, off += (size_t)f->nslots * f->slot_size;
+    f->total = off;
+    return 0;
+}
+
+double step_full_bytes(const model *m, int storage)
+{
+    step_full f = { .n = model_layer_count(m), .es = storage == KERN_STORE_F32 ? 4 : 2 };
+    f.io.m = m;
+    f.act = malloc((size_t)f.n * sizeof *f.act), f.aux = malloc((size_t)f.n * sizeof *f.aux);
+    f.gbuf = malloc((size_t)f.n * sizeof *f.gbuf), f.slot = malloc((size_t)f.n * sizeof *f.slot);
+    double total = f.act && f.aux && f.gbuf && f.slot && !lay_out(&f) ? (double)f.total : -1;
+    free(f.act), free(f.aux), free(f.gbuf), free(f.slot);
+    return total;
+}
+
+/* n elements of the synthetic pattern scale·((i % 13) − 6) in the activation type at p. */
+static int fill(step_full *f, size_t off, size_t n, float scale)
+{
+    if (f->es == 4) return f->io.mem->fill((float *)(f->arena + off), n, scale);
+    uint16_t *h = malloc(n * 2 + 2);
+    int rc = !h;
+    for (size_t i = 0; !rc && i < n; i++) {
+        float v = scale * (float)((int)(i % 13) - 6);
+        h[i] = f->io.storage == KERN_STORE_BF16 ? kern_f32_to_bf16(v) : kern_f32_to_f16(v);
+    }
+    rc = rc || f->io.mem->put(f->arena + off, h, n * 2) || f->io.mem->ready(); /* put is asynchronous: h lives until ready */
+    free(h);
+    return rc;
+}
+
+int step_full_create(const step_full_io *io, step_full **out, char *err, size_t errlen)
+{
+    step_full *f = calloc(1, sizeof *f);
+    int n = model_layer_count(io->m), rc = -1;
+    *out = NULL;
+    if (!f) goto nomem;
+    f->io = *io, f->n = n, f->es = io->storage == KERN_STORE_F32 ? 4 : 2;
+    f->act = malloc((size_t)n * sizeof *f->act), f->aux = calloc((size_t)n, sizeof *f->aux);
+    f->gbuf = malloc((size_t)n * sizeof *f->gbuf), f->slot = malloc((size_t)n * sizeof *f->slot);
+    f->written = calloc((size_t)n, 1);
+    if (!f->act || !f->aux || !f->gbuf || !f->slot || !f->written) goto nomem;
+    if (lay_out(f)) {
+        snprintf(err, errlen, "--compute full: %s has a data flow the step cannot run (internal error)", model_name(io->m));
+        goto out;
+    }
+    if (!(f->arena = io->mem->alloc_operand(f->total))) {
+        snprintf(err, errlen, "--compute full: out of %s memory for %.1f MB of activations", io->mem->name, f->total * 1e-6);
+        goto out;
+    }
+    size_t img = (size_t)3 * model_batch(io->m) * model_image_size(io->m) * model_image_size(io->m);
+    if (io->real && (fill(f, f->image, img, 0.1f) ||
+                     fill(f, f->dloss, (size_t)model_out_elems(io->m, model_layer_at(io->m, n - 1)), 1e-3f) ||
+                     io->mem->ready())) {
+        snprintf(err, errlen, "--compute full: cannot initialise the %s buffers", io->mem->name);
+        goto out;
+    }
+    *out = f, f = NULL, rc = 0;
+    goto out;
+nomem:
+    snprintf(err, errlen, "out of memory");
+out:
+    step_full_free(f);
+    return rc;
+}
+
+/* Activation and gradient buffers (float * for the kernel tables: 2-byte elements under bf16/fp16). */
+static float *at(step_full *f, size_t off) { return (float *)(void *)(f->arena + off); }
+static float *A(step_full *f, int l) { return at(f, l < 0 ? f->image : f->act[l]); }
+static float *G(step_full *f, int l)
+{
+    return at(f, f->slot[l] < 0 ? f->dloss : f->slots + (size_t)f->slot[l] * f->slot_size);
+}
+static float *col_buf(step_full *f) { return at(f, f->col); }
+static const char *weights(step_full *f, const model_layer *L)
+{
+    size_t off = f->io.offset[L->tensor0];
+    return f->io.wh ? f->io.wh + off * 2 : (const char *)(f->io.params + off);
+}
+
+static int failed(step_full *f, const char *what, const model_layer *L)
+{
+    snprintf(f->err, sizeof f->err, "%s of %s failed (%s kernels)", what, L->name, f->io.ops->name);
+    return -1;
+}
+
+const char *step_full_error(const step_full *f) { return f->err; }
+float *step_full_act(step_full *f, int l) { return A(f, l); }
+float *step_full_loss_grad(step_full *f) { return at(f, f->dloss); }
+
+void step_full_free(step_full *f)
+{
+    if (!f) return;
+    if (f->arena) f->io.mem->free_operand(f->arena, f->total);
+    free(f->act), free(f->aux), free(f->gbuf), free(f->slot), free(f->written);
+    free(f);
+}
+
+/* The residual add and ReLU after a block's last layer (forward). */
+static int block_end_fwd(step_full *f, const model_layer *L)
+{
+    if (L->res_into < 0) return 0;
+    size_t n = (size_t)model_out_elems(f->io.m, model_layer_at(f->io.m, L->res_into));
+    return f->io.ops->add(A(f, L->res_into), A(f, L->res_from), n) || f->io.ops->relu_fwd(A(f, L->res_into), n);
+}
+
+static int conv_fwd(step_full *f, const model_layer *L, int l, double *other_s)
+{
+    const float *x = A(f, L->src);
+    kern_window g;
+    if (model_needs_im2col(L)) {
+        double t0 = stream_time();
+        if (model_window(f->io.m, L, &g) || f->io.ops->im2col(x, col_buf(f), &g)) return failed(f, "im2col", L);
+        *other_s += stream_time() - t0;
+        x = col_buf(f);
+    }
+    return f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_FWD], weights(f, L), x, A(f, l), 0.0f, f->es == 2);
+}
+
+int step_full_forward(step_full *f, double *other_s)
+{
+    const kern_layer_ops *k = f->io.ops;
+    const model *m = f->io.m;
+    for (int l = 0; l < f->n; l++) {
+        const model_layer *L = model_layer_at(m, l);
+        size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
+        kern_window g;
+        if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
+            if (L->kind == MODEL_CONV ? conv_fwd(f, L, l, other_s)
+                                      : f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_FWD], weights(f, L), A(f, L->src), A(f, l),
+                                                   0.0f, f->es == 2))
+                return -1;
+        }
+        double t0 = stream_time();
+        int rc = 0;
+        if (L->kind == MODEL_BN) {
+            float *mean = at(f, f->aux[l]);
+            const float *p = f->io.params + f->io.offset[L->tensor0];
+            rc = k->bn_fwd(A(f, L->src), A(f, l), p, p + L->out_c, mean, mean + L->out_c, L->out_c, per, BN_EPS) ||
+                 (L->relu && k->relu_fwd(A(f, l), n));
+        } else if (L->kind == MODEL_POOL && L->avg) {
+            rc = k->avgpool_fwd(A(f, L->src), A(f, l), (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
+        } else if (L->kind == MODEL_POOL) {
+            rc = model_window(m, L, &g) || k->maxpool_fwd(A(f, L->src), A(f, l), (int32_t *)(at(f, f->aux[l])), &g);
+        } else if (L->kind == MODEL_FC) {
+            rc = k->bias_fwd(A(f, l), f->io.params + f->io.offset[L->tensor0 + 1], L->out_c, (size_t)model_batch(m));
+        }
+        rc = rc || block_end_fwd(f, L);
+        *other_s += stream_time() - t0;
+        if (rc) return failed(f, "the forward kernels", L);
+    }
+    return 0;
+}
+
+void step_full_begin_backward(step_full *f)
+{
+    memset(f->written, 0, (size_t)f->n);
+    f->written[f->gbuf[f->n - 1]] = 1; /* the loss gradient */
+}
+
+/* Weight gradient, then data gradient (through col2im where im2col was needed) of a conv or FC. */
+static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
+{
+    const kern_layer_ops *k = f->io.ops;
+    const float *x = A(f, L->src);
+    float *dx = L->src >= 0 ? G(f, L->src) : NULL;
+    const float *dY = G(f, l);
+    int col = model_needs_im2col(L), acc = L->src >= 0 && f->written[f->gbuf[L->src]];
+    kern_window g;
+    double t0 = stream_time();
+    if (col && (model_window(f->io.m, L, &g) || k->im2col(x, col_buf(f), &g))) return failed(f, "im2col", L);
+    *other_s += stream_time() - t0;
+    if (col) x = col_buf(f);
+    if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], dY, x, f->io.grads + f->io.offset[L->tensor0], 0.0f, 0))
+        return -1;
+    if (!L->data_grad_needed) return 0;
+    if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_DATA], weights(f, L), dY, col ? col_buf(f) : dx,
+                   acc && !col ? 1.0f : 0.0f, f->es == 2))
+        return -1;
+    f->written[f->gbuf[L->src]] = 1;
+    if (!col) return 0;
+    t0 = stream_time();
+    int rc = k->col2im(col_buf(f), dx, &g, acc);
+    *other_s += stream_time() - t0;
+    return rc ? failed(f, "col2im", L) : 0;
+}
+
+int step_full_backward_layer(step_full *f, int l, double *other_s)
+{
+    const kern_layer_ops *k = f->io.ops;
+    const model *m = f->io.m;
+    const model_layer *L = model_layer_at(m, l);
+    size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
+    kern_window g;
+    int rc = 0;
+    double t0 = stream_time();
+    if (L->res_into >= 0) /* the block's ReLU; the add's gradient is the shared buffer itself */
+        rc = k->relu_bwd(A(f, L->res_into), G(f, L->res_into), (size_t)model_out_elems(m, model_layer_at(m, L->res_into)));
+    if (!rc && L->src >= 0 && (L->kind == MODEL_BN || L->kind == MODEL_POOL) && f->written[f->gbuf[L->src]]) {
+        snprintf(f->err, sizeof f->err, "%s: its input gradient was already written (internal error)", L->name);
+        return -1;
+    }
+    if (!rc && L->kind == MODEL_BN) {
+        const float *p = f->io.params + f->io.offset[L->tensor0], *mean = at(f, f->aux[l]);
+        float *dg = f->io.grads + f->io.offset[L->tensor0];
+        rc = (L->relu && k->relu_bwd(A(f, l), G(f, l), n)) ||
+             k->bn_bwd(A(f, L->src), G(f, l), G(f, L->src), p, mean, mean + L->out_c, dg, dg + L->out_c, L->out_c, per);
+    } else if (!rc && L->kind == MODEL_POOL && L->avg) {
+        rc = k->avgpool_bwd(G(f, l), G(f, L->src), (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
+    } else if (!rc && L->kind == MODEL_POOL) {
+        rc = model_window(m, L, &g) || k->maxpool_bwd(G(f, l), (const int32_t *)(at(f, f->aux[l])), G(f, L->src), &g);
+    } else if (!rc && L->kind == MODEL_FC) {
+        rc = k->bias_bwd(G(f, l), f->io.grads + f->io.offset[L->tensor0 + 1], L->out_c, (size_t)model_batch(m));
+    }
+    *other_s += stream_time() - t0;
+    if (rc) return failed(f, "the backward kernels", L);
+    if (L->kind == MODEL_BN || L->kind == MODEL_POOL) f->written[f->gbuf[L->src]] = 1;
+    return L->kind == MODEL_CONV || L->kind == MODEL_FC ? gemm_bwd(f, L, l, other_s) : 0;
+}

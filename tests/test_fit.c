@@ -1,0 +1,46 @@
+/* test_fit.c — the network calibration's least squares (harness/sim/fit.c): exact lines are
+ * recovered, the bounds hold (α >= 0; no positive β is an error), and a machine with three regimes
+ * (latency, in-cache, memory-bound) is recovered as three segments whose SMPI factors reproduce it. */
+#include "fit.h"
+#include "test.h"
+
+#include <math.h>
+
+static int close_to(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
+
+int main(void)
+{
+    double n[12], t[12];
+    fit_line l;
+    fit_model m;
+    for (int i = 0; i < 12; i++) n[i] = 64.0 * pow(4, i), t[i] = 2e-6 + n[i] * 1e-10; /* 2 us, 10 GB/s */
+    CHECK(fit_linear(n, t, 12, &l) == 0 && close_to(l.alpha, 2e-6, 1e-9) && close_to(l.beta, 1e-10, 1e-9) &&
+              l.rms_pct < 1e-6, "exact line: alpha %g beta %g", l.alpha, l.beta);
+    CHECK(fit_model_make(n, t, 12, &m) == 0 && m.nseg == 1 && m.rms_pct < 1e-6, "a line stays one segment (%d)", m.nseg);
+
+    /* falling intercept: the unconstrained α would be negative; bounded to 0 */
+    for (int i = 0; i < 6; i++) n[i] = 1e6 * (i + 1), t[i] = n[i] * 1e-9 - 1e-4 * (i == 0);
+    CHECK(fit_linear(n, t, 6, &l) == 0 && l.alpha == 0 && l.beta > 0, "alpha bounded at 0 (alpha %g)", l.alpha);
+    for (int i = 0; i < 6; i++) t[i] = 1e-3 / (i + 1); /* time falls with size: no bandwidth */
+    CHECK(fit_linear(n, t, 6, &l) == -1, "no positive beta is an error");
+    t[0] = 0;
+    CHECK(fit_linear(n, t, 6, &l) == -1, "a zero time is refused");
+    CHECK(fit_linear(n, t, 1, &l) == -1, "one point is refused");
+
+    /* three regimes: below 16 KiB 1 us + 1/(2 GB/s); up to 4 MiB 3 us + 1/(20 GB/s); above 50 us + 1/(1 GB/s) */
+    for (int i = 0; i < 12; i++) {
+        n[i] = 64.0 * pow(4, i);
+        t[i] = n[i] < 16384 ? 1e-6 + n[i] / 2e9 : n[i] < 4194304 ? 3e-6 + n[i] / 20e9 : 50e-6 + n[i] / 1e9;
+    }
+    CHECK(fit_model_make(n, t, 12, &m) == 0 && m.nseg == 3, "three segments (%d)", m.nseg);
+    CHECK(m.first[1] == 4 && m.first[2] == 8, "breakpoints at 16 KiB and 4 MiB (%d, %d)", m.first[1], m.first[2]);
+    CHECK(close_to(m.alpha, 1e-6, 1e-6) && close_to(m.beta, 1e-9, 1e-6), "base alpha %g, beta %g", m.alpha, m.beta);
+    CHECK(close_to(m.bw_f[0], 2.0, 1e-6) && close_to(m.bw_f[1], 20.0, 1e-6) && m.bw_f[2] == 1, "bw factors %g %g %g",
+          m.bw_f[0], m.bw_f[1], m.bw_f[2]);
+    CHECK(m.lat_f[0] == 1 && close_to(m.lat_f[1], 3.0, 1e-6) && close_to(m.lat_f[2], 50.0, 1e-6), "lat factors");
+    int exact = 1;
+    for (int i = 0; i < 12; i++) exact &= close_to(fit_model_predict(&m, n, n[i]), t[i], 1e-9);
+    CHECK(exact && m.rms_pct < 1e-6, "the factors reproduce every point (rms %g%%)", m.rms_pct);
+    CHECK(m.whole.rms_pct > 10, "one line could not (rms %g%%)", m.whole.rms_pct);
+    return TEST_REPORT();
+}
