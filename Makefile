@@ -163,7 +163,7 @@ help:
 	@echo "ddlbench — allreduce algorithms and synthetic data-parallel training on MPI"
 	@echo
 	@echo "Targets:"
-	@echo "  all (default)  build $(EXE), $(LIBDDL) (collectives API: collectives/ddl.h) and the tests"
+	@echo "  all (default)  build $(EXE), $(LIBDDL) (API: include/ddl.h; exports ddl_* only) and the tests"
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
 	@echo "  faults         kill and hang ranks on purpose (tests/faults.sh): non-zero exit in time, no partial CSV, sweep --resume"
 	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS=$(FUZZ_SECONDS) s (fuzz/)"
@@ -330,8 +330,8 @@ fidelity: $(EXE) $(SIM_EXE)
 	MPIRUN="$(MPIRUN)" sh harness/scripts/fidelity.sh --build $(BUILD) $(FIDELITY_FLAGS)
 
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
-# Every CSV starts with `# key: value` lines (harness/meta.c); the commit is fixed at build time.
-# PAPI counters (harness/counters.c) are compiled in when pkg-config or /usr/include finds PAPI;
+# Every CSV starts with `# key: value` lines (harness/common/meta.c); the commit is fixed at build time.
+# PAPI counters (harness/common/counters.c) are compiled in when pkg-config or /usr/include finds PAPI;
 # the simulation build never counts. `make plots` draws a run's charts (plots/plots.sh, gnuplot) and
 # harness/scripts/report.sh writes its report.md; `make run` does both at the end.
 GIT_HEAD_FILES := $(wildcard .git/HEAD .git/$(shell git symbolic-ref -q HEAD 2>/dev/null))

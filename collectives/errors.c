@@ -1,6 +1,6 @@
 /* errors.c — error codes, their names, the calling thread's last message (coll_fail: the one
  * recorder below the API), the agreement that turns one rank's failure into every rank's before a
- * collective step, and the test hook that injects such failures (docs/DESIGN-errors.md). */
+ * collective step, and the test hook that injects such failures (docs/DESIGN.md, "Errors"). */
 #include "coll.h"
 
 #include <errno.h>

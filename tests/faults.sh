@@ -1,6 +1,6 @@
 #!/bin/sh
 # faults.sh — crashes and hangs end the job quickly with a non-zero status and lose nothing.
-# Faults: a rank raising SIGKILL on itself mid-run (DDL_FAULT_INJECT=RANK:STEP, harness/guard.h), a
+# Faults: a rank raising SIGKILL on itself mid-run (DDL_FAULT_INJECT=RANK:STEP, harness/common/guard.h), a
 # rank killed from outside (kill -9 on a pid found with pgrep), a rank that hangs (SIGSTOP: only the
 # watchdog can end that job), in `ddlbench train` and `ddlbench allreduce`; then a simulated sweep
 # killed mid-way and finished with --resume. Checks: exit status non-zero, ended within the

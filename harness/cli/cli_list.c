@@ -1,5 +1,5 @@
 /* cli_list.c — `ddlbench list`: the algorithm registry, one line each (name, help); `--names`: the
- * names alone, one per line, for scripts (harness/sweep.sh). Needs no MPI launch. Also the one
+ * names alone, one per line, for scripts (harness/scripts/sweep.sh). Needs no MPI launch. Also the one
  * check of algorithm names on a command line (cli_algos_parse), for allreduce and train. */
 #include "cli.h"
 #include "ddl.h"
