@@ -49,6 +49,15 @@ CUDA_BUILD := $(BUILD)/cuda
 LDLIBS  += -lm -lpthread
 BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+# cJSON (Debian libcjson-dev) writes the --json documents (harness/common/results.c).
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
+ifeq ($(strip $(CJSON_LIBS)),)
+ifeq ($(filter help clean,$(MAKECMDGOALS)),)
+$(error libcjson not found by pkg-config: install it (Debian: apt-get install libcjson-dev))
+endif
+endif
+LDLIBS  += $(CJSON_LIBS)
 
 ifeq ($(SANITIZE),1)
 BUILD   := $(BUILD)/san
@@ -89,14 +98,15 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
-               harness/cli/cli_train_run.c \
+               harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
+               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
-               harness/common/parse.c \
+               harness/common/parse.c harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
-               harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c \
+               harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c harness/train/workload.c \
                harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c \
-               harness/sim/fit.c harness/sim/study.c harness/sim/profile.c
+               harness/sim/fit.c harness/sim/study.c harness/sim/profile.c harness/sim/advise.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
 MAIN_SRC   := harness/cli/main.c
@@ -107,14 +117,15 @@ TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/
               tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_outfile.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
-              tests/test_link.c tests/test_compute.c tests/test_step_full.c
+              tests/test_link.c tests/test_compute.c tests/test_step_full.c \
+              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
 # collectives' private coll.h and partition.h; kernels/ see only kernels/.
 COLL_INC  := -Iinclude -Icollectives -Ikernels
 KERN_INC  := -Ikernels
-HARN_INC  := -Iinclude -Ikernels $(addprefix -I,$(HARN_DIRS))
+HARN_INC  := -Iinclude -Ikernels $(addprefix -I,$(HARN_DIRS)) $(CJSON_CFLAGS)
 TEST_INC  := $(HARN_INC) -Icollectives -Itests
 DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
@@ -201,12 +212,13 @@ help:
 	@echo "  cluster-bench  the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks, NICs at"
 	@echo "                 RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
-	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
+	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest)"
 	@echo "                 in an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu"
 	@echo "                 at 224x224, PRECISION=tf32 (fp32|tf32|bf16); DEVICE=cpu for the CPU build"
 	@echo "  plots          charts of a run (RUN="$(call qv,RUN)"): efficiency, images/s, busbw, step breakdown"
 	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
-	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
+	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes, time to"
+	@echo "                 train beside the study's 50 min / 7 h, stragglers (--per-rank)"
 	@echo "  sim            build "$(call qv,SIM_EXE)" with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in "$(call qv,BUILD)"/extra/"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
@@ -250,7 +262,7 @@ $(SIM_BUILD)/%.o: %.c
 	$(SMPICC) $(SIM_CFLAGS) $(DIR_INC) -c $< -o $@
 
 $(SIM_EXE): $(SIM_OBJ)
-	$(SMPICC) -o $@ $^ -lm -lpthread
+	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

@@ -11,7 +11,10 @@
  * The watchdog (--timeout) covers the setup, the test data and roofline, and every iteration.
  * --device gpu (CUDA build): ddl_allreduce moves device twins of the two buffers (ddl_config.device = 1);
  * the host buffers hold the test data, copied in before and out for the checks (outside the timing);
- * restores and the roofline are device copies (D2D), synchronised before the barrier. */
+ * restores and the roofline are device copies (D2D), synchronised before the barrier.
+ * --per-rank: each rank also summarises its own times (median, min, p99), gathered on rank 0, which
+ * prints the spread and writes one row per rank (bench_rank_spread, bench.h).
+ * Rank 0 keeps the CSV text in memory and writes --csv and --json whole at the end (results.h). */
 #include "bench.h"
 #include "bench_allreduce.h"
 #include "device_pick.h"
@@ -19,7 +22,7 @@
 #include "mem.h"
 #include "devmem.h"
 #include "guard.h"
-#include "outfile.h"
+#include "results.h"
 #include "watchdog.h"
 
 #include <errno.h>
@@ -34,9 +37,10 @@ typedef struct ar_state {
     void *sbuf, *rbuf;
     void *ds, *dr;             /* what ddl_allreduce moves: sbuf, rbuf or (--device gpu) their device twins */
     double *t, *tmax;          /* per-iteration times: this rank's, the maximum over ranks */
-    char *rows;                /* rank 0, --csv: the CSV rows so far, written whole at the end */
-    size_t rows_len, rows_cap;
-    int rows_nomem;            /* a row did not fit in memory: the CSV cannot be written */
+    FILE *csv;                 /* rank 0, --csv or --json: the CSV text, in memory (csv_text) */
+    char *csv_text;
+    size_t csv_len;
+    double *ranks;             /* rank 0, --per-rank: median, min, p99 of each rank's own times */
     long wrong_total;
     long iteration;            /* over the whole sweep: the DDL_FAULT_INJECT step */
 } ar_state;
@@ -47,6 +51,7 @@ typedef struct ar_row {
     bench_stats st;            /* seconds */
     double copy_GBps;
     long wrong;
+    const double *ranks;       /* --per-rank: 3 per rank (median, min, p99), else NULL */
 } ar_row;
 
 /* dst <- src, or every byte = fill when src is NULL, in the buffers ddl_allreduce moves; complete on return. */
@@ -114,6 +119,7 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         rc = ddl_allreduce(s->ctx[a], in_place ? DDL_IN_PLACE : s->ds, s->dr, count, o->dtype, o->op);
+        guard_slow_point(s->rank);
         double t1 = MPI_Wtime();
         if (rc) break;
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
@@ -128,6 +134,13 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         return 1;
     }
     MPI_Allreduce(s->t, s->tmax, (int)o->iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (o->per_rank) { /* this rank's own times (sorted in place: no longer needed) */
+        bench_stats own;
+        bench_summarise(s->t, (size_t)o->iters, &own);
+        double mine[3] = { own.median, own.min, own.p99 };
+        MPI_Gather(mine, 3, MPI_DOUBLE, s->ranks, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        row->ranks = s->ranks;
+    }
     long wrong = 0;
     if (o->check) {
         const void *in = s->sbuf; /* device: the result, then the input, copied through rbuf */
@@ -167,6 +180,38 @@ static void print_header(const ar_state *s)
     fflush(stdout);
 }
 
+/* --per-rank: the spread line under the table row, the summary columns of the CSV row, then one CSV
+ * row per rank (its own median, min, p99; the columns that have no per-rank value read NA). */
+static void emit_ranks(ar_state *s, const ar_row *r)
+{
+    const bench_allreduce_opts *o = s->o;
+    bench_ranks br;
+    double *med = malloc((size_t)s->size * sizeof *med);
+    for (int k = 0; med && k < s->size; k++) med[k] = r->ranks[3 * k];
+    int nomem = !med || bench_rank_spread(med, s->size, &br);
+    free(med);
+    if (nomem) {
+        fprintf(stderr, "allreduce: out of memory for the per-rank summary\n");
+        if (s->csv) fputs(",all,NA,NA,NA,NA\n", s->csv);
+        return;
+    }
+    printf("#   ranks' own medians: median %.1f us, MAD %.1f us, slowest rank %d (+%.1f us); stragglers:", br.median * 1e6,
+           br.mad * 1e6, br.slowest, br.lag * 1e6);
+    for (int k = 0; k < s->size; k++)
+        if (bench_rank_straggler(&br, r->ranks[3 * k])) printf(" %d", k);
+    printf("%s\n", br.stragglers ? "" : " none");
+    if (!s->csv) return;
+    fprintf(s->csv, ",all,%d,%.3f,%.3f,%d\n", br.slowest, br.lag * 1e6, br.mad * 1e6, br.stragglers);
+    for (int k = 0; k < s->size; k++) {
+        const double *t = r->ranks + 3 * k;
+        double alg = gbps(r->bytes, t[0]);
+        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,NA,NA,NA,%d,NA,%.3f,NA,%d\n", r->bytes,
+                r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters, t[0] * 1e6,
+                t[1] * 1e6, t[2] * 1e6, alg, alg * bus_factor(s->size), k, (t[0] - br.median) * 1e6,
+                bench_rank_straggler(&br, t[0]));
+    }
+}
+
 static void emit_row(ar_state *s, const ar_row *r)
 {
     const bench_allreduce_opts *o = s->o;
@@ -176,24 +221,13 @@ static void emit_row(ar_state *s, const ar_row *r)
            r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, r->st.median * 1e6,
            r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
     fflush(stdout);
+    if (s->csv)
+        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld%s", r->bytes, r->count,
+                ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters,
+                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong,
+                r->ranks ? "" : "\n");
+    if (r->ranks) emit_ranks(s, r);
     s->wrong_total += r->wrong;
-    if (!o->csv) return;
-    char line[512];
-    int n = snprintf(line, sizeof line, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld\n", r->bytes,
-                     r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters,
-                     r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
-    if (n < 0 || (size_t)n >= sizeof line) n = 0;
-    if (s->rows_len + (size_t)n + 1 > s->rows_cap) {
-        size_t cap = 2 * s->rows_cap + sizeof line;
-        char *p = realloc(s->rows, cap);
-        if (!p) {
-            s->rows_nomem = 1;
-            return;
-        }
-        s->rows = p, s->rows_cap = cap;
-    }
-    memcpy(s->rows + s->rows_len, line, (size_t)n + 1);
-    s->rows_len += (size_t)n;
 }
 
 /* One message size: roofline, then every algorithm out-of-place and in-place. */
@@ -228,9 +262,10 @@ static int setup(ar_state *s)
     s->rbuf = kern_buf_alloc(bytes);
     s->t = malloc(n * sizeof *s->t);
     s->tmax = malloc(n * sizeof *s->tmax);
+    if (o->per_rank && s->rank == 0) s->ranks = malloc(3 * (size_t)s->size * sizeof *s->ranks);
     s->ds = o->device ? NULL : s->sbuf, s->dr = o->device ? NULL : s->rbuf;
     int devfail = o->device && (device_pick_local() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
-    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail, any = 0;
+    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail || (o->per_rank && s->rank == 0 && !s->ranks), any = 0;
     if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", s->rank,
                        o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");
     MPI_Allreduce(&nomem, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* every rank leaves together */
@@ -253,24 +288,34 @@ static int setup(ar_state *s)
     return 0;
 }
 
-/* Rank 0, --csv: the provenance, the header and the rows, written whole (outfile.h). 0, or 1 with a message. */
-static int write_csv(const ar_state *s)
+static int open_csv(ar_state *s)
 {
-    outfile f;
-    char err[600];
-    if (s->rows_nomem) {
-        fprintf(stderr, "allreduce: --csv: out of memory for the rows; \"%s\" not written\n", s->o->csv);
+    if (s->rank != 0 || (!s->o->csv && !s->o->json)) return 0;
+    if (!(s->csv = open_memstream(&s->csv_text, &s->csv_len))) {
+        fprintf(stderr, "allreduce: out of memory for the CSV text\n");
         return 1;
     }
-    if (outfile_open(&f, s->o->csv, err, sizeof err) == 0) {
-        if (s->o->meta) meta_write(f.f, s->o->meta);
-        fprintf(f.f, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
-                     "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong\n");
-        if (s->rows_len) fwrite(s->rows, 1, s->rows_len, f.f);
-        if (outfile_commit(&f, err, sizeof err) == 0) return 0;
+    if (s->o->meta) meta_write(s->csv, s->o->meta);
+    fprintf(s->csv, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
+                    "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong%s\n",
+            s->o->per_rank ? ",rank,slowest_rank,lag_us,mad_us,stragglers" : "");
+    return 0;
+}
+
+/* Ends the CSV text; writes --csv and --json (each whole) only when the whole run succeeded. */
+static int close_csv(ar_state *s, int ok)
+{
+    char err[300];
+    if (!s->csv) return 0;
+    int bad = fclose(s->csv) != 0;
+    s->csv = NULL;
+    if (!ok) return 1;
+    if (bad) snprintf(err, sizeof err, "out of memory for the CSV text");
+    if (bad || results_write(s->o->csv, s->o->json, "allreduce", s->csv_text, s->csv_len, err, sizeof err)) {
+        fprintf(stderr, "allreduce: %s\n", err);
+        return 1;
     }
-    fprintf(stderr, "allreduce: --csv: %s\n", err);
-    return 1;
+    return 0;
 }
 
 int bench_allreduce_run(const bench_allreduce_opts *o)
@@ -284,12 +329,15 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     watchdog_disarm();
     if ((rc = any)) goto out;
+    rc = open_csv(&s);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc) goto out;
     if (s.rank == 0) print_header(&s);
     for (size_t b = o->min_bytes; b <= o->max_bytes && !rc; b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor)
         rc = run_size(&s, b / ddl_dtype_size(o->dtype));
     if (s.rank == 0 && s.wrong_total) fprintf(stderr, "allreduce: %ld wrong elements\n", s.wrong_total);
     if (s.wrong_total) rc = 1;
-    if (s.rank == 0 && o->csv && rc == 0 && write_csv(&s)) rc = 1;
+    if (close_csv(&s, rc == 0)) rc = 1;
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
     for (int a = 0; a < o->nalgos; a++) ddl_ctx_free(s.ctx[a]);
@@ -298,6 +346,7 @@ out:
     kern_buf_free(s.rbuf);
     free(s.t);
     free(s.tmax);
-    free(s.rows);
+    free(s.ranks);
+    free(s.csv_text);
     return rc;
 }

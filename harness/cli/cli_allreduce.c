@@ -35,6 +35,11 @@ void bench_allreduce_usage(void)
            "  -c 0|1     check every result (default 1); any wrong element makes the exit status 1\n"
            "  --csv FILE also write the rows as CSV, whole at the end (FILE.tmp, renamed; a FIFO or a\n"
            "             device such as /dev/null is written through; checked before the run)\n"
+           "  --json FILE  the same rows as one JSON document (provenance, then rows; results/README.md),\n"
+           "             written and checked the same way\n"
+           "  --per-rank each rank's own median (min, p99) per size: a '#' line under each row (median\n"
+           "             of ranks, MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10%% over the\n"
+           "             median), and in the CSV/JSON a rank column (all = the row above) with one row per rank\n"
            "  --label S  name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
            "             runs of `mpi` under different MCA settings\n"
            "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
@@ -95,6 +100,8 @@ static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, c
         o->check = (int)n;
     } else if (!strcmp(opt, "--csv")) {
         o->csv = v;
+    } else if (!strcmp(opt, "--json")) {
+        o->json = v;
     } else if (!strcmp(opt, "--device")) {
         if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(err, len, opt, "cpu or gpu", v);
         o->device = !strcmp(v, "gpu");
@@ -125,6 +132,7 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
     o->check = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { o->help = 1; return 0; }
+        if (!strcmp(argv[i], "--per-rank")) { o->per_rank = 1; continue; }
         if (set_option(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, errlen)) return 2;
         i++;
     }
@@ -174,9 +182,11 @@ int cli_allreduce_main(int argc, char **argv)
         return 0;
     }
     char why[600] = "";
+    const char *what = ""; /* outfile_check's message names the option itself */
     if (guard_fault_init(why, sizeof why) || (o.csv && outfile_check("--csv", o.csv, why, sizeof why)) ||
+        (o.json && outfile_check("--json", o.json, why, sizeof why)) ||
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
-        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
+        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s%s\n", what, why);
         return 2;
     }
     if (o.profile) { /* the simulation's γ; the real build stores and ignores it */

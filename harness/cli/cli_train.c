@@ -1,7 +1,8 @@
 /* cli_train.c — `ddlbench train`: synthetic data-parallel training steps of a ResNet under MPI.
  * For each algorithm (-a list) and bucket size (--bucket-mb list) it runs warm-up steps, then timed
  * steps; per step every figure is the maximum over ranks; the table shows medians over steps and
- * the spread (min..max) of the step time. --csv writes the same rows (temporary file, renamed). */
+ * the spread (min..max) of the step time, then the projected time to train (workload.h). --csv and
+ * --json write the same rows (cli_train_out.c: temporary files, renamed). */
 #include "cli.h"
 #include "cli_train.h"
 #include "compute.h"
@@ -64,7 +65,16 @@ static void usage(FILE *f)
             "  --timeout S         watchdog: a step (or a configuration's setup) not done in S seconds\n"
             "                      prints one line per rank and aborts the job, exit 1 (default 300; 0 = off)\n"
             "  --csv FILE          also write the rows as CSV, whole, when every configuration succeeded\n"
-            "                      (checked before the run; a FIFO or a device is written through)\n");
+            "                      (checked before the run; a FIFO or a device is written through)\n"
+            "  --json FILE         the same rows as one JSON document (provenance, then rows; results/README.md),\n"
+            "                      written and checked the same way\n"
+            "  --per-rank          each rank's own medians: a '#' line under each row (median of ranks' compute,\n"
+            "                      MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10%% over the median),\n"
+            "                      and in the CSV/JSON a rank column (all = the row) with one row per rank\n"
+            "Below the table: the projected time to train the model's workload (ResNet-50: 90 epochs of\n"
+            "ImageNet-1K; ResNet-101-22K: 90 epochs of 7.5M ImageNet-22K images, epochs assumed) at the\n"
+            "measured images/s, in hours and GPU-hours, beside the study's 50 min and 7 h on 256 GPUs;\n"
+            "no data loading, no evaluation.\n");
 }
 
 static int bad(const char *opt, const char *v, const char *expected)
@@ -76,7 +86,7 @@ static int bad(const char *opt, const char *v, const char *expected)
 /* Options that take a value (the others: --check, --help). */
 static const char *const valued[] = { "--model", "--batch", "--image-size", "--steps", "--warmup", "--poll-us",
                                       "--timeout", "--first-bucket-mb", "-a", "--algo", "--bucket-mb", "--grid",
-                                      "--patterns", "--csv", "--profile", "--device", "--precision", "--platform",
+                                      "--patterns", "--csv", "--json", "--profile", "--device", "--precision", "--platform",
                                       "--gpus-per-node", "--compute", "--jitter",
                                       "--jitter-seed" };
 
@@ -146,6 +156,7 @@ static int set_opt(train_opts *o, const char *opt, const char *v)
     else if (!strcmp(opt, "--grid")) { if (!*(o->grid = v)) return bad(opt, v, "a grid like 4x16x4 (product = ranks)"); }
     else if (!strcmp(opt, "--patterns")) { if (!*(o->patterns = v)) return bad(opt, v, "ring or rhd per dimension, like ring,rhd"); }
     else if (!strcmp(opt, "--csv")) o->csv = v;
+    else if (!strcmp(opt, "--json")) o->json = v;
     else if (!strcmp(opt, "--profile")) o->profile = v;
     else if (!strcmp(opt, "--device")) {
         if (strcmp(v, "cpu") && strcmp(v, "gpu")) return bad(opt, v, "cpu or gpu");
@@ -206,6 +217,7 @@ static int parse_opts(int argc, char **argv, train_opts *o)
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         if (!strcmp(opt, "--check")) { o->check = 1; continue; }
+        if (!strcmp(opt, "--per-rank")) { o->per_rank = 1; continue; }
         if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) { usage(stdout); return 1; }
         if (!known(opt)) {
             fprintf(stderr, "ddlbench train: unknown option \"%s\" (see ddlbench train --help)\n", opt);
@@ -258,7 +270,8 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
-    if (o.csv && outfile_check("--csv", o.csv, ferr, sizeof ferr)) { /* before any work */
+    if ((o.csv && outfile_check("--csv", o.csv, ferr, sizeof ferr)) ||
+        (o.json && outfile_check("--json", o.json, ferr, sizeof ferr))) { /* before any work */
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
@@ -273,6 +286,7 @@ int cli_train_main(int argc, char **argv)
         model_free(m);
         return 2;
     }
+
     if (o.profile) { /* the simulation backends' rates; the real build stores and ignores them */
         profile pr;
         char err[600];
@@ -336,7 +350,7 @@ int cli_train_main(int argc, char **argv)
     char cdesc[240];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
     meta_add(&meta, "counters", cdesc);
-    if (!(samples = malloc((size_t)F_COUNT * (size_t)o.steps * sizeof *samples))) {
+    if (!(samples = malloc(2 * (size_t)F_COUNT * (size_t)o.steps * sizeof *samples))) {
         fprintf(stderr, "ddlbench train: out of memory\n");
         rc = 1;
         goto out;
@@ -363,11 +377,11 @@ int cli_train_main(int argc, char **argv)
             if (!rc && rows[nrows].wrong) rc = 1;
             nrows++;
         }
-    if (rank == 0 && o.csv && !rc && train_write_csv(o.csv, &meta, &o, size, rows, nrows, ferr, sizeof ferr)) {
-        fprintf(stderr, "ddlbench train: --csv: %s\n", ferr); /* written only when every configuration succeeded */
-        rc = 1;
-    }
+    if (rank == 0 && !rc) train_print_time_to_train(stdout, &o, size, rows, nrows);
+    /* --csv, --json: written only when every configuration succeeded */
+    if (rank == 0 && (o.csv || o.json) && nrows && !rc && train_write_results(&meta, &o, size, rows, nrows)) rc = 1;
 out:
+    for (int i = 0; i < nrows; i++) free(rows[i].ranks);
     watchdog_stop();
     counters_close();
     free(samples);

@@ -1,6 +1,7 @@
 /* cli_train_run.c — one `ddlbench train` configuration (algorithm x bucket size): a context, a
  * trainer, warm-up and timed steps, every figure the maximum over ranks per step and the median
- * over steps; and its output, the table row and the CSV (cli_train.h). */
+ * over steps; with --per-rank each rank's own medians gathered on rank 0 (cli_train.h; the output:
+ * cli_train_out.c). */
 #include "cli_train.h"
 #include "bench.h"
 #include "counters.h"
@@ -34,6 +35,26 @@ static void counter_rates(double gemm_s, train_row *r)
     MPI_Allreduce(v, mn, 3, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
     r->gflops = mn[0] >= 0 && sum[3] > 0 ? sum[0] / sum[3] * 1e-9 : -1;
     r->ipc = mn[1] >= 0 && mn[2] >= 0 && sum[2] > 0 ? sum[1] / sum[2] : -1;
+}
+
+/* --per-rank: this rank's own medians (and step min, max) to rank 0's r->ranks; 0, or 1 out of memory. */
+static int gather_ranks(const train_opts *o, double *own, train_row *r)
+{
+    int rank, size, nomem = 0, any;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double mine[TR_FIELDS];
+    for (int f = 0; f < F_COUNT; f++)
+        mine[f] = median_of(own + f * o->steps, (size_t)o->steps, f == F_STEP ? &mine[F_COUNT] : NULL,
+                            f == F_STEP ? &mine[F_COUNT + 1] : NULL);
+    if (rank == 0 && !(r->ranks = malloc((size_t)size * TR_FIELDS * sizeof *r->ranks))) nomem = 1;
+    MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (nomem) {
+        if (rank == 0) fprintf(stderr, "ddlbench train: out of memory for the per-rank times\n");
+        return 1;
+    }
+    any = MPI_Gather(mine, TR_FIELDS, MPI_DOUBLE, r->ranks, TR_FIELDS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return any != MPI_SUCCESS;
 }
 
 int train_run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r)
@@ -102,7 +123,10 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
                vmax[F_COUNT];
         MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (s >= o->warmup)
-            for (int f = 0; f < F_COUNT; f++) samples[f * o->steps + (s - o->warmup)] = vmax[f];
+            for (int f = 0; f < F_COUNT; f++) {
+                samples[f * o->steps + (s - o->warmup)] = vmax[f];
+                samples[(F_COUNT + f) * o->steps + (s - o->warmup)] = v[f]; /* this rank's own */
+            }
         if (s + 1 == o->warmup) counters_take(&(counters_totals){ 0 }); /* count the timed steps only */
         if (s >= o->warmup) gemm_s += st.gemm_s;
     }
@@ -113,51 +137,11 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
         r->med[f] = median_of(samples + f * o->steps, (size_t)o->steps, f == F_STEP ? &r->step_min : NULL,
                               f == F_STEP ? &r->step_max : NULL);
     r->images_per_s = (double)o->batch * size / r->med[F_STEP];
+    if (o->per_rank && gather_ranks(o, samples + F_COUNT * o->steps, r)) goto out;
     rc = 0;
 out:
     watchdog_disarm();
     trainer_free(t);
     ddl_ctx_free(ctx);
     return rc;
-}
-
-static const char *const csv_header =
-    "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
-    "compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
-    "papi_gemm_GFLOPps,papi_gemm_ipc";
-
-static void print_na(FILE *f, double v, const char *fmt)
-{
-    if (v < 0) fputs(",NA", f);
-    else fprintf(f, fmt, v);
-}
-
-void train_print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r)
-{
-    const double *m = r->med;
-    if (csv) {
-        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
-                o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
-                r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
-                m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s,
-                r->wrong);
-        print_na(f, r->gflops, ",%.3f");
-        print_na(f, r->ipc, ",%.3f");
-        fputc('\n', f);
-    } else
-        fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
-                r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
-                m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3,
-                100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
-}
-
-int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n,
-                    char *err, size_t errlen)
-{
-    outfile f;
-    if (outfile_open(&f, path, err, errlen)) return -1;
-    meta_write(f.f, meta);
-    fprintf(f.f, "%s\n", csv_header);
-    for (int i = 0; i < n; i++) train_print_row(f.f, 1, o, size, &rows[i]);
-    return outfile_commit(&f, err, errlen) ? -1 : 0;
 }

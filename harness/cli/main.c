@@ -13,6 +13,8 @@ static const cli_command commands[] = {
     { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset or platform file" },
     { "calibrate", cli_calibrate_main, "GEMM, reduction and memory rates -> device profile; --network (mpirun): MPI links -> platform file" },
     { "study", cli_study_main, "the 2017 DDL study at 256 GPUs with bands over its unknowns (closed-form model, no MPI)" },
+    { "advise", cli_advise_main, "bucket cap and first bucket with the least exposed communication (model; --sim)" },
+    { "json", cli_json_main, "a ddlbench CSV (provenance, header, rows) as one JSON document (scaling.json)" },
     { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, memory GB/s, device profile, step vs PyTorch" },
 };
 

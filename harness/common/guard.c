@@ -10,12 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct {
     int on;
     long rank, step;
     int sig;
+    int slow;       /* slow:RANK:MS: sleep ms milliseconds instead of raising a signal */
+    long ms;
 } fault;
 
 int guard_fault_init(char *err, size_t errlen)
@@ -24,11 +28,20 @@ int guard_fault_init(char *err, size_t errlen)
     char buf[64];
     const char *items[3];
     int n;
-    fault.on = 0;
+    fault.on = fault.slow = 0;
     if (!s) return 0;
+    if (!strncmp(s, "slow:", 5)) {
+        if (parse_list(s + 5, ':', buf, sizeof buf, items, 3, &n) || n != 2 || parse_int(items[0], 0, 1L << 30, &fault.rank) ||
+            parse_int(items[1], 1, 3600000, &fault.ms)) {
+            snprintf(err, errlen, "DDL_FAULT_INJECT: expected slow:RANK:MS (MS 1..3600000), got \"%.64s\"", s);
+            return 2;
+        }
+        fault.slow = 1;
+        return 0;
+    }
     if (parse_list(s, ':', buf, sizeof buf, items, 3, &n) || n < 2 || parse_int(items[0], 0, 1L << 30, &fault.rank) ||
         parse_int(items[1], 0, 1L << 40, &fault.step) || (n == 3 && strcmp(items[2], "kill") && strcmp(items[2], "stop"))) {
-        snprintf(err, errlen, "DDL_FAULT_INJECT: expected RANK:STEP[:kill|stop], got \"%.64s\"", s);
+        snprintf(err, errlen, "DDL_FAULT_INJECT: expected RANK:STEP[:kill|stop] or slow:RANK:MS, got \"%.64s\"", s);
         return 2;
     }
     fault.sig = n == 3 && !strcmp(items[2], "stop") ? SIGSTOP : SIGKILL;
@@ -42,6 +55,13 @@ void guard_fault_point(int rank, long step)
     fprintf(stderr, "fault injection: rank %d step %ld: raising %s\n", rank, step, fault.sig == SIGSTOP ? "SIGSTOP" : "SIGKILL");
     fflush(stderr);
     raise(fault.sig);
+}
+
+void guard_slow_point(int rank)
+{
+    if (!fault.slow || rank != fault.rank) return;
+    struct timespec ts = { fault.ms / 1000, (fault.ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR) continue;
 }
 
 int guard_mul(size_t *out, size_t a, size_t b)

@@ -5,7 +5,11 @@
  * training step, counted from 0 over warm-up and timed steps within a configuration, so the first
  * configuration fires it; `ddlbench allreduce`: an iteration, counted over the whole sweep), `kill`
  * (default) raises SIGKILL on itself — a crashed rank — and `stop` raises SIGSTOP — a hung rank, whose
- * peers' watchdogs must end the job. Never set it outside tests. */
+ * peers' watchdogs must end the job.
+ * DDL_FAULT_INJECT="slow:RANK:MS" — a straggler: rank RANK sleeps MS milliseconds inside its own timed
+ * work at every step (`train`: after the forward pass, so its compute time grows and its peers wait
+ * in exposed communication; `allreduce`: after ddl_allreduce returns, before its clock stops), so the
+ * per-rank timing (--per-rank) and report.md must flag it. Never set it outside tests. */
 #ifndef HARN_GUARD_H
 #define HARN_GUARD_H
 
@@ -15,6 +19,8 @@
 int guard_fault_init(char *err, size_t errlen);
 /* Called by `rank` at step `step`: does not return if the fault is due, else returns. */
 void guard_fault_point(int rank, long step);
+/* Called by `rank` inside its timed work: sleeps when DDL_FAULT_INJECT=slow:RANK:MS names it. */
+void guard_slow_point(int rank);
 
 /* Bytes of memory available to this process's rank: MemAvailable of /proc/meminfo (else physical
  * pages x page size) divided by the ranks the launcher put on this node (OMPI_COMM_WORLD_LOCAL_SIZE,

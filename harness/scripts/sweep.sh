@@ -12,7 +12,9 @@
 # Each launch writes its own CSV (to a temporary name, renamed when complete); the merged
 # scaling.csv is rewritten after every configuration, so an interrupted sweep keeps every finished
 # configuration and --resume skips them. Every CSV begins with `# key: value` provenance lines
-# (results/README.md); --dry-run prints each launch command instead of running it.
+# (results/README.md); scaling.json holds the same rows as JSON (ddlbench json). Launches run with
+# --per-rank: scaling.csv keeps each configuration's summary row (slowest rank, lag, stragglers).
+# --dry-run prints each launch command instead of running it.
 set -u
 cmdline="sh harness/scripts/sweep.sh"
 for a in "$@"; do case $a in ""|*[!A-Za-z0-9_./:,=+-]*) a="'$a'";; esac; cmdline="$cmdline $a"; done
@@ -201,10 +203,12 @@ sweep_meta() { # this sweep's own provenance lines
 merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary name, renamed)
     plat=$platform; [ "$backend" = mpi ] && plat=${MPILAUNCH:+allocation} && plat=${plat:-local}
     [ "$backend" = emu ] && plat=emu-$rate
-    { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" '
+    { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" \
+        -v EXTRA=dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers '
         FNR == 1 { nm = 0; hdr = 0; file++; split("", c) }
         /^#/ { sub(/^# command:/, "# launch_command:"); meta[file, ++nm] = $0; nmeta[file] = nm; next }
         !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }  # column names, per file
+        ("rank" in c) && $c["rank"] != "all" { next }  # --per-rank: one row per rank; the summary row is "all"
         {
             n++; g = $c["ranks"]; key = $c["model"] SUBSEP $c["algo"] SUBSEP $c["bucket_MB"]; x = $c["images_per_s"]
             if (g > gmax) { gmax = g; fmax = file }
@@ -218,27 +222,31 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
                 if (j == c["gemm_ms"] && !("nongemm_ms" in c)) mid[n] = mid[n] ",0" # raw CSV from before the full step
             }
             wrong[n] = $c["wrong"]
+            ne = split(EXTRA, xn_, ","); extra[n] = ""  # time to train, per-rank summary (NA when absent)
+            for (j = 1; j <= ne; j++) extra[n] = extra[n] "," ((xn_[j] in c) ? $c[xn_[j]] : "NA")
         }
         END {
             for (i = 1; i <= nmeta[fmax]; i++) print meta[fmax, i]
             print "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets," \
                   "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
-                  "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc"
+                  "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," EXTRA
             for (i = 1; i <= n; i++) {
                 g = gpus[i]; nn = g >= G ? g / G : 1; gp = g >= G ? G : g
                 e1 = (k[i] in x1) ? sprintf("%.4f", ips[i] / (g * x1[k[i]])) : "NA"
                 en = (g >= G && (k[i] in xn)) ? sprintf("%.4f", ips[i] / (nn * xn[k[i]])) : "NA"
-                print backend, plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i]
+                print backend, plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i] extra[i]
             }
         }' $(ls "$out"/raw/*.csv 2>/dev/null | sort -t- -k2n); } >"$out/scaling.csv.tmp" &&
-        mv "$out/scaling.csv.tmp" "$out/scaling.csv" || { rm -f "$out/scaling.csv.tmp"; return 1; }
+        { mv "$out/scaling.csv.tmp" "$out/scaling.csv" &&
+            "$build/ddlbench" json --kind scaling "$out/scaling.csv" "$out/scaling.json"; } || # the same, as JSON
+            { rm -f "$out/scaling.csv.tmp"; return 1; }
 }
 
 launch() { # ranks nodes gpus_per_node csv model batch
     r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6
     set -f # no globbing of --train-args
     # shellcheck disable=SC2086
-    set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" $train_args
+    set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" --per-rank $train_args
     set +f
     if [ "$dry" = 1 ]; then # one line per launch, as it would run
         if [ "$backend" = sim ]; then
