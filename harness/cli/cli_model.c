@@ -301,7 +301,10 @@ out:
 int cli_model_main(int argc, char **argv)
 {
     model_opts o = { "resnet50", 32, 224, 0, 3, NULL };
-    /* DISPATCH: `--algo` selects the analytic cost model (cli_cost.c); everything below is the layer table. */
+    /* DISPATCH: `--train` the modelled training step (cli_model_train.c), `--algo` the analytic cost
+     * model of one allreduce (cli_cost.c); everything below is the layer table. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--train")) return cli_model_train(argc, argv);
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--algo")) return cli_model_cost(argc, argv);
     int rc = parse_opts(argc, argv, &o);
