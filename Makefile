@@ -54,13 +54,13 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
-               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
+               harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
                harness/cli/cli_train_run.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c \
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c harness/sim/platform_file.c \
                harness/sim/fit.c harness/sim/study.c harness/sim/profile.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
@@ -185,8 +185,9 @@ help:
 	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
 	@echo "  CUDA=0          never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)"
 	@echo "  NVCC=$(NVCC) CUDA_HOME=$(CUDA_HOME) CUDA_ARCH=\"$(CUDA_ARCH)\""
-	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
+	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi|model) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
 	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
+	@echo "       JOBS=n (launches at once; default: the core count)  FORCE=1 (run a sweep estimated at over an hour)"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
 	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1\"   (see sh harness/scripts/fidelity.sh --help)"
 
@@ -259,9 +260,15 @@ ifeq ($(BACKEND),mpi)
 MODELS        ?= resnet50:8
 TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
 RUN_DEPS      := $(EXE)
-else
+else ifeq ($(BACKEND),model)
 MODELS        ?= resnet50:32,resnet101-22k:20
-TRAIN_ARGS    ?= --steps 1 --warmup 1
+TRAIN_ARGS    ?=
+RUN_DEPS      := $(EXE)
+else
+# One timed step, no warm-up: the simulation is deterministic and its first step equals the second
+# (tests/sim_speed.sh checks it), so a warm-up step would only double the wall time.
+MODELS        ?= resnet50:32,resnet101-22k:20
+TRAIN_ARGS    ?= --steps 1 --warmup 0
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
 RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
@@ -273,15 +280,16 @@ endif
 ifeq ($(shell echo '$(GPUS_PER_NODE)' | grep -Ex '[1-9][0-9]*'),)
 $(error GPUS_PER_NODE: expected a positive integer, got "$(GPUS_PER_NODE)")
 endif
-ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi'),)
-$(error BACKEND: expected sim or mpi, got "$(BACKEND)")
+ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi|model'),)
+$(error BACKEND: expected sim, mpi or model, got "$(BACKEND)")
 endif
 endif
 .PHONY: run
 run: $(RUN_DEPS)
 	sh harness/scripts/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
 	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
-	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) $(SWEEP_FLAGS)
+	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) \
+	    $(if $(JOBS),--jobs $(JOBS)) $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS)
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(RUN))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
 
