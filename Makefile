@@ -173,6 +173,7 @@ help:
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
 	@echo "                 (docs/GPU.md); SKIP line without one"
+	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"
@@ -210,6 +211,13 @@ $(SIM_BUILD)/%.o: %.c
 
 $(SIM_EXE): $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ -lm -lpthread
+
+# tests/sim/parallel_contexts.c: a standalone SMPI reproducer, built and run by its script (not part of
+# `make test`: a SimGrid race, nondeterministic) — why simlaunch.sh keeps contexts/nthreads at 1.
+SIM_REPRO := tests/sim/parallel_contexts.c
+.PHONY: sim-repro
+sim-repro: $(EXE) $(SIM_REPRO)
+	sh tests/sim/parallel_contexts.sh
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 

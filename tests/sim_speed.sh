@@ -6,6 +6,7 @@
 #   model:   `ddlbench model --train` (the alpha-beta-gamma step, --backend model) within 5% of the
 #            simulated step time, per algorithm, at 8 and 32 GPUs here and at 64-256 GPUs against
 #            the committed simulated run results/reference/scaling.csv;
+#   safety:  simlaunch.sh refuses SimGrid's parallel contexts (tests/sim/parallel_contexts.sh);
 #   scale:   a sweep estimated at over an hour is refused (exit 2, an estimate, nothing written)
 #            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model".
 # Prints "N passed, N failed".
@@ -89,5 +90,9 @@ sh harness/scripts/sweep.sh --backend model --nodes 16384 --models resnet50:32 -
 rows "$tmp/mod/scaling.csv" | grep -q '^model,minsky,resnet50,32,224,65536,16384,4,auto,' && ! rows "$tmp/mod/scaling.csv" | grep -q '^sim,'
 ok $? "--backend model: a 65,536-GPU row, every row labelled model"
 grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"; ok $? "--backend model: labelled in the provenance"
+mkdir -p "$tmp/p1" && "$BUILD/ddlbench" platform --preset minsky --nodes 1 -o "$tmp/p1" >/dev/null
+out=$(SMPI_FLAGS="--cfg=contexts/nthreads:2" sh harness/scripts/simlaunch.sh 4 "$tmp/p1" /bin/true 2>&1); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q 'parallel_contexts'
+ok $? "simlaunch.sh refuses contexts/nthreads:2 (SimGrid 3.32 race; exit $st)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
