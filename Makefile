@@ -166,13 +166,15 @@ help:
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
 	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
-	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
+	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh); OVERLAY=dir draws a second run on them"
+	@echo "                 (e.g. BACKEND=model rows, dashed and open, over a simulated run)"
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
 	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
 	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
 	@echo "                 (docs/GPU.md); SKIP line without one"
+	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
 	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
 	@echo "  clean          remove $(BUILD)/"
@@ -348,7 +350,7 @@ endif
 RUN ?= $(if $(OUT),$(OUT),results/latest)
 .PHONY: plots report
 plots:
-	sh plots/plots.sh $(RUN)
+	sh plots/plots.sh $(RUN) $(OVERLAY)
 report:
 	sh harness/scripts/report.sh $(RUN)
 
