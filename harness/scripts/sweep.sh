@@ -79,7 +79,7 @@ done
 
 exe=$build/ddlbench
 [ "$backend" = sim ] && exe=$build/sim/ddlbench-sim
-params=
+buckets="" # model=gradient buckets per step, for the cost estimate
 [ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim)"
 names=$("$build/ddlbench" list --names 2>/dev/null) || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
 for a in $(echo "$algos" | tr ',' ' '); do # the registry's names (ddlbench list --names)
@@ -95,8 +95,10 @@ if [ "$backend" != mpi ] && [ "$dry" = 0 ]; then # validate the preset and profi
 fi
 for mb in $(echo "$models" | tr ',' ' '); do # model names and batch sizes (ddlbench prints why)
     [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
-    p=$("$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}") || exit 2
-    params="$params ${mb%%:*}=$(echo "$p" | awk '$2 == "parameters" { print $3 }')"
+    "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}" >/dev/null || exit 2
+    bk=$("$build/ddlbench" model --train --model "${mb%%:*}" --batch "${mb#*:}" -a ring --bucket-mb "$bucket" \
+         --preset minsky --nodes 1 --gpus-per-node 1 2>/dev/null | awk '$1 == "ring" { print $3 }')
+    buckets="$buckets ${mb%%:*}=${bk:-5}"
 done
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
@@ -192,9 +194,9 @@ launch() { # ranks nodes gpus_per_node csv model batch
 
 # Expected cost of one launch, in units of about SEC_PER_KUNIT/1000 s of one core here: per algorithm
 # g + 4 (start-up, per-rank work), plus g^2/64 for each ring-like algorithm (mpi, ring: 2(g-1) steps
-# of g messages per bucket), times the steps (timed + warm-up) and the model's size against
-# ResNet-50's parameters. Measured: docs/BENCHMARKS.md ("Sweep ETA").
-SEC_PER_KUNIT=${SEC_PER_KUNIT:-12}
+# of g messages per bucket), times the steps (timed + warm-up) and the gradient buckets per step
+# against ResNet-50's 5. Calibrated on the quiet-machine sweep of docs/BENCHMARKS.md ("Sweep ETA").
+SEC_PER_KUNIT=${SEC_PER_KUNIT:-15}
 nalg=$(echo "$algos" | tr ',' '\n' | grep -c .); nq=$(echo "$algos" | tr ',' '\n' | grep -cx 'mpi\|ring')
 steps=10 warm=2
 # shellcheck disable=SC2086
@@ -204,7 +206,7 @@ while [ $# -gt 0 ]; do
 done
 case $steps$warm in *[!0-9]*) steps=10 warm=2;; esac
 est_weight() { # model g -> units
-    mp=$(echo "$params" | tr ' ' '\n' | awk -F= -v m="$1" '$1 == m { print int($2 * 100 / 25557032) }')
+    mp=$(echo "$buckets" | tr ' ' '\n' | awk -F= -v m="$1" '$1 == m { print $2 * 20 }')
     echo $(((steps + warm) * ${mp:-100} * (nalg * ($2 + 4) + nq * $2 * $2 / 64) / 100))
 }
 human() { if [ "$1" -lt 120 ]; then echo "$1 s"; elif [ "$1" -lt 7200 ]; then echo "$((($1 + 30) / 60)) min"
