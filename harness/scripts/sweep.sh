@@ -101,12 +101,6 @@ for mb in $(echo "$models" | tr ',' ' '); do # model names and batch sizes (ddlb
     buckets="$buckets ${mb%%:*}=${bk:-5}"
 done
 
-run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
-if [ -z "$out" ]; then
-    out=results/$run_id
-    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; }
-fi
-[ "$dry" = 1 ] || mkdir -p "$out/raw" || die "cannot create $out"
 
 # GPU counts: the 1-GPU baseline, then 1, 2, 4, ... nodes (and NODES itself)
 counts="1"; n=1
@@ -229,6 +223,13 @@ if [ "$backend" = sim ] && [ "$dry" = 0 ] && [ "$est" -gt 3600 ] && [ "$force" =
     exit 2
 fi
 
+run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
+if [ -z "$out" ]; then
+    out=results/$run_id
+    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; }
+fi
+[ "$dry" = 1 ] || mkdir -p "$out/raw" || die "cannot create $out"
+
 killtree() { for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done; kill "$1" 2>/dev/null; }
 running="" # "pid|model|gpus|start|weight" per launch in flight
 trap 'for e in $running; do killtree "${e%%|*}"; done; rm -f "$out"/*.tmp "$out"/raw/*.tmp "$out"/raw/*.rc
@@ -241,7 +242,7 @@ finish() { # model g start weight: one launch ended; merge its CSV and say where
     if [ "$f_rc" != 0 ]; then
         echo "sweep.sh: $1 at $2 GPUs failed; its output:" >&2
         tail -n 5 "$out/raw/$1-$2.log" >&2
-        [ -f "$f_csv" ] && mv -f "$f_csv" "$csv.partial" # rows of a failed launch: kept aside, redone by --resume
+        [ -f "$f_csv" ] && mv -f "$f_csv" "$f_csv.partial" # rows of a failed launch: kept aside, redone by --resume
         status=1
         return
     fi
