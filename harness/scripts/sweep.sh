@@ -200,6 +200,7 @@ while [ $# -gt 0 ]; do
 done
 case $steps$warm in *[!0-9]*) steps=10 warm=2;; esac
 est_weight() { # model g -> units
+    [ "$backend" = model ] && { echo $((nalg * ($2 / 1024 + 1))); return; } # no launch: model_cost's O(g) loops
     mp=$(echo "$buckets" | tr ' ' '\n' | awk -F= -v m="$1" '$1 == m { print $2 * 20 }')
     echo $(((steps + warm) * ${mp:-100} * (nalg * ($2 + 4) + nq * $2 * $2 / 64) / 100))
 }
