@@ -47,7 +47,9 @@ static void usage(FILE *f)
                "  --reps N          runs per GEMM for --time, after one warm-up (default 3)\n"
                "  --profile P       device profile (p100, h200, local or a file): the step's GEMM time at its\n"
                "                    gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares\n"
-               "  --help            this text\n",
+               "  --help            this text\n"
+               "  With --algo LIST: the alpha-beta-gamma cost of one allreduce (ddlbench model --algo x --help);\n"
+               "  with --train: a whole training step on that model, train's CSV (ddlbench model --train --help).\n",
                model_names(), kern_gemm_backend());
 }
 
