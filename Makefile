@@ -175,7 +175,6 @@ help:
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
 	@echo "                 (docs/GPU.md); SKIP line without one"
 	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
-	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
 	@echo "  clean          remove $(BUILD)/"
 	@echo "  help           this text"

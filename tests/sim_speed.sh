@@ -4,8 +4,7 @@
 #            with and without a warm-up step; step min = max over 2 steps), so `make run` skips it;
 #   jobs:    a sweep with 2 launches at once writes the scaling.csv of a serial one;
 #   model:   `ddlbench model --train` (the alpha-beta-gamma step, --backend model) within 5% of the
-#            simulated step time, per algorithm, at 8 and 32 GPUs here and at 64-256 GPUs against
-#            the committed simulated run results/reference/scaling.csv;
+#            simulated step time, per algorithm, at 8 and 32 GPUs (--compute full, the default);
 #   safety:  simlaunch.sh refuses SimGrid's parallel contexts (tests/sim/parallel_contexts.sh);
 #   scale:   a sweep estimated at over an hour is refused (exit 2, an estimate, nothing written)
 #            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model".
@@ -65,19 +64,6 @@ if [ "$sim" = 1 ]; then
 else
     echo "# no $SIM or smpirun: the simulated checks are skipped (make sim)"
 fi
-
-# the committed simulated study (make run NODES=64) against the model at 64, 128 and 256 GPUs
-ref=results/reference/scaling.csv
-for g in 64 128 256; do
-    for mb in resnet50:32 resnet101-22k:20; do
-        m=${mb%%:*}
-        rows "$ref" | awk -F, -v g="$g" -v m="$m" 'NR == 1 || ($6 == g && $3 == m)' |
-            sed 's/^[^,]*,[^,]*,//; s/^model,batch,image_size,gpus,nodes,gpus_per_node,/model,batch,image_size,ranks,x,y,/' >"$tmp/ref.csv"
-        "$BUILD/ddlbench" model --train --model "$m" --batch "${mb#*:}" -a mpi,ring,rhd,ddl,auto --preset minsky \
-            --nodes $((g / 4)) --profile p100 --csv "$tmp/m.csv" >/dev/null
-        within5 "$tmp/ref.csv" "$tmp/m.csv" "$m $g GPUs (reference)"; ok $? "model within 5% of $ref: $m at $g GPUs"
-    done
-done
 
 # scale: refused with an estimate; forced or modelled it runs
 out=$(sh harness/scripts/sweep.sh --nodes 4096 --build "$BUILD" --out "$tmp/big" 2>&1); st=$?

@@ -1,5 +1,5 @@
 /* test_model_step.c — the modelled training step (model_step.h) against its parts computed here:
- * GEMM time from the layer table, SGD from γ, one allreduce per bucket from model_cost, the overlap
+ * GEMM time from the layer table, SGD at the memory rate, non-GEMM time with --compute full, one allreduce per bucket from model_cost, the overlap
  * rule (a single bucket after backward is all exposed), and bad input. */
 #include "bucket.h"
 #include "model_cost.h"
@@ -34,11 +34,11 @@ int main(void)
         return 1;
     }
     const double gamma = 5e-12, rate = 1000;
-    step_inputs in = { rate, gamma, 25u << 20, 1u << 20 };
+    step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20 }; /* --compute gemm */
     step_prediction s;
     platform one = { "custom", 1, 1, 10e9, 1e-6, 10e9, 1e-6 }, four = { "custom", 4, 4, 40e9, 1e-6, 10e9, 5e-6 };
     char err[256];
-    const double gemm = gemm_seconds(m, rate), sgd = 12.0 * (double)model_param_count(m) * gamma / 3.0;
+    const double gemm = gemm_seconds(m, rate), sgd = 12.0 * (double)model_param_count(m) / 500e9;
 
     /* one rank: GEMMs and SGD only */
     CHECK(model_step(m, &one, "ring", &in, &s, err, sizeof err) == 0, "1 rank: %s", err);
@@ -69,6 +69,13 @@ int main(void)
     whole.bucket_bytes = 0;
     CHECK(model_step(m, &four, "ring", &whole, &s, err, sizeof err) == 0 && s.buckets == 1, "one bucket");
     CHECK(near(s.exposed_s, s.comm_s) && s.comm_s > 0, "one bucket: exposed %.9g = comm %.9g", s.exposed_s, s.comm_s);
+
+    /* --compute full: the same GEMMs plus non-GEMM time, all inside compute */
+    step_inputs full = in;
+    full.full = 1;
+    CHECK(model_step(m, &one, "ring", &full, &s, err, sizeof err) == 0 && near(s.gemm_s, gemm) && s.nongemm_s > 0 &&
+              near(s.compute_s, s.gemm_s + s.nongemm_s) && near(s.step_s, s.compute_s + s.sgd_s),
+          "full: gemm %.9g nongemm %.9g compute %.9g", s.gemm_s, s.nongemm_s, s.compute_s);
 
     /* every algorithm prices; auto is never slower than the worst fixed choice */
     const char *algos[] = { "mpi", "ring", "rhd", "ddl", "auto" };

@@ -22,7 +22,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: ddlbench model --train [--model NAME] [--batch N] [--image-size N] [-a LIST] [--bucket-mb N]\n"
                "                      [--first-bucket-mb N] --preset NAME --nodes N [--gpus-per-node N]\n"
-               "                      [--profile NAME|FILE] [--csv FILE]\n"
+               "                      [--profile NAME|FILE] [--compute full|gemm] [--csv FILE]\n"
                "  One training step per algorithm predicted by the alpha-beta-gamma model: GEMM times from the\n"
                "  profile, buckets posted as backward completes them, each allreduce priced by `model --algo`,\n"
                "  then SGD. Same columns as `ddlbench train --csv`; no MPI, any number of nodes. --steps and\n"
@@ -58,6 +58,10 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
         else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
         else if (!strcmp(opt, "--steps") || !strcmp(opt, "--warmup")) { if (parse_int(v, 0, 100000, &ignored)) return bad(opt, v, "an integer in 0..100000"); }
         else if (!strcmp(opt, "--profile")) o->profile = v;
+        else if (!strcmp(opt, "--compute")) {
+            if (strcmp(v, "full") && strcmp(v, "gemm")) return bad(opt, v, "full or gemm");
+            o->full = !strcmp(v, "full");
+        }
         else if (!strcmp(opt, "--csv")) o->csv = v;
         else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
             if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
@@ -69,8 +73,8 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
 
 static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)
 {
-    step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, (size_t)o->bucket_mb[0] << 20,
-                       (size_t)o->first_mb << 20 };
+    step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
+                       (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20 };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -85,8 +89,9 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
         r->buckets = s.buckets;
         r->med[F_STEP] = r->step_min = r->step_max = s.step_s;
         r->med[F_COMPUTE] = s.compute_s, r->med[F_GEMM] = s.gemm_s, r->med[F_COMM] = s.comm_s;
+        r->med[F_NONGEMM] = s.nongemm_s;
         r->med[F_EXPOSED] = s.exposed_s, r->med[F_SGD] = s.sgd_s;
-        r->med[F_OTHER] = 0; /* step = GEMMs + exposed + SGD by construction */
+        r->med[F_OTHER] = 0; /* step = compute + exposed + SGD by construction */
         r->images_per_s = (double)o->batch * platform_ranks(pf) / s.step_s;
         r->gflops = r->ipc = -1;
     }
@@ -96,7 +101,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
 int cli_model_train(int argc, char **argv)
 {
     train_opts o = { .model = "resnet50", .batch = 32, .image = 224, .algos = { "ddl" }, .nalgos = 1,
-                     .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1 };
+                     .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1, .full = 1 };
     platform_opts po = PLATFORM_OPTS_INIT;
     platform pf;
     profile pr;

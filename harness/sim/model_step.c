@@ -2,6 +2,7 @@
 #include "model_step.h"
 
 #include "bucket.h"
+#include "model_bytes.h"
 #include "model_cost.h"
 
 #include <math.h>
@@ -119,17 +120,25 @@ int model_step(const model *m, const platform *pf, const char *algo, const step_
     if (bucket_plan_make(counts, nt, 4, in->bucket_bytes, in->first_bucket_bytes, &plan) ||
         !(ready = calloc((size_t)plan.nbuckets, sizeof *ready)))
         goto nomem;
-    for (int l = 0; l < model_layer_count(m); l++) t += layer_gemm_s(model_layer_at(m, l), MODEL_FWD, rate);
+    double bw = in->mem_gbps * 1e9, gemm = 0, mem = 0;
+    for (int l = 0; l < model_layer_count(m); l++) {
+        gemm += layer_gemm_s(model_layer_at(m, l), MODEL_FWD, rate);
+        if (in->full) mem += model_mem_bytes(m, l, MODEL_FWD) / bw;
+    }
     for (int l = model_layer_count(m) - 1; l >= 0; l--) {
         const model_layer *L = model_layer_at(m, l);
-        t += layer_gemm_s(L, MODEL_BWD_WEIGHT, rate);
-        if (L->data_grad_needed) t += layer_gemm_s(L, MODEL_BWD_DATA, rate);
+        if (in->full) mem += model_mem_bytes(m, l, 1) / bw;
+        gemm += layer_gemm_s(L, MODEL_BWD_WEIGHT, rate);
+        if (L->data_grad_needed) gemm += layer_gemm_s(L, MODEL_BWD_DATA, rate);
+        t = gemm + mem;
         for (int i = L->ntensors - 1; i >= 0; i--) {
             int b = plan.tensor_bucket[L->tensor0 + i];
             if (plan.buckets[b].lowest_tensor == L->tensor0 + i) ready[b] = t;
         }
     }
-    out->compute_s = out->gemm_s = t;
+    out->compute_s = t;
+    out->gemm_s = gemm;
+    out->nongemm_s = mem;
     double end = 0;
     for (int b = 0; b < plan.nbuckets; b++) { /* buckets complete in index order (bucket.h) */
         double s, start = ready[b] > end ? ready[b] : end;
@@ -138,7 +147,7 @@ int model_step(const model *m, const platform *pf, const char *algo, const step_
         out->comm_s += s;
     }
     out->exposed_s = end > t ? end - t : 0;
-    out->sgd_s = in->gamma > 0 ? 12.0 * (double)plan.total * in->gamma / 3.0 : 12.0 * (double)plan.total / 500e9;
+    out->sgd_s = (in->full ? model_sgd_bytes(m) : 12.0 * (double)plan.total) / bw;
     out->step_s = t + out->exposed_s + out->sgd_s;
     out->buckets = plan.nbuckets;
     rc = 0;
