@@ -35,7 +35,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         if (meta["profile"] != "") printf ", device profile %s", meta["profile"]
         printf "; up to %s nodes of %s GPUs. Data: [scaling.csv](scaling.csv) (columns: results/README.md).\n\n", meta["nodes"], meta["gpus_per_node"]
         if (meta["backend"] == "model")
-            print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/model_step.h; within 5% of the simulation up to 256 GPUs, tests/sim_speed.sh), labelled `model` in the CSV.\n"
+            print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/model_step.h; checked against the simulation in tests/sim_speed.sh), labelled `model` in the CSV.\n"
         print "## Scaling efficiency at the largest GPU count\n"
         print "Efficiency E(N) = images/s at N GPUs / (N/N0 x images/s at N0), against one GPU (N0 = 1) and"
         print "against one node. The study figures are at 256 GPUs (P100, InfiniBand), for comparison only.\n"
