@@ -1,10 +1,44 @@
 # ddlbench — one non-recursive Makefile. `make help` lists targets and variables.
+# ---- Variables are data: taken as text, checked, quoted ---------------------------------------------
+# A variable given on the command line or in the environment becomes a simple variable holding its
+# text, so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it.
+# Data variables are checked before use and single-quoted (q) wherever they reach a recipe, so
+# quotes, ;, $(...) and backticks never run (tests/bad_inputs.sh); tool and flag variables (CC,
+# CFLAGS, MPIRUN, ...) are command fragments by design, refused when they hold ; & | < > $ ` or newlines.
+DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS RUN BUILD \
+             FIDELITY_FLAGS \
+             SIM_BUILD FUZZ_BUILD MPICH_BUILD FUZZ_SECONDS SANITIZE SEAL CUDA CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY \
+             MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH CUDA_HOME NVCC_FLAGS
+GIVEN := $(foreach v,$(DATA_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))
+$(foreach v,$(GIVEN),$(eval $(if $(filter command line,$(origin $(v))),override) $(v) := $$(value $(v))))
+q  = '$(subst ','\'',$(1))'
+qv = $(call q,$($(1)))
+alnum := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9
+comma := ,
+space := $(subst ,, )
+define nl
+
+
+endef
+without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
+bad_word = $(or $(filter-out 1,$(words $($(1)))),$(call without,$($(1)),$(alnum) $(2)))
+# need_word VAR,EXTRA CHARS,WHAT: one word of letters, digits and EXTRA; need_int VAR,MIN,MAX: digits
+# without a leading zero in MIN..MAX (the shell sees digits only). Else one line naming VAR, and stop.
+need_word = $(if $(call bad_word,$(1),$(2)),$(error $(1): expected $(3), got "$($(1))"))
+need_path = $(call need_word,$(1),. / _ - +,a path of letters$(comma) digits and . / _ - +)
+need_int = $(if $(or $(call bad_word,$(1)),$(filter-out 0,$(filter 0%,$($(1)))),$(if $(shell [ $($(1)) -ge $(2) ] 2>/dev/null \
+    && [ $($(1)) -le $(3) ] 2>/dev/null && echo ok),,no)),$(error $(1): expected an integer in $(2)..$(3), got "$($(1))"))
+need_tool = $(if $(or $(findstring $(nl),$($(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$($(1)))))),$(error \
+    $(1): expected a command or flags without ; & | < > $$ ` or newlines, got "$($(1))"))
 MPICC   ?= mpicc
 ifeq ($(origin CC),default)
 CC := $(MPICC)
 endif
 MPIRUN  ?= mpirun
 BUILD   ?= build
+$(foreach v,$(filter BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD,$(GIVEN)),$(call need_path,$(v)))
+$(foreach v,$(filter CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH \
+    CUDA_HOME NVCC_FLAGS,$(GIVEN)),$(call need_tool,$(v)))
 ARCH_FLAGS ?= -march=native
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
@@ -15,6 +49,15 @@ CUDA_BUILD := $(BUILD)/cuda
 LDLIBS  += -lm -lpthread
 BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+# cJSON (Debian libcjson-dev) writes the --json documents (harness/common/results.c).
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
+ifeq ($(strip $(CJSON_LIBS)),)
+ifeq ($(filter help clean,$(MAKECMDGOALS)),)
+$(error libcjson not found by pkg-config: install it (Debian: apt-get install libcjson-dev))
+endif
+endif
+LDLIBS  += $(CJSON_LIBS)
 
 ifeq ($(SANITIZE),1)
 BUILD   := $(BUILD)/san
@@ -54,14 +97,16 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
-               harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
-               harness/cli/cli_train_run.c \
-               harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/parse.c \
+               harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c \
+               harness/cli/cli_train.c harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
+               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
+               harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
+               harness/common/parse.c harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
-               harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c harness/sim/platform_file.c \
-               harness/sim/fit.c harness/sim/study.c harness/sim/profile.c
+               harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c harness/train/workload.c \
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c \
+               harness/sim/platform_file.c harness/sim/fit.c harness/sim/study.c harness/sim/profile.c harness/sim/advise.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
 MAIN_SRC   := harness/cli/main.c
@@ -69,17 +114,18 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # Tests: one file per module. test_grid and test_partition test library internals and link its raw
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
-              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_parse.c \
+              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_outfile.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
-              tests/test_link.c tests/test_compute.c tests/test_step_full.c
+              tests/test_link.c tests/test_compute.c tests/test_step_full.c \
+              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
 # collectives' private coll.h and partition.h; kernels/ see only kernels/.
 COLL_INC  := -Iinclude -Icollectives -Ikernels
 KERN_INC  := -Ikernels
-HARN_INC  := -Iinclude -Ikernels $(addprefix -I,$(HARN_DIRS))
+HARN_INC  := -Iinclude -Ikernels $(addprefix -I,$(HARN_DIRS)) $(CJSON_CFLAGS)
 TEST_INC  := $(HARN_INC) -Icollectives -Itests
 DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
@@ -142,19 +188,19 @@ $(BUILD)/tests/test_link: $(BUILD)/tests/test_link.o $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread
 
 test: all
-	MPIRUN="$(MPIRUN)" BUILD="$(BUILD)" sh tests/run.sh
+	MPIRUN=$(call qv,MPIRUN) BUILD=$(call qv,BUILD) sh tests/run.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(call q,$(BUILD))
 
 help:
 	@echo "ddlbench — allreduce algorithms and synthetic data-parallel training on MPI"
 	@echo
 	@echo "Targets:"
-	@echo "  all (default)  build $(EXE), $(LIBDDL) (API: include/ddl.h; exports ddl_* only) and the tests"
+	@echo "  all (default)  build "$(call qv,EXE)", "$(call qv,LIBDDL)" (API: include/ddl.h; exports ddl_* only) and the tests"
 	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
-	@echo "  faults         kill and hang ranks on purpose (tests/faults.sh): non-zero exit in time, no partial CSV, sweep --resume"
-	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS=$(FUZZ_SECONDS) s (fuzz/)"
+	@echo "  faults         crash, hang, time out and Ctrl-C runs on purpose, resume sweeps (tests/faults.sh, resilience.sh)"
+	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS="$(call qv,FUZZ_SECONDS)" s (fuzz/)"
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
 	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
 	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
@@ -163,32 +209,37 @@ help:
 	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
 	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
 	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
+	@echo "  cluster-bench  the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks, NICs at"
+	@echo "                 RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
-	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv (results/latest)"
-	@echo "  plots          charts of a run (RUN=$(RUN)): efficiency, images/s, busbw, step breakdown"
+	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest)"
+	@echo "  plots          charts of a run (RUN="$(call qv,RUN)"): efficiency, images/s, busbw, step breakdown"
 	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh); OVERLAY=dir draws a second run on them"
 	@echo "                 (e.g. BACKEND=model rows, dashed and open, over a simulated run)"
-	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes"
-	@echo "  sim            build $(SIM_EXE) with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
-	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/"
+	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes, time to"
+	@echo "                 train beside the study's 50 min / 7 h, stragglers (--per-rank)"
+	@echo "  sim            build "$(call qv,SIM_EXE)" with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
+	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in "$(call qv,BUILD)"/extra/"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
 	@echo "                 (docs/GPU.md); SKIP line without one"
 	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
-	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks"
-	@echo "  clean          remove $(BUILD)/"
+	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks and"
+	@echo "                 across an emulated cluster (tests/cluster.sh)"
+	@echo "  clean          remove "$(call qv,BUILD)"/"
 	@echo "  help           this text"
 	@echo
 	@echo "Variables:"
-	@echo "  MPICC=$(MPICC)   MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)"
-	@echo "  MPIRUN=$(MPIRUN)  MPI launcher used by the tests"
-	@echo "  BUILD=$(BUILD)   output folder"
+	@echo "  MPICC="$(call qv,MPICC)"   MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)"
+	@echo "  MPIRUN="$(call qv,MPIRUN)"  MPI launcher used by the tests"
+	@echo "  BUILD="$(call qv,BUILD)"   output folder"
 	@echo "  SANITIZE=1      AddressSanitizer + UndefinedBehaviorSanitizer build (in BUILD/san)"
-	@echo "  ARCH_FLAGS=$(ARCH_FLAGS)  target flags for the vectorised kernels"
-	@echo "  CUDA=0          never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)"
-	@echo "  NVCC=$(NVCC) CUDA_HOME=$(CUDA_HOME) CUDA_ARCH=\"$(CUDA_ARCH)\""
-	@echo "  run: NODES=$(NODES) GPUS_PER_NODE=$(GPUS_PER_NODE) BACKEND=$(BACKEND) (sim|mpi|model) PLATFORM=$(PLATFORM) PROFILE=$(PROFILE)"
-	@echo "       ALGOS=$(ALGOS) MODELS=$(MODELS) BUCKET_MB=$(BUCKET_MB) TRAIN_ARGS=\"$(TRAIN_ARGS)\" OUT=dir"
+	@echo "  ARCH_FLAGS="$(call qv,ARCH_FLAGS)"  target flags for the vectorised kernels"
+	@echo "  CUDA=0          never build the CUDA parts (default: built into "$(call qv,CUDA_BUILD)"/ when nvcc is found)"
+	@echo "  NVCC="$(call qv,NVCC)" CUDA_HOME="$(call qv,CUDA_HOME)" CUDA_ARCH=\""$(call qv,CUDA_ARCH)"\""
+	@echo "  run: NODES="$(call qv,NODES)" GPUS_PER_NODE="$(call qv,GPUS_PER_NODE)" BACKEND="$(call qv,BACKEND)" (sim|mpi|emu|model) PLATFORM="$(call qv,PLATFORM)" PROFILE="$(call qv,PROFILE)""
+	@echo "       emu and cluster-bench: RATE="$(call qv,RATE)" (e.g. 500mbit) DELAY="$(call qv,DELAY)" (e.g. 100us, needs netem)"
+	@echo "       ALGOS="$(call qv,ALGOS)" MODELS="$(call qv,MODELS)" BUCKET_MB="$(call qv,BUCKET_MB)" TRAIN_ARGS=\""$(call qv,TRAIN_ARGS)"\" OUT=dir"
 	@echo "       JOBS=n (launches at once; default: the core count)  FORCE=1 (run a sweep estimated at over an hour)"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
 	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1\"   (see sh harness/scripts/fidelity.sh --help)"
@@ -211,7 +262,7 @@ $(SIM_BUILD)/%.o: %.c
 	$(SMPICC) $(SIM_CFLAGS) $(DIR_INC) -c $< -o $@
 
 $(SIM_EXE): $(SIM_OBJ)
-	$(SMPICC) -o $@ $^ -lm -lpthread
+	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
 
 # tests/sim/parallel_contexts.c: a standalone SMPI reproducer, built and run by its script (not part of
 # `make test`: a SimGrid race, nondeterministic) — why simlaunch.sh keeps contexts/nthreads at 1.
@@ -258,6 +309,8 @@ $(EXTRA_BUILD)/tests/test_allreduce: $(BUILD)/tests/test_allreduce.o $(HARN_OBJ)
 # ---- The main job: the scaling study (harness/scripts/sweep.sh) -----------------------------------------
 # Outside a batch allocation it simulates (SMPI) NODES nodes of GPUS_PER_NODE GPUs on PLATFORM with
 # PROFILE's compute rates; inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it runs the real build.
+# BACKEND=emu runs the real build on an emulated cluster of NODES nodes on this machine, NICs at RATE
+# (harness/scripts/emucluster.sh; root needed).
 NODES         ?= 2
 GPUS_PER_NODE ?= 4
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
@@ -265,7 +318,10 @@ PLATFORM      ?= minsky
 PROFILE       ?= p100
 ALGOS         ?= mpi,ring,rhd,ddl,auto
 BUCKET_MB     ?= 25
-ifeq ($(BACKEND),mpi)
+# emu and cluster-bench: each emulated node's NIC rate (e.g. 500mbit) and one-way delay (netem)
+RATE          ?= none
+DELAY         ?= none
+ifneq ($(filter mpi emu,$(BACKEND)),)
 MODELS        ?= resnet50:8
 TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
 RUN_DEPS      := $(EXE)
@@ -281,42 +337,60 @@ TRAIN_ARGS    ?= --steps 1 --warmup 0
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
 RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
-# Bad values stop `make run` with one line before anything is built (sweep.sh checks the rest).
-ifneq ($(filter run,$(MAKECMDGOALS)),)
-ifeq ($(shell echo '$(NODES)' | grep -Ex '[1-9][0-9]*'),)
-$(error NODES: expected a positive integer, got "$(NODES)")
+# Bad values stop `make run` and `make cluster-bench` with one line before anything is built
+# (sweep.sh checks the rest, and names these variables in its messages: DDL_SWEEP_FROM_MAKE); for an
+# emulated cluster emucluster.sh then checks NODES, RATE, DELAY, root and tools.
+ifneq ($(filter run cluster-bench,$(MAKECMDGOALS)),)
+$(call need_int,NODES,1,65536)
+$(call need_int,GPUS_PER_NODE,1,64)
+$(call need_int,BUCKET_MB,0,65536)
+$(if $(filter-out sim mpi emu model,$(BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim, mpi, emu or model, got "$(BACKEND)"))
+$(if $(JOBS),$(call need_int,JOBS,1,64))
+$(if $(filter-out 1,$(FORCE)),$(error FORCE: expected 1 or nothing, got "$(FORCE)"))
+$(call need_word,ALGOS,$(comma) _ -,a comma list of algorithms (see ddlbench list))
+$(call need_word,MODELS,$(comma) : _ -,a comma list of model:batch like resnet50:32)
+$(call need_word,PLATFORM,. / _ - +,a platform preset or platform file (ddlbench platform --help))
+$(call need_word,RATE,.,a rate like 500mbit or none)
+$(call need_word,DELAY,.,a delay like 100us or none)
+$(call need_path,PROFILE)
+$(if $(OUT),$(call need_path,OUT))
+$(if $(call without,$(subst $(space),,$(SWEEP_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error SWEEP_FLAGS: expected sweep.sh options (--resume$(comma) --dry-run$(comma) -q)$(comma) got "$(SWEEP_FLAGS)"))
+ifneq ($(filter cluster-bench,$(MAKECMDGOALS))$(filter emu,$(BACKEND)),)
+EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes '$(NODES)' --rate '$(RATE)' --delay '$(DELAY)' 2>&1)
+ifneq ($(EMU_CHECK),)
+$(error $(EMU_CHECK))
 endif
-ifeq ($(shell echo '$(GPUS_PER_NODE)' | grep -Ex '[1-9][0-9]*'),)
-$(error GPUS_PER_NODE: expected a positive integer, got "$(GPUS_PER_NODE)")
-endif
-ifeq ($(shell echo '$(BACKEND)' | grep -Ex 'sim|mpi|model'),)
-$(error BACKEND: expected sim, mpi or model, got "$(BACKEND)")
+
 endif
 endif
 .PHONY: run
 run: $(RUN_DEPS)
-	sh harness/scripts/sweep.sh --backend $(BACKEND) --nodes $(NODES) --gpus-per-node $(GPUS_PER_NODE) \
-	    --models $(MODELS) --algos $(ALGOS) --bucket-mb $(BUCKET_MB) --platform $(PLATFORM) \
-	    --profile $(PROFILE) --train-args "$(TRAIN_ARGS)" --build $(BUILD) $(if $(OUT),--out $(OUT)) \
-	    $(if $(JOBS),--jobs $(JOBS)) $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS)
-	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(RUN))
-	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(RUN))
+	DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) --nodes $(call qv,NODES) \
+	    --gpus-per-node $(call qv,GPUS_PER_NODE) --models $(call qv,MODELS) --algos $(call qv,ALGOS) \
+	    --bucket-mb $(call qv,BUCKET_MB) --platform $(call qv,PLATFORM) --profile $(call qv,PROFILE) \
+	    --train-args $(call qv,TRAIN_ARGS) --build $(call qv,BUILD) $(if $(OUT),--out $(call qv,OUT)) \
+	    $(if $(JOBS),--jobs $(call qv,JOBS)) $(if $(filter 1,$(FORCE)),--force) \
+	    $(SWEEP_FLAGS) $(if $(filter emu,$(BACKEND)),--rate $(call qv,RATE) --delay $(call qv,DELAY))
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(call qv,RUN))
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(call qv,RUN))
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
-# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
+# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here. tests/cluster.sh
+# then runs the MPICH build across emulated nodes (hydra's rsh launcher = emu_agent.sh; SKIP without root).
 MPICH_BUILD ?= $(BUILD)/mpich
 .PHONY: check-mpich
 check-mpich:
-	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api >/dev/null
-	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_allreduce
-	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(MPICH_BUILD)/tests/test_api
+	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api $(MPICH_BUILD)/ddlbench >/dev/null
+	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_allreduce)
+	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_api)
+	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich sh tests/cluster.sh
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
 # `make bench`: harness/scripts/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
 # writes results/bench/allreduce.csv plus the ratio table against MPI_Allreduce.
 .PHONY: bench
 bench: $(EXE)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/bench.sh
+	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/bench.sh
 
 # `make fidelity`: calibrate this machine (p2p and kernel sweeps), then the allreduce (every algorithm,
 # 1K..64M) and training steps real and simulated at 2 and 4 ranks -> results/fidelity/ (points.csv,
@@ -324,14 +398,25 @@ bench: $(EXE)
 FIDELITY_FLAGS ?=
 # `make study`: the 2017 study with bands (ddlbench study; simulator spot checks) -> results/study/.
 # `make jitter`: efficiency against --jitter at 256 simulated GPUs -> results/jitter/.
-.PHONY: study jitter
+# Flag variables are split into words on purpose: only option characters, checked (as SWEEP_FLAGS).
+$(if $(call without,$(subst $(space),,$(FIDELITY_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error FIDELITY_FLAGS: \
+    expected fidelity.sh options (--ranks 2$(comma) -e 4M$(comma) --repeats 1)$(comma) got "$(FIDELITY_FLAGS)"))
+.PHONY: study jitter fidelity
 study: $(EXE) $(SIM_EXE)
-	sh harness/scripts/study.sh --build $(BUILD)
+	sh harness/scripts/study.sh --build $(call qv,BUILD)
 jitter: $(EXE) $(SIM_EXE)
-	sh harness/scripts/jitter.sh --build $(BUILD)
-.PHONY: fidelity
+	sh harness/scripts/jitter.sh --build $(call qv,BUILD)
 fidelity: $(EXE) $(SIM_EXE)
-	MPIRUN="$(MPIRUN)" sh harness/scripts/fidelity.sh --build $(BUILD) $(FIDELITY_FLAGS)
+	MPIRUN=$(call qv,MPIRUN) sh harness/scripts/fidelity.sh --build $(call qv,BUILD) $(FIDELITY_FLAGS)
+
+# `make cluster-bench`: the same sweep on an emulated cluster (harness/scripts/emucluster.sh: one network
+# namespace and hostname per node, NICs limited to RATE with tc; root needed) of NODES x GPUS_PER_NODE
+# ranks -> results/cluster-bench/, ratios plus each algorithm's time over its link bound.
+.PHONY: cluster-bench
+cluster-bench: $(EXE)
+	NODES=$(call qv,NODES) GPUS_PER_NODE=$(call qv,GPUS_PER_NODE) RATE=$(call qv,RATE) DELAY=$(call qv,DELAY) \
+	    BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) $(if $(filter command line,$(origin MAX)),MAX=$(call qv,MAX)) \
+	    sh harness/scripts/cluster_bench.sh
 
 # ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
 # Every CSV starts with `# key: value` lines (harness/common/meta.c); the commit is fixed at build time.
@@ -347,11 +432,13 @@ $(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
 endif
 
 RUN ?= $(if $(OUT),$(OUT),results/latest)
+$(if $(filter run plots report,$(MAKECMDGOALS)),$(call need_path,RUN))
+$(if $(OVERLAY),$(call need_path,OVERLAY))
 .PHONY: plots report
 plots:
-	sh plots/plots.sh $(RUN) $(OVERLAY)
+	sh plots/plots.sh $(call qv,RUN) $(if $(OVERLAY),$(call qv,OVERLAY))
 report:
-	sh harness/scripts/report.sh $(RUN)
+	sh harness/scripts/report.sh $(call qv,RUN)
 
 # ---- CUDA build (docs/GPU.md) -------------------------------------------------------------------
 # When nvcc is found (on PATH, else $(CUDA_HOME)/bin) and CUDA is not 0, `make` also builds
@@ -400,7 +487,7 @@ $(BUILD)/tests/test_link_cuda: $(BUILD)/tests/test_link.o $(CUDA_LIB)
 
 .PHONY: gpu-check
 gpu-check: $(CUDA_EXE) $(CUDA_TEST)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh harness/scripts/gpu_check.sh $(CUDA_EXE)
+	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/gpu_check.sh $(call q,$(CUDA_EXE))
 else
 .PHONY: gpu-check
 gpu-check:
@@ -408,14 +495,14 @@ gpu-check:
 endif
 
 # ---- Reliability: fuzzing, memcheck, fault tests ---------------------------------------
-# `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c), FUZZ_SECONDS in total,
-# starting from fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD).
-# `make memcheck`: a 2-rank `ddlbench train` and `ddlbench allreduce` under valgrind, our errors and
-# definite leaks fatal (Open MPI's own noise suppressed). `make faults`: tests/faults.sh.
+# `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c) for FUZZ_SECONDS from
+# fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD). `make memcheck`:
+# 2-rank train and allreduce under valgrind, our errors and definite leaks fatal. `make faults`:
+# tests/faults.sh and tests/resilience.sh (minutes: `make test` leaves the second out).
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/sim/profile.c harness/sim/platform.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c \
                 harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
@@ -425,23 +512,24 @@ VALGRIND     ?= valgrind
 MEMCHECK_SUPP := $(wildcard /usr/share/openmpi/openmpi-valgrind.supp)
 
 .PHONY: fuzz memcheck faults
+$(if $(filter fuzz,$(MAKECMDGOALS)),$(call need_int,FUZZ_SECONDS,1,86400))
 $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
 
 fuzz: $(FUZZ_EXE)
-	@mkdir -p $(FUZZ_BUILD)/corpus
-	@cd $(FUZZ_BUILD) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
-	    -print_final_stats=1 corpus $(CURDIR)/fuzz/corpus >fuzz.log 2>&1; rc=$$?; \
+	@mkdir -p $(call q,$(FUZZ_BUILD)/corpus)
+	@cd $(call q,$(FUZZ_BUILD)) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
+	    -print_final_stats=1 corpus $(call q,$(CURDIR)/fuzz/corpus) >fuzz.log 2>&1; rc=$$?; \
 	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
 	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
-	@echo "fuzz: $(FUZZ_SECONDS) s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat, platform files: nothing found"
+	@echo "fuzz: "$(call qv,FUZZ_SECONDS)" s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat, platform files: nothing found"
 
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
 memcheck:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/vg ARCH_FLAGS=-march=x86-64-v3 CUDA=0 $(BUILD)/vg/ddlbench
-	BUILD="$(BUILD)/vg" MPIRUN="$(MPIRUN)" VALGRIND="$(VALGRIND)" SUPP="$(MEMCHECK_SUPP)" sh tests/memcheck/memcheck.sh
+	BUILD=$(call q,$(BUILD)/vg) MPIRUN=$(call qv,MPIRUN) VALGRIND=$(call qv,VALGRIND) SUPP=$(call q,$(MEMCHECK_SUPP)) sh tests/memcheck/memcheck.sh
 
 faults: $(EXE) $(SIM_EXE)
-	BUILD="$(BUILD)" MPIRUN="$(MPIRUN)" sh tests/faults.sh
+	for t in faults resilience; do BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/$$t.sh || exit 1; done

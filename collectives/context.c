@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int coll_env_positive(const char *name, long max, long *out);
+int coll_env_long(const char *name, long min, long max, long *out);
 int coll_topology(MPI_Comm comm, int rank, int size, int override, int *rpn);
 
 _Static_assert((int)DDL_FLOAT32 == (int)KERN_F32 && (int)DDL_INT32 == (int)KERN_I32 &&
@@ -45,7 +45,7 @@ static int resolve_segment(const ddl_ctx *ctx, size_t requested, size_t *out)
     long env;
     int rc;
     if (!requested) {
-        if ((rc = coll_env_positive("DDL_SEGMENT_BYTES", COLL_MAX_SEGMENT, &env))) return rc;
+        if ((rc = coll_env_long("DDL_SEGMENT_BYTES", 1, COLL_MAX_SEGMENT, &env))) return rc;
         requested = env ? (size_t)env : ctx->loc->default_segment;
     }
     if (requested < 64 || requested > COLL_MAX_SEGMENT)
@@ -60,7 +60,7 @@ static int resolve_depth(ddl_ctx *ctx, int requested)
     long env;
     int rc;
     if (!requested) {
-        if ((rc = coll_env_positive("DDL_PIPELINE_DEPTH", COLL_MAX_DEPTH, &env))) return rc;
+        if ((rc = coll_env_long("DDL_PIPELINE_DEPTH", 1, COLL_MAX_DEPTH, &env))) return rc;
         requested = env ? (int)env : ctx->loc->default_depth;
     }
     if (requested < lo || requested > COLL_MAX_DEPTH)
@@ -76,7 +76,7 @@ static int resolve_poll(int requested, int *out)
     int rc;
     if (requested < 0 || requested > 1000000)
         return coll_fail(DDL_ERR_ARG, "poll_us: expected 0..1000000, got %d", requested);
-    if (!requested && (rc = coll_env_positive("DDL_POLL_US", 1000000, &env))) return rc;
+    if (!requested && (rc = coll_env_long("DDL_POLL_US", 0, 1000000, &env))) return rc; /* 0: block, as unset */
     *out = requested ? requested : (int)env;
     return 0;
 }

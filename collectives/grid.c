@@ -45,8 +45,10 @@ int coll_patterns_parse(const char *s, int ndims, int *patterns)
         return 0;
     }
     const char *p = s;
-    while (k < DDL_MAX_DIMS) {
+    for (;;) {
         size_t len = strcspn(p, ",");
+        if (k == DDL_MAX_DIMS) /* a 9th item, or text after the 8th: never dropped silently */
+            return coll_fail(DDL_ERR_GRID, "patterns: more than %d in \"%.64s\"", DDL_MAX_DIMS, s);
         int pat = -1;
         for (int j = 0; j < COLL_PAT_COUNT; j++)
             if (len == strlen(pattern_names[j]) && strncmp(p, pattern_names[j], len) == 0) pat = j;

@@ -7,16 +7,18 @@
 #include <errno.h>
 #include <stdlib.h>
 
-int coll_env_positive(const char *name, long max, long *out)
+/* An integer environment variable in [min, max], decimal digits only (a leading - is read for the
+ * message); *out = 0 when unset or empty. */
+int coll_env_long(const char *name, long min, long max, long *out)
 {
     const char *s = getenv(name);
     char *end;
     *out = 0;
     if (!s || !*s) return 0;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < 1 || v > max)
-        return coll_fail(DDL_ERR_ARG, "%s: expected an integer in 1..%ld, got \"%.32s\"", name, max, s);
+    long v = (*s == '-' || (*s >= '0' && *s <= '9')) ? strtol(s, &end, 10) : (end = (char *)s, 0);
+    if (errno || end == s || *end || v < min || v > max)
+        return coll_fail(DDL_ERR_ARG, "%s: expected an integer in %ld..%ld, got \"%.32s\"", name, min, max, s);
     *out = v;
     return 0;
 }
@@ -54,7 +56,7 @@ int coll_topology(MPI_Comm comm, int rank, int size, int override, int *rpn)
     int rc = 0;
     if (override < 0)
         rc = coll_fail(DDL_ERR_ARG, "ranks_per_node: expected >= 0, got %d", override);
-    else if (!override && !(rc = coll_env_positive("DDL_RANKS_PER_NODE", 1 << 20, &env)))
+    else if (!override && !(rc = coll_env_long("DDL_RANKS_PER_NODE", 1, 1 << 20, &env)))
         override = (int)env;
     if (!rc && override && size % override)
         rc = coll_fail(DDL_ERR_TOPO, "ranks per node %d does not divide the %d ranks", override, size);

@@ -5,7 +5,11 @@
  * auto runs with its built-in rule (from the registry), with a scrambling cost model, and once per
  * algorithm it may choose (DDL_ALGO_AUTO) with a cost model that makes that one cheapest: it must
  * pick it for every size. Rank 0 prints the registry it tested ("# algorithms: ...").
- * Usage (under mpirun): test_allreduce [--rpn K]   (K emulates nodes of K ranks) */
+ * Usage (under mpirun): test_allreduce [--rpn K] [--quick] [--expect-rpn K]
+ *   --rpn K         emulate nodes of K ranks (else detected with MPI_COMM_TYPE_SHARED)
+ *   --quick         fewer cases, for runs across an emulated network (tests/cluster.sh): counts up to
+ *                   2^16+3, float32/float16/int32, sum and max
+ *   --expect-rpn K  also check that the detected ranks per node is K (real node boundaries) */
 #include "bench.h"
 #include "ddl.h"
 #include "test.h"
@@ -15,8 +19,9 @@
 #include <string.h>
 
 #define BIG ((1u << 20) + 3)
+#define QUICK_BIG ((1u << 16) + 3)
 
-static int rank, size;
+static int rank, size, quick;
 
 /* One case; returns the number of wrong elements on this rank (or 1 for an error code). The data
  * and its checks are harness/bench/bench_data.c's (bench.h), shared with `ddlbench allreduce`. */
@@ -39,7 +44,7 @@ static long run_case(ddl_ctx *ctx, void *sbuf, void *rbuf, size_t n, ddl_dtype d
 
 static void run_variant(const ddl_config *cfg, const char *label, void *sbuf, void *rbuf)
 {
-    const size_t counts[] = { 0, 1, (size_t)size - 1, (size_t)size, (size_t)size + 1, 1009, BIG };
+    const size_t counts[] = { 0, 1, (size_t)size - 1, (size_t)size, (size_t)size + 1, 1009, quick ? QUICK_BIG : BIG };
     ddl_ctx *ctx;
     int rc = ddl_ctx_create(MPI_COMM_WORLD, cfg, &ctx);
     CHECK(rc == 0, "p=%d %s: create: %s", size, label, ddl_last_error());
@@ -49,6 +54,7 @@ static void run_variant(const ddl_config *cfg, const char *label, void *sbuf, vo
             for (int op = 0; op < DDL_OP_COUNT; op++)
                 for (int ip = 0; ip < 2; ip++) {
                     if (counts[c] == BIG && op == DDL_MIN) continue; /* min is covered at the small counts */
+                    if (quick && (op == DDL_MIN || dt == DDL_FLOAT64 || dt == DDL_BFLOAT16)) continue;
                     long wrong = run_case(ctx, sbuf, rbuf, counts[c], dt, op, ip), total = 0;
                     MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
                     if (rank == 0)
@@ -130,13 +136,34 @@ static void run_auto_picks(int rpn, void *sbuf, void *rbuf)
     if (rank == 0) printf("# auto picks:%s\n", picked);
 }
 
+/* The ranks per node the library detects (no override) must be the launcher's placement. */
+static void check_detected(int want)
+{
+    ddl_config cfg = DDL_CONFIG_INIT;
+    ddl_ctx *ctx;
+    char desc[256] = "", key[32];
+    int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx);
+    CHECK(rc == 0, "p=%d detect: create: %s", size, ddl_last_error());
+    if (rc) return;
+    ddl_ctx_describe(ctx, desc, sizeof desc);
+    snprintf(key, sizeof key, " ranks_per_node=%d ", want);
+    if (rank == 0) CHECK(strstr(desc, key) != NULL, "p=%d: detected \"%s\", want%s", size, desc, key);
+    ddl_ctx_free(ctx);
+}
+
 int main(int argc, char **argv)
 {
-    int rpn = 0;
+    int rpn = 0, expect_rpn = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (argc == 3 && !strcmp(argv[1], "--rpn")) rpn = atoi(argv[2]);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--rpn")) rpn = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--expect-rpn")) expect_rpn = atoi(argv[++i]);
+        else CHECK(0, "unknown argument \"%s\"", argv[i]);
+    }
+    if (expect_rpn) check_detected(expect_rpn);
     void *sbuf = malloc((size_t)BIG * 8), *rbuf = malloc((size_t)BIG * 8);
     for (int a = 0; a < ddl_algo_count(); a++) {
         ddl_config cfg = DDL_CONFIG_INIT;

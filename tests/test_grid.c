@@ -36,6 +36,14 @@ static void test_patterns(void)
     CHECK(coll_patterns_parse("ring,rhd", 3, pat) == DDL_ERR_GRID, "two patterns for three dims");
     CHECK(coll_patterns_parse("ring,tree", 2, pat) == DDL_ERR_GRID, "unknown pattern");
     CHECK(coll_patterns_parse("ring,", 2, pat) == DDL_ERR_GRID, "empty pattern");
+    const char *eight = "ring,rhd,ring,rhd,ring,rhd,ring,rhd";
+    CHECK(coll_patterns_parse(eight, 8, pat) == 0 && pat[7] == COLL_PAT_RHD, "eight patterns for eight dims");
+    /* nothing after the 8th item may be dropped (it once was: the parser stopped at 8) */
+    const char *over[] = { "ring,rhd,ring,rhd,ring,rhd,ring,rhd,ring", "ring,rhd,ring,rhd,ring,rhd,ring,rhd,",
+                           "ring,rhd,ring,rhd,ring,rhd,ring,rhd,junk", "ring,rhd,ring,rhd,ring,rhd,ring,rhdx",
+                           ",ring", "ring,,rhd", "RING", " ring" };
+    for (size_t i = 0; i < sizeof over / sizeof over[0]; i++)
+        CHECK(coll_patterns_parse(over[i], 8, pat) == DDL_ERR_GRID, "patterns \"%s\" must be refused", over[i]);
 }
 
 static void test_derive(void)

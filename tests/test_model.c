@@ -163,7 +163,7 @@ static void test_bad_inputs(void)
         { "resnet50", 0, 224, "batch 0" },
         { "resnet50", -3, 224, "batch -3" },
         { "resnet50", 1, 16, "at least 32" },
-        { "resnet101", 1, 31, "image size 31" },
+        { "resnet101", 1, 31, "--image-size 31" },
         { "resnet50", 1, 0, "too small" },
         { "resnet50", 1, 100000, "too large" },
         { "resnet50", 1000000, 224, "exceeds" },

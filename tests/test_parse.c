@@ -75,10 +75,25 @@ static void lists(void)
     CHECK(parse_list("abcdefgh", ',', buf, 4, it, 4, &n) == PARSE_TOO_MANY, "buffer too small");
 }
 
+static void decimals(void)
+{
+    static const struct { const char *s; size_t len; } cases[] = {
+        { "12", 2 }, { "1.5", 3 }, { ".5", 2 }, { "5.", 2 }, { "-3", 2 }, { "1e3", 3 }, { "2.5E-4", 6 },
+        { "12.5G", 4 }, { "5us", 1 }, { "1e", 1 }, { "1e+", 1 }, { "3e5x", 3 },
+        { "0x10", 1 }, { "inf", 0 }, { "nan", 0 }, { "+5", 0 }, { " 5", 0 }, { "", 0 }, { ".", 0 }, { "-", 0 },
+        { "-.e3", 0 }, { "\xc2\xb5s", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK(parse_decimal_len(cases[i].s) == cases[i].len, "decimal \"%s\": length %zu, want %zu", cases[i].s,
+              parse_decimal_len(cases[i].s), cases[i].len);
+    CHECK(parse_decimal_len(NULL) == 0, "NULL");
+}
+
 int main(void)
 {
     sizes();
     ints();
     lists();
+    decimals();
     return TEST_REPORT();
 }

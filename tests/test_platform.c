@@ -103,6 +103,9 @@ int main(void)
     CHECK(platform_parse_lat("5us", &v) == 0 && v == 5e-6, "5us");
     CHECK(platform_parse_lat("2ms", &v) == 0 && v == 2e-3, "2ms");
     CHECK(platform_parse_lat("5 us", &v) == 2 && platform_parse_lat("us", &v) == 2, "bad latencies");
+    CHECK(platform_parse_bw("0x10G", &v) == 2 && platform_parse_bw("infGbit", &v) == 2 && platform_parse_bw("nan", &v) == 2 &&
+              platform_parse_lat("0x5us", &v) == 2 && platform_parse_lat("inf", &v) == 2 && platform_parse_lat("+5us", &v) == 2,
+          "decimal numbers only: no hexadecimal, inf, nan or +");
 
     for (int nodes = 1; nodes <= 64; nodes *= 4) {
         size_t len = 0;

@@ -71,6 +71,10 @@ int main(void)
     CHECK(refused(with("gpus_per_node", "gpus_per_node = 100"), "gpus-per-node"), "too many GPUs");
     CHECK(refused(with("intra_lat", "intra_lat = 1e-6\nintra_lat = 2e-6"), "given twice"), "duplicate");
     CHECK(refused(with("intra_lat", "intra_lat = fast"), "decimal number"), "not a number");
+    CHECK(refused(with("intra_bw", "intra_bw = 0x10"), "decimal number"), "hexadecimal (issue 18: decimal only)");
+    CHECK(refused(with("intra_bw", "intra_bw = inf"), "decimal number"), "inf");
+    CHECK(refused(with("bw_factor", "bw_factor = 0x0:1"), "SIZE:FACTOR"), "hexadecimal factor size");
+    CHECK(refused(with("bw_factor", "bw_factor = 0:0x1"), "factor at size 0"), "hexadecimal factor");
     CHECK(refused(with("intra_lat", "speed = 1"), "unknown key"), "unknown key");
     CHECK(refused(with("intra_lat", "intra_lat 1e-6"), "key = value"), "no =");
     CHECK(refused("name = x\ngpus_per_node = 1", "no newline"), "truncated");

@@ -41,6 +41,10 @@ int main(void)
         { "gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.00", "no newline" },
         { "GEMM_GFLOPS_FP32 = 3925\n", "unknown key" },
         { "gemm_gflops_fp32 = +3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
+        { "gemm_gflops_fp32 = 0x10\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
+        { "gemm_gflops_fp32 = 0X1p4\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
+        { "gemm_gflops_fp32 = infinity\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
+        { "gemm_gflops_fp32 = 1e\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
     };
     const int nbad = (int)(sizeof bad / sizeof bad[0]);
 

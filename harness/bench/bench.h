@@ -16,6 +16,26 @@ typedef struct bench_stats {
 /* Sorts t[0..n) in place and summarises it; n >= 1. */
 void bench_summarise(double *t, size_t n, bench_stats *out);
 
+/* Per-rank timing: how far the slowest of p ranks' own times (each rank's median) lags the others.
+ * A rank is a straggler when its time exceeds the median of the ranks by more than
+ * BENCH_STRAGGLER_MADS median absolute deviations AND by more than BENCH_STRAGGLER_FLOOR of that median:
+ * the MAD rule alone flags noise when the ranks agree closely (MAD ~ 0: simulation, a quiet node, 3 ranks
+ * with 2 alike), the floor alone misses a lag that is large against a wide spread. p = 2 never flags
+ * (both ranks sit one MAD from their mean). */
+#define BENCH_STRAGGLER_MADS 2.0
+#define BENCH_STRAGGLER_FLOOR 0.10
+typedef struct bench_ranks {
+    double median;   /* median over ranks of t */
+    double mad;      /* median over ranks of |t - median| */
+    int slowest;     /* rank with the largest t (the lowest such rank on ties) */
+    double lag;      /* t[slowest] - median */
+    int stragglers;  /* ranks flagged by bench_rank_straggler */
+} bench_ranks;
+/* Summarises t[0..p) (one time per rank; p >= 1; t is not modified). 0, or -1 out of memory. */
+int bench_rank_spread(const double *t, int p, bench_ranks *out);
+/* 1 if a rank's time t is a straggler's against r. */
+int bench_rank_straggler(const bench_ranks *r, double t);
+
 /* The value rank r contributes at index i: a small integer in [-6, 6], period 13 in i. */
 int bench_value(int rank, size_t i);
 /* buf[i] = bench_value(rank, i) for i < n, stored as dt. */

@@ -6,10 +6,15 @@
  * (the restore — the input copied back for in-place, the output poisoned for out-of-place — keeps
  * every iteration's data exact and both placements equally warm; it is outside the timed region).
  * After the loop: MPI_Allreduce(MAX) of the times, then rank 0 sorts them; the last iteration's
- * result is checked element by element and the wrong counts are summed over ranks.
+ * result is checked element by element and the wrong counts are summed over ranks. Rank 0 keeps the
+ * CSV rows in memory and writes the file whole at the end (outfile.h), so a killed run leaves none.
+ * The watchdog (--timeout) covers the setup, the test data and roofline, and every iteration.
  * --device gpu (CUDA build): ddl_allreduce moves device twins of the two buffers (ddl_config.device = 1);
  * the host buffers hold the test data, copied in before and out for the checks (outside the timing);
- * restores and the roofline are device copies (D2D), synchronised before the barrier. */
+ * restores and the roofline are device copies (D2D), synchronised before the barrier.
+ * --per-rank: each rank also summarises its own times (median, min, p99), gathered on rank 0, which
+ * prints the spread and writes one row per rank (bench_rank_spread, bench.h).
+ * Rank 0 keeps the CSV text in memory and writes --csv and --json whole at the end (results.h). */
 #include "bench.h"
 #include "bench_allreduce.h"
 #include "device_pick.h"
@@ -17,6 +22,7 @@
 #include "mem.h"
 #include "devmem.h"
 #include "guard.h"
+#include "results.h"
 #include "watchdog.h"
 
 #include <errno.h>
@@ -31,7 +37,10 @@ typedef struct ar_state {
     void *sbuf, *rbuf;
     void *ds, *dr;             /* what ddl_allreduce moves: sbuf, rbuf or (--device gpu) their device twins */
     double *t, *tmax;          /* per-iteration times: this rank's, the maximum over ranks */
-    FILE *csv;
+    FILE *csv;                 /* rank 0, --csv or --json: the CSV text, in memory (csv_text) */
+    char *csv_text;
+    size_t csv_len;
+    double *ranks;             /* rank 0, --per-rank: median, min, p99 of each rank's own times */
     long wrong_total;
     long iteration;            /* over the whole sweep: the DDL_FAULT_INJECT step */
 } ar_state;
@@ -42,6 +51,7 @@ typedef struct ar_row {
     bench_stats st;            /* seconds */
     double copy_GBps;
     long wrong;
+    const double *ranks;       /* --per-rank: 3 per rank (median, min, p99), else NULL */
 } ar_row;
 
 /* dst <- src, or every byte = fill when src is NULL, in the buffers ddl_allreduce moves; complete on return. */
@@ -74,13 +84,20 @@ static double copy_bandwidth(ar_state *s, size_t bytes)
     return gbps(bytes, st.median);
 }
 
-/* Watchdog deadline of one iteration: --timeout (default 60 s: the first iteration of a size pays lazy
- * connection setup, seconds at hundreds of ranks, and 8 ranks share 2 cores in the tests, where a
- * 64 MB iteration takes under a second) plus 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the
- * slowest transport we expect, so only a hang fires it. */
-static double iteration_timeout(const bench_allreduce_opts *o, size_t bytes)
+/* Watchdog deadlines. An iteration: exactly --timeout S when it is given (the user's bound on a hang);
+ * by default 60 s (the first iteration of a size pays lazy connection setup, seconds at hundreds of
+ * ranks, and 8 ranks share 2 cores in the tests, where a 64 MB iteration takes under a second) plus
+ * 1 s per 10 MB, 10x below 1 GbE TCP (~110 MB/s), the slowest transport we expect, so only a hang
+ * fires it. The phases that touch whole buffers (setup, test data, roofline) always get the per-byte
+ * allowance on top of S. */
+static double phase_timeout(const bench_allreduce_opts *o, size_t bytes)
 {
     return o->timeout_s ? (double)o->timeout_s + (double)bytes / 10e6 : 0.0;
+}
+
+static double iteration_timeout(const bench_allreduce_opts *o, size_t bytes)
+{
+    return o->timeout_given ? (double)o->timeout_s : phase_timeout(o, bytes);
 }
 
 /* The timed loop of one algorithm and placement; fills row->st and row->wrong (on rank 0). */
@@ -102,12 +119,13 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         rc = ddl_allreduce(s->ctx[a], in_place ? DDL_IN_PLACE : s->ds, s->dr, count, o->dtype, o->op);
+        guard_slow_point(s->rank);
         double t1 = MPI_Wtime();
         if (rc) break;
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
     }
     snprintf(what, sizeof what, "allreduce %s %s-place %zu bytes: gathering times", o->algos[a], in_place ? "in" : "out", bytes);
-    watchdog_arm(iteration_timeout(o, bytes), what);
+    watchdog_arm(phase_timeout(o, bytes), what); /* also checks every element */
     int bad = rc != 0, anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (anybad) {
@@ -116,6 +134,13 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         return 1;
     }
     MPI_Allreduce(s->t, s->tmax, (int)o->iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (o->per_rank) { /* this rank's own times (sorted in place: no longer needed) */
+        bench_stats own;
+        bench_summarise(s->t, (size_t)o->iters, &own);
+        double mine[3] = { own.median, own.min, own.p99 };
+        MPI_Gather(mine, 3, MPI_DOUBLE, s->ranks, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        row->ranks = s->ranks;
+    }
     long wrong = 0;
     if (o->check) {
         const void *in = s->sbuf; /* device: the result, then the input, copied through rbuf */
@@ -155,6 +180,38 @@ static void print_header(const ar_state *s)
     fflush(stdout);
 }
 
+/* --per-rank: the spread line under the table row, the summary columns of the CSV row, then one CSV
+ * row per rank (its own median, min, p99; the columns that have no per-rank value read NA). */
+static void emit_ranks(ar_state *s, const ar_row *r)
+{
+    const bench_allreduce_opts *o = s->o;
+    bench_ranks br;
+    double *med = malloc((size_t)s->size * sizeof *med);
+    for (int k = 0; med && k < s->size; k++) med[k] = r->ranks[3 * k];
+    int nomem = !med || bench_rank_spread(med, s->size, &br);
+    free(med);
+    if (nomem) {
+        fprintf(stderr, "allreduce: out of memory for the per-rank summary\n");
+        if (s->csv) fputs(",all,NA,NA,NA,NA\n", s->csv);
+        return;
+    }
+    printf("#   ranks' own medians: median %.1f us, MAD %.1f us, slowest rank %d (+%.1f us); stragglers:", br.median * 1e6,
+           br.mad * 1e6, br.slowest, br.lag * 1e6);
+    for (int k = 0; k < s->size; k++)
+        if (bench_rank_straggler(&br, r->ranks[3 * k])) printf(" %d", k);
+    printf("%s\n", br.stragglers ? "" : " none");
+    if (!s->csv) return;
+    fprintf(s->csv, ",all,%d,%.3f,%.3f,%d\n", br.slowest, br.lag * 1e6, br.mad * 1e6, br.stragglers);
+    for (int k = 0; k < s->size; k++) {
+        const double *t = r->ranks + 3 * k;
+        double alg = gbps(r->bytes, t[0]);
+        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,NA,NA,NA,%d,NA,%.3f,NA,%d\n", r->bytes,
+                r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters, t[0] * 1e6,
+                t[1] * 1e6, t[2] * 1e6, alg, alg * bus_factor(s->size), k, (t[0] - br.median) * 1e6,
+                bench_rank_straggler(&br, t[0]));
+    }
+}
+
 static void emit_row(ar_state *s, const ar_row *r)
 {
     const bench_allreduce_opts *o = s->o;
@@ -165,9 +222,11 @@ static void emit_row(ar_state *s, const ar_row *r)
            r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
     fflush(stdout);
     if (s->csv)
-        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld\n", r->bytes, r->count,
+        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld%s", r->bytes, r->count,
                 ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters,
-                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
+                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong,
+                r->ranks ? "" : "\n");
+    if (r->ranks) emit_ranks(s, r);
     s->wrong_total += r->wrong;
 }
 
@@ -176,6 +235,9 @@ static int run_size(ar_state *s, size_t count)
 {
     const bench_allreduce_opts *o = s->o;
     ar_row row = { .count = count, .bytes = count * ddl_dtype_size(o->dtype) };
+    char what[WATCHDOG_DESC];
+    snprintf(what, sizeof what, "allreduce %zu bytes: test data and memcpy roofline", row.bytes);
+    watchdog_arm(phase_timeout(o, row.bytes) * (double)(o->copy_reps + 2), what);
     bench_fill(o->dtype, s->sbuf, count, s->rank);
     if (o->device && buf_set(s, s->ds, s->sbuf, 0, row.bytes)) {
         fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
@@ -200,9 +262,10 @@ static int setup(ar_state *s)
     s->rbuf = kern_buf_alloc(bytes);
     s->t = malloc(n * sizeof *s->t);
     s->tmax = malloc(n * sizeof *s->tmax);
+    if (o->per_rank && s->rank == 0) s->ranks = malloc(3 * (size_t)s->size * sizeof *s->ranks);
     s->ds = o->device ? NULL : s->sbuf, s->dr = o->device ? NULL : s->rbuf;
     int devfail = o->device && (device_pick_local() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
-    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail, any = 0;
+    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail || (o->per_rank && s->rank == 0 && !s->ranks), any = 0;
     if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", s->rank,
                        o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");
     MPI_Allreduce(&nomem, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* every rank leaves together */
@@ -216,50 +279,57 @@ static int setup(ar_state *s)
         if (!worst) continue;
         /* a bad configuration (DDL_GRID, DDL_SEGMENT_BYTES, ...) is bad input: exit 2, one line */
         int input = worst == DDL_ERR_ARG || worst == DDL_ERR_GRID || worst == DDL_ERR_TOPO || worst == DDL_ERR_ALGO;
+        const char *e = rc ? ddl_last_error() : "context creation failed on another rank";
+        int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10); /* only the environment sets them here */
         if (s->rank == 0)
-            fprintf(stderr, "allreduce: %s: %s\n", o->algos[a], rc ? ddl_last_error() : "context creation failed on another rank");
+            fprintf(stderr, "allreduce: %s: %s%s\n", o->algos[a], g ? "DDL_GRID: " : p ? "DDL_PATTERNS: " : "", e + (g ? 6 : p ? 10 : 0));
         return input ? 2 : 1;
     }
     return 0;
 }
 
-static int open_csv(ar_state *s, char *tmp, size_t len)
+static int open_csv(ar_state *s)
 {
-    if (s->rank != 0 || !s->o->csv) return 0;
-    snprintf(tmp, len, "%s.tmp", s->o->csv);
-    if (!(s->csv = fopen(tmp, "w"))) {
-        fprintf(stderr, "allreduce: --csv: cannot write \"%s\": %s\n", tmp, strerror(errno));
+    if (s->rank != 0 || (!s->o->csv && !s->o->json)) return 0;
+    if (!(s->csv = open_memstream(&s->csv_text, &s->csv_len))) {
+        fprintf(stderr, "allreduce: out of memory for the CSV text\n");
         return 1;
     }
     if (s->o->meta) meta_write(s->csv, s->o->meta);
     fprintf(s->csv, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
-                    "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong\n");
+                    "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong%s\n",
+            s->o->per_rank ? ",rank,slowest_rank,lag_us,mad_us,stragglers" : "");
     return 0;
 }
 
-/* Closes the CSV; renames it into place only when the whole run succeeded. */
-static int close_csv(ar_state *s, const char *tmp, int ok)
+/* Ends the CSV text; writes --csv and --json (each whole) only when the whole run succeeded. */
+static int close_csv(ar_state *s, int ok)
 {
+    char err[300];
     if (!s->csv) return 0;
     int bad = fclose(s->csv) != 0;
     s->csv = NULL;
-    if (ok && !bad && rename(tmp, s->o->csv) == 0) return 0;
-    if (ok) fprintf(stderr, "allreduce: --csv: cannot write \"%s\": %s\n", s->o->csv, strerror(errno));
-    remove(tmp);
-    return 1;
+    if (!ok) return 1;
+    if (bad) snprintf(err, sizeof err, "out of memory for the CSV text");
+    if (bad || results_write(s->o->csv, s->o->json, "allreduce", s->csv_text, s->csv_len, err, sizeof err)) {
+        fprintf(stderr, "allreduce: %s\n", err);
+        return 1;
+    }
+    return 0;
 }
 
 int bench_allreduce_run(const bench_allreduce_opts *o)
 {
     ar_state s = { .o = o };
-    char tmp[4096];
     int rc = 0, any = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+    watchdog_arm(phase_timeout(o, o->max_bytes), "allreduce setup (buffers, contexts)");
     rc = setup(&s);
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    watchdog_disarm();
     if ((rc = any)) goto out;
-    rc = open_csv(&s, tmp, sizeof tmp);
+    rc = open_csv(&s);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc) goto out;
     if (s.rank == 0) print_header(&s);
@@ -267,7 +337,7 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
         rc = run_size(&s, b / ddl_dtype_size(o->dtype));
     if (s.rank == 0 && s.wrong_total) fprintf(stderr, "allreduce: %ld wrong elements\n", s.wrong_total);
     if (s.wrong_total) rc = 1;
-    if (close_csv(&s, tmp, rc == 0)) rc = 1;
+    if (close_csv(&s, rc == 0)) rc = 1;
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
     for (int a = 0; a < o->nalgos; a++) ddl_ctx_free(s.ctx[a]);
@@ -276,5 +346,7 @@ out:
     kern_buf_free(s.rbuf);
     free(s.t);
     free(s.tmax);
+    free(s.ranks);
+    free(s.csv_text);
     return rc;
 }

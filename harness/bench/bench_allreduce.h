@@ -19,10 +19,13 @@ typedef struct bench_allreduce_opts {
     ddl_op op;                          /* -o */
     long warmup, iters;                 /* -w, -n */
     long copy_reps;                     /* --copy-reps: memcpy repetitions for the roofline */
-    long timeout_s;                     /* --timeout: watchdog base per iteration, 0 = off */
+    long timeout_s;                     /* --timeout: watchdog per iteration, 0 = off */
+    int timeout_given;                  /* --timeout typed: exactly S per iteration, no per-byte allowance */
     int check;                          /* -c: verify every result */
     int device;                         /* --device gpu: device buffers, ddl_config.device = 1 (CUDA build) */
     const char *csv;                    /* --csv FILE or NULL */
+    const char *json;                   /* --json FILE or NULL: the same rows as one JSON document */
+    int per_rank;                       /* --per-rank: each rank's own times, the slowest rank, stragglers */
     const char *label;                  /* --label: name printed instead of the algorithm's */
     const char *profile;                /* --profile: device rates the simulation injects (γ); NULL = none */
     const struct run_meta *meta;        /* provenance lines written atop the CSV (meta.h), or NULL */

@@ -27,6 +27,8 @@ int cli_gpucheck_main(int argc, char **argv); /* cli_gpucheck.c */
 int cli_study_main(int argc, char **argv);     /* cli_study.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model --algo` */
 int cli_model_train(int argc, char **argv);    /* cli_model_train.c: `model --train` */
+int cli_json_main(int argc, char **argv);      /* cli_json.c */
+int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
 
 /* gpu-check's device parts (cli_gpucheck_step.c): the layer kernels' memory rate (GB/s), and the
  * ResNet-50 step at `batch` per precision beside PyTorch's images/s. 0, or non-zero (message printed). */

@@ -7,6 +7,7 @@
 #include "devmem.h"
 #include "parse.h"
 #include "guard.h"
+#include "outfile.h"
 #include "profile.h"
 #include "sim.h"
 #include "watchdog.h"
@@ -23,7 +24,7 @@ void bench_allreduce_usage(void)
     printf("usage: ddlbench allreduce [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
            "Sweeps message sizes over allreduce algorithms; times are the maximum over ranks per\n"
            "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n"
-           "  -b SIZE    smallest message in bytes, K/M/G suffixes (default 1K)\n"
+           "  -b SIZE    smallest message in bytes, K/M/G suffixes, whole elements of -d (default 1K)\n"
            "  -e SIZE    largest message (default 64M)\n"
            "  -f N       size factor between steps, 2..1024 (default 2)\n"
            "  -a LIST    algorithms, comma-separated (default: all registered; see ddlbench list)\n"
@@ -32,7 +33,13 @@ void bench_allreduce_usage(void)
            "  -w N       warm-up iterations per size (default 5)\n"
            "  -n N       timed iterations per size (default 20)\n"
            "  -c 0|1     check every result (default 1); any wrong element makes the exit status 1\n"
-           "  --csv FILE also write the rows as CSV (FILE.tmp, renamed when complete)\n"
+           "  --csv FILE also write the rows as CSV, whole at the end (FILE.tmp, renamed; a FIFO or a\n"
+           "             device such as /dev/null is written through; checked before the run)\n"
+           "  --json FILE  the same rows as one JSON document (provenance, then rows; results/README.md),\n"
+           "             written and checked the same way\n"
+           "  --per-rank each rank's own median (min, p99) per size: a '#' line under each row (median\n"
+           "             of ranks, MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10%% over the\n"
+           "             median), and in the CSV/JSON a rank column (all = the row above) with one row per rank\n"
            "  --label S  name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
            "             runs of `mpi` under different MCA settings\n"
            "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
@@ -40,8 +47,9 @@ void bench_allreduce_usage(void)
            "  --copy-reps N  memcpy repetitions for the copy-bandwidth roofline column (default 5)\n"
            "  --profile P    device profile (name like p100, or a file): the reduction cost the simulation\n"
            "             build injects (sim build; run it with -c 0); the real build ignores it\n"
-           "  --timeout S    watchdog: an iteration not done in S s + 1 s per 10 MB prints one line per\n"
-           "             rank and aborts the job, exit 1 (default 60; 0 = off)\n"
+           "  --timeout S    watchdog: an iteration not done in S s prints one line per rank and aborts\n"
+           "             the job, exit 1 (0 = off; default: 60 s + 1 s per 10 MB of the message); setup,\n"
+           "             test data and the checks get S s + 1 s per 10 MB\n"
            "Columns: algbw = bytes/time; busbw = algbw*2(p-1)/p; copy = memcpy GB/s of the same bytes,\n"
            "run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
            "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n");
@@ -86,11 +94,14 @@ static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, c
         if (parse_int(v, 1, 1000, &o->copy_reps)) return fail(err, len, opt, "an integer 1..1000", v);
     } else if (!strcmp(opt, "--timeout")) {
         if (parse_int(v, 0, 1000000, &o->timeout_s)) return fail(err, len, opt, "seconds, an integer 0..1000000", v);
+        o->timeout_given = 1;
     } else if (!strcmp(opt, "-c")) {
         if (parse_int(v, 0, 1, &n)) return fail(err, len, opt, "0 or 1", v);
         o->check = (int)n;
     } else if (!strcmp(opt, "--csv")) {
         o->csv = v;
+    } else if (!strcmp(opt, "--json")) {
+        o->json = v;
     } else if (!strcmp(opt, "--device")) {
         if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(err, len, opt, "cpu or gpu", v);
         o->device = !strcmp(v, "gpu");
@@ -121,8 +132,15 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
     o->check = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { o->help = 1; return 0; }
+        if (!strcmp(argv[i], "--per-rank")) { o->per_rank = 1; continue; }
         if (set_option(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, errlen)) return 2;
         i++;
+    }
+    size_t es = ddl_dtype_size(o->dtype);
+    if (o->min_bytes % es || o->max_bytes % es) { /* never rounded down to whole elements */
+        snprintf(err, errlen, "allreduce: %s: expected a multiple of %zu bytes (one %s element), got %zu bytes",
+                 o->min_bytes % es ? "-b" : "-e", es, ddl_dtype_name(o->dtype), o->min_bytes % es ? o->min_bytes : o->max_bytes);
+        return 2;
     }
     if (o->max_bytes < o->min_bytes) {
         snprintf(err, errlen, "allreduce: -e: expected at least -b (%zu bytes), got %zu bytes", o->min_bytes,
@@ -163,10 +181,12 @@ int cli_allreduce_main(int argc, char **argv)
         if (launcher_rank() == 0) bench_allreduce_usage();
         return 0;
     }
-    char why[300] = "";
-    if (guard_fault_init(why, sizeof why) || (o.csv && guard_out_path(o.csv, why, sizeof why)) ||
+    char why[600] = "";
+    const char *what = ""; /* outfile_check's message names the option itself */
+    if (guard_fault_init(why, sizeof why) || (o.csv && outfile_check("--csv", o.csv, why, sizeof why)) ||
+        (o.json && outfile_check("--json", o.json, why, sizeof why)) ||
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
-        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
+        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s%s\n", what, why);
         return 2;
     }
     if (o.profile) { /* the simulation's γ; the real build stores and ignores it */

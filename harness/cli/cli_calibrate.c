@@ -9,6 +9,7 @@
  * 1 the command re-executes itself once with it set. */
 #include "cli.h"
 #include "gemm.h"
+#include "outfile.h"
 #include "guard.h"
 #include "layers.h"
 #include "mem.h"
@@ -117,26 +118,31 @@ out:
 int cli_calibrate_main(int argc, char **argv)
 {
     const char *path = "harness/sim/profiles/local.profile";
-    char err[300], header[1024];
+    char err[700], header[1024];
     profile pr;
     for (int i = 1; i < argc; i++) /* DISPATCH: the network calibration (an MPI launch) */
         if (!strcmp(argv[i], "--network")) return cli_calibrate_network(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: ddlbench calibrate [-o FILE]   (default %s)\n"
+                   "  FILE is written whole (FILE.tmp, renamed); a symbolic link is followed, a FIFO or a device\n"
+                   "  written through; a path that cannot be written is refused before the minutes of measuring.\n"
                    "       mpirun -np N ddlbench calibrate --network [...]: the MPI links -> a platform file\n"
                    "       (ddlbench calibrate --network --help)\n", path);
             return 0;
         }
-        if (!strcmp(argv[i], "-o") && i + 1 < argc && *argv[i + 1]) {
-            path = argv[++i];
-            continue;
+        if (strcmp(argv[i], "-o")) {
+            fprintf(stderr, "ddlbench calibrate: unknown option \"%s\" (try --help)\n", argv[i]);
+            return 2;
         }
-        fprintf(stderr, "ddlbench calibrate: unknown or incomplete option \"%s\" (try --help)\n", argv[i]);
-        return 2;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "ddlbench calibrate: -o: expected a file name after it\n");
+            return 2;
+        }
+        path = argv[++i];
     }
-    if (guard_out_path(path, err, sizeof err)) { /* before minutes of measuring */
-        fprintf(stderr, "ddlbench calibrate: -o: %s\n", err);
+    if (outfile_check("-o", path, err, sizeof err)) { /* before minutes of measuring */
+        fprintf(stderr, "ddlbench calibrate: %s\n", err);
         return 2;
     }
     const char *threads = getenv("OPENBLAS_NUM_THREADS");

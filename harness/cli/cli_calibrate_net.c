@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "fit.h"
 #include "guard.h"
+#include "outfile.h"
 #include "mem.h"
 #include "parse.h"
 #include "platform_file.h"
@@ -72,8 +73,13 @@ static int parse(int argc, char **argv, net_opts *o)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(), 1;
         if (!v) return fprintf(stderr, "ddlbench calibrate: %s: expected a value (or unknown option; try --help)\n", a), 2;
         i++;
-        if (!strcmp(a, "-o") && *v) o->path = v;
-        else if (!strcmp(a, "--name")) o->name = v;
+        if (!strcmp(a, "-o")) o->path = v;
+        else if (!strcmp(a, "--name")) {
+            size_t n = strlen(v); /* what platform files accept (platform_file.h) */
+            if (!n || n > 63 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n)
+                return fprintf(stderr, "ddlbench calibrate: --name: expected 1..63 of [A-Za-z0-9._-], got \"%.40s\"\n", v), 2;
+            o->name = v;
+        }
         else if (!strcmp(a, "-b") || !strcmp(a, "-e")) {
             if (parse_size(v, 1, (size_t)1 << 30, a[1] == 'b' ? &o->min_bytes : &o->max_bytes))
                 return fprintf(stderr, "ddlbench calibrate: %s: expected a size 1..1G like 64, 4K, 16M, got \"%s\"\n", a, v), 2;
@@ -304,11 +310,11 @@ int cli_calibrate_network(int argc, char **argv)
 {
     net_opts o;
     net_state s;
-    char err[300];
+    char err[700];
     double n[NET_MAX_SIZES];
     int count = 0, rc = parse(argc, argv, &o), bad, anybad;
     if (rc) return rc == 1 ? 0 : rc;
-    if (guard_fault_init(err, sizeof err) || guard_out_path(o.path, err, sizeof err)) {
+    if (guard_fault_init(err, sizeof err) || outfile_check("-o", o.path, err, sizeof err)) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);
         return 2;
     }

@@ -92,12 +92,19 @@ int cli_model_cost(int argc, char **argv)
     }
     if (!c.profile) c.profile = strcmp(pf.name, "h200") ? "p100" : "h200";
     if (profile_load(c.profile, &pr, err, sizeof err)) {
-        fprintf(stderr, "ddlbench model: %s\n", err);
+        fprintf(stderr, "ddlbench model: --profile: %s\n", err);
         return 2;
     }
     c.co.gamma = pr.reduce_ns_per_byte * 1e-9;
     if (parse_list(c.algos, ',', buf, sizeof buf, items, MAX_ALGOS, &n)) {
         fprintf(stderr, "ddlbench model: --algo: expected a list like ring,rhd,ddl, got \"%.64s\"\n", c.algos);
+        return 2;
+    }
+    int ddl = 0;
+    for (int i = 0; i < n; i++) ddl |= !strcmp(items[i], "ddl");
+    if ((c.co.grid || c.co.patterns) && !ddl) {
+        fprintf(stderr, "ddlbench model: %s: applies to --algo ddl only; expected ddl in --algo\n",
+                c.co.grid ? "--grid" : "--patterns");
         return 2;
     }
     const int p = platform_ranks(&pf);
@@ -107,7 +114,8 @@ int cli_model_cost(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         double t;
         if (model_cost(&pf, items[i], (double)c.bytes, &c.co, &t, err, sizeof err)) {
-            fprintf(stderr, "ddlbench model: %s\n", err);
+            int named = !strncmp(err, "grid: ", 6) || !strncmp(err, "patterns: ", 10); /* as typed: --grid */
+            fprintf(stderr, "ddlbench model: %s%s\n", named ? "--" : "", err);
             return 2;
         }
         double algbw = t > 0 ? (double)c.bytes / t / 1e9 : 0;

@@ -15,6 +15,7 @@
 #include "gemm.h"
 #include "half.h"
 #include "model.h"
+#include "outfile.h"
 #include "parse.h"
 #include "profile.h"
 
@@ -133,16 +134,37 @@ int cli_gpucheck_main(int argc, char **argv)
     long peak_n = 8192, step_batch = 256;
     int ndev = 0, rc = 0, fails = 0;
     double peak[KERN_PREC_COUNT] = { 0 };
+    char err[700];
     for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--profile-out") && v) out = argv[++i];
-        else if (!strcmp(argv[i], "--peak-n") && v && !parse_int(v, 256, 32768, &peak_n)) i++;
-        else if (!strcmp(argv[i], "--step-batch") && v && !parse_int(v, 0, 4096, &step_batch)) i++;
-        else {
-            fprintf(stderr, "ddlbench gpu-check: expected --profile-out FILE, --peak-n 256..32768 or --step-batch 0..4096, "
-                            "got \"%s\"\n", argv[i]);
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+            printf("usage: ddlbench gpu-check [--profile-out FILE] [--peak-n N] [--step-batch N]   (CUDA build, one GPU)\n"
+                   "  --profile-out FILE  write the measured device profile (checked before the run)\n"
+                   "  --peak-n N          side of the square peak GEMM, 256..32768 (default 8192)\n"
+                   "  --step-batch N      ResNet-50 step batch (--compute gemm and full), 0..4096 (default 256; 0 = skip)\n");
+            return 0;
+        }
+        if (strcmp(o, "--profile-out") && strcmp(o, "--peak-n") && strcmp(o, "--step-batch")) {
+            fprintf(stderr, "ddlbench gpu-check: unknown option \"%s\" (try --help)\n", o);
             return 2;
         }
+        if (!v) {
+            fprintf(stderr, "ddlbench gpu-check: %s: expected a value after it\n", o);
+            return 2;
+        }
+        i++;
+        if (!strcmp(o, "--profile-out")) out = v;
+        else if (!strcmp(o, "--step-batch") && parse_int(v, 0, 4096, &step_batch)) {
+            fprintf(stderr, "ddlbench gpu-check: --step-batch: expected an integer in 0..4096, got \"%s\"\n", v);
+            return 2;
+        } else if (!strcmp(o, "--peak-n") && parse_int(v, 256, 32768, &peak_n)) {
+            fprintf(stderr, "ddlbench gpu-check: --peak-n: expected an integer in 256..32768, got \"%s\"\n", v);
+            return 2;
+        }
+    }
+    if (out && outfile_check("--profile-out", out, err, sizeof err)) { /* before minutes of measuring */
+        fprintf(stderr, "ddlbench gpu-check: %s\n", err);
+        return 2;
     }
     if (kern_dev_count(&ndev) || ndev == 0) {
         printf("SKIP: no CUDA device (%s)\n", kern_dev_last_error());
@@ -212,7 +234,6 @@ int cli_gpucheck_main(int argc, char **argv)
     if (gpucheck_mem_rate(&mgbs)) { rc = 1; goto out; }
     printf("# 5. layer kernels (batch norm + ReLU forward and backward, 256 MiB): %.0f GB/s\n", mgbs);
     profile pr = { peak[KERN_PREC_TF32], peak[KERN_PREC_FP16], nspb, mgbs };
-    char err[256];
     if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32; mem_gbps: batch norm + ReLU kernels)",
                              err, sizeof err)) {
         fprintf(stderr, "ddlbench gpu-check: %s\n", err);

@@ -4,6 +4,7 @@
  * traffic (add: 3 streams of n floats, memcpy: 2) and the kernel as a fraction of the plain add. */
 #include "bench.h"
 #include "cli.h"
+#include "guard.h"
 #include "mem.h"
 #include "parse.h"
 #include "reduce.h"
@@ -64,7 +65,7 @@ static int usage(void)
     printf("usage: ddlbench kernels [-s SIZES] [-r N]   (one process; no mpirun needed)\n"
            "Float32 sum: kern_reduce (out-of-place c=a+b, and in-place c+=b) vs a plain loop\n"
            "c[i]=a[i]+b[i] vs memcpy, median of N runs (default 11), per buffer size.\n"
-           "  -s SIZES  comma list of bytes per buffer, K/M/G suffixes (default 256K,64M)\n"
+           "  -s SIZES  comma list of bytes per buffer, K/M/G suffixes, multiples of 4 (default 256K,64M)\n"
            "  -r N      runs per measurement, 1..1000\n"
            "GB/s count memory traffic: 3 buffers for the adds, 2 for memcpy. kern/add is the ratio of\n"
            "the kernel's GB/s to the plain loop's (target >= 0.90).\n");
@@ -103,25 +104,40 @@ int cli_kernels_main(int argc, char **argv)
     int ns = 0, rc = 0;
     double t[K_COUNT * 1000];
     for (int i = 1; i < argc; i++) {
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage();
-        if (!strcmp(argv[i], "-s") && v) slist = argv[++i];
-        else if (!strcmp(argv[i], "-r") && v && !parse_int(v, 1, 1000, &reps)) i++;
-        else {
-            fprintf(stderr, "kernels: %s: expected -s SIZES or -r N (1..1000), got \"%s\"\n", argv[i], v ? v : "(nothing)");
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) return usage();
+        if (strcmp(o, "-s") && strcmp(o, "-r")) {
+            fprintf(stderr, "kernels: unknown option \"%s\" (try ddlbench kernels --help)\n", o);
+            return 2;
+        }
+        if (!v) {
+            fprintf(stderr, "kernels: %s: expected a value after it\n", o);
+            return 2;
+        }
+        i++;
+        if (!strcmp(o, "-s")) slist = v;
+        else if (parse_int(v, 1, 1000, &reps)) {
+            fprintf(stderr, "kernels: -r: expected an integer in 1..1000, got \"%s\"\n", v);
             return 2;
         }
     }
     if (parse_list(slist, ',', buf, sizeof buf, sizes, KB_MAX_SIZES, &ns)) {
-        fprintf(stderr, "kernels: -s: expected a comma list of sizes, got \"%s\"\n", slist);
+        fprintf(stderr, "kernels: -s: expected a comma list of at most %d sizes, got \"%s\"\n", KB_MAX_SIZES, slist);
         return 2;
     }
     size_t bytes[KB_MAX_SIZES];
-    for (int k = 0; k < ns; k++)
-        if (parse_size(sizes[k], sizeof(float), (size_t)1 << 34, &bytes[k])) {
-            fprintf(stderr, "kernels: -s: expected sizes 4..16G like 256K, got \"%s\"\n", sizes[k]);
+    for (int k = 0; k < ns; k++) {
+        if (parse_size(sizes[k], sizeof(float), (size_t)1 << 34, &bytes[k]) || bytes[k] % sizeof(float)) {
+            fprintf(stderr, "kernels: -s: expected sizes 4..16G in whole float32 elements (multiples of 4 bytes) "
+                            "like 256K, got \"%s\"\n", sizes[k]);
             return 2;
         }
+        char err[300];
+        if (guard_mem_check(3.0 * (double)bytes[k], "-s (three buffers)", "a smaller size", err, sizeof err)) {
+            fprintf(stderr, "kernels: %s: %s\n", sizes[k], err);
+            return 2;
+        }
+    }
     printf("# ddlbench kernels: float32 sum, median of %ld runs; GB/s of memory traffic\n", reps);
     printf("# %12s %9s %9s %9s %9s %8s %8s\n", "bytes/buf", "kern", "kern_acc", "add", "memcpy", "kern/add",
            "acc/add");

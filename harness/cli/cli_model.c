@@ -27,6 +27,7 @@ typedef struct model_opts {
     long image_size;   /* --image-size */
     int time;          /* --time: run every GEMM with the linked backend */
     long reps;         /* --reps: timed runs per GEMM (median) */
+    int reps_given;    /* --reps was typed (it needs --time) */
     const char *profile; /* --profile: predicted GEMM and memory-bound time per step */
 } model_opts;
 
@@ -93,6 +94,7 @@ static int parse_opts(int argc, char **argv, model_opts *o)
         } else if ((v = opt_value(argc, argv, &i, "--profile", &missing))) {
             o->profile = v;
         } else if ((v = opt_value(argc, argv, &i, "--reps", &missing))) {
+            o->reps_given = 1;
             if (parse_int(v, 1, 1000, &o->reps)) {
                 fprintf(stderr, "ddlbench model: --reps: expected an integer in [1, 1000], got \"%s\"\n", v);
                 return 2;
@@ -102,6 +104,10 @@ static int parse_opts(int argc, char **argv, model_opts *o)
             else fprintf(stderr, "ddlbench model: unknown option \"%s\"; expected --model, --batch, --image-size, --time, --reps, --profile or --help\n", argv[i]);
             return 2;
         }
+    }
+    if (o->reps_given && !o->time) {
+        fprintf(stderr, "ddlbench model: --reps: applies to --time only; expected --time too\n");
+        return 2;
     }
     return 0;
 }
@@ -146,16 +152,23 @@ static double time_gemm(const model_layer *l, int which, const gemm_bufs *b, lon
 }
 
 /* Fills ms[2·i] (forward) and ms[2·i+1] (backward: data + weight) for every GEMM layer. */
-static int time_layers(const model *m, long reps, double *ms)
+/* Floats of the --time buffers: the largest M x K, K x N and M x N over the layers. */
+static void buf_sizes(const model *m, size_t *nw, size_t *nx, size_t *ny)
 {
-    size_t nw = 1, nx = 1, ny = 1;
-    gemm_bufs b = { NULL, NULL, NULL };
-    int rc = 1;
+    *nw = *nx = *ny = 1;
     for (int i = 0; i < model_layer_count(m); i++) {
         const model_gemm *g = &model_layer_at(m, i)->gemm[MODEL_FWD];
         size_t M = (size_t)g->m, N = (size_t)g->n, K = (size_t)g->k;
-        nw = M * K > nw ? M * K : nw, nx = K * N > nx ? K * N : nx, ny = M * N > ny ? M * N : ny;
+        *nw = M * K > *nw ? M * K : *nw, *nx = K * N > *nx ? K * N : *nx, *ny = M * N > *ny ? M * N : *ny;
     }
+}
+
+static int time_layers(const model *m, long reps, double *ms)
+{
+    size_t nw, nx, ny;
+    gemm_bufs b = { NULL, NULL, NULL };
+    int rc = 1;
+    buf_sizes(m, &nw, &nx, &ny);
     b.w = kern_buf_alloc(nw * sizeof(float)), b.x = kern_buf_alloc(nx * sizeof(float));
     b.y = kern_buf_alloc(ny * sizeof(float));
     if (!b.w || !b.x || !b.y) {
@@ -246,6 +259,14 @@ static int layer_table(const model_opts *o)
     }
     if (o->profile) pr = &prof;
     if (o->time) {
+        size_t nw, nx, ny;
+        char err[300];
+        buf_sizes(m, &nw, &nx, &ny);
+        if (guard_mem_check(4.0 * ((double)nw + (double)nx + (double)ny), "--time (GEMM buffers for --batch x --image-size)",
+                            "a smaller --batch or --image-size", err, sizeof err)) {
+            fprintf(stderr, "ddlbench model: %s\n", err);
+            goto out;
+        }
         rc = 1;
         ms = calloc(2 * (size_t)model_layer_count(m), sizeof *ms);
         if (!ms || kern_gemm_init() || time_layers(m, o->reps, ms)) { /* kernels/ print nothing */
@@ -302,7 +323,7 @@ out:
 
 int cli_model_main(int argc, char **argv)
 {
-    model_opts o = { "resnet50", 32, 224, 0, 3, NULL };
+    model_opts o = { "resnet50", 32, 224, 0, 3, 0, NULL };
     /* DISPATCH: `--train` the modelled training step (cli_model_train.c), `--algo` the analytic cost
      * model of one allreduce (cli_cost.c); everything below is the layer table. */
     for (int i = 1; i < argc; i++)

@@ -1,11 +1,12 @@
 /* cli_platform.c — `ddlbench platform`: write the SMPI platform of a preset and its hostfile.
  *   ddlbench platform --preset minsky --nodes 64 [--gpus-per-node N] [-o DIR]
  * writes DIR/platform.xml, DIR/hostfile (one simulated host per GPU, node-major) and DIR/smpi.cfg (the
- * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it), each
- * to a temporary file first and renamed into place. --preset FILE reads a platform file
+ * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it): all
+ * checked before anything is written, all written to temporary files, and renamed into place only when
+ * all are complete (outfile.h), so a failure leaves no half set. --preset FILE reads a platform file
  * (platform_file.h; `ddlbench calibrate --network` writes one). Needs no MPI launch. */
 #include "cli.h"
-#include "guard.h"
+#include "outfile.h"
 #include "platform.h"
 #include "platform_file.h"
 
@@ -24,32 +25,19 @@ static void usage(FILE *f)
         fprintf(f, "  %-9s %s\n", platform_preset(i)->name, platform_preset_help(i));
 }
 
-/* Write one file through path.tmp + rename. 0, or 1 with a message on stderr. */
-static int write_file(const char *dir, const char *name, const platform *pf,
-                      int (*fn)(const platform *, FILE *))
+#define NFILES 3
+static const char *const names[NFILES] = { "platform.xml", "hostfile", "smpi.cfg" };
+
+/* DIR/name for every file; 0, or 2 with a message. */
+static int paths(const char *dir, char path[NFILES][4096], char *err, size_t errlen)
 {
-    char path[4096], tmp[4200];
-    FILE *f;
-    int rc;
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
-        fprintf(stderr, "ddlbench platform: -o: path too long\n");
-        return 1;
-    }
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (!(f = fopen(tmp, "w"))) {
-        fprintf(stderr, "ddlbench platform: cannot write %s: %s\n", tmp, strerror(errno));
-        return 1;
-    }
-    rc = fn(pf, f);
-    if (fclose(f) || rc || rename(tmp, path)) {
-        fprintf(stderr, "ddlbench platform: writing %s failed: %s\n", path, strerror(errno));
-        remove(tmp);
-        return 1;
-    }
+    for (int k = 0; k < NFILES; k++)
+        if (snprintf(path[k], sizeof path[k], "%s/%s", dir, names[k]) >= (int)sizeof path[k])
+            return snprintf(err, errlen, "-o: path too long"), 2;
     return 0;
 }
 
-/* DIR/smpi.cfg: the factors of a platform file, empty for a preset (so none lingers from an earlier one). */
+/* smpi.cfg: the factors of a platform file, empty for a preset (so none lingers from an earlier one). */
 static platform_fit cfg_fit;
 static int cfg_writer(const platform *pf, FILE *f)
 {
@@ -57,17 +45,28 @@ static int cfg_writer(const platform *pf, FILE *f)
     return platform_write_smpi_cfg(&cfg_fit, f);
 }
 
-static int write_smpi_cfg(const char *dir, const char *preset)
+/* Every file, written whole or not at all. 0, or 1 with a message. */
+static int write_files(char path[NFILES][4096], const platform *pf, char *err, size_t errlen)
 {
-    platform pf;
-    char err[300];
-    memset(&pf, 0, sizeof pf);
-    memset(&cfg_fit, 0, sizeof cfg_fit);
-    if (platform_is_file(preset) && platform_file_load(preset, &pf, &cfg_fit, err, sizeof err)) {
-        fprintf(stderr, "ddlbench platform: %s\n", err);
-        return 1;
+    int (*const fn[NFILES])(const platform *, FILE *) = { platform_write_xml, platform_write_hostfile, cfg_writer };
+    outfile f[NFILES];
+    int opened = 0, rc = 1;
+    for (; opened < NFILES; opened++) {
+        if (outfile_open(&f[opened], path[opened], err, errlen)) goto out;
+        if (fn[opened](pf, f[opened].f)) {
+            snprintf(err, errlen, "writing \"%.200s\" failed", path[opened]);
+            opened++;
+            goto out;
+        }
     }
-    return write_file(dir, "smpi.cfg", &pf, cfg_writer);
+    for (int k = 0; k < NFILES; k++)
+        if (outfile_close(&f[k], err, errlen)) goto out;
+    for (int k = 0; k < NFILES; k++)
+        if (outfile_commit(&f[k], err, errlen)) goto out;
+    rc = 0;
+out:
+    for (int k = 0; k < opened; k++) outfile_discard(&f[k]);
+    return rc;
 }
 
 int cli_platform_main(int argc, char **argv)
@@ -75,7 +74,7 @@ int cli_platform_main(int argc, char **argv)
     platform_opts o = PLATFORM_OPTS_INIT;
     platform pf;
     const char *dir = ".";
-    char err[256];
+    char err[700];
     for (int i = 1; i < argc; i++) {
         int rc = platform_opt(argc, argv, &i, &o, err, sizeof err);
         if (rc == 0) continue;
@@ -87,20 +86,33 @@ int cli_platform_main(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-        if (!strcmp(argv[i], "-o") && i + 1 < argc && *argv[i + 1]) {
-            dir = argv[++i];
-            continue;
+        if (strcmp(argv[i], "-o")) {
+            fprintf(stderr, "ddlbench platform: unknown option \"%s\" (try --help)\n", argv[i]);
+            return 2;
         }
-        fprintf(stderr, "ddlbench platform: unknown or incomplete option \"%s\" (try --help)\n", argv[i]);
-        return 2;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "ddlbench platform: -o: expected a directory after it\n");
+            return 2;
+        }
+        dir = argv[++i];
     }
-    if (platform_from_opts(&o, &pf, err, sizeof err) || guard_out_dir(dir, err, sizeof err)) {
+    char path[NFILES][4096];
+    memset(&cfg_fit, 0, sizeof cfg_fit);
+    int bad = platform_from_opts(&o, &pf, err, sizeof err) || outfile_check_dir("-o", dir, err, sizeof err) ||
+              paths(dir, path, err, sizeof err);
+    for (int k = 0; k < NFILES && !bad; k++) bad = outfile_check("-o", path[k], err, sizeof err);
+    if (!bad && platform_is_file(o.preset)) { /* its SMPI factors, for smpi.cfg */
+        platform file;
+        bad = platform_file_load(o.preset, &file, &cfg_fit, err, sizeof err);
+    }
+    if (bad) {
         fprintf(stderr, "ddlbench platform: %s\n", err);
         return 2;
     }
-    if (write_file(dir, "platform.xml", &pf, platform_write_xml) ||
-        write_file(dir, "hostfile", &pf, platform_write_hostfile) || write_smpi_cfg(dir, o.preset))
+    if (write_files(path, &pf, err, sizeof err)) {
+        fprintf(stderr, "ddlbench platform: %s\n", err);
         return 1;
+    }
     printf("%s/platform.xml %s/hostfile: %s, %d nodes x %d GPUs = %d hosts\n", dir, dir, pf.name, pf.nodes,
            pf.gpus_per_node, platform_ranks(&pf));
     return 0;

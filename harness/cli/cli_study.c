@@ -7,7 +7,7 @@
  * Prints every corner, then per figure the band (min..max efficiency over the corners), its centre,
  * and where the published figure falls; --out DIR writes DIR/study.csv and DIR/report.md. */
 #include "cli.h"
-#include "guard.h"
+#include "outfile.h"
 #include "model.h"
 #include "parse.h"
 #include "platform.h"
@@ -109,7 +109,8 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     int two = fig->patterns && gpus > g;
     snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);
     study_case c = { &pf, fig->algo, two ? grid : NULL, two ? fig->patterns : NULL, pr->gemm_gflops_fp32,
-                     pr->reduce_ns_per_byte * 1e-9, overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20 };
+                     pr->reduce_ns_per_byte * 1e-9, overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20,
+                     pr->mem_gbps };
     return study_step(m, &c, t, err, errlen);
 }
 
@@ -168,45 +169,65 @@ static const char *verdict(double lo, double hi, double pub, char *buf, size_t l
     return buf;
 }
 
+/* OUT/study.csv (pass 0) and OUT/report.md (pass 1); 0, or 2 with a message if path is too long. */
+static int out_path(const study_opts *o, int pass, char *path, size_t len)
+{
+    if (snprintf(path, len, "%s/%s", o->out, pass ? "report.md" : "study.csv") < (int)len) return 0;
+    fprintf(stderr, "ddlbench study: --out: path too long\n");
+    return 2;
+}
+
+/* One of the two files, written into f. */
+static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
+{
+    char v[200];
+    if (!pass) fprintf(f, "# ddlbench study --gpus %ld --profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
+                          "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct\n",
+                       o->gpus, o->profile, o->bucket_mb);
+    else fprintf(f, "# The 2017 study, with bands\n\n`ddlbench study --gpus %ld --profile %s --bucket-mb %ld` (`make study`): "
+                    "the closed-form step model of harness/sim/study.h on the platform files in %s, GEMM rate %.0f "
+                    "GFLOP/s and reduction cost %.5f ns/B. Every constant and its source: docs/SOURCES.md. "
+                    "The band of a figure spans its unknowns (overlap off/on; for the Minsky 1 or 2 EDR ports); "
+                    "its centre is the middle of the band.\n\n", o->gpus, o->profile, o->bucket_mb, o->dir,
+                 pr->gemm_gflops_fp32, pr->reduce_ns_per_byte);
+    for (int k = 0; k < NFIG; k++) {
+        const figure *fg = &figures[k];
+        double lo, hi;
+        band(c[k], n[k], &lo, &hi);
+        if (pass) {
+            fprintf(f, "## %s\n\n%s, batch %d per GPU, `%s%s%s` allreduce; published figure relative to %d GPU(s) "
+                       "(docs/SOURCES.md %s).\n\n", fg->label, fg->model, fg->batch, fg->algo,
+                    fg->patterns ? " --patterns " : "", fg->patterns ? fg->patterns : "", fg->baseline, fg->source);
+            print_corners(f, 1, o, fg, c[k], n[k]);
+            fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
+            continue;
+        }
+        for (int i = 0; i < n[k]; i++)
+            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f\n", fg->label, fg->model, fg->batch,
+                    fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets, fg->baseline,
+                    c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
+                    c[k][i].eff1, fg->published);
+    }
+}
+
+/* Both files, written whole or not at all (outfile.h). 0, or 1 with a message. */
 static int write_outputs(const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
 {
-    char path[1024], tmp[1100], v[200];
-    FILE *f;
-    for (int pass = 0; pass < 2; pass++) {
-        snprintf(path, sizeof path, "%s/%s", o->out, pass ? "report.md" : "study.csv");
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        if (!(f = fopen(tmp, "w"))) return fprintf(stderr, "ddlbench study: cannot write %s: %s\n", tmp, strerror(errno)), 1;
-        if (!pass) fprintf(f, "# ddlbench study --gpus %ld --profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
-                              "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct\n",
-                           o->gpus, o->profile, o->bucket_mb);
-        else fprintf(f, "# The 2017 study, with bands\n\n`ddlbench study --gpus %ld --profile %s --bucket-mb %ld` (`make study`): "
-                        "the closed-form step model of harness/sim/study.h on the platform files in %s, GEMM rate %.0f "
-                        "GFLOP/s and reduction cost %.5f ns/B. Every constant and its source: docs/SOURCES.md. "
-                        "The band of a figure spans its unknowns (overlap off/on; for the Minsky 1 or 2 EDR ports); "
-                        "its centre is the middle of the band.\n\n", o->gpus, o->profile, o->bucket_mb, o->dir,
-                     pr->gemm_gflops_fp32, pr->reduce_ns_per_byte);
-        for (int k = 0; k < NFIG; k++) {
-            const figure *fg = &figures[k];
-            double lo, hi;
-            band(c[k], n[k], &lo, &hi);
-            if (pass) {
-                fprintf(f, "## %s\n\n%s, batch %d per GPU, `%s%s%s` allreduce; published figure relative to %d GPU(s) "
-                           "(docs/SOURCES.md %s).\n\n", fg->label, fg->model, fg->batch, fg->algo,
-                        fg->patterns ? " --patterns " : "", fg->patterns ? fg->patterns : "", fg->baseline, fg->source);
-                print_corners(f, 1, o, fg, c[k], n[k]);
-                fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
-                continue;
-            }
-            for (int i = 0; i < n[k]; i++)
-                fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f\n", fg->label, fg->model, fg->batch,
-                        fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets, fg->baseline,
-                        c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
-                        c[k][i].eff1, fg->published);
-        }
-        int bad = ferror(f);
-        if (fclose(f) || bad || rename(tmp, path)) return fprintf(stderr, "ddlbench study: writing %s failed\n", path), 1;
+    char path[4096], err[700] = "";
+    outfile f[2];
+    int opened = 0, rc = 1;
+    for (; opened < 2; opened++) {
+        if (out_path(o, opened, path, sizeof path) || outfile_open(&f[opened], path, err, sizeof err)) goto out;
+        write_one(f[opened].f, opened, o, pr, c, n);
     }
-    return 0;
+    if (outfile_close(&f[0], err, sizeof err) || outfile_close(&f[1], err, sizeof err) ||
+        outfile_commit(&f[0], err, sizeof err) || outfile_commit(&f[1], err, sizeof err))
+        goto out;
+    rc = 0;
+out:
+    if (rc && *err) fprintf(stderr, "ddlbench study: %s\n", err);
+    for (int k = 0; k < opened; k++) outfile_discard(&f[k]);
+    return rc;
 }
 
 int cli_study_main(int argc, char **argv)
@@ -215,11 +236,14 @@ int cli_study_main(int argc, char **argv)
     profile pr;
     corner c[NFIG][MAX_CORNERS];
     int n[NFIG], rc = parse(argc, argv, &o);
-    char err[300], v[200];
+    char err[700], v[200], path[4096];
     if (rc) return rc == 1 ? 0 : rc;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
-    if (o.out) mkdir(o.out, 0777); /* one level, like mkdir; guard_out_dir says why if it failed */
-    if (o.out && guard_out_dir(o.out, err, sizeof err)) return fprintf(stderr, "ddlbench study: --out: %s\n", err), 2;
+    if (o.out && *o.out) mkdir(o.out, 0777); /* one level, like mkdir; outfile_check_dir says why if it failed */
+    if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
+    for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
+        if (out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err))
+            return *err ? fprintf(stderr, "ddlbench study: %s\n", err), 2 : 2;
     printf("# ddlbench study: %ld GPUs, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB (first 1 MiB) when "
            "overlapped\n# %-18s %-4s %4s %10s %10s %10s %7s %7s\n", o.gpus, o.profile, pr.gemm_gflops_fp32,
            pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl", "bkts", "base_ms", "step_ms", "exposed", "eff%",

@@ -39,10 +39,13 @@ typedef struct train_opts {
     double jitter_pct;                /* --jitter: mean extra compute per rank and step, % (trainer.h) */
     long seed;                        /* --jitter-seed */
     const char *csv;                  /* --csv */
+    const char *json;                 /* --json: the CSV's rows as one JSON document */
+    int per_rank;                     /* --per-rank: each rank's own medians, slowest rank, stragglers */
     char listbuf[2][256];             /* storage for the parsed lists */
 } train_opts;
 
 enum { F_STEP, F_COMPUTE, F_GEMM, F_NONGEMM, F_COMM, F_EXPOSED, F_SGD, F_OTHER, F_COUNT };
+#define TR_FIELDS (F_COUNT + 2) /* per rank: the F_COUNT medians, then step min and max */
 
 typedef struct train_row {
     const char *algo;
@@ -53,15 +56,19 @@ typedef struct train_row {
     double images_per_s;
     long wrong;
     double gflops, ipc;       /* PAPI over the GEMMs of the timed steps, all ranks; < 0 = NA */
+    double *ranks;            /* rank 0, --per-rank: TR_FIELDS per rank, seconds (malloc'd), else NULL */
 } train_row;
 
 /* One configuration (algorithm a, bucket size b): warm-up and timed steps, the row filled on every
- * rank. 0, or 1 (a run failed; rank 0 printed why). samples: F_COUNT x steps doubles. */
+ * rank. 0, or 1 (a run failed; rank 0 printed why). samples: 2 x F_COUNT x steps doubles. */
 int train_run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r);
-/* A row as the table (csv = 0) or a CSV line. */
+/* cli_train_out.c — a row as the table (csv = 0; with --per-rank a '#' line of the ranks' spread
+ * follows) or as CSV lines (with --per-rank the summary columns, then one line per rank). */
 void train_print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r);
-/* The CSV with the provenance lines, written whole (temporary file, renamed); 0 or -1. */
-int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows,
-                    int n);
+/* The projected time to train of each row (workload.h), '#' lines under the table. */
+void train_print_time_to_train(FILE *f, const train_opts *o, int size, const train_row *rows, int n);
+/* --csv and --json with the provenance lines, each written whole (temporary file, renamed); 0, or 1
+ * with the reason printed. */
+int train_write_results(const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n);
 
 #endif

@@ -1,11 +1,13 @@
 /* cli_train_run.c — one `ddlbench train` configuration (algorithm x bucket size): a context, a
  * trainer, warm-up and timed steps, every figure the maximum over ranks per step and the median
- * over steps; and its output, the table row and the CSV (cli_train.h). */
+ * over steps; with --per-rank each rank's own medians gathered on rank 0 (cli_train.h; the output:
+ * cli_train_out.c). */
 #include "cli_train.h"
 #include "bench.h"
 #include "counters.h"
 #include "engine.h"
 #include "guard.h"
+#include "outfile.h"
 #include "trainer.h"
 #include "watchdog.h"
 
@@ -35,6 +37,26 @@ static void counter_rates(double gemm_s, train_row *r)
     r->ipc = mn[1] >= 0 && mn[2] >= 0 && sum[2] > 0 ? sum[1] / sum[2] : -1;
 }
 
+/* --per-rank: this rank's own medians (and step min, max) to rank 0's r->ranks; 0, or 1 out of memory. */
+static int gather_ranks(const train_opts *o, double *own, train_row *r)
+{
+    int rank, size, nomem = 0, any;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double mine[TR_FIELDS];
+    for (int f = 0; f < F_COUNT; f++)
+        mine[f] = median_of(own + f * o->steps, (size_t)o->steps, f == F_STEP ? &mine[F_COUNT] : NULL,
+                            f == F_STEP ? &mine[F_COUNT + 1] : NULL);
+    if (rank == 0 && !(r->ranks = malloc((size_t)size * TR_FIELDS * sizeof *r->ranks))) nomem = 1;
+    MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (nomem) {
+        if (rank == 0) fprintf(stderr, "ddlbench train: out of memory for the per-rank times\n");
+        return 1;
+    }
+    any = MPI_Gather(mine, TR_FIELDS, MPI_DOUBLE, r->ranks, TR_FIELDS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return any != MPI_SUCCESS;
+}
+
 int train_run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r)
 {
     ddl_config cfg = DDL_CONFIG_INIT;
@@ -50,7 +72,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     cfg.algo = o->algos[a];
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
-    cfg.poll_us = o->poll_us >= 0 ? (int)o->poll_us : engine_default_poll_us();
+    cfg.poll_us = (int)o->poll_us; /* resolved by cli_train.c: --poll-us, DDL_POLL_US or the default */
     cfg.device = o->device;
     if (o->hook) {
         cfg.cost = cost_hook_fn;
@@ -60,7 +82,12 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
     watchdog_arm((double)o->timeout_s, what);
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
-        if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", ddl_last_error());
+        const char *e = ddl_last_error(); /* name what the user typed: --grid or DDL_GRID, ... */
+        int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10);
+        if (rank == 0 && (g || p))
+            fprintf(stderr, "ddlbench train: %s: %s\n", g ? (o->grid ? "--grid" : "DDL_GRID") : (o->patterns ? "--patterns" : "DDL_PATTERNS"),
+                    e + (g ? 6 : 10));
+        else if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", e);
         return 2;
     }
     if (rank == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
@@ -96,7 +123,10 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
                vmax[F_COUNT];
         MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (s >= o->warmup)
-            for (int f = 0; f < F_COUNT; f++) samples[f * o->steps + (s - o->warmup)] = vmax[f];
+            for (int f = 0; f < F_COUNT; f++) {
+                samples[f * o->steps + (s - o->warmup)] = vmax[f];
+                samples[(F_COUNT + f) * o->steps + (s - o->warmup)] = v[f]; /* this rank's own */
+            }
         if (s + 1 == o->warmup) counters_take(&(counters_totals){ 0 }); /* count the timed steps only */
         if (s >= o->warmup) gemm_s += st.gemm_s;
     }
@@ -107,56 +137,11 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
         r->med[f] = median_of(samples + f * o->steps, (size_t)o->steps, f == F_STEP ? &r->step_min : NULL,
                               f == F_STEP ? &r->step_max : NULL);
     r->images_per_s = (double)o->batch * size / r->med[F_STEP];
+    if (o->per_rank && gather_ranks(o, samples + F_COUNT * o->steps, r)) goto out;
     rc = 0;
 out:
     watchdog_disarm();
     trainer_free(t);
     ddl_ctx_free(ctx);
     return rc;
-}
-
-static const char *const csv_header =
-    "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
-    "compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
-    "papi_gemm_GFLOPps,papi_gemm_ipc";
-
-static void print_na(FILE *f, double v, const char *fmt)
-{
-    if (v < 0) fputs(",NA", f);
-    else fprintf(f, fmt, v);
-}
-
-void train_print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r)
-{
-    const double *m = r->med;
-    if (csv) {
-        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
-                o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
-                r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
-                m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s,
-                r->wrong);
-        print_na(f, r->gflops, ",%.3f");
-        print_na(f, r->ipc, ",%.3f");
-        fputc('\n', f);
-    } else
-        fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
-                r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
-                m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3,
-                100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
-}
-
-int train_write_csv(const char *path, const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) return -1;
-    FILE *f = fopen(tmp, "w");
-    if (!f) return -1;
-    meta_write(f, meta);
-    fprintf(f, "%s\n", csv_header);
-    for (int i = 0; i < n; i++) train_print_row(f, 1, o, size, &rows[i]);
-    if (fclose(f) || rename(tmp, path)) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
 }

@@ -13,6 +13,8 @@ static const cli_command commands[] = {
     { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset or platform file" },
     { "calibrate", cli_calibrate_main, "GEMM, reduction and memory rates -> device profile; --network (mpirun): MPI links -> platform file" },
     { "study", cli_study_main, "the 2017 DDL study at 256 GPUs with bands over its unknowns (closed-form model, no MPI)" },
+    { "advise", cli_advise_main, "bucket cap and first bucket with the least exposed communication (model; --sim)" },
+    { "json", cli_json_main, "a ddlbench CSV (provenance, header, rows) as one JSON document (scaling.json)" },
     { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, memory GB/s, device profile, step vs PyTorch" },
 };
 
@@ -25,9 +27,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+        fprintf(stderr, "ddlbench: expected a command (try ddlbench --help)\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
     }
     if (!strcmp(argv[1], "--list")) return cli_list_main(argc - 1, argv + 1);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

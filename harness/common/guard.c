@@ -1,4 +1,4 @@
-/* guard.c — resource and output checks before a run, and the DDL_FAULT_INJECT hook (see guard.h). */
+/* guard.c — resource checks before a run (output paths: outfile.c), and the DDL_FAULT_INJECT hook (see guard.h). */
 #include "guard.h"
 #include "model.h"
 #include "step_full.h"
@@ -11,12 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct {
     int on;
     long rank, step;
     int sig;
+    int slow;       /* slow:RANK:MS: sleep ms milliseconds instead of raising a signal */
+    long ms;
 } fault;
 
 int guard_fault_init(char *err, size_t errlen)
@@ -25,11 +28,20 @@ int guard_fault_init(char *err, size_t errlen)
     char buf[64];
     const char *items[3];
     int n;
-    fault.on = 0;
+    fault.on = fault.slow = 0;
     if (!s) return 0;
+    if (!strncmp(s, "slow:", 5)) {
+        if (parse_list(s + 5, ':', buf, sizeof buf, items, 3, &n) || n != 2 || parse_int(items[0], 0, 1L << 30, &fault.rank) ||
+            parse_int(items[1], 1, 3600000, &fault.ms)) {
+            snprintf(err, errlen, "DDL_FAULT_INJECT: expected slow:RANK:MS (MS 1..3600000), got \"%.64s\"", s);
+            return 2;
+        }
+        fault.slow = 1;
+        return 0;
+    }
     if (parse_list(s, ':', buf, sizeof buf, items, 3, &n) || n < 2 || parse_int(items[0], 0, 1L << 30, &fault.rank) ||
         parse_int(items[1], 0, 1L << 40, &fault.step) || (n == 3 && strcmp(items[2], "kill") && strcmp(items[2], "stop"))) {
-        snprintf(err, errlen, "DDL_FAULT_INJECT: expected RANK:STEP[:kill|stop], got \"%.64s\"", s);
+        snprintf(err, errlen, "DDL_FAULT_INJECT: expected RANK:STEP[:kill|stop] or slow:RANK:MS, got \"%.64s\"", s);
         return 2;
     }
     fault.sig = n == 3 && !strcmp(items[2], "stop") ? SIGSTOP : SIGKILL;
@@ -43,6 +55,13 @@ void guard_fault_point(int rank, long step)
     fprintf(stderr, "fault injection: rank %d step %ld: raising %s\n", rank, step, fault.sig == SIGSTOP ? "SIGSTOP" : "SIGKILL");
     fflush(stderr);
     raise(fault.sig);
+}
+
+void guard_slow_point(int rank)
+{
+    if (!fault.slow || rank != fault.rank) return;
+    struct timespec ts = { fault.ms / 1000, (fault.ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR) continue;
 }
 
 int guard_mul(size_t *out, size_t a, size_t b)
@@ -85,43 +104,6 @@ int guard_mem_check(double bytes, const char *what, const char *expected, char *
     if (!have || bytes <= (double)have) return 0;
     snprintf(err, errlen, "%s needs %.3g GB per rank but %.3g GB are available per rank; expected %s", what, bytes / 1e9,
              (double)have / 1e9, expected);
-    return 2;
-}
-
-int guard_out_dir(const char *dir, char *err, size_t errlen)
-{
-    struct stat st;
-    if (!dir || !*dir) dir = ".";
-    if (stat(dir, &st) != 0) {
-        snprintf(err, errlen, "%.200s: expected a writable directory (%s)", dir, strerror(errno));
-        return 2;
-    }
-    if (!S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
-        snprintf(err, errlen, "%.200s: expected a writable directory (%s)", dir,
-                 S_ISDIR(st.st_mode) ? strerror(errno) : "not a directory");
-        return 2;
-    }
-    return 0;
-}
-
-int guard_out_path(const char *path, char *err, size_t errlen)
-{
-    char dir[4096];
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    if (!path || !*path || (slash && !slash[1])) {
-        snprintf(err, errlen, "expected a file name, got \"%.200s\"", path ? path : "");
-        return 2;
-    }
-    if (!slash) return access(".", W_OK | X_OK) ? (snprintf(err, errlen, ".: not writable (%s)", strerror(errno)), 2) : 0;
-    if ((size_t)(slash - path) >= sizeof dir) {
-        snprintf(err, errlen, "path too long (%zu bytes)", strlen(path));
-        return 2;
-    }
-    memcpy(dir, path, (size_t)(slash - path));
-    dir[slash - path] = '\0';
-    if (!*dir) return 0; /* "/name" */
-    if (access(dir, W_OK | X_OK) == 0) return 0;
-    snprintf(err, errlen, "cannot create \"%.200s\": directory %.200s: %s", path, dir, strerror(errno));
     return 2;
 }
 

@@ -123,6 +123,8 @@ int meta_collect(MPI_Comm comm, int argc, char **argv, const char *device, run_m
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     MPI_Get_processor_name(name, &nlen);
+    const char *cluster = getenv("DDL_CLUSTER"); /* set by harness/scripts/emucluster.sh run */
+    if (cluster && *cluster) meta_add(m, "cluster", cluster);
     if (rank == 0 && !(all = malloc((size_t)size * MPI_MAX_PROCESSOR_NAME))) rc = 1;
     MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
     if (rc || MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm)) {

@@ -92,6 +92,27 @@ int parse_list(const char *s, char sep, char *buf, size_t buflen, const char **i
     return PARSE_OK;
 }
 
+size_t parse_decimal_len(const char *s)
+{
+    const char *p = s;
+    size_t digits = 0;
+    if (!s) return 0;
+    if (*p == '-') p++;
+    for (; isdigit((unsigned char)*p); p++) digits++;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++) digits++;
+    if (!digits) return 0;
+    if (*p == 'e' || *p == 'E') { /* an exponent only when digits follow */
+        const char *q = p + 1;
+        if (*q == '+' || *q == '-') q++;
+        if (isdigit((unsigned char)*q)) {
+            while (isdigit((unsigned char)*q)) q++;
+            p = q;
+        }
+    }
+    return (size_t)(p - s);
+}
+
 const char *parse_strerror(int code)
 {
     switch (code) {

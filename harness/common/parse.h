@@ -26,6 +26,11 @@ int parse_int(const char *s, long min, long max, long *out);
 int parse_list(const char *s, char sep, char *buf, size_t buflen, const char **items, int max_items,
                int *n);
 
+/* Length of the decimal number s starts with: [-]digits[.digits] (or [-].digits) and an optional
+ * exponent e[+|-]digits; 0 when it starts with none. Hexadecimal, inf, nan, a leading + or space are
+ * not decimal numbers. strtod over exactly that prefix gives the value. */
+size_t parse_decimal_len(const char *s);
+
 /* "expected ..." fragments for messages: parse_strerror(PARSE_RANGE) = "out of range". */
 const char *parse_strerror(int code);
 

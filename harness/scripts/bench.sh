@@ -5,7 +5,10 @@
 # all rows go to results/bench/allreduce.csv, then a table of busbw ratios against `mpi`.
 # Fewer iterations for bigger messages keep the whole run to a few minutes on 2 cores.
 # Environment: BUILD (default build), OUT (default results/bench), NPS (default "2 4"),
-# MAX (largest size, default 256M), MPIRUN (launcher, see mpilaunch.sh).
+# MAX (largest size, default 256M), MPIRUN (launcher, see mpilaunch.sh). For `make cluster-bench`
+# (harness/scripts/cluster_bench.sh): LAUNCH (a prefix before every mpilaunch.sh, e.g. emucluster.sh
+# run --ppn 2 --), KERNELS=0 (no kernel benchmark), RANGES (the size ranges below), BOUNDS (a file of
+# link bounds for bench_ratios.sh), BENCH_COMMAND (the command recorded in the CSV).
 set -eu
 BUILD=${BUILD:-build}
 OUT=${OUT:-results/bench}
@@ -14,16 +17,31 @@ MAX=${MAX:-256M}
 here=$(dirname "$0")
 exe=$BUILD/ddlbench
 parts=$OUT/parts
-mkdir -p "$parts"
+. "$here/outdir.sh"
+# everything checked before the first measurement
+[ -x "$exe" ] || outdir_fail BUILD "$exe not built (make all)"
+for np in $NPS; do case $np in ''|*[!0-9]*|0*) outdir_fail NPS "expected rank counts like \"2 4\", got \"$NPS\"";; esac; done
+[ -n "$NPS" ] || outdir_fail NPS "expected rank counts like \"2 4\", got \"\""
+"$exe" allreduce -e "$MAX" --help >/dev/null 2>&1 || outdir_fail MAX "expected a size like 256M, got \"$MAX\""
+outdir_ready OUT "$OUT"
+outdir_ready OUT "$parts"
+for f in kernels.txt allreduce.csv ratios.txt; do outfile_ready OUT "$OUT/$f"; done
 rm -f "$parts"/*.csv
+trap 'rm -f "$OUT"/*.tmp "$parts"/*.tmp' EXIT
+trap 'exit 130' INT TERM
 
-echo "# ddlbench kernels (one process)"
-"$exe" kernels -s 256K,4M,64M -r 11 | tee "$OUT/kernels.txt"
+LAUNCH=${LAUNCH:-}
+if [ "${KERNELS:-1}" = 1 ]; then
+    echo "# ddlbench kernels (one process)"
+    "$exe" kernels -s 256K,4M,64M -r 11 >"$OUT/kernels.txt.tmp" # set -e: a failure leaves no kernels.txt
+    cat "$OUT/kernels.txt.tmp"
+    mv "$OUT/kernels.txt.tmp" "$OUT/kernels.txt"
+fi
 
 # ranges: "min max warm-up iterations"
-RANGES="1K 512K 5 40
+RANGES=${RANGES:-"1K 512K 5 40
 1M 8M 2 15
-16M $MAX 1 5"
+16M $MAX 1 5"}
 
 ompi_flags() { # algorithm number of coll_tuned_allreduce_algorithm
     echo "--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm $1"
@@ -35,11 +53,11 @@ PAIRS="4:mpi-ompi-ring 6:mpi-ompi-rabenseifner" # coll_tuned_allreduce_algorithm
 for np in $NPS; do
     echo "$RANGES" | while read -r lo hi w n; do
         echo "# np=$np $lo..$hi: all algorithms"
-        sh "$here/mpilaunch.sh" "$np" "$exe" allreduce -b "$lo" -e "$hi" -w "$w" -n "$n" \
+        $LAUNCH sh "$here/mpilaunch.sh" "$np" "$exe" allreduce -b "$lo" -e "$hi" -w "$w" -n "$n" \
             --csv "$parts/np${np}_${lo}_all.csv" </dev/null # mpirun would eat the ranges on stdin
         for pair in $PAIRS; do
             echo "# np=$np $lo..$hi: ${pair#*:}"
-            MPIRUN_FLAGS="$(ompi_flags "${pair%%:*}")" sh "$here/mpilaunch.sh" "$np" "$exe" allreduce -a mpi \
+            MPIRUN_FLAGS="$(ompi_flags "${pair%%:*}")" $LAUNCH sh "$here/mpilaunch.sh" "$np" "$exe" allreduce -a mpi \
                 --label "${pair#*:}" -b "$lo" -e "$hi" -w "$w" -n "$n" \
                 --csv "$parts/np${np}_${lo}_${pair#*:}.csv" </dev/null
         done
@@ -49,9 +67,11 @@ done
 csv=$OUT/allreduce.csv
 first=$(ls "$parts"/*.csv | head -n 1)
 { # the first part's provenance (# lines) and header, then every part's rows
-    grep '^#' "$first" | grep -v '^# command:'; echo "# command: sh harness/scripts/bench.sh (MPIRUN=${MPIRUN:-mpirun})"
+    grep '^#' "$first" | grep -v '^# command:'; echo "# command: ${BENCH_COMMAND:-sh harness/scripts/bench.sh (MPIRUN=${MPIRUN:-mpirun})}"
     grep -v '^#' "$first" | head -n 1
     for f in "$parts"/*.csv; do grep -v '^#' "$f" | tail -n +2; done | sort -s -t, -k7,7n -k1,1n; } >"$csv.tmp"
 mv "$csv.tmp" "$csv"
 echo "# wrote $csv ($(($(wc -l <"$csv") - 1)) rows)"
-sh "$here/bench_ratios.sh" "$csv" | tee "$OUT/ratios.txt"
+sh "$here/bench_ratios.sh" "$csv" ${BOUNDS:-} >"$OUT/ratios.txt.tmp"
+cat "$OUT/ratios.txt.tmp"
+mv "$OUT/ratios.txt.tmp" "$OUT/ratios.txt"

@@ -20,7 +20,11 @@ exe=${1:?usage: gpu_check.sh BUILD/cuda/ddlbench}
 BUILD=${BUILD:-build}
 out=${GPU_CHECK_OUT:-results/gpu}
 dir=$(dirname "$0")
-mkdir -p "$out" || exit 1
+. "$dir/outdir.sh"
+[ -x "$exe" ] || outdir_fail gpu_check.sh "$exe not built (make all with nvcc)"
+outdir_ready GPU_CHECK_OUT "$out" # before minutes on the device
+outfile_ready GPU_CHECK_OUT "$out/gpu_check.log"
+outfile_ready GPU_CHECK_OUT "$out/local.profile"
 log=$out/gpu_check.log
 : >"$log"
 

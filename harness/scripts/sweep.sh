@@ -13,18 +13,26 @@
 # weighted by each launch's expected cost (est_weight below: ranks x algorithms, squared for the
 # rings), rescaled by the launches already finished; a sweep estimated at over an hour is refused
 # unless --force.
+# emu — the real
+# build on an emulated cluster of NODES nodes on this machine (harness/scripts/emucluster.sh, root
+# needed: one network namespace and hostname per node, NICs limited to --rate), brought up for the
+# sweep and removed after it; ranks per node are detected from the node boundaries.
 # Each launch writes its own CSV (to a temporary name, renamed when complete); the merged
 # scaling.csv is rewritten after every configuration, so an interrupted sweep keeps every finished
 # configuration and --resume skips them. Every CSV begins with `# key: value` provenance lines
-# (results/README.md); --dry-run prints each launch command instead of running it.
+# (results/README.md); scaling.json holds the same rows as JSON (ddlbench json). Launches run with
+# --per-rank: scaling.csv keeps each configuration's summary row (slowest rank, lag, stragglers).
+# --dry-run prints each launch command instead of running it.
 set -u
 cmdline="sh harness/scripts/sweep.sh"
 for a in "$@"; do case $a in ""|*[!A-Za-z0-9_./:,=+-]*) a="'$a'";; esac; cmdline="$cmdline $a"; done
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/outdir.sh"
 usage() {
     cat <<'EOF'
 usage: sweep.sh [options]
-  --backend sim|mpi|model  simulation (SMPI), real MPI, or the alpha-beta-gamma model (default sim)
+  --backend sim|mpi|emu|model  simulation (SMPI), real MPI, real MPI on an emulated cluster, or the
+                         alpha-beta-gamma model (default sim)
   --nodes N              largest node count (default 2); node counts 1, 2, 4, ... N
   --gpus-per-node G      ranks per node (default 4)
   --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
@@ -33,21 +41,47 @@ usage: sweep.sh [options]
   --platform P           sim: platform preset or platform file (default minsky; e.g. from
                          ddlbench calibrate --network)
   --profile P            sim: device profile (default p100)
+  --rate R               emu: each node's NIC rate, e.g. 500mbit (default none = unshaped)
+  --delay D              emu: one-way delay per node egress, e.g. 100us (needs netem; default none)
   --train-args "..."     extra ddlbench train options (e.g. "--image-size 64 --steps 5")
   --build DIR            where ddlbench and sim/ddlbench-sim are (default build)
-  --out DIR              results folder (default results/<run-id>; results/latest points at it)
-  --resume               skip configurations whose CSV is already in --out
+  --out DIR              results folder (default results/<run-id>; results/latest points at it);
+                         one holding an earlier sweep's results is refused unless --resume
+  --resume               continue an interrupted sweep: skip configurations whose CSV is already in
+                         --out (default: the run results/latest points at); the options must match
   --dry-run              print each launch command (one line each) instead of running it; writes nothing
   -j, --jobs N           sim and model: launches at once (default: the core count); mpi: always 1
   --force                run even when the estimate is over an hour (sim)
   -q                     no progress lines
 EOF
 }
-die() { echo "sweep.sh: $*" >&2; exit 2; }
-posint() { case $2 in ''|*[!0-9]*|0*) die "$1: expected a positive integer, got \"$2\"";; esac; }
+# Messages name the option as the user typed it: --algos here, ALGOS under `make run` (which sets
+# DDL_SWEEP_FROM_MAKE).
+name() {
+    if [ -n "${DDL_SWEEP_FROM_MAKE:-}" ]; then
+        case $1 in --backend) echo BACKEND;; --nodes) echo NODES;; --gpus-per-node) echo GPUS_PER_NODE;;
+        --models) echo MODELS;; --algos) echo ALGOS;; --bucket-mb) echo BUCKET_MB;; --platform) echo PLATFORM;;
+        --profile) echo PROFILE;; --train-args) echo TRAIN_ARGS;; --build) echo BUILD;; --out) echo OUT;; *) echo "$1";; esac
+    else echo "$1"; fi
+}
+prog=sweep.sh; [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && prog="make run"
+die() { echo "$prog: $*" >&2; exit 2; }
+bad() { die "$(name "$1"): $2"; } # option, what was wrong
+# count OPTION VALUE MIN MAX: a decimal integer in MIN..MAX (at most 9 digits reach the shell's test)
+count() {
+    case $2 in ''|*[!0-9]*|0?*) bad "$1" "expected an integer in $3..$4, got \"$2\"";; esac
+    [ ${#2} -le 9 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || bad "$1" "expected an integer in $3..$4, got \"$2\""
+}
+# ddlbench_says OPTION COMMAND...: runs a ddlbench check; on failure its one line, reworded for OPTION
+ddlbench_says() {
+    opt=$1; shift
+    msg=$("$@" 2>&1 >/dev/null) && return 0
+    msg=$(echo "$msg" | head -n 1 | sed 's/^ddlbench [a-z-]*: //; s/^--[a-z-]*: //')
+    bad "$opt" "${msg:-rejected by ddlbench}"
+}
 
 backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
-platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 force=0
+platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none force=0
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 while [ $# -gt 0 ]; do
     case $1 in
@@ -56,51 +90,107 @@ while [ $# -gt 0 ]; do
     --resume) resume=1; shift; continue;;
     --dry-run) dry=1; shift; continue;;
     --force) force=1; shift; continue;;
+    --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|-j|--jobs) ;;
+    *) [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && die "SWEEP_FLAGS: unknown sweep.sh option \"$1\"; expected --resume, --dry-run or -q"
+       die "unknown option \"$1\" (see --help)";;
     esac
-    [ $# -ge 2 ] || die "$1: expected a value (see --help)"
+    [ $# -ge 2 ] || bad "$1" "expected a value after it"
     case $1 in
     --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
     --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
-    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; -j|--jobs) jobs=$2;;
-    *) die "unknown option \"$1\" (see --help)";;
+    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --rate) rate=$2;; --delay) delay=$2;;
+    -j|--jobs) jobs=$2;;
     esac
     shift 2
 done
-case $backend in sim|mpi|model) ;; *) die "--backend: expected sim, mpi or model, got \"$backend\"";; esac
-posint --nodes "$nodes"; posint --gpus-per-node "$gpn"; posint --jobs "$jobs"
-[ "$backend" = mpi ] && jobs=1 # real ranks would share the cores (and an allocation's nodes)
+case $backend in sim|mpi|emu|model) ;; *) bad --backend "expected sim, mpi, emu or model, got \"$backend\"";; esac
+[ "$backend" = emu ] || [ "$rate$delay" = nonenone ] || bad --rate "only with --backend emu (--rate, --delay)"
+if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # the values, root and tools, before anything is written
+    sh "$here/emucluster.sh" up --nodes "$nodes" --rate "$rate" --delay "$delay" --check || exit 2
+fi
 maxn=4096; [ "$backend" = model ] && maxn=65536
-[ "$nodes" -le "$maxn" ] || die "--nodes: expected at most $maxn with --backend $backend, got $nodes"
-[ "$gpn" -le 64 ] || die "--gpus-per-node: expected at most 64, got $gpn"
-case $bucket in ''|*[!0-9]*) die "--bucket-mb: expected an integer >= 0, got \"$bucket\"";; esac
+count --nodes "$nodes" 1 "$maxn"; count --gpus-per-node "$gpn" 1 64; count --bucket-mb "$bucket" 0 65536
+count --jobs "$jobs" 1 64
+case $backend in mpi|emu) jobs=1;; esac # real ranks would share the cores (and an allocation's nodes)
+[ $((nodes * gpn)) -le 65536 ] || bad --nodes "expected at most 65536 GPUs in all, got $nodes nodes x $gpn = $((nodes * gpn))"
+case $models in ''|,*|*,|*,,*) bad --models "expected a comma list of model:batch like resnet50:32, got \"$models\"";; esac
 for mb in $(echo "$models" | tr ',' ' '); do
-    case $mb in *:*) posint "--models batch of ${mb%%:*}" "${mb#*:}";; *) die "--models: expected model:batch, got \"$mb\"";; esac
+    case $mb in
+    ?*:*) count "--models batch of ${mb%%:*}" "${mb#*:}" 1 65536;;
+    *) bad --models "expected model:batch like resnet50:32, got \"$mb\"";;
+    esac
 done
+case $algos in ''|,*|*,|*,,*|*[!a-z0-9,_-]*) bad --algos "expected a comma list of algorithms (see ddlbench list), got \"$algos\"";; esac
+set -f # --train-args is split into words, never globbed
+for a in $train_args; do
+    case $a in
+    --csv|--model|--batch|-a|--algo|--bucket-mb) bad --train-args "$a is set by the sweep; expected other ddlbench train options";;
+    --profile|--platform|--gpus-per-node) [ "$backend" = sim ] && bad --train-args "$a is set by the sweep under simulation (use $(name "$a"))";;
+    esac
+done
+set +f
 
 exe=$build/ddlbench
-[ "$backend" = sim ] && exe=$build/sim/ddlbench-sim
-buckets="" # model=gradient buckets per step, for the cost estimate
-[ -x "$exe" ] || [ "$dry" = 1 ] || die "$exe not built (make all sim)"
-names=$("$build/ddlbench" list --names 2>/dev/null) || [ "$dry" = 1 ] || die "$build/ddlbench does not run"
-for a in $(echo "$algos" | tr ',' ' '); do # the registry's names (ddlbench list --names)
-    [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
-    echo "$names" | grep -qx "$a" || die "--algos: unknown algorithm \"$a\" (see ddlbench list)"
-done
-if [ "$backend" != mpi ] && [ "$dry" = 0 ]; then # validate the preset and profile once, before any launch
-    tmpp=$(mktemp -d) && "$build/ddlbench" platform --preset "$platform" --nodes 1 --gpus-per-node "$gpn" -o "$tmpp" >/dev/null ||
-        { rm -rf "$tmpp"; exit 2; }
-    rm -rf "$tmpp"
-    "$build/ddlbench" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn" \
-        --profile "$profile" >/dev/null || exit 2
+[ "$backend" = sim ] && exe=$build/sim/ddlbench-sim # mpi, emu: the real build
+[ -x "$exe" ] || [ "$dry" = 1 ] || bad --build "$exe not built (make all sim)"
+"$build/ddlbench" list >/dev/null 2>&1 || [ "$dry" = 1 ] || bad --build "$build/ddlbench does not run"
+if [ -x "$build/ddlbench" ]; then # names, presets, profiles and train options, before any launch
+    known=$("$build/ddlbench" list --names) # the registry's names
+    for a in $(echo "$algos" | tr ',' ' '); do
+        echo "$known" | grep -qx "$a" || bad --algos "unknown algorithm \"$a\" (see ddlbench list)"
+    done
+    for mb in $(echo "$models" | tr ',' ' '); do
+        ddlbench_says --models "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}"
+    done
+    if [ "$backend" = sim ] || [ "$backend" = model ]; then
+        case $platform in custom) bad --platform "custom needs link figures the sweep cannot pass; expected minsky, bigbasin, h200 or a platform file";; esac
+        ddlbench_says --platform "$build/ddlbench" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn"
+        ddlbench_says --profile "$build/ddlbench" model --algo ring --bytes 1 --preset minsky --nodes 1 --profile "$profile"
+    fi
+    set -f
+    # shellcheck disable=SC2086
+    ddlbench_says --train-args "$build/ddlbench" train --model resnet50 --batch 1 -a "$algos" $train_args --help
+    set +f
 fi
-for mb in $(echo "$models" | tr ',' ' '); do # model names and batch sizes (ddlbench prints why)
+
+buckets="" # model=gradient buckets per step, for the cost estimate
+for mb in $(echo "$models" | tr ',' ' '); do
     [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
-    "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}" >/dev/null || exit 2
     bk=$("$build/ddlbench" model --train --model "${mb%%:*}" --batch "${mb#*:}" -a ring --bucket-mb "$bucket" \
          --preset minsky --nodes 1 --gpus-per-node 1 2>/dev/null | awk '$1 == "ring" { print $3 }')
     buckets="$buckets ${mb%%:*}=${bk:-5}"
 done
-
+run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
+if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
+    [ -L results/latest ] && [ -d results/latest ] || bad --out "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
+    out=results/$(readlink results/latest)
+elif [ -z "$out" ]; then
+    out=results/$run_id
+    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; } || bad --out "cannot create results/$run_id"
+fi
+# The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
+# interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
+if [ "$dry" = 0 ]; then
+    outdir_prog=$prog
+    outdir_ready "$(name --out)" "$out"
+    outdir_ready "$(name --out)" "$out/raw"
+    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
+    if [ "$resume" = 1 ]; then
+        rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
+        if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then
+            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat "$out/.sweep")); expected the same options"
+        fi
+    elif ls "$out"/raw/*.csv >/dev/null 2>&1; then
+        bad --out "\"$out\" holds an earlier sweep's results; expected a new folder, or --resume to continue it"
+    fi
+    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" || bad --out "cannot write \"$out/.sweep\""
+fi
+trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out (--resume continues)" >&2; exit 130' INT TERM
+emu="sh $here/emucluster.sh --name sweep"
+if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a launch uses its first ones
+    $emu up --nodes "$nodes" --rate "$rate" --delay "$delay" >&2 || exit 2
+    trap '$emu down >/dev/null' EXIT
+fi
 
 # GPU counts: the 1-GPU baseline, then 1, 2, 4, ... nodes (and NODES itself)
 counts="1"; n=1
@@ -114,6 +204,7 @@ sweep_meta() { # this sweep's own provenance lines
     echo "# backend: $backend"
     if [ "$backend" = sim ]; then echo "# platform: $platform (simulated)"; echo "# profile: $profile"
     elif [ "$backend" = model ]; then echo "# platform: $platform (alpha-beta-gamma model, not simulated)"; echo "# profile: $profile"
+    elif [ "$backend" = emu ]; then echo "# platform: emulated cluster (harness/scripts/emucluster.sh), NIC $rate, delay $delay"
     else echo "# platform: real MPI, launcher: ${MPILAUNCH:-harness/scripts/mpilaunch.sh}"; fi
     echo "# nodes: $nodes"
     echo "# gpus_per_node: $gpn"
@@ -126,10 +217,13 @@ sweep_meta() { # this sweep's own provenance lines
 
 merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary name, renamed)
     plat=$platform; [ "$backend" = mpi ] && plat=${MPILAUNCH:+allocation} && plat=${plat:-local}
-    { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" '
+    [ "$backend" = emu ] && plat=emu-$rate
+    { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" \
+        -v EXTRA=dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers '
         FNR == 1 { nm = 0; hdr = 0; file++; split("", c) }
         /^#/ { sub(/^# command:/, "# launch_command:"); meta[file, ++nm] = $0; nmeta[file] = nm; next }
         !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }  # column names, per file
+        ("rank" in c) && $c["rank"] != "all" { next }  # --per-rank: one row per rank; the summary row is "all"
         {
             n++; g = $c["ranks"]; key = $c["model"] SUBSEP $c["algo"] SUBSEP $c["bucket_MB"]; x = $c["images_per_s"]
             if (g > gmax) { gmax = g; fmax = file }
@@ -143,26 +237,33 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
                 if (j == c["gemm_ms"] && !("nongemm_ms" in c)) mid[n] = mid[n] ",0" # raw CSV from before the full step
             }
             wrong[n] = $c["wrong"]
+            ne = split(EXTRA, xn_, ","); extra[n] = ""  # time to train, per-rank summary (NA when absent)
+            for (j = 1; j <= ne; j++) extra[n] = extra[n] "," ((xn_[j] in c) ? $c[xn_[j]] : "NA")
         }
         END {
             for (i = 1; i <= nmeta[fmax]; i++) print meta[fmax, i]
             print "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets," \
                   "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
-                  "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc"
+                  "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," EXTRA
             for (i = 1; i <= n; i++) {
                 g = gpus[i]; nn = g >= G ? g / G : 1; gp = g >= G ? G : g
                 e1 = (k[i] in x1) ? sprintf("%.4f", ips[i] / (g * x1[k[i]])) : "NA"
                 en = (g >= G && (k[i] in xn)) ? sprintf("%.4f", ips[i] / (nn * xn[k[i]])) : "NA"
-                print backend, plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i]
+                print backend, plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i] extra[i]
             }
         }' $(ls "$out"/raw/*.csv 2>/dev/null | sort -t- -k2n); } >"$out/scaling.csv.tmp" &&
-        mv "$out/scaling.csv.tmp" "$out/scaling.csv"
+        { mv "$out/scaling.csv.tmp" "$out/scaling.csv" &&
+            "$build/ddlbench" json --kind scaling "$out/scaling.csv" "$out/scaling.json"; } || # the same, as JSON
+            { rm -f "$out/scaling.csv.tmp"; return 1; }
 }
 
 launch() { # ranks nodes gpus_per_node csv model batch
     r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6
+    set -f # no globbing of --train-args
     # shellcheck disable=SC2086
     set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" $train_args
+    [ "$backend" = model ] || set -- "$@" --per-rank
+    set +f
     if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model
         shift
         set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" --profile "$profile"
@@ -170,6 +271,7 @@ launch() { # ranks nodes gpus_per_node csv model batch
     elif [ "$dry" = 1 ]; then # one line per launch, as it would run
         if [ "$backend" = sim ]; then
             echo "DDL_RANKS_PER_NODE=$gp sh $here/simlaunch.sh $r $out/platforms/$nn-$gp $exe $* --profile $profile"
+        elif [ "$backend" = emu ]; then echo "$emu run --ppn $gp -- sh $here/mpilaunch.sh $r $exe $*"
         elif [ -n "${MPILAUNCH:-}" ]; then echo "$MPILAUNCH $r $exe $*"
         else echo "DDL_RANKS_PER_NODE=$gp sh $here/mpilaunch.sh $r $exe $*"; fi
     elif [ "$backend" = sim ]; then
@@ -178,6 +280,8 @@ launch() { # ranks nodes gpus_per_node csv model batch
             "$build/ddlbench" platform --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" -o "$pdir" >/dev/null; } || return 2
         DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
             --platform "$platform" --gpus-per-node "$gp"
+    elif [ "$backend" = emu ]; then
+        $emu run --ppn "$gp" -- sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
     elif [ -n "${MPILAUNCH:-}" ]; then
         # shellcheck disable=SC2086
         $MPILAUNCH "$r" "$exe" "$@"
@@ -298,6 +402,7 @@ $plan
 EOF
 [ "$dry" = 1 ] && exit 0
 reap 1
+ls "$out"/raw/*.csv >/dev/null 2>&1 && merge # also when --resume found every configuration done
 [ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
 sh "$here/summary.sh" "$out/scaling.csv"
 echo "# results: $out/scaling.csv"

@@ -11,6 +11,7 @@
  * A message between nodes crosses GPU link, NIC, switch, NIC, GPU link: latency inter_lat,
  * bandwidth min(intra_bw, nic_bw), and a node's GPUs share its NIC. */
 #include "platform.h"
+#include "parse.h"
 #include "platform_file.h"
 
 #include <errno.h>
@@ -147,10 +148,11 @@ typedef struct unit { const char *suffix; double mult, div; } unit; /* value x m
 static int parse_with_units(const char *s, const unit *units, int nunits, double *out)
 {
     char *end;
-    if (!s || !*s || strchr(" \t\n+", *s)) return 2;
+    size_t n = parse_decimal_len(s); /* decimal only: strtod alone would read 0x10, inf and nan */
+    if (!n) return 2;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || !isfinite(v) || v < 0) return 2;
+    if (errno || end != s + n || !isfinite(v) || v < 0) return 2;
     for (int i = 0; i < nunits; i++)
         if (strcmp(end, units[i].suffix) == 0) {
             *out = v * units[i].mult / units[i].div;
@@ -179,14 +181,10 @@ int platform_parse_lat(const char *s, double *out)
 
 static int opt_long(const char *name, const char *v, long min, long max, long *out, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long x = v ? strtol(v, &end, 10) : 0;
-    if (!v || !*v || errno || *end || x < min || x > max) {
+    if (parse_int(v, min, max, out)) {
         snprintf(err, errlen, "%s: expected an integer in %ld..%ld, got \"%.32s\"", name, min, max, v ? v : "");
         return 2;
     }
-    *out = x;
     return 0;
 }
 

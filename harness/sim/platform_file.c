@@ -1,5 +1,7 @@
 /* platform_file.c — the strict parser and writer of platform files (format in platform_file.h). */
 #include "platform_file.h"
+#include "outfile.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,7 +25,7 @@ int platform_factor_check(const char *s, char *err, size_t errlen)
         char *end;
         errno = 0;
         double size = strtod(s, &end), f;
-        if (end == s || *end != ':' || errno || !isfinite(size) || size != floor(size) || *s == '+' || *s == '-') {
+        if (end == s || end != s + parse_decimal_len(s) || *end != ':' || errno || !isfinite(size) || size != floor(size) || *s == '+' || *s == '-') {
             snprintf(err, errlen, "expected SIZE:FACTOR pairs separated by ';' (SIZE a whole number of bytes)");
             return 2;
         }
@@ -38,7 +40,7 @@ int platform_factor_check(const char *s, char *err, size_t errlen)
         s = end + 1;
         errno = 0;
         f = strtod(s, &end);
-        if (end == s || errno || !isfinite(f) || !(f > 0) || (*end && *end != ';') || *s == '+') {
+        if (end == s || end != s + parse_decimal_len(s) || errno || !isfinite(f) || !(f > 0) || (*end && *end != ';') || *s == '+') {
             snprintf(err, errlen, "factor at size %.0f: expected a number > 0", size);
             return 2;
         }
@@ -57,8 +59,8 @@ static int number(const char *v, double *out)
 {
     char *end;
     errno = 0;
-    *out = strtod(v, &end);
-    return !*v || *end || errno || !isfinite(*out) || *v == '+';
+    *out = strtod(v, &end); /* decimal only: strtod alone would read 0x10, inf and nan */
+    return !*v || *end || errno || !isfinite(*out) || parse_decimal_len(v) != strlen(v);
 }
 
 /* key (index k) = value v: store into pf/fit. 0, or 2 with err (prefix added by the caller). */
@@ -218,13 +220,9 @@ int platform_file_load(const char *path, platform *pf, platform_fit *fit, char *
 int platform_file_write(const char *path, const platform *pf, const platform_fit *fit, const char *header,
                         char *err, size_t errlen)
 {
-    char tmp[4200];
-    FILE *f;
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (!(f = fopen(tmp, "w"))) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        return 1;
-    }
+    outfile o;
+    if (outfile_open(&o, path, err, errlen)) return 1;
+    FILE *f = o.f;
     for (const char *h = header; h && *h;) {
         size_t n = strcspn(h, "\n");
         fprintf(f, "# %.*s\n", (int)n, h);
@@ -236,13 +234,7 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
             fit->rms_pct[1], fit->points[0], fit->points[1]);
     if (fit->lat_factor[0]) fprintf(f, "lat_factor = %s\n", fit->lat_factor);
     if (fit->bw_factor[0]) fprintf(f, "bw_factor = %s\n", fit->bw_factor);
-    int bad = ferror(f);
-    if (fclose(f) || bad || rename(tmp, path)) {
-        snprintf(err, errlen, "writing %s failed: %s", path, strerror(errno));
-        remove(tmp);
-        return 1;
-    }
-    return 0;
+    return outfile_commit(&o, err, errlen);
 }
 
 int platform_write_smpi_cfg(const platform_fit *fit, FILE *f)

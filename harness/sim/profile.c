@@ -1,11 +1,14 @@
 /* profile.c — the strict key=value parser and writer of device profiles (format in profile.h). */
 #include "profile.h"
+#include "outfile.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define LINE_MAX_BYTES 1000
 
@@ -72,7 +75,7 @@ static int parse_line(const char *s, const char *end, const char *name, int line
     errno = 0;
     double v = strtod(val, &vend);
     if (v1 == v0 || v1 - v0 >= 127 || errno || *vend || vend == val || !isfinite(v) ||
-        strchr("+", val[0])) {
+        parse_decimal_len(val) != strlen(val)) { /* strtod also reads 0x10, inf, nan */
         snprintf(err, errlen, "%s:%d: %s: expected a decimal number, got \"%s\"", name, lineno, key, val);
         return 2;
     }
@@ -131,28 +134,33 @@ int profile_load(const char *name_or_path, profile *out, char *err, size_t errle
     size_t len;
     int rc = 2;
     if (!name_or_path || !*name_or_path) {
-        snprintf(err, errlen, "--profile: expected a name (p100, h200, local) or a path, got \"\"");
+        snprintf(err, errlen, "expected a name (p100, h200, local) or a path, got \"\"");
         return 2;
     }
     if (strchr(name_or_path, '/') || strchr(name_or_path, '.'))
         snprintf(path, sizeof path, "%s", name_or_path);
     else
         snprintf(path, sizeof path, "%s/%s.profile", dir && *dir ? dir : "harness/sim/profiles", name_or_path);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a FIFO would block, a device never end */
+        snprintf(err, errlen, "%s: not a regular file; expected a key = value profile", path);
+        goto out;
+    }
     if (!(f = fopen(path, "rb"))) {
-        snprintf(err, errlen, "profile %s: cannot open: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         goto out;
     }
     if (!(buf = malloc(PROFILE_MAX_BYTES + 1))) {
-        snprintf(err, errlen, "profile %s: out of memory", path);
+        snprintf(err, errlen, "%s: out of memory", path);
         goto out;
     }
     len = fread(buf, 1, PROFILE_MAX_BYTES + 1, f);
     if (ferror(f)) {
-        snprintf(err, errlen, "profile %s: read error", path);
+        snprintf(err, errlen, "%s: read error", path);
         goto out;
     }
     if (len > PROFILE_MAX_BYTES) {
-        snprintf(err, errlen, "profile %s: larger than %d bytes; expected a small key = value file", path,
+        snprintf(err, errlen, "%s: larger than %d bytes; expected a small key = value file", path,
                  PROFILE_MAX_BYTES);
         goto out;
     }
@@ -165,26 +173,14 @@ out:
 
 int profile_write(const char *path, const profile *pr, const char *header, char *err, size_t errlen)
 {
-    char tmp[4200];
-    FILE *f;
-    int bad;
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (!(f = fopen(tmp, "w"))) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        return 1;
-    }
+    outfile f;
+    if (outfile_open(&f, path, err, errlen)) return 1;
     for (const char *h = header; h && *h;) {
         size_t n = strcspn(h, "\n");
-        fprintf(f, "# %.*s\n", (int)n, h);
+        fprintf(f.f, "# %.*s\n", (int)n, h);
         h += n + (h[n] == '\n');
     }
-    fprintf(f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\nmem_gbps = %.6g\n",
+    fprintf(f.f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\nmem_gbps = %.6g\n",
             pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte, pr->mem_gbps);
-    bad = ferror(f);
-    if (fclose(f) || bad || rename(tmp, path)) {
-        snprintf(err, errlen, "writing %s failed: %s", path, strerror(errno));
-        remove(tmp);
-        return 1;
-    }
-    return 0;
+    return outfile_commit(&f, err, errlen);
 }

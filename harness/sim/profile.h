@@ -4,9 +4,10 @@
  * A profile is a small key=value text file (harness/sim/profiles/p100.profile, h200.profile; `ddlbench
  * calibrate` writes one for this machine). Lines are blank, "# comment", or "key = value" with an
  * optional trailing "# comment". Every key below must appear exactly once; values are decimal
- * numbers (gemm rates and mem_gbps > 0, reduction cost >= 0). Anything else — an unknown key, a duplicate, a
- * missing key, a non-number, a negative, a NUL byte, a line longer than 1000 bytes, or a last line
- * without its newline (a truncated file) — is an error naming the file and line. */
+ * numbers (gemm rates and mem_gbps > 0, reduction cost >= 0; no hexadecimal, inf or nan). Anything
+ * else — an unknown key, a duplicate, a missing key, a non-number, a negative, a NUL byte, a line
+ * longer than 1000 bytes, or a last line without its newline (a truncated file) — is an error naming
+ * the file and line. */
 #ifndef HARN_PROFILE_H
 #define HARN_PROFILE_H
 
@@ -27,8 +28,8 @@ int profile_parse(const char *text, size_t len, const char *name, profile *out, 
 /* Load a profile: a path, or a bare name ("p100") looked up as $DDL_PROFILE_DIR/NAME.profile, else
  * harness/sim/profiles/NAME.profile. 0, or 2 with err set. */
 int profile_load(const char *name_or_path, profile *out, char *err, size_t errlen);
-/* Write a profile (header comment lines first, each prefixed "# ") to path.tmp, then rename to path.
- * 0, or 1 with err set. */
+/* Write a profile (header comment lines first, each prefixed "# ") whole (outfile.h: path.tmp renamed
+ * onto path, symbolic links followed, a FIFO or device written through). 0, or 1 with err set. */
 int profile_write(const char *path, const profile *pr, const char *header, char *err, size_t errlen);
 
 #endif

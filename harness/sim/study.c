@@ -2,6 +2,7 @@
 #include "study.h"
 
 #include "bucket.h"
+#include "model_bytes.h"
 #include "gemm.h"
 #include "model_cost.h"
 
@@ -20,7 +21,7 @@ static int allreduce_s(const study_case *c, double bytes, double *s, char *err, 
 
 int study_step(const model *m, const study_case *c, study_time *out, char *err, size_t errlen)
 {
-    const double rate = c->gflops * 1e9;
+    const double rate = c->gflops * 1e9, mem = c->mem_gbps * 1e9;
     int nt = model_tensor_count(m), rc = 2;
     size_t *counts = malloc((size_t)nt * sizeof *counts);
     double *ready = NULL, t = 0, done = 0, busy = 0;
@@ -38,9 +39,11 @@ int study_step(const model *m, const study_case *c, study_time *out, char *err, 
     for (int l = 0; l < model_layer_count(m); l++) {
         const model_layer *L = model_layer_at(m, l);
         if (L->kind == MODEL_CONV || L->kind == MODEL_FC) t += gemm_s(&L->gemm[MODEL_FWD], rate);
+        if (mem > 0) t += model_mem_bytes(m, l, MODEL_FWD) / mem;
     }
     for (int l = model_layer_count(m) - 1; l >= 0; l--) {
         const model_layer *L = model_layer_at(m, l);
+        if (mem > 0) t += model_mem_bytes(m, l, 1) / mem;
         if (L->kind == MODEL_CONV || L->kind == MODEL_FC)
             t += gemm_s(&L->gemm[MODEL_BWD_WEIGHT], rate) + (L->data_grad_needed ? gemm_s(&L->gemm[MODEL_BWD_DATA], rate) : 0);
         for (int i = 0; i < L->ntensors; i++) {
@@ -57,7 +60,7 @@ int study_step(const model *m, const study_case *c, study_time *out, char *err, 
     out->compute_s = t;
     out->comm_s = busy;
     out->exposed_s = done > t ? done - t : 0;
-    out->sgd_s = 12.0 * (double)plan.total * c->gamma / 3.0;
+    out->sgd_s = mem > 0 ? model_sgd_bytes(m) / mem : 12.0 * (double)plan.total * c->gamma / 3.0;
     out->step_s = (done > t ? done : t) + out->sgd_s;
     out->buckets = plan.nbuckets;
     rc = 0;

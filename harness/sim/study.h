@@ -1,16 +1,18 @@
 /* study.h — the analytic step model behind `ddlbench study`: one data-parallel training step of a
  * model on a platform, priced the way the simulator runs it (harness/train/trainer.c and engine_sim.c)
  * but in closed form, so a band of unknowns at 256 GPUs costs milliseconds instead of SMPI runs:
- *   forward    Σ forward GEMM FLOPs / rate;
- *   backward   layer by layer in reverse, (weight + data gradient FLOPs) / rate; a bucket
+ *   forward    Σ forward GEMM FLOPs / rate + the layer's memory-bound bytes / mem_gbps (model_bytes.h);
+ *   backward   layer by layer in reverse, memory-bound bytes / mem_gbps, then (weight + data
+ *              gradient FLOPs) / rate; a bucket
  *              (harness/train/bucket.h) is ready when its last tensor's layer is done;
  *   allreduce  one bucket at a time, in completion order, each starting when it is ready and the
  *              previous one is done, priced by the α-β-γ model (model_cost.h) of the platform;
  *              bucket 0 = one allreduce after the whole backward (no overlap);
- *   SGD        12 bytes per parameter at the profile's memory rate (sgd_sim.c: 3 / γ bytes/s);
+ *   SGD        with momentum: model_sgd_bytes / mem_gbps (the full step, as layers_sim.c charges it);
+ *              with mem_gbps = 0, 12 bytes per parameter at 3 / γ bytes/s (sgd_sim.c);
  *   step       max(backward end, last allreduce end) + SGD.
- * Compute and communication overlap for free (a GPU's copy engines and NIC); framework time, data
- * loading and the non-GEMM layers are left out: at a fixed per-GPU rate they cancel out of efficiency. */
+ * Compute and communication overlap for free (a GPU's copy engines and NIC); framework time and data
+ * loading are left out: at a fixed per-GPU rate they cancel out of efficiency. */
 #ifndef HARN_STUDY_H
 #define HARN_STUDY_H
 
@@ -27,6 +29,9 @@ typedef struct study_case {
     double gamma;               /* reduction cost, s per byte (device profile) */
     size_t bucket_bytes;        /* 0 = overlap off */
     size_t first_bucket_bytes;  /* DDP: 1 MiB */
+    double mem_gbps;            /* memory-bound kernels' rate, 1e9 B/s (profile mem_gbps): the full step's
+                                   batch norm, ReLU, pooling, im2col, SGD with momentum (model_bytes.h);
+                                   0 = GEMMs only and plain SGD (train --compute gemm) */
 } study_case;
 
 typedef struct study_time {

@@ -93,7 +93,7 @@ static int add_tensor(model *m, model_layer *l, const char *suffix, long long nu
 static int set_gemms(model *m, model_layer *l, long long M, long long N, long long K)
 {
     if (N > INT_MAX || K > INT_MAX || M > INT_MAX)
-        return fail(MODEL_EARG, "batch %d x image %d: GEMM dimension N = %lld of %s exceeds %d; expected a smaller batch or image",
+        return fail(MODEL_EARG, "--batch %d x --image-size %d: GEMM dimension N = %lld of %s exceeds %d; expected a smaller batch or image",
                     m->batch, m->image_size, N, l->name, INT_MAX);
     model_gemm *g = l->gemm;
     g[MODEL_FWD] = (model_gemm){ KERN_NOTRANS, KERN_NOTRANS, (int)M, (int)N, (int)K };
@@ -205,12 +205,12 @@ static int check_args(const resnet_def *def, int batch, int image_size)
 {
     int total_stride = STEM_STRIDE * POOL_STRIDE;
     for (int s = 0; s < STAGES; s++) total_stride *= stage_stride[s];
-    if (batch < 1) return fail(MODEL_EARG, "batch %d: expected a positive integer", batch);
+    if (batch < 1) return fail(MODEL_EARG, "--batch %d: expected a positive integer", batch);
     if (image_size < total_stride)
-        return fail(MODEL_EARG, "image size %d too small for %s: expected at least %d (the network's total stride), "
+        return fail(MODEL_EARG, "--image-size %d: too small for %s: expected at least %d (the network's total stride), "
                     "so that the final feature map covers at least 1x1 pixels", image_size, def->name, total_stride);
     if (image_size > MAX_IMAGE)
-        return fail(MODEL_EARG, "image size %d too large: expected at most %d", image_size, MAX_IMAGE);
+        return fail(MODEL_EARG, "--image-size %d: too large; expected at most %d", image_size, MAX_IMAGE);
     return MODEL_OK;
 }
 
@@ -222,7 +222,7 @@ int model_build(const char *name, int batch, int image_size, model **out)
     *out = NULL;
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         if (name && !strcmp(name, defs[i].name)) def = &defs[i];
-    if (!def) return fail(MODEL_EARG, "model \"%s\": unknown; expected one of %s", name ? name : "(null)", model_names());
+    if (!def) return fail(MODEL_EARG, "--model \"%s\": unknown; expected one of %s", name ? name : "(null)", model_names());
     if ((rc = check_args(def, batch, image_size))) return rc;
     for (int s = 0; s < STAGES; s++) nblocks += def->blocks[s];
     m = calloc(1, sizeof *m);

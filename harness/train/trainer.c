@@ -23,6 +23,7 @@
 #include "counters.h"
 #include "devmem.h"
 #include "gemm.h"
+#include "guard.h"
 #include "half.h"
 #include "layers.h"
 #include "step_full.h"
@@ -320,6 +321,7 @@ int trainer_step(trainer *t, int step, step_times *st)
     engine_begin_step(t->eng);
     double t0 = stream_time();
     if (forward(t)) return -1;
+    guard_slow_point(t->rank); /* DDL_FAULT_INJECT=slow:RANK:MS (tests): a straggler's compute */
     if (t->full) step_full_begin_backward(t->full);
     for (int l = model_layer_count(t->m) - 1; l >= 0; l--)
         if (backward_layer(t, l, step)) return -1;

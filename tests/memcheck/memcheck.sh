@@ -1,5 +1,6 @@
 #!/bin/sh
-# memcheck.sh — `make memcheck`: a tiny 2-rank `ddlbench train` and `ddlbench allreduce` with every rank
+# memcheck.sh — `make memcheck`: a tiny 2-rank `ddlbench train` and `ddlbench allreduce` (with --csv, --json and
+# --per-rank: the CSV text in memory, libcjson, the per-rank gather) with every rank
 # under valgrind memcheck. Errors in our code and definite leaks fail the run; Open MPI's own noise
 # (the runtime's one-time allocations and uninitialised padding in its wire protocol) is suppressed
 # with the suppression file Open MPI ships. Prints "N passed, N failed".
@@ -51,7 +52,7 @@ run() { # name args...
         head -n 80 "$tmp/$name.ours"; tail -n 5 "$tmp/$name.out"
     fi
 }
-run train train --batch 1 --image-size 32 -a ring,ddl --steps 1 --warmup 0 --check --csv "$tmp/t.csv"
-run allreduce allreduce -b 1K -e 64K -f 8 -n 2 -w 0 -a ring,rhd,ddl,mpi --csv "$tmp/a.csv"
+run train train --batch 1 --image-size 32 -a ring,ddl --steps 1 --warmup 0 --check --csv "$tmp/t.csv" --json "$tmp/t.json" --per-rank
+run allreduce allreduce -b 1K -e 64K -f 8 -n 2 -w 0 -a ring,rhd,ddl,mpi --csv "$tmp/a.csv" --json "$tmp/a.json" --per-rank
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

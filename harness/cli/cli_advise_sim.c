@@ -1,0 +1,159 @@
+/* cli_advise_sim.c — `ddlbench advise --sim`: the bucket grid through the simulator. For each first-
+ * bucket size, one launch of `ddlbench-sim train --bucket-mb CAPS --first-bucket-mb F` (one warm-up and
+ * one timed step per cap, the sweep's settings) under harness/scripts/simlaunch.sh on the platform
+ * written into a temporary folder; the exposed_ms and step_ms_median columns of its CSV fill the grid.
+ * The launches' output is kept in the temporary folder only when one fails (its path is printed). */
+#include "cli_advise.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The folder of this executable, into dir. */
+static int exe_dir(char *dir, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+    if (n <= 0) return -1;
+    dir[n] = '\0';
+    char *s = strrchr(dir, '/');
+    if (s) *s = '\0';
+    return 0;
+}
+
+static int write_platform(const platform *pf, const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/platform.xml", dir);
+    FILE *x = fopen(path, "w");
+    int bad = !x || platform_write_xml(pf, x);
+    if (x) bad |= fclose(x) != 0;
+    snprintf(path, sizeof path, "%s/hostfile", dir);
+    FILE *h = bad ? NULL : fopen(path, "w");
+    bad |= !h || platform_write_hostfile(pf, h);
+    if (h) bad |= fclose(h) != 0;
+    if (bad) snprintf(err, errlen, "cannot write the platform into %s: %s", dir, strerror(errno));
+    return bad;
+}
+
+/* One launch; 0 when it exited 0. */
+static int launch(const advise_opts *o, const platform *pf, const char *script, const char *exe, const char *dir, long first,
+                  const char *caps, const char *csv)
+{
+    char np[16], gpn[16], batch[16], image[16], firstv[16], log[PATH_MAX];
+    snprintf(np, sizeof np, "%d", platform_ranks(pf));
+    snprintf(gpn, sizeof gpn, "%d", pf->gpus_per_node);
+    snprintf(batch, sizeof batch, "%ld", o->batch);
+    snprintf(image, sizeof image, "%ld", o->image);
+    snprintf(firstv, sizeof firstv, "%ld", first);
+    snprintf(log, sizeof log, "%s/first-%ld.log", dir, first);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        if (!f || dup2(fileno(stdout), 2) < 0) _exit(127);
+        setenv("DDL_RANKS_PER_NODE", gpn, 1);
+        execlp("sh", "sh", script, np, dir, exe, "train", "--model", o->model, "--batch", batch, "--image-size", image, "-a",
+               o->algo, "--bucket-mb", caps, "--first-bucket-mb", firstv, "--steps", "1", "--warmup", "1", "--profile",
+               o->profile, "--platform", o->preset, "--gpus-per-node", gpn, "--csv", csv, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) continue;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Reads bucket_MB, exposed_ms, step_ms_median of every row of csv into the grid column of first f. */
+static int read_csv(const advise_opts *o, const char *csv, int f, double *exposed, double *step)
+{
+    FILE *in = fopen(csv, "r");
+    char line[8192];
+    int cb = -1, ce = -1, cs = -1, got = 0;
+    while (in && fgets(line, sizeof line, in)) {
+        if (line[0] == '#') continue;
+        char *cells[64], *save = NULL;
+        int n = 0;
+        line[strcspn(line, "\n")] = '\0';
+        for (char *t = strtok_r(line, ",", &save); t && n < 64; t = strtok_r(NULL, ",", &save)) cells[n++] = t;
+        if (cb < 0) {
+            for (int i = 0; i < n; i++) {
+                if (!strcmp(cells[i], "bucket_MB")) cb = i;
+                if (!strcmp(cells[i], "exposed_ms")) ce = i;
+                if (!strcmp(cells[i], "step_ms_median")) cs = i;
+            }
+            if (cb < 0 || ce < 0 || cs < 0) break;
+            continue;
+        }
+        if (n <= cb || n <= ce || n <= cs) continue;
+        long mb = strtol(cells[cb], NULL, 10);
+        for (int c = 0; c < o->ncaps; c++)
+            if (o->caps[c] == mb) {
+                exposed[f * o->ncaps + c] = strtod(cells[ce], NULL) * 1e-3;
+                step[f * o->ncaps + c] = strtod(cells[cs], NULL) * 1e-3;
+                got++;
+            }
+    }
+    if (in) fclose(in);
+    return got >= o->ncaps ? 0 : -1;
+}
+
+/* Removes what the launches wrote into dir (platform, CSVs, logs) and dir itself. */
+static void remove_files(const advise_opts *o, const char *dir)
+{
+    char p[PATH_MAX];
+    static const char *const fixed[] = { "platform.xml", "hostfile" };
+    for (int i = 0; i < 2; i++) snprintf(p, sizeof p, "%s/%s", dir, fixed[i]), remove(p);
+    for (int f = 0; f < o->nfirsts; f++) {
+        snprintf(p, sizeof p, "%s/first-%ld.csv", dir, o->firsts[f]);
+        remove(p);
+        snprintf(p, sizeof p, "%s/first-%ld.log", dir, o->firsts[f]);
+        remove(p);
+    }
+    rmdir(dir);
+}
+
+/* The simulation binary and simlaunch.sh into exe and script (PATH_MAX each). 0, or 2 with a message. */
+static int sim_paths(const advise_opts *o, char *exe, char *script, char *err, size_t errlen)
+{
+    char here[PATH_MAX];
+    if (exe_dir(here, sizeof here)) return snprintf(err, errlen, "cannot find this executable's folder"), 2;
+    snprintf(exe, PATH_MAX, "%s", o->sim_exe ? o->sim_exe : "");
+    if (!o->sim_exe) snprintf(exe, PATH_MAX, "%.4000s/sim/ddlbench-sim", here);
+    snprintf(script, PATH_MAX, "%.4000s/../harness/scripts/simlaunch.sh", here);
+    if (access(exe, X_OK)) return snprintf(err, errlen, "%.200s: not found (make sim, or --sim-exe PATH)", exe), 2;
+    if (access(script, R_OK)) snprintf(script, PATH_MAX, "harness/scripts/simlaunch.sh");
+    if (access(script, R_OK)) return snprintf(err, errlen, "harness/scripts/simlaunch.sh not found (run from the repository)"), 2;
+    return 0;
+}
+
+int advise_sim_check(const advise_opts *o, char *err, size_t errlen)
+{
+    char exe[PATH_MAX], script[PATH_MAX];
+    return sim_paths(o, exe, script, err, errlen);
+}
+
+int advise_sim_grid(const advise_opts *o, const platform *pf, double *exposed, double *step, char *err, size_t errlen)
+{
+    char dir[] = "/tmp/ddlbench-advise-XXXXXX", exe[PATH_MAX], script[PATH_MAX], caps[256] = "", csv[PATH_MAX];
+    if (sim_paths(o, exe, script, err, errlen)) return 2;
+    for (int c = 0; c < o->ncaps; c++)
+        snprintf(caps + strlen(caps), sizeof caps - strlen(caps), "%s%ld", c ? "," : "", o->caps[c]);
+    if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno)), 1;
+    if (write_platform(pf, dir, err, errlen)) return 1;
+    for (int f = 0; f < o->nfirsts; f++) {
+        snprintf(csv, sizeof csv, "%s/first-%ld.csv", dir, o->firsts[f]);
+        fprintf(stderr, "# advise --sim: %d simulated GPUs, first bucket %ld MiB, caps %s ...\n", platform_ranks(pf),
+                o->firsts[f], caps);
+        if (launch(o, pf, script, exe, dir, o->firsts[f], caps, csv) || read_csv(o, csv, f, exposed, step)) {
+            snprintf(err, errlen, "the simulation with first bucket %ld MiB failed; its output: %s/first-%ld.log", o->firsts[f],
+                     dir, o->firsts[f]);
+            return 1;
+        }
+    }
+    remove_files(o, dir);
+    return 0;
+}

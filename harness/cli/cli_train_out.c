@@ -1,0 +1,127 @@
+/* cli_train_out.c — what `ddlbench train` writes (cli_train.h): the table rows, the per-rank spread
+ * (--per-rank: stragglers by their own compute time, see below), the projected time to train, and the
+ * CSV text kept in memory and written whole as --csv and --json (results.h).
+ * Why compute time for stragglers: a synchronous step ends for every rank when the last allreduce
+ * does, so the ranks' step times agree whatever one rank does; a slow rank shows as longer compute
+ * (forward and backward to the last gradient) while its peers wait in exposed communication. */
+#include "cli_train.h"
+#include "bench.h"
+#include "results.h"
+#include "workload.h"
+
+#include <stdlib.h>
+
+static const char *const csv_header =
+    "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,"
+    "compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,"
+    "papi_gemm_GFLOPps,papi_gemm_ipc,dataset,epochs,dataset_images,time_to_train_h,gpu_hours";
+
+static void print_na(FILE *f, double v, const char *fmt)
+{
+    if (v < 0) fputs(",NA", f);
+    else fprintf(f, fmt, v);
+}
+
+/* The spread of the ranks' own compute medians; 0, or -1 out of memory. */
+static int spread(const train_row *r, int size, bench_ranks *br)
+{
+    double *c = malloc((size_t)size * sizeof *c);
+    for (int k = 0; c && k < size; k++) c[k] = r->ranks[k * TR_FIELDS + F_COMPUTE];
+    int rc = !c || bench_rank_spread(c, size, br) ? -1 : 0;
+    free(c);
+    return rc;
+}
+
+/* The per-rank columns of the summary row, then one CSV line per rank (its own medians). */
+static void print_rank_rows(FILE *f, const train_opts *o, int size, const train_row *r)
+{
+    bench_ranks br;
+    if (spread(r, size, &br)) {
+        fputs(",all,NA,NA,NA,NA\n", f);
+        return;
+    }
+    fprintf(f, ",all,%d,%.4f,%.4f,%d\n", br.slowest, br.lag * 1e3, br.mad * 1e3, br.stragglers);
+    for (int k = 0; k < size; k++) {
+        const double *m = r->ranks + (size_t)k * TR_FIELDS;
+        fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d", o->model, o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets);
+        fprintf(f, ",%.4f,%.4f,%.4f", m[F_STEP] * 1e3, m[F_COUNT] * 1e3, m[F_COUNT + 1] * 1e3);
+        for (int x = F_COMPUTE; x < F_COUNT; x++) fprintf(f, ",%.4f", m[x] * 1e3);
+        fprintf(f, ",%.3f,NA,NA,NA,NA,NA,NA,NA,NA,NA", m[F_STEP] > 0 ? 100 * m[F_OTHER] / m[F_STEP] : 0.0);
+        fprintf(f, ",%d,NA,%.4f,NA,%d\n", k, (m[F_COMPUTE] - br.median) * 1e3, bench_rank_straggler(&br, m[F_COMPUTE]));
+    }
+}
+
+static void print_csv_row(FILE *f, const train_opts *o, int size, const train_row *r)
+{
+    const double *m = r->med;
+    const workload *w = workload_of(o->model);
+    double h = workload_hours(w, r->images_per_s);
+    fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
+            o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
+            r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
+            m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s,
+            r->wrong);
+    print_na(f, r->gflops, ",%.3f");
+    print_na(f, r->ipc, ",%.3f");
+    if (w && h >= 0) fprintf(f, ",%s,%d,%ld,%.4f,%.3f", w->dataset, w->epochs, w->images, h, h * size);
+    else fputs(",NA,NA,NA,NA,NA", f);
+    if (r->ranks) print_rank_rows(f, o, size, r);
+    else fputc('\n', f);
+}
+
+void train_print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r)
+{
+    const double *m = r->med;
+    bench_ranks br;
+    if (csv) {
+        print_csv_row(f, o, size, r);
+        return;
+    }
+    fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
+            r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
+            m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3,
+            100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
+    if (!r->ranks || spread(r, size, &br)) return;
+    fprintf(f, "#   ranks' own compute: median %.2f ms, MAD %.2f ms, slowest rank %d (+%.2f ms); stragglers:",
+            br.median * 1e3, br.mad * 1e3, br.slowest, br.lag * 1e3);
+    for (int k = 0; k < size; k++)
+        if (bench_rank_straggler(&br, r->ranks[(size_t)k * TR_FIELDS + F_COMPUTE])) fprintf(f, " %d", k);
+    fprintf(f, "%s\n", br.stragglers ? "" : " none");
+}
+
+void train_print_time_to_train(FILE *f, const train_opts *o, int size, const train_row *rows, int n)
+{
+    const workload *w = workload_of(o->model);
+    char t[32], st[32];
+    if (!w || !n) return;
+    workload_fmt_time(w->study_hours, st, sizeof st);
+    fprintf(f, "# time to train: %s, %d epochs of %s (%ld images; epochs %s); %s\n", o->model, w->epochs, w->dataset,
+            w->images, w->epochs_note, WORKLOAD_ASSUMPTIONS);
+    for (int i = 0; i < n; i++) {
+        double h = workload_hours(w, rows[i].images_per_s);
+        workload_fmt_time(h, t, sizeof t);
+        fprintf(f, "#   %-6s bucket %4ld MB: %9.1f images/s on %d GPUs -> %s, %.1f GPU-hours", rows[i].algo,
+                rows[i].bucket_mb, rows[i].images_per_s, size, t, h * size);
+        if (w->study_hours > 0) fprintf(f, "   (study: %s on %d GPUs)", st, w->study_gpus);
+        fputc('\n', f);
+    }
+}
+
+int train_write_results(const run_meta *meta, const train_opts *o, int size, const train_row *rows, int n)
+{
+    char *text = NULL, err[300];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        fprintf(stderr, "ddlbench train: out of memory for the CSV text\n");
+        return 1;
+    }
+    meta_write(f, meta);
+    fprintf(f, "%s%s\n", csv_header, o->per_rank ? ",rank,slowest_rank,lag_ms,mad_ms,stragglers" : "");
+    for (int i = 0; i < n; i++) train_print_row(f, 1, o, size, &rows[i]);
+    int rc = fclose(f) ? (snprintf(err, sizeof err, "out of memory for the CSV text"), 1)
+                       : results_write(o->csv, o->json, "train", text, len, err, sizeof err);
+    if (rc) fprintf(stderr, "ddlbench train: %s\n", err);
+    free(text);
+    return rc ? 1 : 0;
+}

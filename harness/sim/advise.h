@@ -1,0 +1,46 @@
+/* advise.h — bucket advice from the α-β-γ model: the step of a model on a platform as a schedule.
+ * Forward, then backward layer by layer in reverse, each GEMM taking kern_gemm_flops / the profile's
+ * fp32 rate (as kernels/gemm_sim.c injects it); a layer's tensors are ready when its GEMMs end; a
+ * bucket (bucket.h: the same plan `ddlbench train` builds) is ready with its last tensor; one
+ * allreduce at a time, in bucket order, each starting at max(its ready time, the previous end) and
+ * lasting model_cost() of its bytes (the schedule of engine_sim.c and of the communication thread).
+ * Exposed communication = the last allreduce's end - the end of backward (>= 0). */
+#ifndef HARN_ADVISE_H
+#define HARN_ADVISE_H
+
+#include "model.h"
+#include "model_cost.h"
+
+#include <stddef.h>
+
+typedef struct advise_in {
+    const model *m;
+    const platform *pf;
+    const char *algo;     /* ring, rhd, ddl, mpi, or auto (per bucket the cheapest of ring, rhd, ddl) */
+    double gemm_flops;    /* fp32 GEMM rate, flop/s (profile) */
+    double gamma;         /* s per byte reduced (profile) */
+} advise_in;
+
+typedef struct advise_out {
+    size_t cap, first;    /* bytes (0 = one bucket / first = cap) */
+    int buckets;
+    double fwd_s, bwd_s;  /* compute */
+    double comm_s;        /* sum of the allreduces */
+    double exposed_s;     /* communication after the end of backward */
+    double sgd_s;         /* the update: 12 bytes per parameter at 3 bytes per gamma (sgd_sim.c) */
+    double step_s;        /* fwd + bwd + exposed + sgd */
+} advise_out;
+
+/* One setting. 0, or 2 (bad algorithm, grid) / 1 (out of memory) with a message. */
+int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, char *err, size_t errlen);
+/* The advice among n settings (those with use[i] != 0; use NULL = all), given their exposed
+ * communication (exposed[i], seconds: the model's or a simulation's): of the settings within
+ * ADVISE_TOL_S or ADVISE_TOL_REL of the least exposed, the one with the fewest buckets, then the larger
+ * cap. Why the tolerance: the model charges each allreduce its α per step but none of a framework's
+ * per-bucket cost (hook, launch, tens of µs), so exposed times this close are a tie that fewer, larger
+ * buckets win. Returns its index, or -1 when none is eligible. */
+#define ADVISE_TOL_S 100e-6
+#define ADVISE_TOL_REL 0.10
+int advise_pick(const advise_out *cells, const double *exposed, const unsigned char *use, int n);
+
+#endif
