@@ -8,6 +8,7 @@
  * model has no step-to-step variation. */
 #include "cli.h"
 #include "cli_train.h"
+#include "outfile.h"
 #include "meta.h"
 #include "model_step.h"
 #include "parse.h"
@@ -117,6 +118,11 @@ int cli_model_train(int argc, char **argv)
         fprintf(stderr, "ddlbench model: %s\n", err);
         return 2;
     }
+    char ferr[600];
+    if (o.csv && outfile_check("--csv", o.csv, ferr, sizeof ferr)) { /* before any work */
+        fprintf(stderr, "ddlbench model: %s\n", ferr);
+        return 2;
+    }
     if (model_build(o.model, (int)o.batch, (int)o.image, &m) != MODEL_OK) {
         fprintf(stderr, "ddlbench model: %s\n", model_last_error());
         return 2;
@@ -125,8 +131,8 @@ int cli_model_train(int argc, char **argv)
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
-    printf("# %5s %6s %5s %9s %9s %9s %9s %9s %9s %9s %9s %7s %10s %6s\n", "algo", "bucket", "bkts", "step_ms", "min",
-           "max", "compute", "gemm", "comm", "exposed", "sgd", "other%", "images/s", "wrong");
+    printf("# %5s %6s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %10s %6s\n", "algo", "bucket", "bkts", "step_ms", "min",
+           "max", "compute", "gemm", "nongemm", "comm", "exposed", "sgd", "other%", "images/s", "wrong");
     for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
     meta_local(argc, argv, NULL, &meta);
     snprintf(meta.mpi, sizeof meta.mpi, "none: alpha-beta-gamma model, no launch");
@@ -136,10 +142,7 @@ int cli_model_train(int argc, char **argv)
     snprintf(line, sizeof line, "%s, %d nodes x %d GPUs", pf.name, pf.nodes, pf.gpus_per_node);
     meta_add(&meta, "model_platform", line);
     meta_add(&meta, "counters", "unavailable: alpha-beta-gamma model (nothing runs)");
-    if (o.csv && train_write_csv(o.csv, &meta, &o, p, rows, o.nalgos)) {
-        fprintf(stderr, "ddlbench model: --csv %s: cannot write\n", o.csv);
-        rc = 1;
-    }
+    if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */
 out:
     model_free(m);
     return rc;
