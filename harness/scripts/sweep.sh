@@ -160,37 +160,6 @@ for mb in $(echo "$models" | tr ',' ' '); do
          --preset minsky --nodes 1 --gpus-per-node 1 2>/dev/null | awk '$1 == "ring" { print $3 }')
     buckets="$buckets ${mb%%:*}=${bk:-5}"
 done
-run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
-if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
-    [ -L results/latest ] && [ -d results/latest ] || bad --out "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
-    out=results/$(readlink results/latest)
-elif [ -z "$out" ]; then
-    out=results/$run_id
-    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; } || bad --out "cannot create results/$run_id"
-fi
-# The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
-# interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
-if [ "$dry" = 0 ]; then
-    outdir_prog=$prog
-    outdir_ready "$(name --out)" "$out"
-    outdir_ready "$(name --out)" "$out/raw"
-    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
-    if [ "$resume" = 1 ]; then
-        rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
-        if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then
-            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat "$out/.sweep")); expected the same options"
-        fi
-    elif ls "$out"/raw/*.csv >/dev/null 2>&1; then
-        bad --out "\"$out\" holds an earlier sweep's results; expected a new folder, or --resume to continue it"
-    fi
-    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" || bad --out "cannot write \"$out/.sweep\""
-fi
-trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out (--resume continues)" >&2; exit 130' INT TERM
-emu="sh $here/emucluster.sh --name sweep"
-if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a launch uses its first ones
-    $emu up --nodes "$nodes" --rate "$rate" --delay "$delay" >&2 || exit 2
-    trap '$emu down >/dev/null' EXIT
-fi
 
 # GPU counts: the 1-GPU baseline, then 1, 2, 4, ... nodes (and NODES itself)
 counts="1"; n=1
@@ -329,11 +298,36 @@ if [ "$backend" = sim ] && [ "$dry" = 0 ] && [ "$est" -gt 3600 ] && [ "$force" =
 fi
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
-if [ -z "$out" ]; then
+if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
+    [ -L results/latest ] && [ -d results/latest ] || bad --out "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
+    out=results/$(readlink results/latest)
+elif [ -z "$out" ]; then
     out=results/$run_id
-    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; }
+    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; } || bad --out "cannot create results/$run_id"
 fi
-[ "$dry" = 1 ] || mkdir -p "$out/raw" || die "cannot create $out"
+# The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
+# interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
+if [ "$dry" = 0 ]; then
+    outdir_prog=$prog
+    outdir_ready "$(name --out)" "$out"
+    outdir_ready "$(name --out)" "$out/raw"
+    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
+    if [ "$resume" = 1 ]; then
+        rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
+        if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then
+            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat "$out/.sweep")); expected the same options"
+        fi
+    elif ls "$out"/raw/*.csv >/dev/null 2>&1; then
+        bad --out "\"$out\" holds an earlier sweep's results; expected a new folder, or --resume to continue it"
+    fi
+    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" || bad --out "cannot write \"$out/.sweep\""
+fi
+trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out (--resume continues)" >&2; exit 130' INT TERM
+emu="sh $here/emucluster.sh --name sweep"
+if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a launch uses its first ones
+    $emu up --nodes "$nodes" --rate "$rate" --delay "$delay" >&2 || exit 2
+    trap '$emu down >/dev/null' EXIT
+fi
 
 killtree() { for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done; kill "$1" 2>/dev/null; }
 running="" # "pid|model|gpus|start|weight" per launch in flight
