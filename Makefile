@@ -97,16 +97,16 @@ CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
 # the collective benchmark, train/ the training step, sim/ machines and the cost model.
 HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
-               harness/cli/cli_model.c harness/cli/cli_platform.c harness/cli/cli_study.c harness/cli/cli_train.c \
-               harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
+               harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c \
+               harness/cli/cli_train.c harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
                harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
                harness/common/parse.c harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c harness/train/workload.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/platform.c harness/sim/platform_file.c \
-               harness/sim/fit.c harness/sim/study.c harness/sim/profile.c harness/sim/advise.c
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c \
+               harness/sim/platform_file.c harness/sim/fit.c harness/sim/study.c harness/sim/profile.c harness/sim/advise.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
 MAIN_SRC   := harness/cli/main.c
@@ -114,7 +114,7 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # Tests: one file per module. test_grid and test_partition test library internals and link its raw
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
-              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_outfile.c tests/test_parse.c \
+              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_outfile.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
@@ -216,7 +216,8 @@ help:
 	@echo "                 in an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu"
 	@echo "                 at 224x224, PRECISION=tf32 (fp32|tf32|bf16); DEVICE=cpu for the CPU build"
 	@echo "  plots          charts of a run (RUN="$(call qv,RUN)"): efficiency, images/s, busbw, step breakdown"
-	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh)"
+	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh); OVERLAY=dir draws a second run on them"
+	@echo "                 (e.g. BACKEND=model rows, dashed and open, over a simulated run)"
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes, time to"
 	@echo "                 train beside the study's 50 min / 7 h, stragglers (--per-rank)"
 	@echo "  sim            build "$(call qv,SIM_EXE)" with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
@@ -225,6 +226,7 @@ help:
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
 	@echo "                 (docs/GPU.md); SKIP line without one; staged/host allreduce busbw ratio at 64-256 MB"
 	@echo "  gpu-bundle     pack build/cuda and Open MPI's runtime into .gpu/ for a GPU node without MPI (docs/GPU.md)"
+	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
 	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks and"
 	@echo "                 across an emulated cluster (tests/cluster.sh)"
 	@echo "  clean          remove "$(call qv,BUILD)"/"
@@ -238,9 +240,10 @@ help:
 	@echo "  ARCH_FLAGS="$(call qv,ARCH_FLAGS)"  target flags for the vectorised kernels"
 	@echo "  CUDA=0          never build the CUDA parts (default: built into "$(call qv,CUDA_BUILD)"/ when nvcc is found)"
 	@echo "  NVCC="$(call qv,NVCC)" CUDA_HOME="$(call qv,CUDA_HOME)" CUDA_ARCH=\""$(call qv,CUDA_ARCH)"\""
-	@echo "  run: NODES="$(call qv,NODES)" GPUS_PER_NODE="$(call qv,GPUS_PER_NODE)" BACKEND="$(call qv,BACKEND)" (sim|mpi|emu) PLATFORM="$(call qv,PLATFORM)" PROFILE="$(call qv,PROFILE)""
+	@echo "  run: NODES="$(call qv,NODES)" GPUS_PER_NODE="$(call qv,GPUS_PER_NODE)" BACKEND="$(call qv,BACKEND)" (sim|mpi|emu|model) PLATFORM="$(call qv,PLATFORM)" PROFILE="$(call qv,PROFILE)""
 	@echo "       emu and cluster-bench: RATE="$(call qv,RATE)" (e.g. 500mbit) DELAY="$(call qv,DELAY)" (e.g. 100us, needs netem)"
 	@echo "       ALGOS="$(call qv,ALGOS)" MODELS="$(call qv,MODELS)" BUCKET_MB="$(call qv,BUCKET_MB)" TRAIN_ARGS=\""$(call qv,TRAIN_ARGS)"\" OUT=dir"
+	@echo "       JOBS=n (launches at once; default: the core count)  FORCE=1 (run a sweep estimated at over an hour)"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
 	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1\"   (see sh harness/scripts/fidelity.sh --help)"
 
@@ -263,6 +266,13 @@ $(SIM_BUILD)/%.o: %.c
 
 $(SIM_EXE): $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
+
+# tests/sim/parallel_contexts.c: a standalone SMPI reproducer, built and run by its script (not part of
+# `make test`: a SimGrid race, nondeterministic) — why simlaunch.sh keeps contexts/nthreads at 1.
+SIM_REPRO := tests/sim/parallel_contexts.c
+.PHONY: sim-repro
+sim-repro: $(EXE) $(SIM_REPRO)
+	sh tests/sim/parallel_contexts.sh
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -331,9 +341,15 @@ else ifneq ($(filter mpi emu,$(BACKEND)),)
 MODELS        ?= resnet50:8
 TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
 RUN_DEPS      := $(EXE)
-else
+else ifeq ($(BACKEND),model)
 MODELS        ?= resnet50:32,resnet101-22k:20
-TRAIN_ARGS    ?= --steps 1 --warmup 1
+TRAIN_ARGS    ?=
+RUN_DEPS      := $(EXE)
+else
+# One timed step, no warm-up: the simulation is deterministic and its first step equals the second
+# (tests/sim_speed.sh checks it), so a warm-up step would only double the wall time.
+MODELS        ?= resnet50:32,resnet101-22k:20
+TRAIN_ARGS    ?= --steps 1 --warmup 0
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
 RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
@@ -341,10 +357,12 @@ RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a 
 # (sweep.sh checks the rest, and names these variables in its messages: DDL_SWEEP_FROM_MAKE); for an
 # emulated cluster emucluster.sh then checks NODES, RATE, DELAY, root and tools.
 ifneq ($(filter run cluster-bench,$(MAKECMDGOALS)),)
-$(call need_int,NODES,1,4096)
+$(call need_int,NODES,1,65536)
 $(call need_int,GPUS_PER_NODE,1,64)
 $(call need_int,BUCKET_MB,0,65536)
-$(if $(filter-out sim mpi emu,$(BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim, mpi or emu, got "$(BACKEND)"))
+$(if $(filter-out sim mpi emu model,$(BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim, mpi, emu or model, got "$(BACKEND)"))
+$(if $(JOBS),$(call need_int,JOBS,1,64))
+$(if $(filter-out 1,$(FORCE)),$(error FORCE: expected 1 or nothing, got "$(FORCE)"))
 $(call need_word,ALGOS,$(comma) _ -,a comma list of algorithms (see ddlbench list))
 $(call need_word,MODELS,$(comma) : _ -,a comma list of model:batch like resnet50:32)
 $(call need_word,PLATFORM,. / _ - +,a platform preset or platform file (ddlbench platform --help))
@@ -358,6 +376,7 @@ EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes '$(NODE
 ifneq ($(EMU_CHECK),)
 $(error $(EMU_CHECK))
 endif
+
 endif
 $(if $(filter mpi,$(BACKEND)),$(if $(filter-out cpu gpu,$(DEVICE))$(filter-out 1,$(words $(DEVICE))),$(error DEVICE: expected cpu or gpu, got "$(DEVICE)")))
 $(if $(filter mpi,$(BACKEND)),$(if $(filter-out fp32 tf32 bf16 fp16,$(PRECISION))$(filter-out 1,$(words $(PRECISION))),$(error PRECISION: expected fp32, tf32, bf16 or fp16, got "$(PRECISION)")))
@@ -368,6 +387,7 @@ run: $(RUN_DEPS)
 	    --gpus-per-node $(call qv,GPUS_PER_NODE) --models $(call qv,MODELS) --algos $(call qv,ALGOS) \
 	    --bucket-mb $(call qv,BUCKET_MB) --platform $(call qv,PLATFORM) --profile $(call qv,PROFILE) \
 	    --train-args $(call qv,TRAIN_ARGS) --build $(call qv,BUILD) $(if $(OUT),--out $(call qv,OUT)) \
+	    $(if $(JOBS),--jobs $(call qv,JOBS)) $(if $(filter 1,$(FORCE)),--force) \
 	    $(SWEEP_FLAGS) $(if $(filter emu,$(BACKEND)),--rate $(call qv,RATE) --delay $(call qv,DELAY)) \
 	    $(if $(filter mpi,$(BACKEND)),--device $(call qv,DEVICE))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(call qv,RUN))
@@ -432,9 +452,10 @@ endif
 
 RUN ?= $(if $(OUT),$(OUT),results/latest)
 $(if $(filter run plots report,$(MAKECMDGOALS)),$(call need_path,RUN))
+$(if $(OVERLAY),$(call need_path,OVERLAY))
 .PHONY: plots report
 plots:
-	sh plots/plots.sh $(call qv,RUN)
+	sh plots/plots.sh $(call qv,RUN) $(if $(OVERLAY),$(call qv,OVERLAY))
 report:
 	sh harness/scripts/report.sh $(call qv,RUN)
 

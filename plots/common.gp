@@ -15,3 +15,8 @@ set style line 5 lc rgb "#9467bd" lw 2 pt 13 ps 1.3
 set style line 6 lc rgb "#8c564b" lw 2 pt 3 ps 1.3
 set style line 7 lc rgb "#e377c2" lw 2 pt 1 ps 1.3
 set style line 8 lc rgb "#7f7f7f" lw 2 pt 2 ps 1.3
+# styles (from plots.sh): per series "ls:dash:point" — dashed with open markers for the alpha-beta-gamma
+# model's rows (series "ALGO-model"), solid with filled markers for simulated or measured ones
+sty(i, k) = int(word(system("echo " . word(styles, i) . " | tr : ' '"), k))
+label(i) = strstrt(word(algos, i), "-model") ? word(algos, i)[1:strstrt(word(algos, i), "-model") - 1] . " (a-b-g model)" \
+           : word(algos, i)

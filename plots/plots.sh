@@ -1,5 +1,9 @@
 #!/bin/sh
-# plots.sh RUN_DIR — the four charts of a run, as PNG and SVG, into RUN_DIR:
+# plots.sh RUN_DIR [OVERLAY_DIR] — the four charts of a run, as PNG and SVG, into RUN_DIR; with
+# OVERLAY_DIR (e.g. a --backend model run over a simulated one) its rows are drawn on the same charts.
+# Rows whose backend column is "model" (alpha-beta-gamma, not simulated) are their own series, named
+# "ALGO-model", drawn dashed with open markers in their algorithm's colour; measured or simulated
+# rows are solid with filled markers.
 #   efficiency  scaling efficiency vs GPUs per model and algorithm, ideal line, the study's figures
 #   throughput  images/s vs GPUs (log-log) with ideal scaling
 #   busbw       allreduce bus bandwidth vs message size per algorithm (RUN_DIR/allreduce.csv if the
@@ -9,7 +13,10 @@
 # awk extracts small .dat files from the CSVs (skipping `#` lines; columns by name); gnuplot draws
 # each chart to NAME.EXT.tmp, renamed when complete. Without gnuplot it says so and exits 0.
 set -eu
-[ $# -eq 1 ] || { echo "usage: plots.sh RUN_DIR" >&2; exit 2; }
+[ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: plots.sh RUN_DIR [OVERLAY_DIR]" >&2; exit 2; }
+overlay=${2:-}
+[ -z "$overlay" ] || [ -f "$overlay/scaling.csv" ] ||
+    { echo "plots.sh: $overlay/scaling.csv: no such file (expected a results folder of make run)" >&2; exit 2; }
 dir=$1 here=$(cd "$(dirname "$0")" && pwd) root=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$dir/scaling.csv" ] || { echo "plots.sh: $dir/scaling.csv: no such file (expected a results folder of make run)" >&2; exit 2; }
 command -v gnuplot >/dev/null 2>&1 || { echo "plots.sh: gnuplot not found (apt-get install gnuplot-nox); no charts drawn" >&2; exit 0; }
@@ -21,10 +28,11 @@ trap 'rm -rf "$tmp"; rm -f "$dir"/*.png.tmp "$dir"/*.svg.tmp' EXIT INT TERM
 # scaling.csv -> eff_MODEL_ALGO.dat (gpus eff% images/s), ideal_MODEL.dat, ref_MODEL.dat,
 # bd_MODEL.dat (algo gemm non-GEMM other-compute exposed sgd at the largest count), gmax_MODEL; prints models|algos|gmax
 info=$(awk -F, -v d="$tmp" '
+    FNR == 1 { hdr = 0 }
     /^#/ { next }
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
     {
-        m = $c["model"]; a = $c["algo"]; g = $c["gpus"] + 0
+        m = $c["model"]; a = $c["algo"] ($c["backend"] == "model" ? "-model" : ""); g = $c["gpus"] + 0
         if (!(m in seenm)) { seenm[m] = 1; models = models " " m }
         if (!(a in seena)) { seena[a] = 1; algos = algos " " a }
         e = $c["eff_vs_1gpu"]; e = e == "NA" ? "NA" : 100 * e
@@ -52,13 +60,16 @@ info=$(awk -F, -v d="$tmp" '
             {
                 ng = ("nongemm_ms" in c) ? f[c["nongemm_ms"]] : 0
                 oc = f[c["compute_ms"]] - f[c["gemm_ms"]] - ng; oc = oc < 0 ? 0 : oc # medians of maxima: may dip below 0
-                print f[c["algo"]], f[c["gemm_ms"]], ng, oc, f[c["exposed_ms"]],
+                print f[c["algo"]] (f[c["backend"]] == "model" ? "-model" : ""), f[c["gemm_ms"]], ng, oc, f[c["exposed_ms"]],
                       f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
             }
         }
         printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all < 256 ? 256 : all
-    }' "$dir/scaling.csv")
+    }' "$dir/scaling.csv" ${overlay:+"$overlay/scaling.csv"})
 models=${info%%|*}; rest=${info#*|}; algos=${rest%%|*}; gmax=${rest#*|}
+# per series: line style (its algorithm's colour), dash (2 = model) and point type (open = model)
+styles=$(echo "$algos" | tr ' ' '\n' | awk '{ b = $0; sub(/-model$/, "", b); if (!(b in k)) k[b] = ++n
+    printf "%s%d:%d:%d", (NR > 1 ? " " : ""), k[b], (b == $0 ? 1 : 2), (b == $0 ? 7 : 6) }')
 for f in "$tmp"/eff_*.dat; do sort -n -k1,1 "$f" -o "$f"; done
 
 # allreduce CSV -> bw_ALGO.dat (size_B busbw_GBps) at the largest rank count, out-of-place
@@ -84,7 +95,7 @@ fi
 
 draw() { # chart algos [extra gnuplot -e]
     for ext in png svg; do
-        gnuplot -e "term='$ext'; out='$dir/$1.$ext.tmp'; datadir='$tmp'; run='$run'; models='$models'; algos='$2'; gmax_all=$gmax; ${3:-}" \
+        gnuplot -e "term='$ext'; out='$dir/$1.$ext.tmp'; datadir='$tmp'; run='$run'; models='$models'; algos='$2'; styles='${4:-$styles}'; gmax_all=$gmax; ${3:-}" \
             "$here/$1.gp" && mv "$dir/$1.$ext.tmp" "$dir/$1.$ext" || { echo "plots.sh: gnuplot failed on $1.$ext" >&2; return 1; }
     done
 }
@@ -95,7 +106,8 @@ draw throughput "$algos" || status=1
 draw breakdown "$algos" || status=1
 if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
     src=$bw; case $src in "$root"/*) src=${src#"$root"/};; esac
-    draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" || status=1
+    bws=$(echo "${bwinfo#*|}" | tr ' ' '\n' | awk '{ printf "%s%d:1:7", (NR > 1 ? " " : ""), NR }')
+    draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" "$bws" || status=1
 else
     echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench); busbw chart skipped" >&2
 fi

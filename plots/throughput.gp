@@ -12,6 +12,6 @@ do for [m in models] {
     set title m
     plot datadir . "/ideal_" . m . ".dat" using 1:2 with lines lc rgb "black" dt 2 title "ideal (linear from 1 GPU)", \
          for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:3 \
-             with linespoints ls i title word(algos, i)
+             with linespoints ls sty(i, 1) dt sty(i, 2) pt sty(i, 3) title label(i)
 }
 unset multiplot

@@ -137,6 +137,14 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- sweep --bucket-mb -1
 -- sweep --train-args "--batch 0"
 -- sweep --frobnicate
+-- sweep --jobs 0
+-- sweep --jobs x
+-- sweep --backend model --nodes 65537
+-- ddlbench model --train --preset minsky --nodes 0
+-- ddlbench model --train --preset minsky --nodes 2 -a nosuch
+-- ddlbench model --train --preset minsky --nodes 2 --bucket-mb -1
+-- ddlbench model --train --preset minsky --nodes 2 --frobnicate 1
+-- ddlbench model --train --nodes 2 --profile /nonexistent.profile
 -- make run NODES=0
 -- make run NODES=x
 -- make run GPUS_PER_NODE=0

@@ -74,7 +74,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     args="--build $BUILD --nodes 2 --gpus-per-node 2 --models resnet50:2 --algos ring,ddl --train-args --steps=1"
     sh harness/scripts/sweep.sh $args --out "$tmp/run" --train-args "--steps 1 --warmup 0 --image-size 32" >"$tmp/o" 2>"$tmp/e"
     ok $? "tiny sweep exit status"
-    has "$(cat "$tmp/e")" '^\[1/3\] resnet50 1 GPUs \(sim; ring,ddl\) took [0-9]+ (s|min); elapsed [0-9]+ (s|min), about [0-9]+ (s|min) left$' "progress line"
+    has "$(cat "$tmp/e")" '^\[[1-3]/3\] resnet50 1 GPUs \(sim; ring,ddl\) took [0-9]+ (s|min); elapsed [0-9]+ (s|min), about [0-9]+ (s|min) left$' "progress line"
     count "$(cat "$tmp/e")" '^\[[0-9]/3\]' 3 "one progress line per configuration"
     csv=$tmp/run/scaling.csv
     has "$(head -n 1 "$csv")" '^# run: run$' "scaling.csv starts with provenance"

@@ -2,8 +2,9 @@
 # repro.sh — the same options and seed give the same values: every non-timing column of two identical
 # `ddlbench train --check` and `ddlbench allreduce` runs (2 ranks), the whole output of `model`,
 # `model --algo` (cost model) and `platform`, and — simulation being deterministic, timings included —
-# two identical `make run NODES=2` sweeps' scaling.csv apart from its # metadata lines (skipped when
-# the simulation build is absent). Prints "N passed, N failed".
+# two `make run NODES=2` sweeps' scaling.csv apart from its # metadata lines, one launch at a time
+# (JOBS=1) and two at once (JOBS=2), so parallel launches change nothing (skipped when the simulation
+# build is absent). Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/.." && pwd)
@@ -37,10 +38,10 @@ same "hostfile differs between two runs" "$tmp/pf1/hostfile" "$tmp/pf2/hostfile"
 
 if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     for i in 1 2; do
-        make -s -C "$root" run NODES=2 BUILD="$BUILD" OUT="$tmp/run$i" SWEEP_FLAGS=-q >/dev/null 2>&1 </dev/null
+        make -s -C "$root" run NODES=2 BUILD="$BUILD" OUT="$tmp/run$i" JOBS=$i SWEEP_FLAGS=-q >/dev/null 2>&1 </dev/null
         grep -v '^#' "$tmp/run$i/scaling.csv" >"$tmp/run$i.csv" 2>/dev/null
     done
-    same "two make run NODES=2 sim sweeps: scaling.csv differs (timings included)" "$tmp/run1.csv" "$tmp/run2.csv"
+    same "make run NODES=2 JOBS=1 and JOBS=2 (sim): scaling.csv differs (timings included)" "$tmp/run1.csv" "$tmp/run2.csv"
 else
     echo "# no simulation build: the sweep comparison is skipped (make sim)"
 fi

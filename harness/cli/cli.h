@@ -26,6 +26,7 @@ int cli_calibrate_network(int argc, char **argv); /* cli_calibrate_net.c: `calib
 int cli_gpucheck_main(int argc, char **argv); /* cli_gpucheck.c */
 int cli_study_main(int argc, char **argv);     /* cli_study.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model --algo` */
+int cli_model_train(int argc, char **argv);    /* cli_model_train.c: `model --train` */
 int cli_json_main(int argc, char **argv);      /* cli_json.c */
 int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
 

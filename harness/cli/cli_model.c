@@ -48,7 +48,9 @@ static void usage(FILE *f)
                "  --reps N          runs per GEMM for --time, after one warm-up (default 3)\n"
                "  --profile P       device profile (p100, h200, local or a file): the step's GEMM time at its\n"
                "                    gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares\n"
-               "  --help            this text\n",
+               "  --help            this text\n"
+               "  With --algo LIST: the alpha-beta-gamma cost of one allreduce (ddlbench model --algo x --help);\n"
+               "  with --train: a whole training step on that model, train's CSV (ddlbench model --train --help).\n",
                model_names(), kern_gemm_backend());
 }
 
@@ -322,7 +324,10 @@ out:
 int cli_model_main(int argc, char **argv)
 {
     model_opts o = { "resnet50", 32, 224, 0, 3, 0, NULL };
-    /* DISPATCH: `--algo` selects the analytic cost model (cli_cost.c); everything below is the layer table. */
+    /* DISPATCH: `--train` the modelled training step (cli_model_train.c), `--algo` the analytic cost
+     * model of one allreduce (cli_cost.c); everything below is the layer table. */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--train")) return cli_model_train(argc, argv);
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--algo")) return cli_model_cost(argc, argv);
     int rc = parse_opts(argc, argv, &o);

@@ -6,7 +6,7 @@
 
 static const cli_command commands[] = {
     { "list", cli_list_main, "list the registered allreduce algorithms" },
-    { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP and non-GEMM bytes per step (no MPI)" },
+    { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP and non-GEMM bytes per step; --algo, --train: the alpha-beta-gamma model (no MPI)" },
     { "allreduce", cli_allreduce_main, "allreduce micro-benchmark: sizes x algorithms, busbw, self-checked (mpirun)" },
     { "train", cli_train_main, "ResNet training steps (whole network, or GEMMs only) + bucketed allreduce during backward (mpirun)" },
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },

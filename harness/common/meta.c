@@ -96,15 +96,10 @@ static void cpu_model(char *out, size_t len)
     fclose(f);
 }
 
-int meta_collect(MPI_Comm comm, int argc, char **argv, const char *device, run_meta *m)
+void meta_local(int argc, char **argv, const char *device, run_meta *m)
 {
-    char ver[MPI_MAX_LIBRARY_VERSION_STRING] = "", name[MPI_MAX_PROCESSOR_NAME] = "", *all = NULL;
-    int vlen = 0, nlen = 0, rank = 0, size = 1, rc = 0;
     memset(m, 0, sizeof *m);
     meta_clean(DDL_COMMIT, m->commit, sizeof m->commit);
-    MPI_Get_library_version(ver, &vlen);
-    ver[strcspn(ver, "\n")] = '\0';
-    meta_clean(ver, m->mpi, sizeof m->mpi);
     meta_clean(kern_gemm_backend(), m->blas, sizeof m->blas);
     if (device) meta_clean(device, m->device, sizeof m->device);
     else cpu_model(m->device, sizeof m->device);
@@ -115,6 +110,16 @@ int meta_collect(MPI_Comm comm, int argc, char **argv, const char *device, run_m
     char cmd[1000];
     meta_join_command(argc, argv, cmd, sizeof cmd);
     snprintf(m->command, sizeof m->command, "ddlbench %s", cmd);
+}
+
+int meta_collect(MPI_Comm comm, int argc, char **argv, const char *device, run_meta *m)
+{
+    char ver[MPI_MAX_LIBRARY_VERSION_STRING] = "", name[MPI_MAX_PROCESSOR_NAME] = "", *all = NULL;
+    int vlen = 0, nlen = 0, rank = 0, size = 1, rc = 0;
+    meta_local(argc, argv, device, m);
+    MPI_Get_library_version(ver, &vlen);
+    ver[strcspn(ver, "\n")] = '\0';
+    meta_clean(ver, m->mpi, sizeof m->mpi);
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     MPI_Get_processor_name(name, &nlen);

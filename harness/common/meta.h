@@ -24,6 +24,8 @@ typedef struct run_meta {
  * becomes a "# cluster: ..." line of m->extra. argv[0..argc) is the full command line (main's argv). Returns 0, or 1 if the host
  * gather failed (the other fields are filled anyway). */
 int meta_collect(MPI_Comm comm, int argc, char **argv, const char *device, run_meta *m);
+/* The fields that need no MPI (commit, BLAS, device, date, command); mpi and hosts left empty. */
+void meta_local(int argc, char **argv, const char *device, run_meta *m);
 /* Appends one "# key: value\n" line to m->extra (dropped when it does not fit). */
 void meta_add(run_meta *m, const char *key, const char *value);
 /* Writes the `# key: value` lines. */

@@ -32,6 +32,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
     }
     function hm(h) { return h == "NA" || h == "" ? "NA" : h < 1 ? sprintf("%.0f min", 60 * h) : h < 48 ? sprintf("%.1f h", h) : sprintf("%.1f d", h / 24) }
     function f(r, name) { return v[r, c[name]] }
+    function alg(r) { return f(r, "algo") (f(r, "backend") == "model" ? " (α-β-γ model)" : "") }
     function pct(x) { return x == "NA" || x == "" ? "NA" : sprintf("%.1f%%", 100 * x) }
     function share(x, t) { return t > 0 ? sprintf("%.2f (%.1f%%)", x, 100 * x / t) : sprintf("%.2f", x) }
     END {
@@ -42,13 +43,15 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         if (meta["platform"] != "") printf ", platform %s", meta["platform"]
         if (meta["profile"] != "") printf ", device profile %s", meta["profile"]
         printf "; up to %s nodes of %s GPUs. Data: [scaling.csv](scaling.csv) (columns: results/README.md).\n\n", meta["nodes"], meta["gpus_per_node"]
+        if (meta["backend"] == "model")
+            print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/model_step.h; checked against the simulation in tests/sim_speed.sh), labelled `model` in the CSV.\n"
         print "## Scaling efficiency at the largest GPU count\n"
         print "Efficiency E(N) = images/s at N GPUs / (N/N0 x images/s at N0), against one GPU (N0 = 1) and"
         print "against one node. The study figures are at 256 GPUs (P100, InfiniBand), for comparison only.\n"
         print "| model | GPUs | algorithm | bucket MB | images/s | E vs 1 GPU | E vs 1 node | study (256 GPUs) |"
         print "|---|---:|---|---:|---:|---:|---:|---|"
         for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])
-            printf "| %s | %d | %s | %s | %.1f | %s | %s | %s |\n", models[j], gmax[models[j]], f(r, "algo"), f(r, "bucket_MB"),
+            printf "| %s | %d | %s | %s | %.1f | %s | %s | %s |\n", models[j], gmax[models[j]], alg(r), f(r, "bucket_MB"),
                 f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")), study[models[j]] == "" ? "-" : study[models[j]]
         print "\n## Where the time goes (largest GPU count)\n"
         print "Medians over steps of the maximum over ranks, in ms (share of the step). Compute = forward and"
@@ -61,7 +64,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]]) {
             t = f(r, "step_ms_median")
             ng = ("nongemm_ms" in c) ? f(r, "nongemm_ms") : 0
-            printf "| %s | %s | %.2f | %s | %s | %s | %s | %s | %.2f |\n", models[j], f(r, "algo"), t,
+            printf "| %s | %s | %.2f | %s | %s | %s | %s | %s | %.2f |\n", models[j], alg(r), t,
                 share(f(r, "compute_ms"), t), share(f(r, "gemm_ms"), t), share(ng, t), share(f(r, "exposed_ms"), t),
                 share(f(r, "sgd_ms"), t), f(r, "comm_ms")
         }
@@ -72,7 +75,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
             print "PAPI over the GEMMs of each rank main thread (timed steps), largest GPU count:\n"
             print "| model | algorithm | GEMM GFLOP/s per rank | IPC |\n|---|---|---:|---:|"
             for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])
-                printf "| %s | %s | %s | %s |\n", models[j], f(r, "algo"), f(r, "papi_gemm_GFLOPps"), f(r, "papi_gemm_ipc")
+                printf "| %s | %s | %s | %s |\n", models[j], alg(r), f(r, "papi_gemm_GFLOPps"), f(r, "papi_gemm_ipc")
         } else printf "Not measured (the papi_* columns read NA): %s.\n", meta["counters"] == "" ? "unknown" : meta["counters"]
         print "\n## Charts\n"
         split("efficiency:Scaling efficiency against GPU count;throughput:Images/s against GPU count;" \

@@ -13,6 +13,12 @@
 #       anonymous memory at 64 ranks (measured: peak RssAnon 22.2 GB vs 10 MB with 4 MiB blocks).
 # A calibrated platform (ddlbench calibrate --network) replaces both factors: `ddlbench platform` writes
 # its --cfg lines to PLATFORM_DIR/smpi.cfg, given after the defaults above (the last one wins).
+# Left at SimGrid's defaults because measurement showed no gain (docs/BENCHMARKS.md, "SimGrid settings"):
+#   contexts/factory (raw; ucontext and boost alike, thread slower), smpi/async-small-thresh and
+#   smpi/send-is-detached-thresh (64 KiB: same results, same CPU time), network/model (CM02: same).
+# Refused: contexts/nthreads above 1. SimGrid 3.32 then copies and dlopens the per-rank images from
+#   several threads at once and races: runs abort, or two ranks share one copy of the globals and
+#   the result is silently wrong (tests/sim/parallel_contexts.sh reproduces it).
 # Extra options go in SMPI_FLAGS.
 set -eu
 [ $# -ge 3 ] || { echo "usage: simlaunch.sh NP PLATFORM_DIR COMMAND [ARGS...]" >&2; exit 2; }
@@ -20,6 +26,9 @@ np=$1 dir=$2; shift 2
 case $np in ''|*[!0-9]*|0) echo "simlaunch.sh: NP: expected a positive integer, got \"$np\"" >&2; exit 2;; esac
 [ -f "$dir/platform.xml" ] && [ -f "$dir/hostfile" ] ||
     { echo "simlaunch.sh: $dir: expected platform.xml and hostfile (ddlbench platform -o $dir)" >&2; exit 2; }
+case " ${SMPI_FLAGS:-} " in *contexts/nthreads[:=]1[!0-9]*) ;; *contexts/nthreads[:=]*)
+    echo "simlaunch.sh: SMPI_FLAGS: contexts/nthreads above 1 gives wrong results with SimGrid 3.32 (tests/sim/parallel_contexts.sh); expected 1" >&2
+    exit 2;; esac
 command -v smpirun >/dev/null 2>&1 || { echo "simlaunch.sh: smpirun not found (apt-get install simgrid libsimgrid-dev)" >&2; exit 2; }
 cal=""; [ -s "$dir/smpi.cfg" ] && cal=$(cat "$dir/smpi.cfg")
 # shellcheck disable=SC2086

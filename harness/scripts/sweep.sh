@@ -5,7 +5,15 @@
 #
 # Backends: sim — the smpicc build under SimGrid SMPI on a generated platform (any scale, one
 # machine); mpi — the real build under the MPI launcher (harness/scripts/mpilaunch.sh here, or the
-# scheduler's launcher inside an allocation via MPILAUNCH, e.g. MPILAUNCH="srun -n"); emu — the real
+# scheduler's launcher inside an allocation via MPILAUNCH, e.g. MPILAUNCH="srun -n"); model — no
+# launch: `ddlbench model --train` composes the step from the alpha-beta-gamma model (rows labelled
+# "model"; for 4,096-65,536 GPUs, beyond what the simulation reaches here).
+# Simulated launches are independent: up to --jobs of them run at once (the 1-GPU baselines first,
+# then the largest first, so the longest launch never starts last). Progress lines give an ETA
+# weighted by each launch's expected cost (est_weight below: ranks x algorithms, squared for the
+# rings), rescaled by the launches already finished; a sweep estimated at over an hour is refused
+# unless --force.
+# emu — the real
 # build on an emulated cluster of NODES nodes on this machine (harness/scripts/emucluster.sh, root
 # needed: one network namespace and hostname per node, NICs limited to --rate), brought up for the
 # sweep and removed after it; ranks per node are detected from the node boundaries.
@@ -23,7 +31,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 usage() {
     cat <<'EOF'
 usage: sweep.sh [options]
-  --backend sim|mpi|emu  simulation (SMPI), real MPI, or real MPI on an emulated cluster (default sim)
+  --backend sim|mpi|emu|model  simulation (SMPI), real MPI, real MPI on an emulated cluster, or the
+                         alpha-beta-gamma model (default sim)
   --nodes N              largest node count (default 2); node counts 1, 2, 4, ... N
   --gpus-per-node G      ranks per node (default 4)
   --models LIST          model:batch pairs (default resnet50:32,resnet101-22k:20)
@@ -43,6 +52,8 @@ usage: sweep.sh [options]
   --resume               continue an interrupted sweep: skip configurations whose CSV is already in
                          --out (default: the run results/latest points at); the options must match
   --dry-run              print each launch command (one line each) instead of running it; writes nothing
+  -j, --jobs N           sim and model: launches at once (default: the core count); mpi: always 1
+  --force                run even when the estimate is over an hour (sim)
   -q                     no progress lines
 EOF
 }
@@ -72,15 +83,16 @@ ddlbench_says() {
 }
 
 backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
-platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none
-device=cpu
+platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none force=0
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) device=cpu
 while [ $# -gt 0 ]; do
     case $1 in
     -h|--help) usage; exit 0;;
     -q) quiet=1; shift; continue;;
     --resume) resume=1; shift; continue;;
     --dry-run) dry=1; shift; continue;;
-    --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|--device) ;;
+    --force) force=1; shift; continue;;
+    --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|-j|--jobs|--device) ;;
     *) [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && die "SWEEP_FLAGS: unknown sweep.sh option \"$1\"; expected --resume, --dry-run or -q"
        die "unknown option \"$1\" (see --help)";;
     esac
@@ -89,18 +101,21 @@ while [ $# -gt 0 ]; do
     --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
     --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
     --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --rate) rate=$2;; --delay) delay=$2;;
-    --device) device=$2;;
+    -j|--jobs) jobs=$2;; --device) device=$2;;
     esac
     shift 2
 done
-case $backend in sim|mpi|emu) ;; *) bad --backend "expected sim, mpi or emu, got \"$backend\"";; esac
+case $backend in sim|mpi|emu|model) ;; *) bad --backend "expected sim, mpi, emu or model, got \"$backend\"";; esac
 [ "$backend" = emu ] || [ "$rate$delay" = nonenone ] || bad --rate "only with --backend emu (--rate, --delay)"
 if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # the values, root and tools, before anything is written
     sh "$here/emucluster.sh" up --nodes "$nodes" --rate "$rate" --delay "$delay" --check || exit 2
 fi
-case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu|emu:gpu) bad --device "gpu only with --backend mpi";;
+case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu|emu:gpu|model:gpu) bad --device "gpu only with --backend mpi";;
     *) bad --device "expected cpu or gpu, got \"$device\"";; esac
-count --nodes "$nodes" 1 4096; count --gpus-per-node "$gpn" 1 64; count --bucket-mb "$bucket" 0 65536
+maxn=4096; [ "$backend" = model ] && maxn=65536
+count --nodes "$nodes" 1 "$maxn"; count --gpus-per-node "$gpn" 1 64; count --bucket-mb "$bucket" 0 65536
+count --jobs "$jobs" 1 64
+case $backend in mpi|emu) jobs=1;; esac # real ranks would share the cores (and an allocation's nodes)
 [ $((nodes * gpn)) -le 65536 ] || bad --nodes "expected at most 65536 GPUs in all, got $nodes nodes x $gpn = $((nodes * gpn))"
 case $models in ''|,*|*,|*,,*) bad --models "expected a comma list of model:batch like resnet50:32, got \"$models\"";; esac
 for mb in $(echo "$models" | tr ',' ' '); do
@@ -133,7 +148,7 @@ if [ -x "$build/ddlbench" ]; then # names, presets, profiles and train options, 
     for mb in $(echo "$models" | tr ',' ' '); do
         ddlbench_says --models "$build/ddlbench" model --model "${mb%%:*}" --batch "${mb#*:}"
     done
-    if [ "$backend" = sim ]; then
+    if [ "$backend" = sim ] || [ "$backend" = model ]; then
         case $platform in custom) bad --platform "custom needs link figures the sweep cannot pass; expected minsky, bigbasin, h200 or a platform file";; esac
         ddlbench_says --platform "$build/ddlbench" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn"
         ddlbench_says --profile "$build/ddlbench" model --algo ring --bytes 1 --preset minsky --nodes 1 --profile "$profile"
@@ -144,37 +159,13 @@ if [ -x "$build/ddlbench" ]; then # names, presets, profiles and train options, 
     set +f
 fi
 
-run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
-if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
-    [ -L results/latest ] && [ -d results/latest ] || bad --out "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
-    out=results/$(readlink results/latest)
-elif [ -z "$out" ]; then
-    out=results/$run_id
-    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; } || bad --out "cannot create results/$run_id"
-fi
-# The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
-# interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
-if [ "$dry" = 0 ]; then
-    outdir_prog=$prog
-    outdir_ready "$(name --out)" "$out"
-    outdir_ready "$(name --out)" "$out/raw"
-    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
-    if [ "$resume" = 1 ]; then
-        rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
-        if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then
-            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat "$out/.sweep")); expected the same options"
-        fi
-    elif ls "$out"/raw/*.csv >/dev/null 2>&1; then
-        bad --out "\"$out\" holds an earlier sweep's results; expected a new folder, or --resume to continue it"
-    fi
-    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" || bad --out "cannot write \"$out/.sweep\""
-fi
-trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out (--resume continues)" >&2; exit 130' INT TERM
-emu="sh $here/emucluster.sh --name sweep"
-if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a launch uses its first ones
-    $emu up --nodes "$nodes" --rate "$rate" --delay "$delay" >&2 || exit 2
-    trap '$emu down >/dev/null' EXIT
-fi
+buckets="" # model=gradient buckets per step, for the cost estimate
+for mb in $(echo "$models" | tr ',' ' '); do
+    [ "$dry" = 1 ] && ! [ -x "$build/ddlbench" ] && break
+    bk=$("$build/ddlbench" model --train --model "${mb%%:*}" --batch "${mb#*:}" -a ring --bucket-mb "$bucket" \
+         --preset minsky --nodes 1 --gpus-per-node 1 2>/dev/null | awk '$1 == "ring" { print $3 }')
+    buckets="$buckets ${mb%%:*}=${bk:-5}"
+done
 
 # GPU counts: the 1-GPU baseline, then 1, 2, 4, ... nodes (and NODES itself)
 counts="1"; n=1
@@ -183,12 +174,11 @@ while :; do
     [ "$n" -ge "$nodes" ] && break
     n=$((n * 2)); [ "$n" -gt "$nodes" ] && n=$nodes
 done
-total=0; for mb in $(echo "$models" | tr ',' ' '); do for g in $counts; do total=$((total + 1)); done; done
-
 sweep_meta() { # this sweep's own provenance lines
     echo "# run: $(basename "$out")"
     echo "# backend: $backend"
     if [ "$backend" = sim ]; then echo "# platform: $platform (simulated)"; echo "# profile: $profile"
+    elif [ "$backend" = model ]; then echo "# platform: $platform (alpha-beta-gamma model, not simulated)"; echo "# profile: $profile"
     elif [ "$backend" = emu ]; then echo "# platform: emulated cluster (harness/scripts/emucluster.sh), NIC $rate, delay $delay"
     else echo "# platform: real MPI, launcher: ${MPILAUNCH:-harness/scripts/mpilaunch.sh}"; fi
     echo "# nodes: $nodes"
@@ -246,9 +236,14 @@ launch() { # ranks nodes gpus_per_node csv model batch
     r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6
     set -f # no globbing of --train-args
     # shellcheck disable=SC2086
-    set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" --per-rank $train_args
+    set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" $train_args
+    [ "$backend" = model ] || set -- "$@" --per-rank
     set +f
-    if [ "$dry" = 1 ]; then # one line per launch, as it would run
+    if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model
+        shift
+        set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" --profile "$profile"
+        if [ "$dry" = 1 ]; then echo "$*"; else "$@"; fi
+    elif [ "$dry" = 1 ]; then # one line per launch, as it would run
         if [ "$backend" = sim ]; then
             echo "DDL_RANKS_PER_NODE=$gp sh $here/simlaunch.sh $r $out/platforms/$nn-$gp $exe $* --profile $profile"
         elif [ "$backend" = emu ]; then echo "$emu run --ppn $gp -- sh $here/mpilaunch.sh $r $exe $*"
@@ -266,39 +261,147 @@ launch() { # ranks nodes gpus_per_node csv model batch
         # shellcheck disable=SC2086
         $MPILAUNCH "$r" "$exe" "$@"
     else
-        DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
+        DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@"
     fi
 }
 
-human() { if [ "$1" -lt 120 ]; then echo "$1 s"; else echo "$((($1 + 30) / 60)) min"; fi; }
-start=$(date +%s); done_n=0; status=0
-for mb in $(echo "$models" | tr ',' ' '); do
-    model=${mb%%:*} batch=${mb#*:}
-    for g in $counts; do
-        done_n=$((done_n + 1))
-        if [ "$g" -ge "$gpn" ]; then nn=$((g / gpn)) gp=$gpn; else nn=1 gp=$g; fi
-        csv=$out/raw/$model-$g.csv
-        if [ "$resume" = 1 ] && [ -s "$csv" ]; then
-            [ "$quiet" = 1 ] || echo "[$done_n/$total] $model $g GPUs: already in $csv, skipped" >&2
-            continue
-        fi
-        if [ "$dry" = 1 ]; then launch "$g" "$nn" "$gp" "$csv" "$model" "$batch"; continue; fi
-        t0=$(date +%s)
-        if ! launch "$g" "$nn" "$gp" "$csv" "$model" "$batch" >"$out/raw/$model-$g.log" 2>&1; then
-            echo "sweep.sh: $model at $g GPUs failed; its output:" >&2
-            tail -n 5 "$out/raw/$model-$g.log" >&2
-            [ -f "$csv" ] && mv -f "$csv" "$csv.partial" # rows of a failed launch: kept aside, redone by --resume
-            status=1
-            break 2
-        fi
-        merge
-        if [ "$quiet" != 1 ]; then
-            now=$(date +%s); el=$((now - start)); left=$((el * (total - done_n) / done_n))
-            echo "[$done_n/$total] $model $g GPUs ($backend; $algos) took $(human $((now - t0))); elapsed $(human $el), about $(human $left) left" >&2
-        fi
-    done
+# Expected cost of one launch, in units of about SEC_PER_KUNIT/1000 s of one core here: per algorithm
+# g + 4 (start-up, per-rank work), plus g^2/64 for each ring-like algorithm (mpi, ring: 2(g-1) steps
+# of g messages per bucket), times the steps (timed + warm-up) and the gradient buckets per step
+# against ResNet-50's 5. Calibrated on the quiet-machine sweep of docs/BENCHMARKS.md ("Sweep ETA").
+SEC_PER_KUNIT=${SEC_PER_KUNIT:-15}
+nalg=$(echo "$algos" | tr ',' '\n' | grep -c .); nq=$(echo "$algos" | tr ',' '\n' | grep -cx 'mpi\|ring')
+steps=10 warm=2
+# shellcheck disable=SC2086
+set -- $train_args
+while [ $# -gt 0 ]; do
+    case $1 in --steps) steps=${2:-10}; shift;; --warmup) warm=${2:-2}; shift;; esac; shift
 done
+case $steps$warm in *[!0-9]*) steps=10 warm=2;; esac
+est_weight() { # model g -> units
+    [ "$backend" = model ] && { echo $((nalg * ($2 / 1024 + 1))); return; } # no launch: model_cost's O(g) loops
+    mp=$(echo "$buckets" | tr ' ' '\n' | awk -F= -v m="$1" '$1 == m { print $2 * 20 }')
+    echo $(((steps + warm) * ${mp:-100} * (nalg * ($2 + 4) + nq * $2 * $2 / 64) / 100))
+}
+human() { if [ "$1" -lt 120 ]; then echo "$1 s"; elif [ "$1" -lt 7200 ]; then echo "$((($1 + 30) / 60)) min"
+          else echo "$(($1 / 3600)).$(($1 % 3600 / 360)) h"; fi; }
+
+# The plan, one launch per line "first weight model batch gpus": the 1-GPU baselines first, then the
+# most expensive first (with several jobs the longest launch starts at once, not last).
+plan=$(for mb in $(echo "$models" | tr ',' ' '); do
+    for g in $counts; do
+        first=1; [ "$g" = 1 ] && first=0
+        echo "$first $(est_weight "${mb%%:*}" "$g") ${mb%%:*} ${mb#*:} $g"
+    done
+done | sort -k1,1n -k2,2nr)
+total=$(echo "$plan" | grep -c .)
+units=$(echo "$plan" | awk '{ u += $2 } END { printf "%.0f\n", u }')
+est=$((units * SEC_PER_KUNIT / 1000 / jobs))
+if [ "$backend" = sim ] && [ "$dry" = 0 ] && [ "$est" -gt 3600 ] && [ "$force" = 0 ]; then
+    echo "sweep.sh: --nodes $nodes: about $(human "$est") estimated on this machine ($total launches, $jobs at once;" \
+         "expected at most 1 h); --force (make run FORCE=1) runs it anyway, --backend model predicts it at once" >&2
+    exit 2
+fi
+
+run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
+if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
+    [ -L results/latest ] && [ -d results/latest ] || bad --out "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
+    out=results/$(readlink results/latest)
+elif [ -z "$out" ]; then
+    out=results/$run_id
+    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; } || bad --out "cannot create results/$run_id"
+fi
+# The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
+# interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
+if [ "$dry" = 0 ]; then
+    outdir_prog=$prog
+    outdir_ready "$(name --out)" "$out"
+    outdir_ready "$(name --out)" "$out/raw"
+    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
+    if [ "$resume" = 1 ]; then
+        rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
+        if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then
+            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat "$out/.sweep")); expected the same options"
+        fi
+    elif ls "$out"/raw/*.csv >/dev/null 2>&1; then
+        bad --out "\"$out\" holds an earlier sweep's results; expected a new folder, or --resume to continue it"
+    fi
+    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" || bad --out "cannot write \"$out/.sweep\""
+fi
+trap 'rm -f "$out"/*.tmp "$out"/raw/*.tmp; echo "sweep.sh: interrupted; finished configurations are in $out (--resume continues)" >&2; exit 130' INT TERM
+emu="sh $here/emucluster.sh --name sweep"
+if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a launch uses its first ones
+    $emu up --nodes "$nodes" --rate "$rate" --delay "$delay" >&2 || exit 2
+    trap '$emu down >/dev/null' EXIT
+fi
+
+killtree() { for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done; kill "$1" 2>/dev/null; }
+running="" # "pid|model|gpus|start|weight" per launch in flight
+trap 'for e in $running; do killtree "${e%%|*}"; done; rm -f "$out"/*.tmp "$out"/raw/*.tmp "$out"/raw/*.rc
+      echo "sweep.sh: interrupted; finished configurations are in $out" >&2; exit 130' INT TERM
+
+start=$(date +%s); done_n=0; status=0; spent=0; spent_units=0; todo=$units
+finish() { # model g start weight: one launch ended; merge its CSV and say where the sweep stands
+    f_rc=$(cat "$out/raw/$1-$2.rc" 2>/dev/null || echo 1); rm -f "$out/raw/$1-$2.rc"
+    done_n=$((done_n + 1)); f_now=$(date +%s); f_csv=$out/raw/$1-$2.csv; todo=$((todo - $4))
+    if [ "$f_rc" != 0 ]; then
+        echo "sweep.sh: $1 at $2 GPUs failed; its output:" >&2
+        tail -n 5 "$out/raw/$1-$2.log" >&2
+        [ -f "$f_csv" ] && mv -f "$f_csv" "$f_csv.partial" # rows of a failed launch: kept aside, redone by --resume
+        status=1
+        return
+    fi
+    merge
+    spent=$((spent + f_now - $3)); spent_units=$((spent_units + $4))
+    [ "$quiet" = 1 ] && return
+    # time left: the work not finished at the rate measured so far (seconds per unit and launch),
+    # spread over the jobs, and never less than the longest launch in flight still needs
+    f_left=$(echo "$running" | tr ' ' '\n' | awk -F'|' -v now="$f_now" -v s="$spent" -v u="$spent_units" \
+        -v todo="$todo" -v j="$jobs" -v c="$SEC_PER_KUNIT" '
+        BEGIN { r = u > 0 && s > 0 ? s / u : c / 1000 }
+        NF == 5 { x = $5 * r - (now - $4); if (x > m) m = x }
+        END { t = todo * r / j; printf "%d\n", (t > m ? t : m) + 0.5 }')
+    echo "[$done_n/$total] $1 $2 GPUs ($backend; $algos) took $(human $((f_now - $3))); elapsed $(human $((f_now - start))), about $(human "$f_left") left" >&2
+}
+reap() { # wait until fewer than $1 launches are in flight, finishing those that ended
+    while :; do
+        r_still="" r_n=0 r_ended=""
+        for r_e in $running; do
+            r_m=${r_e#*|}; r_g=${r_m#*|}; r_g=${r_g%%|*}; r_m=${r_m%%|*}
+            if [ -f "$out/raw/$r_m-$r_g.rc" ]; then r_ended="$r_ended $r_e"; else r_still="$r_still $r_e" r_n=$((r_n + 1)); fi
+        done
+        running=$r_still
+        for r_e in $r_ended; do
+            wait "${r_e%%|*}"
+            # shellcheck disable=SC2046
+            finish $(echo "${r_e#*|}" | tr '|' ' ')
+        done
+        [ "$r_n" -lt "$1" ] && return
+        sleep 0.2
+    done
+}
+
+while read -r _ w model batch g; do
+    [ -n "$g" ] || continue
+    if [ "$g" -ge "$gpn" ]; then nn=$((g / gpn)) gp=$gpn; else nn=1 gp=$g; fi
+    csv=$out/raw/$model-$g.csv
+    if [ "$resume" = 1 ] && [ -s "$csv" ]; then
+        done_n=$((done_n + 1)); todo=$((todo - w))
+        [ "$quiet" = 1 ] || echo "[$done_n/$total] $model $g GPUs: already in $csv, skipped" >&2
+        continue
+    fi
+    if [ "$dry" = 1 ]; then launch "$g" "$nn" "$gp" "$csv" "$model" "$batch"; continue; fi
+    reap "$jobs"
+    [ "$status" = 0 ] || break # after a failure nothing new starts; the launches in flight finish
+    rm -f "$out/raw/$model-$g.rc"
+    { launch "$g" "$nn" "$gp" "$csv" "$model" "$batch" </dev/null >"$out/raw/$model-$g.log" 2>&1
+      echo $? >"$out/raw/$model-$g.rc"; } &
+    running="$running $!|$model|$g|$(date +%s)|$w"
+done <<EOF
+$plan
+EOF
 [ "$dry" = 1 ] && exit 0
+reap 1
 ls "$out"/raw/*.csv >/dev/null 2>&1 && merge # also when --resume found every configuration done
 [ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
 sh "$here/summary.sh" "$out/scaling.csv"

@@ -1,0 +1,149 @@
+/* cli_model_train.c — `ddlbench model --train ...`: the training step of `ddlbench train` predicted
+ * by the α-β-γ model (harness/sim/model_step.h) for a platform of any size, without MPI or a launch.
+ * Writes the rows and the CSV that `train` writes (same columns; `# backend: model` and the model's
+ * inputs in the provenance lines), so the `--backend model` sweep merges them like simulated ones.
+ *   ddlbench model --train --model resnet50 --batch 32 -a ring,ddl,auto --bucket-mb 25
+ *                  --preset minsky --nodes 4096 [--gpus-per-node 4] [--profile p100] [--csv FILE]
+ * --steps and --warmup are accepted (the sweep passes train's options) and change nothing: the
+ * model has no step-to-step variation. */
+#include "cli.h"
+#include "cli_train.h"
+#include "outfile.h"
+#include "meta.h"
+#include "model_step.h"
+#include "parse.h"
+#include "platform.h"
+#include "profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: ddlbench model --train [--model NAME] [--batch N] [--image-size N] [-a LIST] [--bucket-mb N]\n"
+               "                      [--first-bucket-mb N] --preset NAME --nodes N [--gpus-per-node N]\n"
+               "                      [--profile NAME|FILE] [--compute full|gemm] [--csv FILE]\n"
+               "  One training step per algorithm predicted by the alpha-beta-gamma model: GEMM times from the\n"
+               "  profile, buckets posted as backward completes them, each allreduce priced by `model --algo`,\n"
+               "  then SGD. Same columns as `ddlbench train --csv`; no MPI, any number of nodes. --steps and\n"
+               "  --warmup are accepted and ignored (the model has no step-to-step variation).\n");
+}
+
+static int bad(const char *opt, const char *v, const char *expected)
+{
+    fprintf(stderr, "ddlbench model: %s: expected %s, got \"%s\"\n", opt, expected, v ? v : "");
+    return 2;
+}
+
+/* 0 ok, 1 help printed, 2 bad option (message printed). */
+static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
+{
+    char err[256];
+    for (int i = 1; i < argc; i++) {
+        int rc = platform_opt(argc, argv, &i, po, err, sizeof err);
+        if (rc == 2) return bad("option", err, "a valid platform option");
+        if (rc == 0 || !strcmp(argv[i], "--train")) continue;
+        const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
+            usage(stdout);
+            return 1;
+        }
+        if (!v) return bad(opt, NULL, "a value (or unknown option; see --train --help)");
+        i++;
+        long ignored;
+        if (!strcmp(opt, "--model")) o->model = v;
+        else if (!strcmp(opt, "--batch")) { if (parse_int(v, 1, 65536, &o->batch)) return bad(opt, v, "an integer in 1..65536"); }
+        else if (!strcmp(opt, "--image-size")) { if (parse_int(v, 1, 4096, &o->image)) return bad(opt, v, "an integer in 1..4096"); }
+        else if (!strcmp(opt, "--bucket-mb")) { if (parse_int(v, 0, 65536, &o->bucket_mb[0])) return bad(opt, v, "an integer in 0..65536"); }
+        else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
+        else if (!strcmp(opt, "--steps") || !strcmp(opt, "--warmup")) { if (parse_int(v, 0, 100000, &ignored)) return bad(opt, v, "an integer in 0..100000"); }
+        else if (!strcmp(opt, "--profile")) o->profile = v;
+        else if (!strcmp(opt, "--compute")) {
+            if (strcmp(v, "full") && strcmp(v, "gemm")) return bad(opt, v, "full or gemm");
+            o->full = !strcmp(v, "full");
+        }
+        else if (!strcmp(opt, "--csv")) o->csv = v;
+        else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
+            if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
+                return bad(opt, v, "a comma list of algorithm names");
+        } else return bad("option", opt, "one of those in --train --help");
+    }
+    return 0;
+}
+
+static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)
+{
+    step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
+                       (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20 };
+    char err[256];
+    for (int a = 0; a < o->nalgos; a++) {
+        step_prediction s;
+        train_row *r = &rows[a];
+        if (model_step(m, pf, o->algos[a], &in, &s, err, sizeof err)) {
+            fprintf(stderr, "ddlbench model: %s: %s\n", o->algos[a], err);
+            return 2;
+        }
+        memset(r, 0, sizeof *r);
+        r->algo = o->algos[a];
+        r->bucket_mb = o->bucket_mb[0];
+        r->buckets = s.buckets;
+        r->med[F_STEP] = r->step_min = r->step_max = s.step_s;
+        r->med[F_COMPUTE] = s.compute_s, r->med[F_GEMM] = s.gemm_s, r->med[F_COMM] = s.comm_s;
+        r->med[F_NONGEMM] = s.nongemm_s;
+        r->med[F_EXPOSED] = s.exposed_s, r->med[F_SGD] = s.sgd_s;
+        r->med[F_OTHER] = 0; /* step = compute + exposed + SGD by construction */
+        r->images_per_s = (double)o->batch * platform_ranks(pf) / s.step_s;
+        r->gflops = r->ipc = -1;
+    }
+    return 0;
+}
+
+int cli_model_train(int argc, char **argv)
+{
+    train_opts o = { .model = "resnet50", .batch = 32, .image = 224, .algos = { "ddl" }, .nalgos = 1,
+                     .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1, .full = 1 };
+    platform_opts po = PLATFORM_OPTS_INIT;
+    platform pf;
+    profile pr;
+    model *m = NULL;
+    train_row rows[MAX_LIST];
+    run_meta meta;
+    char err[300], line[160];
+    int rc = parse(argc, argv, &o, &po);
+    if (rc) return rc == 1 ? 0 : rc;
+    if (platform_from_opts(&po, &pf, err, sizeof err)) return bad("platform", err, "--preset NAME --nodes N");
+    if (!o.profile) o.profile = strcmp(pf.name, "h200") ? "p100" : "h200";
+    if (profile_load(o.profile, &pr, err, sizeof err)) {
+        fprintf(stderr, "ddlbench model: %s\n", err);
+        return 2;
+    }
+    char ferr[600];
+    if (o.csv && outfile_check("--csv", o.csv, ferr, sizeof ferr)) { /* before any work */
+        fprintf(stderr, "ddlbench model: %s\n", ferr);
+        return 2;
+    }
+    if (model_build(o.model, (int)o.batch, (int)o.image, &m) != MODEL_OK) {
+        fprintf(stderr, "ddlbench model: %s\n", model_last_error());
+        return 2;
+    }
+    if ((rc = predict(&o, m, &pf, &pr, rows))) goto out;
+    int p = platform_ranks(&pf);
+    printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
+           "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
+    printf("# %5s %6s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %10s %6s\n", "algo", "bucket", "bkts", "step_ms", "min",
+           "max", "compute", "gemm", "nongemm", "comm", "exposed", "sgd", "other%", "images/s", "wrong");
+    for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
+    meta_local(argc, argv, NULL, &meta);
+    snprintf(meta.mpi, sizeof meta.mpi, "none: alpha-beta-gamma model, no launch");
+    snprintf(meta.blas, sizeof meta.blas, "modelled: %.6g GFLOP/s (profile %s)", pr.gemm_gflops_fp32, o.profile);
+    snprintf(meta.device, sizeof meta.device, "modelled: profile %s", o.profile);
+    snprintf(meta.hosts, sizeof meta.hosts, "none: %d modelled ranks", p);
+    snprintf(line, sizeof line, "%s, %d nodes x %d GPUs", pf.name, pf.nodes, pf.gpus_per_node);
+    meta_add(&meta, "model_platform", line);
+    meta_add(&meta, "counters", "unavailable: alpha-beta-gamma model (nothing runs)");
+    if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */
+out:
+    model_free(m);
+    return rc;
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# sim_speed.sh — what makes the simulated sweep fast must not change its answers (issue 17):
+#   warm-up: under SMPI the first simulated step equals the second (every column of a 1-step run
+#            with and without a warm-up step; step min = max over 2 steps), so `make run` skips it;
+#   jobs:    a sweep with 2 launches at once writes the scaling.csv of a serial one;
+#   model:   `ddlbench model --train` (the alpha-beta-gamma step, --backend model) within 5% of the
+#            simulated step time, per algorithm, at 8 and 32 GPUs (--compute full, the default);
+#   safety:  simlaunch.sh refuses SimGrid's parallel contexts (tests/sim/parallel_contexts.sh);
+#   scale:   a sweep estimated at over an hour is refused (exit 2, an estimate, nothing written)
+#            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model".
+# Prints "N passed, N failed".
+BUILD=${BUILD:-build}
+cd "$(dirname "$0")/.." || exit 1
+passed=0; failed=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $2"; fi; }
+rows() { grep -v '^#' "$1"; }
+[ -x "$BUILD/ddlbench" ] || { echo "FAIL no $BUILD/ddlbench (make)"; echo "0 passed, 1 failed"; exit 1; }
+SIM=$BUILD/sim/ddlbench-sim
+sim=0; [ -x "$SIM" ] && command -v smpirun >/dev/null 2>&1 && sim=1
+
+simtrain() { # nodes csv train-options...: ResNet-50 at batch 32, every algorithm, on minsky
+    nn=$1 csv=$2; shift 2
+    mkdir -p "$tmp/p$nn" && "$BUILD/ddlbench" platform --preset minsky --nodes "$nn" -o "$tmp/p$nn" >/dev/null &&
+        DDL_RANKS_PER_NODE=4 sh harness/scripts/simlaunch.sh $((nn * 4)) "$tmp/p$nn" "$SIM" train --model resnet50 \
+            --batch 32 -a mpi,ring,rhd,ddl,auto --profile p100 --platform minsky --gpus-per-node 4 --csv "$csv" \
+            "$@" >"$csv.log" 2>&1 </dev/null
+}
+within5() { # sim.csv model.csv label: step_ms_median per algorithm within 5%
+    awk -F, -v lbl="$3" 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
+        f == 1 { s[$c[1, "algo"]] = $c[1, "step_ms_median"]; next }
+        { a = $c[2, "algo"]; m = $c[2, "step_ms_median"]; n++
+          if (!(a in s)) { print "FAIL " lbl " " a ": no simulated row"; bad++; next }
+          d = (m - s[a]) / s[a]; printf "# %s %-5s sim %9.4f ms  model %9.4f ms  %+.2f%%\n", lbl, a, s[a], m, 100 * d
+          if (d > 0.05 || d < -0.05) { print "FAIL " lbl " " a ": model more than 5% off"; bad++ } }
+        END { exit bad || n < 5 }' "$1" "$2"
+}
+
+if [ "$sim" = 1 ]; then
+    simtrain 2 "$tmp/w0.csv" --steps 1 --warmup 0; ok $? "sim train, no warm-up"
+    simtrain 2 "$tmp/w1.csv" --steps 1 --warmup 1; ok $? "sim train, one warm-up step"
+    # ms columns may differ by one unit in the 4th decimal: the 1-rank allreduce's 50 ns sits on a rounding edge
+    awk -F, 'FNR == 1 { f++ } /^#/ { next } { r[f, FNR] = $0; n[f]++ }
+        END { if (n[1] != n[2] || n[1] < 6) exit 1
+              for (k in r) { split(k, q, SUBSEP); if (q[1] != 1) continue; split(r[1, q[2]], a, ","); split(r[2, q[2]], b, ",")
+                  for (i in a) if (a[i] != b[i] && !(a[i] ~ /^[0-9.]+$/ && (a[i] - b[i])^2 <= 1e-8 + 1e-12)) exit 1 } }' \
+        "$tmp/w0.csv" "$tmp/w1.csv"
+    ok $? "the first simulated step equals the second (no warm-up vs one warm-up step, every column)"
+    simtrain 2 "$tmp/s2.csv" --steps 2 --warmup 0
+    rows "$tmp/s2.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; if ($c["step_ms_min"] != $c["step_ms_max"]) exit 1 } END { exit n != 5 }'
+    ok $? "two simulated steps: step_ms_min = step_ms_max for every algorithm"
+    for nn in 2 8; do
+        [ "$nn" = 8 ] && { simtrain 8 "$tmp/w0.csv" --steps 1 --warmup 0; ok $? "sim train at 32 GPUs"; }
+        "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a mpi,ring,rhd,ddl,auto --preset minsky --nodes "$nn" \
+            --profile p100 --csv "$tmp/m.csv" >/dev/null
+        within5 "$tmp/w0.csv" "$tmp/m.csv" "$((nn * 4)) GPUs"; ok $? "model within 5% of the simulation at $((nn * 4)) GPUs"
+    done
+    # parallel launches give the serial sweep's scaling.csv
+    S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
+    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1; ok $? "sweep --jobs 1"
+    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j2" --jobs 2 >/dev/null 2>&1; ok $? "sweep --jobs 2"
+    rows "$tmp/j1/scaling.csv" >"$tmp/a" && rows "$tmp/j2/scaling.csv" >"$tmp/b" && [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"
+    ok $? "sweep --jobs 2 writes the scaling.csv of --jobs 1 (apart from # lines)"
+else
+    echo "# no $SIM or smpirun: the simulated checks are skipped (make sim)"
+fi
+
+# scale: refused with an estimate; forced or modelled it runs
+out=$(sh harness/scripts/sweep.sh --nodes 4096 --build "$BUILD" --out "$tmp/big" 2>&1); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q 'estimated on this machine.*--force' && [ ! -e "$tmp/big" ]
+ok $? "sweep --nodes 4096 (16,384 simulated GPUs) refused with an estimate (exit $st: $out)"
+sh harness/scripts/sweep.sh --nodes 4096 --force --dry-run --build "$BUILD" --out "$tmp/big" 2>&1 | grep -q 'simlaunch.sh 16384 '
+ok $? "--force: the same sweep goes ahead (dry run)"
+sh harness/scripts/sweep.sh --backend model --nodes 16384 --models resnet50:32 --algos ddl,auto --build "$BUILD" \
+    --out "$tmp/mod" -q >/dev/null 2>&1; ok $? "sweep --backend model --nodes 16384"
+rows "$tmp/mod/scaling.csv" | grep -q '^model,minsky,resnet50,32,224,65536,16384,4,auto,' && ! rows "$tmp/mod/scaling.csv" | grep -q '^sim,'
+ok $? "--backend model: a 65,536-GPU row, every row labelled model"
+grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"; ok $? "--backend model: labelled in the provenance"
+mkdir -p "$tmp/p1" && "$BUILD/ddlbench" platform --preset minsky --nodes 1 -o "$tmp/p1" >/dev/null
+out=$(SMPI_FLAGS="--cfg=contexts/nthreads:2" sh harness/scripts/simlaunch.sh 4 "$tmp/p1" /bin/true 2>&1); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q 'parallel_contexts'
+ok $? "simlaunch.sh refuses contexts/nthreads:2 (SimGrid 3.32 race; exit $st)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

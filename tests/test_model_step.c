@@ -1,0 +1,95 @@
+/* test_model_step.c — the modelled training step (model_step.h) against its parts computed here:
+ * GEMM time from the layer table, SGD at the memory rate, non-GEMM time with --compute full, one allreduce per bucket from model_cost, the overlap
+ * rule (a single bucket after backward is all exposed), and bad input. */
+#include "bucket.h"
+#include "model_cost.h"
+#include "model_step.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int near(double a, double b) { return fabs(a - b) <= 1e-12 + 1e-9 * fabs(b); }
+
+static double gemm_seconds(const model *m, double gflops)
+{
+    double t = 0;
+    for (int l = 0; l < model_layer_count(m); l++) {
+        const model_layer *L = model_layer_at(m, l);
+        if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
+        for (int g = 0; g < MODEL_GEMM_COUNT; g++) {
+            if (g == MODEL_BWD_DATA && !L->data_grad_needed) continue;
+            t += 2.0 * L->gemm[g].m * L->gemm[g].n * L->gemm[g].k / (gflops * 1e9);
+        }
+    }
+    return t;
+}
+
+int main(void)
+{
+    model *m = NULL;
+    if (model_build("resnet50", 8, 64, &m) != MODEL_OK) {
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    const double gamma = 5e-12, rate = 1000;
+    step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20 }; /* --compute gemm */
+    step_prediction s;
+    platform one = { "custom", 1, 1, 10e9, 1e-6, 10e9, 1e-6 }, four = { "custom", 4, 4, 40e9, 1e-6, 10e9, 5e-6 };
+    char err[256];
+    const double gemm = gemm_seconds(m, rate), sgd = 12.0 * (double)model_param_count(m) / 500e9;
+
+    /* one rank: GEMMs and SGD only */
+    CHECK(model_step(m, &one, "ring", &in, &s, err, sizeof err) == 0, "1 rank: %s", err);
+    CHECK(near(s.gemm_s, gemm) && near(s.compute_s, gemm), "1 rank: gemm %.9g, expected %.9g", s.gemm_s, gemm);
+    CHECK(s.comm_s == 0 && s.exposed_s == 0, "1 rank: comm %.3g exposed %.3g", s.comm_s, s.exposed_s);
+    CHECK(near(s.step_s, gemm + sgd), "1 rank: step %.9g, expected %.9g", s.step_s, gemm + sgd);
+
+    /* 16 ranks, ring: comm is the sum of model_cost over the buckets the plan makes */
+    size_t *counts = malloc((size_t)model_tensor_count(m) * sizeof *counts);
+    bucket_plan plan;
+    for (int i = 0; i < model_tensor_count(m); i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
+    CHECK(bucket_plan_make(counts, model_tensor_count(m), 4, in.bucket_bytes, in.first_bucket_bytes, &plan) == 0, "plan");
+    double comm = 0;
+    for (int b = 0; b < plan.nbuckets; b++) {
+        cost_opts o = { NULL, NULL, gamma };
+        double t;
+        model_cost(&four, "ring", (double)plan.buckets[b].count * 4, &o, &t, err, sizeof err);
+        comm += t;
+    }
+    CHECK(model_step(m, &four, "ring", &in, &s, err, sizeof err) == 0, "16 ranks ring: %s", err);
+    CHECK(s.buckets == plan.nbuckets, "buckets %d, plan %d", s.buckets, plan.nbuckets);
+    CHECK(near(s.comm_s, comm), "16 ranks: comm %.9g, expected %.9g", s.comm_s, comm);
+    CHECK(s.exposed_s >= 0 && s.exposed_s <= s.comm_s, "exposed %.9g within comm %.9g", s.exposed_s, s.comm_s);
+    CHECK(near(s.step_s, gemm + s.exposed_s + sgd), "step = gemm + exposed + sgd");
+
+    /* one bucket (cap 0): its allreduce starts after backward, so all of it is exposed */
+    step_inputs whole = in;
+    whole.bucket_bytes = 0;
+    CHECK(model_step(m, &four, "ring", &whole, &s, err, sizeof err) == 0 && s.buckets == 1, "one bucket");
+    CHECK(near(s.exposed_s, s.comm_s) && s.comm_s > 0, "one bucket: exposed %.9g = comm %.9g", s.exposed_s, s.comm_s);
+
+    /* --compute full: the same GEMMs plus non-GEMM time, all inside compute */
+    step_inputs full = in;
+    full.full = 1;
+    CHECK(model_step(m, &one, "ring", &full, &s, err, sizeof err) == 0 && near(s.gemm_s, gemm) && s.nongemm_s > 0 &&
+              near(s.compute_s, s.gemm_s + s.nongemm_s) && near(s.step_s, s.compute_s + s.sgd_s),
+          "full: gemm %.9g nongemm %.9g compute %.9g", s.gemm_s, s.nongemm_s, s.compute_s);
+
+    /* every algorithm prices; auto is never slower than the worst fixed choice */
+    const char *algos[] = { "mpi", "ring", "rhd", "ddl", "auto" };
+    double worst = 0, t_auto = 0;
+    for (int a = 0; a < 5; a++) {
+        CHECK(model_step(m, &four, algos[a], &in, &s, err, sizeof err) == 0 && s.step_s > gemm, "%s: %s", algos[a], err);
+        if (a < 4 && s.step_s > worst) worst = s.step_s;
+        if (a == 4) t_auto = s.step_s;
+    }
+    CHECK(t_auto <= worst, "auto %.9g above the worst fixed algorithm %.9g", t_auto, worst);
+    CHECK(model_step(m, &four, "nosuch", &in, &s, err, sizeof err) == 2 && err[0], "unknown algorithm rejected");
+
+    bucket_plan_free(&plan);
+    free(counts);
+    model_free(m);
+    return TEST_REPORT();
+}
