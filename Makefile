@@ -45,7 +45,8 @@ CFLAGS  ?= $(OPT) -g
 CFLAGS  += -std=c11 -Wall -Wextra $(ARCH_FLAGS) -D_POSIX_C_SOURCE=200809L -MMD -MP -fvisibility=hidden
 OBJCOPY ?= objcopy
 SIM_BUILD ?= $(BUILD)/sim
-CUDA_BUILD := $(BUILD)/cuda
+# recursive: with SANITIZE=1, BUILD gains /san below and the CUDA parts follow it
+CUDA_BUILD = $(BUILD)/cuda
 LDLIBS  += -lm -lpthread
 BLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
 BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
