@@ -9,7 +9,11 @@
  * Without a cost model the built-in rule is: rhd below 64 KiB (latency: 2 lg p steps), else ddl on
  * ranks per node x nodes with rings when ranks are node-major on several nodes, else ring.
  * Cost: the chosen algorithm's. Memory: one context (a communicator set and scratch) per distinct
- * winner. A call picks the class nearest its size: allocation-free. */
+ * winner. A call picks the class nearest its size: allocation-free.
+ * Reduce-scatter and allgather (n = p·count elements in all) use the class of n and the same
+ * choice restricted to candidates that have them (ring, rhd, ddl do): each candidate's halves are its
+ * allreduce's two halves, so the cost model that ranks the allreduce of n ranks them alike (ddl's
+ * block permutation and rhd's fold, a count-sized step each, aside), and no second model is needed. */
 #include "coll.h"
 
 #include <math.h>
@@ -30,6 +34,7 @@ typedef struct auto_state {
     int nc;                        /* candidates */
     candidate cand[MAX_CAND];
     int pick[NCLASS];              /* winning candidate per size class */
+    int rsag[NCLASS];              /* the same among candidates with reduce-scatter and allgather; -1 none */
     ddl_ctx *sub[MAX_CAND];        /* contexts of the winners (NULL for the others) */
 } auto_state;
 
@@ -86,6 +91,33 @@ static int builtin_pick(const auto_state *s, const ddl_ctx *ctx, double bytes)
     return c < 0 ? 0 : c;
 }
 
+static int capable(const auto_state *s, int c)
+{
+    const coll_algo *row = coll_algo_get(s->cand[c].algo);
+    return row->reduce_scatter && row->allgather;
+}
+
+/* One size class's winner: the cheapest by the cost model (ties: the simpler, earlier one), else the
+ * built-in rule's; rsag: among the candidates with reduce-scatter and allgather only (-1: none). */
+static int choose(const auto_state *s, const ddl_ctx *ctx, const ddl_config *cfg, double bytes, int rsag)
+{
+    int pick = builtin_pick(s, ctx, bytes);
+    double best = INFINITY;
+    if (rsag && !capable(s, pick)) { /* the rule's pick lacks them: the first that has them */
+        pick = -1;
+        for (int c = s->nc - 1; c >= 0; c--)
+            if (capable(s, c)) pick = c;
+    }
+    for (int c = 0; cfg->cost && c < s->nc; c++) {
+        const candidate *cd = &s->cand[c];
+        if (rsag && !capable(s, c)) continue;
+        double t = cfg->cost(cfg->cost_arg, coll_algo_get(cd->algo)->name, cd->grid[0] ? cd->grid : NULL,
+                             cd->patterns[0] ? cd->patterns : NULL, (size_t)bytes);
+        if (t >= 0 && t < best * 0.999) { best = t; pick = c; }
+    }
+    return pick;
+}
+
 static int make_sub(ddl_ctx *ctx, const ddl_config *cfg, const candidate *c, ddl_ctx **out)
 {
     ddl_config sc = DDL_CONFIG_INIT;
@@ -112,20 +144,16 @@ static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
     enumerate(s, ctx->size, ctx->ranks_per_node);
     if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
     for (int k = 0; k < NCLASS; k++) {
-        double bytes = ldexp(1.0, 10 + k), best = INFINITY;
-        s->pick[k] = builtin_pick(s, ctx, bytes);
-        for (int c = 0; cfg->cost && c < s->nc; c++) {
-            const candidate *cd = &s->cand[c];
-            double t = cfg->cost(cfg->cost_arg, coll_algo_get(cd->algo)->name, cd->grid[0] ? cd->grid : NULL,
-                                 cd->patterns[0] ? cd->patterns : NULL, (size_t)bytes);
-            if (t >= 0 && t < best * 0.999) { best = t; s->pick[k] = c; } /* ties: the simpler, earlier one */
-        }
+        s->pick[k] = choose(s, ctx, cfg, ldexp(1.0, 10 + k), 0);
+        s->rsag[k] = choose(s, ctx, cfg, ldexp(1.0, 10 + k), 1);
     }
     /* rank 0's choices everywhere: every rank must create the same sub-contexts in the same order */
     COLL_MPI(MPI_Bcast(s->pick, NCLASS, MPI_INT, 0, ctx->comm));
-    for (int k = 0; k < NCLASS; k++)
-        if (!s->sub[s->pick[k]] && (rc = make_sub(ctx, cfg, &s->cand[s->pick[k]], &s->sub[s->pick[k]])))
-            return rc;
+    COLL_MPI(MPI_Bcast(s->rsag, NCLASS, MPI_INT, 0, ctx->comm));
+    for (int k = 0; k < 2 * NCLASS; k++) {
+        const int c = k < NCLASS ? s->pick[k] : s->rsag[k - NCLASS];
+        if (c >= 0 && !s->sub[c] && (rc = make_sub(ctx, cfg, &s->cand[c], &s->sub[c]))) return rc;
+    }
     return 0;
 }
 
@@ -149,6 +177,27 @@ static int allreduce_auto(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t cou
     const auto_state *s = ctx->algo_state;
     ddl_ctx *sub = s->sub[s->pick[size_class((double)count * (double)kern_dtype_size(dt))]];
     return coll_algo_get(sub->algo)->run(sub, sbuf, rbuf, count, dt, op);
+}
+
+/* The sub-context for a reduce-scatter or allgather of count elements per rank, or NULL (failure set). */
+static ddl_ctx *rsag_sub(const ddl_ctx *ctx, size_t count, kern_dtype dt)
+{
+    const auto_state *s = ctx->algo_state;
+    const int c = s->rsag[size_class((double)ctx->size * (double)count * (double)kern_dtype_size(dt))];
+    if (c < 0) coll_fail(DDL_ERR_ALGO, "auto: none of its candidates has a reduce-scatter and an allgather");
+    return c < 0 ? NULL : s->sub[c];
+}
+
+static int reduce_scatter_auto(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
+{
+    ddl_ctx *sub = rsag_sub(ctx, count, dt);
+    return sub ? coll_algo_get(sub->algo)->reduce_scatter(sub, sbuf, rbuf, count, dt, op) : DDL_ERR_ALGO;
+}
+
+static int allgather_auto(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
+{
+    ddl_ctx *sub = rsag_sub(ctx, count, dt);
+    return sub ? coll_algo_get(sub->algo)->allgather(sub, sbuf, rbuf, count, dt) : DDL_ERR_ALGO;
 }
 
 static void human(double bytes, char *out, size_t len)
@@ -183,4 +232,6 @@ const coll_algo coll_algo_auto = {
     .setup = auto_setup,
     .teardown = auto_teardown,
     .describe = auto_describe,
+    .reduce_scatter = reduce_scatter_auto,
+    .allgather = allgather_auto,
 };

@@ -16,7 +16,22 @@
  * ddl_cost prices it on a ddl_machine (cost.c), one dimension after the other; auto's candidates are
  * the grids d1 x rest, d1 the ranks of a node and rest the node count as one or two factors (on one
  * node, or without topology, p as two factors; p prime: p), with ring or rhd (power of two only) per
- * dimension. */
+ * dimension.
+ *
+ * Reduce-scatter and allgather (rsag.c's conventions, n = p·count): the same walk cut in half, the
+ * reduce-scatters along d1, d2, .. then the allgathers from dk back to d1, on the caller's blocks (each
+ * dimension's pieces are whole blocks, so no balancing). Along d1 a rank keeps the piece of its node
+ * coordinate c1, so the walk leaves it block Σ c_i·p/(d1···d_i) (partition.h: coll_grid_nest; c1 the
+ * most significant digit), while MPI wants block rank = c1 + d1·c2 + ..: the same only on one
+ * dimension. Keeping d1 first is the point of the grid (its slow outer dimensions carry 1/d1 of the
+ * data), and a piece with c1 least significant would not be contiguous, so one plain exchange permutes
+ * the blocks: the reduce-scatter ends by sending its block to the rank that owns it, the allgather
+ * begins by sending this rank's contribution to where the walk expects it (α + count·β at most one
+ * level out; none for ranks whose two indices agree):
+ *
+ *   2x2 (rank = c1 + 2·c2): the walk leaves r0 b0, r1 b2, r2 b1, r3 b3; r1 and r2 swap.
+ *
+ * Memory: the reduce-scatter's work area (rsag.c), ctx->depth segments of scratch. */
 #include "coll.h"
 #include "partition.h"
 
@@ -129,6 +144,67 @@ static int allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t coun
     return 0;
 }
 
+/* One dimension's reduce-scatter or allgather over `len` elements (d pieces of whole blocks). */
+static int dim_rs(ddl_ctx *ctx, int i, const char *src, char *dst, size_t len, kern_dtype dt, kern_op op)
+{
+    const int q = ctx->dims[i], v = ctx->coords[i];
+    if (ctx->patterns[i] == COLL_PAT_RHD)
+        return coll_halving_rs_units(ctx, ctx->dim_comm[i], q, v, 0, src, dst, len / (size_t)q, dt, op);
+    return coll_ring_reduce_scatter(ctx, ctx->dim_comm[i], q, v, src, dst, len, dt, op);
+}
+
+static int dim_ag(ddl_ctx *ctx, int i, char *buf, size_t len, size_t es)
+{
+    const int q = ctx->dims[i], v = ctx->coords[i];
+    if (ctx->patterns[i] == COLL_PAT_RHD)
+        return coll_doubling_ag_units(ctx, ctx->dim_comm[i], q, v, 0, buf, len / (size_t)q, es);
+    return coll_ring_allgather(ctx, ctx->dim_comm[i], q, v, buf, len, es);
+}
+
+static int reduce_scatter_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
+{
+    const size_t es = kern_dtype_size(dt), bytes = count * es;
+    const int held = coll_grid_nest(ctx->dims, ctx->ndims, ctx->rank);
+    size_t off = 0, len = (size_t)ctx->size * count;
+    const char *src = sbuf;
+    char *work;
+    int rc = coll_rs_work(ctx, sbuf, rbuf, count, dt, &work);
+
+    for (int i = 0; !rc && i < ctx->ndims; i++) {
+        rc = dim_rs(ctx, i, src + off * es, work + off * es, len, dt, op);
+        len /= (size_t)ctx->dims[i];
+        off += (size_t)ctx->coords[i] * len;
+        src = work;
+    }
+    if (rc || held == ctx->rank) return rc ? rc : coll_rs_done(ctx, work, held, rbuf, count, dt);
+    /* the permutation: this rank's block to its owner (rank `held`), ours from the rank holding it */
+    return coll_exchange(ctx, ctx->comm, held, work + (size_t)held * bytes, bytes,
+                         coll_grid_unnest(ctx->dims, ctx->ndims, ctx->rank), rbuf, bytes);
+}
+
+static int allgather_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
+{
+    const size_t es = kern_dtype_size(dt), bytes = count * es;
+    const int held = coll_grid_nest(ctx->dims, ctx->ndims, ctx->rank);
+    size_t off[DDL_MAX_DIMS + 1], len[DDL_MAX_DIMS + 1];
+    char *b = rbuf;
+    int rc;
+
+    if (held == ctx->rank) /* the permutation: the walk starts from block `held` */
+        rc = coll_ag_own(ctx, sbuf, rbuf, count, dt);
+    else
+        rc = coll_exchange(ctx, ctx->comm, coll_grid_unnest(ctx->dims, ctx->ndims, ctx->rank), sbuf, bytes, held,
+                           b + (size_t)held * bytes, bytes);
+    off[0] = 0;
+    len[0] = (size_t)ctx->size * count;
+    for (int i = 0; i < ctx->ndims; i++) {
+        len[i + 1] = len[i] / (size_t)ctx->dims[i];
+        off[i + 1] = off[i] + (size_t)ctx->coords[i] * len[i + 1];
+    }
+    for (int i = ctx->ndims - 1; !rc && i >= 0; i--) rc = dim_ag(ctx, i, b + off[i] * es, len[i], es);
+    return rc;
+}
+
 static int ddl_describe(const ddl_ctx *ctx, char *buf, size_t len)
 {
     size_t used = 0;
@@ -194,4 +270,6 @@ const coll_algo coll_algo_ddl = {
     .describe = ddl_describe,
     .cost = ddl_cost,
     .candidates = ddl_candidates,
+    .reduce_scatter = reduce_scatter_ddl,
+    .allgather = allgather_ddl,
 };

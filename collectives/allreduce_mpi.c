@@ -5,7 +5,10 @@
  * staging MPI, or float16/bfloat16 user ops, which run on the host, with a CUDA-aware one) go in
  * chunks through the location's pinned bounce buffer: copy in, MPI_Allreduce in place, copy out.
  * Cost: what the library picks; the model (coll_mpi_cost, cost.c) assumes Open MPI's coll/tuned
- * fixed decision: recursive doubling below COLL_OMPI_RDB_BYTES, lg p·(α + nβ + nγ), else the ring. */
+ * fixed decision: recursive doubling below COLL_OMPI_RDB_BYTES, lg p·(α + nβ + nγ), else the ring.
+ * The row's reduce-scatter and allgather are MPI_Reduce_scatter_block and MPI_Allgather, with the same
+ * types and ops; through the bounce buffer in chunks of every block at once (p copies in or out per
+ * chunk). A count above INT_MAX per rank is refused (DDL_ERR_ARG): their blocks are strided. */
 #include "coll.h"
 
 #define HALF_OP(NAME, DT, OP)                                                      \
@@ -75,24 +78,95 @@ static int allreduce_bounced(ddl_ctx *ctx, const char *sbuf, char *rbuf, size_t 
     return 0;
 }
 
+/* The MPI type and op of (dt, op); returns 1 when MPI may work on the buffers where they are. */
+static int mpi_type(const ddl_ctx *ctx, kern_dtype dt, kern_op op, MPI_Datatype *type, MPI_Op *mop)
+{
+    static const MPI_Op ops[KERN_OP_COUNT] = { MPI_SUM, MPI_MAX, MPI_MIN };
+    const int half = dt == KERN_F16 || dt == KERN_BF16;
+    *mop = ops[op];
+    switch (dt) {
+    case KERN_F32: *type = MPI_FLOAT; break;
+    case KERN_F64: *type = MPI_DOUBLE; break;
+    case KERN_I32: *type = MPI_INT32_T; break;
+    case KERN_F16: *type = ctx->half_type[0]; *mop = ctx->half_op[0][op]; break;
+    default: *type = ctx->half_type[1]; *mop = ctx->half_op[1][op]; break;
+    }
+    return ctx->loc->mpi_moves && (ctx->loc->mpi_user_ops || !half);
+}
+
 static int allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
                          kern_op op)
 {
-    static const MPI_Op ops[KERN_OP_COUNT] = { MPI_SUM, MPI_MAX, MPI_MIN };
     MPI_Datatype type;
-    MPI_Op mop = ops[op];
-    const int half = dt == KERN_F16 || dt == KERN_BF16;
-
-    switch (dt) {
-    case KERN_F32: type = MPI_FLOAT; break;
-    case KERN_F64: type = MPI_DOUBLE; break;
-    case KERN_I32: type = MPI_INT32_T; break;
-    case KERN_F16: type = ctx->half_type[0]; mop = ctx->half_op[0][op]; break;
-    default: type = ctx->half_type[1]; mop = ctx->half_op[1][op]; break;
-    }
-    if (ctx->loc->mpi_moves && (ctx->loc->mpi_user_ops || !half))
+    MPI_Op mop;
+    if (mpi_type(ctx, dt, op, &type, &mop))
         return allreduce_direct(ctx, sbuf, rbuf, count, kern_dtype_size(dt), type, mop);
     return allreduce_bounced(ctx, sbuf, rbuf, count, kern_dtype_size(dt), type, mop);
+}
+
+/* The bounce buffer for p blocks of a chunk each: its address and the chunk (elements), or a failure. */
+static int bounce_blocks(ddl_ctx *ctx, size_t es, char **stage, size_t *chunk)
+{
+    size_t cap = 0;
+    *stage = ctx->loc->bounce(ctx, &cap);
+    *chunk = cap / es / (size_t)ctx->size;
+    if (!*stage || !*chunk)
+        return coll_fail(DDL_ERR_ARG, "mpi: no bounce buffer for %d blocks of %s buffers", ctx->size, ctx->loc->name);
+    return 0;
+}
+
+static int reduce_scatter_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
+{
+    const size_t es = kern_dtype_size(dt);
+    const char *in = sbuf;
+    char *out = rbuf, *stage;
+    MPI_Datatype type;
+    MPI_Op mop;
+    size_t chunk;
+    int rc;
+    if (count > INT_MAX) return coll_fail(DDL_ERR_ARG, "mpi: reduce-scatter of %zu elements per rank (at most INT_MAX)", count);
+    if (mpi_type(ctx, dt, op, &type, &mop)) {
+        COLL_MPI(MPI_Reduce_scatter_block(sbuf == rbuf ? MPI_IN_PLACE : sbuf, rbuf, (int)count, type, mop, ctx->comm));
+        return 0;
+    }
+    if ((rc = bounce_blocks(ctx, es, &stage, &chunk))) return rc;
+    for (size_t k = 0, n = coll_pieces(count, chunk); k < n; k++) { /* in place, chunk k of block 0 is read first */
+        const size_t len = coll_piece_len(count, chunk, k);
+        for (int i = 0; i < ctx->size; i++)
+            if ((rc = coll_copy(ctx, stage + (size_t)i * len * es, in + ((size_t)i * count + k * chunk) * es, len * es)))
+                return rc;
+        COLL_MPI(MPI_Reduce_scatter_block(MPI_IN_PLACE, stage, (int)len, type, mop, ctx->comm));
+        if ((rc = coll_copy(ctx, out + k * chunk * es, stage, len * es))) return rc;
+    }
+    return 0;
+}
+
+static int allgather_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
+{
+    const size_t es = kern_dtype_size(dt), bytes = count * es;
+    const char *in = sbuf;
+    char *out = rbuf, *stage;
+    MPI_Datatype type;
+    MPI_Op mop;
+    size_t chunk;
+    int rc;
+    if (count > INT_MAX) return coll_fail(DDL_ERR_ARG, "mpi: allgather of %zu elements per rank (at most INT_MAX)", count);
+    mpi_type(ctx, dt, KERN_SUM, &type, &mop); /* the type only: nothing is reduced */
+    if (ctx->loc->mpi_moves) {
+        COLL_MPI(MPI_Allgather(in == out + (size_t)ctx->rank * bytes ? MPI_IN_PLACE : sbuf, (int)count, type, rbuf,
+                               (int)count, type, ctx->comm));
+        return 0;
+    }
+    if ((rc = bounce_blocks(ctx, es, &stage, &chunk))) return rc;
+    for (size_t k = 0, n = coll_pieces(count, chunk); k < n; k++) {
+        const size_t len = coll_piece_len(count, chunk, k);
+        if ((rc = coll_copy(ctx, stage + (size_t)ctx->rank * len * es, in + k * chunk * es, len * es))) return rc;
+        COLL_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, stage, (int)len, type, ctx->comm));
+        for (int i = 0; i < ctx->size; i++)
+            if ((rc = coll_copy(ctx, out + ((size_t)i * count + k * chunk) * es, stage + (size_t)i * len * es, len * es)))
+                return rc;
+    }
+    return 0;
 }
 
 const coll_algo coll_algo_mpi = {
@@ -102,4 +176,6 @@ const coll_algo coll_algo_mpi = {
     .setup = mpi_setup,
     .teardown = mpi_teardown,
     .cost = coll_mpi_cost,
+    .reduce_scatter = reduce_scatter_mpi,
+    .allgather = allgather_mpi,
 };

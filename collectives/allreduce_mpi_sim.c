@@ -6,7 +6,9 @@
  * real build's default MPI): the ring from COLL_OMPI_RDB_BYTES (coll.h) up, and below it recursive
  * doubling, here approximated by rhd (same bandwidth term, lg p more latency steps; no ResNet bucket
  * is that small). Its messages are ddlbench's ring's, so under simulation `mpi` and `ring` coincide
- * above 10 KB. Its cost model is the real entry's (coll_mpi_cost, cost.c). */
+ * above 10 KB. Its cost model is the real entry's (coll_mpi_cost, cost.c). Its reduce-scatter and
+ * allgather make the same choice on the whole p·count vector: rhd's below COLL_OMPI_RDB_BYTES, else
+ * the ring's (rsag_rhd.c, allreduce_ring.c). */
 #include "coll.h"
 
 static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
@@ -17,9 +19,27 @@ static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t 
     return coll_allreduce_ring(ctx, sbuf, rbuf, count, dt, op);
 }
 
+static int small(const ddl_ctx *ctx, size_t count, kern_dtype dt)
+{
+    return (double)ctx->size * (double)count * (double)kern_dtype_size(dt) < COLL_OMPI_RDB_BYTES;
+}
+
+static int reduce_scatter_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                                  kern_op op)
+{
+    return (small(ctx, count, dt) ? coll_reduce_scatter_rhd : coll_reduce_scatter_ring)(ctx, sbuf, rbuf, count, dt, op);
+}
+
+static int allgather_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
+{
+    return (small(ctx, count, dt) ? coll_allgather_rhd : coll_allgather_ring)(ctx, sbuf, rbuf, count, dt);
+}
+
 const coll_algo coll_algo_mpi = {
     .name = "mpi",
     .help = "MPI_Allreduce of the MPI library (the baseline; simulated: Open MPI's pick of rhd or ring)",
     .run = allreduce_mpi_sim,
     .cost = coll_mpi_cost,
+    .reduce_scatter = reduce_scatter_mpi_sim,
+    .allgather = allgather_mpi_sim,
 };

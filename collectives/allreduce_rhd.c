@@ -102,4 +102,6 @@ const coll_algo coll_algo_rhd = {
     .flags = DDL_ALGO_AUTO,
     .run = coll_allreduce_rhd,
     .cost = rhd_cost,
+    .reduce_scatter = coll_reduce_scatter_rhd, /* rsag_rhd.c */
+    .allgather = coll_allgather_rhd,
 };

@@ -14,7 +14,10 @@
  * Each step is a segmented coll_exchange_reduce, so a block's segments are reduced while later
  * segments arrive. The first step reads the caller's send buffer directly: no copy of the input
  * (out-of-place costs the same as in-place). Memory: ctx->depth segments of scratch. q = 1 is a
- * copy; n < q leaves some blocks empty (zero-length messages). */
+ * copy; n < q leaves some blocks empty (zero-length messages).
+ *
+ * The halves are also the `ring` row's reduce-scatter and allgather (rsag.c's conventions), on the
+ * whole n = p·count vector: (p-1)·α + n(p-1)/p·β (+ n(p-1)/p·γ for the reduce-scatter) each. */
 #include "coll.h"
 #include "partition.h"
 
@@ -60,6 +63,23 @@ int coll_allreduce_ring(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count
     return coll_ring_allgather(ctx, ctx->comm, ctx->size, ctx->rank, rbuf, count, kern_dtype_size(dt));
 }
 
+int coll_reduce_scatter_ring(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+                             kern_op op)
+{
+    char *work;
+    int rc = coll_rs_work(ctx, sbuf, rbuf, count, dt, &work);
+    if (!rc) rc = coll_ring_reduce_scatter(ctx, ctx->comm, ctx->size, ctx->rank, sbuf, work,
+                                           (size_t)ctx->size * count, dt, op);
+    return rc ? rc : coll_rs_done(ctx, work, ctx->rank, rbuf, count, dt);
+}
+
+int coll_allgather_ring(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
+{
+    int rc = coll_ag_own(ctx, sbuf, rbuf, count, dt);
+    return rc ? rc : coll_ring_allgather(ctx, ctx->comm, ctx->size, ctx->rank, rbuf, (size_t)ctx->size * count,
+                                         kern_dtype_size(dt));
+}
+
 static int ring_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
 {
     double reduced = 0;
@@ -75,4 +95,6 @@ const coll_algo coll_algo_ring = {
     .flags = DDL_ALGO_AUTO,
     .run = coll_allreduce_ring,
     .cost = ring_cost,
+    .reduce_scatter = coll_reduce_scatter_ring,
+    .allgather = coll_allgather_ring,
 };

@@ -1,6 +1,7 @@
 /* coll.h — internals shared by the collectives: the context and its buffer location (a policy:
  * host, cuda-aware or staged), the registry row, the primitives (one segment pipeline; ring and
- * halving-doubling reduce-scatter/allgather on it), and the error recorder and agreement. */
+ * halving-doubling reduce-scatter/allgather on it), the public reduce-scatter and allgather's
+ * buffer helpers (rsag.c), and the error recorder and agreement. */
 #ifndef COLL_H
 #define COLL_H
 
@@ -40,6 +41,8 @@ struct ddl_ctx {
     MPI_Datatype half_type[2];        /* float16, bfloat16 as 2-byte types (mpi algorithm) */
     MPI_Op half_op[2][DDL_OP_COUNT];  /* user ops reducing them */
     void *algo_state;                 /* owned by the algorithm's setup/teardown */
+    void *work;                       /* out-of-place reduce-scatter's work area (rsag.c), or NULL */
+    size_t work_bytes;                /* its size: grown on demand, kept until ddl_ctx_free */
 };
 
 /* One received segment, handed to the location once MPI has delivered it. */
@@ -76,6 +79,8 @@ struct coll_loc {
     int (*finish)(ddl_ctx *ctx);           /* after a step: every result is in place */
     int (*copy)(ddl_ctx *ctx, void *dst, const void *src, size_t bytes); /* complete on return */
     void *(*bounce)(ddl_ctx *ctx, size_t *bytes); /* host buffer for MPI_Allreduce staging, or NULL */
+    int (*work_alloc)(ddl_ctx *ctx, void **p, size_t bytes); /* memory like the caller's buffers */
+    void (*work_free)(ddl_ctx *ctx, void *p);
 };
 
 extern const coll_loc coll_loc_host;                       /* location.c */
@@ -98,6 +103,12 @@ static inline size_t coll_piece_len(size_t total, size_t piece, size_t k)
 
 typedef int (*coll_run_fn)(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
                            kern_op op);
+/* Reduce-scatter: sbuf holds p·count elements (sbuf == rbuf: in place, the input in rbuf), rank's
+ * block reduced goes to rbuf. Allgather: sbuf holds count elements (sbuf == rbuf + rank·count:
+ * in place), rbuf gets p·count. ddl_reduce_scatter and ddl_allgather (rsag.c) check the arguments,
+ * turn DDL_IN_PLACE into these forms and do p = 1 themselves. */
+typedef int (*coll_rs_fn)(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op);
+typedef int (*coll_ag_fn)(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt);
 typedef int (*coll_setup_fn)(ddl_ctx *ctx, const ddl_config *cfg);
 typedef void (*coll_teardown_fn)(ddl_ctx *ctx);
 /* Appends what setup resolved (" grid=4:ringx2:rhd") to ddl_ctx_describe's line; 0 or DDL_ERR_*. */
@@ -128,6 +139,8 @@ typedef struct coll_algo {
     coll_describe_fn describe;      /* optional */
     coll_cost_fn cost;              /* optional: the alpha-beta-gamma model (NULL = none) */
     coll_candidates_fn candidates;  /* optional, see coll_candidates_fn */
+    coll_rs_fn reduce_scatter;      /* optional: without it ddl_reduce_scatter is DDL_ERR_ALGO */
+    coll_ag_fn allgather;           /* optional: likewise ddl_allgather */
 } coll_algo;
 
 const coll_algo *coll_algo_get(int i);
@@ -172,6 +185,21 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
 int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
                             size_t esize);
 
+/* Reduce-scatter and allgather with the caller's equal blocks (rsag.c). coll_rs_work: the input and
+ * work area (p·count elements): in place both rbuf, else sbuf and the context's work buffer (grown
+ * on demand: collective, agreed). coll_rs_done: the block of rank `at` in work to rbuf. coll_ag_own:
+ * this rank's contribution into its slot of rbuf (nothing in place). */
+int coll_rs_work(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, char **work);
+int coll_rs_done(ddl_ctx *ctx, const char *work, int at, void *rbuf, size_t count, kern_dtype dt);
+int coll_ag_own(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt);
+/* Halving-doubling, farthest partner first, on virtual blocks of `unit` elements (coll_vblock_off:
+ * the first r of q virtual ranks hold two real blocks each, folded) — rsag_rhd.c. Afterwards the
+ * halving leaves virtual block v reduced in dst; the doubling fills buf from each v's block v. */
+int coll_halving_rs_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, const void *src, void *dst,
+                          size_t unit, kern_dtype dt, kern_op op);
+int coll_doubling_ag_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t unit,
+                           size_t esize);
+
 /* Grid (grid.c): parse "4x16x4" and "ring,rhd", derive from ranks per node. 0 or DDL_ERR_GRID. */
 int coll_grid_parse(const char *s, int *dims, int *ndims);
 int coll_patterns_parse(const char *s, int ndims, int *patterns);
@@ -184,6 +212,10 @@ const char *coll_pattern_name(int pat);
  * from there on. */
 int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_reduce_scatter_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_allgather_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype);
+int coll_reduce_scatter_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_allgather_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 #define COLL_OMPI_RDB_BYTES 10000
 
 /* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,

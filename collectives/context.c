@@ -160,6 +160,7 @@ void ddl_ctx_free(ddl_ctx *ctx)
 {
     if (!ctx) return;
     if (coll_algo_get(ctx->algo)->teardown) coll_algo_get(ctx->algo)->teardown(ctx);
+    if (ctx->work) ctx->loc->work_free(ctx, ctx->work);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     ctx->loc->release(ctx);
     free(ctx);

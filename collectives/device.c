@@ -23,7 +23,8 @@
  * The caller's buffers must be complete (their stream synchronised) before ddl_allreduce.
  * DDL_CUDA_AWARE=0|1 overrides the detection (0 forces staging, e.g. to compare the paths).
  * Memory, all made at ddl_ctx_create: D segments of device scratch, D pinned for sends (also the
- * mpi algorithm's bounce buffer, so cuda-aware contexts have them too) and, staged, D for receives.
+ * mpi algorithm's bounce buffer, so cuda-aware contexts have them too) and, staged, D for receives;
+ * an out-of-place reduce-scatter adds its device work buffer (rsag.c) on first use.
  * The engine thread, not the creating one, may run the allreduce: enter selects the context's device
  * first (cudaSetDevice is per thread). */
 #include "coll.h"
@@ -181,11 +182,24 @@ static void *dev_bounce(ddl_ctx *ctx, size_t *bytes)
     return ctx->dev->sstage;
 }
 
+static int dev_work_alloc(ddl_ctx *ctx, void **p, size_t bytes)
+{
+    if (kern_dev_select(ctx->dev->id)) return dev_fail("cudaSetDevice");
+    return kern_dev_alloc(p, bytes) ? dev_fail("device work buffer") : 0;
+}
+
+static void dev_work_free(ddl_ctx *ctx, void *p)
+{
+    kern_dev_select(ctx->dev->id);
+    kern_stream_sync(ctx->dev->stream);
+    kern_dev_free(p);
+}
+
 #define DEVICE_OPS                                                                                  \
     .device = 1, .lag = 1, .default_depth = 4, .default_segment = COLL_DEVICE_SEGMENT,              \
     .alloc = dev_alloc, .release = dev_release, .enter = dev_enter, .stage = dev_stage,             \
     .sendable = dev_sendable, .land = dev_land, .consume = dev_consume, .finish = dev_finish,       \
-    .copy = dev_copy, .bounce = dev_bounce
+    .copy = dev_copy, .bounce = dev_bounce, .work_alloc = dev_work_alloc, .work_free = dev_work_free
 
 const coll_loc coll_loc_aware = { .name = "cuda-aware", .mpi_moves = 1, .mpi_user_ops = 0, DEVICE_OPS };
 const coll_loc coll_loc_staged = { .name = "staged", .mpi_moves = 0, .mpi_user_ops = 0, DEVICE_OPS };

@@ -4,7 +4,8 @@
  * Host buffers: MPI reads the sends where they are and writes a reducing step's segments into
  * ctx->depth landing slots of host scratch (2 by default: double buffering), where kern_reduce
  * combines them into place at once; a plain step's pieces land in place. Everything is synchronous,
- * so a slot is free again as soon as consume returns (lag 0). Memory: depth segments of scratch.
+ * so a slot is free again as soon as consume returns (lag 0). Memory: depth segments of scratch
+ * (and, after an out-of-place reduce-scatter, its work buffer: rsag.c).
  * The device locations (cuda-aware, staged) are in device.c. */
 #include "coll.h"
 #include "mem.h"
@@ -71,6 +72,19 @@ static int host_copy(ddl_ctx *ctx, void *dst, const void *src, size_t bytes)
     return 0;
 }
 
+static int host_work_alloc(ddl_ctx *ctx, void **p, size_t bytes)
+{
+    (void)ctx;
+    if (!(*p = kern_buf_alloc(bytes))) return coll_fail(DDL_ERR_NOMEM, "no memory for a %zu-byte work buffer", bytes);
+    return 0;
+}
+
+static void host_work_free(ddl_ctx *ctx, void *p)
+{
+    (void)ctx;
+    kern_buf_free(p);
+}
+
 static void *host_bounce(ddl_ctx *ctx, size_t *bytes)
 {
     (void)ctx;
@@ -83,7 +97,7 @@ const coll_loc coll_loc_host = {
     .default_depth = 2, .default_segment = COLL_DEFAULT_SEGMENT,
     .alloc = host_alloc, .release = host_release, .enter = host_enter, .stage = host_stage,
     .sendable = host_sendable, .land = host_land, .consume = host_consume, .finish = host_finish,
-    .copy = host_copy, .bounce = host_bounce,
+    .copy = host_copy, .bounce = host_bounce, .work_alloc = host_work_alloc, .work_free = host_work_free,
 };
 
 int coll_loc_choose(ddl_ctx *ctx, const ddl_config *cfg)

@@ -16,6 +16,42 @@ static inline size_t coll_block_len(size_t n, int q, int i)
     return n / (size_t)q + ((size_t)i < n % (size_t)q ? 1 : 0);
 }
 
+/* The caller's equal blocks (reduce-scatter, allgather: `unit` elements per rank) on p = q + r ranks
+ * folded onto q = pow2_floor(p): virtual rank v < r stands for real ranks 2v, 2v+1 (two adjacent
+ * blocks), v >= r for real rank v + r. Offset of virtual block v (v = q: the end, unit·p). */
+static inline size_t coll_vblock_off(size_t unit, int r, int v)
+{
+    return unit * (size_t)(v < r ? 2 * v : v + r);
+}
+
+/* ddl's nested blocks on the grid d1 x .. x dk (rank = c1 + d1·c2 + d1·d2·c3 + ..): reduce-scatter
+ * along d1, then d2, .. over contiguous pieces leaves rank with block coll_grid_nest(rank) of p,
+ * c1 the most significant digit: Σ c_i · p/(d1···d_i). coll_grid_unnest is its inverse. */
+static inline int coll_grid_nest(const int *dims, int nd, int rank)
+{
+    int rest = 1, b = 0;
+    for (int i = 0; i < nd; i++) rest *= dims[i];
+    for (int i = 0; i < nd; i++) {
+        rest /= dims[i];
+        b += (rank % dims[i]) * rest;
+        rank /= dims[i];
+    }
+    return b;
+}
+
+static inline int coll_grid_unnest(const int *dims, int nd, int b)
+{
+    int rest = 1, stride = 1, rank = 0;
+    for (int i = 0; i < nd; i++) rest *= dims[i];
+    for (int i = 0; i < nd; i++) {
+        rest /= dims[i];
+        rank += (b / rest) * stride;
+        b %= rest;
+        stride *= dims[i];
+    }
+    return rank;
+}
+
 /* Largest power of two <= p (p >= 1). */
 static inline int coll_pow2_floor(int p)
 {

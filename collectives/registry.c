@@ -1,5 +1,5 @@
 /* registry.c — the one table of allreduce algorithms. Each row (coll.h's coll_algo: name, help,
- * flags, run, setup/teardown, describe, cost, auto's candidates) is defined in its algorithm's file;
+ * flags, run, setup/teardown, describe, cost, auto's candidates, reduce-scatter and allgather) is defined in its algorithm's file;
  * this table lists them in order. `ddlbench list`, the CLI's name checks, the benchmark loops, the
  * tests, auto's candidates, the cost model and ddl_ctx_describe all iterate it: adding an algorithm
  * is one file plus one row here.
@@ -46,5 +46,6 @@ int ddl_algo_find(const char *name) { return coll_algo_find(name); }
 unsigned ddl_algo_flags(int i)
 {
     if (i < 0 || i >= NALGOS) return 0;
-    return (algos[i]->flags & (DDL_ALGO_GRID | DDL_ALGO_AUTO)) | (algos[i]->cost ? DDL_ALGO_COST : 0u);
+    return (algos[i]->flags & (DDL_ALGO_GRID | DDL_ALGO_AUTO)) | (algos[i]->cost ? DDL_ALGO_COST : 0u) |
+           (algos[i]->reduce_scatter && algos[i]->allgather ? DDL_ALGO_RSAG : 0u);
 }

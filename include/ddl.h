@@ -1,10 +1,12 @@
-/* ddl.h — the public API of libddl: topology-aware allreduce on MPI point-to-point.
+/* ddl.h — the public API of libddl: topology-aware allreduce, reduce-scatter and allgather on MPI
+ * point-to-point.
  *
  *   ddl_config cfg = DDL_CONFIG_INIT;          // or set fields: algo, grid, patterns, ...
  *   cfg.algo = "ddl";                           // mpi | ring | rhd | ddl | auto (ddl_algo_name(i))
  *   ddl_ctx *ctx;
  *   if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) die(ddl_last_error());
  *   ddl_allreduce(ctx, grads, grads, n, DDL_FLOAT32, DDL_SUM);   // sendbuf may be DDL_IN_PLACE
+ *   ddl_reduce_scatter(ctx, grads, shard, n / p, DDL_FLOAT32, DDL_SUM); // and ddl_allgather
  *   ddl_ctx_free(ctx);
  *
  * A context is made once (it duplicates the communicator, builds the grid's sub-communicators and
@@ -83,6 +85,23 @@ DDL_API int ddl_allreduce(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size
                   ddl_op op);
 DDL_API void ddl_ctx_free(ddl_ctx *ctx);
 
+/* The two halves of an allreduce, with equal blocks: the form FSDP, ZeRO and NCCL use
+ * (MPI_Reduce_scatter_block and MPI_Allgather; MPI_Reduce_scatter's unequal counts are not offered).
+ * p = the communicator's size; rank i's block is elements [i·count, (i+1)·count) of the whole.
+ *   ddl_reduce_scatter: sendbuf holds p·recvcount elements; rank i receives block i reduced over all
+ *     ranks, recvcount elements in recvbuf. DDL_IN_PLACE as sendbuf (MPI 3.1 §5.10.1): the input is
+ *     taken from recvbuf, which then holds p·recvcount elements; the result is its first recvcount
+ *     elements and the rest of recvbuf is left undefined.
+ *   ddl_allgather: sendbuf holds sendcount elements; recvbuf receives every rank's, p·sendcount,
+ *     rank i's at recvbuf + i·sendcount. DDL_IN_PLACE as sendbuf (MPI 3.1 §5.7): rank i's
+ *     contribution is already at recvbuf + i·sendcount.
+ * An algorithm without them (ddl_algo_flags lacks DDL_ALGO_RSAG) returns DDL_ERR_ALGO. Out-of-place
+ * reduce-scatter by ring, rhd and ddl works in a buffer of p·recvcount elements that the context
+ * makes on the first call that needs it (grown when a larger one comes) and keeps; in place needs none. */
+DDL_API int ddl_reduce_scatter(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t recvcount,
+                               ddl_dtype dtype, ddl_op op);
+DDL_API int ddl_allgather(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t sendcount, ddl_dtype dtype);
+
 /* What the context resolved to: algorithm, grid ("4x2", patterns "ring,rhd"), ranks per node. */
 DDL_API const char *ddl_ctx_algo(const ddl_ctx *ctx);
 DDL_API int ddl_ctx_describe(const ddl_ctx *ctx, char *buf, size_t len);
@@ -98,7 +117,8 @@ DDL_API int ddl_algo_find(const char *name); /* its index, or -1 */
 enum {
     DDL_ALGO_GRID = 1,  /* takes ddl_config.grid and .patterns */
     DDL_ALGO_AUTO = 2,  /* "auto" may choose it */
-    DDL_ALGO_COST = 4   /* has an alpha-beta-gamma cost model (ddl_algo_cost) */
+    DDL_ALGO_COST = 4,  /* has an alpha-beta-gamma cost model (ddl_algo_cost) */
+    DDL_ALGO_RSAG = 8   /* has ddl_reduce_scatter and ddl_allgather */
 };
 DDL_API unsigned ddl_algo_flags(int i);      /* DDL_ALGO_* bits; 0 out of range */
 

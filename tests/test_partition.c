@@ -1,4 +1,4 @@
-/* test_partition.c — balanced blocks, power-of-two folding. */
+/* test_partition.c — balanced blocks, the caller's blocks folded and nested on a grid, power-of-two folding. */
 #include "partition.h"
 #include "test.h"
 
@@ -18,6 +18,37 @@ static void test_blocks(void)
             CHECK(sum == n && contiguous && mx - mn <= 1 && coll_block_off(n, q, q) == n,
                   "blocks n=%zu q=%d: sum %zu, sizes %zu..%zu", n, q, sum, mn, mx);
         }
+}
+
+/* Virtual blocks of the folded reduce-scatter: contiguous, virtual block v covers exactly the real
+ * blocks of the ranks it stands for. ddl's nested block index: a bijection with its inverse, c1 the
+ * most significant digit. */
+static void test_rsag_blocks(void)
+{
+    for (int p = 1; p <= 40; p++) {
+        int q = coll_pow2_floor(p), r = p - q, ok = coll_vblock_off(3, r, 0) == 0 && coll_vblock_off(3, r, q) == 3u * p;
+        for (int v = 0; v < q; v++) {
+            int real = coll_fold_real(v, r), first = v < r ? real - 1 : real;
+            ok &= coll_vblock_off(3, r, v) == 3u * first && coll_vblock_off(3, r, v + 1) == 3u * (real + 1);
+        }
+        CHECK(ok, "virtual blocks p=%d", p);
+    }
+    static const int grids[][4] = { { 1, 1 }, { 1, 6 }, { 2, 4, 2 }, { 2, 2, 3 }, { 3, 2, 3, 4 }, { 3, 4, 1, 2 } };
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        const int nd = grids[g][0], *dims = &grids[g][1];
+        int p = 1, seen[64] = { 0 }, ok = 1;
+        for (int i = 0; i < nd; i++) p *= dims[i];
+        for (int rank = 0; rank < p; rank++) {
+            int b = coll_grid_nest(dims, nd, rank);
+            ok &= b >= 0 && b < p && coll_grid_unnest(dims, nd, b) == rank;
+            seen[b]++;
+        }
+        for (int b = 0; b < p; b++) ok &= seen[b] == 1;
+        CHECK(ok, "grid nest/unnest, grid %d", (int)g);
+    }
+    /* 4x2: rank 1 (c1 = 1, c2 = 0) keeps d1's second half (blocks 2, 3) and of it block 2 */
+    CHECK(coll_grid_nest((const int[]){ 4, 2 }, 2, 1) == 2 && coll_grid_nest((const int[]){ 4, 2 }, 2, 4) == 1,
+          "grid nest 4x2");
 }
 
 static void test_fold(void)
@@ -40,6 +71,7 @@ static void test_fold(void)
 int main(void)
 {
     test_blocks();
+    test_rsag_blocks();
     test_fold();
     return TEST_REPORT();
 }
