@@ -45,4 +45,15 @@ size_t bench_check_result(ddl_dtype dt, ddl_op op, const void *buf, size_t n, in
 /* Elements of buf[0..n) that differ from bench_value(rank, i) (the send buffer must be untouched). */
 size_t bench_check_input(ddl_dtype dt, const void *buf, size_t n, int rank);
 
+/* Reduce-scatter and allgather data: what rank r holds at index g of the whole p·count vector, a
+ * small integer in [-6, 6] from a hash of g and r, without a period in g, so a block that lands in
+ * another block's place shows even when count is a multiple of 13. */
+int bench_value_at(int rank, size_t g);
+/* buf[i] = bench_value_at(rank, first + i) for i < n, stored as dt. */
+void bench_fill_at(ddl_dtype dt, void *buf, size_t n, int rank, size_t first);
+/* Elements of buf[0..n) that differ from bench_value_at(rank, first + i). */
+size_t bench_check_input_at(ddl_dtype dt, const void *buf, size_t n, int rank, size_t first);
+/* Elements of buf[0..n) that differ from the reduction (op) over ranks 0..p-1 of bench_value_at(r, first + i). */
+size_t bench_check_reduced_at(ddl_dtype dt, ddl_op op, const void *buf, size_t n, int p, size_t first);
+
 #endif

@@ -1,6 +1,7 @@
-/* bench_data.c — self-checking data for the allreduce benchmark, as in tests/test_allreduce.c:
- * rank- and index-dependent small integers, so every type sums them exactly and a block that lands
- * in the wrong place or is reduced twice shows up as a wrong element. */
+/* bench_data.c — self-checking data for the benchmarks, as in tests/test_allreduce.c and
+ * tests/test_collectives.c: rank- and index-dependent small integers, so every type sums them exactly
+ * and a block that lands in the wrong place or is reduced twice shows up as a wrong element. The
+ * allreduce's repeat every 13 elements; the reduce-scatter's and allgather's (_at) hash the index. */
 #include "bench.h"
 #include "half.h"
 
@@ -10,18 +11,20 @@
 
 int bench_value(int rank, size_t i) { return (int)(((size_t)rank * 5 + (i % RES) * 3) % RES) - 6; }
 
+static void store(ddl_dtype dt, void *buf, size_t i, int v)
+{
+    switch (dt) {
+    case DDL_FLOAT32: ((float *)buf)[i] = (float)v; break;
+    case DDL_FLOAT64: ((double *)buf)[i] = v; break;
+    case DDL_FLOAT16: ((uint16_t *)buf)[i] = kern_f32_to_f16((float)v); break;
+    case DDL_BFLOAT16: ((uint16_t *)buf)[i] = kern_f32_to_bf16((float)v); break;
+    default: ((int32_t *)buf)[i] = v; break;
+    }
+}
+
 void bench_fill(ddl_dtype dt, void *buf, size_t n, int rank)
 {
-    for (size_t i = 0; i < n; i++) {
-        int v = bench_value(rank, i);
-        switch (dt) {
-        case DDL_FLOAT32: ((float *)buf)[i] = (float)v; break;
-        case DDL_FLOAT64: ((double *)buf)[i] = v; break;
-        case DDL_FLOAT16: ((uint16_t *)buf)[i] = kern_f32_to_f16((float)v); break;
-        case DDL_BFLOAT16: ((uint16_t *)buf)[i] = kern_f32_to_bf16((float)v); break;
-        default: ((int32_t *)buf)[i] = v; break;
-        }
-    }
+    for (size_t i = 0; i < n; i++) store(dt, buf, i, bench_value(rank, i));
 }
 
 static double load(ddl_dtype dt, const void *p, size_t i)
@@ -57,5 +60,35 @@ size_t bench_check_input(ddl_dtype dt, const void *buf, size_t n, int rank)
 {
     size_t wrong = 0;
     for (size_t i = 0; i < n; i++) wrong += load(dt, buf, i) != bench_value(rank, i);
+    return wrong;
+}
+
+/* A multiplicative hash of g to 0..12: no period a block size could hit. */
+static int hash13(size_t g) { return (int)((((uint64_t)g * 0x9E3779B97F4A7C15ull) >> 40) % RES); }
+
+int bench_value_at(int rank, size_t g) { return (hash13(g) + rank * 5) % RES - 6; }
+
+void bench_fill_at(ddl_dtype dt, void *buf, size_t n, int rank, size_t first)
+{
+    for (size_t i = 0; i < n; i++) store(dt, buf, i, bench_value_at(rank, first + i));
+}
+
+size_t bench_check_input_at(ddl_dtype dt, const void *buf, size_t n, int rank, size_t first)
+{
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; i++) wrong += load(dt, buf, i) != bench_value_at(rank, first + i);
+    return wrong;
+}
+
+size_t bench_check_reduced_at(ddl_dtype dt, ddl_op op, const void *buf, size_t n, int p, size_t first)
+{
+    double want[RES]; /* by hash13(g): the values depend on g only through it */
+    size_t wrong = 0;
+    for (int h = 0; h < RES; h++) {
+        int acc = h - 6;
+        for (int r = 1; r < p; r++) acc = combine(op, acc, (h + r * 5) % RES - 6);
+        want[h] = acc;
+    }
+    for (size_t i = 0; i < n; i++) wrong += load(dt, buf, i) != want[hash13(first + i)];
     return wrong;
 }
