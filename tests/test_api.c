@@ -1,5 +1,6 @@
 /* test_api.c — bad arguments to the public API come back as codes with a clear message, never a
- * crash: unknown algorithm, grids that do not match the communicator, null buffers, bad types.
+ * crash: unknown algorithm, grids that do not match the communicator, null buffers, bad types, a
+ * reduce-scatter or allgather count whose p·count overflows.
  * ddl_ctx_create is collective: a failure on one rank (injected with DDL_TEST_FAIL, or a bad or
  * different environment value on one rank) must fail it on every rank, in time. */
 #include "ddl.h"
@@ -62,6 +63,34 @@ static void test_calls(void)
     CHECK(strcmp(ddl_ctx_algo(ctx), "ring") == 0, "ddl_ctx_algo");
     ddl_ctx_free(ctx);
     ddl_ctx_free(NULL);
+}
+
+/* ddl_reduce_scatter and ddl_allgather refuse what ddl_allreduce refuses, and a count whose p·count
+ * elements overflow, before any communication (the same answer on every rank). */
+static void test_rsag_calls(void)
+{
+    ddl_ctx *ctx;
+    float x[4] = { 1, 2, 3, 4 };
+    const size_t huge = (size_t)-1 / 16 / (size_t)size + 1;
+    if (create("rhd", NULL, NULL, 0, &ctx)) { CHECK(0, "rhd create: %s", ddl_last_error()); return; }
+    CHECK(ddl_reduce_scatter(ctx, x, NULL, 1, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "reduce-scatter: NULL receive buffer");
+    CHECK(ddl_reduce_scatter(ctx, NULL, x, 1, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "reduce-scatter: NULL send buffer");
+    CHECK(ddl_reduce_scatter(ctx, NULL, NULL, 0, DDL_FLOAT32, DDL_SUM) == 0, "reduce-scatter: count 0, NULL buffers");
+    CHECK(ddl_reduce_scatter(ctx, x, x, 1, (ddl_dtype)99, DDL_SUM) == DDL_ERR_ARG, "reduce-scatter: unknown dtype");
+    CHECK(ddl_reduce_scatter(ctx, x, x, 1, DDL_FLOAT32, DDL_OP_COUNT) == DDL_ERR_ARG, "reduce-scatter: unknown op");
+    CHECK(ddl_reduce_scatter(NULL, x, x, 1, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "reduce-scatter: NULL context");
+    CHECK(ddl_reduce_scatter(ctx, x, x, huge, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG &&
+              strstr(ddl_last_error(), "too large"), "reduce-scatter: p·count overflows: %s", ddl_last_error());
+    CHECK(ddl_allgather(ctx, x, NULL, 1, DDL_FLOAT32) == DDL_ERR_ARG, "allgather: NULL receive buffer");
+    CHECK(ddl_allgather(ctx, NULL, x, 1, DDL_FLOAT32) == DDL_ERR_ARG, "allgather: NULL send buffer");
+    CHECK(ddl_allgather(ctx, NULL, NULL, 0, DDL_FLOAT32) == 0, "allgather: count 0, NULL buffers");
+    CHECK(ddl_allgather(ctx, x, x, 1, DDL_DTYPE_COUNT) == DDL_ERR_ARG, "allgather: unknown dtype");
+    CHECK(ddl_allgather(NULL, x, x, 1, DDL_FLOAT32) == DDL_ERR_ARG, "allgather: NULL context");
+    CHECK(ddl_allgather(ctx, x, x, huge, DDL_FLOAT32) == DDL_ERR_ARG, "allgather: p·count overflows");
+    for (int a = 0; a < ddl_algo_count(); a++) /* the shipped rows all have them (tests/extra's star has not) */
+        CHECK(ddl_algo_flags(a) & DDL_ALGO_RSAG, "%s has reduce-scatter and allgather", ddl_algo_name(a));
+    CHECK(ddl_algo_flags(-1) == 0, "no flags out of range");
+    ddl_ctx_free(ctx);
 }
 
 static void test_names(void)
@@ -129,6 +158,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_create();
     test_calls();
+    test_rsag_calls();
     test_names();
     test_agreement();
     long failed = test_failed, total;
