@@ -1,8 +1,12 @@
-/* bench_allreduce.c — the sweep of `ddlbench allreduce` (options: cli_allreduce.c).
+/* bench_allreduce.c — the sweep of `ddlbench allreduce`, `reduce-scatter` and `allgather` (options:
+ * cli_allreduce.c; o->coll says which collective). Sizes are the whole vector (for reduce-scatter and
+ * allgather p·count elements, count per rank, as nccl-tests); busbw is algbw·2(p-1)/p for the
+ * allreduce and algbw·(p-1)/p for the other two (nccl-tests' factors: the bytes a rank must move
+ * over its link, relative to the size). The CSV schema is the same for the three (results/README.md).
  *
  * Setup, once: the two buffers at the largest size (mem.h), one ddl context per algorithm, the
  * per-iteration time arrays. Per size: the memcpy roofline, then per algorithm and placement
- *   warm-up + timed iterations:  restore input ─ MPI_Barrier ─ t0 ─ ddl_allreduce ─ t1
+ *   warm-up + timed iterations:  restore input ─ MPI_Barrier ─ t0 ─ ddl_allreduce (or the other) ─ t1
  * (the restore — the input copied back for in-place, the output poisoned for out-of-place — keeps
  * every iteration's data exact and both placements equally warm; it is outside the timed region).
  * After the loop: MPI_Allreduce(MAX) of the times, then rank 0 sorts them; the last iteration's
@@ -66,7 +70,69 @@ static int buf_set(const ar_state *s, void *dst, const void *src, int fill, size
 }
 
 static double gbps(size_t bytes, double sec) { return sec > 0 ? (double)bytes / sec / 1e9 : 0.0; }
-static double bus_factor(int p) { return 2.0 * (p - 1) / p; }
+static const char *op_name(const bench_allreduce_opts *o)
+{
+    return o->coll == BENCH_ALLGATHER ? "none" : ddl_op_name(o->op);
+}
+
+static double bus_factor(const bench_allreduce_opts *o, int p)
+{
+    return (o->coll == BENCH_ALLREDUCE ? 2.0 : 1.0) * (p - 1) / p;
+}
+
+/* Test data for a size of `count` elements in all (reduce-scatter and allgather: p·per). */
+static void fill(const ar_state *s, size_t count)
+{
+    const bench_allreduce_opts *o = s->o;
+    const size_t per = count / (size_t)s->size;
+    if (o->coll == BENCH_REDUCE_SCATTER) bench_fill_at(o->dtype, s->sbuf, count, s->rank, 0);
+    else if (o->coll == BENCH_ALLGATHER) bench_fill_at(o->dtype, s->sbuf, per, s->rank, (size_t)s->rank * per);
+    else bench_fill(o->dtype, s->sbuf, count, s->rank);
+}
+
+/* Before each iteration: the receive buffer poisoned, or holding the input in place (allgather: this
+ * rank's contribution in its slot). */
+static int restore(const ar_state *s, int in_place, size_t count)
+{
+    const size_t es = ddl_dtype_size(s->o->dtype), bytes = count * es, per = count / (size_t)s->size * es;
+    if (s->o->coll == BENCH_ALLGATHER && in_place)
+        return buf_set(s, s->dr, NULL, 0xff, bytes) || buf_set(s, (char *)s->dr + (size_t)s->rank * per, s->ds, 0, per);
+    return buf_set(s, s->dr, in_place ? s->ds : NULL, 0xff, bytes);
+}
+
+static int run_coll(const ar_state *s, int a, int in_place, size_t count)
+{
+    const bench_allreduce_opts *o = s->o;
+    const void *send = in_place ? DDL_IN_PLACE : s->ds;
+    const size_t per = count / (size_t)s->size;
+    if (o->coll == BENCH_REDUCE_SCATTER) return ddl_reduce_scatter(s->ctx[a], send, s->dr, per, o->dtype, o->op);
+    if (o->coll == BENCH_ALLGATHER) return ddl_allgather(s->ctx[a], send, s->dr, per, o->dtype);
+    return ddl_allreduce(s->ctx[a], send, s->dr, count, o->dtype, o->op);
+}
+
+/* Wrong elements of the result (res, a host copy). */
+static long check_result(const ar_state *s, size_t count, const void *res)
+{
+    const bench_allreduce_opts *o = s->o;
+    const size_t per = count / (size_t)s->size, es = ddl_dtype_size(o->dtype);
+    long wrong = 0;
+    if (o->coll == BENCH_REDUCE_SCATTER)
+        return (long)bench_check_reduced_at(o->dtype, o->op, res, per, s->size, (size_t)s->rank * per);
+    if (o->coll == BENCH_ALLREDUCE) return (long)bench_check_result(o->dtype, o->op, res, count, s->size);
+    for (int r = 0; r < s->size; r++)
+        wrong += (long)bench_check_input_at(o->dtype, (const char *)res + (size_t)r * per * es, per, r, (size_t)r * per);
+    return wrong;
+}
+
+/* Wrong elements of the send buffer (in, a host copy), which must be untouched. */
+static long check_input(const ar_state *s, size_t count, const void *in)
+{
+    const bench_allreduce_opts *o = s->o;
+    const size_t per = count / (size_t)s->size;
+    if (o->coll == BENCH_REDUCE_SCATTER) return (long)bench_check_input_at(o->dtype, in, count, s->rank, 0);
+    if (o->coll == BENCH_ALLGATHER) return (long)bench_check_input_at(o->dtype, in, per, s->rank, (size_t)s->rank * per);
+    return (long)bench_check_input(o->dtype, in, count, s->rank);
+}
 
 /* memcpy of the same bytes, on every rank at once; median over reps of the slowest rank. */
 static double copy_bandwidth(ar_state *s, size_t bytes)
@@ -108,28 +174,29 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
     char what[WATCHDOG_DESC];
     int rc = 0;
     for (long it = 0; it < o->warmup + o->iters; it++) {
-        if ((rc = buf_set(s, s->dr, in_place ? s->ds : NULL, 0xff, bytes))) {
-            fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
+        if ((rc = restore(s, in_place, count))) {
+            fprintf(stderr, "%s: rank %d: %s\n", o->cmd, s->rank, kern_dev_last_error());
             break;
         }
-        snprintf(what, sizeof what, "allreduce %s %s-place iteration %ld, %zu bytes", o->algos[a],
+        snprintf(what, sizeof what, "%s %s %s-place iteration %ld, %zu bytes", o->cmd, o->algos[a],
                  in_place ? "in" : "out", it, bytes);
         watchdog_arm(iteration_timeout(o, bytes), what);
         guard_fault_point(s->rank, s->iteration++);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        rc = ddl_allreduce(s->ctx[a], in_place ? DDL_IN_PLACE : s->ds, s->dr, count, o->dtype, o->op);
+        rc = run_coll(s, a, in_place, count);
         guard_slow_point(s->rank);
         double t1 = MPI_Wtime();
         if (rc) break;
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
     }
-    snprintf(what, sizeof what, "allreduce %s %s-place %zu bytes: gathering times", o->algos[a], in_place ? "in" : "out", bytes);
+    snprintf(what, sizeof what, "%s %s %s-place %zu bytes: gathering times", o->cmd, o->algos[a], in_place ? "in" : "out",
+             bytes);
     watchdog_arm(phase_timeout(o, bytes), what); /* also checks every element */
     int bad = rc != 0, anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (anybad) {
-        fprintf(stderr, "allreduce: rank %d: %s %zu bytes: %s\n", s->rank, o->algos[a], bytes,
+        fprintf(stderr, "%s: rank %d: %s %zu bytes: %s\n", o->cmd, s->rank, o->algos[a], bytes,
                 rc ? ddl_last_error() : "failed on another rank");
         return 1;
     }
@@ -145,10 +212,10 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
     if (o->check) {
         const void *in = s->sbuf; /* device: the result, then the input, copied through rbuf */
         if (o->device && (kern_dev_copy(s->rbuf, s->dr, bytes, NULL) || kern_stream_sync(NULL))) wrong = (long)count;
-        wrong += (long)bench_check_result(o->dtype, o->op, s->rbuf, count, s->size);
+        wrong += check_result(s, count, s->rbuf);
         if (o->device && !in_place && (kern_dev_copy(s->rbuf, s->ds, bytes, NULL) || kern_stream_sync(NULL))) wrong += (long)count;
         if (o->device) in = s->rbuf;
-        if (!in_place) wrong += (long)bench_check_input(o->dtype, in, count, s->rank);
+        if (!in_place) wrong += check_input(s, count, in);
     }
     MPI_Reduce(&wrong, &row->wrong, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (s->rank == 0) bench_summarise(s->tmax, (size_t)o->iters, &row->st);
@@ -160,18 +227,21 @@ static void print_header(const ar_state *s)
 {
     const bench_allreduce_opts *o = s->o;
     char desc[256];
-    printf("# ddlbench allreduce: %d ranks, %s %s, warm-up %ld, iterations %ld, check %s\n", s->size,
-           ddl_dtype_name(o->dtype), ddl_op_name(o->op), o->warmup, o->iters, o->check ? "on" : "off");
+    printf("# ddlbench %s: %d ranks, %s %s, warm-up %ld, iterations %ld, check %s\n", o->cmd, s->size,
+           ddl_dtype_name(o->dtype), op_name(o), o->warmup, o->iters, o->check ? "on" : "off");
     for (int a = 0; a < o->nalgos; a++) {
         ddl_ctx_describe(s->ctx[a], desc, sizeof desc);
         printf("# %s%s%s: %s\n", o->label ? o->label : o->algos[a], o->label ? " = " : "",
                o->label ? o->algos[a] : "", desc);
     }
     if (o->device) printf("# buffers: device memory of %s; copy column: device-to-device copy\n", kern_dev_name());
+    if (o->coll != BENCH_ALLREDUCE)
+        printf("# size_B: the whole vector (nccl-tests); count = p x %s, the elements in all\n",
+               o->coll == BENCH_REDUCE_SCATTER ? "recvcount" : "sendcount");
     printf("# time: max over ranks per iteration, then median (min, p99) over iterations; "
-           "busbw = algbw*2(p-1)/p\n"
+           "busbw = algbw*%s/p\n"
            "# roofline: copy = memcpy GB/s of the same bytes on every rank at once (median of %ld); "
-           "bus/copy = busbw/copy\n#\n", o->copy_reps);
+           "bus/copy = busbw/copy\n#\n", o->coll == BENCH_ALLREDUCE ? "2(p-1)" : "(p-1)", o->copy_reps);
     printf("# %10s %10s %8s %4s %-22s %5s %10s %10s %10s %7s %7s %7s %8s %7s\n", "size_B", "count", "type",
            "op", "algo", "place", "time_us", "min_us", "p99_us", "algbw", "busbw", "copy", "bus/copy",
            "#wrong");
@@ -191,7 +261,7 @@ static void emit_ranks(ar_state *s, const ar_row *r)
     int nomem = !med || bench_rank_spread(med, s->size, &br);
     free(med);
     if (nomem) {
-        fprintf(stderr, "allreduce: out of memory for the per-rank summary\n");
+        fprintf(stderr, "%s: out of memory for the per-rank summary\n", o->cmd);
         if (s->csv) fputs(",all,NA,NA,NA,NA\n", s->csv);
         return;
     }
@@ -206,8 +276,8 @@ static void emit_ranks(ar_state *s, const ar_row *r)
         const double *t = r->ranks + 3 * k;
         double alg = gbps(r->bytes, t[0]);
         fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,NA,NA,NA,%d,NA,%.3f,NA,%d\n", r->bytes,
-                r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters, t[0] * 1e6,
-                t[1] * 1e6, t[2] * 1e6, alg, alg * bus_factor(s->size), k, (t[0] - br.median) * 1e6,
+                r->count, ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters, t[0] * 1e6,
+                t[1] * 1e6, t[2] * 1e6, alg, alg * bus_factor(o, s->size), k, (t[0] - br.median) * 1e6,
                 bench_rank_straggler(&br, t[0]));
     }
 }
@@ -215,15 +285,15 @@ static void emit_ranks(ar_state *s, const ar_row *r)
 static void emit_row(ar_state *s, const ar_row *r)
 {
     const bench_allreduce_opts *o = s->o;
-    double alg = gbps(r->bytes, r->st.median), bus = alg * bus_factor(s->size);
+    double alg = gbps(r->bytes, r->st.median), bus = alg * bus_factor(o, s->size);
     double ratio = r->copy_GBps > 0 ? bus / r->copy_GBps : 0.0;
     printf("  %10zu %10zu %8s %4s %-22s %5s %10.1f %10.1f %10.1f %7.3f %7.3f %7.3f %8.3f %7ld\n", r->bytes,
-           r->count, ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, r->st.median * 1e6,
+           r->count, ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, r->st.median * 1e6,
            r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
     fflush(stdout);
     if (s->csv)
         fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld%s", r->bytes, r->count,
-                ddl_dtype_name(o->dtype), ddl_op_name(o->op), r->algo, r->place, s->size, o->iters,
+                ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters,
                 r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong,
                 r->ranks ? "" : "\n");
     if (r->ranks) emit_ranks(s, r);
@@ -236,11 +306,11 @@ static int run_size(ar_state *s, size_t count)
     const bench_allreduce_opts *o = s->o;
     ar_row row = { .count = count, .bytes = count * ddl_dtype_size(o->dtype) };
     char what[WATCHDOG_DESC];
-    snprintf(what, sizeof what, "allreduce %zu bytes: test data and memcpy roofline", row.bytes);
+    snprintf(what, sizeof what, "%s %zu bytes: test data and memcpy roofline", o->cmd, row.bytes);
     watchdog_arm(phase_timeout(o, row.bytes) * (double)(o->copy_reps + 2), what);
-    bench_fill(o->dtype, s->sbuf, count, s->rank);
+    fill(s, count);
     if (o->device && buf_set(s, s->ds, s->sbuf, 0, row.bytes)) {
-        fprintf(stderr, "allreduce: rank %d: %s\n", s->rank, kern_dev_last_error());
+        fprintf(stderr, "%s: rank %d: %s\n", o->cmd, s->rank, kern_dev_last_error());
         return 1;
     }
     row.copy_GBps = copy_bandwidth(s, row.bytes);
@@ -266,7 +336,7 @@ static int setup(ar_state *s)
     s->ds = o->device ? NULL : s->sbuf, s->dr = o->device ? NULL : s->rbuf;
     int devfail = o->device && (device_pick_local() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
     int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail || (o->per_rank && s->rank == 0 && !s->ranks), any = 0;
-    if (nomem) fprintf(stderr, "allreduce: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", s->rank,
+    if (nomem) fprintf(stderr, "%s: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", o->cmd, s->rank,
                        o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");
     MPI_Allreduce(&nomem, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* every rank leaves together */
     if (any) return 1;
@@ -282,7 +352,7 @@ static int setup(ar_state *s)
         const char *e = rc ? ddl_last_error() : "context creation failed on another rank";
         int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10); /* only the environment sets them here */
         if (s->rank == 0)
-            fprintf(stderr, "allreduce: %s: %s%s\n", o->algos[a], g ? "DDL_GRID: " : p ? "DDL_PATTERNS: " : "", e + (g ? 6 : p ? 10 : 0));
+            fprintf(stderr, "%s: %s: %s%s\n", o->cmd, o->algos[a], g ? "DDL_GRID: " : p ? "DDL_PATTERNS: " : "", e + (g ? 6 : p ? 10 : 0));
         return input ? 2 : 1;
     }
     return 0;
@@ -292,7 +362,7 @@ static int open_csv(ar_state *s)
 {
     if (s->rank != 0 || (!s->o->csv && !s->o->json)) return 0;
     if (!(s->csv = open_memstream(&s->csv_text, &s->csv_len))) {
-        fprintf(stderr, "allreduce: out of memory for the CSV text\n");
+        fprintf(stderr, "%s: out of memory for the CSV text\n", s->o->cmd);
         return 1;
     }
     if (s->o->meta) meta_write(s->csv, s->o->meta);
@@ -311,8 +381,8 @@ static int close_csv(ar_state *s, int ok)
     s->csv = NULL;
     if (!ok) return 1;
     if (bad) snprintf(err, sizeof err, "out of memory for the CSV text");
-    if (bad || results_write(s->o->csv, s->o->json, "allreduce", s->csv_text, s->csv_len, err, sizeof err)) {
-        fprintf(stderr, "allreduce: %s\n", err);
+    if (bad || results_write(s->o->csv, s->o->json, s->o->cmd, s->csv_text, s->csv_len, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", s->o->cmd, err);
         return 1;
     }
     return 0;
@@ -324,7 +394,7 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     int rc = 0, any = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s.size);
-    watchdog_arm(phase_timeout(o, o->max_bytes), "allreduce setup (buffers, contexts)");
+    watchdog_arm(phase_timeout(o, o->max_bytes), "setup (buffers, contexts)");
     rc = setup(&s);
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     watchdog_disarm();
@@ -333,9 +403,13 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc) goto out;
     if (s.rank == 0) print_header(&s);
-    for (size_t b = o->min_bytes; b <= o->max_bytes && !rc; b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor)
-        rc = run_size(&s, b / ddl_dtype_size(o->dtype));
-    if (s.rank == 0 && s.wrong_total) fprintf(stderr, "allreduce: %ld wrong elements\n", s.wrong_total);
+    for (size_t b = o->min_bytes; b <= o->max_bytes && !rc; b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor) {
+        /* reduce-scatter, allgather: whole elements per rank, as nccl-tests rounds */
+        size_t count = b / ddl_dtype_size(o->dtype), p = o->coll == BENCH_ALLREDUCE ? 1 : (size_t)s.size;
+        if (count / p) rc = run_size(&s, count / p * p);
+        else if (s.rank == 0) printf("# %zu bytes: less than one element per rank, skipped\n", b);
+    }
+    if (s.rank == 0 && s.wrong_total) fprintf(stderr, "%s: %ld wrong elements\n", o->cmd, s.wrong_total);
     if (s.wrong_total) rc = 1;
     if (close_csv(&s, rc == 0)) rc = 1;
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);

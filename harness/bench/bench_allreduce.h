@@ -1,5 +1,5 @@
-/* bench_allreduce.h — options and runner of `ddlbench allreduce` (cli_allreduce.c parses,
- * bench_allreduce.c runs under MPI). */
+/* bench_allreduce.h — options and runner of `ddlbench allreduce`, `reduce-scatter` and `allgather`
+ * (cli_allreduce.c parses, bench_allreduce.c runs under MPI): one benchmark, the collective a field. */
 #ifndef HARN_BENCH_ALLREDUCE_H
 #define HARN_BENCH_ALLREDUCE_H
 
@@ -9,7 +9,12 @@
 
 #define AR_MAX_ALGOS 16
 
+/* The collective measured: the subcommand's name. */
+typedef enum { BENCH_ALLREDUCE, BENCH_REDUCE_SCATTER, BENCH_ALLGATHER } bench_coll;
+
 typedef struct bench_allreduce_opts {
+    bench_coll coll;                    /* from argv[0]: allreduce, reduce-scatter or allgather */
+    const char *cmd;                    /* its name, which starts every message */
     size_t min_bytes, max_bytes;        /* -b, -e */
     long factor;                        /* -f: next size = size * factor */
     const char *algos[AR_MAX_ALGOS];    /* -a: registered names (point into algo_buf or the registry) */
@@ -32,9 +37,10 @@ typedef struct bench_allreduce_opts {
     int help;                           /* --help seen */
 } bench_allreduce_opts;
 
-/* Parses argv[1..argc) (argv[0] is the subcommand). 0 ok, 2 bad input with a one-line message in err. */
+/* Parses argv[1..argc) (argv[0] is the subcommand: allreduce, reduce-scatter or allgather). 0 ok, 2 bad
+ * input with a one-line message in err. */
 int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *err, size_t errlen);
-void bench_allreduce_usage(void);
+void bench_allreduce_usage(const bench_allreduce_opts *o);
 
 /* Runs the sweep on MPI_COMM_WORLD (MPI initialised). 0 ok, 1 wrong results or a failure. */
 int bench_allreduce_run(const bench_allreduce_opts *o);

@@ -17,7 +17,7 @@ int cli_list_main(int argc, char **argv);       /* cli_list.c */
 int cli_algos_parse(const char *s, char *buf, size_t buflen, const char **items, int max, int *n,
                     const char **unknown);
 int cli_model_main(int argc, char **argv);     /* cli_model.c */
-int cli_allreduce_main(int argc, char **argv); /* cli_allreduce.c */
+int cli_allreduce_main(int argc, char **argv); /* cli_allreduce.c: allreduce, reduce-scatter, allgather */
 int cli_kernels_main(int argc, char **argv);   /* cli_kernels.c */
 int cli_train_main(int argc, char **argv);     /* cli_train.c */
 int cli_platform_main(int argc, char **argv);  /* cli_platform.c */

@@ -1,4 +1,5 @@
-/* cli_allreduce.c — `ddlbench allreduce`: option parsing (pure; see bench_allreduce_parse) and main.
+/* cli_allreduce.c — `ddlbench allreduce`, `reduce-scatter` and `allgather`: option parsing (pure; see
+ * bench_allreduce_parse) and main, shared: the subcommand's name picks the collective.
  * Options are parsed before MPI starts, so bad input costs no launch and exits 2 on every rank;
  * only the rank the launcher calls 0 (or a lone process) prints. */
 #include "bench_allreduce.h"
@@ -19,17 +20,26 @@
 #define AR_SIZE_MAX ((size_t)1 << 40) /* 1 TiB: far above any buffer this machine can hold */
 #define AR_TIMEOUT_S 60               /* watchdog base per iteration: see bench_allreduce.c */
 
-void bench_allreduce_usage(void)
+void bench_allreduce_usage(const bench_allreduce_opts *o)
 {
-    printf("usage: ddlbench allreduce [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
-           "Sweeps message sizes over allreduce algorithms; times are the maximum over ranks per\n"
-           "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n"
-           "  -b SIZE    smallest message in bytes, K/M/G suffixes, whole elements of -d (default 1K)\n"
+    const int ar = o->coll == BENCH_ALLREDUCE;
+    printf("usage: ddlbench %s [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
+           "Sweeps message sizes over %s algorithms; times are the maximum over ranks per\n"
+           "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n",
+           o->cmd, o->cmd);
+    if (!ar)
+        printf("Sizes (-b, -e, size_B) as nccl-tests': the whole vector of p x count elements, count per rank\n"
+               "(ddl_%s's %s), so %s; rounded down to whole elements per rank.\n"
+               "The count column is p x count.\n",
+               o->coll == BENCH_REDUCE_SCATTER ? "reduce_scatter" : "allgather",
+               o->coll == BENCH_REDUCE_SCATTER ? "recvcount" : "sendcount",
+               o->coll == BENCH_REDUCE_SCATTER ? "the input of each rank" : "the output of each rank");
+    printf("  -b SIZE    smallest message in bytes, K/M/G suffixes, whole elements of -d (default 1K)\n"
            "  -e SIZE    largest message (default 64M)\n"
            "  -f N       size factor between steps, 2..1024 (default 2)\n"
-           "  -a LIST    algorithms, comma-separated (default: all registered; see ddlbench list)\n"
+           "  -a LIST    algorithms, comma-separated (default: all registered%s; see ddlbench list)\n"
            "  -d TYPE    float32 | float64 | float16 | bfloat16 | int32 (default float32)\n"
-           "  -o OP      sum | max | min (default sum)\n"
+           "  -o OP      sum | max | min (default sum)%s\n"
            "  -w N       warm-up iterations per size (default 5)\n"
            "  -n N       timed iterations per size (default 20)\n"
            "  -c 0|1     check every result (default 1); any wrong element makes the exit status 1\n"
@@ -50,14 +60,17 @@ void bench_allreduce_usage(void)
            "  --timeout S    watchdog: an iteration not done in S s prints one line per rank and aborts\n"
            "             the job, exit 1 (0 = off; default: 60 s + 1 s per 10 MB of the message); setup,\n"
            "             test data and the checks get S s + 1 s per 10 MB\n"
-           "Columns: algbw = bytes/time; busbw = algbw*2(p-1)/p; copy = memcpy GB/s of the same bytes,\n"
-           "run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
-           "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n");
+           "Columns: algbw = bytes/time; busbw = algbw*%s/p (nccl-tests' bus bandwidth); copy = memcpy GB/s\n"
+           "of the same bytes, run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
+           "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n",
+           ar ? "" : " that have one", o->coll == BENCH_ALLGATHER ? "; allgather reduces nothing and ignores it" : "",
+           ar ? "2(p-1)" : "(p-1)");
 }
 
-static int fail(char *err, size_t len, const char *opt, const char *want, const char *got)
+static int fail(const bench_allreduce_opts *o, char *err, size_t len, const char *opt, const char *want,
+                const char *got)
 {
-    snprintf(err, len, "allreduce: %s: expected %s, got \"%s\"", opt, want, got ? got : "(nothing)");
+    snprintf(err, len, "%s: %s: expected %s, got \"%s\"", o->cmd, opt, want, got ? got : "(nothing)");
     return 2;
 }
 
@@ -65,8 +78,13 @@ static int set_algos(bench_allreduce_opts *o, const char *s, char *err, size_t l
 {
     const char *unknown = NULL;
     int rc = cli_algos_parse(s, o->algo_buf, sizeof o->algo_buf, o->algos, AR_MAX_ALGOS, &o->nalgos, &unknown);
-    if (rc == 1) return fail(err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
-    if (rc == 2) return fail(err, len, "-a", "registered algorithms (see ddlbench list)", unknown);
+    if (rc == 1) return fail(o, err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
+    if (rc == 2) return fail(o, err, len, "-a", "registered algorithms (see ddlbench list)", unknown);
+    for (int k = 0; k < o->nalgos && o->coll != BENCH_ALLREDUCE; k++)
+        if (!(ddl_algo_flags(ddl_algo_find(o->algos[k])) & DDL_ALGO_RSAG)) {
+            snprintf(err, len, "%s: -a: algorithm \"%s\" has no %s (see ddlbench list)", o->cmd, o->algos[k], o->cmd);
+            return 2;
+        }
     return 0;
 }
 
@@ -74,44 +92,44 @@ static int set_algos(bench_allreduce_opts *o, const char *s, char *err, size_t l
 static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, char *err, size_t len)
 {
     long n;
-    if (!v) return fail(err, len, opt, "a value", NULL);
+    if (!v) return fail(o, err, len, opt, "a value", NULL);
     if (!strcmp(opt, "-b") || !strcmp(opt, "-e")) {
         size_t *dst = opt[1] == 'b' ? &o->min_bytes : &o->max_bytes;
-        if (parse_size(v, 1, AR_SIZE_MAX, dst)) return fail(err, len, opt, "a size 1..1T like 4K, 16M, 1G", v);
+        if (parse_size(v, 1, AR_SIZE_MAX, dst)) return fail(o, err, len, opt, "a size 1..1T like 4K, 16M, 1G", v);
     } else if (!strcmp(opt, "-f")) {
-        if (parse_int(v, 2, 1024, &o->factor)) return fail(err, len, opt, "an integer 2..1024", v);
+        if (parse_int(v, 2, 1024, &o->factor)) return fail(o, err, len, opt, "an integer 2..1024", v);
     } else if (!strcmp(opt, "-a")) {
         return set_algos(o, v, err, len);
     } else if (!strcmp(opt, "-d")) {
-        if (ddl_dtype_parse(v, &o->dtype)) return fail(err, len, opt, "float32|float64|float16|bfloat16|int32", v);
+        if (ddl_dtype_parse(v, &o->dtype)) return fail(o, err, len, opt, "float32|float64|float16|bfloat16|int32", v);
     } else if (!strcmp(opt, "-o")) {
-        if (ddl_op_parse(v, &o->op)) return fail(err, len, opt, "sum|max|min", v);
+        if (ddl_op_parse(v, &o->op)) return fail(o, err, len, opt, "sum|max|min", v);
     } else if (!strcmp(opt, "-w")) {
-        if (parse_int(v, 0, 1000000, &o->warmup)) return fail(err, len, opt, "an integer 0..1000000", v);
+        if (parse_int(v, 0, 1000000, &o->warmup)) return fail(o, err, len, opt, "an integer 0..1000000", v);
     } else if (!strcmp(opt, "-n")) {
-        if (parse_int(v, 1, 1000000, &o->iters)) return fail(err, len, opt, "an integer 1..1000000", v);
+        if (parse_int(v, 1, 1000000, &o->iters)) return fail(o, err, len, opt, "an integer 1..1000000", v);
     } else if (!strcmp(opt, "--copy-reps")) {
-        if (parse_int(v, 1, 1000, &o->copy_reps)) return fail(err, len, opt, "an integer 1..1000", v);
+        if (parse_int(v, 1, 1000, &o->copy_reps)) return fail(o, err, len, opt, "an integer 1..1000", v);
     } else if (!strcmp(opt, "--timeout")) {
-        if (parse_int(v, 0, 1000000, &o->timeout_s)) return fail(err, len, opt, "seconds, an integer 0..1000000", v);
+        if (parse_int(v, 0, 1000000, &o->timeout_s)) return fail(o, err, len, opt, "seconds, an integer 0..1000000", v);
         o->timeout_given = 1;
     } else if (!strcmp(opt, "-c")) {
-        if (parse_int(v, 0, 1, &n)) return fail(err, len, opt, "0 or 1", v);
+        if (parse_int(v, 0, 1, &n)) return fail(o, err, len, opt, "0 or 1", v);
         o->check = (int)n;
     } else if (!strcmp(opt, "--csv")) {
         o->csv = v;
     } else if (!strcmp(opt, "--json")) {
         o->json = v;
     } else if (!strcmp(opt, "--device")) {
-        if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(err, len, opt, "cpu or gpu", v);
+        if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(o, err, len, opt, "cpu or gpu", v);
         o->device = !strcmp(v, "gpu");
     } else if (!strcmp(opt, "--profile")) {
         o->profile = v;
     } else if (!strcmp(opt, "--label")) {
-        if (!*v || strchr(v, ',') || strchr(v, '"')) return fail(err, len, opt, "a name without , or \"", v);
+        if (!*v || strchr(v, ',') || strchr(v, '"')) return fail(o, err, len, opt, "a name without , or \"", v);
         o->label = v;
     } else {
-        snprintf(err, len, "allreduce: unknown option \"%s\" (try ddlbench allreduce --help)", opt);
+        snprintf(err, len, "%s: unknown option \"%s\" (try ddlbench %s --help)", o->cmd, opt, o->cmd);
         return 2;
     }
     return 0;
@@ -119,7 +137,11 @@ static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, c
 
 int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *err, size_t errlen)
 {
+    static const char *const cmds[] = { "allreduce", "reduce-scatter", "allgather" };
     memset(o, 0, sizeof *o);
+    o->cmd = cmds[0];
+    for (int c = 0; argc > 0 && c < 3; c++)
+        if (!strcmp(argv[0], cmds[c])) o->coll = (bench_coll)c, o->cmd = cmds[c];
     o->min_bytes = 1024;
     o->max_bytes = (size_t)64 << 20;
     o->factor = 2;
@@ -138,19 +160,19 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
     }
     size_t es = ddl_dtype_size(o->dtype);
     if (o->min_bytes % es || o->max_bytes % es) { /* never rounded down to whole elements */
-        snprintf(err, errlen, "allreduce: %s: expected a multiple of %zu bytes (one %s element), got %zu bytes",
+        snprintf(err, errlen, "%s: %s: expected a multiple of %zu bytes (one %s element), got %zu bytes", o->cmd,
                  o->min_bytes % es ? "-b" : "-e", es, ddl_dtype_name(o->dtype), o->min_bytes % es ? o->min_bytes : o->max_bytes);
         return 2;
     }
     if (o->max_bytes < o->min_bytes) {
-        snprintf(err, errlen, "allreduce: -e: expected at least -b (%zu bytes), got %zu bytes", o->min_bytes,
+        snprintf(err, errlen, "%s: -e: expected at least -b (%zu bytes), got %zu bytes", o->cmd, o->min_bytes,
                  o->max_bytes);
         return 2;
     }
-    if (!o->nalgos)
-        for (int k = 0; k < ddl_algo_count() && k < AR_MAX_ALGOS; k++) o->algos[o->nalgos++] = ddl_algo_name(k);
+    for (int k = 0, all = !o->nalgos; all && k < ddl_algo_count() && o->nalgos < AR_MAX_ALGOS; k++) /* no -a */
+        if (o->coll == BENCH_ALLREDUCE || (ddl_algo_flags(k) & DDL_ALGO_RSAG)) o->algos[o->nalgos++] = ddl_algo_name(k);
     if (o->label && o->nalgos != 1) {
-        snprintf(err, errlen, "allreduce: --label: expected exactly one algorithm in -a, got %d", o->nalgos);
+        snprintf(err, errlen, "%s: --label: expected exactly one algorithm in -a, got %d", o->cmd, o->nalgos);
         return 2;
     }
     return 0;
@@ -178,7 +200,7 @@ int cli_allreduce_main(int argc, char **argv)
         return 2;
     }
     if (o.help) {
-        if (launcher_rank() == 0) bench_allreduce_usage();
+        if (launcher_rank() == 0) bench_allreduce_usage(&o);
         return 0;
     }
     char why[600] = "";
@@ -186,13 +208,13 @@ int cli_allreduce_main(int argc, char **argv)
     if (guard_fault_init(why, sizeof why) || (o.csv && outfile_check("--csv", o.csv, why, sizeof why)) ||
         (o.json && outfile_check("--json", o.json, why, sizeof why)) ||
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
-        if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s%s\n", what, why);
+        if (launcher_rank() == 0) fprintf(stderr, "%s: %s%s\n", o.cmd, what, why);
         return 2;
     }
     if (o.profile) { /* the simulation's γ; the real build stores and ignores it */
         profile pr;
         if (profile_load(o.profile, &pr, why, sizeof why)) {
-            if (launcher_rank() == 0) fprintf(stderr, "allreduce: %s\n", why);
+            if (launcher_rank() == 0) fprintf(stderr, "%s: %s\n", o.cmd, why);
             return 2;
         }
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
@@ -200,14 +222,16 @@ int cli_allreduce_main(int argc, char **argv)
     int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;
     if (o.device && (dst != KERN_DEV_OK || ndev == 0)) {
         if (launcher_rank() == 0)
-            fprintf(stderr, dst == KERN_DEV_ENOSUPPORT ? "allreduce: --device gpu: this build has no CUDA; expected "
-                    "--device cpu, or the CUDA build build/cuda/ddlbench\n" : "allreduce: --device gpu: no CUDA device (%s)\n",
-                    kern_dev_last_error());
+            fprintf(stderr, dst == KERN_DEV_ENOSUPPORT ? "%s: --device gpu: this build has no CUDA; expected "
+                    "--device cpu, or the CUDA build build/cuda/ddlbench\n" : "%s: --device gpu: no CUDA device (%s)\n",
+                    o.cmd, kern_dev_last_error());
         return dst == KERN_DEV_ENOSUPPORT ? 2 : 1;
     }
     MPI_Init(&argc, &argv);
-    if (o.timeout_s && watchdog_start("ddlbench allreduce")) {
-        fprintf(stderr, "allreduce: cannot start the watchdog thread\n");
+    char who[32];
+    snprintf(who, sizeof who, "ddlbench %s", o.cmd);
+    if (o.timeout_s && watchdog_start(who)) {
+        fprintf(stderr, "%s: cannot start the watchdog thread\n", o.cmd);
         MPI_Finalize();
         return 1;
     }

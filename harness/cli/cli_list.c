@@ -1,5 +1,6 @@
-/* cli_list.c — `ddlbench list`: the algorithm registry, one line each (name, help); `--names`: the
- * names alone, one per line, for scripts (harness/scripts/sweep.sh). Needs no MPI launch. Also the one
+/* cli_list.c — `ddlbench list`: the algorithm registry, one line each (name, help; "(allreduce only)"
+ * for a row without reduce-scatter and allgather); `--names`: the names alone, one per line, for
+ * scripts (harness/scripts/sweep.sh). Needs no MPI launch. Also the one
  * check of algorithm names on a command line (cli_algos_parse), for allreduce and train. */
 #include "cli.h"
 #include "ddl.h"
@@ -25,7 +26,8 @@ int cli_list_main(int argc, char **argv)
     int names = argc == 2 && !strcmp(argv[1], "--names");
     if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
         printf("usage: ddlbench list [--names]\n"
-               "  The registered allreduce algorithms: name and one line of help; --names: names only.\n");
+               "  The registered algorithms: name and one line of help; --names: names only. Each does\n"
+               "  allreduce, reduce-scatter and allgather, but those marked (allreduce only).\n");
         return 0;
     }
     if (argc > 1 && !names) {
@@ -34,7 +36,8 @@ int cli_list_main(int argc, char **argv)
     }
     for (int i = 0; i < ddl_algo_count(); i++) {
         if (names) printf("%s\n", ddl_algo_name(i));
-        else printf("%-6s %s\n", ddl_algo_name(i), ddl_algo_help(i));
+        else printf("%-6s %s%s\n", ddl_algo_name(i), ddl_algo_help(i),
+                    ddl_algo_flags(i) & DDL_ALGO_RSAG ? "" : " (allreduce only)");
     }
     return 0;
 }

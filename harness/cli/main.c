@@ -5,9 +5,11 @@
 #include <string.h>
 
 static const cli_command commands[] = {
-    { "list", cli_list_main, "list the registered allreduce algorithms" },
+    { "list", cli_list_main, "list the registered algorithms (allreduce; reduce-scatter and allgather)" },
     { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP and non-GEMM bytes per step; --algo, --train: the alpha-beta-gamma model (no MPI)" },
     { "allreduce", cli_allreduce_main, "allreduce micro-benchmark: sizes x algorithms, busbw, self-checked (mpirun)" },
+    { "reduce-scatter", cli_allreduce_main, "reduce-scatter micro-benchmark: allreduce's options, busbw (p-1)/p (mpirun)" },
+    { "allgather", cli_allreduce_main, "allgather micro-benchmark: allreduce's options, busbw (p-1)/p (mpirun)" },
     { "train", cli_train_main, "ResNet training steps (whole network, or GEMMs only) + bucketed allreduce during backward (mpirun)" },
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
     { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset or platform file" },
@@ -22,7 +24,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: ddlbench COMMAND [options]   (ddlbench COMMAND --help for its options)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].help);
+        fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
 }
 
 int main(int argc, char **argv)
