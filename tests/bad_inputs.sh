@@ -252,6 +252,9 @@ cat <<EOF4
 -- ddlbench allreduce -n １ ## -n
 -- ddlbench allreduce -a '' ## -a
 -- ddlbench allreduce -b ## -b
+-- ddlbench reduce-scatter -b 5 -e 1K ## -b
+-- ddlbench allgather -e 1T -n 1 -w 0 ## -e
+-- ddlbench allgather --bogus 1 ## --bogus
 -- ddlbench train --image-size 5000 ## --image-size
 -- ddlbench train --steps 1.5 ## --steps
 -- ddlbench train --warmup -1 ## --warmup

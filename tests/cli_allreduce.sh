@@ -1,7 +1,9 @@
 #!/bin/sh
-# cli_allreduce.sh — `ddlbench allreduce` and `ddlbench kernels` from the outside: bad options exit 2
-# with one line on stderr; a tiny real run at 2 ranks succeeds with #wrong 0 everywhere and writes a
-# complete CSV (and no .tmp); an unwritable CSV path is refused before the run (status 2). Prints "N passed, N failed".
+# cli_allreduce.sh — `ddlbench allreduce`, `reduce-scatter`, `allgather` and `kernels` from the outside:
+# bad options exit 2 with one line on stderr; a tiny real run at 2 ranks succeeds with #wrong 0
+# everywhere and writes a complete CSV (and no .tmp); an unwritable CSV path is refused before the run
+# (status 2); reduce-scatter and allgather at 3 ranks: every algorithm, #wrong 0, sizes rounded to whole
+# elements per rank, busbw = algbw·(p-1)/p, the command in the CSV. Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
 dir=$(dirname "$0")
 
@@ -25,6 +27,10 @@ expect_status 2 allreduce -a ring,rhd --label x
 expect_status 2 kernels -r 0
 expect_status 2 kernels -s 1Q
 expect_status 0 allreduce --help
+expect_status 2 reduce-scatter -a ring,nosuch
+expect_status 2 allgather -b 4K -e 1K
+expect_status 0 reduce-scatter --help
+expect_status 0 allgather --help
 expect_status 0 kernels -s 4K -r 1
 
 # A tiny real run at 2 ranks.
@@ -54,5 +60,23 @@ sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K
     >"$tmp/run" 2>&1 </dev/null
 st=$?
 [ "$st" -eq 2 ] && [ ! -e "$tmp/no/such.csv" ] && ok || bad "unwritable --csv: exit $st, want 2"
+
+# reduce-scatter and allgather at 3 ranks: sizes are the whole vector, rounded down to whole elements
+# per rank (1K of float32 at 3 ranks = 255 elements = 1020 bytes); busbw/algbw = 2/3.
+for coll in reduce-scatter allgather; do
+    sh "$dir/../harness/scripts/mpilaunch.sh" 3 "$exe" $coll -b 1K -e 4M -f 64 -w 1 -n 3 --csv "$tmp/$coll.csv" \
+        >"$tmp/run" 2>&1 </dev/null
+    st=$?
+    [ "$st" -eq 0 ] && ok || { bad "3-rank $coll: exit $st"; tail -n 5 "$tmp/run"; }
+    rows=$(grep -vc '^#' "$tmp/run")
+    want=$(( $("$exe" list | wc -l) * 2 * 3 )) # algorithms x placements x sizes {1K, 64K, 4M}
+    [ "$rows" -eq "$want" ] && ok || bad "3-rank $coll: $rows table rows, want $want"
+    grep -v '^#' "$tmp/run" | awk '$NF != 0 { b++ } END { exit b > 0 }' && ok || bad "3-rank $coll: #wrong != 0"
+    grep -v '^#' "$tmp/run" | awk '$1 == 1020 && $2 == 255 { n++ } END { exit n == 0 }' && ok ||
+        bad "3-rank $coll: 1K not rounded to 1020 bytes (255 elements)"
+    grep -q "^# command: ddlbench $coll " "$tmp/$coll.csv" && ok || bad "$coll CSV: no command line naming it"
+    grep -v '^#' "$tmp/$coll.csv" | awk -F, 'NR > 1 && $12 > 0.05 { n++; r = $13 / $12; if (r < 0.66 || r > 0.67) b++ }
+        END { exit n == 0 || b > 0 }' && ok || bad "$coll CSV: busbw/algbw is not (p-1)/p = 2/3"
+done
 
 report

@@ -1,5 +1,6 @@
 #!/bin/sh
-# cli_outputs.sh — the machine-readable outputs from the outside: `allreduce --json` and `train --json`
+# cli_outputs.sh — the machine-readable outputs from the outside: `allreduce --json` (and reduce-scatter's,
+# allgather's: kind = the collective) and `train --json`
 # parsed with python3's json module and checked value by value against the CSV of the same run
 # (tests/lib/json_vs_csv.py); --per-rank rows (one per rank under an "all" row); an unwritable --json
 # path refused before any work (exit 2, one line); `ddlbench json` on good and bad input; a straggler
@@ -21,6 +22,11 @@ $launch 2 "$exe" allreduce -a ring,mpi -b 1K -e 16K -f 4 -w 1 -n 3 --csv "$tmp/a
 [ $? -eq 0 ] && ok || bad "allreduce --json: $(tail -n 2 "$tmp/run")"
 check_json "$tmp/a.json" "$tmp/a.csv" allreduce "allreduce JSON vs CSV"
 [ ! -e "$tmp/a.json.tmp" ] && [ ! -e "$tmp/a.csv.tmp" ] && ok || bad "allreduce: .tmp left behind"
+for coll in reduce-scatter allgather; do # the same schema; the kind names the collective
+    $launch 2 "$exe" $coll -a rhd,ddl -b 1K -e 16K -f 4 -w 1 -n 3 --csv "$tmp/$coll.csv" --json "$tmp/$coll.json" >"$tmp/run" 2>&1 </dev/null
+    [ $? -eq 0 ] && ok || bad "$coll --json: $(tail -n 2 "$tmp/run")"
+    check_json "$tmp/$coll.json" "$tmp/$coll.csv" $coll "$coll JSON vs CSV"
+done
 $launch 3 "$exe" allreduce -a ring -b 1K -e 4K -f 4 -w 1 -n 3 --per-rank --json "$tmp/p.json" --csv "$tmp/p.csv" >"$tmp/run" 2>&1 </dev/null
 [ $? -eq 0 ] && ok || bad "allreduce --per-rank: $(tail -n 2 "$tmp/run")"
 check_json "$tmp/p.json" "$tmp/p.csv" allreduce "allreduce --per-rank JSON vs CSV"

@@ -4,7 +4,8 @@
  * and transpose against a float64 reference on small-integer data (exact in fp32, tf32, bf16 and fp16
  * inputs with float32 accumulation); host pointers refused; then every registered algorithm on device
  * buffers × counts {0, 1, p-1, p, p+1, 1009, 2^20+3} (q = 1 and non-powers of two at 1 and 3 ranks)
- * × every type (sum) × in-place and out-of-place, with small segments at the default depth and with
+ * × every type (sum) × in-place and out-of-place (allreduce; reduce-scatter and allgather with those
+ * counts per rank, ⌈(2^20+3)/p⌉ for the largest), with small segments at the default depth and with
  * the default segment at the smallest depth, staged (DDL_CUDA_AWARE=0) and, where the MPI library
  * says so, CUDA-aware. Data and checks are harness/bench/bench_data.c's; the send buffer must come
  * back untouched. Without a device it prints one SKIP line and "0 passed, 0 failed". Ranks share
@@ -165,6 +166,34 @@ static long device_case(ddl_ctx *ctx, char *h, void *ds, void *dr, size_t n, ddl
     return wrong;
 }
 
+/* Reduce-scatter (ag = 0) or allgather (ag = 1) of n elements per rank on device buffers (sum), as
+ * device_case, with tests/test_collectives.c's data. */
+static long rsag_device_case(ddl_ctx *ctx, char *h, void *ds, void *dr, size_t n, ddl_dtype dt, int in_place, int ag)
+{
+    const size_t es = ddl_dtype_size(dt), all = (size_t)size * n, mine = (size_t)rank * n, in_n = ag ? n : all;
+    void *to = !in_place ? ds : ag ? (char *)dr + mine * es : dr;
+    long wrong = 0;
+    bench_fill_at(dt, h, in_n, rank, ag ? mine : 0);
+    if (((!in_place || ag) && kern_dev_memset(dr, 0xff, all * es, NULL)) || kern_dev_copy(to, h, in_n * es, NULL) ||
+        kern_stream_sync(NULL)) {
+        fprintf(stderr, "rank %d: %s\n", rank, kern_dev_last_error());
+        return 1;
+    }
+    const void *send = in_place ? DDL_IN_PLACE : ds;
+    if (ag ? ddl_allgather(ctx, send, dr, n, dt) : ddl_reduce_scatter(ctx, send, dr, n, dt, DDL_SUM)) {
+        fprintf(stderr, "rank %d: %s\n", rank, ddl_last_error());
+        return 1;
+    }
+    if (kern_dev_copy(h, dr, (ag ? all : n) * es, NULL) || kern_stream_sync(NULL)) return 1;
+    for (int r = 0; ag && r < size; r++) wrong += (long)bench_check_input_at(dt, h + (size_t)r * n * es, n, r, (size_t)r * n);
+    if (!ag) wrong += (long)bench_check_reduced_at(dt, DDL_SUM, h, n, size, mine);
+    if (!in_place) {
+        if (kern_dev_copy(h, ds, in_n * es, NULL) || kern_stream_sync(NULL)) return 1;
+        wrong += (long)bench_check_input_at(dt, h, in_n, rank, ag ? mine : 0);
+    }
+    return wrong;
+}
+
 static void run_algo(const char *path, const ddl_config *cfg, char *h, void *ds, void *dr)
 {
     const size_t counts[] = { 0, 1, (size_t)size - 1, (size_t)size, (size_t)size + 1, 1009, BIG };
@@ -184,6 +213,15 @@ static void run_algo(const char *path, const ddl_config *cfg, char *h, void *ds,
                     CHECK(total == 0, "%s %s segment=%zu depth=%d count=%zu %s %s: %ld wrong", path, cfg->algo,
                           cfg->segment_bytes, cfg->pipeline_depth, counts[c], ddl_dtype_name((ddl_dtype)dt),
                           ip ? "in-place" : "out-of-place", total);
+                const size_t per = counts[c] == BIG ? (BIG + (size_t)size - 1) / (size_t)size : counts[c];
+                for (int ag = 0; ag < 2; ag++) {
+                    wrong = rsag_device_case(ctx, h, ds, dr, per, (ddl_dtype)dt, ip, ag);
+                    MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+                    if (rank == 0)
+                        CHECK(total == 0, "%s %s %s segment=%zu depth=%d count=%zu per rank %s %s: %ld wrong", path,
+                              cfg->algo, ag ? "allgather" : "reduce-scatter", cfg->segment_bytes, cfg->pipeline_depth,
+                              per, ddl_dtype_name((ddl_dtype)dt), ip ? "in-place" : "out-of-place", total);
+                }
             }
     ddl_ctx_free(ctx);
 }
@@ -193,7 +231,7 @@ static void run_algo(const char *path, const ddl_config *cfg, char *h, void *ds,
 static void test_allreduce(const char *path)
 {
     static const struct { size_t segment; int depth; } variants[] = { { 4096, 0 }, { 0, 2 } };
-    const size_t bytes = (size_t)BIG * 8;
+    const size_t bytes = ((size_t)BIG + (size_t)size * 1010) * 8; /* reduce-scatter, allgather: p x count */
     char *h = malloc(bytes);
     void *ds = NULL, *dr = NULL;
     int err = !h || kern_dev_alloc(&ds, bytes) || kern_dev_alloc(&dr, bytes);
