@@ -203,8 +203,9 @@ help:
 	@echo "  faults         crash, hang, time out and Ctrl-C runs on purpose, resume sweeps (tests/faults.sh, resilience.sh)"
 	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS="$(call qv,FUZZ_SECONDS)" s (fuzz/)"
 	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
-	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner)"
-	@echo "                 and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
+	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner),"
+	@echo "                 reduce-scatter and allgather sweeps 1K-64M (all algorithms; mpi = MPI_Reduce_scatter_block,"
+	@echo "                 MPI_Allgather) and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
 	@echo "  fidelity       calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated"
 	@echo "                 at 2 and 4 ranks -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...)"
 	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
@@ -406,8 +407,9 @@ check-mpich:
 	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich sh tests/cluster.sh
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
-# `make bench`: harness/scripts/bench.sh runs `ddlbench kernels` and the `ddlbench allreduce` sweeps and
-# writes results/bench/allreduce.csv plus the ratio table against MPI_Allreduce.
+# `make bench`: harness/scripts/bench.sh runs `ddlbench kernels`, the `ddlbench allreduce` sweeps, then the
+# `reduce-scatter` and `allgather` sweeps (1K-64M), and writes results/bench/allreduce.csv,
+# reduce-scatter.csv, allgather.csv plus their ratio tables against the MPI library's collectives.
 .PHONY: bench
 bench: $(EXE)
 	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/bench.sh

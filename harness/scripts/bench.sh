@@ -2,10 +2,14 @@
 # bench.sh — what `make bench` runs: the reduction-kernel micro-benchmark, then the allreduce sweep
 # (1 KB .. 256 MB, float32 sum) at 2 and 4 ranks over every registered algorithm plus Open MPI's own
 # ring and Rabenseifner forced through MCA parameters (rows mpi-ompi-ring, mpi-ompi-rabenseifner);
-# all rows go to results/bench/allreduce.csv, then a table of busbw ratios against `mpi`.
+# all rows go to results/bench/allreduce.csv, then a table of busbw ratios against `mpi`; then the
+# reduce-scatter and allgather sweeps (1 KB .. 64 MB, the whole vector as nccl-tests, every algorithm
+# that has them, `mpi` = MPI_Reduce_scatter_block / MPI_Allgather) to reduce-scatter.csv and
+# allgather.csv, with their ratio tables ratios-reduce-scatter.txt and ratios-allgather.txt.
 # Fewer iterations for bigger messages keep the whole run to a few minutes on 2 cores.
 # Environment: BUILD (default build), OUT (default results/bench), NPS (default "2 4"),
-# MAX (largest size, default 256M), MPIRUN (launcher, see mpilaunch.sh). For `make cluster-bench`
+# MAX (largest size, default 256M), RSAG_MAX (largest reduce-scatter/allgather size, default 64M or
+# MAX if smaller; RSAG_MAX=0: no such sweeps), MPIRUN (launcher, see mpilaunch.sh). For `make cluster-bench`
 # (harness/scripts/cluster_bench.sh): LAUNCH (a prefix before every mpilaunch.sh, e.g. emucluster.sh
 # run --ppn 2 --), KERNELS=0 (no kernel benchmark), RANGES (the size ranges below), BOUNDS (a file of
 # link bounds for bench_ratios.sh), BENCH_COMMAND (the command recorded in the CSV).
@@ -23,9 +27,13 @@ parts=$OUT/parts
 for np in $NPS; do case $np in ''|*[!0-9]*|0*) outdir_fail NPS "expected rank counts like \"2 4\", got \"$NPS\"";; esac; done
 [ -n "$NPS" ] || outdir_fail NPS "expected rank counts like \"2 4\", got \"\""
 "$exe" allreduce -e "$MAX" --help >/dev/null 2>&1 || outdir_fail MAX "expected a size like 256M, got \"$MAX\""
+RSAG_MAX=${RSAG_MAX:-64M}
+[ "$RSAG_MAX" = 0 ] || "$exe" allreduce -e "$RSAG_MAX" --help >/dev/null 2>&1 ||
+    outdir_fail RSAG_MAX "expected a size like 64M or 0, got \"$RSAG_MAX\""
 outdir_ready OUT "$OUT"
 outdir_ready OUT "$parts"
-for f in kernels.txt allreduce.csv ratios.txt; do outfile_ready OUT "$OUT/$f"; done
+for f in kernels.txt allreduce.csv ratios.txt reduce-scatter.csv allgather.csv ratios-reduce-scatter.txt \
+    ratios-allgather.txt; do outfile_ready OUT "$OUT/$f"; done
 rm -f "$parts"/*.csv
 trap 'rm -f "$OUT"/*.tmp "$parts"/*.tmp' EXIT
 trap 'exit 130' INT TERM
@@ -64,14 +72,35 @@ for np in $NPS; do
     done
 done
 
-csv=$OUT/allreduce.csv
-first=$(ls "$parts"/*.csv | head -n 1)
-{ # the first part's provenance (# lines) and header, then every part's rows
-    grep '^#' "$first" | grep -v '^# command:'; echo "# command: ${BENCH_COMMAND:-sh harness/scripts/bench.sh (MPIRUN=${MPIRUN:-mpirun})}"
-    grep -v '^#' "$first" | head -n 1
-    for f in "$parts"/*.csv; do grep -v '^#' "$f" | tail -n +2; done | sort -s -t, -k7,7n -k1,1n; } >"$csv.tmp"
-mv "$csv.tmp" "$csv"
-echo "# wrote $csv ($(($(wc -l <"$csv") - 1)) rows)"
-sh "$here/bench_ratios.sh" "$csv" ${BOUNDS:-} >"$OUT/ratios.txt.tmp"
-cat "$OUT/ratios.txt.tmp"
-mv "$OUT/ratios.txt.tmp" "$OUT/ratios.txt"
+merge() { # CSV PARTS...: the first part's provenance (# lines) and header, then every part's rows
+    csv=$1; shift
+    { grep '^#' "$1" | grep -v '^# command:'; echo "# command: ${BENCH_COMMAND:-sh harness/scripts/bench.sh (MPIRUN=${MPIRUN:-mpirun})}"
+      grep -v '^#' "$1" | head -n 1
+      for f in "$@"; do grep -v '^#' "$f" | tail -n +2; done | sort -s -t, -k7,7n -k1,1n; } >"$csv.tmp"
+    mv "$csv.tmp" "$csv"
+    echo "# wrote $csv ($(($(wc -l <"$csv") - 1)) rows)"
+}
+ratios() { # CSV OUTFILE [BOUNDS]
+    sh "$here/bench_ratios.sh" "$1" ${3:-} >"$2.tmp"
+    cat "$2.tmp"
+    mv "$2.tmp" "$2"
+}
+merge "$OUT/allreduce.csv" "$parts"/np*.csv
+ratios "$OUT/allreduce.csv" "$OUT/ratios.txt" "${BOUNDS:-}"
+
+[ "$RSAG_MAX" = 0 ] && exit 0
+bytes() { echo "$1" | awk '{ n = $0 + 0; u = toupper(substr($0, length($0))); print n * (u == "K" ? 2^10 : u == "M" ? 2^20 : u == "G" ? 2^30 : 1) }'; }
+top=$(bytes "$RSAG_MAX")
+for coll in reduce-scatter allgather; do
+    for np in $NPS; do
+        echo "$RANGES" | while read -r lo hi w n; do # the allreduce's ranges, cut at RSAG_MAX
+            [ "$(bytes "$lo")" -le "$top" ] || continue
+            [ "$(bytes "$hi")" -le "$top" ] || hi=$RSAG_MAX
+            echo "# $coll np=$np $lo..$hi: all algorithms"
+            $LAUNCH sh "$here/mpilaunch.sh" "$np" "$exe" $coll -b "$lo" -e "$hi" -w "$w" -n "$n" \
+                --csv "$parts/${coll}_np${np}_${lo}.csv" </dev/null
+        done
+    done
+    merge "$OUT/$coll.csv" "$parts/${coll}"_np*.csv
+    ratios "$OUT/$coll.csv" "$OUT/ratios-$coll.txt"
+done

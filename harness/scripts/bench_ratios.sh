@@ -1,11 +1,11 @@
 #!/bin/sh
 # bench_ratios.sh CSV [BOUNDS] — busbw of every algorithm over the busbw of `mpi` (same ranks, size and
-# placement, same run) at 1 MB, 16 MB and 64 MB, from a ddlbench allreduce CSV.
+# placement, same run) at 1 MB, 16 MB and 64 MB, from a ddlbench allreduce, reduce-scatter or allgather CSV.
 # BOUNDS (make cluster-bench): lines "algo size_B bound_us", each algorithm's link bound — the bytes
 # through the busiest node NIC divided by the NIC rate; then a second table of the same rows gives
 # each algorithm's median time over its bound (1.00 = at the bound, 1.25 = 80% of it).
 set -eu
-[ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: bench_ratios.sh ALLREDUCE.csv [BOUNDS]" >&2; exit 2; }
+[ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: bench_ratios.sh CSV [BOUNDS]" >&2; exit 2; }
 awk -F, -v bounds="${2:-}" '
 BEGIN {
     if (bounds != "") while ((getline line < bounds) > 0) {
