@@ -281,13 +281,13 @@ sim-repro: $(EXE) $(SIM_REPRO)
 # ---- Registry test build (tests/registry_extra.sh) ------------------------------------------------
 # Proves that an algorithm is one file plus one row: collectives/registry.c compiled again with
 # -DDDL_TEST_EXTRA_ALGO lists tests/extra/allreduce_star.c's row. That registry and the star replace
-# registry.o in $(EXTRA_BUILD)/libddl.a (sealed like $(LIBDDL)); ddlbench and test_allreduce are
+# registry.o in $(EXTRA_BUILD)/libddl.a (sealed like $(LIBDDL)); ddlbench, test_allreduce and test_collectives are
 # relinked against it there. $(LIBDDL) and $(EXE) never contain the star. Self-contained: needs only
 # LIB_OBJ, MAIN_OBJ, HARN_OBJ, KERN_OBJ, EXE_LIBK, COLL_INC, seal, BLAS_LIBS and LDLIBS from above.
 EXTRA_BUILD := $(BUILD)/extra
 EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
 EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
-EXTRA_BINS  := $(EXTRA_BUILD)/ddlbench $(EXTRA_BUILD)/tests/test_allreduce
+EXTRA_BINS  := $(EXTRA_BUILD)/ddlbench $(EXTRA_BUILD)/tests/test_allreduce $(EXTRA_BUILD)/tests/test_collectives
 
 .PHONY: registry-extra
 registry-extra: $(EXTRA_BINS)
@@ -307,7 +307,7 @@ $(EXTRA_LIB): $(filter-out $(BUILD)/collectives/registry.o,$(LIB_OBJ)) $(EXTRA_O
 $(EXTRA_BUILD)/ddlbench: $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
-$(EXTRA_BUILD)/tests/test_allreduce: $(BUILD)/tests/test_allreduce.o $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
+$(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 

@@ -4,7 +4,9 @@
 # appears everywhere the registry is iterated, and nowhere in the shipped build:
 #   the CLI: `ddlbench list` and `list --names`, allreduce -a, train -a, model --algo, sweep.sh --algos;
 #   the tests: test_allreduce's matrix (every type, op, count, placement) at 1..4 ranks and 2 nodes;
-#   auto: with a cost model that makes star cheapest, auto picks it (test_allreduce's "auto picks").
+#   auto: with a cost model that makes star cheapest, auto picks it (test_allreduce's "auto picks");
+#   star has no reduce-scatter or allgather: `list` marks it, the benchmarks refuse it (exit 2),
+#   test_collectives gets DDL_ERR_ALGO from it and runs auto's among the others.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
 dir=$(dirname "$0")
@@ -60,5 +62,15 @@ for run in 1 2 3 4 4:--rpn:2; do
     grep -q '^# algorithms:.* star' "$tmp/t" && ok || bad "test_allreduce np=$np$args: star not in its matrix"
     grep -q '^# auto picks:.* star' "$tmp/t" && ok || bad "test_allreduce np=$np$args: auto did not pick star when cheapest"
 done
+
+# An algorithm without reduce-scatter and allgather.
+"$exe" list | grep -q '^star  *test fixture.*(allreduce only)$' && ok || bad "list: star not marked (allreduce only)"
+expect_status 2 reduce-scatter -a star
+expect_status 2 allgather -a ring,star
+launch 2 "$BUILD/extra/tests/test_collectives" >"$tmp/t" 2>&1
+st=$?
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/t" | tail -n 1)
+[ "$st" -eq 0 ] && [ "${line#*passed, }" = "0 failed" ] && grep -q '^# without reduce-scatter and allgather: star$' "$tmp/t" &&
+    ok || { bad "test_collectives np=2 (extra build): exit $st, \"$line\""; grep -m 5 FAIL "$tmp/t"; }
 
 report
