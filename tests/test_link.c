@@ -1,7 +1,7 @@
 /* test_link.c — a program that links libddl.a alone, as a framework would: only ddl.h, no harness,
  * no kernels (the Makefile links build/libddl.a as test_link and, where nvcc is found, the CUDA
  * build's build/cuda/libddl.a as test_link_cuda). Every registered algorithm allreduces exact data
- * in place and out of place; a device context (cfg.device = 1) is either made, or refused with
+ * in place and out of place, and (where it has them) reduce-scatters then allgathers it in place; a device context (cfg.device = 1) is either made, or refused with
  * DDL_ERR_DEVICE (the host library, or no GPU) — never a crash or a link error. */
 #include "ddl.h"
 #include "test.h"
@@ -27,6 +27,17 @@ static void check_algo(const char *algo)
         rc = ddl_allreduce(ctx, place ? DDL_IN_PLACE : in, out, N, DDL_FLOAT32, DDL_SUM);
         for (int i = 0; i < N; i++) bad += out[i] != (float)(size * (size + 1) / 2) * (float)(i % 7);
         CHECK(rc == 0 && bad == 0, "%s %s: rc %d (%s), %ld wrong", algo, place ? "in-place" : "out-of-place", rc,
+              rc ? ddl_last_error() : "ok", bad);
+    }
+    if (rc == 0 && (ddl_algo_flags(ddl_algo_find(algo)) & DDL_ALGO_RSAG)) {
+        const int per = N / size; /* the first size·per elements: reduce-scatter, allgather = allreduce */
+        long bad = 0;
+        for (int j = 0; j < size * per; j++) out[j] = (float)(rank + 1) * (float)(j % 7);
+        rc = ddl_reduce_scatter(ctx, DDL_IN_PLACE, out, (size_t)per, DDL_FLOAT32, DDL_SUM);
+        if (!rc) memmove(out + rank * per, out, (size_t)per * sizeof *out);
+        if (!rc) rc = ddl_allgather(ctx, DDL_IN_PLACE, out, (size_t)per, DDL_FLOAT32);
+        for (int j = 0; j < size * per; j++) bad += out[j] != (float)(size * (size + 1) / 2) * (float)(j % 7);
+        CHECK(rc == 0 && bad == 0, "%s reduce-scatter + allgather: rc %d (%s), %ld wrong", algo, rc,
               rc ? ddl_last_error() : "ok", bad);
     }
     ddl_ctx_free(ctx);
