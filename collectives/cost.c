@@ -89,9 +89,9 @@ int coll_cost_dim(const ddl_machine *m, int s, int d, int pattern, double n, dou
         *seconds += 2 * x;
         *reduced += n;
     }
-    for (int mask = q / 2; mask >= 1; mask /= 2) { /* halving, and its doubling mirror */
-        step st = { STEP_HALVE, mask, r };
-        if ((rc = step_time(m, s, d, &st, n * mask / q, &x))) return rc;
+    for (int j = 0; (1 << j) < q; j++) { /* halving step j (n / 2^(j+1) bytes), its doubling mirror */
+        step st = { STEP_HALVE, coll_rhd_mask(q, j, pattern == COLL_PAT_RHD_NEAR), r };
+        if ((rc = step_time(m, s, d, &st, n / (2 << j), &x))) return rc;
         *seconds += 2 * x;
     }
     *reduced += n * (q - 1) / q;

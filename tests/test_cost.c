@@ -55,9 +55,14 @@ int main(void)
     }
     t = cost(&two, "ring", n, NULL, 0); /* slowest hop: one flow per NIC direction */
     CHECK(near(t, 14 * (5e-6 + n / 8 / 1e9)), "ring two-level: %.9g", t);
-    t = cost(&two, "rhd", n, NULL, 0); /* mask 4 crosses nodes with 4 flows per NIC; masks 2, 1 stay in */
-    CHECK(near(t, 2 * ((5e-6 + n / 2 * 4 / 1e9) + (1e-6 + n / 4 / 10e9) + (1e-6 + n / 8 / 10e9))), "rhd two-level: %.9g", t);
-    CHECK(t > cost(&two, "ddl", n, NULL, 0), "ddl beats rhd when the NIC is the bottleneck");
+    t = cost(&two, "rhd-far", n, NULL, 0); /* mask 4 first: n/2 across, 4 flows per NIC; masks 2, 1 stay in */
+    CHECK(near(t, 2 * ((5e-6 + n / 2 * 4 / 1e9) + (1e-6 + n / 4 / 10e9) + (1e-6 + n / 8 / 10e9))), "rhd-far two-level: %.9g", t);
+    CHECK(t > cost(&two, "ddl", n, NULL, 0), "ddl beats rhd-far when the NIC is the bottleneck");
+    t = cost(&two, "rhd", n, NULL, 0); /* nearest first: masks 1, 2 (n/2, n/4) inside, mask 4 (n/8) across */
+    CHECK(near(t, 2 * ((1e-6 + n / 2 / 10e9) + (1e-6 + n / 4 / 10e9) + (5e-6 + n / 8 * 4 / 1e9))), "rhd two-level: %.9g", t);
+    CHECK(t < cost(&two, "rhd-far", n, NULL, 0), "rhd (nearest first) beats rhd-far on two levels");
+    CHECK(near(cost(&flat, "rhd", n, NULL, g), cost(&flat, "rhd-far", n, NULL, g)), "one GPU per node: same order");
+    CHECK(near(cost(&six, "rhd", n, NULL, g), cost(&six, "rhd-far", n, NULL, g)), "folded, one GPU per node: same");
 
     {
         cost_opts o = { "3x3", NULL, 0 };
