@@ -144,12 +144,13 @@ static int allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t coun
     return 0;
 }
 
-/* One dimension's reduce-scatter or allgather over `len` elements (d pieces of whole blocks). */
+/* One dimension's reduce-scatter or allgather over `len` elements (d pieces of whole blocks, so the
+ * balanced blocks are exact); rhd dimensions farthest first, as the allreduce's: piece c_i on c_i. */
 static int dim_rs(ddl_ctx *ctx, int i, const char *src, char *dst, size_t len, kern_dtype dt, kern_op op)
 {
     const int q = ctx->dims[i], v = ctx->coords[i];
     if (ctx->patterns[i] == COLL_PAT_RHD)
-        return coll_halving_rs_units(ctx, ctx->dim_comm[i], q, v, 0, src, dst, len / (size_t)q, dt, op);
+        return coll_halving_reduce_scatter(ctx, ctx->dim_comm[i], q, v, 0, 0, src, dst, len, dt, op);
     return coll_ring_reduce_scatter(ctx, ctx->dim_comm[i], q, v, src, dst, len, dt, op);
 }
 
@@ -157,7 +158,7 @@ static int dim_ag(ddl_ctx *ctx, int i, char *buf, size_t len, size_t es)
 {
     const int q = ctx->dims[i], v = ctx->coords[i];
     if (ctx->patterns[i] == COLL_PAT_RHD)
-        return coll_doubling_ag_units(ctx, ctx->dim_comm[i], q, v, 0, buf, len / (size_t)q, es);
+        return coll_doubling_allgather(ctx, ctx->dim_comm[i], q, v, 0, 0, buf, len, es);
     return coll_ring_allgather(ctx, ctx->dim_comm[i], q, v, buf, len, es);
 }
 

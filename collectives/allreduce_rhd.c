@@ -26,22 +26,29 @@
 #include "coll.h"
 #include "partition.h"
 
-int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near,
-                                const void *src, void *dst, size_t n, kern_dtype dt, kern_op op)
+/* Offset of block i: the balanced blocks of n (unit = 0: the allreduce), or the caller's blocks of
+ * `unit` elements folded onto virtual ranks (coll_vblock_off: reduce-scatter and allgather, rsag_rhd.c). */
+static size_t hd_off(size_t n, int q, size_t unit, int fold_r, int i)
+{
+    return unit ? coll_vblock_off(unit, fold_r, i) : coll_block_off(n, q, i);
+}
+
+static int halving(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, const void *src, void *dst,
+                   size_t n, size_t unit, kern_dtype dt, kern_op op)
 {
     const size_t es = kern_dtype_size(dt);
     const char *in = src;
     char *out = dst;
     int lo = 0, hi = q;
 
-    if (q == 1) return coll_copy(ctx, dst, src, n * es);
+    if (q == 1) return coll_copy(ctx, dst, src, hd_off(n, q, unit, fold_r, 1) * es);
     for (int j = 0; j < coll_log2(q); j++) {
         int mask = coll_rhd_mask(q, j, near), mid = lo + (hi - lo) / 2, peer = coll_fold_real(v ^ mask, fold_r);
         int klo = (v & mask) ? mid : lo, khi = (v & mask) ? hi : mid;   /* kept */
         int slo = (v & mask) ? lo : mid, shi = (v & mask) ? mid : hi;   /* sent */
         const char *base = j == 0 ? in : out;
-        size_t soff = coll_block_off(n, q, slo), scnt = coll_block_off(n, q, shi) - soff;
-        size_t koff = coll_block_off(n, q, klo), kcnt = coll_block_off(n, q, khi) - koff;
+        size_t soff = hd_off(n, q, unit, fold_r, slo), scnt = hd_off(n, q, unit, fold_r, shi) - soff;
+        size_t koff = hd_off(n, q, unit, fold_r, klo), kcnt = hd_off(n, q, unit, fold_r, khi) - koff;
         int rc = coll_exchange_reduce(ctx, comm, peer, base + soff * es, scnt, peer, out + koff * es,
                                       base + koff * es, kcnt, dt, op);
         if (rc) return rc;
@@ -51,21 +58,45 @@ int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int f
     return 0;
 }
 
-int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, void *buf,
-                            size_t n, size_t esize)
+static int doubling(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, void *buf, size_t n,
+                    size_t unit, size_t esize)
 {
     char *b = buf;
     for (int j = coll_log2(q) - 1; j >= 0; j--) { /* the halving steps in reverse: each doubles what v holds */
         int mask = coll_rhd_mask(q, j, near), peer = coll_fold_real(v ^ mask, fold_r), mlo, mhi, tlo, thi;
         coll_rhd_range(q, v, near, j + 1, &mlo, &mhi);
         coll_rhd_range(q, v ^ mask, near, j + 1, &tlo, &thi);
-        size_t moff = coll_block_off(n, q, mlo), mend = coll_block_off(n, q, mhi);
-        size_t toff = coll_block_off(n, q, tlo), tend = coll_block_off(n, q, thi);
+        size_t moff = hd_off(n, q, unit, fold_r, mlo), mend = hd_off(n, q, unit, fold_r, mhi);
+        size_t toff = hd_off(n, q, unit, fold_r, tlo), tend = hd_off(n, q, unit, fold_r, thi);
         int rc = coll_exchange(ctx, comm, peer, b + moff * esize, (mend - moff) * esize, peer,
                                b + toff * esize, (tend - toff) * esize);
         if (rc) return rc;
     }
     return 0;
+}
+
+int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near,
+                                const void *src, void *dst, size_t n, kern_dtype dt, kern_op op)
+{
+    return halving(ctx, comm, q, v, fold_r, near, src, dst, n, 0, dt, op);
+}
+
+int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, void *buf,
+                            size_t n, size_t esize)
+{
+    return doubling(ctx, comm, q, v, fold_r, near, buf, n, 0, esize);
+}
+
+int coll_halving_rs_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, const void *src,
+                          void *dst, size_t unit, kern_dtype dt, kern_op op)
+{
+    return halving(ctx, comm, q, v, fold_r, near, src, dst, 0, unit, dt, op);
+}
+
+int coll_doubling_ag_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, void *buf, size_t unit,
+                           size_t esize)
+{
+    return doubling(ctx, comm, q, v, fold_r, near, buf, 0, unit, esize);
 }
 
 static int rhd_run(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op,
@@ -146,4 +177,6 @@ const coll_algo coll_algo_rhd_far = {
     .help = "rhd with the farthest partner first (its first, largest exchange crosses nodes)",
     .run = allreduce_rhd_far,
     .cost = rhd_far_cost,
+    .reduce_scatter = coll_reduce_scatter_rhd_far, /* rsag_rhd.c */
+    .allgather = coll_allgather_rhd_far,
 };

@@ -196,12 +196,12 @@ int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_
 int coll_rs_work(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, char **work);
 int coll_rs_done(ddl_ctx *ctx, const char *work, int at, void *rbuf, size_t count, kern_dtype dt);
 int coll_ag_own(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt);
-/* Halving-doubling, farthest partner first, on virtual blocks of `unit` elements (coll_vblock_off:
- * the first r of q virtual ranks hold two real blocks each, folded) — rsag_rhd.c. Afterwards the
- * halving leaves virtual block v reduced in dst; the doubling fills buf from each v's block v. */
-int coll_halving_rs_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, const void *src, void *dst,
-                          size_t unit, kern_dtype dt, kern_op op);
-int coll_doubling_ag_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t unit,
+/* The same halving-doubling (allreduce_rhd.c) on the caller's blocks of `unit` elements folded onto
+ * virtual blocks (coll_vblock_off: the first fold_r of q virtual ranks stand for two real blocks each)
+ * instead of balanced blocks of n: the reduce-scatter and allgather of rsag_rhd.c. */
+int coll_halving_rs_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, const void *src,
+                          void *dst, size_t unit, kern_dtype dt, kern_op op);
+int coll_doubling_ag_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, void *buf, size_t unit,
                            size_t esize);
 
 /* Grid (grid.c): parse "4x16x4" and "ring,rhd", derive from ranks per node. 0 or DDL_ERR_GRID. */
@@ -220,6 +220,8 @@ int coll_reduce_scatter_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype
 int coll_allgather_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 int coll_reduce_scatter_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allgather_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype);
+int coll_reduce_scatter_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_allgather_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 #define COLL_OMPI_RDB_BYTES 10000
 
 /* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
