@@ -104,12 +104,19 @@ static int allreduce_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t coun
     return allreduce_bounced(ctx, sbuf, rbuf, count, kern_dtype_size(dt), type, mop);
 }
 
-/* The bounce buffer for p blocks of a chunk each: its address and the chunk (elements), or a failure. */
-static int bounce_blocks(ddl_ctx *ctx, size_t es, char **stage, size_t *chunk)
+/* Reduce-scatter (reduce = 1) and allgather: the MPI type and op; *stage NULL when MPI takes the
+ * buffers as they are, else the bounce buffer and the chunk (elements) that p blocks of fit in it.
+ * A count per rank above INT_MAX is refused: the blocks are strided, so no simple chunking. */
+static int rsag_plan(ddl_ctx *ctx, size_t count, kern_dtype dt, kern_op op, int reduce, MPI_Datatype *type,
+                     MPI_Op *mop, char **stage, size_t *chunk)
 {
     size_t cap = 0;
+    const int direct = mpi_type(ctx, dt, op, type, mop) || (!reduce && ctx->loc->mpi_moves);
+    *stage = NULL;
+    if (count > INT_MAX) return coll_fail(DDL_ERR_ARG, "mpi: %zu elements per rank (at most INT_MAX)", count);
+    if (direct) return 0;
     *stage = ctx->loc->bounce(ctx, &cap);
-    *chunk = cap / es / (size_t)ctx->size;
+    *chunk = cap / kern_dtype_size(dt) / (size_t)ctx->size;
     if (!*stage || !*chunk)
         return coll_fail(DDL_ERR_ARG, "mpi: no bounce buffer for %d blocks of %s buffers", ctx->size, ctx->loc->name);
     return 0;
@@ -122,14 +129,13 @@ static int reduce_scatter_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t
     char *out = rbuf, *stage;
     MPI_Datatype type;
     MPI_Op mop;
-    size_t chunk;
-    int rc;
-    if (count > INT_MAX) return coll_fail(DDL_ERR_ARG, "mpi: reduce-scatter of %zu elements per rank (at most INT_MAX)", count);
-    if (mpi_type(ctx, dt, op, &type, &mop)) {
+    size_t chunk = 0;
+    int rc = rsag_plan(ctx, count, dt, op, 1, &type, &mop, &stage, &chunk);
+    if (rc) return rc;
+    if (!stage) {
         COLL_MPI(MPI_Reduce_scatter_block(sbuf == rbuf ? MPI_IN_PLACE : sbuf, rbuf, (int)count, type, mop, ctx->comm));
         return 0;
     }
-    if ((rc = bounce_blocks(ctx, es, &stage, &chunk))) return rc;
     for (size_t k = 0, n = coll_pieces(count, chunk); k < n; k++) { /* in place, chunk k of block 0 is read first */
         const size_t len = coll_piece_len(count, chunk, k);
         for (int i = 0; i < ctx->size; i++)
@@ -143,21 +149,19 @@ static int reduce_scatter_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t
 
 static int allgather_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
 {
-    const size_t es = kern_dtype_size(dt), bytes = count * es;
+    const size_t es = kern_dtype_size(dt);
     const char *in = sbuf;
     char *out = rbuf, *stage;
     MPI_Datatype type;
-    MPI_Op mop;
-    size_t chunk;
-    int rc;
-    if (count > INT_MAX) return coll_fail(DDL_ERR_ARG, "mpi: allgather of %zu elements per rank (at most INT_MAX)", count);
-    mpi_type(ctx, dt, KERN_SUM, &type, &mop); /* the type only: nothing is reduced */
-    if (ctx->loc->mpi_moves) {
-        COLL_MPI(MPI_Allgather(in == out + (size_t)ctx->rank * bytes ? MPI_IN_PLACE : sbuf, (int)count, type, rbuf,
+    MPI_Op unused;
+    size_t chunk = 0;
+    int rc = rsag_plan(ctx, count, dt, KERN_SUM, 0, &type, &unused, &stage, &chunk);
+    if (rc) return rc;
+    if (!stage) {
+        COLL_MPI(MPI_Allgather(in == out + (size_t)ctx->rank * count * es ? MPI_IN_PLACE : sbuf, (int)count, type, rbuf,
                                (int)count, type, ctx->comm));
         return 0;
     }
-    if ((rc = bounce_blocks(ctx, es, &stage, &chunk))) return rc;
     for (size_t k = 0, n = coll_pieces(count, chunk); k < n; k++) {
         const size_t len = coll_piece_len(count, chunk, k);
         if ((rc = coll_copy(ctx, stage + (size_t)ctx->rank * len * es, in + k * chunk * es, len * es))) return rc;
