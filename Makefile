@@ -195,7 +195,7 @@ clean:
 	rm -rf $(call q,$(BUILD))
 
 help:
-	@echo "ddlbench — allreduce algorithms and synthetic data-parallel training on MPI"
+	@echo "ddlbench — allreduce (and reduce-scatter, allgather) algorithms and synthetic data-parallel training on MPI"
 	@echo
 	@echo "Targets:"
 	@echo "  all (default)  build "$(call qv,EXE)", "$(call qv,LIBDDL)" (API: include/ddl.h; exports ddl_* only) and the tests"
