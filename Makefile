@@ -76,7 +76,7 @@ endif
 LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
               collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
               collectives/errors.c collectives/exchange.c collectives/grid.c collectives/location.c \
-              collectives/registry.c \
+              collectives/ompi_decision.c collectives/registry.c \
               collectives/topology.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
