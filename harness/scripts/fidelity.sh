@@ -185,12 +185,15 @@ done
 d=$out/emu-2x2
 why=$(emu_probe)
 if [ "$rejoin" = 1 ]; then
-    if [ -f "$d/train_sim.csv" ]; then rejoin_level "$d"; join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
+    if [ -f "$d/train_sim.csv" ]; then
+        [ -s "$d/emu_rate" ] && emurate=$(cat "$d/emu_rate") # the rate of the run, not of this command line
+        rejoin_level "$d"; join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
     else echo "SKIP: emulated cluster (2 nodes x 2 ranks): no runs in $d to rejoin"; fi
 elif [ -n "$why" ]; then
     echo "SKIP: emulated cluster (2 nodes x 2 ranks, NIC $emurate): $why"
 else
     emu="sh $here/emucluster.sh --name $emuname" ppn=2 where=" (emulated cluster, NIC $emurate)"
+    mkdir -p "$d" && echo "$emurate" >"$d/emu_rate" || die "cannot write $d"
     $emu up --nodes 2 --rate "$emurate" >/dev/null || die "emucluster.sh up failed (see above)"
     trap '$emu down >/dev/null 2>&1' EXIT
     run_level 4 2 "$d"; rc=$?
