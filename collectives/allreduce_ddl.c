@@ -108,7 +108,7 @@ static int allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t coun
     for (int i = 0; i < ctx->ndims; i++) {
         int q = ctx->dims[i], v = ctx->coords[i];
         if (ctx->patterns[i] == COLL_PAT_RHD)
-            rc = coll_halving_reduce_scatter(ctx, ctx->dim_comm[i], q, v, 0, src + off[i] * es,
+            rc = coll_halving_reduce_scatter(ctx, ctx->dim_comm[i], q, v, 0, 0, src + off[i] * es,
                                              out + off[i] * es, len[i], dt, op);
         else
             rc = coll_ring_reduce_scatter(ctx, ctx->dim_comm[i], q, v, src + off[i] * es,
@@ -121,7 +121,7 @@ static int allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t coun
     for (int i = ctx->ndims - 1; i >= 0; i--) {
         int q = ctx->dims[i], v = ctx->coords[i];
         if (ctx->patterns[i] == COLL_PAT_RHD)
-            rc = coll_doubling_allgather(ctx, ctx->dim_comm[i], q, v, 0, out + off[i] * es, len[i], es);
+            rc = coll_doubling_allgather(ctx, ctx->dim_comm[i], q, v, 0, 0, out + off[i] * es, len[i], es);
         else
             rc = coll_ring_allgather(ctx, ctx->dim_comm[i], q, v, out + off[i] * es, len[i], es);
         if (rc) return rc;

@@ -4,7 +4,8 @@
  * and 418 s with its Open MPI selector (a 0.2 s step) — measured, docs/BENCHMARKS.md — beyond the
  * sweep's budget. So the simulated `mpi` is Open MPI 4.1's coll/tuned fixed decision for allreduce
  * (the real build's MPI; ompi_decision.c) run with ddlbench's algorithms: ring and segmented ring ->
- * ring; Rabenseifner -> rhd (Open MPI's halves with the nearest partner first); recursive doubling
+ * ring; Rabenseifner -> rhd (nearest partner first on nodes of several ranks, as Open MPI's; with one
+ * rank per node either order costs the same); recursive doubling
  * and, at 128+ ranks below 128 KB, reduce + bcast -> rhd (same bandwidth term, lg p more latency
  * steps; no ResNet bucket is that small). Its cost model is the real entry's (coll_mpi_cost, cost.c),
  * which prices recursive doubling as itself. */

@@ -16,6 +16,8 @@
 #define COLL_CHUNK ((size_t)1 << 30)        /* bytes: the largest message MPI is given (an int count) */
 
 enum { COLL_PAT_RING, COLL_PAT_RHD, COLL_PAT_COUNT };
+/* The cost model's nearest-first halving-doubling (the rhd row on multi-rank nodes); not a ddl pattern. */
+#define COLL_PAT_RHD_NEAR COLL_PAT_COUNT
 
 typedef struct coll_loc coll_loc;
 
@@ -166,11 +168,13 @@ int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_
 int coll_ring_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, const void *src, void *dst,
                              size_t n, kern_dtype dt, kern_op op);
 int coll_ring_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, void *buf, size_t n, size_t esize);
-/* Halving-doubling for q a power of two; peers are real(v') = coll_fold_real(v', fold_r). */
-int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r,
+/* Halving-doubling for q a power of two; peers are real(v') = coll_fold_real(v', fold_r). near = 0:
+ * farthest partner first (v ^ q/2 first), v ends with block v; near = 1: nearest first (v ^ 1
+ * first), v ends with block coll_rhd_range(q, v, 1, lg q) (v's lg q bits reversed; partition.h). */
+int coll_halving_reduce_scatter(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near,
                                 const void *src, void *dst, size_t n, kern_dtype dt, kern_op op);
-int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, void *buf, size_t n,
-                            size_t esize);
+int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r, int near, void *buf,
+                            size_t n, size_t esize);
 
 /* Grid (grid.c): parse "4x16x4" and "ring,rhd", derive from ranks per node. 0 or DDL_ERR_GRID. */
 int coll_grid_parse(const char *s, int *dims, int *ndims);
@@ -191,6 +195,7 @@ const char *coll_ompi_name(int alg);
 
 /* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
  * r + s(d-1) of every group, all groups at once, with n bytes each; adds reduced bytes to *reduced.
+ * pattern: COLL_PAT_RING, COLL_PAT_RHD (farthest first) or COLL_PAT_RHD_NEAR (nearest first).
  * Open MPI's decision priced: coll_mpi_cost. 0 or DDL_ERR_NOMEM. */
 int coll_cost_dim(const ddl_machine *m, int stride, int d, int pattern, double n, double *seconds,
                   double *reduced);

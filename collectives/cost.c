@@ -11,8 +11,8 @@
  * coll_mpi_cost, an assumption — Open MPI 4.1's coll/tuned fixed decision for allreduce
  * (ompi_decision.c, docs/SOURCES.md §7): recursive doubling (lg q steps of all n bytes, + the fold;
  * also the price of reduce + bcast, which 4.1 takes below 128 KB at 128+ ranks), the ring (and the
- * segmented ring), or Rabenseifner priced as rhd. tests/test_cost.c checks the numbers by hand,
- * tests/sim_model.sh against SimGrid; the formulas: docs/SOURCES.md §5. */
+ * segmented ring), or Rabenseifner priced as rhd nearest-first (Open MPI's order). tests/test_cost.c
+ * checks the numbers by hand, tests/sim_model.sh against SimGrid; the formulas: docs/SOURCES.md §5. */
 #include "coll.h"
 #include "partition.h"
 
@@ -90,9 +90,9 @@ int coll_cost_dim(const ddl_machine *m, int s, int d, int pattern, double n, dou
         *seconds += 2 * x;
         *reduced += n;
     }
-    for (int mask = q / 2; mask >= 1; mask /= 2) { /* halving, and its doubling mirror */
-        step st = { STEP_HALVE, mask, r };
-        if ((rc = step_time(m, s, d, &st, n * mask / q, &x))) return rc;
+    for (int j = 0; (1 << j) < q; j++) { /* halving step j (n / 2^(j+1) bytes), its doubling mirror */
+        step st = { STEP_HALVE, coll_rhd_mask(q, j, pattern == COLL_PAT_RHD_NEAR), r };
+        if ((rc = step_time(m, s, d, &st, n / (2 << j), &x))) return rc;
         *seconds += 2 * x;
     }
     *reduced += n * (q - 1) / q;
@@ -125,7 +125,7 @@ int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, doub
     int rc, alg = coll_ompi_allreduce_pick(m->ranks, bytes);
     (void)sh;
     if (alg == COLL_OMPI_RDB || alg == COLL_OMPI_NONOVERLAP) return rdb_time(m, bytes, seconds);
-    if ((rc = coll_cost_dim(m, 1, m->ranks, alg == COLL_OMPI_RSAG ? COLL_PAT_RHD : COLL_PAT_RING, bytes, seconds,
+    if ((rc = coll_cost_dim(m, 1, m->ranks, alg == COLL_OMPI_RSAG ? COLL_PAT_RHD_NEAR : COLL_PAT_RING, bytes, seconds,
                             &reduced)))
         return rc;
     *seconds += reduced * m->gamma;

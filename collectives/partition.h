@@ -38,4 +38,30 @@ static inline int coll_fold_real(int v, int r) { return v < r ? 2 * v + 1 : v + 
 
 static inline int coll_mod(int a, int q) { return ((a % q) + q) % q; }
 
+static inline int coll_log2(int q)
+{
+    int k = 0;
+    while ((1 << k) < q) k++;
+    return k;
+}
+
+/* Halving-doubling on q = 2^k ranks: the j-th halving exchange (j = 0 .. k-1) pairs v with v ^ mask,
+ * farthest first (mask q/2, q/4, .., 1) or nearest first (1, 2, .., q/2: distance doubling, as Open
+ * MPI's reduce-scatter/allgather allreduce). */
+static inline int coll_rhd_mask(int q, int j, int near) { return near ? 1 << j : (q >> 1) >> j; }
+
+/* Blocks [lo, hi) of q that v keeps after its first `steps` halving exchanges: at each, the upper
+ * half of what it held when v has that step's mask bit, else the lower half. After all k steps v
+ * holds one block: block v (farthest first) or block bit-reverse(v) (nearest first). */
+static inline void coll_rhd_range(int q, int v, int near, int steps, int *lo, int *hi)
+{
+    *lo = 0;
+    *hi = q;
+    for (int j = 0; j < steps; j++) {
+        int mid = *lo + (*hi - *lo) / 2;
+        if (v & coll_rhd_mask(q, j, near)) *lo = mid;
+        else *hi = mid;
+    }
+}
+
 #endif

@@ -5,7 +5,8 @@
 # simulated one-rank `ddlbench train` (full compute) charges exactly the GEMM FLOPs and the bytes of
 # the memory-bound kernels that `ddlbench model` prints, at the profile's two rates (within 0.5%).
 #   flat: one GPU per node, every link alike (one link level) at 8, 12 (rhd folding) and 16 ranks;
-#   two-level: 4 nodes x 4 GPUs, NIC shared by the node's GPUs (ddl grid 4x4, DDL_RANKS_PER_NODE=4).
+#   two-level: 4 nodes x 4 GPUs, NIC shared by the node's GPUs (ddl grid 4x4, DDL_RANKS_PER_NODE=4);
+#   rhd (nearest partner first there) and rhd-far both.
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -55,7 +56,7 @@ check() {
     else
         fail "$name $algo np=$np bytes=$bytes: simulated $sim us, model $model us (more than 10% apart)"
     fi
-    printf '%-9s %-5s np=%-3s %8s B  sim %10s us  model %10s us\n' "$name" "$algo" "$np" "$bytes" "$sim" "$model"
+    printf '%-9s %-7s np=%-3s %8s B  sim %10s us  model %10s us\n' "$name" "$algo" "$np" "$bytes" "$sim" "$model"
 }
 
 FLAT="--preset custom --gpus-per-node 1 --intra-bw 10G --intra-lat 2us --inter-bw 10G --inter-lat 2us"
@@ -66,7 +67,7 @@ for np in 8 12 16; do
     done
 done
 TWO="--preset custom --nodes 4 --gpus-per-node 4 --intra-bw 40G --intra-lat 1us --inter-bw 10G --inter-lat 3us"
-for algo in ring rhd ddl; do
+for algo in ring rhd rhd-far ddl; do # rhd: nearest partner first on these 4-GPU nodes
     # shellcheck disable=SC2086
     check two-level 16 4 8M "$algo" $TWO
 done

@@ -72,6 +72,11 @@ int main(void)
         t = cost(&f, "mpi", x, NULL, 0);
         CHECK(near(t, want), "mpi p=%d %.0f B: %.9g, want %c = %.9g", dec[i].p, x, t, dec[i].want, want);
     }
+    /* two-level: Open MPI's Rabenseifner pairs the nearest ranks first, as our rhd on nodes of several
+     * ranks: its largest exchanges stay inside a node (rhd-far's cross the NIC) */
+    CHECK(near(cost(&two, "mpi", n, NULL, g), cost(&two, "rhd", n, NULL, g)) &&
+              cost(&two, "rhd-far", n, NULL, g) > 1.2 * cost(&two, "mpi", n, NULL, g),
+          "mpi 2x4, 8 MB = rhd nearest-first, below rhd-far");
     CHECK(cost(&flat, "ring", 0, NULL, 0) > 0, "n = 0 still pays latency");
 
     /* two-level: 2 nodes x 4 GPUs, GPU link 10 GB/s 1 us, NIC 1 GB/s per node, 5 us across */
@@ -83,9 +88,14 @@ int main(void)
     }
     t = cost(&two, "ring", n, NULL, 0); /* slowest hop: one flow per NIC direction */
     CHECK(near(t, 14 * (5e-6 + n / 8 / 1e9)), "ring two-level: %.9g", t);
-    t = cost(&two, "rhd", n, NULL, 0); /* mask 4 crosses nodes with 4 flows per NIC; masks 2, 1 stay in */
-    CHECK(near(t, 2 * ((5e-6 + n / 2 * 4 / 1e9) + (1e-6 + n / 4 / 10e9) + (1e-6 + n / 8 / 10e9))), "rhd two-level: %.9g", t);
-    CHECK(t > cost(&two, "ddl", n, NULL, 0), "ddl beats rhd when the NIC is the bottleneck");
+    t = cost(&two, "rhd-far", n, NULL, 0); /* mask 4 first: n/2 across, 4 flows per NIC; masks 2, 1 stay in */
+    CHECK(near(t, 2 * ((5e-6 + n / 2 * 4 / 1e9) + (1e-6 + n / 4 / 10e9) + (1e-6 + n / 8 / 10e9))), "rhd-far two-level: %.9g", t);
+    CHECK(t > cost(&two, "ddl", n, NULL, 0), "ddl beats rhd-far when the NIC is the bottleneck");
+    t = cost(&two, "rhd", n, NULL, 0); /* nearest first: masks 1, 2 (n/2, n/4) inside, mask 4 (n/8) across */
+    CHECK(near(t, 2 * ((1e-6 + n / 2 / 10e9) + (1e-6 + n / 4 / 10e9) + (5e-6 + n / 8 * 4 / 1e9))), "rhd two-level: %.9g", t);
+    CHECK(t < cost(&two, "rhd-far", n, NULL, 0), "rhd (nearest first) beats rhd-far on two levels");
+    CHECK(near(cost(&flat, "rhd", n, NULL, g), cost(&flat, "rhd-far", n, NULL, g)), "one GPU per node: same order");
+    CHECK(near(cost(&six, "rhd", n, NULL, g), cost(&six, "rhd-far", n, NULL, g)), "folded, one GPU per node: same");
 
     {
         cost_opts o = { "3x3", NULL, 0 };

@@ -1,4 +1,4 @@
-/* test_partition.c — balanced blocks, power-of-two folding. */
+/* test_partition.c — balanced blocks, power-of-two folding, halving-doubling orders. */
 #include "partition.h"
 #include "test.h"
 
@@ -37,9 +37,40 @@ static void test_fold(void)
     CHECK(coll_mod(-1, 5) == 4 && coll_mod(-7, 3) == 2 && coll_mod(4, 4) == 0, "coll_mod");
 }
 
+/* Both orders: the final blocks are a permutation (block v farthest first, bit-reverse(v) nearest
+ * first); at every step v and its partner hold the same range and keep its two halves. */
+static void test_rhd_orders(void)
+{
+    for (int q = 1; q <= 64; q *= 2)
+        for (int near = 0; near < 2; near++) {
+            int k = coll_log2(q), seen[64] = { 0 }, ok = (1 << k) == q;
+            for (int v = 0; v < q; v++) {
+                int lo, hi, rev = 0;
+                coll_rhd_range(q, v, near, k, &lo, &hi);
+                for (int b = 0; b < k; b++) rev |= ((v >> b) & 1) << (k - 1 - b);
+                ok &= hi == lo + 1 && lo == (near ? rev : v);
+                seen[lo]++;
+                for (int j = 0; j < k; j++) {
+                    int m = coll_rhd_mask(q, j, near), plo, phi, mlo, mhi, qlo, qhi;
+                    coll_rhd_range(q, v, near, j, &plo, &phi);
+                    coll_rhd_range(q, v ^ m, near, j, &qlo, &qhi);
+                    ok &= plo == qlo && phi == qhi; /* the same range before step j */
+                    coll_rhd_range(q, v, near, j + 1, &mlo, &mhi);
+                    coll_rhd_range(q, v ^ m, near, j + 1, &qlo, &qhi);
+                    ok &= mhi - mlo == (phi - plo) / 2 && (mlo == qhi || qlo == mhi); /* its two halves */
+                }
+            }
+            for (int b = 0; b < q; b++) ok &= seen[b] == 1;
+            CHECK(ok, "rhd order q=%d %s", q, near ? "nearest first" : "farthest first");
+        }
+    CHECK(coll_rhd_mask(8, 0, 0) == 4 && coll_rhd_mask(8, 2, 0) == 1 && coll_rhd_mask(8, 0, 1) == 1 &&
+              coll_rhd_mask(8, 2, 1) == 4, "rhd masks");
+}
+
 int main(void)
 {
     test_blocks();
     test_fold();
+    test_rhd_orders();
     return TEST_REPORT();
 }

@@ -7,8 +7,8 @@
  * 5. the memory-bound layer kernels' rate (batch norm + ReLU, cli_gpucheck_step.c) in GB/s;
  *    writes a device profile (--profile-out) with gemm_gflops_fp32 (tf32 rate), gemm_gflops_fp16,
  *    reduce_ns_per_byte and mem_gbps, measured here, for the simulator;
- * 6. the ResNet-50 step at --step-batch (default 256; 0 skips), --compute gemm and full, per precision,
- *    beside PyTorch's images/s on an H200 (cli_gpucheck_step.c). Without a device: one SKIP line, exit 0.
+ * 6. the ResNet-50 step at batch 32 and 256 (or --step-batch N; 0 skips), --compute gemm and full, per
+ *    precision, beside the H200 reference figures at that batch (cli_gpucheck_step.c). Without a device: one SKIP line, exit 0.
  * Only rank 0 runs; timings are medians. */
 #include "cli.h"
 #include "devmem.h"
@@ -131,7 +131,7 @@ static int time_memory(double *reduce_gbs, double *copy_gbs, double *ns_per_byte
 int cli_gpucheck_main(int argc, char **argv)
 {
     const char *out = NULL;
-    long peak_n = 8192, step_batch = 256;
+    long peak_n = 8192, step_batch = -1; /* -1: batch 32, then 256 */
     int ndev = 0, rc = 0, fails = 0;
     double peak[KERN_PREC_COUNT] = { 0 };
     char err[700];
@@ -141,7 +141,8 @@ int cli_gpucheck_main(int argc, char **argv)
             printf("usage: ddlbench gpu-check [--profile-out FILE] [--peak-n N] [--step-batch N]   (CUDA build, one GPU)\n"
                    "  --profile-out FILE  write the measured device profile (checked before the run)\n"
                    "  --peak-n N          side of the square peak GEMM, 256..32768 (default 8192)\n"
-                   "  --step-batch N      ResNet-50 step batch (--compute gemm and full), 0..4096 (default 256; 0 = skip)\n");
+                   "  --step-batch N      ResNet-50 step batch (--compute gemm and full), 0..4096 (default: 32, then 256,\n"
+                   "                      the batches with H200 reference figures; 0 = skip)\n");
             return 0;
         }
         if (strcmp(o, "--profile-out") && strcmp(o, "--peak-n") && strcmp(o, "--step-batch")) {
@@ -242,7 +243,11 @@ int cli_gpucheck_main(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if (step_batch > 0 && gpucheck_pytorch_step(step_batch)) { rc = 1; goto out; }
+    if (step_batch < 0 ? gpucheck_pytorch_step(32) || gpucheck_pytorch_step(256)
+                       : step_batch > 0 && gpucheck_pytorch_step(step_batch)) {
+        rc = 1;
+        goto out;
+    }
     printf("# summary\n%-22s %s\n%-22s %.1f / %.1f / %.1f / %.1f\n%-22s %.0f (copy %.0f, %.2fx)\n%-22s %.0f\n%-22s %s\n%-22s %s\n",
            "device", kern_dev_name(), "peak TFLOP/s fp32/tf32/bf16/fp16", peak[0], peak[1], peak[2], peak[3],
            "reduce GB/s", rgbs, cgbs, cgbs > 0 ? rgbs / cgbs : 0.0, "layer kernels GB/s", mgbs, "gemm checks", fails ? "FAIL" : "ok", "profile",

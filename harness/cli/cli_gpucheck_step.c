@@ -1,10 +1,11 @@
 /* cli_gpucheck_step.c — parts 5 and 6 of `ddlbench gpu-check` (cli_gpucheck.c):
  * 5. the memory-bound kernels' rate on the device: batch norm + ReLU forward and backward over a
  *    256 MiB activation (kernels/layers_cuda.cu), bytes as layers.h counts them -> the profile's mem_gbps;
- * 6. the ResNet-50 training step at batch 256 (224×224) on this one GPU, --compute gemm and full, per
- *    precision, beside PyTorch's images/s on an H200 (docs/BENCHMARKS.md: torchvision resnet50,
- *    channels_last, SGD, random data, bf16 under autocast; PyTorch 2.11), with the ratio and whether
- *    the full step is within ±25%. The step is the trainer's (one rank, MPI_COMM_WORLD of a singleton
+ * 6. the ResNet-50 training step at batch 32 and 256 (224×224; or one --step-batch) on this one GPU,
+ *    --compute gemm and full, per precision, beside the reference figures measured on an H200
+ *    (docs/SOURCES.md: PyTorch 2.11's torchvision resnet50, channels_last, SGD, random data, bf16 under
+ *    autocast; and ddlbench's own first H200 run, before event-timed spans, at batch 32 and 256), with
+ *    the ratio to PyTorch and whether the full step is within ±25%. Other batches have no reference. The step is the trainer's (one rank, MPI_COMM_WORLD of a singleton
  *    MPI_Init, ring allreduce of nothing to do): 2 warm-up and 5 timed steps, the median. */
 #include "cli.h"
 #include "devmem.h"
@@ -79,12 +80,23 @@ static double step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int f
     return model_batch(m) / s[STEP_REPS / 2];
 }
 
+/* Reference images/s on one H200 (docs/SOURCES.md, "PyTorch reference" and "The H200 GEMM rates"):
+ * PyTorch 2.11 and ddlbench's first run (commit 5b529be, a stream drain after every GEMM). */
+static const struct ref_row { long batch; kern_precision p; double pytorch, first; } refs[] = {
+    { 32, KERN_PREC_FP32, 830, 1314 },   { 32, KERN_PREC_TF32, 1949, 2954 },  { 32, KERN_PREC_BF16, 1807, 4793 },
+    { 256, KERN_PREC_FP32, 1059, 1767 }, { 256, KERN_PREC_TF32, 3173, 5939 }, { 256, KERN_PREC_BF16, 4710, 9885 },
+};
+
+static const struct ref_row *ref_find(long batch, kern_precision p)
+{
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
+        if (refs[i].batch == batch && refs[i].p == p) return &refs[i];
+    return NULL;
+}
+
 int gpucheck_pytorch_step(long batch)
 {
-    /* PyTorch 2.11 on one H200 at batch 256 (fp32, tf32, bf16 under autocast; the project's issue 15) */
-    static const struct { kern_precision p; double pytorch; } rows[] = {
-        { KERN_PREC_FP32, 1059 }, { KERN_PREC_TF32, 3173 }, { KERN_PREC_BF16, 4710 },
-    };
+    static const kern_precision precs[] = { KERN_PREC_FP32, KERN_PREC_TF32, KERN_PREC_BF16 };
     model *m = NULL;
     ddl_ctx *ctx = NULL;
     ddl_config cfg = DDL_CONFIG_INIT;
@@ -98,18 +110,25 @@ int gpucheck_pytorch_step(long batch)
         return 1;
     }
     printf("# 6. ResNet-50 training step, batch %ld, 224x224, this GPU: images/s (median of %d steps after %d)\n"
-           "#    beside PyTorch 2.11 on an H200 at batch 256 (torchvision resnet50, channels_last, SGD, random data)\n"
-           "# %-5s %10s %10s %9s %9s %10s %8s %s\n", batch, STEP_REPS, STEP_WARMUP, "prec", "gemm_only", "full",
-           "gemm_ms", "other_ms", "pytorch", "ratio", "full within +-25%");
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        double gm, om, gm2, om2, g = step_rate(m, ctx, rows[i].p, 0, &gm2, &om2), f = step_rate(m, ctx, rows[i].p, 1, &gm, &om);
+           "#    beside the H200 references at this batch: PyTorch 2.11 (torchvision resnet50, channels_last, SGD,\n"
+           "#    random data) and ddlbench's first run (gemm only, a drain after every GEMM); ratio = full / pytorch\n"
+           "# %-5s %10s %10s %9s %9s %10s %10s %8s %s\n", batch, STEP_REPS, STEP_WARMUP, "prec", "gemm_only", "full",
+           "gemm_ms", "other_ms", "pytorch", "first_run", "ratio", "full within +-25%");
+    for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++) {
+        const struct ref_row *r = ref_find(batch, precs[i]);
+        double gm, om, gm2, om2, g = step_rate(m, ctx, precs[i], 0, &gm2, &om2), f = step_rate(m, ctx, precs[i], 1, &gm, &om);
         if (g < 0 || f < 0) {
             fails++;
             continue;
         }
-        double ratio = f / rows[i].pytorch;
-        printf("  %-5s %10.1f %10.1f %9.2f %9.2f %10.0f %8.3f %s\n", kern_precision_name(rows[i].p), g, f, gm, om,
-               rows[i].pytorch, ratio, batch != 256 ? "(not batch 256)" : ratio >= 0.75 && ratio <= 1.25 ? "yes" : "NO");
+        if (!r) {
+            printf("  %-5s %10.1f %10.1f %9.2f %9.2f %10s %10s %8s %s\n", kern_precision_name(precs[i]), g, f, gm, om,
+                   "-", "-", "-", "(no reference at this batch)");
+            continue;
+        }
+        double ratio = f / r->pytorch;
+        printf("  %-5s %10.1f %10.1f %9.2f %9.2f %10.0f %10.0f %8.3f %s\n", kern_precision_name(precs[i]), g, f, gm, om,
+               r->pytorch, r->first, ratio, ratio >= 0.75 && ratio <= 1.25 ? "yes" : "NO");
     }
     ddl_ctx_free(ctx);
     model_free(m);

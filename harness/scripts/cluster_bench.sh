@@ -8,8 +8,9 @@
 # algorithm's median time over its link bound: the bytes through the busiest node NIC (one direction)
 # divided by RATE, from the alpha-beta model with only the NIC priced (ddlbench model --preset custom,
 # no latency, free intra-node links, no reduction cost). The bound of `mpi` assumes Open MPI 4.1's
-# fixed decision (collectives/ompi_decision.c: Rabenseifner, priced as rhd, from 8 KB at 4-7 ranks),
-# that of mpi-ompi-ring the ring's.
+# fixed decision (collectives/ompi_decision.c: Rabenseifner, priced as nearest-first rhd, from 8 KB at
+# 4-7 ranks), that of mpi-ompi-ring the ring's, that of mpi-ompi-rabenseifner (nearest partner first,
+# as Open MPI's) rhd's.
 # Environment: NODES (2), GPUS_PER_NODE (2), RATE (none | e.g. 500mbit), DELAY (none | e.g. 100us,
 # needs netem), MAX (largest size, default 64M), BUILD, OUT, MPIRUN.
 set -u
@@ -40,12 +41,13 @@ if [ "${bits:-0}" -gt 0 ]; then # link bounds at the sizes of the ratio table
     { grep -v '^reduce_ns_per_byte' "$here/../sim/profiles/p100.profile"; echo "reduce_ns_per_byte = 0"; } >"$zero"
     echo "# algo size_B bound_us (NIC $rate = $((bits / 8)) B/s each way, $nodes nodes x $gpn ranks)" >"$bounds.tmp"
     for size in 1048576 16777216 67108864; do
-        for algo in ring rhd ddl mpi; do
+        for algo in ring rhd rhd-far ddl mpi; do
             us=$("$BUILD/ddlbench" model --algo "$algo" --preset custom --nodes "$nodes" --gpus-per-node "$gpn" \
                 --bytes "$size" --intra-bw 1000T --intra-lat 0us --inter-bw "$((bits / 8))" --inter-lat 0us \
                 --profile "$zero" | awk '!/^#/ {print $2}') || die "ddlbench model failed for $algo"
             echo "$algo $size $us" >>"$bounds.tmp"
             [ "$algo" = ring ] && echo "mpi-ompi-ring $size $us" >>"$bounds.tmp"
+            [ "$algo" = rhd ] && echo "mpi-ompi-rabenseifner $size $us" >>"$bounds.tmp" # nearest first too
         done
     done
     rm -f "$zero"

@@ -5,7 +5,7 @@
 # seconds, default 450: the whole check fits one 10-minute call on a bare GPU machine):
 #   1. ddlbench gpu-check: cuBLAS vs float64 reference per precision, peak and ResNet-50 GEMM TFLOP/s,
 #      reduction GB/s vs D2D copy, layer kernels' GB/s, device profile -> results/gpu/local.profile, and
-#      the ResNet-50 step at batch 256 (--compute gemm and full) beside PyTorch's images/s
+#      the ResNet-50 step at batch 32 and 256 (--compute gemm and full) beside the H200 references
 #   2. tests/test_cuda_compute (the layer kernels on the device against the host ones) and
 #      tests/test_cuda on 1 rank (singleton MPI_Init, no launcher) and, when a launcher is found,
 #      2 ranks sharing the GPU: reduction kernel, GEMMs and every algorithm on device buffers
