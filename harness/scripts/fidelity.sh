@@ -30,7 +30,7 @@ usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS
                    [--emu RATE|off] [--rejoin]
   --build DIR   where ddlbench and sim/ddlbench-sim are (default build)
   --out DIR     results folder (default results/fidelity)
-  --ranks LIST  rank counts on this node (default "2 4")
+  --ranks LIST  rank counts on this node (default "2 4"; "" = the emulated cluster alone)
   -e SIZE       largest allreduce (default 64M; from 1K by 4x)
   -n ITERS      timed allreduce iterations per size and run (default 5)
   --repeats R   real allreduce runs, one after the other; a point's real time is the median of the
