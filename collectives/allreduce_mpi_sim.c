@@ -2,24 +2,26 @@
  * SMPI's own MPI_Allreduce really copies and reduces every payload in private buffers: at 256 ranks
  * one ResNet-50 step took 159 s of wall time with SMPI's default selector (a 2.2 s simulated step)
  * and 418 s with its Open MPI selector (a 0.2 s step) — measured, docs/BENCHMARKS.md — beyond the
- * sweep's budget. So the simulated `mpi` is Open MPI's coll/tuned fixed decision for allreduce (the
- * real build's default MPI): the ring from COLL_OMPI_RDB_BYTES (coll.h) up, and below it recursive
- * doubling, here approximated by rhd (same bandwidth term, lg p more latency steps; no ResNet bucket
- * is that small). Its messages are ddlbench's ring's, so under simulation `mpi` and `ring` coincide
- * above 10 KB. Its cost model is the real entry's (coll_mpi_cost, cost.c). */
+ * sweep's budget. So the simulated `mpi` is Open MPI 4.1's coll/tuned fixed decision for allreduce
+ * (the real build's MPI; ompi_decision.c) run with ddlbench's algorithms: ring and segmented ring ->
+ * ring; Rabenseifner -> rhd (nearest partner first on nodes of several ranks, as Open MPI's; with one
+ * rank per node either order costs the same); recursive doubling
+ * and, at 128+ ranks below 128 KB, reduce + bcast -> rhd (same bandwidth term, lg p more latency
+ * steps; no ResNet bucket is that small). Its cost model is the real entry's (coll_mpi_cost, cost.c),
+ * which prices recursive doubling as itself. */
 #include "coll.h"
 
 static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
                              kern_op op)
 {
-    if ((double)count * (double)kern_dtype_size(dt) < COLL_OMPI_RDB_BYTES)
-        return coll_allreduce_rhd(ctx, sbuf, rbuf, count, dt, op);
-    return coll_allreduce_ring(ctx, sbuf, rbuf, count, dt, op);
+    int alg = coll_ompi_allreduce_pick(ctx->size, (double)count * (double)kern_dtype_size(dt));
+    if (alg == COLL_OMPI_RING || alg == COLL_OMPI_SEGRING) return coll_allreduce_ring(ctx, sbuf, rbuf, count, dt, op);
+    return coll_allreduce_rhd(ctx, sbuf, rbuf, count, dt, op);
 }
 
 const coll_algo coll_algo_mpi = {
     .name = "mpi",
-    .help = "MPI_Allreduce of the MPI library (the baseline; simulated: Open MPI's pick of rhd or ring)",
+    .help = "MPI_Allreduce of the MPI library (the baseline; simulated: Open MPI 4.1's pick of rhd or ring)",
     .run = allreduce_mpi_sim,
     .cost = coll_mpi_cost,
 };
