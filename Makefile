@@ -76,7 +76,7 @@ endif
 LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
               collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
               collectives/errors.c collectives/exchange.c collectives/grid.c collectives/location.c \
-              collectives/registry.c collectives/rsag.c collectives/rsag_rhd.c \
+              collectives/ompi_decision.c collectives/registry.c collectives/rsag.c collectives/rsag_rhd.c \
               collectives/topology.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
@@ -207,7 +207,8 @@ help:
 	@echo "                 reduce-scatter and allgather sweeps 1K-64M (all algorithms; mpi = MPI_Reduce_scatter_block,"
 	@echo "                 MPI_Allgather) and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
 	@echo "  fidelity       calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated"
-	@echo "                 at 2 and 4 ranks -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...)"
+	@echo "                 at 2 and 4 ranks and on an emulated 2x2 cluster (500mbit; root, else SKIP)"
+	@echo "                 -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...; ~30 min)"
 	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
 	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
 	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
@@ -247,7 +248,7 @@ help:
 	@echo "       ALGOS="$(call qv,ALGOS)" MODELS="$(call qv,MODELS)" BUCKET_MB="$(call qv,BUCKET_MB)" TRAIN_ARGS=\""$(call qv,TRAIN_ARGS)"\" OUT=dir"
 	@echo "       JOBS=n (launches at once; default: the core count)  FORCE=1 (run a sweep estimated at over an hour)"
 	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
-	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1\"   (see sh harness/scripts/fidelity.sh --help)"
+	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1 --emu 1gbit\"   (see sh harness/scripts/fidelity.sh --help)"
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
 # `make sim` compiles the sim flavour's sources (the lists above) with smpicc and -DDDL_SIM into
@@ -415,8 +416,9 @@ bench: $(EXE)
 	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/bench.sh
 
 # `make fidelity`: calibrate this machine (p2p and kernel sweeps), then the allreduce (every algorithm,
-# 1K..64M) and training steps real and simulated at 2 and 4 ranks -> results/fidelity/ (points.csv,
-# fidelity.png, summary.txt; harness/scripts/fidelity.sh). FIDELITY_FLAGS e.g. "--ranks 2 -e 4M".
+# 1K..64M) and training steps real and simulated at 2 and 4 ranks, then the same on an emulated cluster
+# of 2 nodes x 2 ranks with 500 Mbit/s NICs (emucluster.sh; root) -> results/fidelity/ (points.csv,
+# fidelity.png, summary.txt; harness/scripts/fidelity.sh). FIDELITY_FLAGS e.g. "--ranks 2 -e 4M --emu off".
 FIDELITY_FLAGS ?=
 # `make study`: the 2017 study with bands (ddlbench study; simulator spot checks) -> results/study/.
 # `make jitter`: efficiency against --jitter at 256 simulated GPUs -> results/jitter/.

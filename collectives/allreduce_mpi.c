@@ -4,8 +4,9 @@
  * Buffers MPI cannot reduce where they are (the context's location says: device buffers with a
  * staging MPI, or float16/bfloat16 user ops, which run on the host, with a CUDA-aware one) go in
  * chunks through the location's pinned bounce buffer: copy in, MPI_Allreduce in place, copy out.
- * Cost: what the library picks; the model (coll_mpi_cost, cost.c) assumes Open MPI's coll/tuned
- * fixed decision: recursive doubling below COLL_OMPI_RDB_BYTES, lg p·(α + nβ + nγ), else the ring.
+ * Cost: what the library picks; the model (coll_mpi_cost, cost.c) assumes Open MPI 4.1's coll/tuned
+ * fixed decision (ompi_decision.c): recursive doubling, lg p·(α + nβ + nγ), the ring, or Rabenseifner
+ * (priced as rhd) by communicator and message size.
  * The row's reduce-scatter and allgather are MPI_Reduce_scatter_block and MPI_Allgather, with the same
  * types and ops; through the bounce buffer in chunks of every block at once (p copies in or out per
  * chunk). A count above INT_MAX per rank is refused (DDL_ERR_ARG): their blocks are strided. */

@@ -211,9 +211,7 @@ void coll_grid_derive(int p, int rpn, int *dims, int *ndims);
 const char *coll_pattern_name(int pat);
 
 /* The algorithms (one file each) export their registry row; ring and rhd also their run, which the
- * simulated `mpi` (allreduce_mpi_sim.c) calls. Open MPI's coll/tuned fixed decision for allreduce
- * (up to 4.0.x; docs/SOURCES.md §7) takes recursive doubling below COLL_OMPI_RDB_BYTES and the ring
- * from there on. */
+ * simulated `mpi` (allreduce_mpi_sim.c) calls. */
 int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_reduce_scatter_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
@@ -222,7 +220,12 @@ int coll_reduce_scatter_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype,
 int coll_allgather_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 int coll_reduce_scatter_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allgather_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype);
-#define COLL_OMPI_RDB_BYTES 10000
+
+/* Open MPI 4.1's coll/tuned fixed decision for a commutative allreduce of `bytes` bytes on p ranks
+ * (ompi_decision.c; docs/SOURCES.md §7): one of COLL_OMPI_*, Open MPI's own algorithm numbers. */
+enum { COLL_OMPI_NONOVERLAP = 2, COLL_OMPI_RDB = 3, COLL_OMPI_RING = 4, COLL_OMPI_SEGRING = 5, COLL_OMPI_RSAG = 6 };
+int coll_ompi_allreduce_pick(int p, double bytes);
+const char *coll_ompi_name(int alg);
 
 /* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
  * r + s(d-1) of every group, all groups at once, with n bytes each; adds reduced bytes to *reduced.

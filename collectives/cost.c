@@ -8,10 +8,11 @@
  * dimension. Segment pipelining inside a step is not modelled (one alpha per step).
  *
  * Also here, because both twins of the `mpi` entry (allreduce_mpi.c, allreduce_mpi_sim.c) use it:
- * coll_mpi_cost, an assumption — Open MPI's coll/tuned fixed decision for allreduce (up to 4.0.x;
- * 4.1 changed it, docs/SOURCES.md §7): recursive doubling below COLL_OMPI_RDB_BYTES (lg q steps of
- * all n bytes, + the fold), the ring from there on. tests/test_cost.c checks the numbers by hand,
- * tests/sim_model.sh against SimGrid; the formulas: docs/SOURCES.md §5. */
+ * coll_mpi_cost, an assumption — Open MPI 4.1's coll/tuned fixed decision for allreduce
+ * (ompi_decision.c, docs/SOURCES.md §7): recursive doubling (lg q steps of all n bytes, + the fold;
+ * also the price of reduce + bcast, which 4.1 takes below 128 KB at 128+ ranks), the ring (and the
+ * segmented ring), or Rabenseifner priced as rhd nearest-first (Open MPI's order). tests/test_cost.c
+ * checks the numbers by hand, tests/sim_model.sh against SimGrid; the formulas: docs/SOURCES.md §5. */
 #include "coll.h"
 #include "partition.h"
 
@@ -121,10 +122,12 @@ static int rdb_time(const ddl_machine *m, double n, double *seconds)
 int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
 {
     double reduced = 0;
-    int rc;
+    int rc, alg = coll_ompi_allreduce_pick(m->ranks, bytes);
     (void)sh;
-    if (bytes < COLL_OMPI_RDB_BYTES) return rdb_time(m, bytes, seconds);
-    if ((rc = coll_cost_dim(m, 1, m->ranks, COLL_PAT_RING, bytes, seconds, &reduced))) return rc;
+    if (alg == COLL_OMPI_RDB || alg == COLL_OMPI_NONOVERLAP) return rdb_time(m, bytes, seconds);
+    if ((rc = coll_cost_dim(m, 1, m->ranks, alg == COLL_OMPI_RSAG ? COLL_PAT_RHD_NEAR : COLL_PAT_RING, bytes, seconds,
+                            &reduced)))
+        return rc;
     *seconds += reduced * m->gamma;
     return 0;
 }

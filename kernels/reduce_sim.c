@@ -1,10 +1,15 @@
 /* reduce_sim.c — simulation backend of reduce.h: touches no data (under SMPI_SHARED_MALLOC the
  * contents are meaningless) and advances the calling rank's simulated clock by
- * n x element size x reduce_ns_per_byte (sim.h, from the device profile): γ of the α-β-γ model. */
+ * n x element size x the reduction cost (sim.h, from the device profile): γ of the α-β-γ model, at
+ * the rate of the allreduce's vector size when the profile has reduce_ns_per_byte_at_SIZE points. */
 #include "reduce.h"
 #include "sim.h"
 
 #include <simgrid/actor.h>
+
+static size_t working_set; /* SMPI privatises globals: one per simulated rank */
+
+void kern_reduce_set_working_set(size_t bytes) { working_set = bytes; }
 
 void kern_reduce(kern_dtype dt, kern_op op, void *out, const void *a, const void *b, size_t n)
 {
@@ -12,7 +17,8 @@ void kern_reduce(kern_dtype dt, kern_op op, void *out, const void *a, const void
     (void)out;
     (void)a;
     (void)b;
-    double seconds = (double)n * (double)kern_dtype_size(dt) * kern_sim_reduce_ns_per_byte() * 1e-9;
+    size_t bytes = n * kern_dtype_size(dt);
+    double seconds = (double)bytes * kern_sim_reduce_cost(bytes > working_set ? bytes : working_set) * 1e-9;
     /* not smpi_execute: it scales by smpi/host-speed (20 kflop/s by default, not the platform's
      * host speed) and drops durations under smpi/cpu-threshold (1 us) — both silently wrong here */
     if (seconds > 0) sg_actor_sleep_for(seconds);

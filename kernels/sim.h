@@ -7,6 +7,8 @@
 #ifndef KERN_SIM_H
 #define KERN_SIM_H
 
+#include <stddef.h>
+
 /* gemm_gflops must be > 0, reduce_ns_per_byte >= 0; returns 0, or -1 (rates unchanged). */
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte);
 double kern_sim_gemm_gflops(void);       /* 0 until set */
@@ -15,5 +17,17 @@ double kern_sim_reduce_ns_per_byte(void); /* 0 until set: reductions are then fr
  * mem_gbps must be > 0; returns 0, or -1 (unchanged). */
 int kern_sim_set_mem_gbps(double mem_gbps);
 double kern_sim_mem_gbps(void);           /* 0 until set: the layer kernels then fail */
+
+/* The size-dependent reduction cost (profile keys reduce_ns_per_byte_at_SIZE): n points (0 = none,
+ * at most KERN_SIM_REDUCE_POINTS) of (vector bytes, ns per byte), bytes increasing. Returns 0, or -1
+ * (unchanged) for bad input. */
+#define KERN_SIM_REDUCE_POINTS 8
+int kern_sim_set_reduce_table(int n, const size_t *bytes, const double *ns_per_byte);
+/* ns per byte of one input vector when the reduced vector is `bytes` bytes: with a table, linear in
+ * log(size) between its points, the end points' values beyond them; without one, reduce_ns_per_byte
+ * (reduce_sim.c passes the allreduce's vector size: kern_reduce_set_working_set, reduce.h). */
+double kern_sim_reduce_cost(size_t bytes);
+/* The same on a given table (pure; kern_sim_reduce_cost uses it): n points, flat = the value for n = 0. */
+double kern_sim_reduce_interp(int n, const size_t *sizes, const double *ns, double flat, size_t bytes);
 
 #endif

@@ -40,10 +40,43 @@ int main(void)
     CHECK(near(t, 2 * 1 * (a + n / 2 * b) + 2 * 3 * (a + n / 8 * b) + n * 7 / 8 * g), "ddl 2x4: %.9g", t);
     /* ddl on a flat platform with one dimension is the ring */
     CHECK(near(cost(&flat, "ddl", n, "8", 0), cost(&flat, "ring", n, NULL, 0)), "ddl 8 = ring");
-    /* mpi: below 10,000 bytes recursive doubling, lg p steps of n bytes; else the ring */
-    t = cost(&flat, "mpi", 1000, NULL, 0);
-    CHECK(near(t, 3 * (a + 1000 * b)), "mpi small = rdb: %.9g", t);
-    CHECK(near(cost(&flat, "mpi", n, NULL, g), cost(&flat, "ring", n, NULL, g)), "mpi large = ring");
+    /* mpi: Open MPI 4.1's fixed decision (collectives/ompi_decision.c), at each row's size boundaries:
+     * d = recursive doubling (lg p steps of n bytes; also reduce + bcast), r = ring (and segmented
+     * ring), h = Rabenseifner priced as rhd. p = 3 for the first row (ring and rhd cost the same at 2). */
+    static const struct { int p; double bytes; char want; } dec[] = {
+        { 3, 7, 'r' }, { 3, 8, 'd' }, { 3, 4095, 'd' }, { 3, 4096, 'r' }, { 3, 8191, 'r' }, { 3, 8192, 'd' },
+        { 3, 16383, 'd' }, { 3, 16384, 'r' }, { 3, 65536, 'r' }, { 3, 262143, 'r' }, { 3, 262144, 'h' },
+        { 4, 15, 'r' }, { 4, 16, 'd' }, { 4, 8191, 'd' }, { 4, 8192, 'h' }, { 4, 1000, 'd' }, { 4, 10000, 'h' },
+        { 8, 8191, 'd' }, { 8, 8192, 'h' }, { 8, 8e6, 'h' },
+        { 16, 63, 'r' }, { 16, 64, 'd' }, { 16, 4095, 'd' }, { 16, 4096, 'h' },
+        { 32, 127, 'r' }, { 32, 128, 'h' },
+        { 64, 262143, 'd' }, { 64, 262144, 'h' },
+        { 128, 131071, 'd' }, { 128, 262143, 'd' }, { 128, 262144, 'h' },
+        { 256, 4095, 'd' }, { 256, 4096, 'h' },
+        { 512, 2047, 'd' }, { 512, 16383, 'd' }, { 512, 16384, 'h' },
+        { 2048, 2047, 'd' }, { 2048, 2048, 'r' }, { 2048, 4095, 'r' }, { 2048, 4096, 'd' }, { 2048, 16383, 'd' },
+        { 2048, 16384, 'h' },
+        { 4096, 2047, 'd' }, { 4096, 2048, 'r' }, { 4096, 16383, 'r' }, { 4096, 16384, 'd' }, { 4096, 32767, 'd' },
+        { 4096, 32768, 'h' },
+    };
+    for (size_t i = 0; i < sizeof dec / sizeof dec[0]; i++) {
+        platform f = flat;
+        double x = dec[i].bytes, want;
+        int lg = 0;
+        f.nodes = dec[i].p;
+        while ((2 << lg) <= f.nodes) lg++;
+        if (dec[i].want == 'd') /* lg q steps of all n bytes, + the fold's two when p is not a power of 2 */
+            want = (lg + ((1 << lg) < f.nodes ? 2 : 0)) * (a + x * b);
+        else
+            want = cost(&f, dec[i].want == 'r' ? "ring" : "rhd", x, NULL, 0);
+        t = cost(&f, "mpi", x, NULL, 0);
+        CHECK(near(t, want), "mpi p=%d %.0f B: %.9g, want %c = %.9g", dec[i].p, x, t, dec[i].want, want);
+    }
+    /* two-level: Open MPI's Rabenseifner pairs the nearest ranks first, as our rhd on nodes of several
+     * ranks: its largest exchanges stay inside a node (rhd-far's cross the NIC) */
+    CHECK(near(cost(&two, "mpi", n, NULL, g), cost(&two, "rhd", n, NULL, g)) &&
+              cost(&two, "rhd-far", n, NULL, g) > 1.2 * cost(&two, "mpi", n, NULL, g),
+          "mpi 2x4, 8 MB = rhd nearest-first, below rhd-far");
     CHECK(cost(&flat, "ring", 0, NULL, 0) > 0, "n = 0 still pays latency");
 
     /* two-level: 2 nodes x 4 GPUs, GPU link 10 GB/s 1 us, NIC 1 GB/s per node, 5 us across */

@@ -1,7 +1,10 @@
 /* test_profile.c — the device-profile parser accepts the shipped profiles and a well-formed text,
  * rejects malformed ones with a message naming the problem, and round-trips through profile_write. */
 #include "profile.h"
+#include "sim.h"
 #include "test.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,15 @@ int main(void)
         { "gemm_gflops_fp32 = 0X1p4\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
         { "gemm_gflops_fp32 = infinity\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
         { "gemm_gflops_fp32 = 1e\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0\n", "decimal number" },
+        { GOOD "reduce_ns_per_byte_at_x = 1\n", "expected a size" },
+        { GOOD "reduce_ns_per_byte_at_ = 1\n", "expected a size" },
+        { GOOD "reduce_ns_per_byte_at_0 = 1\n", "expected a size" },
+        { GOOD "reduce_ns_per_byte_at_64K = -1\n", ">= 0" },
+        { GOOD "reduce_ns_per_byte_at_64K = fast\n", "decimal number" },
+        { GOOD "reduce_ns_per_byte_at_64K = 1\nreduce_ns_per_byte_at_65536 = 2\n", "given twice" },
+        { GOOD "reduce_ns_per_byte_at_1K = 1\nreduce_ns_per_byte_at_2K = 1\nreduce_ns_per_byte_at_3K = 1\n"
+               "reduce_ns_per_byte_at_4K = 1\nreduce_ns_per_byte_at_5K = 1\nreduce_ns_per_byte_at_6K = 1\n"
+               "reduce_ns_per_byte_at_7K = 1\nreduce_ns_per_byte_at_8K = 1\nreduce_ns_per_byte_at_9K = 1\n", "more than 8" },
     };
     const int nbad = (int)(sizeof bad / sizeof bad[0]);
 
@@ -70,6 +82,35 @@ int main(void)
     }
     CHECK(nbad + 2 >= 10, "at least 10 malformed profiles");
 
+    /* the size-dependent reduction cost: optional (a profile without it loads, with no points),
+     * any order in the file, sorted when read */
+    CHECK(profile_parse(GOOD, strlen(GOOD), "t", &pr, err, sizeof err) == 0 && pr.reduce_points == 0, "no table");
+    {
+        const char *t = GOOD "reduce_ns_per_byte_at_1M = 0.2 # L2\nreduce_ns_per_byte_at_64K = 0.1\n"
+                             "reduce_ns_per_byte_at_64MiB = 0.5\n";
+        CHECK(profile_parse(t, strlen(t), "t", &pr, err, sizeof err) == 0 && pr.reduce_points == 3 &&
+                  pr.reduce_bytes[0] == 65536 && pr.reduce_ns[0] == 0.1 && pr.reduce_bytes[1] == 1 << 20 &&
+                  pr.reduce_ns[1] == 0.2 && pr.reduce_bytes[2] == (size_t)64 << 20 && pr.reduce_ns[2] == 0.5,
+              "table sorted: %s", err);
+        /* interpolation: flat without points; end values beyond the ends; linear in log(size) */
+        const size_t *b = pr.reduce_bytes;
+        const double *v = pr.reduce_ns;
+        CHECK(kern_sim_reduce_interp(0, b, v, 0.7, 12345) == 0.7, "no points: the flat rate");
+        CHECK(kern_sim_reduce_interp(3, b, v, 0.7, 1) == 0.1 && kern_sim_reduce_interp(3, b, v, 0.7, 65536) == 0.1,
+              "below and at the first point");
+        CHECK(kern_sim_reduce_interp(3, b, v, 0.7, (size_t)1 << 30) == 0.5, "beyond the last point");
+        CHECK(fabs(kern_sim_reduce_interp(3, b, v, 0.7, 256 << 10) - 0.15) < 1e-12, "256K: half way (log) 64K..1M");
+        CHECK(fabs(kern_sim_reduce_interp(3, b, v, 0.7, 8 << 20) - 0.35) < 1e-12, "8M: half way (log) 1M..64M");
+        CHECK(kern_sim_set_reduce_table(3, b, v) == 0 && kern_sim_set_rates(1, 0.7) == 0 &&
+                  fabs(kern_sim_reduce_cost(8 << 20) - 0.35) < 1e-12, "the table in use");
+        size_t unsorted[2] = { 2048, 1024 };
+        double two[2] = { 1, 1 }, neg[2] = { 1, -1 };
+        CHECK(kern_sim_set_reduce_table(2, unsorted, two) == -1 && kern_sim_set_reduce_table(2, b, neg) == -1 &&
+                  kern_sim_set_reduce_table(9, b, v) == -1 && fabs(kern_sim_reduce_cost(8 << 20) - 0.35) < 1e-12,
+              "bad tables refused, the old one kept");
+        CHECK(kern_sim_set_reduce_table(0, NULL, NULL) == 0 && kern_sim_reduce_cost(8 << 20) == 0.7, "no table: flat");
+    }
+
     CHECK(profile_load("harness/sim/profiles/p100.profile", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 3000 &&
               pr.gemm_gflops_fp32 < 10600 && pr.mem_gbps > 0 && pr.mem_gbps <= 732, "p100 (below its peaks): %s", err);
     CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000 && pr.mem_gbps <= 4800,
@@ -80,12 +121,14 @@ int main(void)
     {
         char path[] = "/tmp/test_profile_XXXXXX";
         int fd = mkstemp(path);
-        profile w = { 123.5, 247, 0.0125, 4321.5 }, r;
+        profile w = { 123.5, 247, 0.0125, 4321.5, 3, { 65536, 1 << 20, 1000 }, { 0.1, 0.2, 0.3 } }, r;
         CHECK(fd >= 0, "mkstemp");
         if (fd >= 0) close(fd);
         CHECK(profile_write(path, &w, "line one\nline two", err, sizeof err) == 0, "write: %s", err);
         CHECK(profile_load(path, &r, err, sizeof err) == 0 && r.gemm_gflops_fp32 == 123.5 && r.gemm_gflops_fp16 == 247 &&
-                  r.reduce_ns_per_byte == 0.0125 && r.mem_gbps == 4321.5, "round trip: %s", err);
+                  r.reduce_ns_per_byte == 0.0125 && r.mem_gbps == 4321.5 && r.reduce_points == 3 &&
+                  r.reduce_bytes[0] == 1000 && r.reduce_ns[0] == 0.3 && r.reduce_bytes[1] == 65536 &&
+                  r.reduce_bytes[2] == 1 << 20 && r.reduce_ns[2] == 0.2, "round trip: %s", err);
         remove(path);
     }
     return TEST_REPORT();

@@ -218,6 +218,7 @@ int cli_allreduce_main(int argc, char **argv)
             return 2;
         }
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
+        kern_sim_set_reduce_table(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns); /* sorted, checked */
     }
     int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;
     if (o.device && (dst != KERN_DEV_OK || ndev == 0)) {

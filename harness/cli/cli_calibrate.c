@@ -1,6 +1,7 @@
 /* cli_calibrate.c — `ddlbench calibrate [-o FILE]` (`--network`: cli_calibrate_net.c): measure this
  * machine's effective GEMM rate (kern_gemm_f32 on 1024^3, single BLAS thread), reduction cost
- * (kern_reduce float32 sum of two 64 MiB vectors, out of cache like a gradient bucket) and
+ * (kern_reduce float32 sum of two 64 MiB vectors, out of cache like a gradient bucket; and, for the
+ * simulator's size-dependent cost, of vectors 64 KiB .. 64 MiB by 4x, summed again and again) and
  * memory-bound kernel rate (the layer kernels of the full step on a 64 MiB activation: batch norm
  * forward + ReLU, ReLU backward + batch norm backward, bytes as layers.h counts them) and write them
  * as a device profile (FILE.tmp,
@@ -69,24 +70,40 @@ out:
     return rate;
 }
 
-/* Median ns per byte of one input vector for out = out + b, float32. -1 on failure. */
-static double measure_reduce(void)
+/* Median ns per byte of one input vector for out = out + b, float32, on vectors of `bytes` bytes:
+ * each timed sample sums them repeatedly for at least RED_BYTES in all, after one untimed pass, so a
+ * vector that fits in the caches is summed from them (as an allreduce's, repeated on the same
+ * buffers, is). -1 on failure. */
+static double measure_reduce(size_t bytes)
 {
-    const size_t n = RED_BYTES / sizeof(float);
-    float *o = kern_buf_alloc(RED_BYTES), *b = kern_buf_alloc(RED_BYTES);
+    const size_t n = bytes / sizeof(float), passes = RED_BYTES / bytes ? RED_BYTES / bytes : 1;
+    float *o = kern_buf_alloc(bytes), *b = kern_buf_alloc(bytes);
     double t[RED_REPS], ns = -1;
     if (!o || !b) goto out;
     for (size_t i = 0; i < n; i++) o[i] = (float)(i % 5), b[i] = 1.0f;
     for (int r = -1; r < RED_REPS; r++) {
         double t0 = now();
-        kern_reduce(KERN_F32, KERN_SUM, o, o, b, n);
+        for (size_t k = 0; k < passes; k++) kern_reduce(KERN_F32, KERN_SUM, o, o, b, n);
         if (r >= 0) t[r] = now() - t0;
     }
-    ns = median(t, RED_REPS) / (double)RED_BYTES * 1e9;
+    ns = median(t, RED_REPS) / ((double)bytes * (double)passes) * 1e9;
 out:
     kern_buf_free(o);
     kern_buf_free(b);
     return ns;
+}
+
+/* The size-dependent reduction cost: vector sizes 64 KiB .. RED_BYTES by 4x (in L1/L2 .. the largest
+ * a gradient bucket is). 0, or -1 on failure. */
+static int measure_reduce_sizes(profile *pr)
+{
+    pr->reduce_points = 0;
+    for (size_t b = (size_t)64 << 10; b <= RED_BYTES && pr->reduce_points < PROFILE_REDUCE_POINTS; b *= 4) {
+        double ns = b == RED_BYTES ? pr->reduce_ns_per_byte : measure_reduce(b);
+        if (ns < 0) return -1;
+        pr->reduce_bytes[pr->reduce_points] = b, pr->reduce_ns[pr->reduce_points++] = ns;
+    }
+    return 0;
 }
 
 /* Median GB/s of the batch-norm + ReLU forward and backward kernels over 64 channels of 256 Ki floats
@@ -119,7 +136,7 @@ int cli_calibrate_main(int argc, char **argv)
 {
     const char *path = "harness/sim/profiles/local.profile";
     char err[700], header[1024];
-    profile pr;
+    profile pr = { 0 };
     for (int i = 1; i < argc; i++) /* DISPATCH: the network calibration (an MPI launch) */
         if (!strcmp(argv[i], "--network")) return cli_calibrate_network(argc, argv);
     for (int i = 1; i < argc; i++) {
@@ -153,9 +170,9 @@ int cli_calibrate_main(int argc, char **argv)
         fprintf(stderr, "ddlbench calibrate: note: could not re-execute with OPENBLAS_NUM_THREADS=1\n");
     }
     pr.gemm_gflops_fp32 = measure_gemm();
-    pr.reduce_ns_per_byte = measure_reduce();
+    pr.reduce_ns_per_byte = measure_reduce(RED_BYTES);
     pr.mem_gbps = measure_mem();
-    if (!(pr.gemm_gflops_fp32 > 0) || pr.reduce_ns_per_byte < 0 || !(pr.mem_gbps > 0)) {
+    if (!(pr.gemm_gflops_fp32 > 0) || pr.reduce_ns_per_byte < 0 || !(pr.mem_gbps > 0) || measure_reduce_sizes(&pr)) {
         fprintf(stderr, "ddlbench calibrate: measurement failed (gemm: %s; out of memory?)\n",
                 kern_gemm_backend());
         return 1;
@@ -166,6 +183,7 @@ int cli_calibrate_main(int argc, char **argv)
              "gemm_gflops_fp32: median of %d single-precision %dx%dx%d GEMMs, backend: %.300s\n"
              "gemm_gflops_fp16: no half-precision GEMM on the CPU: the fp32 rate\n"
              "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors\n"
+             "reduce_ns_per_byte_at_SIZE: the same on SIZE-byte vectors, summed repeatedly (from cache where they fit)\n"
              "mem_gbps: median of %d batch norm + ReLU forward and backward passes over %zu MiB activations",
              GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20, RED_REPS, RED_BYTES >> 20);
     if (profile_write(path, &pr, header, err, sizeof err)) {

@@ -8,6 +8,7 @@
 #include "parse.h"
 #include "platform.h"
 #include "profile.h"
+#include "sim.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -95,7 +96,10 @@ int cli_model_cost(int argc, char **argv)
         fprintf(stderr, "ddlbench model: --profile: %s\n", err);
         return 2;
     }
-    c.co.gamma = pr.reduce_ns_per_byte * 1e-9;
+    /* the reduction cost at this vector size when the profile has a table (as the simulator prices it) */
+    double gamma_ns = kern_sim_reduce_interp(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns, pr.reduce_ns_per_byte,
+                                             c.bytes);
+    c.co.gamma = gamma_ns * 1e-9;
     if (parse_list(c.algos, ',', buf, sizeof buf, items, MAX_ALGOS, &n)) {
         fprintf(stderr, "ddlbench model: --algo: expected a list like ring,rhd,ddl, got \"%.64s\"\n", c.algos);
         return 2;
@@ -109,7 +113,7 @@ int cli_model_cost(int argc, char **argv)
     }
     const int p = platform_ranks(&pf);
     printf("# model: %s, %d nodes x %d GPUs = %d ranks, %zu bytes, profile %s (gamma %.4g ns/B)\n", pf.name,
-           pf.nodes, pf.gpus_per_node, p, c.bytes, c.profile, pr.reduce_ns_per_byte);
+           pf.nodes, pf.gpus_per_node, p, c.bytes, c.profile, gamma_ns);
     printf("# %-6s %12s %12s %12s\n", "algo", "time_us", "algbw_GBps", "busbw_GBps");
     for (int i = 0; i < n; i++) {
         double t;

@@ -235,7 +235,8 @@ int cli_gpucheck_main(int argc, char **argv)
     double mgbs = 0;
     if (gpucheck_mem_rate(&mgbs)) { rc = 1; goto out; }
     printf("# 5. layer kernels (batch norm + ReLU forward and backward, 256 MiB): %.0f GB/s\n", mgbs);
-    profile pr = { peak[KERN_PREC_TF32], peak[KERN_PREC_FP16], nspb, mgbs };
+    profile pr = { .gemm_gflops_fp32 = peak[KERN_PREC_TF32], .gemm_gflops_fp16 = peak[KERN_PREC_FP16],
+                   .reduce_ns_per_byte = nspb, .mem_gbps = mgbs };
     if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32; mem_gbps: batch norm + ReLU kernels)",
                              err, sizeof err)) {
         fprintf(stderr, "ddlbench gpu-check: %s\n", err);

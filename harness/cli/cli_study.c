@@ -13,6 +13,7 @@
 #include "platform.h"
 #include "profile.h"
 #include "study.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -33,16 +34,19 @@ typedef struct figure {
     int baseline;            /* N0 GPUs the figure is relative to */
     double published;        /* % */
     const char *source;      /* docs/SOURCES.md section */
+    double published_hours;  /* the run's published wall time at 256 GPUs */
+    const char *time_source; /* where that time is from */
 } figure;
 
 static const figure figures[] = {
     { "DDL ResNet-50 (Caffe) 95%", "resnet50", 32, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4, 95,
-      "§1 (Hunter's blog)" },
+      "§1 (Hunter's blog)", 50.0 / 60, "50 min, the DDL abstract (§1)" },
     { "DDL ResNet-101 ImageNet-22K 88%", "resnet101-22k", 20, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4,
-      88, "§1 (paper; 16 days on one node vs 7 h on 64)" },
+      88, "§1 (paper; 16 days on one node vs 7 h on 64)", 7.0, "about 7 h, the DDL abstract (§1)" },
     /* Goyal et al. §4: NCCL sums the 8 GPUs' buffers inside a server, recursive halving/doubling (Gloo)
      * across servers, NCCL broadcasts back: a node-level then network-level hierarchy (ddl, ring,rhd) */
-    { "Facebook ResNet-50 (Goyal) 89%", "resnet50", 32, "ddl", "ring,rhd", { "bigbasin2017", NULL }, 8, 89, "§2" },
+    { "Facebook ResNet-50 (Goyal) 89%", "resnet50", 32, "ddl", "ring,rhd", { "bigbasin2017", NULL }, 8, 89, "§2", 1.0,
+      "1 h, the title of Goyal et al. (§2)" },
 };
 #define NFIG ((int)(sizeof figures / sizeof figures[0]))
 
@@ -148,6 +152,41 @@ static void band(const corner *c, int n, double *lo, double *hi)
     for (int i = 0; i < n; i++) *lo = c[i].eff < *lo ? c[i].eff : *lo, *hi = c[i].eff > *hi ? c[i].eff : *hi;
 }
 
+/* Time to train of fig's workload (harness/train/workload.c) at the band's low end, high end and centre:
+ * at efficiency E against the baseline step b, the full-scale step is b x 100 / E, and the run takes
+ * epochs x images x step / (GPUs x batch). The ends use their own corners' baseline steps, the centre
+ * the mean of the two. Hours in h[0..2] (low, high, centre); 0, or -1 without a workload. */
+static int band_hours(const study_opts *o, const figure *fig, const corner *c, int n, double h[3])
+{
+    const workload *w = workload_of(fig->model);
+    int lo = 0, hi = 0;
+    if (!w || n < 1) return -1;
+    for (int i = 1; i < n; i++) lo = c[i].eff < c[lo].eff ? i : lo, hi = c[i].eff > c[hi].eff ? i : hi;
+    double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
+    double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
+    for (int k = 0; k < 3; k++)
+        h[k] = workload_hours(w, (double)o->gpus * fig->batch / (base[k] * 100 / eff[k]));
+    return 0;
+}
+
+/* "time to train (90 epochs x 1281167 images of ImageNet-1K): 55 min at the band's low end (92.5%), ..." */
+static void ttt_line(const study_opts *o, const figure *fig, const corner *c, int n, char *buf, size_t len)
+{
+    const workload *w = workload_of(fig->model);
+    double h[3], lo, hi;
+    char t[3][32];
+    if (band_hours(o, fig, c, n, h)) {
+        snprintf(buf, len, "time to train: no workload for %s", fig->model);
+        return;
+    }
+    band(c, n, &lo, &hi);
+    for (int k = 0; k < 3; k++) workload_fmt_time(h[k], t[k], (int)sizeof t[k]);
+    snprintf(buf, len, "time to train (%d epochs x %ld images of %s, %s; %s): %s at the band's low end (%.1f%%), "
+                       "%s at its high end (%.1f%%), %s at the centre; published: %s",
+             w->epochs, w->images, w->dataset, w->epochs_note, WORKLOAD_ASSUMPTIONS, t[0], lo, t[1], hi, t[2],
+             fig->time_source);
+}
+
 static void print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
 {
     if (md)
@@ -180,9 +219,10 @@ static int out_path(const study_opts *o, int pass, char *path, size_t len)
 /* One of the two files, written into f. */
 static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
 {
-    char v[200];
+    char v[200], t[400];
     if (!pass) fprintf(f, "# ddlbench study --gpus %ld --profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
-                          "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct\n",
+                          "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
+                          "time_to_train_h,published_h\n",
                        o->gpus, o->profile, o->bucket_mb);
     else fprintf(f, "# The 2017 study, with bands\n\n`ddlbench study --gpus %ld --profile %s --bucket-mb %ld` (`make study`): "
                     "the closed-form step model of harness/sim/study.h on the platform files in %s, GEMM rate %.0f "
@@ -200,13 +240,17 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
                     fg->patterns ? " --patterns " : "", fg->patterns ? fg->patterns : "", fg->baseline, fg->source);
             print_corners(f, 1, o, fg, c[k], n[k]);
             fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
+            ttt_line(o, fg, c[k], n[k], t, sizeof t);
+            fprintf(f, "Projected %s.\n\n", t);
             continue;
         }
         for (int i = 0; i < n[k]; i++)
-            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f\n", fg->label, fg->model, fg->batch,
-                    fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets, fg->baseline,
-                    c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
-                    c[k][i].eff1, fg->published);
+            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f\n", fg->label, fg->model,
+                    fg->batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets,
+                    fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
+                    c[k][i].eff, c[k][i].eff1, fg->published,
+                    workload_hours(workload_of(fg->model), (double)o->gpus * fg->batch / c[k][i].full.step_s),
+                    fg->published_hours);
     }
 }
 
@@ -236,7 +280,7 @@ int cli_study_main(int argc, char **argv)
     profile pr;
     corner c[NFIG][MAX_CORNERS];
     int n[NFIG], rc = parse(argc, argv, &o);
-    char err[700], v[200], path[4096];
+    char err[700], v[200], path[4096], ttt[400];
     if (rc) return rc == 1 ? 0 : rc;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
     if (o.out && *o.out) mkdir(o.out, 0777); /* one level, like mkdir; outfile_check_dir says why if it failed */
@@ -255,6 +299,8 @@ int cli_study_main(int argc, char **argv)
         printf("# %s (efficiency vs %d GPUs)\n", figures[k].label, figures[k].baseline);
         print_corners(stdout, 0, &o, &figures[k], c[k], n[k]);
         printf("# %s\n", verdict(lo, hi, figures[k].published, v, sizeof v));
+        ttt_line(&o, &figures[k], c[k], n[k], ttt, sizeof ttt);
+        printf("# %s\n", ttt);
     }
     if (o.out && write_outputs(&o, &pr, c, n)) return 1;
     if (o.out) printf("# wrote %s/study.csv and %s/report.md\n", o.out, o.out);

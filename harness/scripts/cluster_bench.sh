@@ -7,9 +7,10 @@
 # ratios.txt = busbw over MPI_Allreduce's, as `make bench` prints it, and, when RATE is set, each
 # algorithm's median time over its link bound: the bytes through the busiest node NIC (one direction)
 # divided by RATE, from the alpha-beta model with only the NIC priced (ddlbench model --preset custom,
-# no latency, free intra-node links, no reduction cost). The bound of `mpi` assumes Open MPI's fixed
-# rule (ring above 10 KB), that of mpi-ompi-ring the ring's, that of mpi-ompi-rabenseifner (nearest
-# partner first, as Open MPI's) rhd's.
+# no latency, free intra-node links, no reduction cost). The bound of `mpi` assumes Open MPI 4.1's
+# fixed decision (collectives/ompi_decision.c: Rabenseifner, priced as nearest-first rhd, from 8 KB at
+# 4-7 ranks), that of mpi-ompi-ring the ring's, that of mpi-ompi-rabenseifner (nearest partner first,
+# as Open MPI's) rhd's.
 # Environment: NODES (2), GPUS_PER_NODE (2), RATE (none | e.g. 500mbit), DELAY (none | e.g. 100us,
 # needs netem), MAX (largest size, default 64M), BUILD, OUT, MPIRUN.
 set -u

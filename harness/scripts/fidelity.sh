@@ -13,8 +13,12 @@
 #      out-of-place, the slower rank per iteration, the median over --repeats runs; train: the step)
 #      and, as a second column, on the fastest iteration (the machine least disturbed: the real runs
 #      share the cores with other work).
-# Then the emulated cluster (2 nodes x 2 ranks, shaped) when harness/scripts/emucluster.sh exists,
-# else a SKIP line. Writes OUT/points.csv, OUT/fidelity.png and .svg (gnuplot), the raw CSVs and
+# Then the same four steps on the emulated cluster (harness/scripts/emucluster.sh: 2 nodes x 2 ranks,
+# each node's NIC shaped to --emu, default 500mbit: well below the ~2.3 Gbit/s that the two cores
+# push through the namespaces' TCP unshaped, so the link the platform models, not the CPU, sets the
+# inter-node time; and the rate of `make cluster-bench`), up for those runs only and removed after
+# them (also on Ctrl-C and failure); setup "emu-RATE" in points.csv. Without root or namespaces: one
+# SKIP line. Writes OUT/points.csv, OUT/fidelity.png and .svg (gnuplot), the raw CSVs and
 # calibrations per rank count; prints the table and ends with
 #   fidelity: median |error| X%, max Y% over N points
 set -u
@@ -23,37 +27,41 @@ root=$(cd "$here/../.." && pwd)
 usage() {
     cat <<'EOF'
 usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS] [--repeats R] [--steps N]
-                   [--rejoin]
+                   [--emu RATE|off] [--rejoin]
   --build DIR   where ddlbench and sim/ddlbench-sim are (default build)
   --out DIR     results folder (default results/fidelity)
-  --ranks LIST  rank counts on this node (default "2 4")
+  --ranks LIST  rank counts on this node (default "2 4"; "" = the emulated cluster alone)
   -e SIZE       largest allreduce (default 64M; from 1K by 4x)
   -n ITERS      timed allreduce iterations per size and run (default 5)
   --repeats R   real allreduce runs, one after the other; a point's real time is the median of the
                 runs' medians (default 3: a burst of load spoils a run, not a point)
   --steps N     timed training steps (default 3)
+  --emu RATE    the emulated cluster's NIC rate each way (default 500mbit; off = single node only):
+                2 nodes x 2 ranks (emucluster.sh: root, network namespaces; SKIP line without them)
   --rejoin      run nothing: merge, join and report the runs already in --out
 EOF
 }
 die() { echo "fidelity.sh: $*" >&2; exit 2; }
-build=build out=results/fidelity ranks="2 4" maxb=64M iters=5 steps=3 repeats=3 rejoin=0
+build=build out=results/fidelity ranks="2 4" maxb=64M iters=5 steps=3 repeats=3 rejoin=0 emurate=500mbit
 while [ $# -gt 0 ]; do
     case $1 in -h|--help) usage; exit 0;; --rejoin) rejoin=1; shift; continue;; esac
     [ $# -ge 2 ] || die "$1: expected a value (see --help)"
     case $1 in
     --build) build=$2;; --out) out=$2;; --ranks) ranks=$2;; -e) maxb=$2;; -n) iters=$2;; --steps) steps=$2;;
-    --repeats) repeats=$2;;
+    --repeats) repeats=$2;; --emu) emurate=$2;;
     *) die "unknown option \"$1\" (see --help)";;
     esac
     shift 2
 done
 for r in $ranks; do case $r in ''|*[!0-9]*|0|1) die "--ranks: expected integers >= 2, got \"$r\"";; esac; done
+case $emurate in off|[1-9]*bit) ;; *) die "--emu: expected a rate such as 500mbit or 1gbit, or off, got \"$emurate\"";; esac
 case $iters$steps$repeats in *[!0-9]*) die "-n/--steps/--repeats: expected positive integers";; esac
 exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -x "$exe" ] && [ -x "$sim" ] || die "$exe and $sim must be built (make all sim)"
 command -v smpirun >/dev/null 2>&1 || die "smpirun not found (apt-get install simgrid libsimgrid-dev)"
 mkdir -p "$out" || die "cannot create $out"
 trap 'rm -f "$out"/*.tmp "$out"/*/*.tmp; echo "fidelity.sh: interrupted" >&2; exit 130' INT TERM
+emuname=fid$(($$ % 100000))
 algos=$("$exe" list | awk '!/^#/ && NF {print $1}' | paste -sd, -)
 AR="allreduce -b 1K -e $maxb -f 4 -a $algos"
 TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 --warmup 1 --steps $steps"
@@ -69,14 +77,18 @@ compute_profile() { # k dir
         "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null &
         i=$((i + 1)); done
     wait
-    awk -F' = ' '/^reduce_ns_per_byte/ {r[++m] = $2}
-        /^# gemm_train_ms_per_step/ { s = $0; sub(/.*\(/, "", s); sub(/ GFLOP.*/, "", s); g[++n] = s }
-        function med(a, k,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-                                        return a[int((k + 1) / 2)] }
-        END { if (n < 1 || m < 1) exit 1
+    awk -F' = ' '/^# gemm_train_ms_per_step/ { s = $0; sub(/.*\(/, "", s); sub(/ GFLOP.*/, "", s); g[++n] = s }
+        /^#/ || NF != 2 { next }
+        FILENAME ~ /cpu[0-9]+\.profile$/ && $1 !~ /^gemm_/ { if (!($1 in m)) key[++nk] = $1; v[$1, ++m[$1]] = $2 }
+        function med(a, k, pre,   i, j, t, w) { for (i = 1; i <= k; i++) w[i] = a[pre, i]
+                                        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
+                                        return w[int((k + 1) / 2)] }
+        END { if (n < 1 || nk < 1) exit 1
+              for (i = 1; i <= n; i++) gg["g", i] = g[i]
               printf "# local-%d: medians of %d concurrent runs (ranks sharing the cores): GEMM rate of\n", n, n
-              printf "# `ddlbench model --model resnet50 --batch 2 --image-size 32 --time`, reduction of `ddlbench calibrate`\n"
-              printf "gemm_gflops_fp32 = %s\ngemm_gflops_fp16 = %s\nreduce_ns_per_byte = %s\n", med(g, n), med(g, n), med(r, m) }' \
+              printf "# `ddlbench model --model resnet50 --batch 2 --image-size 32 --time`, the rest of `ddlbench calibrate`\n"
+              printf "gemm_gflops_fp32 = %s\ngemm_gflops_fp16 = %s\n", med(gg, n, "g"), med(gg, n, "g")
+              for (i = 1; i <= nk; i++) printf "%s = %s\n", key[i], med(v, m[key[i]], key[i]) }' \
         "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"
 }
 
@@ -92,29 +104,41 @@ merge_runs() { # CSVs of repeated allreduce runs -> one: per point the median of
                   print k, med, lo[k], r } }' "$@"
 }
 
-run_level() { # np dir: calibrate, real, sim for np ranks on one node
-    np=$1 d=$2
+# real NP CMD...: CMD on NP ranks of the machine in use: one node (mpilaunch.sh), or the emulated
+# cluster's 2 nodes x $ppn ranks (emucluster.sh run, which sets Open MPI up for its nodes) when $emu is set
+real() {
+    if [ -n "$emu" ]; then $emu run --ppn "$ppn" -- sh "$here/mpilaunch.sh" "$@" </dev/null
+    else sh "$here/mpilaunch.sh" "$@" </dev/null; fi
+}
+
+run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (np / nodes each)
+    np=$1 nn=$2 d=$3 gpn=$(($1 / $2))
     mkdir -p "$d/platform" || return 1
-    step "$np ranks: calibrating the network (p2p sweeps) and the compute rates"
-    sh "$here/mpilaunch.sh" "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 1
+    step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps) and the compute rates"
+    real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 1
     compute_profile "$np" "$d" || return 1
-    "$exe" platform --preset "$d/local.platform" --nodes 1 --gpus-per-node "$np" -o "$d/platform" >/dev/null || return 1
-    step "$np ranks: real allreduce and train"
+    "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
+    step "$np ranks on $nn node(s)$where: real allreduce and train"
     k=1; while [ "$k" -le "$repeats" ]; do
         # shellcheck disable=SC2086
-        sh "$here/mpilaunch.sh" "$np" "$exe" $AR -w 1 -n "$iters" --csv "$d/allreduce_real.$k.csv" >"$d/allreduce_real.$k.log" 2>&1 || return 1
+        real "$np" "$exe" $AR -w 1 -n "$iters" --csv "$d/allreduce_real.$k.csv" >"$d/allreduce_real.$k.log" 2>&1 || return 1
         k=$((k + 1))
     done
     merge_runs "$d"/allreduce_real.[0-9]*.csv >"$d/allreduce_real.csv.tmp" && mv "$d/allreduce_real.csv.tmp" "$d/allreduce_real.csv"
     # shellcheck disable=SC2086
-    sh "$here/mpilaunch.sh" "$np" "$exe" $TR --csv "$d/train_real.csv" >"$d/train_real.log" 2>&1 || return 1
-    step "$np ranks: simulated allreduce and train on the calibrated platform"
+    real "$np" "$exe" $TR --csv "$d/train_real.csv" >"$d/train_real.log" 2>&1 || return 1
+    step "$np ranks on $nn node(s): simulated allreduce and train on the calibrated platform"
     # shellcheck disable=SC2086
-    DDL_RANKS_PER_NODE=$np sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $AR -w 1 -n 2 -c 0 \
+    DDL_RANKS_PER_NODE=$gpn sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $AR -w 1 -n 2 -c 0 \
         --profile "$d/local.profile" --csv "$d/allreduce_sim.csv" >"$d/allreduce_sim.log" 2>&1 || return 1
     # shellcheck disable=SC2086
-    DDL_RANKS_PER_NODE=$np sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
+    DDL_RANKS_PER_NODE=$gpn sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
         --csv "$d/train_sim.csv" >"$d/train_sim.log" 2>&1 || return 1
+}
+
+rejoin_level() { # dir: the real allreduce runs already there merged again
+    merge_runs "$1"/allreduce_real.[0-9]*.csv >"$1/allreduce_real.csv.tmp" &&
+        mv "$1/allreduce_real.csv.tmp" "$1/allreduce_real.csv" || die "--rejoin: no runs in $1"
 }
 
 join_level() { # label dir: rows kind,setup,ranks,algo,size_B,real_us,sim_us,err_pct,real_min_us,err_min_pct
@@ -136,21 +160,46 @@ join_level() { # label dir: rows kind,setup,ranks,algo,size_B,real_us,sim_us,err
         "$2/allreduce_real.csv" "$2/allreduce_sim.csv" "$2/train_real.csv" "$2/train_sim.csv"
 }
 
+# emu_probe: empty when the emulated cluster can be made here, else why not (one line)
+emu_probe() {
+    [ "$emurate" = off ] && { echo "--emu off"; return; }
+    [ "$(id -u)" = 0 ] || { echo "needs root (network namespaces and tc)"; return; }
+    for t in ip tc unshare; do command -v "$t" >/dev/null 2>&1 || { echo "$t not found"; return; }; done
+    ip netns add "$emuname-probe" 2>/dev/null || { echo "network namespaces unavailable (ip netns add failed)"; return; }
+    ip netns del "$emuname-probe"
+}
+
 echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" >"$out/points.csv.tmp"
+emu="" where=""
 for np in $ranks; do
     if [ "$rejoin" = 1 ]; then
-        merge_runs "$out/$np"/allreduce_real.[0-9]*.csv >"$out/$np/allreduce_real.csv.tmp" &&
-            mv "$out/$np/allreduce_real.csv.tmp" "$out/$np/allreduce_real.csv" || die "--rejoin: no runs in $out/$np"
+        rejoin_level "$out/$np"
     else
-        run_level "$np" "$out/$np" || { echo "fidelity.sh: the $np-rank runs failed; see $out/$np/*.log" >&2; exit 1; }
+        run_level "$np" 1 "$out/$np" || { echo "fidelity.sh: the $np-rank runs failed; see $out/$np/*.log" >&2; exit 1; }
     fi
     join_level "1node" "$out/$np" >>"$out/points.csv.tmp"
 done
-if [ -f "$here/emucluster.sh" ]; then
-    echo "# emulated cluster: harness/scripts/emucluster.sh is present; its 2 x 2 shaped runs are not wired in yet" >&2
-    echo "SKIP: emulated cluster (2 nodes x 2 ranks): emucluster.sh found but not wired into fidelity.sh yet"
+# The emulated cluster: 2 nodes x 2 ranks, each node's NIC shaped to $emurate (emucluster.sh), up for
+# its runs only; calibrated there like the single node (its inter-node level included), simulated on
+# a 2-node platform from that calibration.
+d=$out/emu-2x2
+why=$(emu_probe)
+if [ "$rejoin" = 1 ]; then
+    if [ -f "$d/train_sim.csv" ]; then
+        [ -s "$d/emu_rate" ] && emurate=$(cat "$d/emu_rate") # the rate of the run, not of this command line
+        rejoin_level "$d"; join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
+    else echo "SKIP: emulated cluster (2 nodes x 2 ranks): no runs in $d to rejoin"; fi
+elif [ -n "$why" ]; then
+    echo "SKIP: emulated cluster (2 nodes x 2 ranks, NIC $emurate): $why"
 else
-    echo "SKIP: emulated cluster (2 nodes x 2 ranks, shaped): harness/scripts/emucluster.sh is not in this tree"
+    emu="sh $here/emucluster.sh --name $emuname" ppn=2 where=" (emulated cluster, NIC $emurate)"
+    mkdir -p "$d" && echo "$emurate" >"$d/emu_rate" || die "cannot write $d"
+    $emu up --nodes 2 --rate "$emurate" >/dev/null || die "emucluster.sh up failed (see above)"
+    trap '$emu down >/dev/null 2>&1' EXIT
+    run_level 4 2 "$d"; rc=$?
+    $emu down >/dev/null 2>&1; trap - EXIT
+    [ "$rc" = 0 ] || { echo "fidelity.sh: the emulated-cluster runs failed; see $d/*.log" >&2; exit 1; }
+    join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
 fi
 mv "$out/points.csv.tmp" "$out/points.csv"
 sh "$here/fidelity_report.sh" "$out"

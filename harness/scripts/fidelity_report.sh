@@ -20,18 +20,18 @@ stats() { # column of points.csv -> "median max n"
     printf "# %-9s %-6s %5s %-5s %16s %12s %12s %8s %12s %8s\n" kind setup ranks algo size real_us sim_us err% real_min_us err_min%
     awk -F, 'NR > 1 { printf "  %-9s %-6s %5s %-5s %16s %12.1f %12.1f %8.1f %12.1f %8.1f\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 }' "$out/points.csv"
     echo "# per kind and rank count: median |error| (median real time), median |error| (fastest real iteration)"
-    awk -F, 'NR > 1 { k = $1 " " $3 " ranks"; e[k, ++n[k]] = $8 < 0 ? -$8 : $8; f[k, n[k]] = $10 < 0 ? -$10 : $10 }
+    awk -F, 'NR > 1 { k = $1 " " $2 " " $3 " ranks"; e[k, ++n[k]] = $8 < 0 ? -$8 : $8; f[k, n[k]] = $10 < 0 ? -$10 : $10 }
         function med(a, k, m,   i, j, t, v) { for (i = 1; i <= m; i++) v[i] = a[k, i]
             for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
             return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
-        END { for (k in n) printf "#   %-22s %6.1f%%  %6.1f%%  (%d points)\n", k, med(e, k, n[k]), med(f, k, n[k]), n[k] }' "$out/points.csv" | sort
+        END { for (k in n) printf "#   %-32s %6.1f%%  %6.1f%%  (%d points)\n", k, med(e, k, n[k]), med(f, k, n[k]), n[k] }' "$out/points.csv" | sort
     set -- $(stats 10)
     echo "fidelity (fastest real iteration): median |error| $1%, max $2% over $3 points"
     set -- $(stats 8)
     echo "fidelity: median |error| $1%, max $2% over $3 points"
 } >"$out/summary.txt.tmp" && mv "$out/summary.txt.tmp" "$out/summary.txt"
 if command -v gnuplot >/dev/null 2>&1; then
-    series=$(awk -F, -v d="$tmp" 'NR > 1 { s = $1 "-" $3 "r"; print $6, $7 >> (d "/series_" s ".dat"); if (!(s in seen)) { seen[s] = 1; printf "%s ", s } }' "$out/points.csv")
+    series=$(awk -F, -v d="$tmp" 'NR > 1 { s = $1 "-" $2 "-" $3 "r"; print $6, $7 >> (d "/series_" s ".dat"); if (!(s in seen)) { seen[s] = 1; printf "%s ", s } }' "$out/points.csv")
     for term in png svg; do
         gnuplot -e "term='$term'; out='$out/fidelity.$term.tmp'; datadir='$tmp'; series='$series'; plotsdir='$root/plots'" \
             "$root/plots/fidelity.gp" && mv "$out/fidelity.$term.tmp" "$out/fidelity.$term"

@@ -33,6 +33,57 @@ static const char *skip_space(const char *s, const char *end)
     return s;
 }
 
+/* A decimal number >= 0 from val (vlen bytes). 0, or 2 with err set. */
+static int parse_value(const char *val, ptrdiff_t vlen, const char *name, int lineno, const char *key, double *v,
+                       char *err, size_t errlen)
+{
+    char *vend;
+    errno = 0;
+    *v = strtod(val, &vend);
+    if (vlen == 0 || vlen >= 127 || errno || *vend || vend == val || !isfinite(*v) ||
+        parse_decimal_len(val) != strlen(val)) { /* strtod also reads 0x10, inf, nan */
+        snprintf(err, errlen, "%s:%d: %s: expected a decimal number, got \"%s\"", name, lineno, key, val);
+        return 2;
+    }
+    return 0;
+}
+
+/* "reduce_ns_per_byte_at_SIZE = X": one point of the size-dependent reduction cost, kept sorted by
+ * size. 0, or 2 with err set. */
+static int parse_reduce_point(const char *key, const char *val, ptrdiff_t vlen, const char *name, int lineno,
+                              profile *out, char *err, size_t errlen)
+{
+    size_t bytes;
+    double v;
+    if (parse_size(key + strlen(PROFILE_REDUCE_KEY), 1, (size_t)1 << 40, &bytes)) {
+        snprintf(err, errlen, "%s:%d: %s: expected a size after %s (e.g. %s64K)", name, lineno, key,
+                 PROFILE_REDUCE_KEY, PROFILE_REDUCE_KEY);
+        return 2;
+    }
+    if (parse_value(val, vlen, name, lineno, key, &v, err, errlen)) return 2;
+    if (!(v >= 0)) {
+        snprintf(err, errlen, "%s:%d: %s: expected a number >= 0, got %s", name, lineno, key, val);
+        return 2;
+    }
+    int n = out->reduce_points, i = n;
+    if (n == PROFILE_REDUCE_POINTS) {
+        snprintf(err, errlen, "%s:%d: more than %d %sSIZE keys", name, lineno, PROFILE_REDUCE_POINTS, PROFILE_REDUCE_KEY);
+        return 2;
+    }
+    for (int j = 0; j < n; j++)
+        if (out->reduce_bytes[j] == bytes) {
+            snprintf(err, errlen, "%s:%d: key \"%s\": size %zu given twice", name, lineno, key, bytes);
+            return 2;
+        }
+    while (i > 0 && out->reduce_bytes[i - 1] > bytes) { /* insertion: sorted by size */
+        out->reduce_bytes[i] = out->reduce_bytes[i - 1], out->reduce_ns[i] = out->reduce_ns[i - 1];
+        i--;
+    }
+    out->reduce_bytes[i] = bytes, out->reduce_ns[i] = v;
+    out->reduce_points = n + 1;
+    return 0;
+}
+
 /* One line [s, end) without its newline. 0, or 2 with err set. */
 static int parse_line(const char *s, const char *end, const char *name, int lineno, profile *out,
                       int *seen, char *err, size_t errlen)
@@ -60,25 +111,21 @@ static int parse_line(const char *s, const char *end, const char *name, int line
     }
     snprintf(key, sizeof key, "%.*s", (int)(k1 - k0 < 63 ? k1 - k0 : 63), k0);
     snprintf(val, sizeof val, "%.*s", (int)(v1 - v0 < 127 ? v1 - v0 : 127), v0);
+    if (!strncmp(key, PROFILE_REDUCE_KEY, strlen(PROFILE_REDUCE_KEY)) && k1 - k0 < 63)
+        return parse_reduce_point(key, val, v1 - v0, name, lineno, out, err, errlen);
     int i = 0;
     while (i < NKEYS && (strlen(keys[i].key) != (size_t)(k1 - k0) || strcmp(key, keys[i].key))) i++;
     if (i == NKEYS) {
         snprintf(err, errlen, "%s:%d: unknown key \"%s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
-                              "reduce_ns_per_byte or mem_gbps)", name, lineno, key);
+                              "reduce_ns_per_byte, mem_gbps or reduce_ns_per_byte_at_SIZE)", name, lineno, key);
         return 2;
     }
     if (seen[i]) {
         snprintf(err, errlen, "%s:%d: key \"%s\" given twice", name, lineno, key);
         return 2;
     }
-    char *vend;
-    errno = 0;
-    double v = strtod(val, &vend);
-    if (v1 == v0 || v1 - v0 >= 127 || errno || *vend || vend == val || !isfinite(v) ||
-        parse_decimal_len(val) != strlen(val)) { /* strtod also reads 0x10, inf, nan */
-        snprintf(err, errlen, "%s:%d: %s: expected a decimal number, got \"%s\"", name, lineno, key, val);
-        return 2;
-    }
+    double v;
+    if (parse_value(val, v1 - v0, name, lineno, key, &v, err, errlen)) return 2;
     if (keys[i].open_min ? !(v > keys[i].min) : !(v >= keys[i].min)) {
         snprintf(err, errlen, "%s:%d: %s: expected a number %s 0, got %s", name, lineno, key,
                  keys[i].open_min ? ">" : ">=", val);
@@ -92,7 +139,7 @@ static int parse_line(const char *s, const char *end, const char *name, int line
 int profile_parse(const char *text, size_t len, const char *name, profile *out, char *err, size_t errlen)
 {
     int seen[NKEYS] = { 0 }, lineno = 0;
-    profile pr = { 0, 0, 0, 0 };
+    profile pr = { 0 };
     const char *s = text, *end = text + len;
     if (memchr(text, '\0', len)) {
         snprintf(err, errlen, "%s: contains a NUL byte (a binary file?); expected key = value text", name);
@@ -182,5 +229,11 @@ int profile_write(const char *path, const profile *pr, const char *header, char 
     }
     fprintf(f.f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\nmem_gbps = %.6g\n",
             pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte, pr->mem_gbps);
+    for (int i = 0; i < pr->reduce_points && i < PROFILE_REDUCE_POINTS; i++) {
+        size_t b = pr->reduce_bytes[i];
+        if (b % (1 << 20) == 0) fprintf(f.f, "%s%zuM = %.6g\n", PROFILE_REDUCE_KEY, b >> 20, pr->reduce_ns[i]);
+        else if (b % 1024 == 0) fprintf(f.f, "%s%zuK = %.6g\n", PROFILE_REDUCE_KEY, b >> 10, pr->reduce_ns[i]);
+        else fprintf(f.f, "%s%zu = %.6g\n", PROFILE_REDUCE_KEY, b, pr->reduce_ns[i]);
+    }
     return outfile_commit(&f, err, errlen);
 }

@@ -7,11 +7,18 @@
  * numbers (gemm rates and mem_gbps > 0, reduction cost >= 0; no hexadecimal, inf or nan). Anything
  * else — an unknown key, a duplicate, a missing key, a non-number, a negative, a NUL byte, a line
  * longer than 1000 bytes, or a last line without its newline (a truncated file) — is an error naming
- * the file and line. */
+ * the file and line.
+ * Optional, any number up to PROFILE_REDUCE_POINTS: "reduce_ns_per_byte_at_SIZE = X" (SIZE as
+ * parse_size reads it: 64K, 1M; each SIZE once): the reduction cost when the allreduce's vector is
+ * SIZE bytes (in cache below the cache sizes, streaming above). The simulator interpolates between
+ * them (kernels/sim.h); a profile without them charges reduce_ns_per_byte at every size. */
 #ifndef HARN_PROFILE_H
 #define HARN_PROFILE_H
 
 #include <stddef.h>
+
+#define PROFILE_REDUCE_POINTS 8
+#define PROFILE_REDUCE_KEY "reduce_ns_per_byte_at_"
 
 typedef struct profile {
     double gemm_gflops_fp32;    /* effective single-precision GEMM rate, 1e9 flop/s */
@@ -19,7 +26,11 @@ typedef struct profile {
     double reduce_ns_per_byte;  /* element-wise sum cost, ns per byte of one input vector (γ) */
     double mem_gbps;            /* memory-bound kernels (batch norm, ReLU, pooling, im2col, SGD):
                                    bytes they move per second, 1e9 B/s (kernels/layers.h) */
+    int reduce_points;          /* optional size-dependent reduction cost: how many (0 = none) */
+    size_t reduce_bytes[PROFILE_REDUCE_POINTS];     /* vector sizes, increasing */
+    double reduce_ns[PROFILE_REDUCE_POINTS];        /* ns per byte at each size */
 } profile;
+
 
 #define PROFILE_MAX_BYTES 65536
 
