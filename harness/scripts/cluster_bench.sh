@@ -12,7 +12,8 @@
 # 4-7 ranks), that of mpi-ompi-ring the ring's, that of mpi-ompi-rabenseifner (nearest partner first,
 # as Open MPI's) rhd's.
 # Environment: NODES (2), GPUS_PER_NODE (2), RATE (none | e.g. 500mbit), DELAY (none | e.g. 100us,
-# needs netem), MAX (largest size, default 64M), BUILD, OUT, MPIRUN.
+# needs netem), MAX (largest size, default 64M), RSAG_MAX (reduce-scatter/allgather sweeps up to this
+# size; default 0: the allreduce only, as the link bounds are the allreduce's), BUILD, OUT, MPIRUN.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 nodes=${NODES:-2} gpn=${GPUS_PER_NODE:-2} rate=${RATE:-none} delay=${DELAY:-none}
@@ -55,7 +56,7 @@ if [ "${bits:-0}" -gt 0 ]; then # link bounds at the sizes of the ratio table
 fi
 
 # fewer iterations than make bench: at 500 Mbit/s a 64 MB allreduce takes seconds
-LAUNCH="$emu run --ppn $gpn --" KERNELS=0 NPS=$((nodes * gpn)) OUT=$OUT MAX=$MAX BOUNDS=$bounds BUILD=$BUILD \
+RSAG_MAX=${RSAG_MAX:-0} LAUNCH="$emu run --ppn $gpn --" KERNELS=0 NPS=$((nodes * gpn)) OUT=$OUT MAX=$MAX BOUNDS=$bounds BUILD=$BUILD \
 RANGES="1K 512K 3 20
 1M 8M 2 10
 16M $MAX 1 5" BENCH_COMMAND="make cluster-bench NODES=$nodes GPUS_PER_NODE=$gpn RATE=$rate DELAY=$delay MAX=$MAX" \
