@@ -85,11 +85,11 @@ LIBK_CUDA  := kernels/reduce.c kernels/mem_host.c                    # + kernels
 LIBK_SIM   := kernels/reduce_sim.c kernels/mem_sim.c kernels/devmem_none.c
 # The other kernels: GEMM, SGD, the compute clock, the memory-bound layer kernels (layers.h: host
 # layers.c + im2col.c, device layers_cuda.cu + layers_cuda_window.cu, simulated layers_sim.c;
-# layers_nodev.c = no device).
-KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c \
+# layers_nodev.c = no device); mem_pool.c: the simulation's keep-list of freed buffers (mem_sim.c).
+KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c kernels/mem_pool.c \
               kernels/layers.c kernels/im2col.c kernels/layers_nodev.c
 KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c kernels/layers.c kernels/im2col.c # + gemm_cublas.cu compute_cuda.cu layers_cuda.cu
-KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c \
+KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c kernels/mem_pool.c \
               kernels/layers_sim.c kernels/layers_nodev.c
 CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu \
               kernels/layers_cuda.cu kernels/layers_cuda_window.cu
@@ -119,7 +119,7 @@ TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c t
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
-              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c
+              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the

@@ -4,7 +4,10 @@
 #            with and without a warm-up step; step min = max over 2 steps), so `make run` skips it;
 #   jobs:    a sweep with 2 launches at once writes the scaling.csv of a serial one;
 #   model:   `ddlbench model --train` (the alpha-beta-gamma step, --backend model) within 5% of the
-#            simulated step time, per algorithm, at 8 and 32 GPUs (--compute full, the default);
+#            simulated step time, per algorithm, at 8 and 32 GPUs (--compute full, the default), and
+#            at 256 GPUs (64 nodes: the multi-node grid) for ddl and rhd, the cheapest launch there
+#            (ResNet-50, one step: ~16 s of CPU) with rhd the algorithm the model fits least well
+#            (its halving steps share the node's NIC);
 #   safety:  simlaunch.sh refuses SimGrid's parallel contexts (tests/sim/parallel_contexts.sh);
 #   scale:   a sweep estimated at over an hour is refused (exit 2, an estimate, nothing written)
 #            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model".
@@ -19,21 +22,22 @@ rows() { grep -v '^#' "$1"; }
 SIM=$BUILD/sim/ddlbench-sim
 sim=0; [ -x "$SIM" ] && command -v smpirun >/dev/null 2>&1 && sim=1
 
-simtrain() { # nodes csv train-options...: ResNet-50 at batch 32, every algorithm, on minsky
+ALGOS=mpi,ring,rhd,ddl,auto
+simtrain() { # nodes csv train-options...: ResNet-50 at batch 32, the algorithms in $ALGOS, on minsky
     nn=$1 csv=$2; shift 2
     mkdir -p "$tmp/p$nn" && "$BUILD/ddlbench" platform --preset minsky --nodes "$nn" -o "$tmp/p$nn" >/dev/null &&
         DDL_RANKS_PER_NODE=4 sh harness/scripts/simlaunch.sh $((nn * 4)) "$tmp/p$nn" "$SIM" train --model resnet50 \
-            --batch 32 -a mpi,ring,rhd,ddl,auto --profile p100 --platform minsky --gpus-per-node 4 --csv "$csv" \
+            --batch 32 -a "$ALGOS" --profile p100 --platform minsky --gpus-per-node 4 --csv "$csv" \
             "$@" >"$csv.log" 2>&1 </dev/null
 }
-within5() { # sim.csv model.csv label: step_ms_median per algorithm within 5%
-    awk -F, -v lbl="$3" 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
+within5() { # sim.csv model.csv label [rows]: step_ms_median per algorithm within 5% (at least rows algorithms, 5)
+    awk -F, -v lbl="$3" -v want="${4:-5}" 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
         f == 1 { s[$c[1, "algo"]] = $c[1, "step_ms_median"]; next }
         { a = $c[2, "algo"]; m = $c[2, "step_ms_median"]; n++
           if (!(a in s)) { print "FAIL " lbl " " a ": no simulated row"; bad++; next }
           d = (m - s[a]) / s[a]; printf "# %s %-5s sim %9.4f ms  model %9.4f ms  %+.2f%%\n", lbl, a, s[a], m, 100 * d
           if (d > 0.05 || d < -0.05) { print "FAIL " lbl " " a ": model more than 5% off"; bad++ } }
-        END { exit bad || n < 5 }' "$1" "$2"
+        END { exit bad || n < want }' "$1" "$2"
 }
 
 if [ "$sim" = 1 ]; then
@@ -55,6 +59,11 @@ if [ "$sim" = 1 ]; then
             --profile p100 --csv "$tmp/m.csv" >/dev/null
         within5 "$tmp/w0.csv" "$tmp/m.csv" "$((nn * 4)) GPUs"; ok $? "model within 5% of the simulation at $((nn * 4)) GPUs"
     done
+    ALGOS=ddl,rhd
+    simtrain 64 "$tmp/w256.csv" --steps 1 --warmup 0; ok $? "sim train at 256 GPUs (ddl, rhd)"
+    "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a "$ALGOS" --preset minsky --nodes 64 \
+        --profile p100 --csv "$tmp/m256.csv" >/dev/null
+    within5 "$tmp/w256.csv" "$tmp/m256.csv" "256 GPUs" 2; ok $? "model within 5% of the simulation at 256 GPUs (ddl, rhd)"
     # parallel launches give the serial sweep's scaling.csv
     S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
     sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1; ok $? "sweep --jobs 1"

@@ -11,6 +11,9 @@
 #   smpi/shared-malloc-blocksize:4 MiB  SMPI_SHARED_MALLOC maps one block repeatedly: 1 MiB blocks
 #       need more mappings than vm.max_map_count allows at 256 ranks, and 64 MiB blocks cost 22 GB of
 #       anonymous memory at 64 ranks (measured: peak RssAnon 22.2 GB vs 10 MB with 4 MiB blocks).
+#       Each SMPI_SHARED_MALLOC populates its page table entries (MAP_POPULATE) and each free unmaps
+#       them: kernels/mem_sim.c keeps a rank's freed buffers (kernels/mem_pool.h), so the gradients
+#       of a launch's configurations are mapped once per rank, not once per configuration.
 # A calibrated platform (ddlbench calibrate --network) replaces both factors: `ddlbench platform` writes
 # its --cfg lines to PLATFORM_DIR/smpi.cfg, given after the defaults above (the last one wins).
 # Left at SimGrid's defaults because measurement showed no gain (docs/BENCHMARKS.md, "SimGrid settings"):

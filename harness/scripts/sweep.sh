@@ -250,9 +250,7 @@ launch() { # ranks nodes gpus_per_node csv model batch
         elif [ -n "${MPILAUNCH:-}" ]; then echo "$MPILAUNCH $r $exe $*"
         else echo "DDL_RANKS_PER_NODE=$gp sh $here/mpilaunch.sh $r $exe $*"; fi
     elif [ "$backend" = sim ]; then
-        pdir=$out/platforms/$nn-$gp
-        [ -f "$pdir/platform.xml" ] || { mkdir -p "$pdir" &&
-            "$build/ddlbench" platform --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" -o "$pdir" >/dev/null; } || return 2
+        pdir=$out/platforms/$nn-$gp # made by platform_dir before the launch started
         DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
             --platform "$platform" --gpus-per-node "$gp"
     elif [ "$backend" = emu ]; then
@@ -263,6 +261,16 @@ launch() { # ranks nodes gpus_per_node csv model batch
     else
         DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@"
     fi
+}
+
+# platform_dir nodes gpus_per_node: sim: the launch's platform folder, made in the foreground before the
+# launch starts (two launches at once on the same platform, e.g. both models at 256 GPUs, raced to
+# rename the same platform.xml.tmp and one failed). 0, or 2 when `ddlbench platform` fails.
+platform_dir() {
+    [ "$backend" = sim ] || return 0
+    pd=$out/platforms/$1-$2
+    [ -f "$pd/platform.xml" ] || { mkdir -p "$pd" &&
+        "$build/ddlbench" platform --preset "$platform" --nodes "$1" --gpus-per-node "$2" -o "$pd" >/dev/null; } || return 2
 }
 
 # Expected cost of one launch, in units of about SEC_PER_KUNIT/1000 s of one core here: per algorithm
@@ -394,6 +402,7 @@ while read -r _ w model batch g; do
     reap "$jobs"
     [ "$status" = 0 ] || break # after a failure nothing new starts; the launches in flight finish
     rm -f "$out/raw/$model-$g.rc"
+    platform_dir "$nn" "$gp" || { echo "sweep.sh: cannot make the platform for $model at $g GPUs in $out/platforms" >&2; status=1; break; }
     { launch "$g" "$nn" "$gp" "$csv" "$model" "$batch" </dev/null >"$out/raw/$model-$g.log" 2>&1
       echo $? >"$out/raw/$model-$g.rc"; } &
     running="$running $!|$model|$g|$(date +%s)|$w"

@@ -2,7 +2,7 @@
  * harness/train/trainer.c and engine_sim.c, evaluated on the analytic α-β-γ model (model_cost.h)
  * instead of under SimGrid. The `--backend model` sweep (`ddlbench model --train`) uses it for
  * 4,096-65,536 GPUs, where the simulation is out of reach; tests/sim_speed.sh holds it within 5% of
- * the simulated step (8 and 32 GPUs there; 256 GPUs checked before the full step, docs/BENCHMARKS.md).
+ * the simulated step (every algorithm at 8 and 32 GPUs; ddl and rhd at 256 GPUs on 64 nodes).
  *
  * The composition, as the simulation runs it: forward GEMMs, then backward layer by layer (weight
  * gradient, then data gradient) at the profile's GEMM rate; a bucket is ready when the GEMMs of the
