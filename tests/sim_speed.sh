@@ -10,7 +10,9 @@
 #            (its halving steps share the node's NIC);
 #   safety:  simlaunch.sh refuses SimGrid's parallel contexts (tests/sim/parallel_contexts.sh);
 #   scale:   a sweep estimated at over an hour is refused (exit 2, an estimate, nothing written)
-#            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model".
+#            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model";
+#            above --sim-ring-max GPUs (default 256) the ring's rows come from the model, labelled
+#            "model", beside the simulated rows of the other algorithms.
 # Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.." || exit 1
@@ -85,6 +87,28 @@ sh harness/scripts/sweep.sh --backend model --nodes 16384 --models resnet50:32 -
 rows "$tmp/mod/scaling.csv" | grep -q '^model,minsky,resnet50,32,224,65536,16384,4,auto,' && ! rows "$tmp/mod/scaling.csv" | grep -q '^sim,'
 ok $? "--backend model: a 65,536-GPU row, every row labelled model"
 grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"; ok $? "--backend model: labelled in the provenance"
+dry=$(sh harness/scripts/sweep.sh --nodes 256 --dry-run --build "$BUILD" --out "$tmp/d256" 2>&1)
+echo "$dry" | grep -q 'model --train --model resnet50 --batch 32 -a ring .*--nodes 256 ' &&
+    echo "$dry" | grep 'simlaunch.sh 1024 ' | grep -q -- '-a mpi,rhd,ddl,auto ' &&
+    echo "$dry" | grep 'simlaunch.sh 256 ' | grep -q -- '-a mpi,ring,rhd,ddl,auto ' &&
+    ! echo "$dry" | grep -q 'model --train .*--nodes 64 '
+ok $? "--nodes 256: the ring from the model at 512 and 1,024 GPUs only, the rest simulated (dry run)"
+sh harness/scripts/sweep.sh --nodes 256 --sim-ring-max 0 --dry-run --build "$BUILD" --out "$tmp/d0" 2>&1 |
+    grep 'simlaunch.sh 1024 ' | grep -q -- '-a mpi,ring,rhd,ddl,auto '
+ok $? "--sim-ring-max 0: every configuration simulated (dry run)"
+out=$(sh harness/scripts/sweep.sh --sim-ring-max -1 --dry-run --build "$BUILD" 2>&1); st=$?
+[ "$st" = 2 ] && echo "$out" | grep -q -- '--sim-ring-max: expected an integer'
+ok $? "--sim-ring-max -1 refused (exit $st: $out)"
+if [ "$sim" = 1 ]; then # a small mixed sweep: ring modelled above 2 GPUs, ddl simulated everywhere
+    sh harness/scripts/sweep.sh --nodes 2 --gpus-per-node 2 --models resnet50:32 --algos ring,ddl --sim-ring-max 2 \
+        --train-args "--steps 1 --warmup 0" --build "$BUILD" --out "$tmp/mix" -q >/dev/null 2>&1
+    ok $? "mixed sweep (--sim-ring-max 2) runs"
+    r=$(rows "$tmp/mix/scaling.csv")
+    echo "$r" | grep -q '^model,minsky,resnet50,32,224,4,2,2,ring,' && echo "$r" | grep -q '^sim,minsky,resnet50,32,224,4,2,2,ddl,' &&
+        echo "$r" | grep -q '^sim,minsky,resnet50,32,224,2,1,2,ring,' && [ "$(echo "$r" | grep -c '^model,')" = 1 ]
+    ok $? "mixed sweep: the 4-GPU ring row labelled model, every other row sim"
+    grep -q '^# mpi: SMPI' "$tmp/mix/scaling.csv"; ok $? "mixed sweep: the provenance is the simulation's"
+fi
 mkdir -p "$tmp/p1" && "$BUILD/ddlbench" platform --preset minsky --nodes 1 -o "$tmp/p1" >/dev/null
 out=$(SMPI_FLAGS="--cfg=contexts/nthreads:2" sh harness/scripts/simlaunch.sh 4 "$tmp/p1" /bin/true 2>&1); st=$?
 [ "$st" = 2 ] && echo "$out" | grep -q 'parallel_contexts'

@@ -12,8 +12,10 @@
 # cluster subnet); MPICH's hydra reads HYDRA_* (rsh launcher = emu_agent.sh, a hostfile). Either starts
 # one daemon per node through emu_agent.sh, so MPI_COMM_TYPE_SHARED sees the real node boundaries.
 # Small-machine settings (applied by `run`, written into every CSV's `# cluster:` line): Open MPI's
-# mpi_yield_when_idle 1 and DDL_POLL_US=20 (sleep-polling): ranks spinning on the few cores
-# otherwise starve the kernel's packet processing (1 MB allreduce: 24 ms instead of 0.6 ms).
+# mpi_yield_when_idle 1: ranks spinning on the few cores otherwise starve the kernel's packet
+# processing (1 MB allreduce: 24 ms instead of 0.6 ms); and DDL_POLL_US=0, so ddlbench's ranks wait
+# in MPI_Waitall, yielding as MPI_Allreduce does (sleep-polling, DDL_POLL_US=20, made our allreduces
+# 1.5-3x slower than with 0 across these namespaces: docs/BENCHMARKS.md, "Waiting").
 # Everything `up` makes is removed by `down`, on Ctrl-C/SIGTERM and when any step fails.
 # Errors (not root, no namespaces, missing ip/tc/unshare, bad values): one line, exit 2.
 set -u
@@ -34,7 +36,7 @@ usage: emucluster.sh [--name NAME] COMMAND ...
   status                                the nodes, addresses, shaping; exit 1 when not up
   down                                  remove everything `up` made
   --name NAME                           cluster name (default ddlemu; [a-z][a-z0-9]{0,7})
-Environment: EMU_STATE (state folder, default /run/ddl-emucluster); in run: DDL_POLL_US (default 20),
+Environment: EMU_STATE (state folder, default /run/ddl-emucluster); in run: DDL_POLL_US (default 0),
 EMU_SMALL=0 (neither small-machine setting: ranks spin, as on a machine with cores to spare).
 EOF
 }
@@ -216,7 +218,7 @@ job_env() { # ppn
     if [ "${EMU_SMALL:-1}" = 0 ]; then
         small="small-machine settings off (EMU_SMALL=0)${DDL_POLL_US:+, DDL_POLL_US=$DDL_POLL_US}"
     else
-        export OMPI_MCA_mpi_yield_when_idle=1 DDL_POLL_US="${DDL_POLL_US:-20}"
+        export OMPI_MCA_mpi_yield_when_idle=1 DDL_POLL_US="${DDL_POLL_US:-0}"
         small="Open MPI mpi_yield_when_idle=1, DDL_POLL_US=$DDL_POLL_US"
     fi
     export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem); Open MPI btl tcp+vader; $small"

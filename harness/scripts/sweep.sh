@@ -54,6 +54,10 @@ usage: sweep.sh [options]
   --dry-run              print each launch command (one line each) instead of running it; writes nothing
   -j, --jobs N           sim and model: launches at once (default: the core count); mpi: always 1
   --force                run even when the estimate is over an hour (sim)
+  --sim-ring-max G       sim: above G GPUs the flat ring's rows come from the alpha-beta-gamma model
+                         (ddlbench model --train; rows labelled "model"), not from SMPI, whose max-min
+                         solver spends tens of minutes on a 1,024-GPU ring launch (default 256, where
+                         the model is within 0.1% of the simulation; 0 = simulate every configuration)
   -q                     no progress lines
 EOF
 }
@@ -84,6 +88,7 @@ ddlbench_says() {
 
 backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
 platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none force=0
+ringmax=256
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) device=cpu
 while [ $# -gt 0 ]; do
     case $1 in
@@ -92,7 +97,7 @@ while [ $# -gt 0 ]; do
     --resume) resume=1; shift; continue;;
     --dry-run) dry=1; shift; continue;;
     --force) force=1; shift; continue;;
-    --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|-j|--jobs|--device) ;;
+    --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|-j|--jobs|--device|--sim-ring-max) ;;
     *) [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && die "SWEEP_FLAGS: unknown sweep.sh option \"$1\"; expected --resume, --dry-run or -q"
        die "unknown option \"$1\" (see --help)";;
     esac
@@ -101,7 +106,7 @@ while [ $# -gt 0 ]; do
     --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
     --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
     --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --rate) rate=$2;; --delay) delay=$2;;
-    -j|--jobs) jobs=$2;; --device) device=$2;;
+    -j|--jobs) jobs=$2;; --device) device=$2;; --sim-ring-max) ringmax=$2;;
     esac
     shift 2
 done
@@ -114,7 +119,7 @@ case $backend:$device in *:cpu|mpi:gpu) ;; sim:gpu|emu:gpu|model:gpu) bad --devi
     *) bad --device "expected cpu or gpu, got \"$device\"";; esac
 maxn=4096; [ "$backend" = model ] && maxn=65536
 count --nodes "$nodes" 1 "$maxn"; count --gpus-per-node "$gpn" 1 64; count --bucket-mb "$bucket" 0 65536
-count --jobs "$jobs" 1 64
+count --jobs "$jobs" 1 64; count --sim-ring-max "$ringmax" 0 65536
 case $backend in mpi|emu) jobs=1;; esac # real ranks would share the cores (and an allocation's nodes)
 [ $((nodes * gpn)) -le 65536 ] || bad --nodes "expected at most 65536 GPUs in all, got $nodes nodes x $gpn = $((nodes * gpn))"
 case $models in ''|,*|*,|*,,*) bad --models "expected a comma list of model:batch like resnet50:32, got \"$models\"";; esac
@@ -195,15 +200,15 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
     [ "$backend" = emu ] && plat=emu-$rate
     { sweep_meta; awk -F, -v OFS=, -v G="$gpn" -v backend="$backend" -v plat="$plat" \
         -v EXTRA=dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers '
-        FNR == 1 { nm = 0; hdr = 0; file++; split("", c) }
+        FNR == 1 { nm = 0; hdr = 0; file++; split("", c); fb = FILENAME ~ /-model\.csv$/ ? "model" : backend }
         /^#/ { sub(/^# command:/, "# launch_command:"); meta[file, ++nm] = $0; nmeta[file] = nm; next }
         !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }  # column names, per file
         ("rank" in c) && $c["rank"] != "all" { next }  # --per-rank: one row per rank; the summary row is "all"
         {
             n++; g = $c["ranks"]; key = $c["model"] SUBSEP $c["algo"] SUBSEP $c["bucket_MB"]; x = $c["images_per_s"]
-            if (g > gmax) { gmax = g; fmax = file }
+            if (g > gmax || (g == gmax && fmaxm && fb != "model")) { gmax = g; fmax = file; fmaxm = fb == "model" }
             if (g == 1) x1[key] = x; if (g == G) xn[key] = x
-            k[n] = key; gpus[n] = g; ips[n] = x
+            k[n] = key; gpus[n] = g; ips[n] = x; bk[n] = fb  # rows of a *-model.csv: the model (--sim-ring-max)
             papi[n] = ("papi_gemm_GFLOPps" in c) ? $c["papi_gemm_GFLOPps"] "," $c["papi_gemm_ipc"] : "NA,NA"
             row[n] = $c["model"] "," $c["batch"] "," $c["image_size"]
             mid[n] = $c["algo"] "," $c["bucket_MB"] "," $c["buckets"]
@@ -224,7 +229,7 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
                 g = gpus[i]; nn = g >= G ? g / G : 1; gp = g >= G ? G : g
                 e1 = (k[i] in x1) ? sprintf("%.4f", ips[i] / (g * x1[k[i]])) : "NA"
                 en = (g >= G && (k[i] in xn)) ? sprintf("%.4f", ips[i] / (nn * xn[k[i]])) : "NA"
-                print backend, plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i] extra[i]
+                print bk[i], plat, row[i], g, nn, gp, mid[i], e1, en, wrong[i], papi[i] extra[i]
             }
         }' $(ls "$out"/raw/*.csv 2>/dev/null | sort -t- -k2n); } >"$out/scaling.csv.tmp" &&
         { mv "$out/scaling.csv.tmp" "$out/scaling.csv" &&
@@ -232,11 +237,27 @@ merge() { # raw/*.csv -> scaling.csv with efficiencies, written whole (temporary
             { rm -f "$out/scaling.csv.tmp"; return 1; }
 }
 
+# ring_modelled GPUS: sim, and the ring's rows at this count come from the model (--sim-ring-max)
+ring_modelled() {
+    [ "$backend" = sim ] && [ "$ringmax" -gt 0 ] && [ "$1" -gt "$ringmax" ] && case ,$algos, in *,ring,*) ;; *) false;; esac
+}
+
 launch() { # ranks nodes gpus_per_node csv model batch
-    r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6
+    r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6 la=$algos
+    if ring_modelled "$r"; then # the ring's rows from the model, into a CSV of their own beside
+        la=$(echo ",$algos," | sed 's/,ring,/,/; s/^,//; s/,$//')
+        set -f
+        # shellcheck disable=SC2086
+        set -- "$build/ddlbench" model --train --model "$model" --batch "$batch" -a ring --bucket-mb "$bucket" \
+            --csv "${csv%.csv}-model.csv" $train_args --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
+            --profile "$profile"
+        set +f
+        if [ "$dry" = 1 ]; then echo "$*"; else "$@" || return 1; fi
+        [ -n "$la" ] || return 0
+    fi
     set -f # no globbing of --train-args
     # shellcheck disable=SC2086
-    set -- train --model "$model" --batch "$batch" -a "$algos" --bucket-mb "$bucket" --csv "$csv" $train_args
+    set -- train --model "$model" --batch "$batch" -a "$la" --bucket-mb "$bucket" --csv "$csv" $train_args
     [ "$backend" = model ] || set -- "$@" --per-rank
     set +f
     if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model
@@ -289,7 +310,9 @@ case $steps$warm in *[!0-9]*) steps=10 warm=2;; esac
 est_weight() { # model g -> units
     [ "$backend" = model ] && { echo $((nalg * ($2 / 1024 + 1))); return; } # no launch: model_cost's O(g) loops
     mp=$(echo "$buckets" | tr ' ' '\n' | awk -F= -v m="$1" '$1 == m { print $2 * 20 }')
-    echo $(((steps + warm) * ${mp:-100} * (nalg * ($2 + 4) + nq * $2 * $2 / 64) / 100))
+    w_a=$nalg w_q=$nq
+    ring_modelled "$2" && w_a=$((nalg - 1)) w_q=$((nq - 1)) # the ring from the model: no launch cost
+    echo $(((steps + warm) * ${mp:-100} * (w_a * ($2 + 4) + w_q * $2 * $2 / 64) / 100))
 }
 human() { if [ "$1" -lt 120 ]; then echo "$1 s"; elif [ "$1" -lt 7200 ]; then echo "$((($1 + 30) / 60)) min"
           else echo "$(($1 / 3600)).$(($1 % 3600 / 360)) h"; fi; }
@@ -369,7 +392,8 @@ finish() { # model g start weight: one launch ended; merge its CSV and say where
         BEGIN { r = u > 0 && s > 0 ? s / u : c / 1000 }
         NF == 5 { x = $5 * r - (now - $4); if (x > m) m = x }
         END { t = todo * r / j; printf "%d\n", (t > m ? t : m) + 0.5 }')
-    echo "[$done_n/$total] $1 $2 GPUs ($backend; $algos) took $(human $((f_now - $3))); elapsed $(human $((f_now - start))), about $(human "$f_left") left" >&2
+    f_how="$backend; $algos"; ring_modelled "$2" && f_how="$f_how; ring from the model"
+    echo "[$done_n/$total] $1 $2 GPUs ($f_how) took $(human $((f_now - $3))); elapsed $(human $((f_now - start))), about $(human "$f_left") left" >&2
 }
 reap() { # wait until fewer than $1 launches are in flight, finishing those that ended
     while :; do
