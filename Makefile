@@ -103,7 +103,7 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
                harness/common/parse.c harness/common/results.c \
-               harness/bench/bench_allreduce.c harness/bench/bench_data.c harness/bench/bench_stats.c \
+               harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c harness/train/workload.c \
                harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c \

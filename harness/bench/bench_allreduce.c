@@ -18,45 +18,20 @@
  * restores and the roofline are device copies (D2D), synchronised before the barrier.
  * --per-rank: each rank also summarises its own times (median, min, p99), gathered on rank 0, which
  * prints the spread and writes one row per rank (bench_rank_spread, bench.h).
- * Rank 0 keeps the CSV text in memory and writes --csv and --json whole at the end (results.h). */
+ * Rank 0 keeps the CSV text in memory and writes --csv and --json whole at the end (bench_report.c). */
 #include "bench.h"
 #include "bench_allreduce.h"
+#include "bench_run.h"
 #include "device_pick.h"
-#include "meta.h"
 #include "mem.h"
 #include "devmem.h"
 #include "guard.h"
-#include "results.h"
 #include "watchdog.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct ar_state {
-    const bench_allreduce_opts *o;
-    int rank, size;
-    ddl_ctx *ctx[AR_MAX_ALGOS];
-    void *sbuf, *rbuf;
-    void *ds, *dr;             /* what ddl_allreduce moves: sbuf, rbuf or (--device gpu) their device twins */
-    double *t, *tmax;          /* per-iteration times: this rank's, the maximum over ranks */
-    FILE *csv;                 /* rank 0, --csv or --json: the CSV text, in memory (csv_text) */
-    char *csv_text;
-    size_t csv_len;
-    double *ranks;             /* rank 0, --per-rank: median, min, p99 of each rank's own times */
-    long wrong_total;
-    long iteration;            /* over the whole sweep: the DDL_FAULT_INJECT step */
-} ar_state;
-
-typedef struct ar_row {
-    size_t bytes, count;
-    const char *algo, *place;
-    bench_stats st;            /* seconds */
-    double copy_GBps;
-    long wrong;
-    const double *ranks;       /* --per-rank: 3 per rank (median, min, p99), else NULL */
-} ar_row;
 
 /* dst <- src, or every byte = fill when src is NULL, in the buffers ddl_allreduce moves; complete on return. */
 static int buf_set(const ar_state *s, void *dst, const void *src, int fill, size_t bytes)
@@ -69,16 +44,6 @@ static int buf_set(const ar_state *s, void *dst, const void *src, int fill, size
     return (src ? kern_dev_copy(dst, src, bytes, NULL) : kern_dev_memset(dst, fill, bytes, NULL)) || kern_stream_sync(NULL);
 }
 
-static double gbps(size_t bytes, double sec) { return sec > 0 ? (double)bytes / sec / 1e9 : 0.0; }
-static const char *op_name(const bench_allreduce_opts *o)
-{
-    return o->coll == BENCH_ALLGATHER ? "none" : ddl_op_name(o->op);
-}
-
-static double bus_factor(const bench_allreduce_opts *o, int p)
-{
-    return (o->coll == BENCH_ALLREDUCE ? 2.0 : 1.0) * (p - 1) / p;
-}
 
 /* Test data for a size of `count` elements in all (reduce-scatter and allgather: p·per). */
 static void fill(const ar_state *s, size_t count)
@@ -223,83 +188,6 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
     return 0;
 }
 
-static void print_header(const ar_state *s)
-{
-    const bench_allreduce_opts *o = s->o;
-    char desc[256];
-    printf("# ddlbench %s: %d ranks, %s %s, warm-up %ld, iterations %ld, check %s\n", o->cmd, s->size,
-           ddl_dtype_name(o->dtype), op_name(o), o->warmup, o->iters, o->check ? "on" : "off");
-    for (int a = 0; a < o->nalgos; a++) {
-        ddl_ctx_describe(s->ctx[a], desc, sizeof desc);
-        printf("# %s%s%s: %s\n", o->label ? o->label : o->algos[a], o->label ? " = " : "",
-               o->label ? o->algos[a] : "", desc);
-    }
-    if (o->device) printf("# buffers: device memory of %s; copy column: device-to-device copy\n", kern_dev_name());
-    if (o->coll != BENCH_ALLREDUCE)
-        printf("# size_B: the whole vector (nccl-tests); count = p x %s, the elements in all\n",
-               o->coll == BENCH_REDUCE_SCATTER ? "recvcount" : "sendcount");
-    printf("# time: max over ranks per iteration, then median (min, p99) over iterations; "
-           "busbw = algbw*%s/p\n"
-           "# roofline: copy = memcpy GB/s of the same bytes on every rank at once (median of %ld); "
-           "bus/copy = busbw/copy\n#\n", o->coll == BENCH_ALLREDUCE ? "2(p-1)" : "(p-1)", o->copy_reps);
-    printf("# %10s %10s %8s %4s %-22s %5s %10s %10s %10s %7s %7s %7s %8s %7s\n", "size_B", "count", "type",
-           "op", "algo", "place", "time_us", "min_us", "p99_us", "algbw", "busbw", "copy", "bus/copy",
-           "#wrong");
-    printf("# %10s %10s %8s %4s %-22s %5s %10s %10s %10s %7s %7s %7s %8s %7s\n", "(B)", "(elems)", "", "", "",
-           "", "(median)", "", "", "(GB/s)", "(GB/s)", "(GB/s)", "", "");
-    fflush(stdout);
-}
-
-/* --per-rank: the spread line under the table row, the summary columns of the CSV row, then one CSV
- * row per rank (its own median, min, p99; the columns that have no per-rank value read NA). */
-static void emit_ranks(ar_state *s, const ar_row *r)
-{
-    const bench_allreduce_opts *o = s->o;
-    bench_ranks br;
-    double *med = malloc((size_t)s->size * sizeof *med);
-    for (int k = 0; med && k < s->size; k++) med[k] = r->ranks[3 * k];
-    int nomem = !med || bench_rank_spread(med, s->size, &br);
-    free(med);
-    if (nomem) {
-        fprintf(stderr, "%s: out of memory for the per-rank summary\n", o->cmd);
-        if (s->csv) fputs(",all,NA,NA,NA,NA\n", s->csv);
-        return;
-    }
-    printf("#   ranks' own medians: median %.1f us, MAD %.1f us, slowest rank %d (+%.1f us); stragglers:", br.median * 1e6,
-           br.mad * 1e6, br.slowest, br.lag * 1e6);
-    for (int k = 0; k < s->size; k++)
-        if (bench_rank_straggler(&br, r->ranks[3 * k])) printf(" %d", k);
-    printf("%s\n", br.stragglers ? "" : " none");
-    if (!s->csv) return;
-    fprintf(s->csv, ",all,%d,%.3f,%.3f,%d\n", br.slowest, br.lag * 1e6, br.mad * 1e6, br.stragglers);
-    for (int k = 0; k < s->size; k++) {
-        const double *t = r->ranks + 3 * k;
-        double alg = gbps(r->bytes, t[0]);
-        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,NA,NA,NA,%d,NA,%.3f,NA,%d\n", r->bytes,
-                r->count, ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters, t[0] * 1e6,
-                t[1] * 1e6, t[2] * 1e6, alg, alg * bus_factor(o, s->size), k, (t[0] - br.median) * 1e6,
-                bench_rank_straggler(&br, t[0]));
-    }
-}
-
-static void emit_row(ar_state *s, const ar_row *r)
-{
-    const bench_allreduce_opts *o = s->o;
-    double alg = gbps(r->bytes, r->st.median), bus = alg * bus_factor(o, s->size);
-    double ratio = r->copy_GBps > 0 ? bus / r->copy_GBps : 0.0;
-    printf("  %10zu %10zu %8s %4s %-22s %5s %10.1f %10.1f %10.1f %7.3f %7.3f %7.3f %8.3f %7ld\n", r->bytes,
-           r->count, ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, r->st.median * 1e6,
-           r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
-    fflush(stdout);
-    if (s->csv)
-        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld%s", r->bytes, r->count,
-                ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters,
-                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong,
-                r->ranks ? "" : "\n");
-    if (r->ranks) emit_ranks(s, r);
-    s->wrong_total += r->wrong;
-}
-
 /* One message size: roofline, then every algorithm out-of-place and in-place. */
 static int run_size(ar_state *s, size_t count)
 {
@@ -319,7 +207,7 @@ static int run_size(ar_state *s, size_t count)
             if (time_one(s, a, ip, count, &row)) return 1;
             row.algo = o->label ? o->label : o->algos[a];
             row.place = ip ? "in" : "out";
-            if (s->rank == 0) emit_row(s, &row);
+            if (s->rank == 0) bench_emit_row(s, &row);
         }
     return 0;
 }
@@ -358,36 +246,6 @@ static int setup(ar_state *s)
     return 0;
 }
 
-static int open_csv(ar_state *s)
-{
-    if (s->rank != 0 || (!s->o->csv && !s->o->json)) return 0;
-    if (!(s->csv = open_memstream(&s->csv_text, &s->csv_len))) {
-        fprintf(stderr, "%s: out of memory for the CSV text\n", s->o->cmd);
-        return 1;
-    }
-    if (s->o->meta) meta_write(s->csv, s->o->meta);
-    fprintf(s->csv, "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min,time_us_p99,"
-                    "algbw_GBps,busbw_GBps,copy_GBps,busbw_over_copy,wrong%s\n",
-            s->o->per_rank ? ",rank,slowest_rank,lag_us,mad_us,stragglers" : "");
-    return 0;
-}
-
-/* Ends the CSV text; writes --csv and --json (each whole) only when the whole run succeeded. */
-static int close_csv(ar_state *s, int ok)
-{
-    char err[300];
-    if (!s->csv) return 0;
-    int bad = fclose(s->csv) != 0;
-    s->csv = NULL;
-    if (!ok) return 1;
-    if (bad) snprintf(err, sizeof err, "out of memory for the CSV text");
-    if (bad || results_write(s->o->csv, s->o->json, s->o->cmd, s->csv_text, s->csv_len, err, sizeof err)) {
-        fprintf(stderr, "%s: %s\n", s->o->cmd, err);
-        return 1;
-    }
-    return 0;
-}
-
 int bench_allreduce_run(const bench_allreduce_opts *o)
 {
     ar_state s = { .o = o };
@@ -399,10 +257,10 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     watchdog_disarm();
     if ((rc = any)) goto out;
-    rc = open_csv(&s);
+    rc = bench_open_csv(&s);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc) goto out;
-    if (s.rank == 0) print_header(&s);
+    if (s.rank == 0) bench_print_header(&s);
     for (size_t b = o->min_bytes; b <= o->max_bytes && !rc; b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor) {
         /* reduce-scatter, allgather: whole elements per rank, as nccl-tests rounds */
         size_t count = b / ddl_dtype_size(o->dtype), p = o->coll == BENCH_ALLREDUCE ? 1 : (size_t)s.size;
@@ -411,7 +269,7 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     }
     if (s.rank == 0 && s.wrong_total) fprintf(stderr, "%s: %ld wrong elements\n", o->cmd, s.wrong_total);
     if (s.wrong_total) rc = 1;
-    if (close_csv(&s, rc == 0)) rc = 1;
+    if (bench_close_csv(&s, rc == 0)) rc = 1;
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
     for (int a = 0; a < o->nalgos; a++) ddl_ctx_free(s.ctx[a]);
