@@ -77,7 +77,7 @@ LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectiv
               collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
               collectives/errors.c collectives/exchange.c collectives/grid.c collectives/location.c \
               collectives/ompi_decision.c collectives/registry.c collectives/rsag.c collectives/rsag_rhd.c \
-              collectives/topology.c
+              collectives/nodes.c collectives/topology.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
 LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c

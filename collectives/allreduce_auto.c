@@ -129,6 +129,7 @@ static int make_sub(ddl_ctx *ctx, const ddl_config *cfg, const candidate *c, ddl
     sc.poll_us = cfg->poll_us ? cfg->poll_us : ctx->poll_us;
     sc.device = cfg->device;
     sc.pipeline_depth = ctx->depth;
+    sc.net_segment_bytes = ctx->net_bytes; /* 0: the default, which is off when ours is */
     return ddl_ctx_create(ctx->comm, &sc, out);
 }
 

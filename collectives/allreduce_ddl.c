@@ -47,7 +47,8 @@ static int make_dim_comms(ddl_ctx *ctx)
         ctx->coords[i] = c;
         mrc = MPI_Comm_split(ctx->comm, ctx->rank - c * stride, c, &ctx->dim_comm[i]);
         if (mrc == MPI_SUCCESS) mrc = MPI_Comm_set_errhandler(ctx->dim_comm[i], MPI_ERRORS_RETURN);
-        if ((rc = coll_agree(ctx->comm, mrc == MPI_SUCCESS ? 0 : coll_mpi_fail(mrc, "MPI_Comm_split (ddl)"))))
+        if ((rc = coll_agree(ctx->comm, mrc == MPI_SUCCESS ? 0 : coll_mpi_fail(mrc, "MPI_Comm_split (ddl)"))) ||
+            (rc = coll_agree(ctx->comm, coll_nodes_add(ctx, ctx->dim_comm[i]))))
             return rc;
         stride *= ctx->dims[i];
     }

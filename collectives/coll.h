@@ -12,6 +12,10 @@
 
 #define COLL_DEFAULT_SEGMENT (256u * 1024u) /* host buffers, bytes; see docs/BENCHMARKS.md for the sweep */
 #define COLL_DEVICE_SEGMENT (4u << 20)      /* device buffers; docs/GPU.md says where it comes from */
+#define COLL_NET_SEGMENT (63u * 1024u)      /* host buffers, a peer on another node: every message under
+                                               Open MPI's TCP eager limit (64 KiB with its header), so no
+                                               rendezvous handshake waits behind bulk data; measured in
+                                               docs/BENCHMARKS.md ("Segments across nodes") */
 #define COLL_MAX_SEGMENT (1u << 30)
 #define COLL_MAX_DEPTH 8                    /* segments in flight, at most */
 #define COLL_CHUNK ((size_t)1 << 30)        /* bytes: the largest message MPI is given (an int count) */
@@ -35,6 +39,14 @@ struct ddl_ctx {
     size_t segment_bytes;             /* pipeline segment of the reducing steps, equal on every rank */
     size_t plain_bytes;               /* message size of the plain steps, equal on every rank: COLL_CHUNK
                                          when every rank's MPI moves its buffers, else segment_bytes */
+    size_t net_bytes;                 /* message size of every step to or from a peer on another node,
+                                         equal on every rank, <= segment_bytes; 0: no such distinction */
+    int nnodes;                       /* communicators with a node map (nodes.c): 0 = every peer local */
+    struct coll_nodes {
+        MPI_Comm comm;                /* ctx->comm first, then ddl's dimension communicators */
+        int *node;                    /* node of each of its ranks (lowest ctx->comm rank on the node) */
+    } nodes[1 + DDL_MAX_DIMS];
+    int my_node;
     int depth;                        /* segments in flight per direction (pipeline depth) */
     int poll_us;                      /* 0: block in MPI_Wait; else test, sleeping this long between */
     const coll_loc *loc;              /* where the buffers live: location.c (host), device.c */
@@ -68,6 +80,7 @@ struct coll_loc {
     int mpi_user_ops;         /* MPI's user-defined ops (float16, bfloat16) may reduce them */
     int default_depth;        /* segments in flight unless configured */
     size_t default_segment;   /* bytes, unless configured */
+    size_t default_net_segment; /* bytes to and from other nodes, unless configured; 0 = off */
     int (*alloc)(ddl_ctx *ctx);            /* buffers for depth segments (collective agreement after) */
     void (*release)(ddl_ctx *ctx);         /* what choose and alloc made; safe after a partial alloc */
     int (*enter)(ddl_ctx *ctx);            /* before a step, on the calling thread (select the device) */
@@ -165,6 +178,20 @@ int coll_agree_same(MPI_Comm comm, long value, const char *what);
 /* Test hook: DDL_TEST_FAIL="POINT:RANK" makes rank RANK of comm fail at POINT (alloc, topology or
  * setup) with code; 0 elsewhere. A malformed value is DDL_ERR_ARG. */
 int coll_test_fail(MPI_Comm comm, const char *point, int code);
+
+/* An integer environment variable in [min, max] (topology.c); *out = 0 when unset or empty; a bad
+ * value is DDL_ERR_ARG naming it. */
+int coll_env_long(const char *name, long min, long max, long *out);
+
+/* Node maps (nodes.c), made only when ctx->net_bytes is set. coll_nodes_init: collective over
+ * ctx->comm, the node of every rank from MPI_COMM_TYPE_SHARED (the real transport, whatever
+ * DDL_RANKS_PER_NODE says); one node: no map. coll_nodes_add: collective over sub, a map for it.
+ * coll_nodes_free: both. coll_remote: peer (a rank of comm) is on another node; 0 for
+ * MPI_PROC_NULL and for communicators without a map. */
+int coll_nodes_init(ddl_ctx *ctx);
+int coll_nodes_add(ddl_ctx *ctx, MPI_Comm sub);
+void coll_nodes_free(ddl_ctx *ctx);
+int coll_remote(const ddl_ctx *ctx, MPI_Comm comm, int peer);
 
 /* Wait for n requests, by MPI_Waitall or by polling (ctx->poll_us). */
 int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs);

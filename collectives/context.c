@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int coll_env_long(const char *name, long min, long max, long *out);
 int coll_topology(MPI_Comm comm, int rank, int size, int override, int *rpn);
 
 _Static_assert((int)DDL_FLOAT32 == (int)KERN_F32 && (int)DDL_INT32 == (int)KERN_I32 &&
@@ -54,6 +53,22 @@ static int resolve_segment(const ddl_ctx *ctx, size_t requested, size_t *out)
     return 0;
 }
 
+/* 0 = off (one size everywhere); else at most the segment, which sizes the landing slots. */
+static int resolve_net_segment(const ddl_ctx *ctx, size_t requested, size_t segment, size_t *out)
+{
+    long env;
+    int rc;
+    if (!requested) {
+        if ((rc = coll_env_long("DDL_NET_SEGMENT_BYTES", 1, COLL_MAX_SEGMENT, &env))) return rc;
+        requested = env ? (size_t)env : ctx->loc->default_net_segment;
+        if (!requested) return *out = 0, 0;
+    }
+    if (requested < 64 || requested > COLL_MAX_SEGMENT)
+        return coll_fail(DDL_ERR_ARG, "net_segment_bytes: expected 64..%u, got %zu", COLL_MAX_SEGMENT, requested);
+    *out = (requested < segment ? requested : segment) & ~(size_t)7;
+    return 0;
+}
+
 static int resolve_depth(ddl_ctx *ctx, int requested)
 {
     const int lo = 1 + ctx->loc->lag;
@@ -82,13 +97,14 @@ static int resolve_poll(int requested, int *out)
 }
 
 /* Everything decided before any communication: local failures only. */
-static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment)
+static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment, size_t *net)
 {
     const char *name = cfg->algo && *cfg->algo ? cfg->algo : "ddl";
     int algo = coll_algo_find(name), rc;
     if (algo < 0) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\" (see --list)", name);
     ctx->algo = algo;
     if ((rc = coll_loc_choose(ctx, cfg)) || (rc = resolve_segment(ctx, cfg->segment_bytes, segment)) ||
+        (rc = resolve_net_segment(ctx, cfg->net_segment_bytes, *segment, net)) ||
         (rc = resolve_depth(ctx, cfg->pipeline_depth)))
         return rc;
     return resolve_poll(cfg->poll_us, &ctx->poll_us);
@@ -113,22 +129,26 @@ static int open_comm(ddl_ctx *ctx, MPI_Comm comm, int rc)
     return rc;
 }
 
-/* Collective: one segment (the smallest requested) on every rank, and one size for the plain steps'
- * messages: COLL_CHUNK when every rank's MPI moves its buffers, else the segment (staging slots). */
-static int agree_sizes(ddl_ctx *ctx, size_t requested)
+/* Collective: one segment (the smallest requested) on every rank, one size for the plain steps'
+ * messages: COLL_CHUNK when every rank's MPI moves its buffers, else the segment (staging slots), and
+ * one for steps across nodes (the smallest set, at most the segment; off only if off everywhere);
+ * with that set, the node map (nodes.c). */
+static int agree_sizes(ddl_ctx *ctx, size_t requested, size_t net)
 {
-    unsigned long mine[2] = { (unsigned long)requested, (unsigned long)ctx->loc->mpi_moves }, all[2];
-    COLL_MPI(MPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG, MPI_MIN, ctx->comm));
+    unsigned long mine[3] = { (unsigned long)requested, (unsigned long)ctx->loc->mpi_moves,
+                              net ? (unsigned long)net : ULONG_MAX }, all[3];
+    COLL_MPI(MPI_Allreduce(mine, all, 3, MPI_UNSIGNED_LONG, MPI_MIN, ctx->comm));
     ctx->segment_bytes = all[0];
     ctx->plain_bytes = all[1] ? COLL_CHUNK : all[0];
-    return 0;
+    ctx->net_bytes = all[2] == ULONG_MAX ? 0 : (all[2] < all[0] ? all[2] : all[0]) & ~(size_t)7;
+    return ctx->net_bytes ? coll_nodes_init(ctx) : 0;
 }
 
 int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
 {
     static const ddl_config defaults = DDL_CONFIG_INIT;
     ddl_ctx *ctx = NULL;
-    size_t segment = 0;
+    size_t segment = 0, net = 0;
     int rc;
 
     if (comm == MPI_COMM_NULL) return coll_fail(DDL_ERR_ARG, "ddl_ctx_create: communicator is MPI_COMM_NULL");
@@ -139,8 +159,8 @@ int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
     else if (!(ctx = ctx_new()))
         rc = coll_fail(DDL_ERR_NOMEM, "ddl_ctx_create: out of memory");
     else
-        rc = configure(ctx, cfg, &segment);
-    if ((rc = open_comm(ctx, comm, rc)) || (rc = agree_sizes(ctx, segment)) ||
+        rc = configure(ctx, cfg, &segment, &net);
+    if ((rc = open_comm(ctx, comm, rc)) || (rc = agree_sizes(ctx, segment, net)) ||
         (rc = coll_topology(ctx->comm, ctx->rank, ctx->size, cfg->ranks_per_node, &ctx->ranks_per_node)))
         goto out;
     rc = coll_test_fail(ctx->comm, "alloc", DDL_ERR_NOMEM);
@@ -161,6 +181,7 @@ void ddl_ctx_free(ddl_ctx *ctx)
     if (!ctx) return;
     if (coll_algo_get(ctx->algo)->teardown) coll_algo_get(ctx->algo)->teardown(ctx);
     if (ctx->work) ctx->loc->work_free(ctx, ctx->work);
+    coll_nodes_free(ctx);
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     ctx->loc->release(ctx);
     free(ctx);
@@ -193,6 +214,9 @@ int ddl_ctx_describe(const ddl_ctx *ctx, char *buf, size_t len)
     if (!ctx || !buf || !len) return coll_fail(DDL_ERR_ARG, "ddl_ctx_describe: bad argument");
     used += (size_t)snprintf(buf, len, "%s ranks=%d ranks_per_node=%d segment=%zu depth=%d", ddl_ctx_algo(ctx),
                              ctx->size, ctx->ranks_per_node, ctx->segment_bytes, ctx->depth);
+    if (ctx->net_bytes && used < len)
+        used += (size_t)snprintf(buf + used, len - used, " net_segment=%zu%s", ctx->net_bytes,
+                                 ctx->nnodes ? "" : "(one node)");
     if (ctx->loc->device && used < len)
         used += (size_t)snprintf(buf + used, len - used, " device=%s", ctx->loc->name);
     if (coll_algo_get(ctx->algo)->describe && used + 1 < len) /* the row's own: grid, auto's choices */

@@ -9,7 +9,9 @@
  *     recv seg1 ─────────────────► consume seg1 ...   sends: up to depth in flight
  *
  * coll_exchange: the plain send-receive of the allgather phases: the same pipeline cut at
- * ctx->plain_bytes (below INT_MAX bytes), each piece landing in place or copied there.
+ * ctx->plain_bytes (below INT_MAX bytes), each piece landing in place or copied there. Messages to
+ * or from a peer on another node are cut at ctx->net_bytes instead, in both steps (nodes.c says why),
+ * so a step's sends and receives may have different sizes.
  *
  * What happens to a segment — where it lands, how a send becomes MPI-visible, how it is reduced or
  * copied — is the context's buffer location (ctx->loc: location.c for host buffers, device.c for
@@ -44,7 +46,7 @@ typedef struct step {
     char *dst;                         /* received: rbytes into dst */
     const char *a;
     size_t rbytes;
-    size_t piece;                      /* segment bytes */
+    size_t spiece, rpiece;             /* segment bytes sent, received (nodes.c: by the peer's node) */
     size_t ns, nr;                     /* segments each way */
     size_t staged, sent, posted;       /* sends staged, sends posted, receives posted */
     void *landed[COLL_MAX_DEPTH];      /* where each slot's receive lands */
@@ -56,9 +58,9 @@ static int post_recvs(ddl_ctx *ctx, step *s, size_t upto)
     for (; s->posted < upto && s->posted < s->nr; s->posted++) {
         const size_t j = s->posted;
         const int w = (int)(j % (size_t)ctx->depth);
-        int rc = ctx->loc->land(ctx, w, s->reduce, s->dst + j * s->piece, &s->landed[w]);
+        int rc = ctx->loc->land(ctx, w, s->reduce, s->dst + j * s->rpiece, &s->landed[w]);
         if (rc) return rc;
-        COLL_MPI(MPI_Irecv(s->landed[w], (int)coll_piece_len(s->rbytes, s->piece, j), MPI_BYTE, s->source,
+        COLL_MPI(MPI_Irecv(s->landed[w], (int)coll_piece_len(s->rbytes, s->rpiece, j), MPI_BYTE, s->source,
                            s->tag, s->comm, &s->rreq[w]));
     }
     return 0;
@@ -68,8 +70,8 @@ static int stage_sends(ddl_ctx *ctx, step *s, size_t upto)
 {
     for (; s->staged < upto && s->staged < s->ns; s->staged++) {
         const size_t j = s->staged;
-        int rc = ctx->loc->stage(ctx, (int)(j % (size_t)ctx->depth), s->src + j * s->piece,
-                                 coll_piece_len(s->sbytes, s->piece, j));
+        int rc = ctx->loc->stage(ctx, (int)(j % (size_t)ctx->depth), s->src + j * s->spiece,
+                                 coll_piece_len(s->sbytes, s->spiece, j));
         if (rc) return rc;
     }
     return 0;
@@ -81,9 +83,9 @@ static int post_sends(ddl_ctx *ctx, step *s, size_t upto)
         const size_t j = s->sent;
         const int w = (int)(j % (size_t)ctx->depth);
         const void *from;
-        int rc = ctx->loc->sendable(ctx, w, s->src + j * s->piece, &from);
+        int rc = ctx->loc->sendable(ctx, w, s->src + j * s->spiece, &from);
         if (rc) return rc;
-        COLL_MPI(MPI_Isend(from, (int)coll_piece_len(s->sbytes, s->piece, j), MPI_BYTE, s->dest, s->tag,
+        COLL_MPI(MPI_Isend(from, (int)coll_piece_len(s->sbytes, s->spiece, j), MPI_BYTE, s->dest, s->tag,
                            s->comm, &s->sreq[w]));
     }
     return 0;
@@ -106,8 +108,8 @@ static int pipeline(ddl_ctx *ctx, step *s, kern_dtype dt, kern_op op)
     const size_t depth = (size_t)ctx->depth, ahead = depth - (size_t)ctx->loc->lag;
     int rc;
 
-    s->ns = s->dest == MPI_PROC_NULL ? 0 : coll_pieces(s->sbytes, s->piece);
-    s->nr = s->source == MPI_PROC_NULL ? 0 : coll_pieces(s->rbytes, s->piece);
+    s->ns = s->dest == MPI_PROC_NULL ? 0 : coll_pieces(s->sbytes, s->spiece);
+    s->nr = s->source == MPI_PROC_NULL ? 0 : coll_pieces(s->rbytes, s->rpiece);
     s->staged = s->sent = s->posted = 0;
     for (int w = 0; w < COLL_MAX_DEPTH; w++) s->sreq[w] = s->rreq[w] = MPI_REQUEST_NULL;
     if ((rc = ctx->loc->enter(ctx)) || (rc = post_recvs(ctx, s, depth)) || (rc = stage_sends(ctx, s, depth)) ||
@@ -116,8 +118,8 @@ static int pipeline(ddl_ctx *ctx, step *s, kern_dtype dt, kern_op op)
     for (size_t k = 0; k < s->nr || k < s->ns; k++) {
         const int w = (int)(k % depth);
         if (k < s->nr) {
-            coll_seg seg = { w, s->dst + k * s->piece, s->reduce ? s->a + k * s->piece : NULL, s->landed[w],
-                             coll_piece_len(s->rbytes, s->piece, k) };
+            coll_seg seg = { w, s->dst + k * s->rpiece, s->reduce ? s->a + k * s->rpiece : NULL, s->landed[w],
+                             coll_piece_len(s->rbytes, s->rpiece, k) };
             if ((rc = coll_waitall(ctx, 1, &s->rreq[w])) || (rc = ctx->loc->consume(ctx, &seg, dt, op)) ||
                 (rc = post_recvs(ctx, s, k + 1 + ahead)))
                 goto out;
@@ -132,13 +134,21 @@ out:
     return rc;
 }
 
+/* The message size to or from peer: ctx->net_bytes when it is on another node (nodes.c), else local.
+ * The two ends of a message see the same pair of nodes, so they cut it alike. */
+static size_t piece(const ddl_ctx *ctx, MPI_Comm comm, int peer, size_t local)
+{
+    return ctx->net_bytes && coll_remote(ctx, comm, peer) ? ctx->net_bytes : local;
+}
+
 int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
                          int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op)
 {
     const size_t es = kern_dtype_size(dt);
     step s = { .comm = comm, .dest = dest, .source = source, .tag = TAG_SEG, .reduce = 1,
                .src = sptr, .sbytes = scount * es, .dst = dst, .a = a, .rbytes = rcount * es,
-               .piece = ctx->segment_bytes };
+               .spiece = piece(ctx, comm, dest, ctx->segment_bytes),
+               .rpiece = piece(ctx, comm, source, ctx->segment_bytes) };
     return pipeline(ctx, &s, dt, op);
 }
 
@@ -147,7 +157,8 @@ int coll_exchange(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_
 {
     step s = { .comm = comm, .dest = dest, .source = source, .tag = TAG_PLAIN, .reduce = 0,
                .src = sptr, .sbytes = sbytes, .dst = rptr, .a = NULL, .rbytes = rbytes,
-               .piece = ctx->plain_bytes };
+               .spiece = piece(ctx, comm, dest, ctx->plain_bytes),
+               .rpiece = piece(ctx, comm, source, ctx->plain_bytes) };
     return pipeline(ctx, &s, KERN_F32, KERN_SUM); /* type and op unused: nothing is reduced */
 }
 

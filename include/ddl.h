@@ -72,9 +72,14 @@ typedef struct ddl_config {
                                 pinned host buffers; see docs/GPU.md) */
     int pipeline_depth;      /* segments in flight each way; 0 = default (env DDL_PIPELINE_DEPTH;
                                 2 for host buffers, 4 for device buffers; at most 8) */
+    size_t net_segment_bytes; /* segment of the steps whose peer is on another node (MPI_COMM_TYPE_SHARED),
+                                reducing and plain; 0 = default (env DDL_NET_SEGMENT_BYTES; 63 KiB for
+                                host buffers: under Open MPI's TCP eager limit, docs/BENCHMARKS.md;
+                                off = one size everywhere, for device buffers and under simulation);
+                                at most segment_bytes; the smallest of all ranks' */
 } ddl_config;
 
-#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0 }
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 }
 
 typedef struct ddl_ctx ddl_ctx;
 

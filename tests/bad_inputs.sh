@@ -102,6 +102,8 @@ DDL_FAULT_INJECT=0:1:explode -- ddlbench train $P
 -- ddlbench allreduce --csv /nonexistent/dir/out.csv -e 1K
 DDL_GRID=3 -- ddlbench allreduce -a ddl -e 1K
 DDL_SEGMENT_BYTES=-1 -- ddlbench allreduce -a ring -e 1K
+DDL_NET_SEGMENT_BYTES=1x -- ddlbench allreduce -a ring -e 1K
+DDL_NET_SEGMENT_BYTES=32 -- ddlbench allreduce -a ddl -e 1K
 DDL_GRID=3x1 -- mpi2 allreduce -a ddl -e 1K -n 1 -w 0
 DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- mpi2 train $P -a ddl --grid 3

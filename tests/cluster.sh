@@ -1,8 +1,9 @@
 #!/bin/sh
 # cluster.sh — allreduce correctness across real node boundaries, on an emulated cluster
-# (harness/scripts/emucluster.sh): every algorithm (test_allreduce --quick) on 2 nodes x 2 ranks and on
-# 3 nodes x 1 rank, with the ranks per node detected from the node boundaries (MPI_COMM_TYPE_SHARED,
-# DDL_RANKS_PER_NODE unset) and checked (--expect-rpn); a CSV's `# cluster:` and `# hosts:` lines; an
+# (harness/scripts/emucluster.sh): every algorithm (test_allreduce --quick, test_collectives) on 2 nodes x 2
+# ranks and on 3 nodes x 1 rank, messages to other nodes cut at the network segment (collectives/nodes.c),
+# with the ranks per node detected from the node boundaries (MPI_COMM_TYPE_SHARED, DDL_RANKS_PER_NODE
+# unset) and checked (--expect-rpn); a CSV's `# cluster:` and `# hosts:` lines; an
 # interrupted job leaves no process on the nodes.
 # The tool's bad input (one line, exit 2, nothing left in `ip netns list`), an interrupted `up` and a
 # failed one leave nothing behind either. Where namespaces cannot be made (not root, no permission)
@@ -11,7 +12,7 @@
 root=$(cd "$(dirname "$0")/.." && pwd)
 emu="sh $root/harness/scripts/emucluster.sh"
 name=t$$
-unset DDL_RANKS_PER_NODE DDL_GRID DDL_PATTERNS DDL_SEGMENT_BYTES
+unset DDL_RANKS_PER_NODE DDL_GRID DDL_PATTERNS DDL_SEGMENT_BYTES DDL_NET_SEGMENT_BYTES DDL_TEST_NODE_RANKS
 trap '$emu --name $name down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
@@ -54,16 +55,23 @@ fi
 ip netns del "$name-probe"
 
 [ -x "$BUILD/tests/test_allreduce" ] || { bad "no $BUILD/tests/test_allreduce (build first)"; report; exit 1; }
-# run_on NODES PPN: up, test_allreduce --quick --expect-rpn PPN on NODES x PPN ranks, down
-run_on() {
-    if ! $emu --name $name up --nodes "$1" >"$tmp/up" 2>&1; then bad "up --nodes $1: $(cat "$tmp/up")"; return; fi
-    timeout 300 $emu --name $name run --ppn "$2" -- sh "$root/harness/scripts/mpilaunch.sh" $(($1 * $2)) \
-        "$BUILD/tests/test_allreduce" --quick --expect-rpn "$2" >"$tmp/log" 2>&1 </dev/null; rc=$?
+# on_nodes NODES PPN TEST ARGS...: TEST on NODES x PPN ranks of the cluster that is up
+on_nodes() {
+    n=$1 k=$2 t=$3; shift 3
+    timeout 300 $emu --name $name run --ppn "$k" -- sh "$root/harness/scripts/mpilaunch.sh" $((n * k)) \
+        "$BUILD/tests/$t" "$@" >"$tmp/log" 2>&1 </dev/null; rc=$?
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/log" | tail -n 1)
     p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
     if [ -z "$line" ] || [ "$rc" -ne 0 ] || [ "$f" -ne 0 ] || [ "$p" -lt 100 ]; then
-        bad "$1 nodes x $2 ranks: exit $rc, \"$line\""; grep -m 10 FAIL "$tmp/log"; tail -n 3 "$tmp/log"
-    else ok; echo "$1 nodes x $2 ranks: $line"; fi
+        bad "$t on $n nodes x $k ranks: exit $rc, \"$line\""; grep -m 10 FAIL "$tmp/log"; tail -n 3 "$tmp/log"
+    else ok; echo "$t on $n nodes x $k ranks: $line"; fi
+}
+# run_on NODES PPN: up, test_allreduce --quick --expect-rpn PPN (which also checks that messages to other
+# nodes are cut at the network segment) and test_collectives on NODES x PPN ranks
+run_on() {
+    if ! $emu --name $name up --nodes "$1" >"$tmp/up" 2>&1; then bad "up --nodes $1: $(cat "$tmp/up")"; return; fi
+    on_nodes "$1" "$2" test_allreduce --quick --expect-rpn "$2"
+    on_nodes "$1" "$2" test_collectives
 }
 run_on 2 2
 # provenance: the ranks' hostnames and the cluster's settings in the CSV (cluster still up: 2 nodes)

@@ -19,6 +19,10 @@ test_allreduce:8:--rpn 2
 test_collectives:1 2 3 4 5 6 7 8
 test_collectives:12 16:--rpn 4
 test_collectives:8:--rpn 2
+test_allreduce:4 6:--rpn 2 --net 2:1000
+test_allreduce:6:--net 3:4000
+test_collectives:4 6:--rpn 2 --net 2:1000
+test_collectives:6:--net 3:4000
 test_api:1 3 4
 test_engine:1 2 3
 test_cuda:1 2 3

@@ -9,7 +9,9 @@
  *   --rpn K         emulate nodes of K ranks (else detected with MPI_COMM_TYPE_SHARED)
  *   --quick         fewer cases, for runs across an emulated network (tests/cluster.sh): counts up to
  *                   2^16+3, float32/float16/int32, sum and max
- *   --expect-rpn K  also check that the detected ranks per node is K (real node boundaries) */
+ *   --expect-rpn K  also check that the detected ranks per node is K (real node boundaries), and that
+ *                   messages to other nodes are cut at the network segment (a node map was made)
+ *   --net K:B       ranks K apart count as other nodes, their messages cut at B bytes (test.h) */
 #include "bench.h"
 #include "ddl.h"
 #include "test.h"
@@ -148,6 +150,8 @@ static void check_detected(int want)
     ddl_ctx_describe(ctx, desc, sizeof desc);
     snprintf(key, sizeof key, " ranks_per_node=%d ", want);
     if (rank == 0) CHECK(strstr(desc, key) != NULL, "p=%d: detected \"%s\", want%s", size, desc, key);
+    if (rank == 0 && want < size) /* several real nodes: a node map, so remote messages are cut */
+        CHECK(strstr(desc, " net_segment=") && !strstr(desc, "(one node)"), "p=%d: no node map in \"%s\"", size, desc);
     ddl_ctx_free(ctx);
 }
 
@@ -160,6 +164,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--rpn")) rpn = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--net")) CHECK(test_net_option(argv[++i]) == 0, "--net %s", argv[i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--expect-rpn")) expect_rpn = atoi(argv[++i]);
         else CHECK(0, "unknown argument \"%s\"", argv[i]);
     }

@@ -143,6 +143,12 @@ static void test_agreement(void)
     if (rank == size - 1) setenv("DDL_SEGMENT_BYTES", "12abc", 1); /* a bad value on one rank only */
     expect_all_fail("ddl", size - 1, DDL_ERR_ARG, "DDL_SEGMENT_BYTES", "bad env on the last rank");
     unsetenv("DDL_SEGMENT_BYTES");
+    if (rank == 0) setenv("DDL_NET_SEGMENT_BYTES", "63", 1); /* below 64 bytes, on rank 0 only */
+    expect_all_fail("ring", 0, DDL_ERR_ARG, "net_segment_bytes", "net segment below 64 on rank 0");
+    unsetenv("DDL_NET_SEGMENT_BYTES");
+    setenv("DDL_TEST_NODE_RANKS", "x", 1); /* the test hook is read only when a net segment is set */
+    expect_all_fail("ring", rank, DDL_ERR_ARG, "DDL_TEST_NODE_RANKS", "malformed node hook");
+    unsetenv("DDL_TEST_NODE_RANKS");
     if (size > 1 && detects) { /* a good value on one rank only: it would not detect, the others would */
         if (rank == 0) setenv("DDL_RANKS_PER_NODE", "1", 1);
         expect_all_fail("ring", rank, DDL_ERR_ARG, "differs between ranks", "rpn on rank 0 only");

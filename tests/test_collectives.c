@@ -5,7 +5,8 @@
  * type; the receive buffer starts as garbage; the send buffer must come back untouched and nothing
  * past the receive count may be written (a guard of GUARD elements). An algorithm without the two
  * collectives (DDL_ALGO_RSAG unset) must return DDL_ERR_ALGO. Wrong counts are reduced over ranks.
- * Usage (under mpirun): test_collectives [--rpn K] */
+ * Usage (under mpirun): test_collectives [--rpn K] [--net K:B] (test.h: messages to ranks K apart cut
+ * at B bytes) */
 #include "bench.h"
 #include "ddl.h"
 #include "test.h"
@@ -159,6 +160,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int i = 1; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--rpn")) rpn = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--net")) CHECK(test_net_option(argv[++i]) == 0, "--net %s", argv[i]);
         else CHECK(0, "unknown argument \"%s\"", argv[i]);
     }
     const size_t elems = (BIG + (size_t)size) + (size_t)size * 1009 + GUARD;
