@@ -12,7 +12,7 @@
 
 #define COLL_DEFAULT_SEGMENT (256u * 1024u) /* host buffers, bytes; see docs/BENCHMARKS.md for the sweep */
 #define COLL_DEVICE_SEGMENT (4u << 20)      /* device buffers; docs/GPU.md says where it comes from */
-#define COLL_NET_SEGMENT (63u * 1024u)      /* host buffers, a peer on another node: every message under
+#define COLL_NET_SEGMENT DDL_NET_SEGMENT_DEFAULT /* host buffers, a peer on another node: every message under
                                                Open MPI's TCP eager limit (64 KiB with its header), so no
                                                rendezvous handshake waits behind bulk data; measured in
                                                docs/BENCHMARKS.md ("Segments across nodes") */

@@ -56,6 +56,9 @@ enum {
 typedef double (*ddl_cost_fn)(void *arg, const char *algo, const char *grid, const char *patterns,
                               size_t bytes);
 
+/* The default net_segment_bytes for host buffers (below): under Open MPI's TCP eager limit. */
+#define DDL_NET_SEGMENT_DEFAULT (63u * 1024u)
+
 typedef struct ddl_config {
     const char *algo;        /* registered name; NULL or "" = "ddl" */
     const char *grid;        /* "4x16x4" (product = ranks); NULL = derived (ranks per node x nodes) */

@@ -8,12 +8,17 @@
  *   exchange   every rank at once with a partner at that level (MPI_Sendrecv; intra: rank ^ 1 in
  *              the node, inter: the same local rank on node ^ 1), max over ranks per iteration —
  *              the load an allreduce puts on the links, so the platform's links come from it.
+ *              Between real nodes (detected, not DDL_RANKS_PER_NODE) the message goes as libddl
+ *              sends it there: pieces of the network segment (DDL_NET_SEGMENT_BYTES, default
+ *              DDL_NET_SEGMENT_DEFAULT), two in flight, every one eager (collectives/nodes.c); one
+ *              whole rendezvous message each way measures the protocol's stall, not the link.
  * Each figure is the median over iterations, then over --rounds sweeps of all sizes. Fit (fit.h): t = α + n·β by relative least squares,
  * piecewise where that explains the points clearly better; intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
  * platform model). SMPI's factors are global, so they come from one level: inter when measured,
  * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
+#include "ddl.h"
 #include "fit.h"
 #include "guard.h"
 #include "outfile.h"
@@ -43,6 +48,7 @@ typedef struct net_state {
     int rank, size, rpn, nodes;
     char *sbuf, *rbuf;
     double *t, *tmax;
+    size_t piece;              /* inter-node exchange: messages of at most this (0: whole) */
     long step;                 /* DDL_FAULT_INJECT counter */
 } net_state;
 
@@ -139,14 +145,32 @@ static double pingpong(net_state *s, int a, int b, size_t n)
     return med;
 }
 
-/* Median over iterations of the slowest rank's MPI_Sendrecv of n bytes with partner (-1: idle). */
-static double exchange(net_state *s, int partner, size_t n)
+enum { LV_INTRA, LV_INTER };
+enum { SW_PINGPONG, SW_EXCHANGE };
+
+/* n bytes each way with partner in pieces of at most `piece`, two in flight each way. */
+static void exchange_pieces(net_state *s, int partner, size_t n, size_t piece)
+{
+    MPI_Request rq[4] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+    for (size_t off = 0, j = 0; off < n; off += piece, j++) {
+        int w = (int)(j % 2) * 2, len = (int)(n - off < piece ? n - off : piece);
+        MPI_Waitall(2, &rq[w], MPI_STATUSES_IGNORE);
+        MPI_Irecv(s->rbuf + off, len, MPI_BYTE, partner, 9, MPI_COMM_WORLD, &rq[w]);
+        MPI_Isend(s->sbuf + off, len, MPI_BYTE, partner, 9, MPI_COMM_WORLD, &rq[w + 1]);
+    }
+    MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+}
+
+/* Median over iterations of the slowest rank's exchange of n bytes with partner (-1: idle). */
+static double exchange(net_state *s, int level, int partner, size_t n)
 {
     long k = iters_for(s->o, n);
     for (long it = -1; it < k; it++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
-        if (partner >= 0)
+        if (partner >= 0 && level == LV_INTER && s->piece && n > s->piece)
+            exchange_pieces(s, partner, n, s->piece);
+        else if (partner >= 0)
             MPI_Sendrecv(s->sbuf, (int)n, MPI_BYTE, partner, 9, s->rbuf, (int)n, MPI_BYTE, partner, 9, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
         if (it >= 0) s->t[it] = MPI_Wtime() - t0;
@@ -179,6 +203,17 @@ static int ranks_per_node(net_state *s, char *err, size_t errlen)
             return 2;
         }
         k = n;
+#ifndef DDL_SIM /* under SMPI libddl sends one size everywhere (location.c), and so does this */
+        if (s->size > n) { /* real nodes: libddl cuts its messages between them (nodes.c) */
+            const char *e = getenv("DDL_NET_SEGMENT_BYTES");
+            long b = DDL_NET_SEGMENT_DEFAULT;
+            if (e && *e && parse_int(e, 64, 1 << 30, &b)) {
+                snprintf(err, errlen, "DDL_NET_SEGMENT_BYTES: expected 64..%d, got \"%.20s\"", 1 << 30, e);
+                return 2;
+            }
+            s->piece = (size_t)b & ~(size_t)7;
+        }
+#endif
     }
     s->rpn = (int)k, s->nodes = s->size / (int)k;
     if (s->rpn < 2 && s->nodes < 2) {
@@ -188,8 +223,6 @@ static int ranks_per_node(net_state *s, char *err, size_t errlen)
     return 0;
 }
 
-enum { LV_INTRA, LV_INTER };
-enum { SW_PINGPONG, SW_EXCHANGE };
 
 /* One sweep of one level: t[i] for the sizes n[i]; rank 0 prints the rows. */
 static void sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
@@ -208,7 +241,7 @@ static void sweep(net_state *s, int level, int kind, const double *n, int count,
             watchdog_arm(s->o->timeout_s ? (double)s->o->timeout_s + (double)bytes / 10e6 : 0, what);
             guard_fault_point(s->rank, s->step++);
             r[k][i] = kind == SW_PINGPONG ? pingpong(s, 0, level == LV_INTRA ? 1 : s->rpn, bytes)
-                                          : exchange(s, partner, bytes);
+                                          : exchange(s, level, partner, bytes);
             watchdog_disarm();
         }
     for (int i = 0; i < count; i++) {
