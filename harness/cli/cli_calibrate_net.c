@@ -66,8 +66,10 @@ static void usage(void)
            "Fits t = alpha + n*beta per level (intra-node; inter-node with >= 2 nodes) from ping-pong and\n"
            "pairwise-exchange sweeps; the exchange fit (all ranks at once) sets the links, with SMPI\n"
            "lat/bw factors when a two-segment fit explains the points clearly better; residuals printed\n"
-           "and written. Use the file as --preset FILE (platform, model), PLATFORM=FILE (make run),\n"
-           "train --platform FILE.\n", NET_TIMEOUT_S);
+           "and written. Between real nodes the exchange goes in pieces of DDL_NET_SEGMENT_BYTES (default\n"
+           "%u), two in flight, as libddl sends there; otherwise one message each way.\n"
+           "Use the file as --preset FILE (platform, model), PLATFORM=FILE (make run),\n"
+           "train --platform FILE.\n", NET_TIMEOUT_S, DDL_NET_SEGMENT_DEFAULT);
 }
 
 static int parse(int argc, char **argv, net_opts *o)
