@@ -402,8 +402,9 @@ run: $(RUN_DEPS)
 MPICH_BUILD ?= $(BUILD)/mpich
 .PHONY: check-mpich
 check-mpich:
-	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_api $(MPICH_BUILD)/ddlbench >/dev/null
+	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_collectives $(MPICH_BUILD)/tests/test_api $(MPICH_BUILD)/ddlbench >/dev/null
 	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_allreduce)
+	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_collectives)
 	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_api)
 	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich sh tests/cluster.sh
 
