@@ -1,6 +1,6 @@
 #!/bin/sh
 # cluster.sh — allreduce correctness across real node boundaries, on an emulated cluster
-# (harness/scripts/emucluster.sh): every algorithm (test_allreduce --quick, test_collectives) on 2 nodes x 2
+# (harness/scripts/emucluster.sh): every algorithm (test_allreduce --quick, test_collectives --quick) on 2 nodes x 2
 # ranks and on 3 nodes x 1 rank, messages to other nodes cut at the network segment (collectives/nodes.c),
 # with the ranks per node detected from the node boundaries (MPI_COMM_TYPE_SHARED, DDL_RANKS_PER_NODE
 # unset) and checked (--expect-rpn); a CSV's `# cluster:` and `# hosts:` lines; an
@@ -71,7 +71,7 @@ on_nodes() {
 run_on() {
     if ! $emu --name $name up --nodes "$1" >"$tmp/up" 2>&1; then bad "up --nodes $1: $(cat "$tmp/up")"; return; fi
     on_nodes "$1" "$2" test_allreduce --quick --expect-rpn "$2"
-    on_nodes "$1" "$2" test_collectives
+    on_nodes "$1" "$2" test_collectives --quick
 }
 run_on 2 2
 # calibrate --network across the nodes (one rank each: MPICH's ranks spin, 4 of them stall 2 cores):
