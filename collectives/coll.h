@@ -46,7 +46,7 @@ struct ddl_ctx {
         MPI_Comm comm;                /* ctx->comm first, then ddl's dimension communicators */
         int *node;                    /* node of each of its ranks (lowest ctx->comm rank on the node) */
     } nodes[1 + DDL_MAX_DIMS];
-    int my_node;
+    int my_node;                      /* this rank's node, as in the maps */
     int depth;                        /* segments in flight per direction (pipeline depth) */
     int poll_us;                      /* 0: block in MPI_Wait; else test, sleeping this long between */
     const coll_loc *loc;              /* where the buffers live: location.c (host), device.c */

@@ -53,8 +53,9 @@ static int resolve_segment(const ddl_ctx *ctx, size_t requested, size_t *out)
     return 0;
 }
 
-/* 0 = off (one size everywhere); else at most the segment, which sizes the landing slots. */
-static int resolve_net_segment(const ddl_ctx *ctx, size_t requested, size_t segment, size_t *out)
+/* 0 = off (one size everywhere); agree_sizes makes it at most the agreed segment, which sizes the
+ * landing slots. */
+static int resolve_net_segment(const ddl_ctx *ctx, size_t requested, size_t *out)
 {
     long env;
     int rc;
@@ -65,7 +66,7 @@ static int resolve_net_segment(const ddl_ctx *ctx, size_t requested, size_t segm
     }
     if (requested < 64 || requested > COLL_MAX_SEGMENT)
         return coll_fail(DDL_ERR_ARG, "net_segment_bytes: expected 64..%u, got %zu", COLL_MAX_SEGMENT, requested);
-    *out = (requested < segment ? requested : segment) & ~(size_t)7;
+    *out = requested;
     return 0;
 }
 
@@ -104,7 +105,7 @@ static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment, size_
     if (algo < 0) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\" (see --list)", name);
     ctx->algo = algo;
     if ((rc = coll_loc_choose(ctx, cfg)) || (rc = resolve_segment(ctx, cfg->segment_bytes, segment)) ||
-        (rc = resolve_net_segment(ctx, cfg->net_segment_bytes, *segment, net)) ||
+        (rc = resolve_net_segment(ctx, cfg->net_segment_bytes, net)) ||
         (rc = resolve_depth(ctx, cfg->pipeline_depth)))
         return rc;
     return resolve_poll(cfg->poll_us, &ctx->poll_us);

@@ -225,7 +225,6 @@ static int ranks_per_node(net_state *s, char *err, size_t errlen)
     return 0;
 }
 
-
 /* One sweep of one level: t[i] for the sizes n[i]; rank 0 prints the rows. */
 static void sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
 {
