@@ -39,34 +39,21 @@ static ddl_ctx *ctx_new(void)
     return ctx;
 }
 
-static int resolve_segment(const ddl_ctx *ctx, size_t requested, size_t *out)
+/* A message size: requested (the config field `what`), else env, else def; 0 only when def is 0 (off).
+ * The segment's default is never 0; the network segment's is 0 where it is off, and agree_sizes makes
+ * it at most the agreed segment, which sizes the landing slots. */
+static int resolve_bytes(const char *what, const char *env_name, size_t requested, size_t def, size_t *out)
 {
     long env;
     int rc;
     if (!requested) {
-        if ((rc = coll_env_long("DDL_SEGMENT_BYTES", 1, COLL_MAX_SEGMENT, &env))) return rc;
-        requested = env ? (size_t)env : ctx->loc->default_segment;
-    }
-    if (requested < 64 || requested > COLL_MAX_SEGMENT)
-        return coll_fail(DDL_ERR_ARG, "segment_bytes: expected 64..%u, got %zu", COLL_MAX_SEGMENT, requested);
-    *out = requested & ~(size_t)7;
-    return 0;
-}
-
-/* 0 = off (one size everywhere); agree_sizes makes it at most the agreed segment, which sizes the
- * landing slots. */
-static int resolve_net_segment(const ddl_ctx *ctx, size_t requested, size_t *out)
-{
-    long env;
-    int rc;
-    if (!requested) {
-        if ((rc = coll_env_long("DDL_NET_SEGMENT_BYTES", 1, COLL_MAX_SEGMENT, &env))) return rc;
-        requested = env ? (size_t)env : ctx->loc->default_net_segment;
+        if ((rc = coll_env_long(env_name, 1, COLL_MAX_SEGMENT, &env))) return rc;
+        requested = env ? (size_t)env : def;
         if (!requested) return *out = 0, 0;
     }
     if (requested < 64 || requested > COLL_MAX_SEGMENT)
-        return coll_fail(DDL_ERR_ARG, "net_segment_bytes: expected 64..%u, got %zu", COLL_MAX_SEGMENT, requested);
-    *out = requested;
+        return coll_fail(DDL_ERR_ARG, "%s: expected 64..%u, got %zu", what, COLL_MAX_SEGMENT, requested);
+    *out = requested & ~(size_t)7;
     return 0;
 }
 
@@ -104,8 +91,11 @@ static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment, size_
     int algo = coll_algo_find(name), rc;
     if (algo < 0) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\" (see --list)", name);
     ctx->algo = algo;
-    if ((rc = coll_loc_choose(ctx, cfg)) || (rc = resolve_segment(ctx, cfg->segment_bytes, segment)) ||
-        (rc = resolve_net_segment(ctx, cfg->net_segment_bytes, net)) ||
+    if ((rc = coll_loc_choose(ctx, cfg)) ||
+        (rc = resolve_bytes("segment_bytes", "DDL_SEGMENT_BYTES", cfg->segment_bytes, ctx->loc->default_segment,
+                            segment)) ||
+        (rc = resolve_bytes("net_segment_bytes", "DDL_NET_SEGMENT_BYTES", cfg->net_segment_bytes,
+                            ctx->loc->default_net_segment, net)) ||
         (rc = resolve_depth(ctx, cfg->pipeline_depth)))
         return rc;
     return resolve_poll(cfg->poll_us, &ctx->poll_us);
