@@ -8,7 +8,8 @@
  * platform model) for every candidate and keeps the cheapest; only the winners get a context.
  * Without a cost model the built-in rule is: rhd below 64 KiB (latency: 2 lg p steps), else ddl on
  * ranks per node x nodes with rings when ranks are node-major on several nodes, else ring.
- * Cost: the chosen algorithm's. Memory: one context (a communicator set and scratch) per distinct
+ * Cost: the chosen algorithm's; ddl_auto_choose (ddl.h) answers the choice on a ddl_machine with the
+ * library's own model, and auto's registry cost prices that choice, so no caller re-enumerates. Memory: one context (a communicator set and scratch) per distinct
  * winner. A call picks the class nearest its size: allocation-free.
  * Reduce-scatter and allgather (n = p·count elements in all) use the class of n and the same
  * choice restricted to candidates that have them (ring, rhd, ddl do): each candidate's halves are its
@@ -75,15 +76,14 @@ static int find(const auto_state *s, const char *algo, const char *grid, const c
 }
 
 /* The rule without a cost model (file header); a candidate it names that is missing: the first. */
-static int builtin_pick(const auto_state *s, const ddl_ctx *ctx, double bytes)
+static int builtin_pick(const auto_state *s, int p, int rpn, double bytes)
 {
-    const int rpn = ctx->ranks_per_node;
     char grid[48];
     int c;
     if (bytes < 65536) {
         c = find(s, "rhd", "", "");
-    } else if (rpn > 1 && ctx->size > rpn) {
-        snprintf(grid, sizeof grid, "%dx%d", rpn, ctx->size / rpn);
+    } else if (rpn > 1 && p > rpn) {
+        snprintf(grid, sizeof grid, "%dx%d", rpn, p / rpn);
         c = find(s, "ddl", grid, "ring,ring");
     } else {
         c = find(s, "ring", "", "");
@@ -97,22 +97,23 @@ static int capable(const auto_state *s, int c)
     return row->reduce_scatter && row->allgather;
 }
 
-/* One size class's winner: the cheapest by the cost model (ties: the simpler, earlier one), else the
- * built-in rule's; rsag: among the candidates with reduce-scatter and allgather only (-1: none). */
-static int choose(const auto_state *s, const ddl_ctx *ctx, const ddl_config *cfg, double bytes, int rsag)
+/* One size class's winner on p ranks, rpn per node: the cheapest by the cost model (ties: the simpler,
+ * earlier one), else the built-in rule's; rsag: among the candidates with reduce-scatter and allgather
+ * only (-1: none). */
+static int choose(const auto_state *s, int p, int rpn, ddl_cost_fn cost, void *arg, double bytes, int rsag)
 {
-    int pick = builtin_pick(s, ctx, bytes);
+    int pick = builtin_pick(s, p, rpn, bytes);
     double best = INFINITY;
     if (rsag && !capable(s, pick)) { /* the rule's pick lacks them: the first that has them */
         pick = -1;
         for (int c = s->nc - 1; c >= 0; c--)
             if (capable(s, c)) pick = c;
     }
-    for (int c = 0; cfg->cost && c < s->nc; c++) {
+    for (int c = 0; cost && c < s->nc; c++) {
         const candidate *cd = &s->cand[c];
         if (rsag && !capable(s, c)) continue;
-        double t = cfg->cost(cfg->cost_arg, coll_algo_get(cd->algo)->name, cd->grid[0] ? cd->grid : NULL,
-                             cd->patterns[0] ? cd->patterns : NULL, (size_t)bytes);
+        double t = cost(arg, coll_algo_get(cd->algo)->name, cd->grid[0] ? cd->grid : NULL,
+                        cd->patterns[0] ? cd->patterns : NULL, (size_t)bytes);
         if (t >= 0 && t < best * 0.999) { best = t; pick = c; }
     }
     return pick;
@@ -145,8 +146,8 @@ static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
     enumerate(s, ctx->size, ctx->ranks_per_node);
     if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
     for (int k = 0; k < NCLASS; k++) {
-        s->pick[k] = choose(s, ctx, cfg, ldexp(1.0, 10 + k), 0);
-        s->rsag[k] = choose(s, ctx, cfg, ldexp(1.0, 10 + k), 1);
+        s->pick[k] = choose(s, ctx->size, ctx->ranks_per_node, cfg->cost, cfg->cost_arg, ldexp(1.0, 10 + k), 0);
+        s->rsag[k] = choose(s, ctx->size, ctx->ranks_per_node, cfg->cost, cfg->cost_arg, ldexp(1.0, 10 + k), 1);
     }
     /* rank 0's choices everywhere: every rank must create the same sub-contexts in the same order */
     COLL_MPI(MPI_Bcast(s->pick, NCLASS, MPI_INT, 0, ctx->comm));
@@ -171,6 +172,37 @@ static int size_class(double bytes)
 {
     int k = bytes > 0 ? (int)lround(log2(bytes)) - 10 : 0;
     return k < 0 ? 0 : k >= NCLASS ? NCLASS - 1 : k;
+}
+
+int ddl_auto_choose(const ddl_machine *m, double bytes, ddl_choice *out)
+{
+    double t;
+    int rc;
+    if (!out) return coll_fail(DDL_ERR_ARG, "ddl_auto_choose: out is NULL");
+    memset(out, 0, sizeof *out);
+    if ((rc = ddl_algo_cost("ring", NULL, NULL, m, bytes, &t))) return rc; /* checks m and bytes */
+    auto_state *s = calloc(1, sizeof *s);
+    if (!s) return coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
+    enumerate(s, m->ranks, m->ranks_per_node);
+    int c = s->nc ? choose(s, m->ranks, m->ranks_per_node, ddl_machine_cost, (void *)m,
+                           ldexp(1.0, 10 + size_class(bytes)), 0) : -1;
+    if (c >= 0) {
+        snprintf(out->algo, sizeof out->algo, "%s", coll_algo_get(s->cand[c].algo)->name);
+        snprintf(out->grid, sizeof out->grid, "%s", s->cand[c].grid);
+        snprintf(out->patterns, sizeof out->patterns, "%s", s->cand[c].patterns);
+    }
+    free(s);
+    return c < 0 ? coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from") : 0;
+}
+
+/* auto's own cost: that of its choice (ddl_auto_choose) at these bytes. */
+static int auto_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
+{
+    ddl_choice c;
+    int rc = ddl_auto_choose(m, bytes, &c);
+    (void)sh;
+    return rc ? rc : ddl_algo_cost(c.algo, c.grid[0] ? c.grid : NULL, c.patterns[0] ? c.patterns : NULL, m, bytes,
+                                   seconds);
 }
 
 static int allreduce_auto(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
@@ -233,6 +265,7 @@ const coll_algo coll_algo_auto = {
     .setup = auto_setup,
     .teardown = auto_teardown,
     .describe = auto_describe,
+    .cost = auto_cost,
     .reduce_scatter = reduce_scatter_auto,
     .allgather = allgather_auto,
 };

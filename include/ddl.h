@@ -148,9 +148,20 @@ typedef struct ddl_machine {
 /* Predicted seconds of one allreduce of `bytes` by a registered algorithm on machine m; grid and
  * patterns as in ddl_config (used by algorithms with DDL_ALGO_GRID; NULL grid = derived from
  * ranks_per_node, as ddl_ctx_create derives it). Returns 0, DDL_ERR_ALGO (unknown, or no cost
- * model: "auto"), DDL_ERR_GRID, DDL_ERR_ARG (a bad machine or bytes) or DDL_ERR_NOMEM. */
+ * model; "auto" is priced as what it picks, ddl_auto_choose), DDL_ERR_GRID, DDL_ERR_ARG (a bad machine or bytes) or DDL_ERR_NOMEM. */
 DDL_API int ddl_algo_cost(const char *algo, const char *grid, const char *patterns, const ddl_machine *m,
                           double bytes, double *seconds);
+/* What "auto" runs for one allreduce of `bytes` on machine m when its cost model is the library's own
+ * (ddl_machine_cost): the candidate it keeps for the size class of `bytes` (the power of two nearest
+ * it, 1 KiB .. 1 GiB). grid and patterns are "" for algorithms without DDL_ALGO_GRID. The one place
+ * a harness, a model or a framework asks what auto would pick; ddl_algo_cost("auto", ...) prices that
+ * choice at `bytes`. Returns 0, DDL_ERR_ARG (bad machine or bytes), DDL_ERR_NOMEM or DDL_ERR_ALGO. */
+typedef struct ddl_choice {
+    char algo[32];           /* registered name */
+    char grid[48];           /* "4x16", or "" */
+    char patterns[48];       /* "ring,rhd", or "" */
+} ddl_choice;
+DDL_API int ddl_auto_choose(const ddl_machine *m, double bytes, ddl_choice *out);
 /* A ddl_cost_fn over ddl_algo_cost, for ddl_config.cost with cost_arg a const ddl_machine *. */
 DDL_API double ddl_machine_cost(void *machine, const char *algo, const char *grid, const char *patterns,
                                  size_t bytes);

@@ -1,5 +1,5 @@
-/* test_advise.c — the step schedule of `ddlbench advise` (harness/sim/advise.c): backward time is the
- * backward GEMMs at the rate; one bucket exposes exactly one allreduce of every gradient; bucketing
+/* test_advise.c — `ddlbench advise`'s settings (harness/sim/advise.c, the one step schedule's model
+ * pricer): with GEMMs only, backward time is the backward GEMMs at the rate; the full step's is longer; one bucket exposes exactly one allreduce of every gradient; bucketing
  * exposes less; auto exposes no more than ddl; bucket counts follow train's plan; the pick's tolerance
  * and tie-breaks; a bad algorithm is refused. No MPI needed. */
 #include "advise.h"
@@ -43,7 +43,7 @@ int main(void)
     char err[256];
     CHECK(model_build("resnet50", 32, 224, &m) == 0 && platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0, "setup");
     if (!m) return TEST_REPORT();
-    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9 };
+    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0 }; /* GEMMs only: backward checked by hand */
     advise_out one, b25, b25auto, bad;
     CHECK(advise_eval(&in, 0, 0, &one, err, sizeof err) == 0, "one bucket: %s", err);
     double want = bwd_by_hand(m, in.gemm_flops), ar;
@@ -64,6 +64,10 @@ int main(void)
     in.algo = "auto";
     CHECK(advise_eval(&in, (size_t)25 << 20, (size_t)1 << 20, &b25auto, err, sizeof err) == 0 &&
           b25auto.exposed_s <= b25.exposed_s + 1e-15 && b25auto.comm_s <= b25.comm_s + 1e-15, "auto exposes no more than ddl");
+    advise_out full;
+    in.full = 1;
+    CHECK(advise_eval(&in, (size_t)25 << 20, (size_t)1 << 20, &full, err, sizeof err) == 0 && full.bwd_s > b25auto.bwd_s &&
+          full.fwd_s > b25auto.fwd_s && full.buckets == b25auto.buckets, "the full step: longer compute, same buckets");
     in.algo = "nosuch";
     CHECK(advise_eval(&in, (size_t)25 << 20, 0, &bad, err, sizeof err) == 2 && *err, "bad algorithm refused");
     check_pick();

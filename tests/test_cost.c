@@ -115,7 +115,7 @@ int main(void)
               "ddl_algo_cost ring: %.9g", t);
         t = ddl_machine_cost(&m, "ddl", "2x4", NULL, (size_t)n);
         CHECK(near(t, 2 * (a + n / 2 * b) + 6 * (a + n / 8 * b) + n * 7 / 8 * g), "ddl_machine_cost ddl 2x4: %.9g", t);
-        CHECK(ddl_algo_cost("auto", NULL, NULL, &m, n, &t) == DDL_ERR_ALGO, "auto has no cost model");
+        CHECK(ddl_algo_cost("auto", NULL, NULL, &m, n, &t) == 0 && t > 0, "auto is priced as its choice");
         CHECK(ddl_algo_cost("nosuch", NULL, NULL, &m, n, &t) == DDL_ERR_ALGO, "unknown algorithm");
         CHECK(ddl_algo_cost("ddl", "3x3", NULL, &m, n, &t) == DDL_ERR_GRID, "grid mismatch");
         CHECK(ddl_machine_cost(&m, "ddl", "3x3", NULL, 1) < 0, "ddl_machine_cost: -1 when it cannot say");
@@ -128,6 +128,35 @@ int main(void)
         for (int i = 0; i < ddl_algo_count(); i++) /* the flag says whether the model answers */
             CHECK(!(ddl_algo_flags(i) & DDL_ALGO_COST) == !!ddl_algo_cost(ddl_algo_name(i), NULL, NULL, &m, n, &t),
                   "%s: DDL_ALGO_COST vs ddl_algo_cost", ddl_algo_name(i));
+    }
+    {   /* ddl_auto_choose: auto's pick is the cheapest at its size class, and auto's cost is its pick's */
+        static const int shape[][2] = { { 8, 1 }, { 16, 4 }, { 256, 4 }, { 12, 4 } };
+        static const double sizes[] = { 1024, 100e3, 4e6, 25e6 };
+        for (int i = 0; i < 4; i++)
+            for (int k = 0; k < 4; k++) {
+                ddl_machine m = { shape[i][0], shape[i][1], 2e-6, 20e9, 5e-6, 10e9, 1e-10 };
+                ddl_choice c;
+                double cls = ldexp(1.0, (int)lround(log2(sizes[k]))), tc, ta, tr, th, td;
+                int rc = ddl_auto_choose(&m, sizes[k], &c);
+                CHECK(rc == 0 && c.algo[0], "ddl_auto_choose %dx%d %g: rc %d", shape[i][0], shape[i][1], sizes[k], rc);
+                if (rc) continue;
+                rc = ddl_algo_cost(c.algo, c.grid[0] ? c.grid : NULL, c.patterns[0] ? c.patterns : NULL, &m, cls, &tc) |
+                     ddl_algo_cost("ring", NULL, NULL, &m, cls, &tr) | ddl_algo_cost("rhd", NULL, NULL, &m, cls, &th) |
+                     ddl_algo_cost("ddl", NULL, NULL, &m, cls, &td);
+                CHECK(rc == 0 && tc <= tr * 1.001 && tc <= th * 1.001 && tc <= td * 1.001,
+                      "auto's pick %s %s %s at %g B is no dearer than ring, rhd, ddl: %g %g %g %g", c.algo, c.grid,
+                      c.patterns, cls, tc, tr, th, td);
+                rc = ddl_algo_cost("auto", NULL, NULL, &m, sizes[k], &ta) |
+                     ddl_algo_cost(c.algo, c.grid[0] ? c.grid : NULL, c.patterns[0] ? c.patterns : NULL, &m, sizes[k], &tc);
+                CHECK(rc == 0 && ta == tc, "ddl_algo_cost(auto) = its pick's cost: %g vs %g", ta, tc);
+            }
+        ddl_machine m = { 8, 3, 1e-6, 1e9, 1e-6, 1e9, 0 };
+        ddl_choice c;
+        CHECK(ddl_auto_choose(&m, 1e6, &c) == DDL_ERR_ARG, "ddl_auto_choose: ranks_per_node not dividing");
+        CHECK(ddl_auto_choose(NULL, 1e6, &c) == DDL_ERR_ARG, "ddl_auto_choose: no machine");
+        m.ranks_per_node = 1;
+        CHECK(ddl_auto_choose(&m, 1e6, NULL) == DDL_ERR_ARG, "ddl_auto_choose: no output");
+        CHECK(ddl_auto_choose(&m, -1, &c) == DDL_ERR_ARG, "ddl_auto_choose: negative bytes");
     }
     return TEST_REPORT();
 }

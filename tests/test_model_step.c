@@ -34,7 +34,7 @@ int main(void)
         return 1;
     }
     const double gamma = 5e-12, rate = 1000;
-    step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20 }; /* --compute gemm */
+    step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL }; /* --compute gemm */
     step_prediction s;
     platform one = { "custom", 1, 1, 10e9, 1e-6, 10e9, 1e-6 }, four = { "custom", 4, 4, 40e9, 1e-6, 10e9, 5e-6 };
     char err[256];

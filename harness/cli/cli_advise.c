@@ -20,15 +20,16 @@ static void usage(FILE *f)
     fprintf(f, "usage: ddlbench advise --model M --platform P --gpus N [options]\n"
                "The gradient bucket cap and first-bucket size with the least exposed communication per step\n"
                "(communication still running after the backward pass), over a grid of both, from the\n"
-               "alpha-beta-gamma model of the step: backward GEMMs at the device profile's rate, buckets as\n"
-               "`ddlbench train` builds them, one allreduce at a time. Sizes in MiB, as PyTorch DDP's\n"
+               "alpha-beta-gamma model of the step `ddlbench train` runs (its default full compute: GEMMs at the\n"
+               "device profile's rate, the other layer kernels and SGD at its memory rate), buckets as train\n"
+               "builds them, one allreduce at a time. Sizes in MiB, as PyTorch DDP's\n"
                "bucket_cap_mb and ddlbench train --bucket-mb; Horovod's HOROVOD_FUSION_THRESHOLD in bytes.\n"
                "  --model M           resnet50 | resnet101 | resnet101-22k\n"
                "  --platform P        machine preset: minsky, bigbasin, h200 (see ddlbench platform --help)\n"
                "  --gpus N            GPUs (ranks); a multiple of the GPUs per node, or fewer than one node\n"
                "  --gpus-per-node G   default: the preset's\n"
-               "  --algo A            ring | rhd | ddl | mpi | auto (default ddl; auto = per bucket the\n"
-               "                      cheapest of ring, rhd, ddl)\n"
+               "  --algo A            ring | rhd | ddl | mpi | auto (default ddl; auto = per bucket what the\n"
+               "                      library's auto picks, ddl_auto_choose)\n"
                "  --batch B           images per GPU (default 32; 20 for resnet101-22k, as the study)\n"
                "  --image-size N      default 224\n"
                "  --profile P         device profile (default h200 on h200, else p100)\n"
@@ -165,8 +166,8 @@ static int run(const advise_opts *o, const platform *pf, const advise_in *in, ad
     }
     printf("# ddlbench advise: %s batch %ld (image %ld) on %s, %d GPUs (%d nodes x %d), algorithm %s, profile %s\n",
            o->model, o->batch, o->image, o->preset, platform_ranks(pf), pf->nodes, pf->gpus_per_node, o->algo, o->profile);
-    printf("# model: forward %.1f ms, backward %.1f ms (GEMMs at %.0f GFLOP/s), SGD %.1f ms, gradients %.1f MiB\n",
-           cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3, in->gemm_flops / 1e9, cells[0].sgd_s * 1e3,
+    printf("# model: forward %.1f ms, backward %.1f ms (GEMMs at %.0f GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, "
+           "gradients %.1f MiB\n", cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3, in->gemm_flops / 1e9, in->mem_gbps, cells[0].sgd_s * 1e3,
            (double)model_param_count(in->m) * 4 / 1048576.0);
     print_grid(o, "alpha-beta-gamma model", exposed);
     print_advice(o, cells, exposed, "model");
@@ -199,7 +200,7 @@ int cli_advise_main(int argc, char **argv)
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (model_build(o.model, (int)o.batch, (int)o.image, &m)) return fprintf(stderr, "ddlbench advise: %s\n", model_last_error()), 2;
-    advise_in in = { m, &pf, o.algo, pr.gemm_gflops_fp32 * 1e9, pr.reduce_ns_per_byte * 1e-9 };
+    advise_in in = { m, &pf, o.algo, pr.gemm_gflops_fp32 * 1e9, pr.reduce_ns_per_byte * 1e-9, pr.mem_gbps, 1 };
     size_t n = (size_t)o.ncaps * (size_t)o.nfirsts;
     advise_out *cells = malloc(n * sizeof *cells);
     double *exposed = malloc(n * sizeof *exposed), *simx = malloc(n * sizeof *simx);

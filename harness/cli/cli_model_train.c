@@ -75,7 +75,7 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
 static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)
 {
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
-                       (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20 };
+                       (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20, NULL, NULL };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;

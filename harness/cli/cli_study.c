@@ -1,5 +1,5 @@
 /* cli_study.c — `ddlbench study`: the 2017 systems of the DDL study at 256 GPUs with each unknown as a
- * range, by the closed-form step model (harness/sim/study.h; the simulator checks it at spot points,
+ * range, by the α-β-γ pricer of the one step schedule (harness/sim/model_step.h; the simulator checks it at spot points,
  * harness/scripts/study.sh). Per published figure: the platform files of the machine as sourced
  * (the .platform files in harness/sim/platforms, docs/SOURCES.md §1–§3, §10), the unknowns — whether the allreduce
  * overlapped backward (bucket 0 = one allreduce after backward; DDP-style 25 MiB buckets) and, for the
@@ -12,7 +12,7 @@
 #include "parse.h"
 #include "platform.h"
 #include "profile.h"
-#include "study.h"
+#include "model_step.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -53,7 +53,7 @@ static const figure figures[] = {
 typedef struct corner {
     const char *platform;
     int overlap;
-    study_time base, full;
+    step_prediction base, full;
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */
 } corner;
@@ -66,8 +66,8 @@ typedef struct study_opts {
 static void usage(void)
 {
     printf("usage: ddlbench study [--gpus N] [--profile P] [--bucket-mb N] [--platform-dir DIR] [--out DIR]\n"
-           "  The 2017 systems of the DDL study (docs/SOURCES.md) at N GPUs (default 256) by the closed-form\n"
-           "  step model (harness/sim/study.h): per published figure every combination of the unknowns\n"
+           "  The 2017 systems of the DDL study (docs/SOURCES.md) at N GPUs (default 256) by the alpha-beta-gamma\n"
+           "  step model (harness/sim/model_step.h): per published figure every combination of the unknowns\n"
            "  (overlap off = one allreduce after backward / on = DDP buckets of --bucket-mb MiB, default 25;\n"
            "  Minsky: 1 or 2 IB EDR ports per node), the band of efficiencies and where the figure falls.\n"
            "  --profile P       device profile (default p100)\n"
@@ -97,7 +97,7 @@ static int parse(int argc, char **argv, study_opts *o)
 
 /* Step of fig's model on `gpus` GPUs of the platform file `name`. 0, or 2 with err. */
 static int step_on(const study_opts *o, const profile *pr, const model *m, const figure *fig, const char *name,
-                   int gpus, int overlap, study_time *t, char *err, size_t errlen)
+                   int gpus, int overlap, step_prediction *t, char *err, size_t errlen)
 {
     char path[1024];
     platform pf;
@@ -112,10 +112,10 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     char grid[64];
     int two = fig->patterns && gpus > g;
     snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);
-    study_case c = { &pf, fig->algo, two ? grid : NULL, two ? fig->patterns : NULL, pr->gemm_gflops_fp32,
-                     pr->reduce_ns_per_byte * 1e-9, overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20,
-                     pr->mem_gbps };
-    return study_step(m, &c, t, err, errlen);
+    step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, 1,
+                       overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20, two ? grid : NULL,
+                       two ? fig->patterns : NULL };
+    return model_step(m, &pf, fig->algo, &in, t, err, errlen);
 }
 
 /* Every corner of one figure. Returns the number of corners, or -1 (message printed). */
@@ -130,7 +130,7 @@ static int run_figure(const study_opts *o, const profile *pr, const figure *fig,
     }
     for (int p = 0; p < 2 && fig->platforms[p]; p++)
         for (int ov = 0; ov < 2; ov++, n++) {
-            study_time one;
+            step_prediction one;
             c[n].platform = fig->platforms[p], c[n].overlap = ov;
             if (step_on(o, pr, m, fig, fig->platforms[p], fig->baseline, ov, &c[n].base, err, sizeof err) ||
                 step_on(o, pr, m, fig, fig->platforms[p], (int)o->gpus, ov, &c[n].full, err, sizeof err) ||
@@ -225,7 +225,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
                           "time_to_train_h,published_h\n",
                        o->gpus, o->profile, o->bucket_mb);
     else fprintf(f, "# The 2017 study, with bands\n\n`ddlbench study --gpus %ld --profile %s --bucket-mb %ld` (`make study`): "
-                    "the closed-form step model of harness/sim/study.h on the platform files in %s, GEMM rate %.0f "
+                    "the alpha-beta-gamma step of harness/sim/model_step.h on the platform files in %s, GEMM rate %.0f "
                     "GFLOP/s and reduction cost %.5f ns/B. Every constant and its source: docs/SOURCES.md. "
                     "The band of a figure spans its unknowns (overlap off/on; for the Minsky 1 or 2 EDR ports); "
                     "its centre is the middle of the band.\n\n", o->gpus, o->profile, o->bucket_mb, o->dir,

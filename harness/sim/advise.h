@@ -1,9 +1,8 @@
-/* advise.h — bucket advice from the α-β-γ model: the step of a model on a platform as a schedule.
- * Forward, then backward layer by layer in reverse, each GEMM taking kern_gemm_flops / the profile's
- * fp32 rate (as kernels/gemm_sim.c injects it); a layer's tensors are ready when its GEMMs end; a
- * bucket (bucket.h: the same plan `ddlbench train` builds) is ready with its last tensor; one
- * allreduce at a time, in bucket order, each starting at max(its ready time, the previous end) and
- * lasting model_cost() of its bytes (the schedule of engine_sim.c and of the communication thread).
+/* advise.h — bucket advice from the α-β-γ model: each setting (bucket cap, first-bucket cap) is one
+ * step of the one step schedule (harness/train/schedule.h) with the model's pricer (model_step.h),
+ * the same step `ddlbench train` runs and the simulation of `advise --sim` measures: forward, backward
+ * layer by layer (GEMMs, and with full compute the memory-bound kernels), buckets as train plans
+ * them, one allreduce at a time (auto: the library's own choice), then SGD.
  * Exposed communication = the last allreduce's end - the end of backward (>= 0). */
 #ifndef HARN_ADVISE_H
 #define HARN_ADVISE_H
@@ -16,9 +15,11 @@
 typedef struct advise_in {
     const model *m;
     const platform *pf;
-    const char *algo;     /* ring, rhd, ddl, mpi, or auto (per bucket the cheapest of ring, rhd, ddl) */
+    const char *algo;     /* any algorithm with a cost model; auto = the library's choice per bucket */
     double gemm_flops;    /* fp32 GEMM rate, flop/s (profile) */
     double gamma;         /* s per byte reduced (profile) */
+    double mem_gbps;      /* memory-bound kernels and SGD, 1e9 B/s (profile) */
+    int full;             /* 1: the full step (train's default, and what --sim runs); 0: GEMMs only */
 } advise_in;
 
 typedef struct advise_out {
@@ -27,11 +28,11 @@ typedef struct advise_out {
     double fwd_s, bwd_s;  /* compute */
     double comm_s;        /* sum of the allreduces */
     double exposed_s;     /* communication after the end of backward */
-    double sgd_s;         /* the update: 12 bytes per parameter at 3 bytes per gamma (sgd_sim.c) */
+    double sgd_s;         /* the update (model_step.h) */
     double step_s;        /* fwd + bwd + exposed + sgd */
 } advise_out;
 
-/* One setting. 0, or 2 (bad algorithm, grid) / 1 (out of memory) with a message. */
+/* One setting. 0, or 2 (bad algorithm, grid, rates) / 1 (out of memory) with a message. */
 int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, char *err, size_t errlen);
 /* The advice among n settings (those with use[i] != 0; use NULL = all), given their exposed
  * communication (exposed[i], seconds: the model's or a simulation's): of the settings within

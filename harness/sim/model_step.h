@@ -1,18 +1,16 @@
-/* model_step.h — one training step predicted without running it: the step composition of
- * harness/train/trainer.c and engine_sim.c, evaluated on the analytic α-β-γ model (model_cost.h)
- * instead of under SimGrid. The `--backend model` sweep (`ddlbench model --train`) uses it for
- * 4,096-65,536 GPUs, where the simulation is out of reach; tests/sim_speed.sh holds it within 5% of
- * the simulated step (every algorithm at 8 and 32 GPUs; ddl and rhd at 256 GPUs on 64 nodes).
+/* model_step.h — one training step predicted without running it: the one step schedule
+ * (harness/train/schedule.h, the trainer's) with the α-β-γ pricer. `model train` (the `--backend model`
+ * sweep, 4,096-65,536 GPUs), `study` (study.h) and `advise` (advise.h) are front-ends of it;
+ * tests/sim_speed.sh holds it within 0.5% of a fresh simulation of the same step (every algorithm,
+ * full and gemm compute, at 8, 32 and 256 GPUs).
  *
- * The composition, as the simulation runs it: forward GEMMs, then backward layer by layer (weight
- * gradient, then data gradient) at the profile's GEMM rate; a bucket is ready when the GEMMs of the
- * layer holding its last tensor end (with --compute full each layer also moves model_mem_bytes at
- * mem_gbps, forward and backward); bucket i's allreduce starts at max(its ready time, the end of
- * bucket i-1's) and lasts model_cost(algo, bytes); then SGD at mem_gbps (model_sgd_bytes with full,
- * 12 bytes per parameter with gemm), as cli_train.c sets the simulation's rates. `auto` is priced as the library picks it
- * (collectives/allreduce_auto.c): per power-of-two size class the cheapest candidate under this same
- * model. What the model leaves out is what the simulation adds: per-segment latencies inside a
- * step, and the links' contention beyond the NIC sharing model_cost.h charges. */
+ * The prices, as the simulation charges them (cli_train.c sets the simulation's rates from the same
+ * profile): each GEMM 2mnk / the profile's GEMM rate; with --compute full each layer also moves
+ * model_mem_bytes at mem_gbps, forward and backward; a bucket's allreduce model_cost(algo, bytes) on
+ * the platform (`auto`: what the library picks, ddl_auto_choose; grid and patterns for ddl); SGD at
+ * mem_gbps (model_sgd_bytes with full, 12 bytes per parameter with gemm). What the model leaves out is
+ * what the simulation adds: per-segment latencies inside a step, and the links' contention beyond the
+ * NIC sharing model_cost.h charges. */
 #ifndef HARN_MODEL_STEP_H
 #define HARN_MODEL_STEP_H
 
@@ -23,6 +21,7 @@
 
 typedef struct step_prediction {
     double step_s, compute_s, gemm_s, nongemm_s, comm_s, exposed_s, sgd_s; /* as the train CSV's columns */
+    double forward_s;          /* the forward pass (part of compute_s) */
     int buckets;
 } step_prediction;
 
@@ -33,10 +32,13 @@ typedef struct step_inputs {
     int full;                  /* --compute full: + each layer's non-GEMM bytes (model_bytes.h) */
     size_t bucket_bytes;       /* --bucket-mb << 20 (0 = one bucket) */
     size_t first_bucket_bytes; /* --first-bucket-mb << 20 */
+    const char *grid;          /* ddl: "8x32"; NULL = derived as the library does */
+    const char *patterns;      /* ddl: per-dimension ring|rhd; NULL = ring */
 } step_inputs;
 
-/* The predicted step of model m with allreduce algorithm algo (mpi, ring, rhd, ddl, auto) on every
- * rank of pf. Returns 0, or 2 with a one-line message (unknown algorithm, no memory). */
+/* The predicted step of model m with allreduce algorithm algo (any registered algorithm with a cost
+ * model, auto included) on every rank of pf. Returns 0, or 2 with a one-line message (unknown
+ * algorithm, bad grid, a rate not finite and > 0), or 1 (out of memory). */
 int model_step(const model *m, const platform *pf, const char *algo, const step_inputs *in, step_prediction *out,
                char *err, size_t errlen);
 

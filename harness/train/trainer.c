@@ -29,6 +29,7 @@
 #include "half.h"
 #include "layers.h"
 #include "step_full.h"
+#include "schedule.h"
 #include "step_mem.h"
 
 #include <math.h>
@@ -58,6 +59,7 @@ struct trainer {
     size_t es;              /* bytes per GEMM input element */
     double gemm_s, nongemm_s; /* this step's GEMM and other-kernel seconds so far */
     double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
+    int step;               /* the step being run (check values) */
     char err[256];          /* last error */
 };
 
@@ -92,11 +94,11 @@ static int alloc_inputs(trainer *t)
     t->es = kern_precision_input_size(t->cfg.precision);
     t->in_w = (const char *)t->params, t->in_x = (const char *)t->x, t->in_y = (const char *)t->y;
     t->host = t->grads;
-    if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return -1;
+    if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return 1;
     if (t->es == 4) return 0;
-    if (!(t->wh = half_copy(t, t->plan.total, 0.01f))) return -1;
+    if (!(t->wh = half_copy(t, t->plan.total, 0.01f))) return 1;
     if (!t->cfg.full && (!(t->xh = half_copy(t, t->kn, 0.01f)) || !(t->yh = half_copy(t, t->mn, 0.01f))))
-        return -1; /* full mode: the GEMMs read the 2-byte activations themselves */
+        return 1; /* full mode: the GEMMs read the 2-byte activations themselves */
     t->in_w = t->wh, t->in_x = t->xh, t->in_y = t->yh;
     return 0;
 }
@@ -122,13 +124,13 @@ static int alloc_buffers(trainer *t)
         snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s",
                  mem->name, (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn : 3.0 * (double)t->plan.total) * 4 / 1e6,
                  syn ? "activations" : "velocities");
-        return -1;
+        return 1;
     }
     if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || (syn && mem->fill(t->x, kn, 0.01f)) ||
                     (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->plan.total * 4)) ||
                     mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
         snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
-        return -1;
+        return 1;
     }
     return 0;
 }
@@ -199,7 +201,7 @@ static int make_full(trainer *t)
     if (!t->ops) {
         snprintf(t->err, sizeof t->err, "--compute full: no %s kernels for %s activations in this build",
                  t->cfg.device ? "device" : "host", kern_precision_name(p));
-        return -1;
+        return 1;
     }
     step_full_io io = { t->m, t->ops, t->mem, t->real, t->params, t->grads, t->plan.tensor_offset,
                         t->es == 2 ? t->wh : NULL, storage, gemm_cb, t };
@@ -210,7 +212,7 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
 {
     trainer *t = calloc(1, sizeof *t);
     size_t *counts = NULL;
-    int nt = model_tensor_count(m), rc = -1;
+    int nt = model_tensor_count(m), rc = 1;
     *out = NULL;
     if (!t || !(counts = malloc((size_t)nt * sizeof *counts))) {
         snprintf(err, errlen, "out of memory");
@@ -255,7 +257,7 @@ static int forward(trainer *t)
         const model_layer *L = model_layer_at(t->m, l);
         if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
         const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y)) return -1;
+        if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y)) return 1;
     }
     return 0;
 }
@@ -271,38 +273,27 @@ static int backward_compute(trainer *t, const model_layer *L, int l)
     if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
         float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
         const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)) return -1;
-        if (L->data_grad_needed && gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx)) return -1;
+        if (gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)) return 1;
+        if (L->data_grad_needed && gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx)) return 1;
     }
     return 0;
 }
 
-/* Gradients of one layer's tensors, highest tensor first; posts every bucket they complete. */
-static int backward_layer(trainer *t, int l, int step)
+/* Tensor ti's gradient values: the known ones with --check, else gemm mode's per-channel sums. */
+static int write_gradient(trainer *t, int ti)
 {
-    const model_layer *L = model_layer_at(t->m, l);
-    if (backward_compute(t, L, l)) return -1;
-    for (int i = L->ntensors - 1; i >= 0; i--) {
-        int ti = L->tensor0 + i;
-        size_t off = t->plan.tensor_offset[ti], n = (size_t)model_tensor_at(t->m, ti)->numel;
-        int rc = 0;
-        if (t->cfg.check) {
-            for (size_t j = 0; j < n; j++) t->host[off + j] = check_value(t->rank, off + j, step);
-            rc = t->mem->put(t->grads + off, t->host + off, n * 4);
-        } else if (!t->full && !(i == 0 && L->kind != MODEL_BN) && t->real) {
-            rc = t->mem->fill(t->grads + off, n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
-        }
-        int b = t->plan.tensor_bucket[ti], last = t->plan.buckets[b].lowest_tensor == ti;
-        if (rc) {
-            snprintf(t->err, sizeof t->err, "gradients of tensor %d: %s", ti, kern_dev_last_error());
-            return -1;
-        }
-        if (last && engine_post(t->eng, b)) { /* device mode: records the bucket's fence (no drain) */
-            snprintf(t->err, sizeof t->err, "cannot post bucket %d: %s", b, t->cfg.device ? kern_dev_last_error() : "bad index");
-            return -1;
-        }
+    const model_tensor *T = model_tensor_at(t->m, ti);
+    const model_layer *L = model_layer_at(t->m, T->layer);
+    size_t off = t->plan.tensor_offset[ti], n = (size_t)T->numel;
+    int rc = 0;
+    if (t->cfg.check) {
+        for (size_t j = 0; j < n; j++) t->host[off + j] = check_value(t->rank, off + j, t->step);
+        rc = t->mem->put(t->grads + off, t->host + off, n * 4);
+    } else if (!t->full && !(ti == L->tensor0 && L->kind != MODEL_BN) && t->real) {
+        rc = t->mem->fill(t->grads + off, n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
     }
-    return 0;
+    if (rc) snprintf(t->err, sizeof t->err, "gradients of tensor %d: %s", ti, kern_dev_last_error());
+    return rc ? 1 : 0;
 }
 
 /* gemm mode: w −= lr·g; full mode: SGD with momentum 0.9 and weight decay 1e-4 (PyTorch's). */
@@ -311,53 +302,94 @@ static int update(trainer *t)
     int rc = t->full ? t->ops->sgd_momentum(t->params, t->mom, t->grads, t->cfg.lr, 0.9f, 1e-4f, t->plan.total)
                      : t->mem->sgd(t->params, t->grads, t->cfg.lr, t->plan.total);
     if (rc) snprintf(t->err, sizeof t->err, "SGD: %s", t->cfg.device ? kern_dev_last_error() : "failed");
-    return rc;
+    return rc ? 1 : 0;
 }
 
-int trainer_step(trainer *t, int step, step_times *st)
+/* The trainer as the schedule's pricer (schedule.h): it runs the work and reads the clock. */
+static double p_now(void *a) { (void)a; return stream_time(); }
+
+static int p_forward(void *a)
 {
-    memset(st, 0, sizeof *st);
-    t->gemm_s = t->nongemm_s = 0;
-    t->err[0] = '\0';
-    t->stretch = t->cfg.jitter > 0 ? t->cfg.jitter * trainer_jitter_draw(t->cfg.seed, t->rank, step) : 0;
-    kern_compute_begin();
-    (void)kern_span_collect(NULL, NULL); /* drop spans a failed step may have left */
-    engine_begin_step(t->eng);
-    double t0 = stream_time();
-    if (forward(t)) return -1;
+    trainer *t = a;
+    if (forward(t)) return 1;
     guard_slow_point(t->rank); /* DDL_FAULT_INJECT=slow:RANK:MS (tests): a straggler's compute */
     if (t->full) step_full_begin_backward(t->full);
-    for (int l = model_layer_count(t->m) - 1; l >= 0; l--)
-        if (backward_layer(t, l, step)) return -1;
-    double t_bwd = stream_time(), g = 0, o = 0;
-    if (kern_span_collect(&g, &o)) { /* the GPU's event-timed spans (0 elsewhere: already counted) */
+    return 0;
+}
+
+static int p_backward(void *a, int l) { trainer *t = a; return backward_compute(t, model_layer_at(t->m, l), l) ? 1 : 0; }
+static int p_gradient(void *a, int ti) { return write_gradient(a, ti); }
+
+static int p_post(void *a, int b)
+{
+    trainer *t = a;
+    if (!engine_post(t->eng, b)) return 0; /* device mode: records the bucket's fence (no drain) */
+    snprintf(t->err, sizeof t->err, "cannot post bucket %d: %s", b, t->cfg.device ? kern_dev_last_error() : "bad index");
+    return 1;
+}
+
+/* The GPU's event-timed spans (0 elsewhere: already counted), and the jitter they owe. */
+static int p_end_backward(void *a, double *t_bwd)
+{
+    trainer *t = a;
+    double g = 0, o = 0;
+    if (kern_span_collect(&g, &o)) {
         snprintf(t->err, sizeof t->err, "timing the compute stream: %s", kern_dev_last_error());
-        return -1;
+        return 1;
     }
     t->gemm_s += g, t->nongemm_s += o;
     if (g > 0 && t->stretch > 0) {
         t->gemm_s += jitter_wait(t, g);
-        t_bwd = stream_time();
+        *t_bwd = stream_time();
     }
+    return 0;
+}
+
+static int p_drain(void *a, double *comm_end, double *busy_s, int *buckets)
+{
+    trainer *t = a;
     engine_stats es;
     if (engine_wait_all(t->eng, &es)) {
         snprintf(t->err, sizeof t->err, "allreduce failed: %s", engine_error(t->eng));
-        return -1;
+        return 1;
     }
-    double t_comm = MPI_Wtime();
+    *comm_end = MPI_Wtime();
+    *busy_s = es.busy_s;
+    *buckets = es.buckets;
     kern_compute_begin(); /* the update starts once both the gradients and their sums are there */
-    double t_sgd = stream_time();
-    if (update(t)) return -1;
-    double t_end = stream_time();
-    kern_compute_wait_until(t_end);
-    st->step_s = t_end - t0;
-    st->compute_s = t_bwd - t0;
+    return 0;
+}
+
+static int p_update(void *a)
+{
+    if (update(a)) return 1;
+    kern_compute_wait_until(stream_time());
+    return 0;
+}
+
+static const sched_pricer trainer_pricer = { p_now, p_forward, p_backward, p_gradient, p_post, p_end_backward,
+                                             p_drain, p_update };
+
+int trainer_step(trainer *t, int step, step_times *st)
+{
+    sched_times s;
+    memset(st, 0, sizeof *st);
+    t->gemm_s = t->nongemm_s = 0;
+    t->err[0] = '\0';
+    t->step = step;
+    t->stretch = t->cfg.jitter > 0 ? t->cfg.jitter * trainer_jitter_draw(t->cfg.seed, t->rank, step) : 0;
+    kern_compute_begin();
+    (void)kern_span_collect(NULL, NULL); /* drop spans a failed step may have left */
+    engine_begin_step(t->eng);
+    if (sched_step(t->m, &t->plan, &trainer_pricer, t, &s)) return 1;
+    st->step_s = s.step_s;
+    st->compute_s = s.compute_s;
     st->gemm_s = t->gemm_s;
     st->nongemm_s = t->nongemm_s;
-    st->exposed_s = t_comm > t_bwd ? t_comm - t_bwd : 0;
-    st->sgd_s = t_end - t_sgd;
-    st->comm_s = es.busy_s;
-    st->buckets = es.buckets;
+    st->exposed_s = s.exposed_s;
+    st->sgd_s = s.sgd_s;
+    st->comm_s = s.comm_s;
+    st->buckets = s.buckets;
     st->other_s = st->step_s - st->gemm_s - st->nongemm_s - st->exposed_s - st->sgd_s;
     return 0;
 }
@@ -375,7 +407,6 @@ long trainer_verify(const trainer *t, int step)
 }
 
 int trainer_buckets(const trainer *t) { return t->plan.nbuckets; }
-size_t trainer_grad_bytes(const trainer *t) { return t->plan.total * 4; }
 const char *trainer_error(const trainer *t) { return t->err; }
 
 void trainer_free(trainer *t)

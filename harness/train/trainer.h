@@ -49,16 +49,16 @@ typedef struct step_times {
 typedef struct trainer trainer;
 
 /* Allocates every buffer and the engine; the step itself allocates nothing. On failure returns
- * non-zero with a one-line message in err. cfg->device = 1 needs the CUDA build, the calling
+ * 1 with a one-line message in err. cfg->device = 1 needs the CUDA build, the calling
  * thread's device selected, and ctx created with ddl_config.device = 1. */
 int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err,
                    size_t errlen);
-/* Runs step number `step`; 0 or non-zero with the message in trainer_error(). */
+/* Runs step number `step` through the one step schedule (schedule.h); 0, or 1 (a failed run) with the
+ * message in trainer_error(). */
 int trainer_step(trainer *t, int step, step_times *times);
 /* Check mode: elements of the gradient buffer that differ from the exact sum over ranks. */
 long trainer_verify(const trainer *t, int step);
 int trainer_buckets(const trainer *t);
-size_t trainer_grad_bytes(const trainer *t);
 const char *trainer_error(const trainer *t);
 void trainer_free(trainer *t);
 
