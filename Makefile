@@ -77,7 +77,7 @@ LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectiv
               collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
               collectives/errors.c collectives/exchange.c collectives/grid.c collectives/location.c \
               collectives/ompi_decision.c collectives/registry.c collectives/rsag.c collectives/rsag_rhd.c \
-              collectives/nodes.c collectives/topology.c
+              collectives/nodes.c collectives/topology.c collectives/links.c
 LIB_REAL   := collectives/allreduce_mpi.c
 LIB_SIMB   := collectives/allreduce_mpi_sim.c
 LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
@@ -115,12 +115,12 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # Tests: one file per module. test_grid and test_partition test library internals and link its raw
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
-              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_schedule.c tests/test_outfile.c tests/test_parse.c \
+              tests/test_gemm.c tests/test_grid.c tests/test_links.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_schedule.c tests/test_outfile.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
               tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c
-TEST_INTERNAL := test_grid test_partition
+TEST_INTERNAL := test_grid test_partition test_links
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
 # collectives' private coll.h and partition.h; kernels/ see only kernels/.

@@ -131,6 +131,7 @@ static int make_sub(ddl_ctx *ctx, const ddl_config *cfg, const candidate *c, ddl
     sc.device = cfg->device;
     sc.pipeline_depth = ctx->depth;
     sc.net_segment_bytes = ctx->net_bytes; /* 0: the default, which is off when ours is */
+    sc.machine = cfg->machine;
     return ddl_ctx_create(ctx->comm, &sc, out);
 }
 

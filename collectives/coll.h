@@ -39,6 +39,10 @@ struct ddl_ctx {
     size_t segment_bytes;             /* pipeline segment of the reducing steps, equal on every rank */
     size_t plain_bytes;               /* message size of the plain steps, equal on every rank: COLL_CHUNK
                                          when every rank's MPI moves its buffers, else segment_bytes */
+    size_t split_bytes;               /* the location's default segment: a reducing step's message of
+                                         at most one segment but at least twice this is cut in two
+                                         (exchange.c): only segments larger than the default (from the
+                                         links, or configured) do so; 0 = never */
     size_t net_bytes;                 /* message size of every step to or from a peer on another node,
                                          equal on every rank, <= segment_bytes; 0: no such distinction */
     int nnodes;                       /* communicators with a node map (nodes.c): 0 = every peer local */
@@ -253,6 +257,14 @@ int coll_allgather_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 enum { COLL_OMPI_NONOVERLAP = 2, COLL_OMPI_RDB = 3, COLL_OMPI_RING = 4, COLL_OMPI_SEGRING = 5, COLL_OMPI_RSAG = 6 };
 int coll_ompi_allreduce_pick(int p, double bytes);
 const char *coll_ompi_name(int alg);
+
+/* The links' segment and depth (links.c): the largest bandwidth-delay product over m's levels (bytes);
+ * the segment that covers it (a power-of-two multiple of def, at most 16 MiB, never below def); the
+ * depth that covers it with that segment (at least def). coll_machine_check (cost.c): 0 or DDL_ERR_ARG. */
+double coll_link_bdp(const ddl_machine *m);
+size_t coll_link_segment(const ddl_machine *m, size_t def);
+int coll_link_depth(const ddl_machine *m, size_t segment, int def);
+int coll_machine_check(const ddl_machine *m, double bytes);
 
 /* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
  * r + s(d-1) of every group, all groups at once, with n bytes each; adds reduced bytes to *reduced.

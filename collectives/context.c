@@ -57,14 +57,14 @@ static int resolve_bytes(const char *what, const char *env_name, size_t requeste
     return 0;
 }
 
-static int resolve_depth(ddl_ctx *ctx, int requested)
+static int resolve_depth(ddl_ctx *ctx, int requested, int def)
 {
     const int lo = 1 + ctx->loc->lag;
     long env;
     int rc;
     if (!requested) {
         if ((rc = coll_env_long("DDL_PIPELINE_DEPTH", 1, COLL_MAX_DEPTH, &env))) return rc;
-        requested = env ? (int)env : ctx->loc->default_depth;
+        requested = env ? (int)env : def;
     }
     if (requested < lo || requested > COLL_MAX_DEPTH)
         return coll_fail(DDL_ERR_ARG, "pipeline_depth: expected %d..%d for %s buffers, got %d", lo, COLL_MAX_DEPTH,
@@ -91,12 +91,17 @@ static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment, size_
     int algo = coll_algo_find(name), rc;
     if (algo < 0) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\" (see --list)", name);
     ctx->algo = algo;
-    if ((rc = coll_loc_choose(ctx, cfg)) ||
-        (rc = resolve_bytes("segment_bytes", "DDL_SEGMENT_BYTES", cfg->segment_bytes, ctx->loc->default_segment,
-                            segment)) ||
+    if ((rc = coll_loc_choose(ctx, cfg)) || (cfg->machine && (rc = coll_machine_check(cfg->machine, 0))))
+        return rc;
+    size_t seg = ctx->loc->default_segment; /* the defaults: the location's, or the links' (links.c) */
+    if (cfg->machine) seg = coll_link_segment(cfg->machine, seg);
+    ctx->split_bytes = ctx->loc->default_segment; /* the same on every rank (exchange.c) */
+    if ((rc = resolve_bytes("segment_bytes", "DDL_SEGMENT_BYTES", cfg->segment_bytes, seg, segment)) ||
         (rc = resolve_bytes("net_segment_bytes", "DDL_NET_SEGMENT_BYTES", cfg->net_segment_bytes,
                             ctx->loc->default_net_segment, net)) ||
-        (rc = resolve_depth(ctx, cfg->pipeline_depth)))
+        (rc = resolve_depth(ctx, cfg->pipeline_depth, cfg->machine ? coll_link_depth(cfg->machine, *segment,
+                                                                                     ctx->loc->default_depth)
+                                                                   : ctx->loc->default_depth)))
         return rc;
     return resolve_poll(cfg->poll_us, &ctx->poll_us);
 }

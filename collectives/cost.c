@@ -132,15 +132,15 @@ int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, doub
     return 0;
 }
 
-static int check_machine(const ddl_machine *m, double bytes)
+int coll_machine_check(const ddl_machine *m, double bytes)
 {
-    if (!m) return coll_fail(DDL_ERR_ARG, "cost: machine is NULL");
+    if (!m) return coll_fail(DDL_ERR_ARG, "machine: NULL");
     if (m->ranks < 1 || m->ranks_per_node < 1 || m->ranks % m->ranks_per_node)
-        return coll_fail(DDL_ERR_ARG, "cost: expected ranks_per_node dividing ranks >= 1, got %d and %d",
+        return coll_fail(DDL_ERR_ARG, "machine: expected ranks_per_node dividing ranks >= 1, got %d and %d",
                          m->ranks_per_node, m->ranks);
     if (!(m->intra_bw > 0 && m->nic_bw > 0 && m->intra_lat >= 0 && m->inter_lat >= 0 && m->gamma >= 0) ||
         isinf(m->intra_lat) || isinf(m->inter_lat) || isinf(m->gamma))
-        return coll_fail(DDL_ERR_ARG, "cost: expected bandwidths > 0, finite latencies and gamma >= 0");
+        return coll_fail(DDL_ERR_ARG, "machine: expected bandwidths > 0, finite latencies and gamma >= 0");
     if (!(bytes >= 0) || isinf(bytes)) return coll_fail(DDL_ERR_ARG, "cost: expected bytes >= 0, got %g", bytes);
     return 0;
 }
@@ -170,7 +170,7 @@ int ddl_algo_cost(const char *algo, const char *grid, const char *patterns, cons
     if (!seconds) return coll_fail(DDL_ERR_ARG, "ddl_algo_cost: seconds is NULL");
     if (!a) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\"", algo ? algo : "");
     if (!a->cost) return coll_fail(DDL_ERR_ALGO, "%s: no cost model (not in the alpha-beta-gamma model)", a->name);
-    if ((rc = check_machine(m, bytes))) return rc;
+    if ((rc = coll_machine_check(m, bytes))) return rc;
     if ((a->flags & DDL_ALGO_GRID) && (rc = shape_of(m, grid, patterns, &sh))) return rc;
     return a->cost(m, &sh, bytes, seconds);
 }

@@ -141,14 +141,25 @@ static size_t piece(const ddl_ctx *ctx, MPI_Comm comm, int peer, size_t local)
     return ctx->net_bytes && coll_remote(ctx, comm, peer) ? ctx->net_bytes : local;
 }
 
+/* A reducing step's piece for a message of `bytes`: a message of at most one segment is still cut in
+ * two once it holds at least two ctx->split_bytes (the location's default segment: so only segments
+ * larger than it, sized from the links or configured, do this), so that reducing its first half
+ * overlaps the second half's transfer. Both ends of a message see the same bytes and sizes, so they
+ * cut it alike. */
+static size_t reduce_piece(const ddl_ctx *ctx, size_t p, size_t bytes)
+{
+    if (!ctx->split_bytes || bytes > p || bytes < 2 * ctx->split_bytes) return p;
+    return ((bytes + 1) / 2 + 7) & ~(size_t)7;
+}
+
 int coll_exchange_reduce(ddl_ctx *ctx, MPI_Comm comm, int dest, const void *sptr, size_t scount,
                          int source, void *dst, const void *a, size_t rcount, kern_dtype dt, kern_op op)
 {
     const size_t es = kern_dtype_size(dt);
     step s = { .comm = comm, .dest = dest, .source = source, .tag = TAG_SEG, .reduce = 1,
                .src = sptr, .sbytes = scount * es, .dst = dst, .a = a, .rbytes = rcount * es,
-               .spiece = piece(ctx, comm, dest, ctx->segment_bytes),
-               .rpiece = piece(ctx, comm, source, ctx->segment_bytes) };
+               .spiece = reduce_piece(ctx, piece(ctx, comm, dest, ctx->segment_bytes), scount * es),
+               .rpiece = reduce_piece(ctx, piece(ctx, comm, source, ctx->segment_bytes), rcount * es) };
     return pipeline(ctx, &s, dt, op);
 }
 

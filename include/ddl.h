@@ -80,9 +80,14 @@ typedef struct ddl_config {
                                 host buffers: under Open MPI's TCP eager limit, docs/BENCHMARKS.md;
                                 off = one size everywhere, for device buffers and under simulation);
                                 at most segment_bytes; the smallest of all ranks' */
+    const struct ddl_machine *machine; /* the links (below: alpha and beta inside and between nodes), or
+                                NULL: sizes the default segment and depth from their bandwidth-delay
+                                product (a power of two >= 2 x latency x bandwidth, 256 KiB .. 16 MiB
+                                for host buffers; depth to cover it), where segment_bytes, pipeline_depth
+                                and their env variables leave them unset; NULL = the fixed defaults */
 } ddl_config;
 
-#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0 }
+#define DDL_CONFIG_INIT { NULL, NULL, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, NULL }
 
 typedef struct ddl_ctx ddl_ctx;
 

@@ -177,6 +177,20 @@ int main(int argc, char **argv)
         cfg.segment_bytes = 4096; /* small segments: many pipeline steps even at small counts */
         run_variant(&cfg, ddl_algo_name(a), sbuf, rbuf);
     }
+    { /* segments sized from the links (ddl_config.machine, one NVSwitch node: 4 MiB): a step's message
+       * of 512 KiB .. 4 MiB is cut in two (exchange.c), both ends alike, also for unequal blocks */
+        ddl_machine nvl = { size, size, 3e-6, 450e9, 6e-6, 400e9, 0 };
+        static const char *const cut[] = { "ring", "rhd", "ddl" };
+        for (int a = 0; a < 3; a++) {
+            ddl_config cfg = DDL_CONFIG_INIT;
+            char label[64];
+            cfg.algo = cut[a];
+            cfg.ranks_per_node = rpn;
+            cfg.machine = &nvl;
+            snprintf(label, sizeof label, "%s (segments from the links)", cut[a]);
+            run_variant(&cfg, label, sbuf, rbuf);
+        }
+    }
     run_grids(rpn, sbuf, rbuf);
     ddl_config cfg = DDL_CONFIG_INIT;
     cfg.algo = "auto";

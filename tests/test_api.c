@@ -157,6 +157,43 @@ static void test_agreement(void)
     alarm(0);
 }
 
+/* ddl_config.machine: the default segment and depth from the links (collectives/links.c); an explicit
+ * segment or depth still wins; a bad machine is refused on every rank. */
+static void expect_sizes(const ddl_machine *m, size_t seg, int depth, const char *want_seg, const char *want_depth)
+{
+    ddl_config cfg = DDL_CONFIG_INIT;
+    ddl_ctx *ctx = NULL;
+    char desc[512] = "", s[64], d[32];
+    cfg.algo = "ring", cfg.machine = m, cfg.segment_bytes = seg, cfg.pipeline_depth = depth;
+    int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx);
+    if (!rc) ddl_ctx_describe(ctx, desc, sizeof desc);
+    snprintf(s, sizeof s, " segment=%s ", want_seg);
+    snprintf(d, sizeof d, " depth=%s", want_depth);
+    CHECK(!rc && strstr(desc, s) && strstr(desc, d), "machine: expected%s%s, got \"%s\" (%s)", s, d, desc,
+          rc ? ddl_last_error() : "ok");
+    ddl_ctx_free(ctx);
+}
+
+static void test_machine(void)
+{
+    ddl_machine nvl = { size, size, 3e-6, 450e9, 6e-6, 400e9, 0 };   /* one NVSwitch node: 1.35 MB in flight */
+    ddl_machine tcp = { size, 1, 5e-6, 10e9, 100e-6, 62.5e6, 0 };  /* TCP between nodes: 6 KB */
+    ddl_machine far = { size, 1, 1e-6, 40e9, 1e-3, 20e9, 0 };     /* 20 MB in flight: past the 16 MiB cap */
+    if (size > 1) {
+        expect_sizes(&nvl, 0, 0, "4194304", "2");
+        expect_sizes(&far, 0, 0, "16777216", "3");
+    }
+    expect_sizes(&tcp, 0, 0, "262144", "2");                     /* the measured host default stays */
+    expect_sizes(&nvl, 65536, 4, "65536", "4");                  /* explicit sizes win */
+    ddl_machine bad = nvl;
+    bad.intra_bw = 0;
+    ddl_config cfg = DDL_CONFIG_INIT;
+    ddl_ctx *ctx = NULL;
+    cfg.machine = &bad;
+    CHECK(ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx) == DDL_ERR_ARG && !ctx && strstr(ddl_last_error(), "machine"),
+          "a bad machine is refused: %s", ddl_last_error());
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -167,6 +204,7 @@ int main(int argc, char **argv)
     test_rsag_calls();
     test_names();
     test_agreement();
+    test_machine();
     long failed = test_failed, total;
     MPI_Allreduce(&failed, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     int status = 0;

@@ -74,9 +74,10 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     cfg.patterns = o->patterns;
     cfg.poll_us = (int)o->poll_us; /* resolved by cli_train.c: --poll-us, DDL_POLL_US or the default */
     cfg.device = o->device;
-    if (o->hook) {
+    if (o->hook) { /* the platform's links: auto's cost model, and the segments' size (links.c) */
         cfg.cost = cost_hook_fn;
         cfg.cost_arg = o->hook;
+        cfg.machine = &o->hook->m;
     }
     char what[WATCHDOG_DESC];
     snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
