@@ -100,7 +100,7 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c \
                harness/cli/cli_train.c harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
-               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
+               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c harness/cli/cli_rows.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
                harness/common/opts.c harness/common/parse.c harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \

@@ -81,10 +81,11 @@ static void numbers(void)
     OK("-i 7"); CHECK(v.i == 7, "short alias");
     BAD("--int 0", "--int: expected an integer in 1..10, got \"0\"");
     BAD("--int 11", "1..10"); BAD("--int x", "got \"x\""); BAD("--int ''", "got \"\""); BAD("--int 1.5", "--int");
-    BAD("-i 99999999999999999999", "-int"); BAD("--int= 3", "--int");
+    BAD("-i 99999999999999999999", "-i: expected an integer in 1..10"); BAD("--int= 3", "--int");
     OK("--long -5"); CHECK(v.l == -5, "long min");
     OK("--old-long 5000000000"); CHECK(v.l == 5000000000L, "long max via the old spelling");
     BAD("--long 5000000001", "--long: expected an integer in -5..5000000000");
+    BAD("--old-long x", "--old-long: expected an integer"); BAD("-i", "-i: expected a value after it");
     OK("--double 12.5"); CHECK(v.d == 12.5, "double");
     OK("--double=1e2"); CHECK(v.d == 100, "double max");
     BAD("--double 100.5", "a number in 0..100"); BAD("--double inf", "--double"); BAD("--double 0x10", "--double");

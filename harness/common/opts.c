@@ -229,6 +229,7 @@ int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen)
     p->noperands = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *eq = NULL, *v;
+        char typed[64];
         found f;
         if (ended || a[0] != '-' || !a[1]) {
             if (operand(p, a, err, errlen)) return OPTS_BAD;
@@ -245,9 +246,12 @@ int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen)
             return OPTS_BAD;
         }
         if (f.k < OPTS_MAX_ROWS) p->given[f.k]++;
+        opt_row as = *f.row; /* messages name the option as typed: -a, an old spelling */
+        snprintf(typed, sizeof typed, "%.*s", (int)(n < 63 ? n : 63), a);
+        as.name = typed;
         if (f.row->type == OPT_FLAG) {
             if (eq) {
-                snprintf(err, errlen, "%s: takes no value, got \"%.64s\"", f.row->name, eq + 1);
+                snprintf(err, errlen, "%s: takes no value, got \"%.64s\"", as.name, eq + 1);
                 return OPTS_BAD;
             }
             *(int *)f.dst = 1;
@@ -256,10 +260,10 @@ int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen)
         if (eq) v = eq + 1;
         else if (i + 1 < argc) v = argv[++i];
         else {
-            snprintf(err, errlen, "%s: expected a value after it", f.row->name);
+            snprintf(err, errlen, "%s: expected a value after it", as.name);
             return OPTS_BAD;
         }
-        if (set_value(f.row, v, base_of(p, &f), f.dst, err, errlen)) return OPTS_BAD;
+        if (set_value(&as, v, base_of(p, &f), f.dst, err, errlen)) return OPTS_BAD;
     }
     return OPTS_OK;
 }
