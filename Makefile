@@ -115,7 +115,7 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # Tests: one file per module. test_grid and test_partition test library internals and link its raw
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
-              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_outfile.c tests/test_opts.c tests/test_parse.c \
+              tests/test_gemm.c tests/test_grid.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_outfile.c tests/test_opts.c tests/test_cli_rows.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
