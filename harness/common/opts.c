@@ -215,7 +215,7 @@ static void *base_of(const opts_parser *p, const found *f)
 static int operand(opts_parser *p, const char *a, char *err, size_t errlen)
 {
     if (p->noperands >= p->max_operands) {
-        snprintf(err, errlen, "unexpected argument \"%.64s\" (options start with --; see --help)", a);
+        snprintf(err, errlen, "unexpected argument \"%.64s\" (see --help)", a);
         return OPTS_BAD;
     }
     p->operands[p->noperands++] = a;
