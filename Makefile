@@ -534,7 +534,7 @@ gpu-bundle:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/opts.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c \
                 harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers

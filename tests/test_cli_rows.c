@@ -19,7 +19,7 @@ static char err[300];
 
 static int run(int argc, char **argv)
 {
-    const opts_set sets[] = { { cli_rows_machine, CLI_M_COUNT, &po }, OPTS_ONE(&cli_row_batch, &o.batch),
+    const opts_set sets[] = { { platform_rows, PLATFORM_ROWS, &po }, OPTS_ONE(&cli_row_batch, &o.batch),
                               OPTS_ONE(&cli_row_image, &o.image), OPTS_SET(rows, &o),
                               OPTS_ONE(&cli_row_compute, &o.full) };
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };

@@ -44,7 +44,7 @@ static const opt_row rows[] = {
 };
 
 #define ADVISE_SETS(o, po)                                                                             \
-    { OPTS_ONE(&cli_row_model, &(o)->model), { cli_rows_machine, CLI_M_LINKS, (po) }, OPTS_SET(rows, (o)), \
+    { OPTS_ONE(&cli_row_model, &(o)->model), { platform_rows, PLATFORM_ROW_LINKS, (po) }, OPTS_SET(rows, (o)), \
       OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_image, &(o)->image),                    \
       OPTS_ONE(&cli_row_profile, &(o)->profile) }
 

@@ -42,7 +42,7 @@ static const opt_row rows[] = {
 };
 
 #define COST_SETS(c)                                                                                   \
-    { OPTS_SET(rows, (c)), { cli_rows_machine, CLI_M_COUNT, &(c)->po }, OPTS_ONE(&cli_row_profile, &(c)->profile) }
+    { OPTS_SET(rows, (c)), { platform_rows, PLATFORM_ROWS, &(c)->po }, OPTS_ONE(&cli_row_profile, &(c)->profile) }
 
 /* 0 ok, 1 help printed, 2 bad option (message printed). argv[1] is `cost` or the old `--algo`. */
 static int parse(int argc, char **argv, cost_cli *c)

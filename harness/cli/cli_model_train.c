@@ -30,7 +30,7 @@ static const opt_row rows[] = {
 #define MT_SETS(o, po)                                                                                 \
     { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb), \
-      { cli_rows_machine, CLI_M_COUNT, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),              \
+      { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),              \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_csv, &(o)->csv),                       \
       OPTS_ONE(&cli_row_steps, &(o)->steps), OPTS_ONE(&cli_row_warmup, &(o)->warmup) }
 

@@ -19,7 +19,7 @@
 static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR",
                                  .help = "where platform.xml, hostfile and smpi.cfg go (default .)" };
 
-#define PLATFORM_SETS(po, dir) { { cli_rows_machine, CLI_M_COUNT, (po) }, OPTS_ONE(&out_row, (dir)) }
+#define PLATFORM_SETS(po, dir) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)) }
 
 static void usage(FILE *f)
 {

@@ -29,26 +29,6 @@ const opt_row cli_row_compute = { .name = "--compute", .type = OPT_CHOICE, .choi
               "plain SGD (ddlbench before the full step). Full with bf16/fp16 (GPU):\n"
               "2-byte activations (as autocast), float32 parameters and statistics" };
 
-static int bw(const char *v, void *dst) { return platform_parse_bw(v, dst); }
-
-const opt_row cli_rows_machine[CLI_M_COUNT] = {
-    { .name = "--platform", .alias = "--preset", .type = OPT_STRING, .min = 1, .unit = "P",
-      .off = offsetof(platform_opts, preset),
-      .help = "machine: a preset (minsky, bigbasin, h200, custom) or a platform\nfile (old spelling: --preset)" },
-    { .name = "--nodes", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_NODES, .off = offsetof(platform_opts, nodes),
-      .help = "nodes of the machine" },
-    { .name = "--gpus-per-node", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_GPUS_PER_NODE, .unit = "G",
-      .off = offsetof(platform_opts, gpus_per_node), .help = "GPUs (ranks) per node (default: the platform's)" },
-    { .name = "--intra-bw", .type = OPT_CUSTOM, .unit = "BW", .off = offsetof(platform_opts, intra_bw), .parse = bw,
-      .expect = "a bandwidth like 12.5G (bytes/s) or 100Gbit", .help = "--platform custom: GPU link bandwidth per direction" },
-    { .name = "--intra-lat", .type = OPT_DURATION, .min = 0, .max = 1, .off = offsetof(platform_opts, intra_lat),
-      .expect = "a latency like 5us", .help = "--platform custom: GPU to GPU latency inside a node" },
-    { .name = "--inter-bw", .type = OPT_CUSTOM, .unit = "BW", .off = offsetof(platform_opts, inter_bw), .parse = bw,
-      .expect = "a bandwidth like 12.5G (bytes/s) or 100Gbit", .help = "--platform custom: a node's NIC bandwidth per direction" },
-    { .name = "--inter-lat", .type = OPT_DURATION, .min = 0, .max = 1, .off = offsetof(platform_opts, inter_lat),
-      .expect = "a latency like 5us", .help = "--platform custom: GPU to GPU latency across nodes" },
-};
-
 int cli_algo_check(const char *v, char *want, size_t wantlen)
 {
     if (ddl_algo_find(v) >= 0) return 0;

@@ -26,10 +26,8 @@ extern const opt_row cli_row_compute;  /* --compute full|gemm: int, 1 = full */
 extern const opt_row cli_row_steps;    /* --steps N: long, 1..100000 timed steps */
 extern const opt_row cli_row_warmup;   /* --warmup N: long, 0..100000 untimed steps */
 
-/* The machine, as a platform_opts: bind { cli_rows_machine + CLI_M_x, n, &po }. --platform takes the
- * old spelling --preset; --intra-bw .. --inter-lat are for --platform custom. */
-enum { CLI_M_PLATFORM, CLI_M_NODES, CLI_M_GPN, CLI_M_LINKS, CLI_M_COUNT = CLI_M_LINKS + 4 };
-extern const opt_row cli_rows_machine[CLI_M_COUNT];
+/* The machine: platform_rows (platform.h), bound to a platform_opts as
+ * { platform_rows + PLATFORM_ROW_x, n, &po }. */
 
 /* 0 if v is a registered algorithm name (the registry, ddlbench list); else 1 and the phrase. */
 int cli_algo_check(const char *v, char *want, size_t wantlen);

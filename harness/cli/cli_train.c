@@ -82,8 +82,8 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_ONE(&cli_row_steps, &(o)->steps),                    \
       OPTS_ONE(&cli_row_warmup, &(o)->warmup), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb),            \
       OPTS_ONE(&cli_row_compute, &(o)->full),                                                       \
-      OPTS_SET(rows, (o)), { cli_rows_machine + CLI_M_PLATFORM, 1, (po) },                            \
-      { cli_rows_machine + CLI_M_GPN, 1, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),           \
+      OPTS_SET(rows, (o)), { platform_rows + PLATFORM_ROW_PLATFORM, 1, (po) },                            \
+      { platform_rows + PLATFORM_ROW_GPN, 1, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),           \
       OPTS_ONE(&cli_row_csv, &(o)->csv) }
 
 static void usage(FILE *f)

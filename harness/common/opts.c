@@ -119,13 +119,14 @@ static int bad(const opt_row *r, const char *v, int item, const char *want, char
 
 static int duration(const char *v, double *out)
 {
-    static const struct { const char *s; double f; } u[] = { { "", 1 }, { "s", 1 }, { "ms", 1e-3 }, { "us", 1e-6 },
-                                                             { "ns", 1e-9 } };
+    /* divided by an exact power of ten: 5us is the double nearest 5e-6 */
+    static const struct { const char *s; double div; } u[] = { { "", 1 }, { "s", 1 }, { "ms", 1e3 }, { "us", 1e6 },
+                                                               { "ns", 1e9 } };
     size_t n = parse_decimal_len(v);
     if (!n) return 1;
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
         if (!strcmp(v + n, u[i].s)) {
-            *out = strtod(v, NULL) * u[i].f;
+            *out = strtod(v, NULL) / u[i].div;
             return 0;
         }
     return 1;
@@ -222,50 +223,65 @@ static int operand(opts_parser *p, const char *a, char *err, size_t errlen)
     return OPTS_OK;
 }
 
+/* The option at argv[*i] (an option, not an operand, --, or --help): OPTS_OK with *i on its last
+ * word, OPTS_BAD, or NOT_MINE when no row has its name. */
+#define NOT_MINE 3
+static int one(opts_parser *p, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    const char *a = argv[*i], *eq = a[1] == '-' ? strchr(a, '=') : NULL, *v;
+    char typed[64];
+    found f;
+    size_t n = eq ? (size_t)(eq - a) : strlen(a);
+    if (!lookup(p, a, n, &f)) return NOT_MINE;
+    if (f.k < OPTS_MAX_ROWS) p->given[f.k]++;
+    opt_row as = *f.row; /* messages name the option as typed: -a, an old spelling */
+    snprintf(typed, sizeof typed, "%.*s", (int)(n < 63 ? n : 63), a);
+    as.name = typed;
+    if (f.row->type == OPT_FLAG) {
+        if (!eq) return *(int *)f.dst = 1, OPTS_OK;
+        snprintf(err, errlen, "%s: takes no value, got \"%.64s\"", as.name, eq + 1);
+        return OPTS_BAD;
+    }
+    if (eq) v = eq + 1;
+    else if (*i + 1 < argc) v = argv[++*i];
+    else {
+        snprintf(err, errlen, "%s: expected a value after it", as.name);
+        return OPTS_BAD;
+    }
+    return set_value(&as, v, base_of(p, &f), f.dst, err, errlen);
+}
+
 int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen)
 {
     int ended = 0;
     memset(p->given, 0, sizeof p->given);
     p->noperands = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *eq = NULL, *v;
-        char typed[64];
-        found f;
+        const char *a = argv[i];
         if (ended || a[0] != '-' || !a[1]) {
             if (operand(p, a, err, errlen)) return OPTS_BAD;
             continue;
         }
         if (!strcmp(a, "--")) { ended = 1; continue; }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return OPTS_HELP;
-        if (a[1] == '-') eq = strchr(a, '=');
-        size_t n = eq ? (size_t)(eq - a) : strlen(a);
-        if (!lookup(p, a, n, &f)) {
+        int rc = one(p, argc, argv, &i, err, errlen);
+        if (rc == NOT_MINE) {
             char name[80];
-            snprintf(name, sizeof name, "%.*s", (int)(n < 64 ? n : 64), a);
+            const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+            snprintf(name, sizeof name, "%.*s", (int)(eq && eq - a < 64 ? eq - a : 64), a);
             unknown(p, name, err, errlen);
             return OPTS_BAD;
         }
-        if (f.k < OPTS_MAX_ROWS) p->given[f.k]++;
-        opt_row as = *f.row; /* messages name the option as typed: -a, an old spelling */
-        snprintf(typed, sizeof typed, "%.*s", (int)(n < 63 ? n : 63), a);
-        as.name = typed;
-        if (f.row->type == OPT_FLAG) {
-            if (eq) {
-                snprintf(err, errlen, "%s: takes no value, got \"%.64s\"", as.name, eq + 1);
-                return OPTS_BAD;
-            }
-            *(int *)f.dst = 1;
-            continue;
-        }
-        if (eq) v = eq + 1;
-        else if (i + 1 < argc) v = argv[++i];
-        else {
-            snprintf(err, errlen, "%s: expected a value after it", as.name);
-            return OPTS_BAD;
-        }
-        if (set_value(&as, v, base_of(p, &f), f.dst, err, errlen)) return OPTS_BAD;
+        if (rc) return rc;
     }
     return OPTS_OK;
+}
+
+int opts_parse_one(opts_parser *p, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1] || !strcmp(argv[*i], "--")) return OPTS_NOT_MINE;
+    int rc = one(p, argc, argv, i, err, errlen);
+    return rc == NOT_MINE ? OPTS_NOT_MINE : rc;
 }
 
 int opts_given(const opts_parser *p, const char *name)

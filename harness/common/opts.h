@@ -65,12 +65,16 @@ typedef struct opts_parser {
     int given[OPTS_MAX_ROWS]; /* times each row (numbered over the sets in order) was given */
 } opts_parser;
 
-enum { OPTS_OK = 0, OPTS_HELP = 1, OPTS_BAD = 2 };
+enum { OPTS_OK = 0, OPTS_HELP = 1, OPTS_BAD = 2, OPTS_NOT_MINE = 3 };
 
 /* Parse argv[1..argc-1]. -h and --help stop the parse at once: OPTS_HELP (options before it were
  * checked). "--" ends the options. Returns OPTS_OK, OPTS_HELP, or OPTS_BAD with one line in err
  * (the option, what was expected, what was got; an unknown option with the nearest name). */
 int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen);
+/* One option at argv[*i], for parsers that hand the others on (p->given is not reset): OPTS_OK with
+ * *i on its last word (its value; a loop's i++ moves past it), OPTS_NOT_MINE (no row has that name),
+ * or OPTS_BAD. */
+int opts_parse_one(opts_parser *p, int argc, char **argv, int *i, char *err, size_t errlen);
 /* How many times the option `name` (its name or alias) was given in the last parse. */
 int opts_given(const opts_parser *p, const char *name);
 /* The usage lines of the rows: "  --name, -x UNIT   help", help's continuations aligned. */
