@@ -140,6 +140,30 @@ static void argv_shapes(void)
     CHECK(run("--int 3 --int 0", 0) == OPTS_BAD, "a bad repeat is refused");
 }
 
+/* opts_parse_one: one option at a time, the others handed on (platform_opt's loop). */
+static void one_at_a_time(void)
+{
+    static const opts_set sets[] = { OPTS_SET(rows, &v) };
+    char *argv[] = { "x", "--int", "4", "--other", "--flag", "--size=2K", "--int", "0", "-", "--long" };
+    int argc = (int)(sizeof argv / sizeof argv[0]), i = 1;
+    opts_parser q = { sets, 1, NULL, 0, 0, { 0 } };
+    memset(&v, 0, sizeof v);
+    CHECK(opts_parse_one(&q, argc, argv, &i, err, sizeof err) == OPTS_OK && i == 2 && v.i == 4, "valued: i = %d", i);
+    i = 3;
+    CHECK(opts_parse_one(&q, argc, argv, &i, err, sizeof err) == OPTS_NOT_MINE && i == 3, "not mine");
+    i = 4;
+    CHECK(opts_parse_one(&q, argc, argv, &i, err, sizeof err) == OPTS_OK && i == 4 && v.flag, "flag");
+    i = 5;
+    CHECK(opts_parse_one(&q, argc, argv, &i, err, sizeof err) == OPTS_OK && i == 5 && v.sz == 2048, "=value");
+    i = 6;
+    CHECK(opts_parse_one(&q, argc, argv, &i, err, sizeof err) == OPTS_BAD && strstr(err, "--int: expected"), "bad");
+    i = 8;
+    CHECK(opts_parse_one(&q, argc, argv, &i, err, sizeof err) == OPTS_NOT_MINE, "an operand is not an option");
+    i = 9;
+    CHECK(opts_parse_one(&q, argc, argv, &i, err, sizeof err) == OPTS_BAD && strstr(err, "after it"), "missing value");
+    CHECK(q.given[0] == 1 && q.given[1] == 2, "given counts");
+}
+
 static void usage(void)
 {
     char *buf = NULL;
@@ -165,6 +189,7 @@ int main(void)
     numbers();
     others();
     argv_shapes();
+    one_at_a_time();
     usage();
     return TEST_REPORT();
 }
