@@ -154,6 +154,8 @@ int cli_calibrate_main(int argc, char **argv)
                "  written through; a path that cannot be written is refused before the minutes of measuring.\n");
         return 0;
     }
+    for (int i = 2; i < argc && rc; i++) /* the mode typed later than first: say where it goes */
+        if (!strcmp(argv[i], "--network")) snprintf(err, sizeof err, "--network: expected first (ddlbench calibrate network ...)");
     if (rc) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);
         return 2;

@@ -70,6 +70,10 @@ static int parse_opts(int argc, char **argv, model_opts *o, char *err, size_t er
 {
     const opts_set sets[] = MODEL_SETS(o);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    for (int i = 1; i < argc; i++) /* a mode word typed later than first: say where it goes */
+        if (!strcmp(argv[i], "--train") || !strcmp(argv[i], "--algo"))
+            return snprintf(err, errlen, "%s: expected first (ddlbench model %s ...)", argv[i],
+                            argv[i][2] == 't' ? "train" : "cost --algo LIST"), 2;
     int rc = opts_parse(&p, argc, argv, err, errlen);
     if (rc == OPTS_HELP) usage(stdout);
     if (rc) return rc;

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(MAX_LIST == CLI_LIST_MAX, "train_opts' lists are the shared rows' lists");
+
 static const char *const devices[] = { "cpu", "gpu", NULL };
 
 static int precision(const char *v, void *dst) { return kern_precision_parse(v, dst); }
