@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 const opt_row cli_row_model = { .name = "--model", .type = OPT_STRING, .unit = "NAME",
-                                .help = "resnet50 | resnet101 | resnet101-22k (default resnet50)" };
+                                .help = "the network: resnet50 | resnet101 | resnet101-22k (default resnet50 where optional)" };
 const opt_row cli_row_batch = { .name = "--batch", .type = OPT_LONG, .min = 1, .max = CLI_BATCH_MAX,
                                 .help = "images per GPU per step (default 32)" };
 const opt_row cli_row_image = { .name = "--image-size", .type = OPT_LONG, .min = 1, .max = CLI_IMAGE_MAX,

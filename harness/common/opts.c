@@ -186,7 +186,7 @@ static int set_value(const opt_row *r, const char *v, void *base, void *dst, cha
     case OPT_DOUBLE: case OPT_DURATION:
         return number(r, v, dst) ? bad(r, v, 0, NULL, err, errlen) : OPTS_OK;
     case OPT_STRING:
-        if ((r->min > 0 && !*v)) return bad(r, v, 0, NULL, err, errlen);
+        if (r->min > 0 && !*v) return bad(r, v, 0, NULL, err, errlen);
         if (r->check && r->check(v, want, sizeof want)) return bad(r, v, 0, r->expect ? r->expect : want, err, errlen);
         *(const char **)dst = v;
         return OPTS_OK;
