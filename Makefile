@@ -100,9 +100,9 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c \
                harness/cli/cli_train.c harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
-               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
+               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c harness/cli/cli_rows.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
-               harness/common/parse.c harness/common/results.c \
+               harness/common/opts.c harness/common/parse.c harness/common/results.c \
                harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/schedule.c harness/train/trainer.c harness/train/workload.c \
@@ -115,7 +115,8 @@ HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
 # Tests: one file per module. test_grid and test_partition test library internals and link its raw
 # objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
 TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
-              tests/test_gemm.c tests/test_grid.c tests/test_links.c tests/test_meta.c tests/test_model.c tests/test_model_step.c tests/test_schedule.c tests/test_outfile.c tests/test_parse.c \
+              tests/test_gemm.c tests/test_grid.c tests/test_links.c tests/test_meta.c tests/test_model.c tests/test_model_step.c \
+              tests/test_schedule.c tests/test_outfile.c tests/test_opts.c tests/test_cli_rows.c tests/test_parse.c \
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
@@ -534,7 +535,7 @@ gpu-bundle:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/opts.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c \
                 harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers

@@ -222,7 +222,7 @@ DDL_POLL_US=0x10 -- ddlbench train $P -a ring ## DDL_POLL_US
 -- ddlbench model --algo ring --bytes 1M --preset minsky --nodes 2 --profile $tmp/hex.profile ## decimal
 -- ddlbench platform --preset custom --nodes 2 --intra-bw 0x10G --intra-lat 1us --inter-bw 1G --inter-lat 1us ## --intra-bw
 -- ddlbench platform --preset custom --nodes 2 --intra-bw 10G --intra-lat infus --inter-bw 1G --inter-lat 1us ## --intra-lat
--- ddlbench model --time --batch 100000 ## --time
+-- ddlbench model --time --batch 60000 ## --time
 -- ddlbench kernels -s 5 ## -s
 -- ddlbench allreduce -b 5 -e 1K ## -b
 -- ddlbench allreduce -b 4 -e 1K -d float64 ## -b

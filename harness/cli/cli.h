@@ -22,11 +22,11 @@ int cli_kernels_main(int argc, char **argv);   /* cli_kernels.c */
 int cli_train_main(int argc, char **argv);     /* cli_train.c */
 int cli_platform_main(int argc, char **argv);  /* cli_platform.c */
 int cli_calibrate_main(int argc, char **argv); /* cli_calibrate.c */
-int cli_calibrate_network(int argc, char **argv); /* cli_calibrate_net.c: `calibrate --network` */
+int cli_calibrate_network(int argc, char **argv); /* cli_calibrate_net.c: `calibrate network` (--network) */
 int cli_gpucheck_main(int argc, char **argv); /* cli_gpucheck.c */
 int cli_study_main(int argc, char **argv);     /* cli_study.c */
-int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model --algo` */
-int cli_model_train(int argc, char **argv);    /* cli_model_train.c: `model --train` */
+int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model cost` (or --algo first) */
+int cli_model_train(int argc, char **argv);    /* cli_model_train.c: `model train` (--train) */
 int cli_json_main(int argc, char **argv);      /* cli_json.c */
 int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
 

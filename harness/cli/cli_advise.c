@@ -5,9 +5,11 @@
  * bytes; no separate first bucket). No MPI. */
 #include "cli.h"
 #include "cli_advise.h"
-#include "parse.h"
+#include "cli_rows.h"
+#include "opts.h"
 #include "profile.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,78 +17,80 @@
 static const long default_caps[] = { 1, 2, 5, 10, 15, 25, 35, 50, 64, 100, 128, 256, 0 };
 static const long default_firsts[] = { 0, 1, 2, 5, 10 };
 
+/* A registered algorithm with a cost model (the registry's DDL_ALGO_COST: a new row is advised too). */
+static int algo_check(const char *v, char *want, size_t wantlen)
+{
+    int i = ddl_algo_find(v);
+    if (i >= 0 && (ddl_algo_flags(i) & DDL_ALGO_COST)) return 0;
+    size_t used = (size_t)snprintf(want, wantlen, "an algorithm with a cost model (");
+    for (int k = 0, n = 0; k < ddl_algo_count() && used < wantlen; k++)
+        if (ddl_algo_flags(k) & DDL_ALGO_COST)
+            used += (size_t)snprintf(want + used, wantlen - used, "%s%s", n++ ? ", " : "", ddl_algo_name(k));
+    if (used < wantlen) snprintf(want + used, wantlen - used, ")");
+    return 1;
+}
+
+static const opt_row rows[] = {
+    { .name = "--gpus", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_HOSTS, .off = offsetof(advise_opts, gpus),
+      .help = "GPUs (ranks) in all: a multiple of the GPUs per node, or fewer than one node\n(instead of --nodes)" },
+    { .name = "--algo", .type = OPT_STRING, .unit = "A", .off = offsetof(advise_opts, algo), .check = algo_check,
+      .help = "an algorithm with a cost model: ring | rhd | ddl | mpi | auto (default ddl;\nauto = per bucket what the library's auto picks, ddl_auto_choose)" },
+    { .name = "--caps", .type = OPT_LIST, .min = 0, .max = CLI_BUCKET_MB_MAX, .off = offsetof(advise_opts, caps),
+      .count_off = offsetof(advise_opts, ncaps), .max_items = ADV_MAX,
+      .help = "bucket caps to try, MiB, 0 = one bucket (default 1,2,5,...,256,0)" },
+    { .name = "--firsts", .type = OPT_LIST, .min = 0, .max = CLI_BUCKET_MB_MAX, .off = offsetof(advise_opts, firsts),
+      .count_off = offsetof(advise_opts, nfirsts), .max_items = ADV_MAX,
+      .help = "first-bucket caps to try, MiB, 0 = same as the cap (default 0,1,2,5,10)" },
+    { .name = "--sim", .type = OPT_FLAG, .off = offsetof(advise_opts, sim),
+      .help = "also run the grid in the simulator (build/sim/ddlbench-sim; one launch\nper first-bucket size) and advise from its figures" },
+    { .name = "--sim-exe", .type = OPT_STRING, .unit = "PATH", .off = offsetof(advise_opts, sim_exe),
+      .help = "the simulation binary (default: sim/ddlbench-sim beside this one)" },
+};
+
+#define ADVISE_SETS(o, po)                                                                             \
+    { OPTS_ONE(&cli_row_model, &(o)->model), { platform_rows, PLATFORM_ROW_LINKS, (po) }, OPTS_SET(rows, (o)), \
+      OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_image, &(o)->image),                    \
+      OPTS_ONE(&cli_row_profile, &(o)->profile) }
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench advise --model M --platform P --gpus N [options]\n"
+    advise_opts o;
+    platform_opts po;
+    const opts_set sets[] = ADVISE_SETS(&o, &po);
+    fprintf(f, "usage: ddlbench advise --model M --platform P (--nodes N | --gpus N) [options]\n"
                "The gradient bucket cap and first-bucket size with the least exposed communication per step\n"
                "(communication still running after the backward pass), over a grid of both, from the\n"
                "alpha-beta-gamma model of the step `ddlbench train` runs (its default full compute: GEMMs at the\n"
                "device profile's rate, the other layer kernels and SGD at its memory rate), buckets as train\n"
                "builds them, one allreduce at a time. Sizes in MiB, as PyTorch DDP's\n"
                "bucket_cap_mb and ddlbench train --bucket-mb; Horovod's HOROVOD_FUSION_THRESHOLD in bytes.\n"
-               "  --model M           resnet50 | resnet101 | resnet101-22k\n"
-               "  --platform P        machine preset: minsky, bigbasin, h200 (see ddlbench platform --help)\n"
-               "  --gpus N            GPUs (ranks); a multiple of the GPUs per node, or fewer than one node\n"
-               "  --gpus-per-node G   default: the preset's\n"
-               "  --algo A            ring | rhd | ddl | mpi | auto (default ddl; auto = per bucket what the\n"
-               "                      library's auto picks, ddl_auto_choose)\n"
-               "  --batch B           images per GPU (default 32; 20 for resnet101-22k, as the study)\n"
-               "  --image-size N      default 224\n"
-               "  --profile P         device profile (default h200 on h200, else p100)\n"
-               "  --caps LIST         bucket caps to try, MiB, 0 = one bucket (default 1,2,5,...,256,0)\n"
-               "  --firsts LIST       first-bucket caps to try, MiB, 0 = same as the cap (default 0,1,2,5,10)\n"
-               "  --sim               also run the grid in the simulator (build/sim/ddlbench-sim; one launch\n"
-               "                      per first-bucket size) and advise from its figures\n"
-               "  --sim-exe PATH      the simulation binary (default: sim/ddlbench-sim beside this one)\n"
-               "Exit status: 0, 1 a simulation failed, 2 bad input.\n");
+               "--platform: a preset with its links (minsky, bigbasin, h200) or a platform file; --batch\n"
+               "default 32, 20 for resnet101-22k (as the study); --profile default h200 on h200, else p100.\n");
+    opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
+    fprintf(f, "Exit status: 0, 1 a simulation failed, 2 bad input.\n");
 }
 
-static int bad(const char *opt, const char *v, const char *want)
+/* 0 ok, 1 help printed, 2 bad input (message in err). */
+static int parse(int argc, char **argv, advise_opts *o, char *err, size_t errlen)
 {
-    fprintf(stderr, "ddlbench advise: %s: expected %s, got \"%.64s\"\n", opt, want, v ? v : "(nothing)");
-    return 2;
-}
-
-static int mib_list(const char *opt, const char *v, char *buf, size_t len, long *out, int *n)
-{
-    const char *items[ADV_MAX];
-    if (parse_list(v, ',', buf, len, items, ADV_MAX, n)) return bad(opt, v, "a comma list of MiB sizes");
-    for (int i = 0; i < *n; i++)
-        if (parse_int(items[i], 0, 65536, &out[i])) return bad(opt, items[i], "an integer 0..65536 (MiB)");
+    platform_opts po = PLATFORM_OPTS_INIT;
+    const opts_set sets[] = ADVISE_SETS(o, &po);
+    opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    int rc = opts_parse(&p, argc, argv, err, errlen);
+    if (rc == OPTS_HELP) usage(stdout);
+    if (rc) return rc;
+    o->preset = po.preset, o->gpn = po.gpus_per_node;
+    if (!o->model || !o->preset || (!o->gpus && po.nodes < 0))
+        return snprintf(err, errlen, "expected --model, --platform and --nodes or --gpus (see --help)"), 2;
+    if (o->gpus && po.nodes >= 0) return snprintf(err, errlen, "--nodes: expected --nodes or --gpus, not both"), 2;
+    if (!strcmp(o->preset, "custom"))
+        return snprintf(err, errlen, "--platform: expected a preset with its links: minsky, bigbasin or h200, got \"custom\""), 2;
+    if (po.nodes >= 0) { /* --nodes N: N whole nodes of the platform's (or --gpus-per-node) GPUs */
+        platform pf;
+        if (platform_init(&pf, o->preset, (int)po.nodes, (int)o->gpn, err, errlen)) return 2;
+        o->gpus = platform_ranks(&pf);
+    }
     return 0;
-}
-
-/* 0 ok, 1 help printed, 2 bad input (printed). */
-static int parse(int argc, char **argv, advise_opts *o)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) return usage(stdout), 1;
-        if (!strcmp(opt, "--sim")) { o->sim = 1; continue; }
-        if (!v) return bad(opt, NULL, "a value (or an option of --help)");
-        i++;
-        if (!strcmp(opt, "--model")) o->model = v;
-        else if (!strcmp(opt, "--platform")) o->preset = v;
-        else if (!strcmp(opt, "--algo")) o->algo = v;
-        else if (!strcmp(opt, "--profile")) o->profile = v;
-        else if (!strcmp(opt, "--sim-exe")) o->sim_exe = v;
-        else if (!strcmp(opt, "--gpus")) { if (parse_int(v, 1, PLATFORM_MAX_HOSTS, &o->gpus)) return bad(opt, v, "an integer 1..65536"); }
-        else if (!strcmp(opt, "--gpus-per-node")) { if (parse_int(v, 1, PLATFORM_MAX_GPUS_PER_NODE, &o->gpn)) return bad(opt, v, "an integer 1..64"); }
-        else if (!strcmp(opt, "--batch")) { if (parse_int(v, 1, 65536, &o->batch)) return bad(opt, v, "an integer 1..65536"); }
-        else if (!strcmp(opt, "--image-size")) { if (parse_int(v, 1, 4096, &o->image)) return bad(opt, v, "an integer 1..4096"); }
-        else if (!strcmp(opt, "--caps")) { if (mib_list(opt, v, o->listbuf[0], sizeof o->listbuf[0], o->caps, &o->ncaps)) return 2; }
-        else if (!strcmp(opt, "--firsts")) { if (mib_list(opt, v, o->listbuf[1], sizeof o->listbuf[1], o->firsts, &o->nfirsts)) return 2; }
-        else return bad("option", opt, "one of those in ddlbench advise --help");
-    }
-    if (!o->model || !o->preset || !o->gpus) {
-        fprintf(stderr, "ddlbench advise: expected --model, --platform and --gpus (see --help)\n");
-        return 2;
-    }
-    if (!strcmp(o->preset, "custom")) return bad("--platform", o->preset, "a preset with its links: minsky, bigbasin or h200");
-    static const char *const algos[] = { "ring", "rhd", "ddl", "mpi", "auto" };
-    int known = 0;
-    for (int k = 0; k < 5; k++) known |= !strcmp(o->algo, algos[k]);
-    return known ? 0 : bad("--algo", o->algo, "ring, rhd, ddl, mpi or auto");
 }
 
 static void defaults(advise_opts *o)
@@ -188,12 +192,13 @@ int cli_advise_main(int argc, char **argv)
 {
     advise_opts o;
     defaults(&o);
-    int rc = parse(argc, argv, &o);
-    if (rc) return rc == 1 ? 0 : rc;
     platform pf;
     profile pr;
     model *m = NULL;
     char err[256];
+    int rc = parse(argc, argv, &o, err, sizeof err);
+    if (rc == 2) fprintf(stderr, "ddlbench advise: %s\n", err);
+    if (rc) return rc == 1 ? 0 : rc;
     if ((rc = make_platform(&o, &pf))) return rc;
     if (o.sim && advise_sim_check(&o, err, sizeof err)) return fprintf(stderr, "ddlbench advise: --sim: %s\n", err), 2;
     if (!o.profile) o.profile = strcmp(pf.name, "h200") ? "p100" : "h200";

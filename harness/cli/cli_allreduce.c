@@ -1,10 +1,12 @@
 /* cli_allreduce.c — `ddlbench allreduce`, `reduce-scatter` and `allgather`: option parsing (pure; see
  * bench_allreduce_parse) and main, shared: the subcommand's name picks the collective.
- * Options are parsed before MPI starts, so bad input costs no launch and exits 2 on every rank;
+ * Options (the option table, opts.h) are parsed before MPI starts, so bad input costs no launch and exits 2 on every rank;
  * only the rank the launcher calls 0 (or a lone process) prints. */
 #include "bench_allreduce.h"
 #include "meta.h"
 #include "cli.h"
+#include "cli_rows.h"
+#include "opts.h"
 #include "devmem.h"
 #include "parse.h"
 #include "guard.h"
@@ -13,6 +15,7 @@
 #include "sim.h"
 #include "watchdog.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +23,75 @@
 #define AR_SIZE_MAX ((size_t)1 << 40) /* 1 TiB: far above any buffer this machine can hold */
 #define AR_TIMEOUT_S 60               /* watchdog base per iteration: see bench_allreduce.c */
 
+static const char *const devices[] = { "cpu", "gpu", NULL };
+
+static int dtype(const char *v, void *dst) { return ddl_dtype_parse(v, dst); }
+static int op(const char *v, void *dst) { return ddl_op_parse(v, dst); }
+
+static int label_check(const char *v, char *want, size_t wantlen)
+{
+    if (*v && !strchr(v, ',') && !strchr(v, '"')) return 0;
+    snprintf(want, wantlen, "a name without , or \"");
+    return 1;
+}
+
+#define O(f) offsetof(bench_allreduce_opts, f)
+static const opt_row rows[] = {
+    { .name = "--min-bytes", .alias = "-b", .type = OPT_SIZE, .min = 1, .max = AR_SIZE_MAX, .off = O(min_bytes),
+      .help = "smallest message in bytes, K/M/G suffixes, whole elements of -d (default 1K)" },
+    { .name = "--max-bytes", .alias = "-e", .type = OPT_SIZE, .min = 1, .max = AR_SIZE_MAX, .off = O(max_bytes),
+      .help = "largest message (default 64M)" },
+    { .name = "--factor", .alias = "-f", .type = OPT_LONG, .min = 2, .max = 1024, .off = O(factor),
+      .help = "size factor between steps (default 2)" },
+    CLI_ROW_ALGOS(bench_allreduce_opts, algos, nalgos, algo_buf),
+    { .name = "--dtype", .alias = "-d", .type = OPT_CUSTOM, .unit = "TYPE", .off = O(dtype), .parse = dtype,
+      .expect = "float32|float64|float16|bfloat16|int32",
+      .help = "float32 | float64 | float16 | bfloat16 | int32 (default float32)" },
+    { .name = "--op", .alias = "-o", .type = OPT_CUSTOM, .unit = "OP", .off = O(op), .parse = op, .expect = "sum|max|min",
+      .help = "sum | max | min (default sum; allgather reduces nothing and ignores it)" },
+    { .name = "--warmup", .alias = "-w", .type = OPT_LONG, .min = 0, .max = 1000000, .off = O(warmup),
+      .help = "warm-up iterations per size (default 5)" },
+    { .name = "--iters", .alias = "-n", .type = OPT_LONG, .min = 1, .max = 1000000, .off = O(iters),
+      .help = "timed iterations per size (default 20)" },
+    { .name = "-c", .type = OPT_INT, .min = 0, .max = 1, .unit = "0|1", .off = O(check), .expect = "0 or 1",
+      .help = "check every result (default 1); any wrong element makes the exit status 1" },
+    { .name = "--csv", .type = OPT_STRING, .unit = "FILE", .off = O(csv),
+      .help = "also write the rows as CSV, whole at the end (FILE.tmp, renamed; a FIFO or a\n"
+              "device such as /dev/null is written through; checked before the run)" },
+    { .name = "--json", .type = OPT_STRING, .unit = "FILE", .off = O(json),
+      .help = "the same rows as one JSON document (provenance, then rows; results/README.md),\n"
+              "written and checked the same way" },
+    { .name = "--per-rank", .type = OPT_FLAG, .off = O(per_rank),
+      .help = "each rank's own median (min, p99) per size: a '#' line under each row (median\n"
+              "of ranks, MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10% over the\n"
+              "median), and in the CSV/JSON a rank column (all = the row above) with one row per rank" },
+    { .name = "--label", .type = OPT_STRING, .unit = "S", .off = O(label), .check = label_check,
+      .help = "name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
+              "runs of `mpi` under different MCA settings" },
+    { .name = "--device", .type = OPT_CHOICE, .choices = devices, .off = O(device),
+      .help = "buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
+              "libddl moves device buffers (CUDA-aware MPI or staged); copy = a D2D copy" },
+    { .name = "--copy-reps", .type = OPT_LONG, .min = 1, .max = 1000, .off = O(copy_reps),
+      .help = "memcpy repetitions for the copy-bandwidth roofline column (default 5)" },
+    { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = O(timeout_s),
+      .expect = "seconds, an integer in 0..1000000",
+      .help = "watchdog: an iteration not done in S s prints one line per rank and aborts\n"
+              "the job, exit 1 (0 = off; default: 60 s + 1 s per 10 MB of the message); setup,\n"
+              "test data and the checks get S s + 1 s per 10 MB" },
+};
+#undef O
+
+#define AR_SETS(o) { OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_profile, &(o)->profile) }
+
 void bench_allreduce_usage(const bench_allreduce_opts *o)
 {
     const int ar = o->coll == BENCH_ALLREDUCE;
+    bench_allreduce_opts u;
+    const opts_set sets[] = AR_SETS(&u);
     printf("usage: ddlbench %s [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
-           "Sweeps message sizes over %s algorithms; times are the maximum over ranks per\n"
+           "Sweeps message sizes over %s algorithms%s; times are the maximum over ranks per\n"
            "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n",
-           o->cmd, o->cmd);
+           o->cmd, o->cmd, ar ? "" : " (those that have one)");
     if (!ar)
         printf("Sizes (-b, -e, size_B) as nccl-tests': the whole vector of p x count elements, count per rank\n"
                "(ddl_%s's %s), so %s; rounded down to whole elements per rank.\n"
@@ -34,105 +99,13 @@ void bench_allreduce_usage(const bench_allreduce_opts *o)
                o->coll == BENCH_REDUCE_SCATTER ? "reduce_scatter" : "allgather",
                o->coll == BENCH_REDUCE_SCATTER ? "recvcount" : "sendcount",
                o->coll == BENCH_REDUCE_SCATTER ? "the input of each rank" : "the output of each rank");
-    printf("  -b SIZE    smallest message in bytes, K/M/G suffixes, whole elements of -d (default 1K)\n"
-           "  -e SIZE    largest message (default 64M)\n"
-           "  -f N       size factor between steps, 2..1024 (default 2)\n"
-           "  -a LIST    algorithms, comma-separated (default: all registered%s; see ddlbench list)\n"
-           "  -d TYPE    float32 | float64 | float16 | bfloat16 | int32 (default float32)\n"
-           "  -o OP      sum | max | min (default sum)%s\n"
-           "  -w N       warm-up iterations per size (default 5)\n"
-           "  -n N       timed iterations per size (default 20)\n"
-           "  -c 0|1     check every result (default 1); any wrong element makes the exit status 1\n"
-           "  --csv FILE also write the rows as CSV, whole at the end (FILE.tmp, renamed; a FIFO or a\n"
-           "             device such as /dev/null is written through; checked before the run)\n"
-           "  --json FILE  the same rows as one JSON document (provenance, then rows; results/README.md),\n"
-           "             written and checked the same way\n"
-           "  --per-rank each rank's own median (min, p99) per size: a '#' line under each row (median\n"
-           "             of ranks, MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10%% over the\n"
-           "             median), and in the CSV/JSON a rank column (all = the row above) with one row per rank\n"
-           "  --label S  name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
-           "             runs of `mpi` under different MCA settings\n"
-           "  --device cpu|gpu  buffers in host (default) or GPU memory (the CUDA build, build/cuda/ddlbench):\n"
-           "             libddl moves device buffers (CUDA-aware MPI or staged); copy = a D2D copy\n"
-           "  --copy-reps N  memcpy repetitions for the copy-bandwidth roofline column (default 5)\n"
-           "  --profile P    device profile (name like p100, or a file): the reduction cost the simulation\n"
-           "             build injects (sim build; run it with -c 0); the real build ignores it\n"
-           "  --timeout S    watchdog: an iteration not done in S s prints one line per rank and aborts\n"
-           "             the job, exit 1 (0 = off; default: 60 s + 1 s per 10 MB of the message); setup,\n"
-           "             test data and the checks get S s + 1 s per 10 MB\n"
+    opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
+    printf("--profile: the reduction cost the simulation build injects (sim build; run it with -c 0); the\n"
+           "real build ignores it. Without -a: every registered algorithm.\n"
            "Columns: algbw = bytes/time; busbw = algbw*%s/p (nccl-tests' bus bandwidth); copy = memcpy GB/s\n"
            "of the same bytes, run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
            "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n",
-           ar ? "" : " that have one", o->coll == BENCH_ALLGATHER ? "; allgather reduces nothing and ignores it" : "",
            ar ? "2(p-1)" : "(p-1)");
-}
-
-static int fail(const bench_allreduce_opts *o, char *err, size_t len, const char *opt, const char *want,
-                const char *got)
-{
-    snprintf(err, len, "%s: %s: expected %s, got \"%s\"", o->cmd, opt, want, got ? got : "(nothing)");
-    return 2;
-}
-
-static int set_algos(bench_allreduce_opts *o, const char *s, char *err, size_t len)
-{
-    const char *unknown = NULL;
-    int rc = cli_algos_parse(s, o->algo_buf, sizeof o->algo_buf, o->algos, AR_MAX_ALGOS, &o->nalgos, &unknown);
-    if (rc == 1) return fail(o, err, len, "-a", "a comma list of algorithms (see ddlbench list)", s);
-    if (rc == 2) return fail(o, err, len, "-a", "registered algorithms (see ddlbench list)", unknown);
-    for (int k = 0; k < o->nalgos && o->coll != BENCH_ALLREDUCE; k++)
-        if (!(ddl_algo_flags(ddl_algo_find(o->algos[k])) & DDL_ALGO_RSAG)) {
-            snprintf(err, len, "%s: -a: algorithm \"%s\" has no %s (see ddlbench list)", o->cmd, o->algos[k], o->cmd);
-            return 2;
-        }
-    return 0;
-}
-
-/* One option with its value v; 0 ok, 2 bad. */
-static int set_option(bench_allreduce_opts *o, const char *opt, const char *v, char *err, size_t len)
-{
-    long n;
-    if (!v) return fail(o, err, len, opt, "a value", NULL);
-    if (!strcmp(opt, "-b") || !strcmp(opt, "-e")) {
-        size_t *dst = opt[1] == 'b' ? &o->min_bytes : &o->max_bytes;
-        if (parse_size(v, 1, AR_SIZE_MAX, dst)) return fail(o, err, len, opt, "a size 1..1T like 4K, 16M, 1G", v);
-    } else if (!strcmp(opt, "-f")) {
-        if (parse_int(v, 2, 1024, &o->factor)) return fail(o, err, len, opt, "an integer 2..1024", v);
-    } else if (!strcmp(opt, "-a")) {
-        return set_algos(o, v, err, len);
-    } else if (!strcmp(opt, "-d")) {
-        if (ddl_dtype_parse(v, &o->dtype)) return fail(o, err, len, opt, "float32|float64|float16|bfloat16|int32", v);
-    } else if (!strcmp(opt, "-o")) {
-        if (ddl_op_parse(v, &o->op)) return fail(o, err, len, opt, "sum|max|min", v);
-    } else if (!strcmp(opt, "-w")) {
-        if (parse_int(v, 0, 1000000, &o->warmup)) return fail(o, err, len, opt, "an integer 0..1000000", v);
-    } else if (!strcmp(opt, "-n")) {
-        if (parse_int(v, 1, 1000000, &o->iters)) return fail(o, err, len, opt, "an integer 1..1000000", v);
-    } else if (!strcmp(opt, "--copy-reps")) {
-        if (parse_int(v, 1, 1000, &o->copy_reps)) return fail(o, err, len, opt, "an integer 1..1000", v);
-    } else if (!strcmp(opt, "--timeout")) {
-        if (parse_int(v, 0, 1000000, &o->timeout_s)) return fail(o, err, len, opt, "seconds, an integer 0..1000000", v);
-        o->timeout_given = 1;
-    } else if (!strcmp(opt, "-c")) {
-        if (parse_int(v, 0, 1, &n)) return fail(o, err, len, opt, "0 or 1", v);
-        o->check = (int)n;
-    } else if (!strcmp(opt, "--csv")) {
-        o->csv = v;
-    } else if (!strcmp(opt, "--json")) {
-        o->json = v;
-    } else if (!strcmp(opt, "--device")) {
-        if (strcmp(v, "cpu") && strcmp(v, "gpu")) return fail(o, err, len, opt, "cpu or gpu", v);
-        o->device = !strcmp(v, "gpu");
-    } else if (!strcmp(opt, "--profile")) {
-        o->profile = v;
-    } else if (!strcmp(opt, "--label")) {
-        if (!*v || strchr(v, ',') || strchr(v, '"')) return fail(o, err, len, opt, "a name without , or \"", v);
-        o->label = v;
-    } else {
-        snprintf(err, len, "%s: unknown option \"%s\" (try ddlbench %s --help)", o->cmd, opt, o->cmd);
-        return 2;
-    }
-    return 0;
 }
 
 int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *err, size_t errlen)
@@ -152,12 +125,19 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
     o->copy_reps = 5;
     o->timeout_s = AR_TIMEOUT_S;
     o->check = 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { o->help = 1; return 0; }
-        if (!strcmp(argv[i], "--per-rank")) { o->per_rank = 1; continue; }
-        if (set_option(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL, err, errlen)) return 2;
-        i++;
-    }
+    char msg[300];
+    const opts_set sets[] = AR_SETS(o);
+    opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    int rc = opts_parse(&p, argc, argv, msg, sizeof msg);
+    if (rc == OPTS_HELP) o->help = 1;
+    if (rc == OPTS_HELP) return 0;
+    if (rc) return snprintf(err, errlen, "%s: %s", o->cmd, msg), 2;
+    o->timeout_given = opts_given(&p, "--timeout") > 0;
+    for (int k = 0; k < o->nalgos && o->coll != BENCH_ALLREDUCE; k++)
+        if (!(ddl_algo_flags(ddl_algo_find(o->algos[k])) & DDL_ALGO_RSAG)) {
+            snprintf(err, errlen, "%s: -a: algorithm \"%s\" has no %s (see ddlbench list)", o->cmd, o->algos[k], o->cmd);
+            return 2;
+        }
     size_t es = ddl_dtype_size(o->dtype);
     if (o->min_bytes % es || o->max_bytes % es) { /* never rounded down to whole elements */
         snprintf(err, errlen, "%s: %s: expected a multiple of %zu bytes (one %s element), got %zu bytes", o->cmd,

@@ -9,6 +9,7 @@
  * without an MPI launch. OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, so if that is not
  * 1 the command re-executes itself once with it set. */
 #include "cli.h"
+#include "opts.h"
 #include "gemm.h"
 #include "outfile.h"
 #include "guard.h"
@@ -137,26 +138,27 @@ int cli_calibrate_main(int argc, char **argv)
     const char *path = "harness/sim/profiles/local.profile";
     char err[700], header[1024];
     profile pr = { 0 };
-    for (int i = 1; i < argc; i++) /* DISPATCH: the network calibration (an MPI launch) */
-        if (!strcmp(argv[i], "--network")) return cli_calibrate_network(argc, argv);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf("usage: ddlbench calibrate [-o FILE]   (default %s)\n"
-                   "  FILE is written whole (FILE.tmp, renamed); a symbolic link is followed, a FIFO or a device\n"
-                   "  written through; a path that cannot be written is refused before the minutes of measuring.\n"
-                   "       mpirun -np N ddlbench calibrate --network [...]: the MPI links -> a platform file\n"
-                   "       (ddlbench calibrate --network --help)\n", path);
-            return 0;
-        }
-        if (strcmp(argv[i], "-o")) {
-            fprintf(stderr, "ddlbench calibrate: unknown option \"%s\" (try --help)\n", argv[i]);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "ddlbench calibrate: -o: expected a file name after it\n");
-            return 2;
-        }
-        path = argv[++i];
+    /* the mode is the first word: `network` (old spelling --network): the MPI links (an MPI launch) */
+    if (argc > 1 && (!strcmp(argv[1], "network") || !strcmp(argv[1], "--network"))) return cli_calibrate_network(argc, argv);
+    const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "FILE",
+                              .help = "the device profile to write (default harness/sim/profiles/local.profile)" };
+    const opts_set sets[] = { OPTS_ONE(&out_row, &path) };
+    opts_parser p = { sets, 1, NULL, 0, 0, { 0 } };
+    int rc = opts_parse(&p, argc, argv, err, sizeof err);
+    if (rc == OPTS_HELP) {
+        printf("usage: ddlbench calibrate [-o FILE]\n"
+               "       mpirun -np N ddlbench calibrate network [...]: the MPI links -> a platform file\n"
+               "       (ddlbench calibrate network --help; old spelling: calibrate --network)\n");
+        opts_usage(stdout, sets, 1);
+        printf("  FILE is written whole (FILE.tmp, renamed); a symbolic link is followed, a FIFO or a device\n"
+               "  written through; a path that cannot be written is refused before the minutes of measuring.\n");
+        return 0;
+    }
+    for (int i = 2; i < argc && rc; i++) /* the mode typed later than first: say where it goes */
+        if (!strcmp(argv[i], "--network")) snprintf(err, sizeof err, "--network: expected first (ddlbench calibrate network ...)");
+    if (rc) {
+        fprintf(stderr, "ddlbench calibrate: %s\n", err);
+        return 2;
     }
     if (outfile_check("-o", path, err, sizeof err)) { /* before minutes of measuring */
         fprintf(stderr, "ddlbench calibrate: %s\n", err);

@@ -23,11 +23,13 @@
 #include "guard.h"
 #include "outfile.h"
 #include "mem.h"
+#include "opts.h"
 #include "parse.h"
 #include "platform_file.h"
 #include "watchdog.h"
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,57 +54,61 @@ typedef struct net_state {
     long step;                 /* DDL_FAULT_INJECT counter */
 } net_state;
 
+static int name_check(const char *v, char *want, size_t wantlen)
+{
+    size_t n = strlen(v); /* what platform files accept (platform_file.h) */
+    if (n && n <= 63 && strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n) return 0;
+    snprintf(want, wantlen, "1..63 of [A-Za-z0-9._-]");
+    return 1;
+}
+
+static const opt_row rows[] = {
+    { .name = "-o", .type = OPT_STRING, .unit = "FILE", .off = offsetof(net_opts, path),
+      .help = "platform file to write (default harness/sim/platforms/local.platform)" },
+    { .name = "--name", .type = OPT_STRING, .unit = "NAME", .off = offsetof(net_opts, name), .check = name_check,
+      .help = "its preset name (default local)" },
+    { .name = "--min-bytes", .alias = "-b", .type = OPT_SIZE, .min = 1, .max = 1 << 30, .off = offsetof(net_opts, min_bytes),
+      .help = "smallest message size (default 64); sizes 4x apart" },
+    { .name = "--max-bytes", .alias = "-e", .type = OPT_SIZE, .min = 1, .max = 1 << 30, .off = offsetof(net_opts, max_bytes),
+      .help = "largest message size (default 16M)" },
+    { .name = "--iters", .alias = "-n", .type = OPT_LONG, .min = 3, .max = 100000, .off = offsetof(net_opts, iters),
+      .help = "iterations per size and round (default 20; fewer above 12 MB)" },
+    { .name = "--rounds", .type = OPT_LONG, .min = 1, .max = NET_MAX_ROUNDS, .unit = "R", .off = offsetof(net_opts, rounds),
+      .help = "sweeps over all sizes; each size's figure is the median of its R round medians\n"
+              "(default 3: a burst of load on a shared machine spoils a round, not a size)" },
+    { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = offsetof(net_opts, timeout_s),
+      .expect = "seconds 0..1000000",
+      .help = "watchdog per size: a peer that does not answer in S s (+1 s per 10 MB) ends\n"
+              "the job with one line, exit 1 (default 30; 0 = off)" },
+};
+
 static void usage(void)
 {
-    printf("usage: mpirun -np N ddlbench calibrate --network [options]   (N >= 2; nodes of equal size)\n"
-           "  -o FILE       platform file to write (default harness/sim/platforms/local.platform)\n"
-           "  --name NAME   its preset name (default local)\n"
-           "  -b SIZE -e SIZE  message sizes, 4x apart (default 64 .. 16M)\n"
-           "  -n N          iterations per size and round (default 20; fewer above 12 MB)\n"
-           "  --rounds R    sweeps over all sizes; each size's figure is the median of its R round medians\n"
-           "                (default 3: a burst of load on a shared machine spoils a round, not a size)\n"
-           "  --timeout S   watchdog per size: a peer that does not answer in S s (+1 s per 10 MB) ends\n"
-           "                the job with one line, exit 1 (default %d; 0 = off)\n"
-           "Fits t = alpha + n*beta per level (intra-node; inter-node with >= 2 nodes) from ping-pong and\n"
+    const opts_set sets[] = { OPTS_SET(rows, NULL) };
+    printf("usage: mpirun -np N ddlbench calibrate network [options]   (N >= 2; nodes of equal size;\n"
+           "       old spelling: calibrate --network)\n");
+    opts_usage(stdout, sets, 1);
+    printf("Fits t = alpha + n*beta per level (intra-node; inter-node with >= 2 nodes) from ping-pong and\n"
            "pairwise-exchange sweeps; the exchange fit (all ranks at once) sets the links, with SMPI\n"
            "lat/bw factors when a two-segment fit explains the points clearly better; residuals printed\n"
            "and written. Between real nodes the exchange goes in pieces of DDL_NET_SEGMENT_BYTES (default\n"
            "%u), two in flight, as libddl sends there; otherwise one message each way.\n"
-           "Use the file as --preset FILE (platform, model), PLATFORM=FILE (make run),\n"
-           "train --platform FILE.\n", NET_TIMEOUT_S, DDL_NET_SEGMENT_DEFAULT);
+           "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
+           DDL_NET_SEGMENT_DEFAULT);
 }
 
-static int parse(int argc, char **argv, net_opts *o)
+/* 0 ok, 1 help printed, 2 bad input (message in err). argv[1] is the mode word (network, --network). */
+static int parse(int argc, char **argv, net_opts *o, char *err, size_t errlen)
 {
     *o = (net_opts){ "harness/sim/platforms/local.platform", "local", 64, (size_t)16 << 20, 20, 3, NET_TIMEOUT_S };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--network")) continue;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(), 1;
-        if (!v) return fprintf(stderr, "ddlbench calibrate: %s: expected a value (or unknown option; try --help)\n", a), 2;
-        i++;
-        if (!strcmp(a, "-o")) o->path = v;
-        else if (!strcmp(a, "--name")) {
-            size_t n = strlen(v); /* what platform files accept (platform_file.h) */
-            if (!n || n > 63 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n)
-                return fprintf(stderr, "ddlbench calibrate: --name: expected 1..63 of [A-Za-z0-9._-], got \"%.40s\"\n", v), 2;
-            o->name = v;
-        }
-        else if (!strcmp(a, "-b") || !strcmp(a, "-e")) {
-            if (parse_size(v, 1, (size_t)1 << 30, a[1] == 'b' ? &o->min_bytes : &o->max_bytes))
-                return fprintf(stderr, "ddlbench calibrate: %s: expected a size 1..1G like 64, 4K, 16M, got \"%s\"\n", a, v), 2;
-        } else if (!strcmp(a, "-n")) {
-            if (parse_int(v, 3, 100000, &o->iters)) return fprintf(stderr, "ddlbench calibrate: -n: expected an integer 3..100000, got \"%s\"\n", v), 2;
-        } else if (!strcmp(a, "--rounds")) {
-            if (parse_int(v, 1, NET_MAX_ROUNDS, &o->rounds)) return fprintf(stderr, "ddlbench calibrate: --rounds: expected an integer 1..%d, got \"%s\"\n", NET_MAX_ROUNDS, v), 2;
-        } else if (!strcmp(a, "--timeout")) {
-            if (parse_int(v, 0, 1000000, &o->timeout_s)) return fprintf(stderr, "ddlbench calibrate: --timeout: expected seconds 0..1000000, got \"%s\"\n", v), 2;
-        } else
-            return fprintf(stderr, "ddlbench calibrate: unknown option \"%s\" with --network (try --network --help)\n", a), 2;
-    }
+    const opts_set sets[] = { OPTS_SET(rows, o) };
+    opts_parser p = { sets, 1, NULL, 0, 0, { 0 } };
+    int rc = opts_parse(&p, argc - 1, argv + 1, err, errlen);
+    if (rc == OPTS_HELP) usage();
+    if (rc) return rc;
     if (o->max_bytes < o->min_bytes * 4 * (FIT_MIN_SEGMENT - 1))
-        return fprintf(stderr, "ddlbench calibrate: -b/-e: expected at least %d sizes 4x apart (e >= b x %d)\n",
-                       FIT_MIN_SEGMENT, 4 * (FIT_MIN_SEGMENT - 1)), 2;
+        return snprintf(err, errlen, "-b/-e: expected at least %d sizes 4x apart (e >= b x %d)", FIT_MIN_SEGMENT,
+                        4 * (FIT_MIN_SEGMENT - 1)), 2;
     return 0;
 }
 
@@ -346,7 +352,8 @@ int cli_calibrate_network(int argc, char **argv)
     net_state s;
     char err[700];
     double n[NET_MAX_SIZES];
-    int count = 0, rc = parse(argc, argv, &o), bad, anybad;
+    int count = 0, rc = parse(argc, argv, &o, err, sizeof err), bad, anybad;
+    if (rc == 2) fprintf(stderr, "ddlbench calibrate: %s\n", err);
     if (rc) return rc == 1 ? 0 : rc;
     if (guard_fault_init(err, sizeof err) || outfile_check("-o", o.path, err, sizeof err)) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);

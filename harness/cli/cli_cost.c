@@ -1,91 +1,89 @@
-/* cli_cost.c — `ddlbench model --algo LIST ...`: the analytic α-β-γ prediction (model_cost.h) of each
- * algorithm for one message size on a platform preset. No MPI launch. Reached from cli_model.c's
- * dispatch when --algo is given.
- *   ddlbench model --algo ring,rhd,ddl --preset minsky --nodes 64 [--gpus-per-node 4] --bytes 100M
+/* cli_cost.c — `ddlbench model cost --algo LIST ...` (old spelling `model --algo LIST ...`): the
+ * analytic α-β-γ prediction (model_cost.h) of each algorithm for one message size on a platform. No MPI launch. Reached from cli_model.c's
+ * dispatch (first word `cost`, or `--algo` first).
+ *   ddlbench model cost --algo ring,rhd,ddl --platform minsky --nodes 64 [--gpus-per-node 4] --bytes 100M
  *                  [--profile p100] [--grid 4x16x4] [--patterns ring,rhd,ring] */
 #include "cli.h"
 #include "model_cost.h"
-#include "parse.h"
+#include "cli_rows.h"
+#include "opts.h"
 #include "platform.h"
 #include "profile.h"
 #include "sim.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAX_ALGOS 8
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: ddlbench model --algo LIST --preset NAME|FILE --nodes N [--gpus-per-node N] --bytes SIZE\n"
-               "                      [--profile NAME|FILE] [--grid AxBxC] [--patterns P1,P2,...]\n"
-               "  Predicted allreduce time per algorithm (those with a cost model; ddlbench list) from\n"
-               "  libddl's alpha-beta-gamma model, with alpha/beta per link level from the platform preset and\n"
-               "  gamma from the device profile (default: h200 for --preset h200, else p100).\n"
-               "  SIZE: bytes with K/M/G (binary) suffixes.\n"
-               "  --preset custom takes --intra-bw --intra-lat --inter-bw --inter-lat (see ddlbench platform --help);\n"
-               "  FILE: a platform file, e.g. from ddlbench calibrate --network (its links; SMPI factors only simulate).\n");
-}
+static void usage(FILE *f);
 
 typedef struct cost_cli {
-    const char *algos, *profile;
+    const char *algos[MAX_ALGOS], *profile;
+    int nalgos;
+    char buf[256];
     size_t bytes;
-    int have_bytes;
     cost_opts co;
     platform_opts po;
 } cost_cli;
 
-/* 0 ok, 1 help printed, 2 bad option (message printed). */
+static const opt_row rows[] = {
+    { .name = "--algo", .alias = "-a", .type = OPT_STRLIST, .unit = "LIST", .off = offsetof(cost_cli, algos),
+      .count_off = offsetof(cost_cli, nalgos), .buf_off = offsetof(cost_cli, buf), .buf_len = sizeof ((cost_cli *)0)->buf,
+      .max_items = MAX_ALGOS, .check = cli_algo_check,
+      .help = "algorithms to price, comma list (those with a cost model; ddlbench list)" },
+    { .name = "--bytes", .type = OPT_SIZE, .min = 0, .max = 1099511627776.0, .off = offsetof(cost_cli, bytes),
+      .help = "message size: bytes with K/M/G/T (binary) suffixes (required)" },
+    { .name = "--grid", .type = OPT_STRING, .min = 1, .unit = "AxBxC", .off = offsetof(cost_cli, co.grid),
+      .help = "ddl's grid (with --algo ddl)" },
+    { .name = "--patterns", .type = OPT_STRING, .min = 1, .unit = "P1,P2", .off = offsetof(cost_cli, co.patterns),
+      .help = "ddl's ring|rhd per dimension (with --algo ddl)" },
+};
+
+#define COST_SETS(c)                                                                                   \
+    { OPTS_SET(rows, (c)), { platform_rows, PLATFORM_ROWS, &(c)->po }, OPTS_ONE(&cli_row_profile, &(c)->profile) }
+
+/* 0 ok, 1 help printed, 2 bad option (message printed). argv[1] is `cost` or the old `--algo`. */
 static int parse(int argc, char **argv, cost_cli *c)
 {
-    char err[256];
-    for (int i = 1; i < argc; i++) {
-        int rc = platform_opt(argc, argv, &i, &c->po, err, sizeof err);
-        if (rc == 0) continue;
-        if (rc == 2) {
-            fprintf(stderr, "ddlbench model: %s\n", err);
-            return 2;
-        }
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            usage(stdout);
-            return 1;
-        }
-        if (!v || !*v) {
-            fprintf(stderr, "ddlbench model: %s: expected a value (try --help)\n", o);
-            return 2;
-        }
-        if (!strcmp(o, "--algo")) c->algos = v;
-        else if (!strcmp(o, "--profile")) c->profile = v;
-        else if (!strcmp(o, "--grid")) c->co.grid = v;
-        else if (!strcmp(o, "--patterns")) c->co.patterns = v;
-        else if (!strcmp(o, "--bytes")) {
-            if (parse_size(v, 0, (size_t)1 << 40, &c->bytes)) {
-                fprintf(stderr, "ddlbench model: --bytes: expected a size in 0..1T (e.g. 100M), got \"%s\"\n", v);
-                return 2;
-            }
-            c->have_bytes = 1;
-        } else {
-            fprintf(stderr, "ddlbench model: unknown option \"%s\" with --algo (try --algo x --help)\n", o);
-            return 2;
-        }
-        i++;
+    char err[300];
+    const opts_set sets[] = COST_SETS(c);
+    opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    int skip = !strcmp(argv[1], "cost");
+    int rc = opts_parse(&p, argc - skip, argv + skip, err, sizeof err);
+    if (rc == OPTS_HELP) usage(stdout);
+    else if (rc) fprintf(stderr, "ddlbench model: %s\n", err);
+    else if (!c->nalgos || !opts_given(&p, "--bytes")) {
+        fprintf(stderr, "ddlbench model: %s: expected %s (required with model cost)\n", c->nalgos ? "--bytes" : "--algo",
+                c->nalgos ? "a size" : "a list of algorithms");
+        rc = 2;
     }
-    if (!c->have_bytes) {
-        fprintf(stderr, "ddlbench model: --bytes: expected a size (required with --algo)\n");
-        return 2;
-    }
-    return 0;
+    return rc;
+}
+
+static void usage(FILE *f)
+{
+    cost_cli c;
+    const opts_set sets[] = COST_SETS(&c);
+    fprintf(f, "usage: ddlbench model cost --algo LIST --platform NAME|FILE --nodes N [--gpus-per-node N] --bytes SIZE\n"
+               "                          [--profile NAME|FILE] [--grid AxBxC] [--patterns P1,P2,...]\n"
+               "  (old spelling: ddlbench model --algo LIST ...)\n"
+               "  Predicted allreduce time per algorithm (those with a cost model; ddlbench list) from\n"
+               "  libddl's alpha-beta-gamma model, with alpha/beta per link level from the platform preset and\n"
+               "  gamma from the device profile (default: h200 for --platform h200, else p100).\n"
+               "  --platform custom takes --intra-bw --intra-lat --inter-bw --inter-lat;\n"
+               "  FILE: a platform file, e.g. from ddlbench calibrate --network (its links; SMPI factors only simulate).\n");
+    opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
 int cli_model_cost(int argc, char **argv)
 {
-    cost_cli c = { NULL, NULL, 0, 0, { NULL, NULL, 0 }, PLATFORM_OPTS_INIT };
+    cost_cli c = { .po = PLATFORM_OPTS_INIT };
     platform pf;
     profile pr;
-    char err[300], buf[256];
-    const char *items[MAX_ALGOS];
-    int n, rc = parse(argc, argv, &c);
+    char err[300];
+    int rc = parse(argc, argv, &c);
     if (rc) return rc == 1 ? 0 : rc;
     if (platform_from_opts(&c.po, &pf, err, sizeof err)) {
         fprintf(stderr, "ddlbench model: %s\n", err);
@@ -100,10 +98,8 @@ int cli_model_cost(int argc, char **argv)
     double gamma_ns = kern_sim_reduce_interp(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns, pr.reduce_ns_per_byte,
                                              c.bytes);
     c.co.gamma = gamma_ns * 1e-9;
-    if (parse_list(c.algos, ',', buf, sizeof buf, items, MAX_ALGOS, &n)) {
-        fprintf(stderr, "ddlbench model: --algo: expected a list like ring,rhd,ddl, got \"%.64s\"\n", c.algos);
-        return 2;
-    }
+    const char *const *items = c.algos;
+    const int n = c.nalgos;
     int ddl = 0;
     for (int i = 0; i < n; i++) ddl |= !strcmp(items[i], "ddl");
     if ((c.co.grid || c.co.patterns) && !ddl) {

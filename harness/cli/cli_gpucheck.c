@@ -11,6 +11,7 @@
  *    precision, beside the H200 reference figures at that batch (cli_gpucheck_step.c). Without a device: one SKIP line, exit 0.
  * Only rank 0 runs; timings are medians. */
 #include "cli.h"
+#include "opts.h"
 #include "devmem.h"
 #include "gemm.h"
 #include "half.h"
@@ -135,33 +136,25 @@ int cli_gpucheck_main(int argc, char **argv)
     int ndev = 0, rc = 0, fails = 0;
     double peak[KERN_PREC_COUNT] = { 0 };
     char err[700];
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-            printf("usage: ddlbench gpu-check [--profile-out FILE] [--peak-n N] [--step-batch N]   (CUDA build, one GPU)\n"
-                   "  --profile-out FILE  write the measured device profile (checked before the run)\n"
-                   "  --peak-n N          side of the square peak GEMM, 256..32768 (default 8192)\n"
-                   "  --step-batch N      ResNet-50 step batch (--compute gemm and full), 0..4096 (default: 32, then 256,\n"
-                   "                      the batches with H200 reference figures; 0 = skip)\n");
-            return 0;
-        }
-        if (strcmp(o, "--profile-out") && strcmp(o, "--peak-n") && strcmp(o, "--step-batch")) {
-            fprintf(stderr, "ddlbench gpu-check: unknown option \"%s\" (try --help)\n", o);
-            return 2;
-        }
-        if (!v) {
-            fprintf(stderr, "ddlbench gpu-check: %s: expected a value after it\n", o);
-            return 2;
-        }
-        i++;
-        if (!strcmp(o, "--profile-out")) out = v;
-        else if (!strcmp(o, "--step-batch") && parse_int(v, 0, 4096, &step_batch)) {
-            fprintf(stderr, "ddlbench gpu-check: --step-batch: expected an integer in 0..4096, got \"%s\"\n", v);
-            return 2;
-        } else if (!strcmp(o, "--peak-n") && parse_int(v, 256, 32768, &peak_n)) {
-            fprintf(stderr, "ddlbench gpu-check: --peak-n: expected an integer in 256..32768, got \"%s\"\n", v);
-            return 2;
-        }
+    const opt_row rows[] = {
+        { .name = "--profile-out", .type = OPT_STRING, .unit = "FILE",
+          .help = "write the measured device profile (checked before the run)" },
+        { .name = "--peak-n", .type = OPT_LONG, .min = 256, .max = 32768, .help = "side of the square peak GEMM (default 8192)" },
+        { .name = "--step-batch", .type = OPT_LONG, .min = 0, .max = 4096,
+          .help = "ResNet-50 step batch (--compute gemm and full) (default: 32, then 256,\n"
+                  "the batches with H200 reference figures; 0 = skip)" },
+    };
+    const opts_set sets[] = { OPTS_ONE(&rows[0], &out), OPTS_ONE(&rows[1], &peak_n), OPTS_ONE(&rows[2], &step_batch) };
+    opts_parser p = { sets, 3, NULL, 0, 0, { 0 } };
+    rc = opts_parse(&p, argc, argv, err, sizeof err);
+    if (rc == OPTS_HELP) {
+        printf("usage: ddlbench gpu-check [--profile-out FILE] [--peak-n N] [--step-batch N]   (CUDA build, one GPU)\n");
+        opts_usage(stdout, sets, 3);
+        return 0;
+    }
+    if (rc) {
+        fprintf(stderr, "ddlbench gpu-check: %s\n", err);
+        return 2;
     }
     if (out && outfile_check("--profile-out", out, err, sizeof err)) { /* before minutes of measuring */
         fprintf(stderr, "ddlbench gpu-check: %s\n", err);

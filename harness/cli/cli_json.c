@@ -2,6 +2,7 @@
  * provenance lines, header, rows — written whole. The sweep writes scaling.json with it; `train` and
  * `allreduce` write theirs directly with --json. No MPI. */
 #include "cli.h"
+#include "opts.h"
 #include "results.h"
 
 #include <errno.h>
@@ -49,18 +50,15 @@ int cli_json_main(int argc, char **argv)
     const char *kind = NULL, *paths[2] = { NULL, NULL };
     char err[400], kbuf[64];
     int np = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(stdout); return 0; }
-        if (!strcmp(argv[i], "--kind")) {
-            if (++i == argc || !*argv[i]) { fprintf(stderr, "ddlbench json: --kind: expected a name\n"); return 2; }
-            kind = argv[i];
-        } else if (np < 2 && argv[i][0] != '-') {
-            paths[np++] = argv[i];
-        } else {
-            fprintf(stderr, "ddlbench json: unexpected \"%s\" (expected [--kind KIND] CSV JSON)\n", argv[i]);
-            return 2;
-        }
-    }
+    const opt_row kind_row = { .name = "--kind", .type = OPT_STRING, .min = 1, .unit = "KIND", .expect = "a name",
+                               .help = "the document's kind (default: the CSV's name without .csv)" };
+    const opts_set sets[] = { OPTS_ONE(&kind_row, &kind) };
+    opts_parser p = { sets, 1, paths, 2, 0, { 0 } };
+    int prc = opts_parse(&p, argc, argv, err, sizeof err);
+    if (prc == OPTS_HELP) usage(stdout);
+    if (prc == OPTS_BAD) fprintf(stderr, "ddlbench json: %s\n", err);
+    if (prc) return prc == OPTS_HELP ? 0 : 2;
+    np = p.noperands;
     if (np != 2) { fprintf(stderr, "ddlbench json: expected CSV and JSON paths (see --help)\n"); return 2; }
     if (!kind) {
         const char *b = strrchr(paths[0], '/');

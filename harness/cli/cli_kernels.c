@@ -6,9 +6,11 @@
 #include "cli.h"
 #include "guard.h"
 #include "mem.h"
+#include "opts.h"
 #include "parse.h"
 #include "reduce.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -60,16 +62,27 @@ static void time_medians(float *c, float *a, float *b, size_t n, long reps, doub
     }
 }
 
-static int usage(void)
+typedef struct kernels_opts {
+    const char *sizes; /* -s: comma list, checked by main */
+    long reps;         /* -r */
+} kernels_opts;
+
+static const opt_row rows[] = {
+    { .name = "--sizes", .alias = "-s", .type = OPT_STRING, .unit = "SIZES", .off = offsetof(kernels_opts, sizes),
+      .help = "comma list of bytes per buffer, K/M/G suffixes, multiples of 4 (default 256K,64M)" },
+    { .name = "--reps", .alias = "-r", .type = OPT_LONG, .min = 1, .max = 1000, .off = offsetof(kernels_opts, reps),
+      .help = "runs per measurement (default 11)" },
+};
+
+static void usage(void)
 {
+    const opts_set sets[] = { OPTS_SET(rows, NULL) };
     printf("usage: ddlbench kernels [-s SIZES] [-r N]   (one process; no mpirun needed)\n"
            "Float32 sum: kern_reduce (out-of-place c=a+b, and in-place c+=b) vs a plain loop\n"
-           "c[i]=a[i]+b[i] vs memcpy, median of N runs (default 11), per buffer size.\n"
-           "  -s SIZES  comma list of bytes per buffer, K/M/G suffixes, multiples of 4 (default 256K,64M)\n"
-           "  -r N      runs per measurement, 1..1000\n"
-           "GB/s count memory traffic: 3 buffers for the adds, 2 for memcpy. kern/add is the ratio of\n"
+           "c[i]=a[i]+b[i] vs memcpy, median of N runs, per buffer size.\n");
+    opts_usage(stdout, sets, 1);
+    printf("GB/s count memory traffic: 3 buffers for the adds, 2 for memcpy. kern/add is the ratio of\n"
            "the kernel's GB/s to the plain loop's (target >= 0.90).\n");
-    return 0;
 }
 
 static int bench_size(size_t bytes, long reps, double *t)
@@ -103,24 +116,15 @@ int cli_kernels_main(int argc, char **argv)
     long reps = 11;
     int ns = 0, rc = 0;
     double t[K_COUNT * 1000];
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) return usage();
-        if (strcmp(o, "-s") && strcmp(o, "-r")) {
-            fprintf(stderr, "kernels: unknown option \"%s\" (try ddlbench kernels --help)\n", o);
-            return 2;
-        }
-        if (!v) {
-            fprintf(stderr, "kernels: %s: expected a value after it\n", o);
-            return 2;
-        }
-        i++;
-        if (!strcmp(o, "-s")) slist = v;
-        else if (parse_int(v, 1, 1000, &reps)) {
-            fprintf(stderr, "kernels: -r: expected an integer in 1..1000, got \"%s\"\n", v);
-            return 2;
-        }
-    }
+    kernels_opts ko = { slist, reps };
+    const opts_set sets[] = { OPTS_SET(rows, &ko) };
+    opts_parser p = { sets, 1, NULL, 0, 0, { 0 } };
+    char msg[300];
+    rc = opts_parse(&p, argc, argv, msg, sizeof msg);
+    if (rc == OPTS_HELP) usage();
+    if (rc == OPTS_BAD) fprintf(stderr, "kernels: %s\n", msg);
+    if (rc) return rc == OPTS_HELP ? 0 : 2;
+    slist = ko.sizes, reps = ko.reps;
     if (parse_list(slist, ',', buf, sizeof buf, sizes, KB_MAX_SIZES, &ns)) {
         fprintf(stderr, "kernels: -s: expected a comma list of at most %d sizes, got \"%s\"\n", KB_MAX_SIZES, slist);
         return 2;

@@ -4,6 +4,7 @@
  * check of algorithm names on a command line (cli_algos_parse), for allreduce and train. */
 #include "cli.h"
 #include "ddl.h"
+#include "opts.h"
 #include "parse.h"
 
 #include <stdio.h>
@@ -23,15 +24,21 @@ int cli_algos_parse(const char *s, char *buf, size_t buflen, const char **items,
 
 int cli_list_main(int argc, char **argv)
 {
-    int names = argc == 2 && !strcmp(argv[1], "--names");
-    if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    int names = 0;
+    char err[200];
+    const opt_row row = { .name = "--names", .type = OPT_FLAG, .help = "names only, one a line" };
+    const opts_set sets[] = { OPTS_ONE(&row, &names) };
+    opts_parser p = { sets, 1, NULL, 0, 0, { 0 } };
+    int rc = opts_parse(&p, argc, argv, err, sizeof err);
+    if (rc == OPTS_HELP) {
         printf("usage: ddlbench list [--names]\n"
-               "  The registered algorithms: name and one line of help; --names: names only. Each does\n"
-               "  allreduce, reduce-scatter and allgather, but those marked (allreduce only).\n");
+               "  The registered algorithms: name and one line of help. Each does allreduce, reduce-scatter\n"
+               "  and allgather, but those marked (allreduce only).\n");
+        opts_usage(stdout, sets, 1);
         return 0;
     }
-    if (argc > 1 && !names) {
-        fprintf(stderr, "ddlbench list: unknown option \"%s\" (expected --names or nothing)\n", argv[1]);
+    if (rc) {
+        fprintf(stderr, "ddlbench list: %s\n", err);
         return 2;
     }
     for (int i = 0; i < ddl_algo_count(); i++) {

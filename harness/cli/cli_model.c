@@ -3,19 +3,21 @@
  * batch norm, ReLU, residual adds, pooling, im2col/col2im, FC bias; model_bytes.h) and its totals;
  * with --profile, the time a device profile gives each part. Needs no MPI launch.
  *
- * One subcommand, two reports (dispatch in cli_model_main):
- *   the layer table (this file)            ddlbench model --model resnet50 [--batch 32] [--image-size 224]
- *   the analytic α-β-γ cost model (to come) ddlbench model --algo ...   → add its branch at DISPATCH */
+ * One subcommand, three modes (the first word; dispatch in cli_model_main):
+ *   the layer table (this file)       ddlbench model [layers] --model resnet50 [--batch 32] [--image-size 224]
+ *   one allreduce's α-β-γ cost        ddlbench model cost --algo ring,ddl ...  (cli_cost.c; old: model --algo)
+ *   a training step on the model      ddlbench model train ...                (cli_model_train.c; old: --train) */
 #include "cli.h"
 #include "gemm.h"
 #include "guard.h"
 #include "mem.h"
 #include "model.h"
 #include "model_bytes.h"
+#include "cli_rows.h"
+#include "opts.h"
 #include "profile.h"
-#include "parse.h"
 
-#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,82 +33,53 @@ typedef struct model_opts {
     const char *profile; /* --profile: predicted GEMM and memory-bound time per step */
 } model_opts;
 
+static const opt_row rows[] = {
+    { .name = "--time", .type = OPT_FLAG, .off = offsetof(model_opts, time),
+      .help = "also run every GEMM with the linked backend and print the median ms\n"
+              "of forward and backward per layer and the step" },
+    { .name = "--reps", .type = OPT_LONG, .min = 1, .max = 1000, .off = offsetof(model_opts, reps),
+      .help = "runs per GEMM for --time, after one warm-up (default 3)" },
+};
+
+#define MODEL_SETS(o)                                                                                  \
+    { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
+      OPTS_ONE(&cli_row_image, &(o)->image_size), OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_profile, &(o)->profile) }
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench model [--model NAME] [--batch N] [--image-size S]\n"
+    model_opts o;
+    const opts_set sets[] = MODEL_SETS(&o);
+    fprintf(f, "usage: ddlbench model [layers] [--model NAME] [--batch N] [--image-size S] [--time] [--profile P]\n"
+               "       ddlbench model train ...   a whole training step on the alpha-beta-gamma model, train's CSV\n"
+               "       ddlbench model cost ...    the alpha-beta-gamma cost of one allreduce\n"
+               "  (old spellings: model --train ..., model --algo LIST ...; ddlbench model train --help)\n"
                "  Prints the layers of a network: trainable tensors, parameters, and the GEMMs of each conv/FC\n"
                "  in the im2col view (M = out channels, N = batch x H_out x W_out, K = in channels x kh x kw),\n"
                "  then the totals. Backward = data gradient (all but the stem conv) + weight gradient, each of\n"
                "  M x N x K; GFLOP = 2 x MACs. MACs per image count conv + FC multiply-adds only.\n"
                "  fwd_MB/bwd_MB: bytes moved by the layer's other kernels in the full step (batch norm, ReLU,\n"
                "  residual add at a block's end, pooling, im2col/col2im, FC bias; 1 MB = 1e6 B).\n"
-               "  --model NAME      %s (default resnet50)\n"
-               "  --batch N         images per step, >= 1 (default 32)\n"
-               "  --image-size S    square input side in pixels, >= 32 (default 224)\n"
-               "  --time            also run every GEMM with the linked backend (%s)\n"
-               "                    and print the median ms of forward and backward per layer and the step\n"
-               "  --reps N          runs per GEMM for --time, after one warm-up (default 3)\n"
-               "  --profile P       device profile (p100, h200, local or a file): the step's GEMM time at its\n"
-               "                    gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares\n"
-               "  --help            this text\n"
-               "  With --algo LIST: the alpha-beta-gamma cost of one allreduce (ddlbench model --algo x --help);\n"
-               "  with --train: a whole training step on that model, train's CSV (ddlbench model --train --help).\n",
-               model_names(), kern_gemm_backend());
+               "  GEMM backend of --time: %s. --profile: the step's GEMM time at the profile's\n"
+               "  gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares.\n",
+               kern_gemm_backend());
+    opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
-/* "--opt value" or "--opt=value": returns the value and advances *i, or NULL if argv[*i] is not opt. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt, int *missing)
+/* Returns 0 ok, 1 help printed, 2 bad input (message in err). */
+static int parse_opts(int argc, char **argv, model_opts *o, char *err, size_t errlen)
 {
-    size_t n = strlen(opt);
-    if (strncmp(argv[*i], opt, n)) return NULL;
-    if (argv[*i][n] == '=') return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0') return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-/* Returns 0 ok, 1 help printed, 2 bad input (message printed). */
-static int parse_opts(int argc, char **argv, model_opts *o)
-{
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 1;
-        } else if ((v = opt_value(argc, argv, &i, "--model", &missing))) {
-            o->model = v;
-        } else if ((v = opt_value(argc, argv, &i, "--batch", &missing))) {
-            if (parse_int(v, 1, INT_MAX, &o->batch)) {
-                fprintf(stderr, "ddlbench model: --batch: expected an integer in [1, %d], got \"%s\"\n", INT_MAX, v);
-                return 2;
-            }
-        } else if ((v = opt_value(argc, argv, &i, "--image-size", &missing))) {
-            if (parse_int(v, 1, INT_MAX, &o->image_size)) {
-                fprintf(stderr, "ddlbench model: --image-size: expected a positive integer (pixels), got \"%s\"\n", v);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--time")) {
-            o->time = 1;
-        } else if ((v = opt_value(argc, argv, &i, "--profile", &missing))) {
-            o->profile = v;
-        } else if ((v = opt_value(argc, argv, &i, "--reps", &missing))) {
-            o->reps_given = 1;
-            if (parse_int(v, 1, 1000, &o->reps)) {
-                fprintf(stderr, "ddlbench model: --reps: expected an integer in [1, 1000], got \"%s\"\n", v);
-                return 2;
-            }
-        } else {
-            if (missing) fprintf(stderr, "ddlbench model: %s: expected a value after it\n", argv[i]);
-            else fprintf(stderr, "ddlbench model: unknown option \"%s\"; expected --model, --batch, --image-size, --time, --reps, --profile or --help\n", argv[i]);
-            return 2;
-        }
-    }
+    const opts_set sets[] = MODEL_SETS(o);
+    opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    for (int i = 1; i < argc; i++) /* a mode word typed later than first: say where it goes */
+        if (!strcmp(argv[i], "--train") || !strcmp(argv[i], "--algo"))
+            return snprintf(err, errlen, "%s: expected first (ddlbench model %s ...)", argv[i],
+                            argv[i][2] == 't' ? "train" : "cost --algo LIST"), 2;
+    int rc = opts_parse(&p, argc, argv, err, errlen);
+    if (rc == OPTS_HELP) usage(stdout);
+    if (rc) return rc;
+    o->reps_given = opts_given(&p, "--reps") > 0;
     if (o->reps_given && !o->time) {
-        fprintf(stderr, "ddlbench model: --reps: applies to --time only; expected --time too\n");
+        snprintf(err, errlen, "--reps: applies to --time only; expected --time too");
         return 2;
     }
     return 0;
@@ -324,13 +297,19 @@ out:
 int cli_model_main(int argc, char **argv)
 {
     model_opts o = { "resnet50", 32, 224, 0, 3, 0, NULL };
-    /* DISPATCH: `--train` the modelled training step (cli_model_train.c), `--algo` the analytic cost
-     * model of one allreduce (cli_cost.c); everything below is the layer table. */
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--train")) return cli_model_train(argc, argv);
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--algo")) return cli_model_cost(argc, argv);
-    int rc = parse_opts(argc, argv, &o);
-    if (rc) return rc == 1 ? 0 : rc;
+    char err[300];
+    /* The mode is the first word: `train` (old spelling --train) the modelled training step
+     * (cli_model_train.c), `cost` (or the old `--algo LIST` first) the cost of one allreduce
+     * (cli_cost.c); `layers` or none: the layer table. */
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (!strcmp(mode, "train") || !strcmp(mode, "--train")) return cli_model_train(argc, argv);
+    if (!strcmp(mode, "cost") || !strcmp(mode, "--algo")) return cli_model_cost(argc, argv);
+    if (!strcmp(mode, "layers")) argc--, argv++;
+    int rc = parse_opts(argc, argv, &o, err, sizeof err);
+    if (rc == OPTS_HELP) return 0;
+    if (rc) {
+        fprintf(stderr, "ddlbench model: %s\n", err);
+        return rc;
+    }
     return layer_table(&o);
 }

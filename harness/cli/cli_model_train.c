@@ -1,17 +1,18 @@
-/* cli_model_train.c — `ddlbench model --train ...`: the training step of `ddlbench train` predicted
- * by the α-β-γ model (harness/sim/model_step.h) for a platform of any size, without MPI or a launch.
+/* cli_model_train.c — `ddlbench model train ...` (old spelling `model --train`): the training step of
+ * `ddlbench train` predicted by the α-β-γ model (harness/sim/model_step.h) for a platform of any size, without MPI or a launch.
  * Writes the rows and the CSV that `train` writes (same columns; `# backend: model` and the model's
  * inputs in the provenance lines), so the `--backend model` sweep merges them like simulated ones.
- *   ddlbench model --train --model resnet50 --batch 32 -a ring,ddl,auto --bucket-mb 25
- *                  --preset minsky --nodes 4096 [--gpus-per-node 4] [--profile p100] [--csv FILE]
+ *   ddlbench model train --model resnet50 --batch 32 -a ring,ddl,auto --bucket-mb 25
+ *                  --platform minsky --nodes 4096 [--gpus-per-node 4] [--profile p100] [--csv FILE]
  * --steps and --warmup are accepted (the sweep passes train's options) and change nothing: the
  * model has no step-to-step variation. */
 #include "cli.h"
+#include "cli_rows.h"
 #include "cli_train.h"
+#include "opts.h"
 #include "outfile.h"
 #include "meta.h"
 #include "model_step.h"
-#include "parse.h"
 #include "platform.h"
 #include "profile.h"
 
@@ -19,15 +20,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const opt_row rows[] = {
+    CLI_ROW_ALGOS(train_opts, algos, nalgos, listbuf[0]),
+    CLI_ROW_BUCKET_MB(train_opts, bucket_mb, nbuckets),
+};
+
+/* The shared rows (cli_rows.h) bound to o and to the machine po; --steps and --warmup are checked
+ * and ignored. */
+#define MT_SETS(o, po)                                                                                 \
+    { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
+      OPTS_ONE(&cli_row_image, &(o)->image), OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb), \
+      { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),              \
+      OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_csv, &(o)->csv),                       \
+      OPTS_ONE(&cli_row_steps, &(o)->steps), OPTS_ONE(&cli_row_warmup, &(o)->warmup) }
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench model --train [--model NAME] [--batch N] [--image-size N] [-a LIST] [--bucket-mb N]\n"
-               "                      [--first-bucket-mb N] --preset NAME --nodes N [--gpus-per-node N]\n"
-               "                      [--profile NAME|FILE] [--compute full|gemm] [--csv FILE]\n"
+    train_opts o;
+    platform_opts po;
+    const opts_set sets[] = MT_SETS(&o, &po);
+    fprintf(f, "usage: ddlbench model train --platform P --nodes N [options]   (old spelling: model --train)\n"
                "  One training step per algorithm predicted by the alpha-beta-gamma model: GEMM times from the\n"
-               "  profile, buckets posted as backward completes them, each allreduce priced by `model --algo`,\n"
-               "  then SGD. Same columns as `ddlbench train --csv`; no MPI, any number of nodes. --steps and\n"
-               "  --warmup are accepted and ignored (the model has no step-to-step variation).\n");
+               "  profile (default h200 on h200, else p100), buckets posted as backward completes them, each\n"
+               "  allreduce priced by `model cost`, then SGD. Same columns as `ddlbench train --csv`; no MPI,\n"
+               "  any number of nodes. One --bucket-mb value; --steps and --warmup are checked and ignored\n"
+               "  (the model has no step-to-step variation).\n");
+    opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
 static int bad(const char *opt, const char *v, const char *expected)
@@ -36,40 +54,21 @@ static int bad(const char *opt, const char *v, const char *expected)
     return 2;
 }
 
-/* 0 ok, 1 help printed, 2 bad option (message printed). */
+/* 0 ok, 1 help printed, 2 bad option (message printed). argv[1] is the mode word (train, --train). */
 static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
 {
-    char err[256];
-    for (int i = 1; i < argc; i++) {
-        int rc = platform_opt(argc, argv, &i, po, err, sizeof err);
-        if (rc == 2) return bad("option", err, "a valid platform option");
-        if (rc == 0 || !strcmp(argv[i], "--train")) continue;
-        const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
-            usage(stdout);
-            return 1;
-        }
-        if (!v) return bad(opt, NULL, "a value (or unknown option; see --train --help)");
-        i++;
-        long ignored;
-        if (!strcmp(opt, "--model")) o->model = v;
-        else if (!strcmp(opt, "--batch")) { if (parse_int(v, 1, 65536, &o->batch)) return bad(opt, v, "an integer in 1..65536"); }
-        else if (!strcmp(opt, "--image-size")) { if (parse_int(v, 1, 4096, &o->image)) return bad(opt, v, "an integer in 1..4096"); }
-        else if (!strcmp(opt, "--bucket-mb")) { if (parse_int(v, 0, 65536, &o->bucket_mb[0])) return bad(opt, v, "an integer in 0..65536"); }
-        else if (!strcmp(opt, "--first-bucket-mb")) { if (parse_int(v, 0, 65536, &o->first_mb)) return bad(opt, v, "an integer in 0..65536"); }
-        else if (!strcmp(opt, "--steps") || !strcmp(opt, "--warmup")) { if (parse_int(v, 0, 100000, &ignored)) return bad(opt, v, "an integer in 0..100000"); }
-        else if (!strcmp(opt, "--profile")) o->profile = v;
-        else if (!strcmp(opt, "--compute")) {
-            if (strcmp(v, "full") && strcmp(v, "gemm")) return bad(opt, v, "full or gemm");
-            o->full = !strcmp(v, "full");
-        }
-        else if (!strcmp(opt, "--csv")) o->csv = v;
-        else if (!strcmp(opt, "-a") || !strcmp(opt, "--algo")) {
-            if (parse_list(v, ',', o->listbuf[0], sizeof o->listbuf[0], o->algos, MAX_LIST, &o->nalgos))
-                return bad(opt, v, "a comma list of algorithm names");
-        } else return bad("option", opt, "one of those in --train --help");
+    char err[300];
+    const opts_set sets[] = MT_SETS(o, po);
+    opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    int rc = opts_parse(&p, argc - 1, argv + 1, err, sizeof err);
+    if (rc == OPTS_HELP) usage(stdout);
+    else if (rc) fprintf(stderr, "ddlbench model: %s\n", err);
+    else if (o->nbuckets > 1) {
+        fprintf(stderr, "ddlbench model: --bucket-mb: expected one cap with model train (one run per cap), got %d\n",
+                o->nbuckets);
+        rc = 2;
     }
-    return 0;
+    return rc;
 }
 
 static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)

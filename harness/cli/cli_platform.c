@@ -1,11 +1,13 @@
 /* cli_platform.c — `ddlbench platform`: write the SMPI platform of a preset and its hostfile.
- *   ddlbench platform --preset minsky --nodes 64 [--gpus-per-node N] [-o DIR]
+ *   ddlbench platform --platform minsky --nodes 64 (old spelling: --preset) [--gpus-per-node N] [-o DIR]
  * writes DIR/platform.xml, DIR/hostfile (one simulated host per GPU, node-major) and DIR/smpi.cfg (the
  * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it): all
  * checked before anything is written, all written to temporary files, and renamed into place only when
- * all are complete (outfile.h), so a failure leaves no half set. --preset FILE reads a platform file
+ * all are complete (outfile.h), so a failure leaves no half set. --platform FILE reads a platform file
  * (platform_file.h; `ddlbench calibrate --network` writes one). Needs no MPI launch. */
 #include "cli.h"
+#include "cli_rows.h"
+#include "opts.h"
 #include "outfile.h"
 #include "platform.h"
 #include "platform_file.h"
@@ -14,13 +16,23 @@
 #include <stdio.h>
 #include <string.h>
 
+static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR",
+                                 .help = "where platform.xml, hostfile and smpi.cfg go (default .)" };
+
+#define PLATFORM_SETS(po, dir) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)) }
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench platform --preset NAME|FILE --nodes N [--gpus-per-node N] [-o DIR]\n"
-               "       custom links: --preset custom --intra-bw BW --intra-lat T --inter-bw BW --inter-lat T\n"
+    platform_opts o;
+    const char *dir;
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir);
+    fprintf(f, "usage: ddlbench platform --platform NAME|FILE --nodes N [--gpus-per-node N] [-o DIR]\n"
+               "       custom links: --platform custom --intra-bw BW --intra-lat T --inter-bw BW --inter-lat T\n"
                "       FILE: a platform file (a path with '/' or ending in .platform), e.g. from\n"
                "       `ddlbench calibrate --network`; writes DIR/platform.xml, DIR/hostfile, DIR/smpi.cfg\n"
-               "       (BW: bytes/s with k/M/G/T, or 100Gbit; T: 5us, 1ms, ...)\npresets:\n");
+               "       (BW: bytes/s with k/M/G/T, or 100Gbit; T: 5us, 1ms, ...)\n");
+    opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
+    fprintf(f, "presets:\n");
     for (int i = 0; i < platform_preset_count(); i++)
         fprintf(f, "  %-9s %s\n", platform_preset(i)->name, platform_preset_help(i));
 }
@@ -75,27 +87,12 @@ int cli_platform_main(int argc, char **argv)
     platform pf;
     const char *dir = ".";
     char err[700];
-    for (int i = 1; i < argc; i++) {
-        int rc = platform_opt(argc, argv, &i, &o, err, sizeof err);
-        if (rc == 0) continue;
-        if (rc == 2) {
-            fprintf(stderr, "ddlbench platform: %s\n", err);
-            return 2;
-        }
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(argv[i], "-o")) {
-            fprintf(stderr, "ddlbench platform: unknown option \"%s\" (try --help)\n", argv[i]);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "ddlbench platform: -o: expected a directory after it\n");
-            return 2;
-        }
-        dir = argv[++i];
-    }
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir);
+    opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    int prc = opts_parse(&p, argc, argv, err, sizeof err);
+    if (prc == OPTS_HELP) usage(stdout);
+    if (prc == OPTS_BAD) fprintf(stderr, "ddlbench platform: %s\n", err);
+    if (prc) return prc == OPTS_HELP ? 0 : 2;
     char path[NFILES][4096];
     memset(&cfg_fit, 0, sizeof cfg_fit);
     int bad = platform_from_opts(&o, &pf, err, sizeof err) || outfile_check_dir("-o", dir, err, sizeof err) ||

@@ -9,13 +9,15 @@
 #include "cli.h"
 #include "outfile.h"
 #include "model.h"
-#include "parse.h"
+#include "cli_rows.h"
+#include "opts.h"
 #include "platform.h"
 #include "profile.h"
 #include "model_step.h"
 #include "workload.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,35 +65,44 @@ typedef struct study_opts {
     const char *profile, *dir, *out;
 } study_opts;
 
+static const opt_row rows[] = {
+    { .name = "--gpus", .type = OPT_LONG, .min = 8, .max = PLATFORM_MAX_HOSTS, .off = offsetof(study_opts, gpus),
+      .help = "GPUs of every system, a multiple of 8 (4- and 8-GPU nodes; default 256)" },
+    { .name = "--bucket-mb", .type = OPT_LONG, .min = 1, .max = CLI_BUCKET_MB_MAX, .off = offsetof(study_opts, bucket_mb),
+      .help = "bucket cap of the overlapped corners, MiB (default 25)" },
+    { .name = "--platform-dir", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, dir),
+      .help = "where minsky2017-*.platform and bigbasin2017.platform are\n(default harness/sim/platforms)" },
+    { .name = "--out", .type = OPT_STRING, .unit = "DIR", .off = offsetof(study_opts, out),
+      .help = "also write DIR/study.csv and DIR/report.md" },
+};
+
+#define STUDY_SETS(o)                                                                                  \
+    { OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb), OPTS_ONE(&cli_row_profile, &(o)->profile) }
+
 static void usage(void)
 {
+    study_opts o;
+    const opts_set sets[] = STUDY_SETS(&o);
     printf("usage: ddlbench study [--gpus N] [--profile P] [--bucket-mb N] [--platform-dir DIR] [--out DIR]\n"
            "  The 2017 systems of the DDL study (docs/SOURCES.md) at N GPUs (default 256) by the alpha-beta-gamma\n"
            "  step model (harness/sim/model_step.h): per published figure every combination of the unknowns\n"
            "  (overlap off = one allreduce after backward / on = DDP buckets of --bucket-mb MiB, default 25;\n"
            "  Minsky: 1 or 2 IB EDR ports per node), the band of efficiencies and where the figure falls.\n"
-           "  --profile P       device profile (default p100)\n"
-           "  --platform-dir D  where minsky2017-*.platform and bigbasin2017.platform are\n"
-           "                    (default harness/sim/platforms)\n"
-           "  --out DIR         also write DIR/study.csv and DIR/report.md\n");
+           "  --profile default p100.\n");
+    opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
-static int parse(int argc, char **argv, study_opts *o)
+/* 0 ok, 1 help printed, 2 bad input (message in err). */
+static int parse(int argc, char **argv, study_opts *o, char *err, size_t errlen)
 {
     *o = (study_opts){ 256, 25, 1, "p100", "harness/sim/platforms", NULL };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return usage(), 1;
-        if (!v) return fprintf(stderr, "ddlbench study: %s: expected a value (or unknown option; try --help)\n", a), 2;
-        i++;
-        if (!strcmp(a, "--gpus")) { if (parse_int(v, 8, 65536, &o->gpus)) return fprintf(stderr, "ddlbench study: --gpus: expected an integer 8..65536, got \"%s\"\n", v), 2; }
-        else if (!strcmp(a, "--bucket-mb")) { if (parse_int(v, 1, 65536, &o->bucket_mb)) return fprintf(stderr, "ddlbench study: --bucket-mb: expected an integer 1..65536, got \"%s\"\n", v), 2; }
-        else if (!strcmp(a, "--profile")) o->profile = v;
-        else if (!strcmp(a, "--platform-dir")) o->dir = v;
-        else if (!strcmp(a, "--out")) o->out = v;
-        else return fprintf(stderr, "ddlbench study: unknown option \"%s\" (try --help)\n", a), 2;
-    }
-    if (o->gpus % 8) return fprintf(stderr, "ddlbench study: --gpus: expected a multiple of 8 (4- and 8-GPU nodes), got %ld\n", o->gpus), 2;
+    const opts_set sets[] = STUDY_SETS(o);
+    opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
+    int rc = opts_parse(&p, argc, argv, err, errlen);
+    if (rc == OPTS_HELP) usage();
+    if (rc) return rc;
+    if (o->gpus % 8)
+        return snprintf(err, errlen, "--gpus: expected a multiple of 8 (4- and 8-GPU nodes), got %ld", o->gpus), 2;
     return 0;
 }
 
@@ -279,8 +290,9 @@ int cli_study_main(int argc, char **argv)
     study_opts o;
     profile pr;
     corner c[NFIG][MAX_CORNERS];
-    int n[NFIG], rc = parse(argc, argv, &o);
     char err[700], v[200], path[4096], ttt[400];
+    int n[NFIG], rc = parse(argc, argv, &o, err, sizeof err);
+    if (rc == 2) fprintf(stderr, "ddlbench study: %s\n", err);
     if (rc) return rc == 1 ? 0 : rc;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
     if (o.out && *o.out) mkdir(o.out, 0777); /* one level, like mkdir; outfile_check_dir says why if it failed */

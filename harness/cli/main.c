@@ -6,14 +6,14 @@
 
 static const cli_command commands[] = {
     { "list", cli_list_main, "list the registered algorithms (allreduce; reduce-scatter and allgather)" },
-    { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP and non-GEMM bytes per step; --algo, --train: the alpha-beta-gamma model (no MPI)" },
+    { "model", cli_model_main, "layers of ResNet-50/101: tensors, GEMM shapes, GFLOP and non-GEMM bytes per step; model cost, model train: the alpha-beta-gamma model (no MPI)" },
     { "allreduce", cli_allreduce_main, "allreduce micro-benchmark: sizes x algorithms, busbw, self-checked (mpirun)" },
     { "reduce-scatter", cli_allreduce_main, "reduce-scatter micro-benchmark: allreduce's options, busbw (p-1)/p (mpirun)" },
     { "allgather", cli_allreduce_main, "allgather micro-benchmark: allreduce's options, busbw (p-1)/p (mpirun)" },
     { "train", cli_train_main, "ResNet training steps (whole network, or GEMMs only) + bucketed allreduce during backward (mpirun)" },
     { "kernels", cli_kernels_main, "float32 sum reduction kernel vs a plain streaming add and memcpy" },
     { "platform", cli_platform_main, "write the SMPI platform.xml and hostfile of a machine preset or platform file" },
-    { "calibrate", cli_calibrate_main, "GEMM, reduction and memory rates -> device profile; --network (mpirun): MPI links -> platform file" },
+    { "calibrate", cli_calibrate_main, "GEMM, reduction and memory rates -> device profile; calibrate network (mpirun): MPI links -> platform file" },
     { "study", cli_study_main, "the 2017 DDL study at 256 GPUs with bands over its unknowns (closed-form model, no MPI)" },
     { "advise", cli_advise_main, "bucket cap and first bucket with the least exposed communication (model; --sim)" },
     { "json", cli_json_main, "a ddlbench CSV (provenance, header, rows) as one JSON document (scaling.json)" },

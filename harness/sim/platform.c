@@ -11,10 +11,12 @@
  * A message between nodes crosses GPU link, NIC, switch, NIC, GPU link: latency inter_lat,
  * bandwidth min(intra_bw, nic_bw), and a node's GPUs share its NIC. */
 #include "platform.h"
+#include "opts.h"
 #include "parse.h"
 #include "platform_file.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,41 +181,32 @@ int platform_parse_lat(const char *s, double *out)
     return parse_with_units(s, u, (int)(sizeof u / sizeof u[0]), out);
 }
 
-static int opt_long(const char *name, const char *v, long min, long max, long *out, char *err, size_t errlen)
-{
-    if (parse_int(v, min, max, out)) {
-        snprintf(err, errlen, "%s: expected an integer in %ld..%ld, got \"%.32s\"", name, min, max, v ? v : "");
-        return 2;
-    }
-    return 0;
-}
+static int bw(const char *v, void *dst) { return platform_parse_bw(v, dst); }
+
+const opt_row platform_rows[PLATFORM_ROWS] = {
+    { .name = "--platform", .alias = "--preset", .type = OPT_STRING, .min = 1, .unit = "P",
+      .off = offsetof(platform_opts, preset),
+      .help = "machine: a preset (minsky, bigbasin, h200, custom) or a platform\nfile (old spelling: --preset)" },
+    { .name = "--nodes", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_NODES, .off = offsetof(platform_opts, nodes),
+      .help = "nodes of the machine" },
+    { .name = "--gpus-per-node", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_GPUS_PER_NODE, .unit = "G",
+      .off = offsetof(platform_opts, gpus_per_node), .help = "GPUs (ranks) per node (default: the platform's)" },
+    { .name = "--intra-bw", .type = OPT_CUSTOM, .unit = "BW", .off = offsetof(platform_opts, intra_bw), .parse = bw,
+      .expect = "a bandwidth like 12.5G (bytes/s) or 100Gbit", .help = "--platform custom: GPU link bandwidth per direction" },
+    { .name = "--intra-lat", .type = OPT_DURATION, .min = 0, .max = 1, .off = offsetof(platform_opts, intra_lat),
+      .expect = "a latency like 5us", .help = "--platform custom: GPU to GPU latency inside a node" },
+    { .name = "--inter-bw", .type = OPT_CUSTOM, .unit = "BW", .off = offsetof(platform_opts, inter_bw), .parse = bw,
+      .expect = "a bandwidth like 12.5G (bytes/s) or 100Gbit", .help = "--platform custom: a node's NIC bandwidth per direction" },
+    { .name = "--inter-lat", .type = OPT_DURATION, .min = 0, .max = 1, .off = offsetof(platform_opts, inter_lat),
+      .expect = "a latency like 5us", .help = "--platform custom: GPU to GPU latency across nodes" },
+};
 
 int platform_opt(int argc, char **argv, int *i, platform_opts *o, char *err, size_t errlen)
 {
-    static const char *const names[] = { "--preset", "--nodes", "--gpus-per-node", "--intra-bw",
-                                         "--intra-lat", "--inter-bw", "--inter-lat" };
-    const char *opt = argv[*i], *v;
-    int k = 0, n = (int)(sizeof names / sizeof names[0]);
-    while (k < n && strcmp(opt, names[k])) k++;
-    if (k == n) return 1;
-    if (*i + 1 >= argc) {
-        snprintf(err, errlen, "%s: expected a value", opt);
-        return 2;
-    }
-    v = argv[++*i];
-    switch (k) {
-    case 0: o->preset = v; return 0;
-    case 1: return opt_long(opt, v, 1, PLATFORM_MAX_NODES, &o->nodes, err, errlen);
-    case 2: return opt_long(opt, v, 1, PLATFORM_MAX_GPUS_PER_NODE, &o->gpus_per_node, err, errlen);
-    }
-    double *dst = k == 3 ? &o->intra_bw : k == 4 ? &o->intra_lat : k == 5 ? &o->inter_bw : &o->inter_lat;
-    if ((k == 3 || k == 5) ? platform_parse_bw(v, dst) : platform_parse_lat(v, dst)) {
-        snprintf(err, errlen, "%s: expected %s, got \"%.32s\"", opt,
-                 (k == 3 || k == 5) ? "a bandwidth like 12.5G (bytes/s) or 100Gbit" : "a latency like 5us",
-                 v);
-        return 2;
-    }
-    return 0;
+    const opts_set set = { platform_rows, PLATFORM_ROWS, o };
+    opts_parser p = { &set, 1, NULL, 0, 0, { 0 } };
+    int rc = opts_parse_one(&p, argc, argv, i, err, errlen);
+    return rc == OPTS_NOT_MINE ? 1 : rc ? 2 : 0;
 }
 
 int platform_from_opts(const platform_opts *o, platform *pf, char *err, size_t errlen)

@@ -12,6 +12,8 @@
 #ifndef HARN_PLATFORM_H
 #define HARN_PLATFORM_H
 
+#include "opts.h"
+
 #include <stdio.h>
 
 #define PLATFORM_MAX_NODES 16384
@@ -56,9 +58,9 @@ int platform_write_hostfile(const platform *pf, FILE *f);
 int platform_parse_bw(const char *s, double *out);
 int platform_parse_lat(const char *s, double *out);
 
-/* Command-line options that describe a platform, shared by `platform`, `model --algo` and the
- * simulation drivers: --preset NAME --nodes N --gpus-per-node N --intra-bw BW --intra-lat T
- * --inter-bw BW --inter-lat T. */
+/* Command-line options that describe a platform, shared by every subcommand that takes a machine:
+ * --platform NAME (old spelling --preset) --nodes N --gpus-per-node N --intra-bw BW --intra-lat T
+ * --inter-bw BW --inter-lat T: the rows platform_rows of the option table (opts.h). */
 typedef struct platform_opts {
     const char *preset;           /* NULL = minsky */
     long nodes, gpus_per_node;    /* nodes: required (-1 = not given); gpus_per_node 0 = preset's */
@@ -67,8 +69,12 @@ typedef struct platform_opts {
 
 #define PLATFORM_OPTS_INIT { NULL, -1, 0, -1, -1, -1, -1 }
 
+/* The option rows of a platform_opts (opts.h; off = its fields), bound as { platform_rows + k, n, &po }:
+ * PLATFORM_ROW_PLATFORM, _NODES, _GPN, then the four custom links. */
+enum { PLATFORM_ROW_PLATFORM, PLATFORM_ROW_NODES, PLATFORM_ROW_GPN, PLATFORM_ROW_LINKS, PLATFORM_ROWS = PLATFORM_ROW_LINKS + 4 };
+extern const opt_row platform_rows[PLATFORM_ROWS];
 /* If argv[*i] is a platform option, consume it and its value (advancing *i) and return 0; return 1
- * if it is not one; 2 (message in err) if its value is missing or bad. */
+ * if it is not one; 2 (message in err) if its value is missing or bad. (One row of platform_rows.) */
 int platform_opt(int argc, char **argv, int *i, platform_opts *o, char *err, size_t errlen);
 /* Build the platform the options describe. 0, or 2 with a message. */
 int platform_from_opts(const platform_opts *o, platform *pf, char *err, size_t errlen);

@@ -1,0 +1,37 @@
+/* cli_rows.c — the shared option rows (cli_rows.h): one definition, one limit per concept. */
+#include "cli_rows.h"
+#include "ddl.h"
+
+#include <stdio.h>
+
+const opt_row cli_row_model = { .name = "--model", .type = OPT_STRING, .unit = "NAME",
+                                .help = "the network: resnet50 | resnet101 | resnet101-22k (default resnet50 where optional)" };
+const opt_row cli_row_batch = { .name = "--batch", .type = OPT_LONG, .min = 1, .max = CLI_BATCH_MAX,
+                                .help = "images per GPU per step (default 32)" };
+const opt_row cli_row_image = { .name = "--image-size", .type = OPT_LONG, .min = 1, .max = CLI_IMAGE_MAX,
+                                .help = "square image side in pixels, >= 32 (default 224)" };
+const opt_row cli_row_first_mb = { .name = "--first-bucket-mb", .type = OPT_LONG, .min = 0, .max = CLI_BUCKET_MB_MAX,
+                                   .help = "cap of the first bucket, MiB (default 1, as DDP)" };
+const opt_row cli_row_profile = { .name = "--profile", .type = OPT_STRING, .unit = "P",
+                                  .help = "device profile: a name (p100, h200, local) or a file" };
+const opt_row cli_row_csv = { .name = "--csv", .type = OPT_STRING, .unit = "FILE",
+                              .help = "also write the rows as CSV, whole (checked before the run)" };
+const opt_row cli_row_steps = { .name = "--steps", .type = OPT_LONG, .min = 1, .max = 100000,
+                                .help = "timed steps (default 10)" };
+const opt_row cli_row_warmup = { .name = "--warmup", .type = OPT_LONG, .min = 0, .max = 100000,
+                                 .help = "untimed steps first (default 2)" };
+
+static const char *const computes[] = { "gemm", "full", NULL };
+const opt_row cli_row_compute = { .name = "--compute", .type = OPT_CHOICE, .choices = computes, .unit = "full|gemm",
+      .help = "full (default): the whole network on real activations: im2col/col2im,\n"
+              "GEMMs, batch norm, ReLU, residual adds, pooling, FC bias, SGD with momentum\n"
+              "and weight decay; gemm: the conv/FC GEMMs only on synthetic operands and\n"
+              "plain SGD (ddlbench before the full step). Full with bf16/fp16 (GPU):\n"
+              "2-byte activations (as autocast), float32 parameters and statistics" };
+
+int cli_algo_check(const char *v, char *want, size_t wantlen)
+{
+    if (ddl_algo_find(v) >= 0) return 0;
+    snprintf(want, wantlen, "a registered algorithm (see ddlbench list)");
+    return 1;
+}
