@@ -21,6 +21,7 @@
  * Rank 0 keeps the CSV text in memory and writes --csv and --json whole at the end (bench_report.c). */
 #include "bench.h"
 #include "bench_allreduce.h"
+#include "cost_hook.h"
 #include "bench_run.h"
 #include "device_pick.h"
 #include "mem.h"
@@ -232,6 +233,11 @@ static int setup(ar_state *s)
         ddl_config cfg = DDL_CONFIG_INIT;
         cfg.algo = o->algos[a];
         cfg.device = o->device;
+        if (o->hook) { /* --platform: its links size the segments; auto's cost model */
+            cfg.machine = &o->hook->m;
+            cfg.cost = cost_hook_fn;
+            cfg.cost_arg = o->hook;
+        }
         int rc = ddl_ctx_create(MPI_COMM_WORLD, &cfg, &s->ctx[a]), worst = 0;
         MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (!worst) continue;

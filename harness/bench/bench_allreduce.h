@@ -33,6 +33,10 @@ typedef struct bench_allreduce_opts {
     int per_rank;                       /* --per-rank: each rank's own times, the slowest rank, stragglers */
     const char *label;                  /* --label: name printed instead of the algorithm's */
     const char *profile;                /* --profile: device rates the simulation injects (γ); NULL = none */
+    double gamma;                       /* the profile's γ, s per byte reduced (0 without --profile) */
+    const char *platform;               /* --platform: the machine's links, or NULL */
+    int gpn;                            /* --gpus-per-node (0 = the platform's) */
+    struct cost_hook *hook;             /* set from --platform once MPI runs: machine and auto's cost */
     const struct run_meta *meta;        /* provenance lines written atop the CSV (meta.h), or NULL */
     int help;                           /* --help seen */
 } bench_allreduce_opts;

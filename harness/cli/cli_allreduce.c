@@ -6,6 +6,8 @@
 #include "meta.h"
 #include "cli.h"
 #include "cli_rows.h"
+#include "cost_hook.h"
+#include "platform.h"
 #include "opts.h"
 #include "devmem.h"
 #include "parse.h"
@@ -81,13 +83,16 @@ static const opt_row rows[] = {
 };
 #undef O
 
-#define AR_SETS(o) { OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_profile, &(o)->profile) }
+#define AR_SETS(o, po)                                                                                 \
+    { OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_profile, &(o)->profile),                                  \
+      { platform_rows + PLATFORM_ROW_PLATFORM, 1, (po) }, { platform_rows + PLATFORM_ROW_GPN, 1, (po) } }
 
 void bench_allreduce_usage(const bench_allreduce_opts *o)
 {
     const int ar = o->coll == BENCH_ALLREDUCE;
     bench_allreduce_opts u;
-    const opts_set sets[] = AR_SETS(&u);
+    platform_opts po;
+    const opts_set sets[] = AR_SETS(&u, &po);
     printf("usage: ddlbench %s [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
            "Sweeps message sizes over %s algorithms%s; times are the maximum over ranks per\n"
            "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n",
@@ -102,6 +107,9 @@ void bench_allreduce_usage(const bench_allreduce_opts *o)
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
     printf("--profile: the reduction cost the simulation build injects (sim build; run it with -c 0); the\n"
            "real build ignores it. Without -a: every registered algorithm.\n"
+           "--platform P [--gpus-per-node G]: the machine's links (a preset or a platform file; G default:\n"
+           "its GPUs per node): they size libddl's segments and depth (ddl_config.machine: the\n"
+           "bandwidth-delay product) and are auto's cost model; under simulation, the platform simulated.\n"
            "Columns: algbw = bytes/time; busbw = algbw*%s/p (nccl-tests' bus bandwidth); copy = memcpy GB/s\n"
            "of the same bytes, run concurrently on every rank in this run; bus/copy = busbw/copy.\n"
            "Exit status: 0 ok, 1 wrong results or a run failed, 2 bad options.\n",
@@ -126,12 +134,15 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
     o->timeout_s = AR_TIMEOUT_S;
     o->check = 1;
     char msg[300];
-    const opts_set sets[] = AR_SETS(o);
+    platform_opts po = PLATFORM_OPTS_INIT;
+    const opts_set sets[] = AR_SETS(o, &po);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int rc = opts_parse(&p, argc, argv, msg, sizeof msg);
     if (rc == OPTS_HELP) o->help = 1;
     if (rc == OPTS_HELP) return 0;
     if (rc) return snprintf(err, errlen, "%s: %s", o->cmd, msg), 2;
+    o->platform = po.preset, o->gpn = (int)po.gpus_per_node;
+    if (o->gpn && !o->platform) return snprintf(err, errlen, "%s: --gpus-per-node: applies to --platform only", o->cmd), 2;
     o->timeout_given = opts_given(&p, "--timeout") > 0;
     for (int k = 0; k < o->nalgos && o->coll != BENCH_ALLREDUCE; k++)
         if (!(ddl_algo_flags(ddl_algo_find(o->algos[k])) & DDL_ALGO_RSAG)) {
@@ -170,6 +181,24 @@ static int launcher_rank(void)
     return 0;
 }
 
+/* --platform: the links of this job's shape (ranks / G nodes of G; G = --gpus-per-node, else the
+ * platform's own when it divides the ranks), with the profile's γ. 0, or 2 with err. */
+static int machine_of(bench_allreduce_opts *o, cost_hook *h, char *err, size_t errlen)
+{
+    platform pf;
+    int size, g = o->gpn;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (!g) {
+        if (platform_init(&pf, o->platform, 1, 0, err, errlen)) return 2;
+        g = pf.gpus_per_node < size ? pf.gpus_per_node : size;
+        if (size % g) return snprintf(err, errlen, "--platform: its %d GPUs per node do not divide the %d ranks; "
+                                      "expected --gpus-per-node", g, size), 2;
+    }
+    if (cost_hook_init(h, o->platform, size, g, o->gamma, err, errlen)) return 2;
+    o->hook = h;
+    return 0;
+}
+
 int cli_allreduce_main(int argc, char **argv)
 {
     bench_allreduce_opts o;
@@ -198,6 +227,7 @@ int cli_allreduce_main(int argc, char **argv)
             return 2;
         }
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
+        o.gamma = pr.reduce_ns_per_byte * 1e-9;
         kern_sim_set_reduce_table(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns); /* sorted, checked */
     }
     int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;
@@ -215,6 +245,13 @@ int cli_allreduce_main(int argc, char **argv)
         fprintf(stderr, "%s: cannot start the watchdog thread\n", o.cmd);
         MPI_Finalize();
         return 1;
+    }
+    cost_hook hook;
+    if (o.platform && (rc = machine_of(&o, &hook, why, sizeof why))) {
+        if (launcher_rank() == 0) fprintf(stderr, "%s: %s\n", o.cmd, why);
+        watchdog_stop();
+        MPI_Finalize();
+        return rc;
     }
     run_meta meta;
     meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);

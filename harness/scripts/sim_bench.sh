@@ -1,0 +1,73 @@
+#!/bin/sh
+# sim_bench.sh — simulated allreduce against its α-β-γ link bound on a platform of today (`make
+# sim-bench`): for each node count, the SMPI run of `ddlbench-sim allreduce --platform P` (libddl's
+# segments and depth then sized from the platform's links, collectives/links.c) beside `ddlbench model
+# cost` of the same algorithm, size and machine; printed as the ratio bound / simulated time (1.0 = the
+# model's time; the issue's goal is >= 0.9 at >= 64 MB), busbw, and nccl-tests' "Avg bus bandwidth"
+# line per run (the mean busbw over its sizes, in-place and out-of-place).
+#   --platform P     preset or platform file (default h200: DGX H200 nodes, 8 GPUs, NVSwitch, 8 x NDR)
+#   --nodes LIST     node counts, comma list (default 1,4,32)
+#   --algos LIST     default ring,rhd,ddl
+#   --min-bytes S / --max-bytes S   sizes, factor 4 (default 64M .. 256M)
+#   --profile P      device profile (default h200)
+#   --out DIR        also write DIR/sim_bench.csv and the raw CSVs (default: none)
+#   --build DIR      default build
+# Exit: 0, 1 a launch failed, 2 bad options.
+set -u
+BUILD=build PLATFORM=h200 NODES=1,4,32 ALGOS=ring,rhd,ddl MINB=64M MAXB=256M PROFILE=h200 OUT=
+die() { echo "sim_bench.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    [ $# -ge 2 ] || die "$1: expected a value"
+    case $1 in
+        --platform) PLATFORM=$2;; --nodes) NODES=$2;; --algos) ALGOS=$2;; --min-bytes) MINB=$2;;
+        --max-bytes) MAXB=$2;; --profile) PROFILE=$2;; --out) OUT=$2;; --build) BUILD=$2;;
+        *) die "unknown option \"$1\" (see the header of harness/scripts/sim_bench.sh)";;
+    esac
+    shift 2
+done
+cd "$(dirname "$0")/../.." || exit 1
+EXE=$BUILD/ddlbench SIM=$BUILD/sim/ddlbench-sim
+[ -x "$EXE" ] && [ -x "$SIM" ] || die "expected $EXE and $SIM (make all sim)"
+for n in $(echo "$NODES" | tr , ' '); do
+    case $n in ''|*[!0-9]*) die "--nodes: expected a comma list of positive integers, got \"$NODES\"";; esac
+    [ "$n" -ge 1 ] || die "--nodes: expected positive integers, got \"$NODES\""
+done
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+[ -z "$OUT" ] || mkdir -p "$OUT" || die "--out: cannot create $OUT"
+mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes 1 -o "$tmp/probe" 2>&1 >/dev/null | head -1)
+[ -f "$tmp/probe/hostfile" ] || die "--platform: $gpn"
+gpn=$(wc -l <"$tmp/probe/hostfile")
+echo "# sim-bench: $PLATFORM ($gpn GPUs per node), profile $PROFILE, $ALGOS, $MINB..$MAXB; ratio = model time / simulated time"
+echo "# nodes ranks algo          size_B  place   sim_us  model_us  ratio  busbw_GBps"
+echo "nodes,ranks,algo,size_B,placement,sim_us,model_us,ratio,busbw_GBps" >"$tmp/all.csv"
+st=0
+for n in $(echo "$NODES" | tr , ' '); do
+    np=$((n * gpn)) dir=$tmp/p$n
+    mkdir "$dir" && "$EXE" platform --platform "$PLATFORM" --nodes "$n" -o "$dir" >/dev/null || { st=2; continue; }
+    if ! DDL_RANKS_PER_NODE=$gpn sh harness/scripts/simlaunch.sh "$np" "$dir" "$SIM" allreduce -a "$ALGOS" \
+        -b "$MINB" -e "$MAXB" -f 4 -w 0 -n 1 -c 0 --profile "$PROFILE" --platform "$PLATFORM" \
+        --csv "$tmp/sim$n.csv" >"$tmp/sim$n.log" 2>&1 </dev/null; then
+        echo "sim_bench.sh: $n nodes: the simulation failed: $(grep -v '^#' "$tmp/sim$n.log" | tail -1)" >&2
+        st=1; continue
+    fi
+    grep -v '^#' "$tmp/sim$n.csv" | awk -F, 'NR > 1 { print $1 }' | sort -un >"$tmp/sizes"
+    : >"$tmp/model$n"
+    while read -r b; do
+        "$EXE" model cost --algo "$ALGOS" --platform "$PLATFORM" --nodes "$n" --bytes "$b" --profile "$PROFILE" |
+            awk -v b="$b" '!/^#/ { print $1, b, $2 }' >>"$tmp/model$n" || st=1
+    done <"$tmp/sizes"
+    grep -v '^#' "$tmp/sim$n.csv" | awk -F, -v n="$n" -v mf="$tmp/model$n" '
+        BEGIN { while ((getline l < mf) > 0) { split(l, f, " "); m[f[1], f[2]] = f[3] } }
+        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { a = $c["algo"]; b = $c["size_B"]; t = $c["time_us_median"]; bw = $c["busbw_GBps"]; r = m[a, b] / t
+          printf "%7d %5d %-5s %12d %5s %9.1f %9.1f %6.3f %11.2f\n", n, $c["ranks"], a, b, $c["placement"], t, m[a, b], r, bw
+          print n "," $c["ranks"] "," a "," b "," $c["placement"] "," t "," m[a, b] "," r "," bw >> "'"$tmp/all.csv"'"
+          sum += bw; k++ }
+        END { if (k) printf "# Avg bus bandwidth    : %.2f  (%d nodes: mean busbw over %d rows, nccl-tests convention)\n", sum / k, n, k }'
+    [ -z "$OUT" ] || cp "$tmp/sim$n.csv" "$OUT/allreduce-$n.csv"
+done
+awk -F, 'NR > 1 && $4 >= 67108864 { if (!k++ || $8 < lo) { lo = $8; w = $3 " at " $1 " nodes, " $4 " B" } }
+    END { if (k) printf "# lowest ratio at >= 64 MB: %.3f (%s)\n", lo, w }' "$tmp/all.csv"
+if [ -n "$OUT" ]; then cp "$tmp/all.csv" "$OUT/sim_bench.csv.tmp" && mv "$OUT/sim_bench.csv.tmp" "$OUT/sim_bench.csv"; fi
+exit $st
