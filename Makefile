@@ -100,9 +100,9 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c \
                harness/cli/cli_train.c harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
-               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c \
+               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c harness/cli/cli_merge.c harness/cli/cli_sweep.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
-               harness/common/parse.c harness/common/results.c \
+               harness/common/parse.c harness/common/results.c harness/common/scaling.c harness/common/sweep_params.c \
                harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c harness/train/workload.c \
@@ -119,7 +119,8 @@ TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c t
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
-              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c
+              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c \
+              tests/test_scaling.c tests/test_sweep_params.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
