@@ -103,6 +103,7 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/cli/cli_advise.c harness/cli/cli_advise_sim.c harness/cli/cli_merge.c harness/cli/cli_sweep.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
                harness/common/parse.c harness/common/results.c harness/common/scaling.c harness/common/sweep_params.c \
+               harness/common/sweep_plan.c \
                harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/trainer.c harness/train/workload.c \
@@ -357,32 +358,21 @@ TRAIN_ARGS    ?= --steps 1 --warmup 0
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
 RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
-# Bad values stop `make run` and `make cluster-bench` with one line before anything is built
-# (sweep.sh checks the rest, and names these variables in its messages: DDL_SWEEP_FROM_MAKE); for an
-# emulated cluster emucluster.sh then checks NODES, RATE, DELAY, root and tools.
+# The sweep's values (NODES, GPUS_PER_NODE, BACKEND, MODELS, ALGOS, BUCKET_MB, JOBS, DEVICE, TRAIN_ARGS,
+# PLATFORM, PROFILE) are not checked here: sweep.sh asks `ddlbench sweep-check --make`, whose one set of
+# limits (harness/common/sweep_params.h) names these variables in its one-line messages. Make checks
+# its own: FORCE, OUT, SWEEP_FLAGS, PRECISION; for an emulated cluster emucluster.sh checks NODES,
+# RATE, DELAY, root and tools before anything is built.
 ifneq ($(filter run cluster-bench,$(MAKECMDGOALS)),)
-$(call need_int,NODES,1,65536)
-$(call need_int,GPUS_PER_NODE,1,64)
-$(call need_int,BUCKET_MB,0,65536)
-$(if $(filter-out sim mpi emu model,$(BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim, mpi, emu or model, got "$(BACKEND)"))
-$(if $(JOBS),$(call need_int,JOBS,1,64))
 $(if $(filter-out 1,$(FORCE)),$(error FORCE: expected 1 or nothing, got "$(FORCE)"))
-$(call need_word,ALGOS,$(comma) _ -,a comma list of algorithms (see ddlbench list))
-$(call need_word,MODELS,$(comma) : _ -,a comma list of model:batch like resnet50:32)
-$(call need_word,PLATFORM,. / _ - +,a platform preset or platform file (ddlbench platform --help))
-$(call need_word,RATE,.,a rate like 500mbit or none)
-$(call need_word,DELAY,.,a delay like 100us or none)
-$(call need_path,PROFILE)
 $(if $(OUT),$(call need_path,OUT))
 $(if $(call without,$(subst $(space),,$(SWEEP_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error SWEEP_FLAGS: expected sweep.sh options (--resume$(comma) --dry-run$(comma) -q)$(comma) got "$(SWEEP_FLAGS)"))
 ifneq ($(filter cluster-bench,$(MAKECMDGOALS))$(filter emu,$(BACKEND)),)
-EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes '$(NODES)' --rate '$(RATE)' --delay '$(DELAY)' 2>&1)
+EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes $(call qv,NODES) --rate $(call qv,RATE) --delay $(call qv,DELAY) 2>&1)
 ifneq ($(EMU_CHECK),)
 $(error $(EMU_CHECK))
 endif
-
 endif
-$(if $(filter mpi,$(BACKEND)),$(if $(filter-out cpu gpu,$(DEVICE))$(filter-out 1,$(words $(DEVICE))),$(error DEVICE: expected cpu or gpu, got "$(DEVICE)")))
 $(if $(filter mpi,$(BACKEND)),$(if $(filter-out fp32 tf32 bf16 fp16,$(PRECISION))$(filter-out 1,$(words $(PRECISION))),$(error PRECISION: expected fp32, tf32, bf16 or fp16, got "$(PRECISION)")))
 endif
 .PHONY: run

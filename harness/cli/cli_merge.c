@@ -108,7 +108,7 @@ int cli_merge_main(int argc, char **argv)
     const char *dir = NULL;
     char err[800], *paths[MERGE_MAX_FILES];
     int n = 0, rc = cli_sweep_options(argc, argv, &p, &dir, err, sizeof err);
-    if (rc == 3) { usage(stdout); return 0; }
+    if (rc == 3 || rc == 4) { usage(stdout); return 0; }
     if (!rc && !dir) rc = 2, snprintf(err, sizeof err, "expected the sweep's results folder DIR (see --help)");
     if (!rc) rc = sweep_check(&p, err, sizeof err);
     if (!rc) rc = list_raw(dir, paths, &n, err, sizeof err);

@@ -19,6 +19,7 @@ typedef struct sweep_params {
     const char *rate, *delay, *train_args, *jobs, *ring_max, *device; /* each as given on the command line */
     const char *command;    /* the sweep's own command line (provenance) */
     int make;               /* messages name make's variables (NODES), as `make run` sets them */
+    int plan, dry_run, force; /* sweep-check --plan: print the launches; --dry-run, --force: no refusal */
     long n_nodes, n_gpn, n_bucket, n_jobs, n_ring_max; /* set by sweep_check */
 } sweep_params;
 
