@@ -121,7 +121,7 @@ TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c t
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
               tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c \
-              tests/test_scaling.c tests/test_sweep_params.c
+              tests/test_scaling.c tests/test_sweep_params.c tests/test_sweep_plan.c
 TEST_INTERNAL := test_grid test_partition
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
