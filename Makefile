@@ -218,6 +218,7 @@ help:
 	@echo "                 RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest)"
+	@echo "                 (the values' limits: ddlbench sweep-check --help; the table: ddlbench merge --help)"
 	@echo "                 in an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu"
 	@echo "                 at 224x224, PRECISION=tf32 (fp32|tf32|bf16); DEVICE=cpu for the CPU build"
 	@echo "  plots          charts of a run (RUN="$(call qv,RUN)"): efficiency, images/s, busbw, step breakdown"

@@ -30,7 +30,8 @@ static void usage(FILE *f)
 
 static int by_order(const void *a, const void *b) { return scaling_order(*(char *const *)a, *(char *const *)b); }
 
-/* DIR/raw/NAME.csv, sorted (scaling_order). 0 with paths[0..*n) (malloc'd), or 2 with a message. */
+/* DIR/raw/NAME.csv, sorted (scaling_order). 0 with paths[0..*n) (malloc'd), or 2 (1: out of memory)
+ * with a message. */
 static int list_raw(const char *dir, char **paths, int *n, char *err, size_t errlen)
 {
     char raw[4200];
@@ -42,7 +43,7 @@ static int list_raw(const char *dir, char **paths, int *n, char *err, size_t err
         size_t k = strlen(e->d_name);
         if (e->d_name[0] == '.' || k < 5 || strcmp(e->d_name + k - 4, ".csv")) continue;
         if (*n == MERGE_MAX_FILES) rc = 2, snprintf(err, errlen, "%.300s: over %d CSVs", raw, MERGE_MAX_FILES);
-        else if (!(paths[*n] = malloc(strlen(raw) + k + 2))) rc = 2, snprintf(err, errlen, "out of memory");
+        else if (!(paths[*n] = malloc(strlen(raw) + k + 2))) rc = 1, snprintf(err, errlen, "out of memory");
         else sprintf(paths[(*n)++], "%s/%s", raw, e->d_name);
     }
     closedir(d);
@@ -79,8 +80,9 @@ static int merge(const sweep_params *p, const char *dir, char **paths, int n, ch
     scaling_file *files = calloc((size_t)n, sizeof *files);
     char meta[16384], label[300], csv[4200], json[4200], *text = NULL;
     size_t len = 0;
-    int rc = 2, nread = 0;
+    int rc = 1, nread = 0;
     if (!files) { snprintf(err, errlen, "out of memory"); goto out; }
+    rc = 2; /* an unreadable raw CSV is bad input */
     for (; nread < n; nread++) {
         files[nread].name = paths[nread];
         if (cli_read_all(paths[nread], (char **)&files[nread].text, &files[nread].len, err, errlen)) goto out;
