@@ -43,7 +43,7 @@ ringmax=256
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) device=cpu
 while [ $# -gt 0 ]; do
     case $1 in
-    -h|--help) usage; exit 0;;
+    -h|--help) usage;; # exits
     -q) quiet=1; shift; continue;;
     --resume) resume=1; shift; continue;;
     --dry-run) dry=1; shift; continue;;
@@ -85,10 +85,10 @@ set -f
 [ -x "$texe" ] && ddlbench_says --train-args "$texe" train --model resnet50 --batch 1 -a "$algos" $train_args --help
 set +f
 # The plan: one launch a line, "first weight model batch gpus nodes gpus_per_node ring_modelled"
+# shellcheck disable=SC2046 # one word or none each
 plan=$(sweep sweep-check --plan $([ "$force" = 1 ] && echo --force) $([ "$dry" = 1 ] && echo --dry-run) 2>&1) ||
     die "${plan#ddlbench sweep-check: }"
-total=$(echo "$plan" | grep -c .)
-units=$(echo "$plan" | awk '{ u += $2 } END { printf "%.0f\n", u }')
+total=$(echo "$plan" | grep -c .); units=$(echo "$plan" | awk '{ u += $2 } END { printf "%.0f\n", u }')
 SEC_PER_KUNIT=${SEC_PER_KUNIT:-15} # seconds per 1000 units of launch cost (ddlbench sweep-check --help)
 human() { if [ "$1" -lt 120 ]; then echo "$1 s"; elif [ "$1" -lt 7200 ]; then echo "$((($1 + 30) / 60)) min"
           else echo "$(($1 / 3600)).$(($1 % 3600 / 360)) h"; fi; }
