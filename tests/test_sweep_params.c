@@ -54,7 +54,8 @@ int main(void)
     char err[600] = "";
     CHECK(sweep_check(&p, err, sizeof err) == 0 && p.n_nodes == 16384 && p.n_gpn == 4, "model 16384 x 4: %s", err);
     sweep_params_set(&p, "--nodes", "65536");
-    CHECK(sweep_check(&p, err, sizeof err) == 2 && !strcmp(err, "--nodes: expected at most 65536 GPUs in all, got 65536 nodes x 4 = 262144"),
+    CHECK(sweep_check(&p, err, sizeof err) == 2 &&
+              !strcmp(err, "--nodes: expected at most 65536 GPUs in all, got 65536 nodes x 4 = 262144"),
           "over 65536 GPUs: %s", err);
     return TEST_REPORT();
 }

@@ -34,7 +34,8 @@ static void usage(FILE *f)
                "  --train-args \"...\"   none of the options the sweep sets (--csv, --model, --batch, -a, --algo,\n"
                "                       --bucket-mb; under sim also --profile, --platform, --gpus-per-node)\n"
                "  --platform P, --profile P, --command C: taken as given (sweep.sh asks ddlbench model)\n",
-            SWEEP_SEC_PER_KUNIT, SWEEP_NODES_MAX, SWEEP_NODES_MAX_MODEL, SWEEP_GPUS_MAX, SWEEP_GPN_MAX, SWEEP_BATCH_MAX, SWEEP_BUCKET_MAX,
+            SWEEP_SEC_PER_KUNIT, SWEEP_NODES_MAX, SWEEP_NODES_MAX_MODEL, SWEEP_GPUS_MAX, SWEEP_GPN_MAX, SWEEP_BATCH_MAX,
+            SWEEP_BUCKET_MAX,
             SWEEP_JOBS_MAX, SWEEP_GPUS_MAX);
 }
 
@@ -101,7 +102,7 @@ int cli_sweep_options(int argc, char **argv, sweep_params *p, const char **dir, 
 }
 
 /* Gradient buckets per step of each model (at the sweep's cap; 1 MB first bucket, as train), which
- * also checks the names and batches. 0, or 2 with a message. */
+ * also checks the names and batches. 0, 2 with a message, or 1 out of memory. */
 static int model_buckets(const sweep_params *p, int *nb, char *err, size_t errlen)
 {
     char buf[4096], *save = NULL;
@@ -113,16 +114,19 @@ static int model_buckets(const sweep_params *p, int *nb, char *err, size_t errle
         bucket_plan plan = { 0 };
         size_t *counts = NULL;
         *colon = '\0';
-        if (i == SWEEP_MAX_MODELS) { snprintf(err, errlen, "%s: over %d models", sweep_name(p, "--models"), SWEEP_MAX_MODELS); return 2; }
+        if (i == SWEEP_MAX_MODELS) {
+            snprintf(err, errlen, "%s: over %d models", sweep_name(p, "--models"), SWEEP_MAX_MODELS);
+            return 2;
+        }
         if (model_build(mb, atoi(colon + 1), 224, &m)) {
             snprintf(err, errlen, "%s: %s", sweep_name(p, "--models"), model_last_error());
             return 2;
         }
         int nt = model_tensor_count(m);
-        if (!(counts = malloc((size_t)nt * sizeof *counts))) rc = 2, snprintf(err, errlen, "out of memory");
+        if (!(counts = malloc((size_t)nt * sizeof *counts))) rc = 1, snprintf(err, errlen, "out of memory");
         for (int t = 0; !rc && t < nt; t++) counts[t] = (size_t)model_tensor_at(m, t)->numel;
         if (!rc && bucket_plan_make(counts, nt, 4, (size_t)p->n_bucket << 20, (size_t)1 << 20, &plan))
-            rc = 2, snprintf(err, errlen, "out of memory");
+            rc = 1, snprintf(err, errlen, "out of memory");
         nb[i] = rc ? 0 : plan.nbuckets;
         bucket_plan_free(&plan);
         free(counts);
@@ -175,5 +179,5 @@ int cli_sweep_check_main(int argc, char **argv)
     if (!rc) rc = model_buckets(&p, nb, err, sizeof err);
     if (!rc && p.plan) rc = print_plan(&p, nb, err, sizeof err);
     if (rc) fprintf(stderr, "ddlbench sweep-check: %s\n", err);
-    return rc ? 2 : 0;
+    return rc;
 }

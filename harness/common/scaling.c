@@ -268,12 +268,19 @@ int scaling_merge(const scaling_file *files, int n, const scaling_setup *setup, 
     sbuf o = { 0 };
     sfile *f = calloc((size_t)n + 1, sizeof *f);
     int rc = 1;
-    if (!f || setup->gpus_per_node < 1) { snprintf(err, errlen, f ? "gpus per node: expected at least 1" : "out of memory"); rc = f ? 2 : 1; goto out; }
+    if (!f || setup->gpus_per_node < 1) {
+        snprintf(err, errlen, f ? "gpus per node: expected at least 1" : "out of memory");
+        rc = f ? 2 : 1;
+        goto out;
+    }
     for (int i = 0; i < n; i++) {
         if (!(f[i].copy = malloc(files[i].len + 1))) { snprintf(err, errlen, "out of memory"); goto out; }
         memcpy(f[i].copy, files[i].text, files[i].len);
         f[i].copy[files[i].len] = '\0';
-        if (memchr(files[i].text, '\0', files[i].len)) { rc = bad(err, errlen, files[i].name, 1, "a NUL byte; expected a text CSV"); goto out; }
+        if (memchr(files[i].text, '\0', files[i].len)) {
+            rc = bad(err, errlen, files[i].name, 1, "a NUL byte; expected a text CSV");
+            goto out;
+        }
         if ((rc = parse_file(&m, i, &f[i], &files[i], setup, err, errlen))) {
             if (rc == 1) snprintf(err, errlen, "out of memory");
             goto out;

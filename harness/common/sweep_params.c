@@ -76,7 +76,8 @@ static int is_list(const char *s) /* a comma list without empty items */
 
 static int check_models(const sweep_params *p, char *err, size_t errlen)
 {
-    if (!is_list(p->models)) return bad(p, "--models", err, errlen, "expected a comma list of model:batch like resnet50:32, got \"", p->models);
+    if (!is_list(p->models))
+        return bad(p, "--models", err, errlen, "expected a comma list of model:batch like resnet50:32, got \"", p->models);
     char buf[4096], name[300];
     snprintf(buf, sizeof buf, "%s", p->models);
     for (char *save = NULL, *mb = strtok_r(buf, ",", &save); mb; mb = strtok_r(NULL, ",", &save)) {
@@ -122,11 +123,13 @@ int sweep_check(sweep_params *p, char *err, size_t errlen)
 {
     static const char *const backends[] = { "sim", "mpi", "emu", "model" };
     int model = !strcmp(p->backend, "model"), mpi = !strcmp(p->backend, "mpi");
-    if (!one_of(p->backend, backends, 4)) return bad(p, "--backend", err, errlen, "expected sim, mpi, emu or model, got \"", p->backend);
+    if (!one_of(p->backend, backends, 4))
+        return bad(p, "--backend", err, errlen, "expected sim, mpi, emu or model, got \"", p->backend);
     if (strcmp(p->backend, "emu") && (strcmp(p->rate, "none") || strcmp(p->delay, "none")))
         return bad(p, "--rate", err, errlen, "only with --backend emu (--rate, --delay)", NULL);
     if (!strcmp(p->device, "gpu") && !mpi) return bad(p, "--device", err, errlen, "gpu only with --backend mpi", NULL);
-    if (strcmp(p->device, "cpu") && strcmp(p->device, "gpu")) return bad(p, "--device", err, errlen, "expected cpu or gpu, got \"", p->device);
+    if (strcmp(p->device, "cpu") && strcmp(p->device, "gpu"))
+        return bad(p, "--device", err, errlen, "expected cpu or gpu, got \"", p->device);
     if (count(p, "--nodes", "", p->nodes, 1, model ? SWEEP_NODES_MAX_MODEL : SWEEP_NODES_MAX, &p->n_nodes, err, errlen) ||
         count(p, "--gpus-per-node", "", p->gpus_per_node, 1, SWEEP_GPN_MAX, &p->n_gpn, err, errlen) ||
         count(p, "--bucket-mb", "", p->bucket_mb, 0, SWEEP_BUCKET_MAX, &p->n_bucket, err, errlen) ||
@@ -140,7 +143,8 @@ int sweep_check(sweep_params *p, char *err, size_t errlen)
     }
     if (check_models(p, err, errlen)) return 2;
     if ((model || !strcmp(p->backend, "sim")) && !strcmp(p->platform, "custom"))
-        return bad(p, "--platform", err, errlen, "custom needs link figures the sweep cannot pass; expected minsky, bigbasin, h200 or a platform file", NULL);
+        return bad(p, "--platform", err, errlen, "custom needs link figures the sweep cannot pass; expected minsky, "
+                   "bigbasin, h200 or a platform file", NULL);
     if (!is_list(p->algos) || p->algos[strspn(p->algos, "abcdefghijklmnopqrstuvwxyz0123456789,_-")])
         return bad(p, "--algos", err, errlen, "expected a comma list of algorithms (see ddlbench list), got \"", p->algos);
     return check_train_args(p, err, errlen);
