@@ -100,9 +100,11 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
                harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c \
                harness/cli/cli_train.c harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
-               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c harness/cli/cli_rows.c \
+               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c harness/cli/cli_rows.c harness/cli/cli_merge.c \
+               harness/cli/cli_sweep.c \
                harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
-               harness/common/opts.c harness/common/parse.c harness/common/results.c \
+               harness/common/opts.c harness/common/parse.c harness/common/results.c harness/common/scaling.c \
+               harness/common/sweep_params.c harness/common/sweep_plan.c \
                harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/schedule.c harness/train/trainer.c harness/train/workload.c \
@@ -120,7 +122,8 @@ TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c t
               tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
               tests/test_profile.c tests/test_reduce.c \
               tests/test_link.c tests/test_compute.c tests/test_step_full.c \
-              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c
+              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c \
+              tests/test_scaling.c tests/test_sweep_params.c tests/test_sweep_plan.c
 TEST_INTERNAL := test_grid test_partition test_links
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
@@ -217,6 +220,7 @@ help:
 	@echo "                 RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds"
 	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
 	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest)"
+	@echo "                 (the values' limits: ddlbench sweep-check --help; the table: ddlbench merge --help)"
 	@echo "                 in an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu"
 	@echo "                 at 224x224, PRECISION=tf32 (fp32|tf32|bf16); DEVICE=cpu for the CPU build"
 	@echo "  plots          charts of a run (RUN="$(call qv,RUN)"): efficiency, images/s, busbw, step breakdown"
@@ -357,32 +361,21 @@ TRAIN_ARGS    ?= --steps 1 --warmup 0
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
 RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
-# Bad values stop `make run` and `make cluster-bench` with one line before anything is built
-# (sweep.sh checks the rest, and names these variables in its messages: DDL_SWEEP_FROM_MAKE); for an
-# emulated cluster emucluster.sh then checks NODES, RATE, DELAY, root and tools.
+# The sweep's values (NODES, GPUS_PER_NODE, BACKEND, MODELS, ALGOS, BUCKET_MB, JOBS, DEVICE, TRAIN_ARGS,
+# PLATFORM, PROFILE) are not checked here: sweep.sh asks `ddlbench sweep-check --make`, whose one set of
+# limits (harness/common/sweep_params.h) names these variables in its one-line messages. Make checks
+# its own: FORCE, OUT, SWEEP_FLAGS, PRECISION; for an emulated cluster emucluster.sh checks NODES,
+# RATE, DELAY, root and tools before anything is built.
 ifneq ($(filter run cluster-bench,$(MAKECMDGOALS)),)
-$(call need_int,NODES,1,65536)
-$(call need_int,GPUS_PER_NODE,1,64)
-$(call need_int,BUCKET_MB,0,65536)
-$(if $(filter-out sim mpi emu model,$(BACKEND))$(call bad_word,BACKEND),$(error BACKEND: expected sim, mpi, emu or model, got "$(BACKEND)"))
-$(if $(JOBS),$(call need_int,JOBS,1,64))
 $(if $(filter-out 1,$(FORCE)),$(error FORCE: expected 1 or nothing, got "$(FORCE)"))
-$(call need_word,ALGOS,$(comma) _ -,a comma list of algorithms (see ddlbench list))
-$(call need_word,MODELS,$(comma) : _ -,a comma list of model:batch like resnet50:32)
-$(call need_word,PLATFORM,. / _ - +,a platform preset or platform file (ddlbench platform --help))
-$(call need_word,RATE,.,a rate like 500mbit or none)
-$(call need_word,DELAY,.,a delay like 100us or none)
-$(call need_path,PROFILE)
 $(if $(OUT),$(call need_path,OUT))
 $(if $(call without,$(subst $(space),,$(SWEEP_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error SWEEP_FLAGS: expected sweep.sh options (--resume$(comma) --dry-run$(comma) -q)$(comma) got "$(SWEEP_FLAGS)"))
 ifneq ($(filter cluster-bench,$(MAKECMDGOALS))$(filter emu,$(BACKEND)),)
-EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes '$(NODES)' --rate '$(RATE)' --delay '$(DELAY)' 2>&1)
+EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes $(call qv,NODES) --rate $(call qv,RATE) --delay $(call qv,DELAY) 2>&1)
 ifneq ($(EMU_CHECK),)
 $(error $(EMU_CHECK))
 endif
-
 endif
-$(if $(filter mpi,$(BACKEND)),$(if $(filter-out cpu gpu,$(DEVICE))$(filter-out 1,$(words $(DEVICE))),$(error DEVICE: expected cpu or gpu, got "$(DEVICE)")))
 $(if $(filter mpi,$(BACKEND)),$(if $(filter-out fp32 tf32 bf16 fp16,$(PRECISION))$(filter-out 1,$(words $(PRECISION))),$(error PRECISION: expected fp32, tf32, bf16 or fp16, got "$(PRECISION)")))
 endif
 .PHONY: run

@@ -21,7 +21,7 @@ static void usage(FILE *f)
                ".csv, e.g. scaling). JSON is written to JSON.tmp and renamed when complete.\n");
 }
 
-static int read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
+int cli_read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -69,7 +69,7 @@ int cli_json_main(int argc, char **argv)
     }
     char *text = NULL;
     size_t len = 0;
-    if (read_all(paths[0], &text, &len, err, sizeof err)) { fprintf(stderr, "ddlbench json: %s\n", err); return 2; }
+    if (cli_read_all(paths[0], &text, &len, err, sizeof err)) { fprintf(stderr, "ddlbench json: %s\n", err); return 2; }
     int rc = results_write(NULL, paths[1], kind, text, len, err, sizeof err);
     if (rc == 2) fprintf(stderr, "ddlbench json: %.200s: not a ddlbench CSV: %s\n", paths[0], err);
     else if (rc) fprintf(stderr, "ddlbench json: %s\n", err);

@@ -1,0 +1,121 @@
+/* cli_merge.c — `ddlbench merge [sweep options] DIR`: DIR/raw/NAME.csv (one train CSV per launch of a
+ * scaling sweep) -> DIR/scaling.csv with the efficiencies (scaling.c) and DIR/scaling.json (the same
+ * rows: results_write, as `ddlbench json` writes them). Both are written whole (outfile.h); a malformed
+ * raw CSV writes nothing. The sweep options give the table's own provenance lines (as sweep.sh ran). */
+#include "cli.h"
+#include "results.h"
+#include "scaling.h"
+#include "sweep_params.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MERGE_MAX_FILES 4096
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: ddlbench merge [sweep options] DIR\n"
+               "Merges DIR/raw/*.csv, the CSVs of a scaling sweep's launches (harness/scripts/sweep.sh runs it\n"
+               "after every launch), into DIR/scaling.csv and DIR/scaling.json: one row per configuration\n"
+               "(with --per-rank, the \"all\" row), the backend (\"model\" for a *-model.csv) and platform,\n"
+               "nodes and GPUs per node, and the scaling efficiency E(N) = X(N) / ((N/N0) X(N0)) of images/s\n"
+               "against 1 GPU (eff_vs_1gpu) and against 1 node (eff_vs_1node; NA without that baseline).\n"
+               "The sweep options (ddlbench sweep-check --help; --command: the sweep's command line) give\n"
+               "its # provenance lines; --backend mpi labels the platform \"allocation\" when MPILAUNCH is set.\n"
+               "Exit 0, 1 a write failed, 2 bad options or a raw CSV that is not one (nothing written).\n");
+}
+
+static int by_order(const void *a, const void *b) { return scaling_order(*(char *const *)a, *(char *const *)b); }
+
+/* DIR/raw/NAME.csv, sorted (scaling_order). 0 with paths[0..*n) (malloc'd), or 2 (1: out of memory)
+ * with a message. */
+static int list_raw(const char *dir, char **paths, int *n, char *err, size_t errlen)
+{
+    char raw[4200];
+    snprintf(raw, sizeof raw, "%s/raw", dir);
+    DIR *d = opendir(raw);
+    if (!d) return snprintf(err, errlen, "%.300s: cannot read (%s)", raw, strerror(errno)), 2;
+    int rc = 0;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        size_t k = strlen(e->d_name);
+        if (e->d_name[0] == '.' || k < 5 || strcmp(e->d_name + k - 4, ".csv")) continue;
+        if (*n == MERGE_MAX_FILES) rc = 2, snprintf(err, errlen, "%.300s: over %d CSVs", raw, MERGE_MAX_FILES);
+        else if (!(paths[*n] = malloc(strlen(raw) + k + 2))) rc = 1, snprintf(err, errlen, "out of memory");
+        else sprintf(paths[(*n)++], "%s/%s", raw, e->d_name);
+    }
+    closedir(d);
+    if (!rc && !*n) rc = 2, snprintf(err, errlen, "%.300s: no raw CSVs (*.csv); expected a sweep's results folder", raw);
+    if (!rc) qsort(paths, (size_t)*n, sizeof *paths, by_order);
+    return rc;
+}
+
+/* The sweep's own provenance lines, as sweep.sh's sweep_meta wrote them. */
+static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t len)
+{
+    char run[512], plat[700];
+    snprintf(run, sizeof run, "%s", dir);
+    for (size_t k = strlen(run); k > 1 && run[k - 1] == '/'; k--) run[k - 1] = '\0';
+    const char *base = strrchr(run, '/') && run[1] ? strrchr(run, '/') + 1 : run;
+    const char *launcher = getenv("MPILAUNCH");
+    if (!strcmp(p->backend, "sim") || !strcmp(p->backend, "model"))
+        snprintf(plat, sizeof plat, "# platform: %s (%s)\n# profile: %s\n", p->platform,
+                 *p->backend == 's' ? "simulated" : "alpha-beta-gamma model, not simulated", p->profile);
+    else if (!strcmp(p->backend, "emu"))
+        snprintf(plat, sizeof plat, "# platform: emulated cluster (harness/scripts/emucluster.sh), NIC %s, delay %s\n",
+                 p->rate, p->delay);
+    else
+        snprintf(plat, sizeof plat, "# platform: real MPI, launcher: %s\n",
+                 launcher && *launcher ? launcher : "harness/scripts/mpilaunch.sh");
+    snprintf(m, len, "# run: %s\n# backend: %s\n%s# nodes: %s\n# gpus_per_node: %s\n# models: %s\n# algos: %s\n"
+                     "# bucket_MB: %s\n# train_args: %s\n# sweep_command: %s\n",
+             base, p->backend, plat, p->nodes, p->gpus_per_node, p->models, p->algos, p->bucket_mb, p->train_args,
+             p->command);
+}
+
+static int merge(const sweep_params *p, const char *dir, char **paths, int n, char *err, size_t errlen)
+{
+    scaling_file *files = calloc((size_t)n, sizeof *files);
+    char meta[16384], label[300], csv[4200], json[4200], *text = NULL;
+    size_t len = 0;
+    int rc = 1, nread = 0;
+    if (!files) { snprintf(err, errlen, "out of memory"); goto out; }
+    rc = 2; /* an unreadable raw CSV is bad input */
+    for (; nread < n; nread++) {
+        files[nread].name = paths[nread];
+        if (cli_read_all(paths[nread], (char **)&files[nread].text, &files[nread].len, err, errlen)) goto out;
+    }
+    const char *launcher = getenv("MPILAUNCH");
+    if (!strcmp(p->backend, "mpi")) snprintf(label, sizeof label, "%s", launcher && *launcher ? "allocation" : "local");
+    else if (!strcmp(p->backend, "emu")) snprintf(label, sizeof label, "emu-%.200s", p->rate);
+    else snprintf(label, sizeof label, "%.200s", p->platform);
+    meta_lines(p, dir, meta, sizeof meta);
+    scaling_setup s = { p->n_gpn, p->backend, label, meta };
+    if ((rc = scaling_merge(files, n, &s, &text, &len, err, errlen))) goto out;
+    snprintf(csv, sizeof csv, "%s/scaling.csv", dir);
+    snprintf(json, sizeof json, "%s/scaling.json", dir);
+    rc = results_write(csv, json, "scaling", text, len, err, errlen);
+out:
+    for (int i = 0; files && i < nread; i++) free((char *)files[i].text);
+    free(files);
+    free(text);
+    return rc;
+}
+
+int cli_merge_main(int argc, char **argv)
+{
+    sweep_params p;
+    const char *dir = NULL;
+    char err[800], *paths[MERGE_MAX_FILES];
+    int n = 0, rc = cli_sweep_options(argc, argv, &p, &dir, err, sizeof err);
+    if (rc == 3 || rc == 4) { usage(stdout); return 0; }
+    if (!rc && !dir) rc = 2, snprintf(err, sizeof err, "expected the sweep's results folder DIR (see --help)");
+    if (!rc) rc = sweep_check(&p, err, sizeof err);
+    if (!rc) rc = list_raw(dir, paths, &n, err, sizeof err);
+    if (!rc) rc = merge(&p, dir, paths, n, err, sizeof err);
+    if (rc) fprintf(stderr, "ddlbench merge: %s\n", err);
+    for (int i = 0; i < n; i++) free(paths[i]);
+    return rc;
+}

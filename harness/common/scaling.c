@@ -1,0 +1,299 @@
+/* scaling.c — scaling.csv from the raw per-launch CSVs, efficiencies included (see scaling.h).
+ * Column for column what harness/scripts/sweep.sh's awk wrote before: backend and platform labels,
+ * model, batch, image_size, gpus, nodes, gpus_per_node, the raw columns algo .. images_per_s (a 0
+ * nongemm_ms inserted for raw CSVs from before the full step), the two efficiencies (%.4f), wrong,
+ * the PAPI pair and SCALING_EXTRA. A baseline of 0 images/s gives NA (the awk stopped on it). */
+#include "scaling.h"
+#include "parse.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCALING_MAX_COLS 256
+
+typedef struct sbuf { char *p; size_t n, cap; int oom; } sbuf; /* a growing NUL-terminated text */
+
+static void sb_add(sbuf *b, const char *s, size_t k)
+{
+    if (b->oom) return;
+    if (b->n + k + 1 > b->cap) {
+        size_t cap = (b->n + k + 1) * 2;
+        char *p = realloc(b->p, cap);
+        if (!p) { b->oom = 1; return; }
+        b->p = p, b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, k);
+    b->n += k;
+    b->p[b->n] = '\0';
+}
+static void sb_puts(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    sb_add(b, tmp, k < 0 ? 0 : (size_t)k < sizeof tmp ? (size_t)k : sizeof tmp - 1);
+}
+
+typedef struct srow {
+    const char *model, *algo, *bucket;  /* the baseline key, pointing into the file's copy */
+    double gpus, ips;
+    size_t head, tail, end;             /* in the rows text: [head, tail) before the efficiencies, [tail, end) after */
+} srow;
+
+typedef struct merge_state {
+    sbuf text;                  /* the rows' text, pieces indexed by srow */
+    srow *rows;
+    int nrows, caprows;
+    int fmax;                   /* the file whose # lines head the table */
+    double gmax;
+    int fmax_model;
+} merge_state;
+
+double scaling_efficiency(double x, double n, double n0, double x0)
+{
+    double base = n / n0 * x0;
+    return base > 0 ? x / base : NAN; /* NAN baseline: base > 0 is false */
+}
+
+/* sort -n's number at the start of s: blanks, an optional '-', digits, an optional '.' and digits. */
+static double sort_number(const char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    const char *p = s + (*s == '-');
+    size_t k = strspn(p, "0123456789");
+    if (p[k] == '.') k += 1 + strspn(p + k + 1, "0123456789");
+    char tmp[64];
+    size_t len = (size_t)(p - s) + k < sizeof tmp ? (size_t)(p - s) + k : sizeof tmp - 1;
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    return strtod(tmp, NULL);
+}
+
+int scaling_order(const char *a, const char *b)
+{
+    const char *ka = strchr(a, '-'), *kb = strchr(b, '-');
+    double x = ka ? sort_number(ka + 1) : 0, y = kb ? sort_number(kb + 1) : 0;
+    if (x != y) return x < y ? -1 : 1;
+    return strcmp(a, b);
+}
+
+/* awk's value of a cell: the decimal number it starts with, else 0. */
+static double value(const char *s)
+{
+    size_t k = parse_decimal_len(s);
+    char tmp[64];
+    if (!k || k >= sizeof tmp) return 0;
+    memcpy(tmp, s, k);
+    tmp[k] = '\0';
+    return strtod(tmp, NULL);
+}
+
+static int split(char *line, char **cells, int max)
+{
+    int n = 0;
+    for (char *p = line;; p++) {
+        if (n == max) return -1;
+        cells[n++] = p;
+        if (!(p = strchr(p, ','))) return n;
+        *p = '\0';
+    }
+}
+
+static int col(char *const *names, int n, const char *name) /* the last column of that name, or -1 */
+{
+    for (int i = n - 1; i >= 0; i--) if (!strcmp(names[i], name)) return i;
+    return -1;
+}
+
+/* a number as awk prints it: integers whole, others %.6g */
+static void sb_number(sbuf *b, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15) sb_printf(b, "%.0f", v);
+    else sb_printf(b, "%.6g", v);
+}
+
+typedef struct sfile { char *copy; char **meta; int nmeta; } sfile; /* one raw CSV, split in place */
+
+static const char *const needed[] = { "model", "batch", "image_size", "ranks", "algo", "bucket_MB", "buckets",
+                                      "step_ms_median", "gemm_ms", "images_per_s", "wrong" };
+enum { C_MODEL, C_BATCH, C_SIZE, C_RANKS, C_ALGO, C_BUCKET, C_BUCKETS, C_STEP, C_GEMM, C_IPS, C_WRONG, C_NEED };
+
+/* One row's text pieces and key (cells of a row of the raw CSV whose columns are c[]). */
+static int add_row(merge_state *m, char **cells, char *const *names, int ncols, const int *c, int is_model,
+                   const scaling_setup *s)
+{
+    if (m->nrows == m->caprows) {
+        int cap = m->caprows ? 2 * m->caprows : 64;
+        srow *r = realloc(m->rows, (size_t)cap * sizeof *r);
+        if (!r) return 1;
+        m->rows = r, m->caprows = cap;
+    }
+    srow *r = &m->rows[m->nrows++];
+    double g = value(cells[c[C_RANKS]]);
+    const char *gs = cells[c[C_RANKS]], *bk = is_model ? "model" : s->backend;
+    *r = (srow){ cells[c[C_MODEL]], cells[c[C_ALGO]], cells[c[C_BUCKET]], g, value(cells[c[C_IPS]]), m->text.n, 0, 0 };
+    sbuf *b = &m->text;
+    sb_printf(b, "%s,%s,", bk, s->platform);
+    sb_puts(b, cells[c[C_MODEL]]), sb_puts(b, ","), sb_puts(b, cells[c[C_BATCH]]), sb_puts(b, ",");
+    sb_puts(b, cells[c[C_SIZE]]), sb_puts(b, ","), sb_puts(b, gs), sb_puts(b, ",");
+    sb_number(b, g >= s->gpus_per_node ? g / s->gpus_per_node : 1);
+    if (g >= s->gpus_per_node) sb_printf(b, ",%ld,", s->gpus_per_node);
+    else sb_printf(b, ",%s,", gs);
+    sb_puts(b, cells[c[C_ALGO]]), sb_puts(b, ","), sb_puts(b, cells[c[C_BUCKET]]), sb_puts(b, ",");
+    sb_puts(b, cells[c[C_BUCKETS]]);
+    int nongemm = col(names, ncols, "nongemm_ms") >= 0;
+    for (int j = c[C_STEP]; j <= c[C_IPS]; j++) {
+        sb_puts(b, ","), sb_puts(b, cells[j]);
+        if (j == c[C_GEMM] && !nongemm) sb_puts(b, ",0"); /* a raw CSV from before the full step */
+    }
+    r->tail = b->n;
+    sb_puts(b, cells[c[C_WRONG]]);
+    int pg = col(names, ncols, "papi_gemm_GFLOPps"), pi = col(names, ncols, "papi_gemm_ipc");
+    if (pg >= 0) sb_printf(b, ",%s,%s", cells[pg], pi >= 0 ? cells[pi] : "NA");
+    else sb_puts(b, ",NA,NA");
+    char extra[] = SCALING_EXTRA, *save = NULL;
+    for (char *x = strtok_r(extra, ",", &save); x; x = strtok_r(NULL, ",", &save)) {
+        int k = col(names, ncols, x);
+        sb_puts(b, ","), sb_puts(b, k >= 0 ? cells[k] : "NA");
+    }
+    r->end = b->n;
+    return b->oom;
+}
+
+static int bad(char *err, size_t errlen, const char *name, long line, const char *what)
+{
+    snprintf(err, errlen, "%.200s: line %ld: %s", name, line, what);
+    return 2;
+}
+
+/* One raw CSV: its # lines kept, its rows added. 0, 1 out of memory, 2 not a raw CSV (err). */
+static int parse_file(merge_state *m, int fi, sfile *f, const scaling_file *in, const scaling_setup *s,
+                      char *err, size_t errlen)
+{
+    char *names[SCALING_MAX_COLS], *cells[SCALING_MAX_COLS], what[300];
+    int ncols = -1, c[C_NEED];
+    size_t nl = strlen(in->name);
+    int is_model = nl >= 10 && !strcmp(in->name + nl - 10, "-model.csv");
+    long lineno = 0;
+    for (char *line = f->copy, *next; line; line = next) {
+        if ((next = strchr(line, '\n'))) *next++ = '\0';
+        lineno++;
+        if (!*line) continue;
+        if (*line == '#') {
+            char **mm = realloc(f->meta, (size_t)(f->nmeta + 1) * sizeof *mm);
+            if (!mm) return 1;
+            f->meta = mm, f->meta[f->nmeta++] = line;
+            continue;
+        }
+        if (ncols < 0) {
+            if ((ncols = split(line, names, SCALING_MAX_COLS)) < 0) return bad(err, errlen, in->name, lineno, "over 256 columns");
+            for (int k = 0; k < C_NEED; k++)
+                if ((c[k] = col(names, ncols, needed[k])) < 0) {
+                    snprintf(what, sizeof what, "no %s column; expected a train CSV header (model,batch,...)", needed[k]);
+                    return bad(err, errlen, in->name, lineno, what);
+                }
+            continue;
+        }
+        int k = split(line, cells, SCALING_MAX_COLS);
+        if (k != ncols) {
+            snprintf(what, sizeof what, "%d cells, expected %d (the header's)", k < 0 ? SCALING_MAX_COLS : k, ncols);
+            return bad(err, errlen, in->name, lineno, what);
+        }
+        int rk = col(names, ncols, "rank"); /* --per-rank: one row per rank; the summary row is "all" */
+        if (rk >= 0 && strcmp(cells[rk], "all")) continue;
+        const char *g = cells[c[C_RANKS]];
+        if (!*g || g[strspn(g, "0123456789")] || value(g) < 1) {
+            snprintf(what, sizeof what, "ranks \"%.40s\": expected a positive integer", g);
+            return bad(err, errlen, in->name, lineno, what);
+        }
+        double gv = value(g);
+        if (gv > m->gmax || (gv == m->gmax && m->fmax_model && !is_model)) m->gmax = gv, m->fmax = fi, m->fmax_model = is_model;
+        if (add_row(m, cells, names, ncols, c, is_model, s)) return 1;
+    }
+    if (ncols < 0) return bad(err, errlen, in->name, lineno, "no header row; expected a train CSV");
+    return 0;
+}
+
+/* The images/s of the last row of r's key at n0 GPUs, or NAN when there is none. */
+static double baseline(const merge_state *m, const srow *r, double n0)
+{
+    for (int i = m->nrows - 1; i >= 0; i--) {
+        const srow *b = &m->rows[i];
+        if (b->gpus == n0 && !strcmp(b->model, r->model) && !strcmp(b->algo, r->algo) && !strcmp(b->bucket, r->bucket))
+            return b->ips;
+    }
+    return NAN;
+}
+
+static void sb_eff(sbuf *b, double e)
+{
+    if (isnan(e)) sb_puts(b, ",NA");
+    else sb_printf(b, ",%.4f", e);
+}
+
+static void write_table(const merge_state *m, const sfile *files, const scaling_setup *s, sbuf *o)
+{
+    sb_puts(o, s->meta ? s->meta : "");
+    for (int i = 0; m->nrows && i < files[m->fmax].nmeta; i++) {
+        const char *line = files[m->fmax].meta[i];
+        if (!strncmp(line, "# command:", 10)) sb_puts(o, "# launch_command:"), sb_puts(o, line + 10);
+        else sb_puts(o, line);
+        sb_puts(o, "\n");
+    }
+    sb_puts(o, "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets,"
+               "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,"
+               "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," SCALING_EXTRA "\n");
+    double G = (double)s->gpus_per_node;
+    for (int i = 0; i < m->nrows; i++) {
+        const srow *r = &m->rows[i];
+        sb_add(o, m->text.p + r->head, r->tail - r->head);
+        sb_eff(o, scaling_efficiency(r->ips, r->gpus, 1, baseline(m, r, 1)));
+        sb_eff(o, r->gpus >= G ? scaling_efficiency(r->ips, r->gpus, G, baseline(m, r, G)) : NAN);
+        sb_puts(o, ",");
+        sb_add(o, m->text.p + r->tail, r->end - r->tail);
+        sb_puts(o, "\n");
+    }
+}
+
+int scaling_merge(const scaling_file *files, int n, const scaling_setup *setup, char **out, size_t *outlen,
+                  char *err, size_t errlen)
+{
+    merge_state m = { 0 };
+    sbuf o = { 0 };
+    sfile *f = calloc((size_t)n + 1, sizeof *f);
+    int rc = 1;
+    if (!f || setup->gpus_per_node < 1) {
+        snprintf(err, errlen, f ? "gpus per node: expected at least 1" : "out of memory");
+        rc = f ? 2 : 1;
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!(f[i].copy = malloc(files[i].len + 1))) { snprintf(err, errlen, "out of memory"); goto out; }
+        memcpy(f[i].copy, files[i].text, files[i].len);
+        f[i].copy[files[i].len] = '\0';
+        if (memchr(files[i].text, '\0', files[i].len)) {
+            rc = bad(err, errlen, files[i].name, 1, "a NUL byte; expected a text CSV");
+            goto out;
+        }
+        if ((rc = parse_file(&m, i, &f[i], &files[i], setup, err, errlen))) {
+            if (rc == 1) snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+    }
+    rc = 1;
+    write_table(&m, f, setup, &o);
+    if (o.oom || m.text.oom) { snprintf(err, errlen, "out of memory"); goto out; }
+    *out = o.p, *outlen = o.n;
+    o.p = NULL;
+    rc = 0;
+out:
+    for (int i = 0; f && i < n; i++) free(f[i].copy), free(f[i].meta);
+    free(f), free(m.rows), free(m.text.p), free(o.p);
+    return rc;
+}
