@@ -215,6 +215,8 @@ help:
 	@echo "                 -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...; ~30 min)"
 	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
 	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
+	@echo "  sim-bench      simulated ring, rhd, ddl on 1, 4 and 32 DGX H200 nodes against their alpha-beta-gamma"
+	@echo "                 link bound, as ratios, with nccl-tests' Avg bus bandwidth line (32 nodes: ~17 min)"
 	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
 	@echo "  cluster-bench  the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks, NICs at"
 	@echo "                 RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds"
@@ -420,9 +422,11 @@ FIDELITY_FLAGS ?=
 # Flag variables are split into words on purpose: only option characters, checked (as SWEEP_FLAGS).
 $(if $(call without,$(subst $(space),,$(FIDELITY_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error FIDELITY_FLAGS: \
     expected fidelity.sh options (--ranks 2$(comma) -e 4M$(comma) --repeats 1)$(comma) got "$(FIDELITY_FLAGS)"))
-.PHONY: study jitter fidelity
+.PHONY: study sim-bench jitter fidelity
 study: $(EXE) $(SIM_EXE)
 	sh harness/scripts/study.sh --build $(call qv,BUILD)
+sim-bench: $(EXE) $(SIM_EXE)
+	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD)
 jitter: $(EXE) $(SIM_EXE)
 	sh harness/scripts/jitter.sh --build $(call qv,BUILD)
 fidelity: $(EXE) $(SIM_EXE)
