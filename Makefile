@@ -107,7 +107,7 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/common/sweep_params.c harness/common/sweep_plan.c \
                harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
-               harness/train/step_full.c harness/train/step_mem.c harness/train/schedule.c harness/train/trainer.c harness/train/workload.c \
+               harness/train/step_full.c harness/train/step_mem.c harness/train/schedule.c harness/train/trainer.c harness/train/trainer_buffers.c harness/train/workload.c \
                harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c \
                harness/sim/platform_file.c harness/sim/fit.c harness/sim/profile.c harness/sim/advise.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c

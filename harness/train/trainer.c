@@ -18,6 +18,7 @@
  * (gemm_cb); with bf16/fp16 the activations are 2-byte and only the weights' 2-byte copy is made here.
  * The optimizer is SGD with momentum (the velocity buffer, one more parameter-sized operand). */
 #include "trainer.h"
+#include "trainer_priv.h"
 
 #include "bucket.h"
 #include "engine.h"
@@ -38,30 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct trainer {
-    const model *m;
-    ddl_ctx *ctx;
-    step_config cfg;
-    int rank, size;
-    bucket_plan plan;
-    engine *eng;
-    const step_mem *mem;    /* host or device buffers and kernels */
-    int real;               /* buffers hold data (not simulated operands) */
-    float *params, *grads;  /* flat, plan.total elements */
-    float *x, *dx, *y;      /* activations (synthetic; gemm mode) */
-    step_full *full;        /* full mode: the network's data flow */
-    const kern_layer_ops *ops; /* full mode: host, simulated or device kernels */
-    float *mom;             /* full mode: SGD velocity, plan.total elements */
-    size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
-    float *host;            /* host view of the gradients for --check: grads itself on the host */
-    void *wh, *xh, *yh;     /* bf16/fp16 GEMM inputs: weights, X, dY (NULL otherwise) */
-    const char *in_w, *in_x, *in_y; /* GEMM inputs: params, x, y or their 2-byte copies */
-    size_t es;              /* bytes per GEMM input element */
-    double gemm_s, nongemm_s; /* this step's GEMM and other-kernel seconds so far */
-    double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
-    int step;               /* the step being run (check values) */
-    char err[256];          /* last error */
-};
+/* struct trainer: trainer_priv.h */
+
 
 static double stream_time(void)
 {
@@ -71,69 +50,6 @@ static double stream_time(void)
 
 /* The known gradient of element i in check mode: small integers, exact in float32 sums. */
 static float check_value(int rank, size_t i, int step) { return (float)((rank * 3 + (int)(i % 29) + step) % 17 - 8); }
-
-/* A device buffer of n 2-byte inputs (prec's type) holding the fill pattern, scale * ((i % 13) - 6). */
-static void *half_copy(trainer *t, size_t n, float scale)
-{
-    uint16_t *h = malloc(n * 2 + 2);
-    void *d = h ? t->mem->alloc_operand(n * 2) : NULL;
-    for (size_t i = 0; d && i < n; i++) {
-        float v = scale * (float)((int)(i % 13) - 6);
-        h[i] = t->cfg.precision == KERN_PREC_BF16 ? kern_f32_to_bf16(v) : kern_f32_to_f16(v);
-    }
-    if (d && (t->mem->put(d, h, n * 2) || t->mem->ready())) {
-        t->mem->free_operand(d, n * 2);
-        d = NULL;
-    }
-    free(h);
-    return d;
-}
-
-static int alloc_inputs(trainer *t)
-{
-    t->es = kern_precision_input_size(t->cfg.precision);
-    t->in_w = (const char *)t->params, t->in_x = (const char *)t->x, t->in_y = (const char *)t->y;
-    t->host = t->grads;
-    if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return 1;
-    if (t->es == 4) return 0;
-    if (!(t->wh = half_copy(t, t->plan.total, 0.01f))) return 1;
-    if (!t->cfg.full && (!(t->xh = half_copy(t, t->kn, 0.01f)) || !(t->yh = half_copy(t, t->mn, 0.01f))))
-        return 1; /* full mode: the GEMMs read the 2-byte activations themselves */
-    t->in_w = t->wh, t->in_x = t->xh, t->in_y = t->yh;
-    return 0;
-}
-
-static int alloc_buffers(trainer *t)
-{
-    size_t kn = 1, mn = 1;
-    for (int l = 0; l < model_layer_count(t->m); l++) {
-        const model_gemm *g = model_layer_at(t->m, l)->gemm;
-        size_t k = (size_t)g[MODEL_FWD].k, n = (size_t)g[MODEL_FWD].n, mm = (size_t)g[MODEL_FWD].m;
-        kn = k * n > kn ? k * n : kn;
-        mn = mm * n > mn ? mm * n : mn;
-    }
-    t->kn = kn;
-    t->mn = mn;
-    const step_mem *mem = t->mem;
-    t->params = mem->alloc_operand(t->plan.total * 4); /* only compute kernels and SGD touch these */
-    t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
-    int syn = !t->cfg.full; /* synthetic activations: gemm mode */
-    if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
-    else t->mom = mem->alloc_operand(t->plan.total * 4);
-    if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
-        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s",
-                 mem->name, (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn : 3.0 * (double)t->plan.total) * 4 / 1e6,
-                 syn ? "activations" : "velocities");
-        return 1;
-    }
-    if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || (syn && mem->fill(t->x, kn, 0.01f)) ||
-                    (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->plan.total * 4)) ||
-                    mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
-        snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
-        return 1;
-    }
-    return 0;
-}
 
 static uint64_t splitmix64(uint64_t x)
 {
@@ -230,7 +146,7 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         snprintf(err, errlen, "cannot plan gradient buckets");
         goto out;
     }
-    if (alloc_buffers(t) || (cfg->full && make_full(t)) || 
+    if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) || 
         engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng) || (cfg->device && engine_use_fences(t->eng))) {
         snprintf(err, errlen, "%s", t->err[0] ? t->err : t->eng ? kern_dev_last_error() : "cannot start the communication engine");
         goto out;
@@ -408,23 +324,3 @@ long trainer_verify(const trainer *t, int step)
 
 int trainer_buckets(const trainer *t) { return t->plan.nbuckets; }
 const char *trainer_error(const trainer *t) { return t->err; }
-
-void trainer_free(trainer *t)
-{
-    if (!t) return;
-    const step_mem *mem = t->mem ? t->mem : &step_mem_host;
-    engine_free(t->eng);
-    step_full_free(t->full);
-    mem->free_operand(t->mom, t->plan.total * 4);
-    mem->free_operand(t->params, t->plan.total * 4);
-    mem->free_grad(t->grads);
-    mem->free_operand(t->x, t->kn * 4);
-    mem->free_operand(t->dx, t->kn * 4);
-    mem->free_operand(t->y, t->mn * 4);
-    mem->free_operand(t->wh, t->plan.total * 2);
-    mem->free_operand(t->xh, t->kn * 2);
-    mem->free_operand(t->yh, t->mn * 2);
-    if (t->host != t->grads) free(t->host);
-    bucket_plan_free(&t->plan);
-    free(t);
-}

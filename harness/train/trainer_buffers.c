@@ -1,0 +1,95 @@
+/* trainer_buffers.c — the trainer's buffers (trainer_priv.h): made once at trainer_create, so the
+ * step itself allocates nothing, and freed with it. */
+#include "trainer_priv.h"
+
+#include "devmem.h"
+#include "gemm.h"
+#include "half.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A device buffer of n 2-byte inputs (prec's type) holding the fill pattern, scale * ((i % 13) - 6). */
+static void *half_copy(trainer *t, size_t n, float scale)
+{
+    uint16_t *h = malloc(n * 2 + 2);
+    void *d = h ? t->mem->alloc_operand(n * 2) : NULL;
+    for (size_t i = 0; d && i < n; i++) {
+        float v = scale * (float)((int)(i % 13) - 6);
+        h[i] = t->cfg.precision == KERN_PREC_BF16 ? kern_f32_to_bf16(v) : kern_f32_to_f16(v);
+    }
+    if (d && (t->mem->put(d, h, n * 2) || t->mem->ready())) {
+        t->mem->free_operand(d, n * 2);
+        d = NULL;
+    }
+    free(h);
+    return d;
+}
+
+static int alloc_inputs(trainer *t)
+{
+    t->es = kern_precision_input_size(t->cfg.precision);
+    t->in_w = (const char *)t->params, t->in_x = (const char *)t->x, t->in_y = (const char *)t->y;
+    t->host = t->grads;
+    if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return 1;
+    if (t->es == 4) return 0;
+    if (!(t->wh = half_copy(t, t->plan.total, 0.01f))) return 1;
+    if (!t->cfg.full && (!(t->xh = half_copy(t, t->kn, 0.01f)) || !(t->yh = half_copy(t, t->mn, 0.01f))))
+        return 1; /* full mode: the GEMMs read the 2-byte activations themselves */
+    t->in_w = t->wh, t->in_x = t->xh, t->in_y = t->yh;
+    return 0;
+}
+
+int trainer_alloc_buffers(trainer *t)
+{
+    size_t kn = 1, mn = 1;
+    for (int l = 0; l < model_layer_count(t->m); l++) {
+        const model_gemm *g = model_layer_at(t->m, l)->gemm;
+        size_t k = (size_t)g[MODEL_FWD].k, n = (size_t)g[MODEL_FWD].n, mm = (size_t)g[MODEL_FWD].m;
+        kn = k * n > kn ? k * n : kn;
+        mn = mm * n > mn ? mm * n : mn;
+    }
+    t->kn = kn;
+    t->mn = mn;
+    const step_mem *mem = t->mem;
+    t->params = mem->alloc_operand(t->plan.total * 4); /* only compute kernels and SGD touch these */
+    t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
+    int syn = !t->cfg.full; /* synthetic activations: gemm mode */
+    if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
+    else t->mom = mem->alloc_operand(t->plan.total * 4);
+    if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
+        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s",
+                 mem->name, (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn : 3.0 * (double)t->plan.total) * 4 / 1e6,
+                 syn ? "activations" : "velocities");
+        return 1;
+    }
+    if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || (syn && mem->fill(t->x, kn, 0.01f)) ||
+                    (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->plan.total * 4)) ||
+                    mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
+        snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
+        return 1;
+    }
+    return 0;
+}
+
+void trainer_free(trainer *t)
+{
+    if (!t) return;
+    const step_mem *mem = t->mem ? t->mem : &step_mem_host;
+    engine_free(t->eng);
+    step_full_free(t->full);
+    mem->free_operand(t->mom, t->plan.total * 4);
+    mem->free_operand(t->params, t->plan.total * 4);
+    mem->free_grad(t->grads);
+    mem->free_operand(t->x, t->kn * 4);
+    mem->free_operand(t->dx, t->kn * 4);
+    mem->free_operand(t->y, t->mn * 4);
+    mem->free_operand(t->wh, t->plan.total * 2);
+    mem->free_operand(t->xh, t->kn * 2);
+    mem->free_operand(t->yh, t->mn * 2);
+    if (t->host != t->grads) free(t->host);
+    bucket_plan_free(&t->plan);
+    free(t);
+}

@@ -1,0 +1,43 @@
+/* trainer_priv.h — the trainer's state, shared by trainer.c (the step) and trainer_buffers.c (its
+ * buffers); nothing outside harness/train/trainer*.c includes it. */
+#ifndef HARN_TRAINER_PRIV_H
+#define HARN_TRAINER_PRIV_H
+
+#include "bucket.h"
+#include "engine.h"
+#include "layers.h"
+#include "step_full.h"
+#include "step_mem.h"
+#include "trainer.h"
+
+struct trainer {
+    const model *m;
+    ddl_ctx *ctx;
+    step_config cfg;
+    int rank, size;
+    bucket_plan plan;
+    engine *eng;
+    const step_mem *mem;    /* host or device buffers and kernels */
+    int real;               /* buffers hold data (not simulated operands) */
+    float *params, *grads;  /* flat, plan.total elements */
+    float *x, *dx, *y;      /* activations (synthetic; gemm mode) */
+    step_full *full;        /* full mode: the network's data flow */
+    const kern_layer_ops *ops; /* full mode: host, simulated or device kernels */
+    float *mom;             /* full mode: SGD velocity, plan.total elements */
+    size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
+    float *host;            /* host view of the gradients for --check: grads itself on the host */
+    void *wh, *xh, *yh;     /* bf16/fp16 GEMM inputs: weights, X, dY (NULL otherwise) */
+    const char *in_w, *in_x, *in_y; /* GEMM inputs: params, x, y or their 2-byte copies */
+    size_t es;              /* bytes per GEMM input element */
+    double gemm_s, nongemm_s; /* this step's GEMM and other-kernel seconds so far */
+    double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
+    int step;               /* the step being run (check values) */
+    char err[256];          /* last error */
+};
+
+/* Every buffer of the step (trainer_buffers.c): parameters, gradients, the synthetic activations (gemm
+ * mode) or the velocities (full mode), the host view for --check and the 2-byte GEMM inputs, filled.
+ * 0, or 1 with t->err. trainer_free releases them. */
+int trainer_alloc_buffers(trainer *t);
+
+#endif
