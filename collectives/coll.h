@@ -252,7 +252,6 @@ int coll_allgather_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype);
  * (ompi_decision.c; docs/SOURCES.md §7): one of COLL_OMPI_*, Open MPI's own algorithm numbers. */
 enum { COLL_OMPI_NONOVERLAP = 2, COLL_OMPI_RDB = 3, COLL_OMPI_RING = 4, COLL_OMPI_SEGRING = 5, COLL_OMPI_RSAG = 6 };
 int coll_ompi_allreduce_pick(int p, double bytes);
-const char *coll_ompi_name(int alg);
 
 /* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
  * r + s(d-1) of every group, all groups at once, with n bytes each; adds reduced bytes to *reduced.
