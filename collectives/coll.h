@@ -100,6 +100,9 @@ struct coll_loc {
 
 extern const coll_loc coll_loc_host;                       /* location.c */
 extern const coll_loc coll_loc_aware, coll_loc_staged;     /* device.c */
+/* 1 in the SMPI build of the library, 0 in the real ones: answered by the flavour's `mpi` entry
+ * (allreduce_mpi_sim.c, allreduce_mpi.c), the library's twin of kern_simulated() (compute.h). */
+int coll_simulated(void);
 
 /* Choose ctx->loc for cfg->device (local: no allocation, no communication). */
 int coll_loc_choose(ddl_ctx *ctx, const ddl_config *cfg);

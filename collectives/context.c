@@ -91,11 +91,14 @@ static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment, size_
     int algo = coll_algo_find(name), rc;
     if (algo < 0) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\" (see --list)", name);
     ctx->algo = algo;
-    if ((rc = coll_loc_choose(ctx, cfg)) ||
-        (rc = resolve_bytes("segment_bytes", "DDL_SEGMENT_BYTES", cfg->segment_bytes, ctx->loc->default_segment,
+    if ((rc = coll_loc_choose(ctx, cfg))) return rc;
+    /* Under SMPI the simulated network has no TCP rendezvous to queue behind data: one size
+     * everywhere, as the simulation was calibrated (nodes.c). */
+    const size_t net_default = coll_simulated() ? 0 : ctx->loc->default_net_segment;
+    if ((rc = resolve_bytes("segment_bytes", "DDL_SEGMENT_BYTES", cfg->segment_bytes, ctx->loc->default_segment,
                             segment)) ||
         (rc = resolve_bytes("net_segment_bytes", "DDL_NET_SEGMENT_BYTES", cfg->net_segment_bytes,
-                            ctx->loc->default_net_segment, net)) ||
+                            net_default, net)) ||
         (rc = resolve_depth(ctx, cfg->pipeline_depth)))
         return rc;
     return resolve_poll(cfg->poll_us, &ctx->poll_us);
