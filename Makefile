@@ -3,7 +3,7 @@
 # A variable given on the command line or in the environment becomes a simple variable holding its
 # text, so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it.
 # Data variables are checked before use and single-quoted (q) wherever they reach a recipe, so
-# quotes, ;, $(...) and backticks never run (tests/bad_inputs.sh); tool and flag variables (CC,
+# quotes, ;, $(...) and backticks never run (tests/bad_inputs_scripts.sh); tool and flag variables (CC,
 # CFLAGS, MPIRUN, ...) are command fragments by design, refused when they hold ; & | < > $ ` or newlines.
 DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS RUN BUILD \
              FIDELITY_FLAGS \
