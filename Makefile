@@ -3,7 +3,7 @@
 # A variable given on the command line or in the environment becomes a simple variable holding its
 # text, so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it.
 # Data variables are checked before use and single-quoted (q) wherever they reach a recipe, so
-# quotes, ;, $(...) and backticks never run (tests/bad_inputs.sh); tool and flag variables (CC,
+# quotes, ;, $(...) and backticks never run (tests/bad_inputs_scripts.sh); tool and flag variables (CC,
 # CFLAGS, MPIRUN, ...) are command fragments by design, refused when they hold ; & | < > $ ` or newlines.
 DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS RUN BUILD \
              FIDELITY_FLAGS \
@@ -71,7 +71,7 @@ endif
 # Three flavours compile the same sources and differ only in the backend files listed per flavour:
 #   host  mpicc, BLAS, CPU kernels                     -> $(BUILD)/ddlbench, $(BUILD)/libddl.a
 #   cuda  the host objects with the CUDA backends       -> $(BUILD)/cuda/ddlbench, $(BUILD)/cuda/libddl.a
-#   sim   smpicc -DDDL_SIM, injected compute (SimGrid)  -> $(BUILD)/sim/ddlbench-sim
+#   sim   smpicc, injected compute (SimGrid)           -> $(BUILD)/sim/ddlbench-sim
 # libddl: the collectives (collectives/) and the kernels they call (LIBK_*).
 LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
               collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
@@ -230,7 +230,7 @@ help:
 	@echo "                 (e.g. BACKEND=model rows, dashed and open, over a simulated run)"
 	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes, time to"
 	@echo "                 train beside the study's 50 min / 7 h, stragglers (--per-rank)"
-	@echo "  sim            build "$(call qv,SIM_EXE)" with smpicc (SimGrid SMPI simulation, -DDDL_SIM)"
+	@echo "  sim            build "$(call qv,SIM_EXE)" with smpicc (SimGrid SMPI simulation)"
 	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in "$(call qv,BUILD)"/extra/"
 	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
 	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
@@ -258,11 +258,11 @@ help:
 	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1 --emu 1gbit\"   (see sh harness/scripts/fidelity.sh --help)"
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
-# `make sim` compiles the sim flavour's sources (the lists above) with smpicc and -DDDL_SIM into
+# `make sim` compiles the sim flavour's sources (the lists above) with smpicc into
 # $(SIM_BUILD). smpicc accepts -MMD; -march is left out because no real kernel is compiled here. Run
 # it with smpirun (see tests/sim_model.sh).
 SMPICC    ?= smpicc
-SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -DDDL_SIM -MMD -MP
+SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -MMD -MP
 SIM_SRC   := $(LIB_COMMON) $(LIB_SIMB) $(LIBK_SIM) $(KERN_SIM) $(HARN_COMMON) $(HARN_SIMB) $(MAIN_SRC)
 SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o)
 SIM_EXE   := $(SIM_BUILD)/ddlbench-sim

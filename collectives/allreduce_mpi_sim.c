@@ -9,8 +9,11 @@
  * and, at 128+ ranks below 128 KB, reduce + bcast -> rhd (same bandwidth term, lg p more latency
  * steps; no ResNet bucket is that small). Its cost model is the real entry's (coll_mpi_cost, cost.c),
  * which prices recursive doubling as itself. Its reduce-scatter and allgather follow the same pick for
- * the whole p·count vector: the ring's where it picks a ring, else rhd's (allreduce_ring.c, rsag_rhd.c). */
+ * the whole p·count vector: the ring's where it picks a ring, else rhd's (allreduce_ring.c, rsag_rhd.c).
+ * Being the SMPI build's one collectives file, it also answers coll_simulated() (coll.h). */
 #include "coll.h"
+
+int coll_simulated(void) { return 1; }
 
 /* Open MPI's allreduce pick for `bytes` on this communicator takes a ring (else: rhd, as above). */
 static int ring_pick(const ddl_ctx *ctx, double bytes)

@@ -104,6 +104,9 @@ struct coll_loc {
 
 extern const coll_loc coll_loc_host;                       /* location.c */
 extern const coll_loc coll_loc_aware, coll_loc_staged;     /* device.c */
+/* 1 in the SMPI build of the library, 0 in the real ones: answered by the flavour's `mpi` entry
+ * (allreduce_mpi_sim.c, allreduce_mpi.c), the library's twin of kern_simulated() (compute.h). */
+int coll_simulated(void);
 
 /* Choose ctx->loc for cfg->device (local: no allocation, no communication). */
 int coll_loc_choose(ddl_ctx *ctx, const ddl_config *cfg);
@@ -256,7 +259,6 @@ int coll_allgather_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype);
  * (ompi_decision.c; docs/SOURCES.md §7): one of COLL_OMPI_*, Open MPI's own algorithm numbers. */
 enum { COLL_OMPI_NONOVERLAP = 2, COLL_OMPI_RDB = 3, COLL_OMPI_RING = 4, COLL_OMPI_SEGRING = 5, COLL_OMPI_RSAG = 6 };
 int coll_ompi_allreduce_pick(int p, double bytes);
-const char *coll_ompi_name(int alg);
 
 /* The links' segment and depth (links.c): the largest bandwidth-delay product over m's levels (bytes);
  * the segment that covers it (a power-of-two multiple of def, at most 16 MiB, never below def); the

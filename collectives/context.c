@@ -96,9 +96,12 @@ static int configure(ddl_ctx *ctx, const ddl_config *cfg, size_t *segment, size_
     size_t seg = ctx->loc->default_segment; /* the defaults: the location's, or the links' (links.c) */
     if (cfg->machine) seg = coll_link_segment(cfg->machine, seg);
     ctx->split_bytes = ctx->loc->default_segment; /* the same on every rank (exchange.c) */
+    /* Under SMPI the simulated network has no TCP rendezvous to queue behind data: one size
+     * everywhere, as the simulation was calibrated (nodes.c). */
+    const size_t net_default = coll_simulated() ? 0 : ctx->loc->default_net_segment;
     if ((rc = resolve_bytes("segment_bytes", "DDL_SEGMENT_BYTES", cfg->segment_bytes, seg, segment)) ||
-        (rc = resolve_bytes("net_segment_bytes", "DDL_NET_SEGMENT_BYTES", cfg->net_segment_bytes,
-                            ctx->loc->default_net_segment, net)) ||
+        (rc = resolve_bytes("net_segment_bytes", "DDL_NET_SEGMENT_BYTES", cfg->net_segment_bytes, net_default,
+                            net)) ||
         (rc = resolve_depth(ctx, cfg->pipeline_depth, cfg->machine ? coll_link_depth(cfg->machine, *segment,
                                                                                      ctx->loc->default_depth)
                                                                    : ctx->loc->default_depth)))

@@ -30,7 +30,7 @@
 #include "coll.h"
 #include "devmem.h"
 
-#if defined(OPEN_MPI) && OPEN_MPI && !defined(DDL_SIM)
+#if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>
 #endif
 #include <stdlib.h>

@@ -92,17 +92,9 @@ static void *host_bounce(ddl_ctx *ctx, size_t *bytes)
     return NULL; /* MPI takes host buffers as they are */
 }
 
-/* Under SMPI the simulated network has no TCP rendezvous to queue behind data: one size everywhere,
- * as the simulation was calibrated (nodes.c). */
-#ifdef DDL_SIM
-#define HOST_NET_SEGMENT 0
-#else
-#define HOST_NET_SEGMENT COLL_NET_SEGMENT
-#endif
-
 const coll_loc coll_loc_host = {
     .name = "host", .device = 0, .lag = 0, .mpi_moves = 1, .mpi_user_ops = 1,
-    .default_depth = 2, .default_segment = COLL_DEFAULT_SEGMENT, .default_net_segment = HOST_NET_SEGMENT,
+    .default_depth = 2, .default_segment = COLL_DEFAULT_SEGMENT, .default_net_segment = COLL_NET_SEGMENT,
     .alloc = host_alloc, .release = host_release, .enter = host_enter, .stage = host_stage,
     .sendable = host_sendable, .land = host_land, .consume = host_consume, .finish = host_finish,
     .copy = host_copy, .bounce = host_bounce, .work_alloc = host_work_alloc, .work_free = host_work_free,

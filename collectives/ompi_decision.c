@@ -43,15 +43,3 @@ int coll_ompi_allreduce_pick(int p, double bytes)
         if (bytes < rows[r].bytes[i]) return rows[r].algo[i];
     return rows[r].rest;
 }
-
-const char *coll_ompi_name(int alg)
-{
-    switch (alg) {
-    case COLL_OMPI_NONOVERLAP: return "nonoverlapping";
-    case COLL_OMPI_RDB: return "recursive_doubling";
-    case COLL_OMPI_RING: return "ring";
-    case COLL_OMPI_SEGRING: return "segmented_ring";
-    case COLL_OMPI_RSAG: return "rabenseifner";
-    default: return "?";
-    }
-}

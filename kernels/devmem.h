@@ -67,7 +67,6 @@ int kern_event_create(kern_event **e);
 void kern_event_free(kern_event *e);
 int kern_event_record(kern_event *e, kern_stream *s);   /* marks the work issued so far on s */
 int kern_event_sync(kern_event *e);                      /* block until that work completed */
-int kern_stream_wait_event(kern_stream *s, kern_event *e); /* later work on s waits for e */
 int kern_event_elapsed(kern_event *start, kern_event *end, double *seconds);
 
 #ifdef __cplusplus

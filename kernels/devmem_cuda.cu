@@ -170,12 +170,6 @@ extern "C" int kern_event_sync(kern_event *e)
     return KERN_DEV_OK;
 }
 
-extern "C" int kern_stream_wait_event(kern_stream *s, kern_event *e)
-{
-    KERN_CU(cudaStreamWaitEvent(kern_cu_stream(s), kern_cu_event(e), 0));
-    return KERN_DEV_OK;
-}
-
 extern "C" int kern_event_elapsed(kern_event *start, kern_event *end, double *seconds)
 {
     float ms = 0;

@@ -57,7 +57,6 @@ int kern_event_create(kern_event **e) { if (e) *e = NULL; return KERN_DEV_ENOSUP
 void kern_event_free(kern_event *e) { (void)e; }
 int kern_event_record(kern_event *e, kern_stream *s) { (void)e, (void)s; return KERN_DEV_ENOSUPPORT; }
 int kern_event_sync(kern_event *e) { (void)e; return KERN_DEV_ENOSUPPORT; }
-int kern_stream_wait_event(kern_stream *s, kern_event *e) { (void)s, (void)e; return KERN_DEV_ENOSUPPORT; }
 int kern_event_elapsed(kern_event *start, kern_event *end, double *seconds)
 {
     (void)start, (void)end;

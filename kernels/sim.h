@@ -12,7 +12,6 @@
 /* gemm_gflops must be > 0, reduce_ns_per_byte >= 0; returns 0, or -1 (rates unchanged). */
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte);
 double kern_sim_gemm_gflops(void);       /* 0 until set */
-double kern_sim_reduce_ns_per_byte(void); /* 0 until set: reductions are then free */
 /* The memory-bound kernels (layers_sim.c, sgd_sim.c) take bytes / (mem_gbps x 1e9) seconds.
  * mem_gbps must be > 0; returns 0, or -1 (unchanged). */
 int kern_sim_set_mem_gbps(double mem_gbps);

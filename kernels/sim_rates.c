@@ -19,7 +19,6 @@ int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte)
 }
 
 double kern_sim_gemm_gflops(void) { return gemm_gflops; }
-double kern_sim_reduce_ns_per_byte(void) { return reduce_ns; }
 
 int kern_sim_set_mem_gbps(double gbps)
 {

@@ -18,6 +18,7 @@
  * platform model). SMPI's factors are global, so they come from one level: inter when measured,
  * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
+#include "compute.h"
 #include "ddl.h"
 #include "fit.h"
 #include "guard.h"
@@ -211,8 +212,9 @@ static int ranks_per_node(net_state *s, char *err, size_t errlen)
             return 2;
         }
         k = n;
-#ifndef DDL_SIM /* under SMPI libddl sends one size everywhere (location.c), and so does this */
-        if (s->size > n) { /* real nodes: libddl cuts its messages between them (nodes.c) */
+        /* real nodes: libddl cuts its messages between them (nodes.c); under SMPI it sends one size
+         * everywhere (context.c), and so does this */
+        if (!kern_simulated() && s->size > n) {
             const char *e = getenv("DDL_NET_SEGMENT_BYTES");
             long b = DDL_NET_SEGMENT_DEFAULT;
             if (e && *e && parse_int(e, 64, 1 << 30, &b)) {
@@ -221,7 +223,6 @@ static int ranks_per_node(net_state *s, char *err, size_t errlen)
             }
             s->piece = (size_t)b & ~(size_t)7;
         }
-#endif
     }
     s->rpn = (int)k, s->nodes = s->size / (int)k;
     if (s->rpn < 2 && s->nodes < 2) {

@@ -30,8 +30,9 @@ int cli_read_all(const char *path, char **out, size_t *len, char *err, size_t er
     if (!f) return snprintf(err, errlen, "%.200s: cannot read (%s)", path, strerror(errno)), 2;
     for (;;) {
         if (n + 65536 > cap) {
-            char *b = cap + 65536 > JSON_IN_MAX ? NULL : realloc(buf, cap += 65536);
-            if (!b) { snprintf(err, errlen, "%.200s: larger than 256 MB or out of memory", path); rc = 2; break; }
+            if (cap + 65536 > JSON_IN_MAX) { snprintf(err, errlen, "%.200s: larger than 256 MB", path); rc = 2; break; }
+            char *b = realloc(buf, cap += 65536);
+            if (!b) { snprintf(err, errlen, "%.200s: out of memory reading it", path); rc = 1; break; }
             buf = b;
         }
         size_t k = fread(buf + n, 1, cap - n, f);
@@ -69,8 +70,9 @@ int cli_json_main(int argc, char **argv)
     }
     char *text = NULL;
     size_t len = 0;
-    if (cli_read_all(paths[0], &text, &len, err, sizeof err)) { fprintf(stderr, "ddlbench json: %s\n", err); return 2; }
-    int rc = results_write(NULL, paths[1], kind, text, len, err, sizeof err);
+    int rc = cli_read_all(paths[0], &text, &len, err, sizeof err);
+    if (rc) return fprintf(stderr, "ddlbench json: %s\n", err), rc;
+    rc = results_write(NULL, paths[1], kind, text, len, err, sizeof err);
     if (rc == 2) fprintf(stderr, "ddlbench json: %.200s: not a ddlbench CSV: %s\n", paths[0], err);
     else if (rc) fprintf(stderr, "ddlbench json: %s\n", err);
     free(text);

@@ -64,16 +64,6 @@ void guard_slow_point(int rank)
     while (nanosleep(&ts, &ts) == -1 && errno == EINTR) continue;
 }
 
-int guard_mul(size_t *out, size_t a, size_t b)
-{
-    if (a && b > SIZE_MAX / a) {
-        *out = SIZE_MAX;
-        return -1;
-    }
-    *out = a * b;
-    return 0;
-}
-
 static size_t mem_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");

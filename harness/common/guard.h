@@ -26,8 +26,6 @@ void guard_slow_point(int rank);
  * pages x page size) divided by the ranks the launcher put on this node (OMPI_COMM_WORLD_LOCAL_SIZE,
  * MPI_LOCALNRANKS); 0 when unknown. */
 size_t guard_mem_per_rank(void);
-/* *out = a x b, or -1 (and *out = SIZE_MAX) when it overflows. */
-int guard_mul(size_t *out, size_t a, size_t b);
 /* 0 if `bytes` fit in guard_mem_per_rank() (or it is unknown); else 2 with "WHAT needs X GB but this
  * machine has Y GB available per rank; expected ..." in err. */
 int guard_mem_check(double bytes, const char *what, const char *expected, char *err, size_t errlen);

@@ -112,14 +112,3 @@ size_t parse_decimal_len(const char *s)
     }
     return (size_t)(p - s);
 }
-
-const char *parse_strerror(int code)
-{
-    switch (code) {
-    case PARSE_OK: return "ok";
-    case PARSE_SYNTAX: return "malformed";
-    case PARSE_RANGE: return "out of range";
-    case PARSE_TOO_MANY: return "too many items";
-    default: return "unknown parse error";
-    }
-}

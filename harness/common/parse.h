@@ -1,7 +1,6 @@
 /* parse.h — small pure parsers for command-line values, shared by every subcommand.
  * Each returns PARSE_OK and writes *out, or an error code and leaves *out alone; callers print
- * the message (parse_strerror says what kind of problem it was). No locale, no atoi: the whole
- * string must be consumed. */
+ * the message. No locale, no atoi: the whole string must be consumed. */
 #ifndef HARN_PARSE_H
 #define HARN_PARSE_H
 
@@ -30,8 +29,5 @@ int parse_list(const char *s, char sep, char *buf, size_t buflen, const char **i
  * exponent e[+|-]digits; 0 when it starts with none. Hexadecimal, inf, nan, a leading + or space are
  * not decimal numbers. strtod over exactly that prefix gives the value. */
 size_t parse_decimal_len(const char *s);
-
-/* "expected ..." fragments for messages: parse_strerror(PARSE_RANGE) = "out of range". */
-const char *parse_strerror(int code);
 
 #endif

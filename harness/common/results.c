@@ -74,10 +74,10 @@ static int add_row(cJSON *rows, char **names, int ncols, char *line, long lineno
         return 2;
     }
     cJSON *row = cJSON_CreateObject();
-    if (!row || !cJSON_AddItemToArray(rows, row)) return cJSON_Delete(row), snprintf(err, errlen, "out of memory"), 2;
+    if (!row || !cJSON_AddItemToArray(rows, row)) return cJSON_Delete(row), snprintf(err, errlen, "out of memory"), 1;
     for (int i = 0; i < n; i++) {
         cJSON *v = cell_value(cells[i]);
-        if (!v || !cJSON_AddItemToObject(row, names[i], v)) return cJSON_Delete(v), snprintf(err, errlen, "out of memory"), 2;
+        if (!v || !cJSON_AddItemToObject(row, names[i], v)) return cJSON_Delete(v), snprintf(err, errlen, "out of memory"), 1;
     }
     return 0;
 }
@@ -89,13 +89,13 @@ static int set_header(cJSON *doc, char *line, char *names_buf, char **names, int
     cJSON *cols = cJSON_AddArrayToObject(doc, "columns");
     if (n < 0 || !cols) {
         snprintf(err, errlen, n < 0 ? "more than %d columns" : "out of memory", MAX_COLUMNS);
-        return 2;
+        return n < 0 ? 2 : 1;
     }
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++)
             if (!strcmp(names[i], names[j])) return snprintf(err, errlen, "column \"%.64s\" repeats", names[i]), 2;
         if (!*names[i]) return snprintf(err, errlen, "column %d has no name", i + 1), 2;
-        if (!cJSON_AddItemToArray(cols, cJSON_CreateString(names[i]))) return snprintf(err, errlen, "out of memory"), 2;
+        if (!cJSON_AddItemToArray(cols, cJSON_CreateString(names[i]))) return snprintf(err, errlen, "out of memory"), 1;
     }
     *ncols = n;
     return 0;
@@ -105,7 +105,7 @@ int results_json_from_csv(const char *text, size_t len, const char *kind, cJSON 
 {
     char *line = malloc(LINE_MAX_BYTES), *names_buf = malloc(LINE_MAX_BYTES), *names[MAX_COLUMNS];
     cJSON *doc = cJSON_CreateObject(), *prov = NULL, *rows = NULL;
-    int ncols = -1, rc = 2;
+    int ncols = -1, rc = 1; /* 1 out of memory, 2 not a CSV; set at every goto out */
     long lineno = 0;
     *out = NULL;
     if (!line || !names_buf || !doc || !cJSON_AddStringToObject(doc, "schema", RESULTS_SCHEMA) ||
@@ -117,22 +117,30 @@ int results_json_from_csv(const char *text, size_t len, const char *kind, cJSON 
         const char *nl = memchr(text + at, '\n', len - at);
         size_t k = (nl ? (size_t)(nl - text) : len) - at;
         lineno++;
-        if (k >= LINE_MAX_BYTES) { snprintf(err, errlen, "line %ld: longer than %d bytes", lineno, LINE_MAX_BYTES); goto out; }
+        if (k >= LINE_MAX_BYTES) {
+            snprintf(err, errlen, "line %ld: longer than %d bytes", lineno, LINE_MAX_BYTES);
+            rc = 2;
+            goto out;
+        }
         memcpy(line, text + at, k);
         line[k] = '\0';
         if (k && line[k - 1] == '\r') line[k - 1] = '\0';
         at += k + 1;
         if (!*line) continue;
         if (*line == '#') {
-            if (add_provenance(prov, line)) { snprintf(err, errlen, "out of memory"); goto out; }
+            if (add_provenance(prov, line)) { snprintf(err, errlen, "out of memory"); rc = 1; goto out; }
         } else if (ncols < 0) {
-            if (set_header(doc, line, names_buf, names, &ncols, err, errlen)) goto out;
-            if (!(rows = cJSON_AddArrayToObject(doc, "rows"))) { snprintf(err, errlen, "out of memory"); goto out; }
-        } else if (add_row(rows, names, ncols, line, lineno, err, errlen)) {
+            if ((rc = set_header(doc, line, names_buf, names, &ncols, err, errlen))) goto out;
+            if (!(rows = cJSON_AddArrayToObject(doc, "rows"))) { snprintf(err, errlen, "out of memory"); rc = 1; goto out; }
+        } else if ((rc = add_row(rows, names, ncols, line, lineno, err, errlen))) {
             goto out;
         }
     }
-    if (ncols < 0) { snprintf(err, errlen, "no header row"); goto out; }
+    if (ncols < 0) {
+        snprintf(err, errlen, "no header row");
+        rc = 2;
+        goto out;
+    }
     *out = doc;
     doc = NULL;
     rc = 0;

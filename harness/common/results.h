@@ -21,12 +21,12 @@ typedef struct cJSON cJSON;
 int results_is_number(const char *s);
 /* The document of a CSV text[0..len) (provenance, header, rows). 0 with *out (free with cJSON_Delete),
  * or 2 with a one-line message: no header row, a row whose cell count differs from the header's, a
- * column name that repeats, a line over 64 KB, or out of memory. */
+ * column name that repeats, a line over 64 KB; or 1 out of memory. */
 int results_json_from_csv(const char *text, size_t len, const char *kind, cJSON **out, char *err, size_t errlen);
 /* Writes data[0..len) to path.tmp, then renames it to path. 0, or 1 with a message. */
 int results_write_file(const char *path, const char *data, size_t len, char *err, size_t errlen);
 /* The CSV text to csv_path and its JSON document to json_path (either may be NULL), each written
- * whole. 0, or 1 (a write failed) / 2 (the text is not a CSV) with a message. */
+ * whole. 0, or 1 (a write failed, out of memory) / 2 (the text is not a CSV) with a message. */
 int results_write(const char *csv_path, const char *json_path, const char *kind, const char *text, size_t len,
                   char *err, size_t errlen);
 

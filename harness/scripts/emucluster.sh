@@ -17,7 +17,8 @@
 # in MPI_Waitall, yielding as MPI_Allreduce does (sleep-polling, DDL_POLL_US=20, made our allreduces
 # 1.5-3x slower than with 0 across these namespaces: docs/BENCHMARKS.md, "Waiting").
 # Everything `up` makes is removed by `down`, on Ctrl-C/SIGTERM and when any step fails.
-# Errors (not root, no namespaces, missing ip/tc/unshare, bad values): one line, exit 2.
+# Errors (not root, no namespaces, missing ip/tc/unshare, bad values: --rate and --delay are checked
+# by emu_values.sh): one line, exit 2.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 STATE=${EMU_STATE:-/run/ddl-emucluster}
@@ -41,6 +42,7 @@ EMU_SMALL=0 (neither small-machine setting: ranks spin, as on a machine with cor
 EOF
 }
 die() { echo "emucluster.sh: $*" >&2; exit 2; }
+. "$here/emu_values.sh" # rate_bits, check_delay
 
 # try DESCRIPTION CMD...: run CMD; on failure one line with the command's first error line, exit 2
 try() {
@@ -88,27 +90,6 @@ need_tools() {
         command -v "$t" >/dev/null 2>&1 || die "$t not found (install iproute2 / util-linux)"
     done
     [ "$(id -u)" = 0 ] || die "needs root (network namespaces and tc); run as root or skip"
-}
-
-# rate_bits R: R (e.g. 500mbit) in bit/s on stdout, or one line and exit 2
-rate_bits() {
-    v=$(echo "$1" | sed -n 's/^\([1-9][0-9]*\)\(bit\|kbit\|mbit\|gbit\)$/\1 \2/p')
-    [ -n "$v" ] || die "--rate: expected a number with unit bit, kbit, mbit or gbit (e.g. 500mbit) or none, got \"$1\""
-    set -- $v
-    [ ${#1} -le 6 ] || die "--rate: expected at most 999999 of a unit, got \"$1$2\""
-    case $2 in bit) m=1;; kbit) m=1000;; mbit) m=1000000;; gbit) m=1000000000;; esac
-    bits=$(($1 * m))
-    [ "$bits" -ge 8000 ] && [ "$bits" -le 400000000000 ] || die "--rate: expected 8kbit..400gbit, got \"$1$2\""
-    echo "$bits"
-}
-
-check_delay() { # D: none, or an integer with us or ms up to 1 s; else one line and exit 2
-    case $1 in none) return 0;; *[0-9]us|*[0-9]ms) ;;
-    *) die "--delay: expected an integer with us or ms (e.g. 200us), got \"$1\"";; esac
-    v=${1%??}
-    case $v in ''|*[!0-9]*) die "--delay: expected an integer with us or ms (e.g. 200us), got \"$1\"";; esac
-    [ ${#v} -le 7 ] && { [ "${1#"$v"}" = us ] && [ "$v" -le 1000000 ] || [ "$v" -le 1000 ]; } ||
-        die "--delay: expected at most 1000ms, got \"$1\""
 }
 
 # make_node I: namespace <name>-nI, its NIC eth0 (SUBNET.I) on switch port pI, shaping and delay

@@ -173,11 +173,6 @@ int kern_event_sync(kern_event *e)
     if (e->s) run_until(e->s, e->seq);
     return KERN_DEV_OK;
 }
-int kern_stream_wait_event(kern_stream *s, kern_event *e)
-{
-    (void)s;
-    return kern_event_sync(e); /* stricter than CUDA: the host waits too */
-}
 int kern_event_elapsed(kern_event *start, kern_event *end, double *seconds)
 {
     (void)start, (void)end;

@@ -1,0 +1,98 @@
+#!/bin/sh
+# bad_inputs_train.sh — `ddlbench train` refuses every malformed input clearly: its options, device
+# profiles, grids and patterns, the environment variables it and libddl read (DDL_*), alone and on 2
+# ranks; DDL_POLL_US=0 (documented) is accepted. The row format: tests/lib/bad_inputs.sh.
+# Prints "N passed, N failed".
+. "$(dirname "$0")/lib/bad_inputs.sh"
+
+rows <<EOF
+# one bad value per option
+-- ddlbench train --batch ""
+-- ddlbench train --batch -1
+-- ddlbench train --batch 0
+-- ddlbench train --batch 99999999999999999999
+-- ddlbench train --batch 4x
+-- ddlbench train --batch
+-- ddlbench train --model resnet9
+-- ddlbench train --image-size 16
+-- ddlbench train --steps 0
+-- ddlbench train -a ring,nosuch
+-- ddlbench train --bucket-mb 1,,2
+-- ddlbench train --bucket-mb -5
+-- ddlbench train --timeout -1
+-- ddlbench train --timeout 1e3
+-- ddlbench train --poll-us 2000000
+-- ddlbench train --bogus 1
+-- ddlbench train --compute all
+-- ddlbench train --compute
+-- ddlbench train $P --profile $tmp/nomem.profile
+-- ddlbench train $P --profile /nonexistent/x.profile
+-- ddlbench train $P --profile $tmp/empty.profile
+-- ddlbench train $P --profile $tmp/truncated.profile
+-- ddlbench train $P --profile $tmp/binary.profile
+-- ddlbench train $P --profile $tmp/negative.profile
+-- ddlbench train $P --profile $tmp/overflow.profile
+-- ddlbench train $P --profile $tmp/garbage.profile
+-- ddlbench train $P --profile $tmp/unknown.profile
+-- ddlbench train $P -a ddl --grid 4xx4
+-- ddlbench train $P -a ddl --grid 0x1
+-- ddlbench train $P -a ddl --grid 99999999999x1
+-- ddlbench train $P -a ddl --grid 2x2
+-- ddlbench train $P -a ddl --patterns ring,tree
+DDL_GRID=2x3 -- ddlbench train $P -a ddl
+DDL_GRID=x -- ddlbench train $P -a ddl
+DDL_PATTERNS=tree -- ddlbench train $P -a ddl
+DDL_SEGMENT_BYTES=0 -- ddlbench train $P -a ring
+DDL_SEGMENT_BYTES=12abc -- ddlbench train $P -a ring
+DDL_SEGMENT_BYTES=99999999999999999999999 -- ddlbench train $P -a ring
+DDL_POLL_US=-3 -- ddlbench train $P -a ring --poll-us 0
+DDL_RANKS_PER_NODE=0 -- ddlbench train $P -a ring
+DDL_RANKS_PER_NODE=abc -- ddlbench train $P -a ring
+DDL_FAULT_INJECT=x:y -- ddlbench train $P
+DDL_FAULT_INJECT=0:1:explode -- ddlbench train $P
+DDL_GRID=3x1 -- mpi2 allreduce -a ddl -e 1K -n 1 -w 0
+DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
+-- mpi2 train $P -a ddl --grid 3
+# issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
+-- ddlbench train $P --jitter 0x10 ## --jitter
+-- ddlbench train $P --jitter inf ## --jitter
+-- ddlbench train $P --jitter ' 1' ## --jitter
+-- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring ## patterns
+-- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,junk ## patterns
+-- ddlbench train $P -a ddl --grid 1 --patterns ring,rhd,ring,rhd,ring,rhd,ring,rhd, ## patterns
+-- ddlbench train $P -a ddl --grid '' ## --grid
+-- ddlbench train $P -a ddl --patterns '' ## --patterns
+DDL_GRID=7 -- ddlbench train $P -a ddl --grid '' ## --grid
+DDL_POLL_US=abc -- ddlbench train $P -a ring ## DDL_POLL_US
+DDL_POLL_US=1000001 -- ddlbench train $P -a ring ## DDL_POLL_US
+DDL_POLL_US=-1 -- ddlbench train $P -a ring ## DDL_POLL_US
+DDL_POLL_US=0x10 -- ddlbench train $P -a ring ## DDL_POLL_US
+-- ddlbench train $P --profile $tmp/hex.profile ## decimal
+-- ddlbench train $P --profile $tmp/inf.profile ## decimal
+-- ddlbench train $P --profile $tmp/fifo.profile ## regular file
+-- ddlbench train $P --platform nosuch ## --platform
+-- ddlbench train $P --platform custom ## --platform
+# hostile probes: empty, negative, overflow, junk suffix, huge, unicode and path oddities
+-- ddlbench train --image-size 5000 ## --image-size
+-- ddlbench train --steps 1.5 ## --steps
+-- ddlbench train --warmup -1 ## --warmup
+-- ddlbench train --first-bucket-mb x ## --first-bucket-mb
+-- ddlbench train --precision fp8 ## --precision
+-- ddlbench train --device tpu ## --device
+-- ddlbench train $P --gpus-per-node 2 ## --gpus-per-node
+-- ddlbench train $P --gpus-per-node 0 --platform minsky ## --gpus-per-node
+-- ddlbench train $P -a ring --grid 1 ## --grid
+-- ddlbench train --model '' ## --model
+-- ddlbench train --batch ٣ ## --batch
+-- ddlbench train -a 'ring;ls' ## -a
+-- ddlbench train --bucket-mb 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 ## --bucket-mb
+DDL_SEGMENT_BYTES=' 64' -- ddlbench train $P -a ring ## DDL_SEGMENT_BYTES
+DDL_SEGMENT_BYTES=0x40 -- ddlbench train $P -a ring ## DDL_SEGMENT_BYTES
+DDL_PIPELINE_DEPTH=0x4 -- ddlbench train $P -a ring ## DDL_PIPELINE_DEPTH
+DDL_RANKS_PER_NODE=+1 -- ddlbench train $P -a ring ## DDL_RANKS_PER_NODE
+DDL_PROFILE_DIR=/nonexistent -- ddlbench train $P --profile p100 ## --profile
+EOF
+
+DDL_POLL_US=0 "$exe" train $P -a ring >/dev/null 2>"$tmp/err"; st=$?
+check "DDL_POLL_US=0 (block in MPI_Wait, as ddl.h documents) accepted ($st: $(cat "$tmp/err"))" [ "$st" -eq 0 ]
+report
