@@ -36,8 +36,8 @@ rows <<EOF
 -- ddlbench study --out /proc/ddl_bad ## --out
 -- ddlbench study --out $tmp/afile ## --out
 -- ddlbench study --out $tmp/study ## report.md
--- sweep --out /proc/ddl_bad ## --out
--- sweep --out $tmp/afile ## --out
+-- sweep --backend model --out /proc/ddl_bad ## --out
+-- sweep --backend model --out $tmp/afile ## --out
 -- script report.sh $tmp/run ## report.md
 # hostile probes: empty, negative, overflow, junk suffix, huge, unicode and path oddities
 -- ddlbench train --csv ## --csv
