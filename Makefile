@@ -355,7 +355,8 @@ MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 0
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
-RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
+# a dry run builds nothing
+RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))
 ## results folder of `make run` (default: results/<run-id>, linked as results/latest)
 OUT           ?=
 ## launches at once (default: the core count)
@@ -509,8 +510,8 @@ FUZZ_CC      ?= clang
 ## fuzz: seconds of fuzzing
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/opts.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c \
-                harness/sim/platform_file.c collectives/grid.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/opts.c harness/common/parse.c harness/common/outfile.c \
+                harness/sim/profile.c harness/sim/platform.c harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
@@ -526,13 +527,7 @@ $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 ## libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c) for FUZZ_SECONDS from fuzz/corpus;
 ## a crash or a wrong accept stops it with the input in $(BUILD)/fuzz
 fuzz: $(FUZZ_EXE)
-	@mkdir -p $(call q,$(FUZZ_BUILD)/corpus)
-	@cd $(call q,$(FUZZ_BUILD)) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(FUZZ_SECONDS) \
-	    -max_len=512 -print_final_stats=1 corpus $(call q,$(CURDIR)/fuzz/corpus) >fuzz.log 2>&1; rc=$$?; \
-	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
-	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
-	@echo "fuzz: "$(call qv,FUZZ_SECONDS)" s over parse_size/int/list, profile_parse," \
-	    "coll_grid/patterns_parse, platform bw/lat, platform files: nothing found"
+	@sh harness/scripts/fuzz.sh $(call qv,FUZZ_BUILD) $(call qv,FUZZ_SECONDS) $(call q,$(CURDIR)/fuzz/corpus)
 
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
 ## 2-rank train + allreduce under valgrind; errors or definite leaks in our code fail
@@ -544,4 +539,5 @@ memcheck:
 ## crash, hang, time out and Ctrl-C runs on purpose, resume sweeps (tests/faults.sh, resilience.sh;
 ## minutes: `make test` leaves the second out)
 faults: $(EXE) $(SIM_EXE)
-	for t in faults resilience; do BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/$$t.sh || exit 1; done
+	for t in faults resilience; do \
+	    BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/$$t.sh || exit 1; done
