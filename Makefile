@@ -174,7 +174,8 @@ $(BUILD)/kernels/layers.o $(BUILD)/kernels/im2col.o: CFLAGS += $(KERN_VEC)
 # pkg-config or /usr/include finds PAPI; the simulation build never counts.
 DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 PAPI_CFLAGS := $(shell pkg-config --cflags papi 2>/dev/null)
-PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || { test -f /usr/include/papi.h && echo -lpapi; })
+PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || \
+                 { test -f /usr/include/papi.h && echo -lpapi; })
 ifneq ($(strip $(PAPI_LIBS)),)
 LDLIBS      += $(PAPI_LIBS)
 $(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
@@ -271,11 +272,10 @@ sim-repro: $(EXE) $(SIM_REPRO)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# ---- Registry test build (tests/registry_extra.sh) ------------------------------------------------
-# Proves that an algorithm is one file plus one row: collectives/registry.c compiled again with
-# -DDDL_TEST_EXTRA_ALGO lists tests/extra/allreduce_star.c's row. That registry and the star replace
-# registry.o in $(EXTRA_BUILD)/libddl.a (sealed like $(LIBDDL)); ddlbench, test_allreduce and
-# test_collectives are relinked against it there. $(LIBDDL) and $(EXE) never contain the star.
+# ---- Registry test build (tests/registry_extra.sh) ----------------------------------------------
+# An algorithm is one file plus one row: registry.c compiled with -DDDL_TEST_EXTRA_ALGO lists
+# tests/extra/allreduce_star.c; both replace registry.o in $(EXTRA_LIB), against which ddlbench,
+# test_allreduce and test_collectives are relinked there. $(LIBDDL) and $(EXE) never hold the star.
 EXTRA_BUILD := $(BUILD)/extra
 EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
 EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
@@ -303,7 +303,7 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(HARN_OBJ) $(KERN_OBJ) $(E
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
-# ---- The main job: the scaling study (harness/scripts/sweep.sh) -----------------------------------
+# ---- The main job: the scaling study (harness/scripts/sweep.sh) ---------------------------------
 # Outside a batch allocation it simulates (SMPI); inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it
 # runs the real build; BACKEND=emu runs the real build on an emulated cluster (emucluster.sh; root).
 ## nodes of the study (1 GPU, then 1..NODES nodes)
@@ -324,10 +324,8 @@ BUCKET_MB     ?= 25
 RATE          ?= none
 ## emu and cluster-bench: one-way delay (e.g. 100us, needs netem)
 DELAY         ?= none
-# mpi: DEVICE=gpu (the default where $(BUILD)/cuda/ddlbench exists and the allocation has GPUs:
-# harness/scripts/pick_device.sh) runs the CUDA build's step at the study's batch sizes and 224x224
-# in PRECISION (tf32: float32 storage and range, what frameworks run "fp32" training as on Ampere
-# and later; fp32 for the 2017 study's arithmetic, bf16 for mixed precision).
+# DEVICE's default: harness/scripts/pick_device.sh (gpu where $(BUILD)/cuda/ddlbench and GPUs are).
+# PRECISION tf32 is what frameworks run "fp32" training as on Ampere and later.
 ifeq ($(BACKEND),mpi)
 ## mpi: gpu (the CUDA build at 224x224) or cpu (the CPU build at a size a CPU finishes)
 DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
@@ -440,17 +438,16 @@ report:
 	sh harness/scripts/report.sh $(call qv,RUN)
 
 # ---- CUDA build (docs/GPU.md) -------------------------------------------------------------------
-# When nvcc is found (on PATH, else $(CUDA_HOME)/bin) and CUDA is not 0, `make` also builds
-# $(CUDA_BUILD)/ddlbench and the CUDA tests: the CPU build's objects with the CUDA backends in place
-# of their host twins (gemm_blas -> gemm_cublas, compute_host -> compute_cuda, devmem_none ->
-# devmem_cuda + reduce_cuda). Without nvcc nothing here is built and the CPU build is unchanged.
-# nvcc 13 targets sm_75 and newer, so P100 (sm_60) and V100 (sm_70) are not in the list.
+# With nvcc (on PATH, else $(CUDA_HOME)/bin) and CUDA not 0, `make` also builds $(CUDA_BUILD)/ and
+# the CUDA tests: the CPU objects with the CUDA backends (source lists above); without nvcc nothing
+# here is built. nvcc 13 targets sm_75 and newer, so P100 (sm_60) and V100 (sm_70) are not listed.
 ## 0: never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)
 CUDA      ?= 1
 ## where nvcc is looked for when it is not on PATH
 CUDA_HOME ?= /usr/local/cuda
 ifeq ($(origin NVCC),undefined)
-NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc)))
+NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$\
+            $(wildcard $(CUDA_HOME)/bin/nvcc)))
 endif
 ## the GPU architectures nvcc compiles for
 CUDA_ARCH ?= -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
