@@ -443,7 +443,7 @@ report:
 # here is built. nvcc 13 targets sm_75 and newer, so P100 (sm_60) and V100 (sm_70) are not listed.
 ## 0: never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)
 CUDA      ?= 1
-## where nvcc is looked for when it is not on PATH
+## where nvcc is looked for when it is not on PATH (nvcc found: "$(NVCC)"; NVCC=path to choose)
 CUDA_HOME ?= /usr/local/cuda
 ifeq ($(origin NVCC),undefined)
 NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$\

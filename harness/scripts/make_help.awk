@@ -12,8 +12,9 @@ function fill(s,   out, name) {
     return out s
 }
 function emit(head, to,   i) {
+    if (length(head) > 15) { for (i = n; i > 0; i--) doc[i] = doc[i - 1]; doc[0] = ""; n++ } # own line
     for (i = 0; i < n; i++) {
-        line = sprintf("  %-15s %s", i ? "" : head, fill(doc[i]))
+        line = sprintf("  %-15s %s", i ? "" : head, fill(doc[i])); sub(/ +$/, "", line)
         if (to == "t") targets = targets line "\n"; else vars = vars line "\n"
     }
     n = 0
