@@ -1,44 +1,71 @@
-# ddlbench — one non-recursive Makefile. `make help` lists targets and variables.
-# ---- Variables are data: taken as text, checked, quoted ---------------------------------------------
+# ddlbench — one non-recursive Makefile. `make help` prints its `##` blocks, each documenting the
+# target or variable defined on the line below it (harness/scripts/make_help.awk), so it cannot drift.
+# ---- Variables are data: taken as text, checked, quoted -----------------------------------------
 # A variable given on the command line or in the environment becomes a simple variable holding its
 # text, so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it.
-# Data variables are checked before use and single-quoted (q) wherever they reach a recipe, so
-# quotes, ;, $(...) and backticks never run (tests/bad_inputs_scripts.sh); tool and flag variables (CC,
-# CFLAGS, MPIRUN, ...) are command fragments by design, refused when they hold ; & | < > $ ` or newlines.
-DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS RUN BUILD \
-             FIDELITY_FLAGS \
-             SIM_BUILD FUZZ_BUILD MPICH_BUILD FUZZ_SECONDS SANITIZE SEAL CUDA CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY \
-             MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH CUDA_HOME NVCC_FLAGS
-GIVEN := $(foreach v,$(DATA_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))
-$(foreach v,$(GIVEN),$(eval $(if $(filter command line,$(origin $(v))),override) $(v) := $$(value $(v))))
+# Data variables are checked (CHECKS) and single-quoted (q) wherever they reach a recipe, so quotes,
+# ;, $(...) and backticks never run (tests/bad_inputs_*.sh); tool and flag variables (CC, CFLAGS,
+# MPIRUN, ...) are command fragments by design, refused when they hold ; & | < > $ ` or newlines.
+# The sweep's values are not checked here: sweep.sh asks `ddlbench sweep-check --make` (one set of
+# limits, harness/common/sweep_params.c, naming these variables); emucluster.sh and cluster_bench.sh
+# check the emulated cluster's (NODES, RATE, DELAY, GPUS_PER_NODE, MAX).
+TOOL_VARS := CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS \
+             CUDA_ARCH CUDA_HOME NVCC_FLAGS
+DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT RUN \
+             SWEEP_FLAGS FIDELITY_FLAGS BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD FUZZ_SECONDS SANITIZE \
+             SEAL CUDA RATE DELAY JOBS DEVICE PRECISION FORCE MAX OVERLAY $(TOOL_VARS)
+CMDLINE := $(foreach v,$(DATA_VARS),$(if $(filter command line,$(origin $(v))),$(v)))
+GIVEN   := $(foreach v,$(DATA_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))
+$(foreach v,$(GIVEN),$(eval $(if $(filter $(v),$(CMDLINE)),override) $(v) := $$(value $(v))))
 q  = '$(subst ','\'',$(1))'
 qv = $(call q,$($(1)))
-alnum := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9
+digits := 0 1 2 3 4 5 6 7 8 9
+alnum  := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U \
+          V W X Y Z $(digits)
 comma := ,
 space := $(subst ,, )
 define nl
 
 
 endef
+# CHECKS: VAR:KIND[:GOAL+GOAL]. A VAR given on the command line or in the environment is refused
+# with one line naming it when bad.KIND finds fault with its text (only for GOALs, where listed).
+RUNGOALS := run+cluster-bench
+CHECKS := BUILD:path SIM_BUILD:path FUZZ_BUILD:path MPICH_BUILD:path OVERLAY:opath FIDELITY_FLAGS:flags \
+          $(addsuffix :tool,$(TOOL_VARS)) FUZZ_SECONDS:secs:fuzz RUN:path:run+plots+report \
+          OUT:opath:$(RUNGOALS)+plots+report FORCE:one:$(RUNGOALS) SWEEP_FLAGS:flags:$(RUNGOALS) \
+          PRECISION:prec:$(RUNGOALS)
 without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
-bad_word = $(or $(filter-out 1,$(words $($(1)))),$(call without,$($(1)),$(alnum) $(2)))
-# need_word VAR,EXTRA CHARS,WHAT: one word of letters, digits and EXTRA; need_int VAR,MIN,MAX: digits
-# without a leading zero in MIN..MAX (the shell sees digits only). Else one line naming VAR, and stop.
-need_word = $(if $(call bad_word,$(1),$(2)),$(error $(1): expected $(3), got "$($(1))"))
-need_path = $(call need_word,$(1),. / _ - +,a path of letters$(comma) digits and . / _ - +)
-need_int = $(if $(or $(call bad_word,$(1)),$(filter-out 0,$(filter 0%,$($(1)))),$(if $(shell [ $($(1)) -ge $(2) ] 2>/dev/null \
-    && [ $($(1)) -le $(3) ] 2>/dev/null && echo ok),,no)),$(error $(1): expected an integer in $(2)..$(3), got "$($(1))"))
-need_tool = $(if $(or $(findstring $(nl),$($(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$($(1)))))),$(error \
-    $(1): expected a command or flags without ; & | < > $$ ` or newlines, got "$($(1))"))
+bad.path  = $(or $(filter-out 1,$(words $($(1)))),$(call without,$($(1)),$(alnum) . / _ - +))
+exp.path  = a path of letters, digits and . / _ - +
+bad.opath = $(if $($(1)),$(call bad.path,$(1)))
+exp.opath = $(exp.path) (or nothing)
+bad.flags = $(call without,$(subst $(space),,$($(1))),$(alnum) . / _ - + = : $(comma))
+exp.flags = options of letters, digits and . / _ - + = : , (e.g. --ranks 2 -e 4M --resume -q)
+bad.tool  = $(or $(findstring $(nl),$($(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$($(1))))))
+exp.tool  = a command or flags without ; & | < > $$ ` or newlines
+bad.one   = $(filter-out 1,$($(1)))
+exp.one   = 1 or nothing
+bad.prec  = $(filter-out fp32 tf32 bf16 fp16,$($(1)))$(filter-out 1,$(words $($(1))))
+exp.prec  = fp32, tf32, bf16 or fp16
+bad.secs  = $(or $(filter-out 1,$(words $($(1)))),$(call without,$($(1)),$(digits)),$(filter 0%,$($(1))),$\
+            $(if $(shell [ $($(1)) -le 86400 ] 2>/dev/null && echo ok),,no))
+exp.secs  = an integer in 1..86400
+check = $(if $(and $(filter $(1),$(GIVEN)),$(if $(3),$(filter $(subst +, ,$(3)),$(MAKECMDGOALS)),y),$\
+        $(call bad.$(2),$(1))),$(error $(1): expected $(exp.$(2))$(comma) got "$($(1))"))
+$(foreach r,$(CHECKS),$(call check,$(word 1,$(subst :, ,$(r))),$(word 2,$(subst :, ,$(r))),$\
+    $(word 3,$(subst :, ,$(r)))))
+
+## MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)
 MPICC   ?= mpicc
 ifeq ($(origin CC),default)
 CC := $(MPICC)
 endif
+## MPI launcher used by the tests
 MPIRUN  ?= mpirun
+## output folder
 BUILD   ?= build
-$(foreach v,$(filter BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD,$(GIVEN)),$(call need_path,$(v)))
-$(foreach v,$(filter CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS CUDA_ARCH \
-    CUDA_HOME NVCC_FLAGS,$(GIVEN)),$(call need_tool,$(v)))
+## target flags for the vectorised kernels
 ARCH_FLAGS ?= -march=native
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
@@ -53,18 +80,19 @@ BLAS_LIBS   := $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas
 # cJSON (Debian libcjson-dev) writes the --json documents (harness/common/results.c).
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS   := $(shell pkg-config --libs libcjson 2>/dev/null)
-ifeq ($(strip $(CJSON_LIBS)),)
-ifeq ($(filter help clean,$(MAKECMDGOALS)),)
+ifeq ($(strip $(CJSON_LIBS))$(filter help clean,$(MAKECMDGOALS)),)
 $(error libcjson not found by pkg-config: install it (Debian: apt-get install libcjson-dev))
-endif
 endif
 LDLIBS  += $(CJSON_LIBS)
 
+## 1: AddressSanitizer + UndefinedBehaviorSanitizer build (in BUILD/san)
+SANITIZE ?=
 ifeq ($(SANITIZE),1)
 BUILD   := $(BUILD)/san
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
+
 
 # ---- Sources, by flavour ---------------------------------------------------------------------------
 # Every file is named once here; nothing is globbed, so no file is dropped or picked up by accident.
@@ -141,13 +169,21 @@ $(BUILD)/tests/%.o: DIR_INC = $(TEST_INC)
 KERN_VEC  := -fopenmp-simd -fvect-cost-model=dynamic
 $(BUILD)/kernels/layers.o $(BUILD)/kernels/im2col.o: CFLAGS += $(KERN_VEC)
 
-# Provenance and hardware counters (harness/common/meta.c, counters.c; see the "Results" section)
+# Provenance (results/README.md): every CSV starts with `# key: value` lines (harness/common/meta.c);
+# the commit is fixed at build time. PAPI counters (harness/common/counters.c) are compiled in when
+# pkg-config or /usr/include finds PAPI; the simulation build never counts.
 DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 PAPI_CFLAGS := $(shell pkg-config --cflags papi 2>/dev/null)
-PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || { test -f /usr/include/papi.h && echo -lpapi; })
+PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || \
+                 { test -f /usr/include/papi.h && echo -lpapi; })
 ifneq ($(strip $(PAPI_LIBS)),)
 LDLIBS      += $(PAPI_LIBS)
+$(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
 endif
+GIT_HEAD_FILES := $(wildcard .git/HEAD .git/$(shell git symbolic-ref -q HEAD 2>/dev/null))
+$(BUILD)/harness/common/meta.o $(SIM_BUILD)/harness/common/meta.o: $(GIT_HEAD_FILES)
+$(BUILD)/harness/common/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
+$(SIM_BUILD)/harness/common/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
 
 obj        = $(patsubst %.c,$(BUILD)/%.o,$(1))
 LIB_OBJ   := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_HOST))
@@ -156,11 +192,12 @@ KERN_OBJ  := $(call obj,$(KERN_HOST))
 HARN_OBJ  := $(call obj,$(HARN_COMMON) $(HARN_REAL))
 MAIN_OBJ  := $(call obj,$(MAIN_SRC))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-
 LIBDDL    := $(BUILD)/libddl.a
 EXE       := $(BUILD)/ddlbench
 
-.PHONY: all test clean help
+.PHONY: all test clean help sim sim-repro registry-extra run check-mpich bench study sim-bench jitter fidelity \
+        cluster-bench plots report gpu-check gpu-bundle fuzz memcheck faults
+## (default) build $(EXE), $(LIBDDL) (API: include/ddl.h; exports ddl_* only) and the tests
 all: $(EXE) $(LIBDDL) $(TEST_BIN)
 
 # -fvisibility=hidden everywhere; ddl.h marks the API (DDL_API) visible. The library is one partial
@@ -192,82 +229,31 @@ $(addprefix $(BUILD)/tests/,$(TEST_INTERNAL)): $(BUILD)/tests/%: $(BUILD)/tests/
 $(BUILD)/tests/test_link: $(BUILD)/tests/test_link.o $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread
 
-test: all
+## build and run every test (unit + MPI); ends with 'N passed, N failed'
+test: all registry-extra
 	MPIRUN=$(call qv,MPIRUN) BUILD=$(call qv,BUILD) sh tests/run.sh
 
+## remove $(BUILD)/
 clean:
 	rm -rf $(call q,$(BUILD))
 
+## this text
 help:
-	@echo "ddlbench — allreduce (and reduce-scatter, allgather) algorithms and synthetic data-parallel training on MPI"
-	@echo
-	@echo "Targets:"
-	@echo "  all (default)  build "$(call qv,EXE)", "$(call qv,LIBDDL)" (API: include/ddl.h; exports ddl_* only) and the tests"
-	@echo "  test           build and run every test (unit + MPI); ends with 'N passed, N failed'"
-	@echo "  faults         crash, hang, time out and Ctrl-C runs on purpose, resume sweeps (tests/faults.sh, resilience.sh)"
-	@echo "  fuzz           libFuzzer (clang) over the text parsers for FUZZ_SECONDS="$(call qv,FUZZ_SECONDS)" s (fuzz/)"
-	@echo "  memcheck       2-rank train + allreduce under valgrind; errors or definite leaks in our code fail"
-	@echo "  bench          allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner),"
-	@echo "                 reduce-scatter and allgather sweeps 1K-64M (all algorithms; mpi = MPI_Reduce_scatter_block,"
-	@echo "                 MPI_Allgather) and the reduction-kernel benchmark -> results/bench/ (docs/BENCHMARKS.md)"
-	@echo "  fidelity       calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated"
-	@echo "                 at 2 and 4 ranks and on an emulated 2x2 cluster (500mbit; root, else SKIP)"
-	@echo "                 -> results/fidelity/ (ends: fidelity: median |error| X%, max Y% ...; ~30 min)"
-	@echo "  study          the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where"
-	@echo "                 95%/88%/89% fall; simulator spot checks -> results/study/report.md"
-	@echo "  sim-bench      simulated ring, rhd, ddl on 1, 4 and 32 DGX H200 nodes against their alpha-beta-gamma"
-	@echo "                 link bound, as ratios, with nccl-tests' Avg bus bandwidth line (32 nodes: ~17 min)"
-	@echo "  jitter         efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/"
-	@echo "  cluster-bench  the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks, NICs at"
-	@echo "                 RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds"
-	@echo "  run            the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and"
-	@echo "                 1..NODES nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest)"
-	@echo "                 (the values' limits: ddlbench sweep-check --help; the table: ddlbench merge --help)"
-	@echo "                 in an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu"
-	@echo "                 at 224x224, PRECISION=tf32 (fp32|tf32|bf16); DEVICE=cpu for the CPU build"
-	@echo "  plots          charts of a run (RUN="$(call qv,RUN)"): efficiency, images/s, busbw, step breakdown"
-	@echo "                 -> RUN/*.png and *.svg (gnuplot; plots/plots.sh); OVERLAY=dir draws a second run on them"
-	@echo "                 (e.g. BACKEND=model rows, dashed and open, over a simulated run)"
-	@echo "  report         RUN/report.md: efficiency tables beside the study's, where the time goes, time to"
-	@echo "                 train beside the study's 50 min / 7 h, stragglers (--per-rank)"
-	@echo "  sim            build "$(call qv,SIM_EXE)" with smpicc (SimGrid SMPI simulation)"
-	@echo "  registry-extra test build with one more algorithm (tests/extra/allreduce_star.c) in "$(call qv,BUILD)"/extra/"
-	@echo "  gpu-check      on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates,"
-	@echo "                 ResNet-50 steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile"
-	@echo "                 (docs/GPU.md); SKIP line without one; staged/host allreduce busbw ratio at 64-256 MB"
-	@echo "  gpu-bundle     pack build/cuda and Open MPI's runtime into .gpu/ for a GPU node without MPI (docs/GPU.md)"
-	@echo "  sim-repro      why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)"
-	@echo "  check-mpich    build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks and"
-	@echo "                 across an emulated cluster (tests/cluster.sh)"
-	@echo "  clean          remove "$(call qv,BUILD)"/"
-	@echo "  help           this text"
-	@echo
-	@echo "Variables:"
-	@echo "  MPICC="$(call qv,MPICC)"   MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)"
-	@echo "  MPIRUN="$(call qv,MPIRUN)"  MPI launcher used by the tests"
-	@echo "  BUILD="$(call qv,BUILD)"   output folder"
-	@echo "  SANITIZE=1      AddressSanitizer + UndefinedBehaviorSanitizer build (in BUILD/san)"
-	@echo "  ARCH_FLAGS="$(call qv,ARCH_FLAGS)"  target flags for the vectorised kernels"
-	@echo "  CUDA=0          never build the CUDA parts (default: built into "$(call qv,CUDA_BUILD)"/ when nvcc is found)"
-	@echo "  NVCC="$(call qv,NVCC)" CUDA_HOME="$(call qv,CUDA_HOME)" CUDA_ARCH=\""$(call qv,CUDA_ARCH)"\""
-	@echo "  run: NODES="$(call qv,NODES)" GPUS_PER_NODE="$(call qv,GPUS_PER_NODE)" BACKEND="$(call qv,BACKEND)" (sim|mpi|emu|model) PLATFORM="$(call qv,PLATFORM)" PROFILE="$(call qv,PROFILE)""
-	@echo "       emu and cluster-bench: RATE="$(call qv,RATE)" (e.g. 500mbit) DELAY="$(call qv,DELAY)" (e.g. 100us, needs netem)"
-	@echo "       ALGOS="$(call qv,ALGOS)" MODELS="$(call qv,MODELS)" BUCKET_MB="$(call qv,BUCKET_MB)" TRAIN_ARGS=\""$(call qv,TRAIN_ARGS)"\" OUT=dir"
-	@echo "       JOBS=n (launches at once; default: the core count)  FORCE=1 (run a sweep estimated at over an hour)"
-	@echo "       SWEEP_FLAGS=\"--resume -q\"   (see sh harness/scripts/sweep.sh --help)"
-	@echo "  fidelity: FIDELITY_FLAGS=\"--ranks 2 -e 4M --repeats 1 --emu 1gbit\"   (see sh harness/scripts/fidelity.sh --help)"
+	@echo "ddlbench — allreduce (and reduce-scatter, allgather) algorithms and synthetic data-parallel" \
+	    "training on MPI"
+	@env $(foreach v,$(DATA_VARS) EXE LIBDDL SIM_EXE CUDA_BUILD,$(call q,h_$(v)=$($(v)))) \
+	    awk -f harness/scripts/make_help.awk Makefile
 
 # ---- Simulation build (SimGrid SMPI) -------------------------------------------------------------
-# `make sim` compiles the sim flavour's sources (the lists above) with smpicc into
-# $(SIM_BUILD). smpicc accepts -MMD; -march is left out because no real kernel is compiled here. Run
-# it with smpirun (see tests/sim_model.sh).
+# smpicc accepts -MMD; -march is left out because no real kernel is compiled here. Run it with
+# smpirun (see tests/sim_model.sh).
 SMPICC    ?= smpicc
 SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -MMD -MP
 SIM_SRC   := $(LIB_COMMON) $(LIB_SIMB) $(LIBK_SIM) $(KERN_SIM) $(HARN_COMMON) $(HARN_SIMB) $(MAIN_SRC)
 SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o)
 SIM_EXE   := $(SIM_BUILD)/ddlbench-sim
 
-.PHONY: sim
+## build $(SIM_EXE) with smpicc (SimGrid SMPI simulation): the sim flavour's sources
 sim: $(SIM_EXE)
 
 $(SIM_BUILD)/%.o: %.c
@@ -277,29 +263,27 @@ $(SIM_BUILD)/%.o: %.c
 $(SIM_EXE): $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
 
-# tests/sim/parallel_contexts.c: a standalone SMPI reproducer, built and run by its script (not part of
-# `make test`: a SimGrid race, nondeterministic) — why simlaunch.sh keeps contexts/nthreads at 1.
+# tests/sim/parallel_contexts.c: a standalone SMPI reproducer, built and run by its script (not part
+# of `make test`: a SimGrid race, nondeterministic).
 SIM_REPRO := tests/sim/parallel_contexts.c
-.PHONY: sim-repro
+## why SimGrid's parallel contexts (contexts/nthreads) stay off: the reproducer (tests/sim/)
 sim-repro: $(EXE) $(SIM_REPRO)
 	sh tests/sim/parallel_contexts.sh
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# ---- Registry test build (tests/registry_extra.sh) ------------------------------------------------
-# Proves that an algorithm is one file plus one row: collectives/registry.c compiled again with
-# -DDDL_TEST_EXTRA_ALGO lists tests/extra/allreduce_star.c's row. That registry and the star replace
-# registry.o in $(EXTRA_BUILD)/libddl.a (sealed like $(LIBDDL)); ddlbench, test_allreduce and test_collectives are
-# relinked against it there. $(LIBDDL) and $(EXE) never contain the star. Self-contained: needs only
-# LIB_OBJ, MAIN_OBJ, HARN_OBJ, KERN_OBJ, EXE_LIBK, COLL_INC, seal, BLAS_LIBS and LDLIBS from above.
+# ---- Registry test build (tests/registry_extra.sh) ----------------------------------------------
+# An algorithm is one file plus one row: registry.c compiled with -DDDL_TEST_EXTRA_ALGO lists
+# tests/extra/allreduce_star.c; both replace registry.o in $(EXTRA_LIB), against which ddlbench,
+# test_allreduce and test_collectives are relinked there. $(LIBDDL) and $(EXE) never hold the star.
 EXTRA_BUILD := $(BUILD)/extra
 EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
 EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
-EXTRA_BINS  := $(EXTRA_BUILD)/ddlbench $(EXTRA_BUILD)/tests/test_allreduce $(EXTRA_BUILD)/tests/test_collectives
+EXTRA_BINS  := $(EXTRA_BUILD)/ddlbench $(EXTRA_BUILD)/tests/test_allreduce \
+               $(EXTRA_BUILD)/tests/test_collectives
 
-.PHONY: registry-extra
+## test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/
 registry-extra: $(EXTRA_BINS)
-test: registry-extra
 
 $(EXTRA_BUILD)/collectives/registry.o: collectives/registry.c
 	@mkdir -p $(dir $@)
@@ -319,32 +303,39 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(HARN_OBJ) $(KERN_OBJ) $(E
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
-# ---- The main job: the scaling study (harness/scripts/sweep.sh) -----------------------------------------
-# Outside a batch allocation it simulates (SMPI) NODES nodes of GPUS_PER_NODE GPUs on PLATFORM with
-# PROFILE's compute rates; inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it runs the real build.
-# BACKEND=emu runs the real build on an emulated cluster of NODES nodes on this machine, NICs at RATE
-# (harness/scripts/emucluster.sh; root needed).
+# ---- The main job: the scaling study (harness/scripts/sweep.sh) ---------------------------------
+# Outside a batch allocation it simulates (SMPI); inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it
+# runs the real build; BACKEND=emu runs the real build on an emulated cluster (emucluster.sh; root).
+## nodes of the study (1 GPU, then 1..NODES nodes)
 NODES         ?= 2
+## GPUs (ranks) per node
 GPUS_PER_NODE ?= 4
+## sim | mpi | emu | model (default: mpi inside a batch allocation, else sim)
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
+## machine preset or platform file (ddlbench platform --help)
 PLATFORM      ?= minsky
+## compute rates of the simulated GPUs
 PROFILE       ?= p100
+## algorithms of the sweep
 ALGOS         ?= mpi,ring,rhd,ddl,auto
+## bucket size in MB
 BUCKET_MB     ?= 25
-# emu and cluster-bench: each emulated node's NIC rate (e.g. 500mbit) and one-way delay (netem)
+## emu and cluster-bench: each emulated node's NIC rate (e.g. 500mbit)
 RATE          ?= none
+## emu and cluster-bench: one-way delay (e.g. 100us, needs netem)
 DELAY         ?= none
-# mpi: DEVICE=gpu (the default where $(BUILD)/cuda/ddlbench exists and the allocation has GPUs:
-# harness/scripts/pick_device.sh) runs the CUDA build's step at the study's batch sizes and 224x224
-# in PRECISION (default tf32: float32 storage and range, what frameworks run "fp32" training as on
-# Ampere and later; fp32 for the 2017 study's arithmetic, bf16 for mixed precision); DEVICE=cpu, the
-# CPU build at a size a CPU finishes.
+# DEVICE's default: harness/scripts/pick_device.sh (gpu where $(BUILD)/cuda/ddlbench and GPUs are).
+# PRECISION tf32 is what frameworks run "fp32" training as on Ampere and later.
 ifeq ($(BACKEND),mpi)
+## mpi: gpu (the CUDA build at 224x224) or cpu (the CPU build at a size a CPU finishes)
 DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
+## mpi with DEVICE=gpu: fp32 | tf32 | bf16 | fp16
 PRECISION     ?= tf32
 endif
 ifeq ($(BACKEND)$(DEVICE),mpigpu)
+## models and batches (default: by BACKEND)
 MODELS        ?= resnet50:32,resnet101-22k:20
+## options for each `ddlbench train` (default: by BACKEND)
 TRAIN_ARGS    ?= --precision $(PRECISION) --steps 5 --warmup 1
 RUN_DEPS      := $(EXE) $(CUDA_BUILD)/ddlbench
 else ifneq ($(filter mpi emu,$(BACKEND)),)
@@ -362,25 +353,21 @@ MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 0
 RUN_DEPS      := $(EXE) $(SIM_EXE)
 endif
-RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))  # a dry run builds nothing
-# The sweep's values (NODES, GPUS_PER_NODE, BACKEND, MODELS, ALGOS, BUCKET_MB, JOBS, DEVICE, TRAIN_ARGS,
-# PLATFORM, PROFILE) are not checked here: sweep.sh asks `ddlbench sweep-check --make`, whose one set of
-# limits (harness/common/sweep_params.h) names these variables in its one-line messages. Make checks
-# its own: FORCE, OUT, SWEEP_FLAGS, PRECISION; for an emulated cluster emucluster.sh checks NODES,
-# RATE, DELAY, root and tools before anything is built.
-ifneq ($(filter run cluster-bench,$(MAKECMDGOALS)),)
-$(if $(filter-out 1,$(FORCE)),$(error FORCE: expected 1 or nothing, got "$(FORCE)"))
-$(if $(OUT),$(call need_path,OUT))
-$(if $(call without,$(subst $(space),,$(SWEEP_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error SWEEP_FLAGS: expected sweep.sh options (--resume$(comma) --dry-run$(comma) -q)$(comma) got "$(SWEEP_FLAGS)"))
-ifneq ($(filter cluster-bench,$(MAKECMDGOALS))$(filter emu,$(BACKEND)),)
-EMU_CHECK := $(shell sh harness/scripts/emucluster.sh up --check --nodes $(call qv,NODES) --rate $(call qv,RATE) --delay $(call qv,DELAY) 2>&1)
-ifneq ($(EMU_CHECK),)
-$(error $(EMU_CHECK))
-endif
-endif
-$(if $(filter mpi,$(BACKEND)),$(if $(filter-out fp32 tf32 bf16 fp16,$(PRECISION))$(filter-out 1,$(words $(PRECISION))),$(error PRECISION: expected fp32, tf32, bf16 or fp16, got "$(PRECISION)")))
-endif
-.PHONY: run
+# a dry run builds nothing
+RUN_DEPS      := $(if $(findstring --dry-run,$(SWEEP_FLAGS)),,$(RUN_DEPS))
+## results folder of `make run` (default: results/<run-id>, linked as results/latest)
+OUT           ?=
+## launches at once (default: the core count)
+JOBS          ?=
+## 1: run a sweep estimated at over an hour
+FORCE         ?=
+## sweep.sh options: --resume, --dry-run, -q (sh harness/scripts/sweep.sh --help)
+SWEEP_FLAGS   ?=
+## the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and 1..NODES
+## nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest), then its
+## report and charts (the values' limits: ddlbench sweep-check --help; the table: ddlbench merge
+## --help). In an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu
+## at 224x224, PRECISION=tf32; DEVICE=cpu for the CPU build
 run: $(RUN_DEPS)
 	DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) --nodes $(call qv,NODES) \
 	    --gpus-per-node $(call qv,GPUS_PER_NODE) --models $(call qv,MODELS) --algos $(call qv,ALGOS) \
@@ -393,87 +380,80 @@ run: $(RUN_DEPS)
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(call qv,RUN))
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) ------------------
-# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here. tests/cluster.sh
-# then runs the MPICH build across emulated nodes (hydra's rsh launcher = emu_agent.sh; SKIP without root).
+# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
 MPICH_BUILD ?= $(BUILD)/mpich
-.PHONY: check-mpich
+MPICH_TESTS := test_allreduce test_collectives test_api
+## build the library and tests with MPICH (mpicc.mpich) and run them at 2 ranks and across an
+## emulated cluster (tests/cluster.sh: hydra's rsh launcher = emu_agent.sh; SKIP without root)
 check-mpich:
-	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/tests/test_allreduce $(MPICH_BUILD)/tests/test_collectives $(MPICH_BUILD)/tests/test_api $(MPICH_BUILD)/ddlbench >/dev/null
-	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_allreduce)
-	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_collectives)
-	MPIRUN=mpirun.mpich sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD)/tests/test_api)
+	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 \
+	    $(addprefix $(MPICH_BUILD)/tests/,$(MPICH_TESTS)) $(MPICH_BUILD)/ddlbench >/dev/null
+	for t in $(MPICH_TESTS); do MPIRUN=mpirun.mpich \
+	    sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD))/tests/$$t || exit 1; done
 	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich sh tests/cluster.sh
 
 # ---- Benchmarks (docs/BENCHMARKS.md) ------------------------------------------------------------
-# `make bench`: harness/scripts/bench.sh runs `ddlbench kernels`, the `ddlbench allreduce` sweeps, then the
-# `reduce-scatter` and `allgather` sweeps (1K-64M), and writes results/bench/allreduce.csv,
-# reduce-scatter.csv, allgather.csv plus their ratio tables against the MPI library's collectives.
-.PHONY: bench
+## allreduce sweep 1K-256M at 2 and 4 ranks (all algorithms + Open MPI ring/Rabenseifner),
+## reduce-scatter and allgather sweeps 1K-64M (all algorithms; mpi = MPI_Reduce_scatter_block,
+## MPI_Allgather) and the reduction-kernel benchmark -> results/bench/ (harness/scripts/bench.sh)
 bench: $(EXE)
 	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/bench.sh
 
-# `make fidelity`: calibrate this machine (p2p and kernel sweeps), then the allreduce (every algorithm,
-# 1K..64M) and training steps real and simulated at 2 and 4 ranks, then the same on an emulated cluster
-# of 2 nodes x 2 ranks with 500 Mbit/s NICs (emucluster.sh; root) -> results/fidelity/ (points.csv,
-# fidelity.png, summary.txt; harness/scripts/fidelity.sh). FIDELITY_FLAGS e.g. "--ranks 2 -e 4M --emu off".
+## fidelity.sh options, split into words (e.g. "--ranks 2 -e 4M --repeats 1 --emu 1gbit")
 FIDELITY_FLAGS ?=
-# `make study`: the 2017 study with bands (ddlbench study; simulator spot checks) -> results/study/.
-# `make jitter`: efficiency against --jitter at 256 simulated GPUs -> results/jitter/.
-# Flag variables are split into words on purpose: only option characters, checked (as SWEEP_FLAGS).
-$(if $(call without,$(subst $(space),,$(FIDELITY_FLAGS)),$(alnum) . / _ - + = : $(comma)),$(error FIDELITY_FLAGS: \
-    expected fidelity.sh options (--ranks 2$(comma) -e 4M$(comma) --repeats 1)$(comma) got "$(FIDELITY_FLAGS)"))
-.PHONY: study sim-bench jitter fidelity
+## the 2017 study at 256 GPUs with bands over its unknowns (overlap, IB ports), where
+## 95%/88%/89% fall; simulator spot checks -> results/study/report.md
 study: $(EXE) $(SIM_EXE)
 	sh harness/scripts/study.sh --build $(call qv,BUILD)
+## simulated ring, rhd, ddl on 1, 4 and 32 DGX H200 nodes against their alpha-beta-gamma link
+## bound, as ratios, with nccl-tests' Avg bus bandwidth line (32 nodes: ~17 min)
 sim-bench: $(EXE) $(SIM_EXE)
 	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD)
+## efficiency (median, min-max) against train --jitter at 256 simulated GPUs -> results/jitter/
 jitter: $(EXE) $(SIM_EXE)
 	sh harness/scripts/jitter.sh --build $(call qv,BUILD)
+## calibrate (p2p + kernels), then allreduce 1K-64M and training steps real vs simulated at 2
+## and 4 ranks and on an emulated 2x2 cluster (500mbit; root, else SKIP) -> results/fidelity/
+## (ends: fidelity: median |error| X%, max Y% ...; ~30 min; harness/scripts/fidelity.sh)
 fidelity: $(EXE) $(SIM_EXE)
 	MPIRUN=$(call qv,MPIRUN) sh harness/scripts/fidelity.sh --build $(call qv,BUILD) $(FIDELITY_FLAGS)
 
-# `make cluster-bench`: the same sweep on an emulated cluster (harness/scripts/emucluster.sh: one network
-# namespace and hostname per node, NICs limited to RATE with tc; root needed) of NODES x GPUS_PER_NODE
-# ranks -> results/cluster-bench/, ratios plus each algorithm's time over its link bound.
-.PHONY: cluster-bench
+## cluster-bench: largest size (16M, 32M, 64M, 128M or 256M; default 64M)
+MAX ?=
+## the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks, NICs at RATE
+## (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds
 cluster-bench: $(EXE)
-	NODES=$(call qv,NODES) GPUS_PER_NODE=$(call qv,GPUS_PER_NODE) RATE=$(call qv,RATE) DELAY=$(call qv,DELAY) \
-	    BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) $(if $(filter command line,$(origin MAX)),MAX=$(call qv,MAX)) \
-	    sh harness/scripts/cluster_bench.sh
+	NODES=$(call qv,NODES) GPUS_PER_NODE=$(call qv,GPUS_PER_NODE) RATE=$(call qv,RATE) \
+	    DELAY=$(call qv,DELAY) BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) \
+	    $(if $(filter MAX,$(CMDLINE)),MAX=$(call qv,MAX)) sh harness/scripts/cluster_bench.sh
 
-# ---- Results: provenance, counters, charts, report (results/README.md) --------------------------
-# Every CSV starts with `# key: value` lines (harness/common/meta.c); the commit is fixed at build time.
-# PAPI counters (harness/common/counters.c) are compiled in when pkg-config or /usr/include finds PAPI;
-# the simulation build never counts. `make plots` draws a run's charts (plots/plots.sh, gnuplot) and
-# harness/scripts/report.sh writes its report.md; `make run` does both at the end.
-GIT_HEAD_FILES := $(wildcard .git/HEAD .git/$(shell git symbolic-ref -q HEAD 2>/dev/null))
-$(BUILD)/harness/common/meta.o $(SIM_BUILD)/harness/common/meta.o: $(GIT_HEAD_FILES)
-$(BUILD)/harness/common/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
-$(SIM_BUILD)/harness/common/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
-ifneq ($(strip $(PAPI_LIBS)),)
-$(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
-endif
-
+# ---- Results: charts and report (results/README.md) ---------------------------------------------
+## the run `make plots` and `make report` read (default: OUT, else results/latest)
 RUN ?= $(if $(OUT),$(OUT),results/latest)
-$(if $(filter run plots report,$(MAKECMDGOALS)),$(call need_path,RUN))
-$(if $(OVERLAY),$(call need_path,OVERLAY))
-.PHONY: plots report
+## plots: a second run drawn on the charts (e.g. BACKEND=model rows, dashed and open)
+OVERLAY ?=
+## charts of a run (RUN): efficiency, images/s, busbw, step breakdown -> RUN/*.png and *.svg
+## (gnuplot; plots/plots.sh)
 plots:
 	sh plots/plots.sh $(call qv,RUN) $(if $(OVERLAY),$(call qv,OVERLAY))
+## RUN/report.md: efficiency tables beside the study's, where the time goes, time to train beside
+## the study's 50 min / 7 h, stragglers (--per-rank)
 report:
 	sh harness/scripts/report.sh $(call qv,RUN)
 
 # ---- CUDA build (docs/GPU.md) -------------------------------------------------------------------
-# When nvcc is found (on PATH, else $(CUDA_HOME)/bin) and CUDA is not 0, `make` also builds
-# $(CUDA_BUILD)/ddlbench and $(BUILD)/tests/test_cuda: the same objects as the CPU build with the CUDA
-# backends in place of their host twins (gemm_blas -> gemm_cublas, compute_host -> compute_cuda,
-# devmem_none -> devmem_cuda + reduce_cuda). Without nvcc nothing here is built and the CPU build is
-# unchanged. nvcc 13 targets sm_75 and newer, so P100 (sm_60) and V100 (sm_70) are not in the list.
+# With nvcc (on PATH, else $(CUDA_HOME)/bin) and CUDA not 0, `make` also builds $(CUDA_BUILD)/ and
+# the CUDA tests: the CPU objects with the CUDA backends (source lists above); without nvcc nothing
+# here is built. nvcc 13 targets sm_75 and newer, so P100 (sm_60) and V100 (sm_70) are not listed.
+## 0: never build the CUDA parts (default: built into $(CUDA_BUILD)/ when nvcc is found)
 CUDA      ?= 1
+## where nvcc is looked for when it is not on PATH (nvcc found: "$(NVCC)"; NVCC=path to choose)
 CUDA_HOME ?= /usr/local/cuda
 ifeq ($(origin NVCC),undefined)
-NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc)))
+NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$\
+            $(wildcard $(CUDA_HOME)/bin/nvcc)))
 endif
+## the GPU architectures nvcc compiles for
 CUDA_ARCH ?= -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
              -gencode=arch=compute_90,code=compute_90
 CUDA_EXE   := $(CUDA_BUILD)/ddlbench
@@ -482,9 +462,11 @@ CUDA_TEST  := $(BUILD)/tests/test_cuda $(BUILD)/tests/test_cuda_compute $(BUILD)
 ifneq ($(strip $(NVCC)),)
 CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
 NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden -MMD -MP -Ikernels
-CUDA_LIB_OBJ := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
-CUDA_OBJ   := $(call obj,$(HARN_COMMON) $(HARN_REAL) $(KERN_CUDA)) $(filter-out $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o),$(CUDA_CU:%.cu=$(CUDA_BUILD)/%.o)) \
-              $(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
+CUDA_LIBCU_OBJ := $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
+CUDA_LIB_OBJ := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_CUDA)) $(CUDA_LIBCU_OBJ)
+CUDA_OBJ   := $(call obj,$(HARN_COMMON) $(HARN_REAL) $(KERN_CUDA)) \
+              $(filter-out $(CUDA_LIBCU_OBJ),$(CUDA_CU:%.cu=$(CUDA_BUILD)/%.o)) \
+              $(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU_OBJ)
 CUDA_LIBS  := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 all: $(CUDA_EXE) $(CUDA_LIB) $(CUDA_TEST)
 
@@ -508,32 +490,29 @@ $(BUILD)/tests/test_cuda_compute: $(BUILD)/tests/test_cuda_compute.o $(CUDA_OBJ)
 $(BUILD)/tests/test_link_cuda: $(BUILD)/tests/test_link.o $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread $(CUDA_LIBS)
 
-.PHONY: gpu-check
+## on a machine with an NVIDIA GPU: cuBLAS, reduction and layer-kernel checks and rates, ResNet-50
+## steps (batch 256 beside PyTorch), device-buffer allreduce, a device profile, staged/host
+## allreduce busbw ratio at 64-256 MB (docs/GPU.md); a SKIP line without CUDA
 gpu-check: $(CUDA_EXE) $(CUDA_TEST)
 	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/gpu_check.sh $(call q,$(CUDA_EXE))
 else
-.PHONY: gpu-check
 gpu-check:
-	@echo "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in CUDA_HOME=$(CUDA_HOME), or CUDA=0)"
+	@echo "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in" \
+	    "CUDA_HOME=$(CUDA_HOME), or CUDA=0)"
 endif
 
-# `make gpu-bundle`: for a GPU node with CUDA but no MPI and no network (docs/GPU.md): builds
-# build/cuda with portable x86-64-v3 host code and packs Debian 12's Open MPI runtime into .gpu/
-# (ignored); gpu_check.sh then uses the bundled mpirun. Needs apt-get, nvcc and Open MPI here.
-.PHONY: gpu-bundle
+## pack build/cuda (x86-64-v3 host code) and Debian 12's Open MPI runtime into .gpu/ for a GPU
+## node with CUDA but no MPI and no network (docs/GPU.md); needs apt-get, nvcc and Open MPI here
 gpu-bundle:
 	bash harness/scripts/gpu_bundle.sh
 
-# ---- Reliability: fuzzing, memcheck, fault tests ---------------------------------------
-# `make fuzz`: libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c) for FUZZ_SECONDS from
-# fuzz/corpus; a crash or a wrong accept stops it with the input in $(FUZZ_BUILD). `make memcheck`:
-# 2-rank train and allreduce under valgrind, our errors and definite leaks fatal. `make faults`:
-# tests/faults.sh and tests/resilience.sh (minutes: `make test` leaves the second out).
+# ---- Reliability: fuzzing, memcheck, fault tests ------------------------------------------------
 FUZZ_CC      ?= clang
+## fuzz: seconds of fuzzing
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/opts.c harness/common/parse.c harness/common/outfile.c harness/sim/profile.c harness/sim/platform.c \
-                harness/sim/platform_file.c collectives/grid.c \
+FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/opts.c harness/common/parse.c harness/common/outfile.c \
+                harness/sim/profile.c harness/sim/platform.c harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
@@ -541,25 +520,25 @@ MPI_LINK     := $(shell $(MPICC) --showme:link 2>/dev/null || $(MPICC) -link_inf
 VALGRIND     ?= valgrind
 MEMCHECK_SUPP := $(wildcard /usr/share/openmpi/openmpi-valgrind.supp)
 
-.PHONY: fuzz memcheck faults
-$(if $(filter fuzz,$(MAKECMDGOALS)),$(call need_int,FUZZ_SECONDS,1,86400))
 $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
 
+## libFuzzer (clang) over the text parsers (fuzz/fuzz_parsers.c) for FUZZ_SECONDS from fuzz/corpus;
+## a crash or a wrong accept stops it with the input in $(BUILD)/fuzz
 fuzz: $(FUZZ_EXE)
-	@mkdir -p $(call q,$(FUZZ_BUILD)/corpus)
-	@cd $(call q,$(FUZZ_BUILD)) && rm -f crash-* && ./fuzz_parsers -max_total_time=$(FUZZ_SECONDS) -max_len=512 \
-	    -print_final_stats=1 corpus $(call q,$(CURDIR)/fuzz/corpus) >fuzz.log 2>&1; rc=$$?; \
-	    grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log; \
-	    if [ $$rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $(FUZZ_BUILD)/crash-*"; exit 1; fi
-	@echo "fuzz: "$(call qv,FUZZ_SECONDS)" s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat, platform files: nothing found"
+	@sh harness/scripts/fuzz.sh $(call qv,FUZZ_BUILD) $(call qv,FUZZ_SECONDS) $(call q,$(CURDIR)/fuzz/corpus)
 
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
+## 2-rank train + allreduce under valgrind; errors or definite leaks in our code fail
 memcheck:
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/vg ARCH_FLAGS=-march=x86-64-v3 CUDA=0 $(BUILD)/vg/ddlbench
-	BUILD=$(call q,$(BUILD)/vg) MPIRUN=$(call qv,MPIRUN) VALGRIND=$(call qv,VALGRIND) SUPP=$(call q,$(MEMCHECK_SUPP)) sh tests/memcheck/memcheck.sh
+	BUILD=$(call q,$(BUILD)/vg) MPIRUN=$(call qv,MPIRUN) VALGRIND=$(call qv,VALGRIND) \
+	    SUPP=$(call q,$(MEMCHECK_SUPP)) sh tests/memcheck/memcheck.sh
 
+## crash, hang, time out and Ctrl-C runs on purpose, resume sweeps (tests/faults.sh, resilience.sh;
+## minutes: `make test` leaves the second out)
 faults: $(EXE) $(SIM_EXE)
-	for t in faults resilience; do BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/$$t.sh || exit 1; done
+	for t in faults resilience; do \
+	    BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/$$t.sh || exit 1; done
