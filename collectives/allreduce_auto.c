@@ -177,11 +177,10 @@ static int size_class(double bytes)
 
 int ddl_auto_choose(const ddl_machine *m, double bytes, ddl_choice *out)
 {
-    double t;
     int rc;
     if (!out) return coll_fail(DDL_ERR_ARG, "ddl_auto_choose: out is NULL");
     memset(out, 0, sizeof *out);
-    if ((rc = ddl_algo_cost("ring", NULL, NULL, m, bytes, &t))) return rc; /* checks m and bytes */
+    if ((rc = coll_machine_check(m, bytes))) return rc;
     auto_state *s = calloc(1, sizeof *s);
     if (!s) return coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
     enumerate(s, m->ranks, m->ranks_per_node);
