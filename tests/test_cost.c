@@ -2,6 +2,7 @@
  * platform adapter, model_cost.h), and libddl's public entry to it (ddl_algo_cost, ddl_machine). */
 #include "model_cost.h"
 #include "test.h"
+#include "abg_machine.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static double cost(const platform *pf, const char *algo, double n, const char *g
 int main(void)
 {
     /* flat: every message alpha = 1 us, beta = 1 ns/B (1 GB/s), one GPU per node */
-    platform flat = { "custom", 8, 1, 1e9, 1e-6, 1e9, 1e-6 }, six = flat, two = { "custom", 2, 4, 10e9, 1e-6, 1e9, 5e-6 };
+    platform flat = { .name = "custom", .nodes = 8, .gpus_per_node = 1, .intra_bw = 1e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 1e-6 }, six = flat, two = { .name = "custom", .nodes = 2, .gpus_per_node = 4, .intra_bw = 10e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 5e-6 };
     const double n = 8e6, a = 1e-6, b = 1e-9, g = 1e-9;
     double t;
     char err[256];
@@ -110,7 +111,7 @@ int main(void)
         CHECK(model_cost(&flat, "ring", -1, &o, &t, err, sizeof err) == 2, "negative bytes");
     }
     {   /* the public API directly: same numbers, and its refusals */
-        ddl_machine m = { 8, 1, 1e-6, 1e9, 1e-6, 1e9, 1e-9 }, bad = m;
+        ddl_machine m = abg_machine(8, 1, 1e-6, 1e9, 1e-6, 1e9, 1e-9), bad = m;
         CHECK(ddl_algo_cost("ring", NULL, NULL, &m, n, &t) == 0 && near(t, 14 * (a + n / 8 * b) + n * 7 / 8 * g),
               "ddl_algo_cost ring: %.9g", t);
         t = ddl_machine_cost(&m, "ddl", "2x4", NULL, (size_t)n);
@@ -134,7 +135,7 @@ int main(void)
         static const double sizes[] = { 1024, 100e3, 4e6, 25e6 };
         for (int i = 0; i < 4; i++)
             for (int k = 0; k < 4; k++) {
-                ddl_machine m = { shape[i][0], shape[i][1], 2e-6, 20e9, 5e-6, 10e9, 1e-10 };
+                ddl_machine m = abg_machine(shape[i][0], shape[i][1], 2e-6, 20e9, 5e-6, 10e9, 1e-10);
                 ddl_choice c;
                 double cls = ldexp(1.0, (int)lround(log2(sizes[k]))), tc, ta, tr, th, td;
                 int rc = ddl_auto_choose(&m, sizes[k], &c);
@@ -150,7 +151,7 @@ int main(void)
                      ddl_algo_cost(c.algo, c.grid[0] ? c.grid : NULL, c.patterns[0] ? c.patterns : NULL, &m, sizes[k], &tc);
                 CHECK(rc == 0 && ta == tc, "ddl_algo_cost(auto) = its pick's cost: %g vs %g", ta, tc);
             }
-        ddl_machine m = { 8, 3, 1e-6, 1e9, 1e-6, 1e9, 0 };
+        ddl_machine m = abg_machine(8, 3, 1e-6, 1e9, 1e-6, 1e9, 0);
         ddl_choice c;
         CHECK(ddl_auto_choose(&m, 1e6, &c) == DDL_ERR_ARG, "ddl_auto_choose: ranks_per_node not dividing");
         CHECK(ddl_auto_choose(NULL, 1e6, &c) == DDL_ERR_ARG, "ddl_auto_choose: no machine");

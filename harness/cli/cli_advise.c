@@ -108,8 +108,8 @@ static void defaults(advise_opts *o)
 static int make_platform(const advise_opts *o, platform *pf)
 {
     char err[256];
-    if (platform_init(pf, o->preset, 1, (int)o->gpn, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
-    int g = pf->gpus_per_node;
+    if (platform_lookup(pf, o->preset, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
+    int g = o->gpn ? (int)o->gpn : pf->gpus_per_node;
     if (o->gpus % g && o->gpus > g) {
         fprintf(stderr, "ddlbench advise: --gpus: expected a multiple of %d GPUs per node (or fewer than %d), got %ld\n", g, g, o->gpus);
         return 2;
