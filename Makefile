@@ -136,7 +136,7 @@ HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/c
                harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
                harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
                harness/train/step_full.c harness/train/step_mem.c harness/train/schedule.c harness/train/trainer.c harness/train/trainer_buffers.c harness/train/workload.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c \
+               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c harness/sim/platform_xml.c \
                harness/sim/platform_file.c harness/sim/fit.c harness/sim/profile.c harness/sim/advise.c
 HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
 HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
@@ -512,7 +512,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
 FUZZ_SRC     := fuzz/fuzz_parsers.c harness/common/opts.c harness/common/parse.c harness/common/outfile.c \
-                harness/sim/profile.c harness/sim/platform.c harness/sim/platform_file.c collectives/grid.c \
+                harness/sim/profile.c harness/sim/platform.c harness/sim/platform_xml.c harness/sim/platform_file.c collectives/grid.c \
                 collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 MPI_COMPILE  := $(shell $(MPICC) --showme:compile 2>/dev/null || $(MPICC) -compile_info 2>/dev/null | cut -d' ' -f2-)
