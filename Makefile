@@ -308,14 +308,14 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(HARN_OBJ) $(KERN_OBJ) $(E
 # runs the real build; BACKEND=emu runs the real build on an emulated cluster (emucluster.sh; root).
 ## nodes of the study (1 GPU, then 1..NODES nodes)
 NODES         ?= 2
-## GPUs (ranks) per node
-GPUS_PER_NODE ?= 4
+## GPUs (ranks) per node (default: the platform's; another needs SWEEP_FLAGS=--override-platform)
+GPUS_PER_NODE ?=
 ## sim | mpi | emu | model (default: mpi inside a batch allocation, else sim)
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
-## machine preset or platform file (ddlbench platform --help)
-PLATFORM      ?= minsky
-## compute rates of the simulated GPUs
-PROFILE       ?= p100
+## machine preset or platform file (ddlbench platform --help; default minsky)
+PLATFORM      ?=
+## compute rates of the simulated GPUs (default: the platform's GPU, p100 on minsky)
+PROFILE       ?=
 ## algorithms of the sweep
 ALGOS         ?= mpi,ring,rhd,ddl,auto
 ## bucket size in MB

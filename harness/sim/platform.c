@@ -42,7 +42,30 @@ static const preset_row presets[] = {
      *   inter_lat 6 us: assumption (not checked). */
     { { .name = "h200", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nic_bw = 400e9, .inter_lat = 6e-6,
         .profile = "h200" },
-      "8 H200/node, NVLink 4 / NVSwitch, 8 x 400 Gb/s IB NDR" },
+      "8 H200/node, NVSwitch, its 8 NDR NICs as one 400 GB/s pipe" },
+    /* Today's NVIDIA systems (docs/SOURCES.md §12, each number there marked sourced or assumption).
+     * NVIDIA DGX-1 (V100): 8 V100 SXM2 in two quads; intra_bw 100 GB/s: the 4 NVLink 2.0 links (25 GB/s
+     *   per direction each) a V100 has inside its quad; the hybrid cube-mesh's 6 cross-quad links as one
+     *   socket link of 150 GB/s (an approximation: pairs without a direct link are not modelled); 4 IB
+     *   EDR NICs of 100 Gb/s, one per GPU pair; one switch; latencies assumptions. */
+    { { .name = "dgx1", .gpus_per_node = 8, .intra_bw = 100e9, .intra_lat = 5e-6, .sockets = 2, .socket_bw = 150e9,
+        .socket_lat = 5e-6, .nics = 4, .nic_bw = 4 * 12.5e9, .inter_lat = 10e-6, .profile = "v100" },
+      "DGX-1: 8 V100, NVLink 2 cube-mesh, 4 x IB EDR 100 Gb/s" },
+    /* NVIDIA DGX A100: 8 A100 on NVSwitch, NVLink 3 600 GB/s bidirectional (300 per direction); 8 x
+     *   ConnectX-6 HDR 200 Gb/s, one per GPU (rails); SuperPOD scalable units of 20 nodes on rail-aligned
+     *   non-blocking leaves; latencies assumptions (spine: one more switch, +1 us). */
+    { { .name = "dgxa100", .gpus_per_node = 8, .intra_bw = 300e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 25e9,
+        .inter_lat = 6e-6, .leaf_nodes = 20, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "a100" },
+      "DGX A100: 8 A100, NVSwitch, 8 x IB HDR 200 Gb/s, rails" },
+    /* NVIDIA DGX H100 / H200: 8 GPUs on NVSwitch, NVLink 4 900 GB/s bidirectional (450 per direction); 8 x
+     *   ConnectX-7 NDR 400 Gb/s, one per GPU; SuperPOD scalable units of 32 nodes, rail-aligned,
+     *   non-blocking (the DGX SuperPOD H100 reference architecture); latencies assumptions. */
+    { { .name = "dgxh100", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 50e9,
+        .inter_lat = 6e-6, .leaf_nodes = 32, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h100" },
+      "DGX H100: 8 H100, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
+    { { .name = "dgxh200", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 50e9,
+        .inter_lat = 6e-6, .leaf_nodes = 32, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h200" },
+      "DGX H200: 8 H200, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
     /* custom: every link value from options (--intra-bw --intra-lat --inter-bw --inter-lat). */
     { { .name = "custom", .gpus_per_node = 1 }, "links from --intra-bw --intra-lat --inter-bw --inter-lat" },
 };
@@ -125,6 +148,55 @@ int platform_init(platform *pf, const char *preset, int nodes, int gpus_per_node
 int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen)
 {
     return platform_lookup(pf, preset, err, errlen) || place(pf, preset, nodes, gpus_per_node, 1, err, errlen) ? 2 : 0;
+}
+
+void platform_describe(const platform *pf, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%d GPUs/node%s%s: GPU link %.4g GB/s, %.3g us", pf->gpus_per_node,
+                                pf->profile[0] ? " of " : "", pf->profile, pf->intra_bw / 1e9, pf->intra_lat * 1e6);
+    if (n < len && platform_sockets(pf) == 2)
+        n += (size_t)snprintf(buf + n, len - n, "; 2 sockets over %.4g GB/s, %.3g us", pf->socket_bw / 1e9,
+                              platform_socket_lat(pf) * 1e6);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, "; %d NIC%s x %.4g GB/s, %.3g us", platform_nics(pf),
+                              platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9, pf->inter_lat * 1e6);
+    if (n < len && pf->leaf_nodes)
+        snprintf(buf + n, len - n, "; leaves of %d nodes%s, %.3g:1, spine %.3g us", pf->leaf_nodes,
+                 pf->rail_leaves ? " per rail" : "", platform_oversub(pf), platform_spine_lat(pf) * 1e6);
+}
+
+/* "h200" of "h200", "dir/h200.profile" or "h200.profile". */
+static void profile_stem(const char *s, char *out, size_t len)
+{
+    const char *b = strrchr(s, '/');
+    size_t n;
+    b = b ? b + 1 : s;
+    n = strlen(b);
+    if (n > 8 && !strcmp(b + n - 8, ".profile")) n -= 8;
+    snprintf(out, len, "%.*s", (int)n, b);
+}
+
+int platform_profile(const platform *pf, const char *given, int override, const char **out, char *err, size_t errlen)
+{
+    char stem[256];
+    if (!given) return *out = pf->profile[0] ? pf->profile : "p100", 0;
+    profile_stem(given, stem, sizeof stem);
+    *out = given;
+    if (override || !pf->profile[0] || !strcmp(stem, pf->profile) || strchr(given, '/')) return 0; /* a file: as given */
+    snprintf(err, errlen, "--profile %.64s: platform %s has %s GPUs (its profile); expected %s, or --override-platform "
+             "to run %.64s on it", given, pf->name, pf->profile, pf->profile, stem);
+    return 2;
+}
+
+int platform_gpn_check(const char *preset, long gpus_per_node, int override, char *err, size_t errlen)
+{
+    platform pf;
+    if (!preset || !strcmp(preset, "custom") || gpus_per_node <= 0 || override) return 0;
+    if (platform_lookup(&pf, preset, err, errlen)) return 2;
+    if (pf.gpus_per_node == gpus_per_node) return 0;
+    snprintf(err, errlen, "--gpus-per-node %ld: platform %s has %d GPUs per node; expected %d, or --override-platform "
+             "to run %ld per node on it", gpus_per_node, pf.name, pf.gpus_per_node, pf.gpus_per_node, gpus_per_node);
+    return 2;
 }
 
 const char *platform_preset_names(void)
@@ -229,7 +301,7 @@ static int bw(const char *v, void *dst) { return platform_parse_bw(v, dst); }
 const opt_row platform_rows[PLATFORM_ROWS] = {
     { .name = "--platform", .alias = "--preset", .type = OPT_STRING, .min = 1, .unit = "P",
       .off = offsetof(platform_opts, preset),
-      .help = "machine: a preset (minsky, bigbasin, h200, custom) or a platform\nfile (old spelling: --preset)" },
+      .help = "machine: a preset (ddlbench platform --help lists them) or a\nplatform file (old spelling: --preset)" },
     { .name = "--nodes", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_NODES, .off = offsetof(platform_opts, nodes),
       .help = "nodes of the machine" },
     { .name = "--gpus-per-node", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_GPUS_PER_NODE, .unit = "G",
@@ -268,13 +340,7 @@ int platform_from_opts(const platform_opts *o, platform *pf, char *err, size_t e
         snprintf(err, errlen, "--intra-bw/--intra-lat/--inter-bw/--inter-lat: only with --preset custom");
         return 2;
     }
-    if (!custom && o->gpus_per_node > 0 && !o->override && !platform_lookup(pf, preset, err, errlen) &&
-        pf->gpus_per_node != o->gpus_per_node) {
-        snprintf(err, errlen, "--gpus-per-node %ld: platform %s has %d GPUs per node; expected %d, or "
-                 "--override-platform to run %ld per node on it", o->gpus_per_node, pf->name, pf->gpus_per_node,
-                 pf->gpus_per_node, o->gpus_per_node);
-        return 2;
-    }
+    if (platform_gpn_check(o->preset, o->gpus_per_node, o->override, err, errlen)) return 2; /* given: the truth */
     if ((o->partial_leaf ? platform_init_partial : platform_init)(pf, preset, (int)o->nodes, (int)o->gpus_per_node,
                                                                   err, errlen))
         return 2;

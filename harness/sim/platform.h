@@ -76,6 +76,16 @@ int platform_lookup(platform *pf, const char *preset, char *err, size_t errlen);
 /* platform_init, but a file's leaf larger than nodes is partly filled instead of an error (the sweep's
  * points below one leaf, and callers that only probe the platform). */
 int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen);
+/* The platform is the truth. The device profile to use: given (--profile) or pf's own (p100 when it
+ * names none); a given name of another GPU than pf's ("h100" on an h200 platform) is refused unless
+ * override (--override-platform); a path (with a '/': a measured or edited profile) is taken as given.
+ * 0, or 2 with a message. */
+int platform_profile(const platform *pf, const char *given, int override, const char **out, char *err, size_t errlen);
+/* --gpus-per-node G (0 = not given) against the platform preset's own: 0 when they agree, G is not
+ * given, the platform is custom or override; else 2 with a message. */
+int platform_gpn_check(const char *preset, long gpus_per_node, int override, char *err, size_t errlen);
+/* One line of pf's numbers ("8 GPUs/node of h200: GPU link 450 GB/s, 3 us; 8 NICs x 50 GB/s, ..."). */
+void platform_describe(const platform *pf, char *buf, size_t len);
 /* "minsky, bigbasin, ... or custom": the preset names, for messages. */
 const char *platform_preset_names(void);
 /* 1 if a --preset value names a platform file (has a '/' or ends in ".platform"), else 0. */

@@ -286,7 +286,7 @@ int platform_file_load(const char *path, platform *pf, platform_fit *fit, char *
 static void put_lat(FILE *f, const char *k, double s) { fprintf(f, "%s = %.6gus\n", k, s * 1e6); }
 static void put_bw(FILE *f, const char *k, double b) { fprintf(f, "%s = %.6gGB/s\n", k, b / 1e9); }
 
-static void put_platform(FILE *f, const platform *pf)
+void platform_file_put(FILE *f, const platform *pf)
 {
     fprintf(f, "name = %s\n", pf->name);
     if (pf->profile[0]) fprintf(f, "profile = %s\n", pf->profile);
@@ -317,7 +317,7 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
         fprintf(f, "# %.*s\n", (int)n, h);
         h += n + (h[n] == '\n');
     }
-    put_platform(f, pf);
+    platform_file_put(f, pf);
     if (fit) {
         fprintf(f, "intra_rms_pct = %.3g\ninter_rms_pct = %.3g\nintra_points = %d\ninter_points = %d\n",
                 fit->rms_pct[0], fit->rms_pct[1], fit->points[0], fit->points[1]);
