@@ -18,8 +18,37 @@ static double cost(const platform *pf, const char *algo, double n, const char *g
     return t;
 }
 
+/* Today's fields by hand: a ring over 2 nodes x 2 ranks leaves each node by one rail NIC, so rails
+ * halve its bandwidth between nodes; leaves oversubscribed 4:1 quarter it across the spine; the
+ * X-bus of two sockets carries a 4-rank ring's two crossing hops. */
+static void today(void)
+{
+    const double n = 1 << 20;
+    double t, legacy;
+    ddl_machine m = abg_machine(4, 2, 0, 1e10, 0, 2e9, 0), rails = m;
+    rails.nics = 2; /* 1e9 each */
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &m, n, &legacy) == 0 && near(legacy, 6 * n / 4 / 2e9),
+          "ring, one NIC of 2 GB/s per node: %.9g", legacy);
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &rails, n, &t) == 0 && near(t, 6 * n / 4 / 1e9),
+          "ring on two rails of 1 GB/s: one rail's bandwidth: %.9g", t);
+    ddl_machine tree = abg_machine(4, 1, 0, 1e10, 2e-6, 1e9, 0);
+    tree.leaf_nodes = 2, tree.oversub = 4, tree.spine_lat = 5e-6; /* uplink 2 x 1 GB/s / 4 */
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &tree, n, &t) == 0 && near(t, 6 * (5e-6 + n / 4 / 0.5e9)),
+          "ring across leaves at 4:1: the uplink's 0.5 GB/s and the spine's latency: %.9g", t);
+    tree.rail_leaves = 1, tree.oversub = 1;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &tree, n, &t) == 0 && near(t, 6 * (5e-6 + n / 4 / 1e9)),
+          "rail leaves, non-blocking: the NIC's 1 GB/s: %.9g", t);
+    ddl_machine sock = abg_machine(4, 4, 1e-6, 1e10, 1e-6, 1e9, 0);
+    sock.sockets = 2, sock.socket_bw = 2e9, sock.socket_lat = 3e-6;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &sock, n, &t) == 0 && near(t, 6 * (3e-6 + n / 4 / 2e9)),
+          "ring over two sockets: its crossing hops at the X-bus's 2 GB/s: %.9g", t);
+    sock.nics = 3;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &sock, n, &t) == DDL_ERR_ARG, "3 NICs on 4 ranks per node: refused");
+}
+
 int main(void)
 {
+    today();
     /* flat: every message alpha = 1 us, beta = 1 ns/B (1 GB/s), one GPU per node */
     platform flat = { .name = "custom", .nodes = 8, .gpus_per_node = 1, .intra_bw = 1e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 1e-6 }, six = flat, two = { .name = "custom", .nodes = 2, .gpus_per_node = 4, .intra_bw = 10e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 5e-6 };
     const double n = 8e6, a = 1e-6, b = 1e-9, g = 1e-9;
