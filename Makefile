@@ -366,7 +366,8 @@ SWEEP_FLAGS   ?=
 ## the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and 1..NODES
 ## nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest), then its
 ## report and charts (the values' limits: ddlbench sweep-check --help; the table: ddlbench merge
-## --help). In an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu
+## --help), the platform's own allreduce sweep (sim, model: allreduce.csv, harness/scripts/
+## run_allreduce.sh). In an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu
 ## at 224x224, PRECISION=tf32; DEVICE=cpu for the CPU build
 run: $(RUN_DEPS)
 	DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) --nodes $(call qv,NODES) \
@@ -376,6 +377,7 @@ run: $(RUN_DEPS)
 	    $(if $(JOBS),--jobs $(call qv,JOBS)) $(if $(filter 1,$(FORCE)),--force) \
 	    $(SWEEP_FLAGS) $(if $(filter emu,$(BACKEND)),--rate $(call qv,RATE) --delay $(call qv,DELAY)) \
 	    $(if $(filter mpi,$(BACKEND)),--device $(call qv,DEVICE))
+	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,BUILD=$(call qv,BUILD) sh harness/scripts/run_allreduce.sh $(call qv,RUN))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh harness/scripts/report.sh $(call qv,RUN))
 	$(if $(findstring --dry-run,$(SWEEP_FLAGS)),,sh plots/plots.sh $(call qv,RUN))
 
