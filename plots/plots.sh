@@ -111,7 +111,7 @@ draw breakdown "$algos" || status=1
 if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
     src=$bw; case $src in "$root"/*) src=${src#"$root"/};; esac
     bws=$(echo "${bwinfo#*|}" | tr ' ' '\n' | awk '{ printf "%s%d:1:7", (NR > 1 ? " " : ""), NR }')
-    [ "$bw" = "$dir/allreduce.csv" ] || src="$src: make bench on this machine, not the run's platform"
+    [ "$bw" = "$dir/allreduce.csv" ] || src="$src: make bench on this machine, not the platform of the run"
     draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" "$bws" || status=1
 else
     echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench); busbw chart skipped" >&2

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086 # unquoted on purpose, the whole file: --train-args, the flags $part, $override
 # sweep.sh — the scaling study: `ddlbench train` at 1 GPU, then 1, 2, 4, ... NODES nodes of
 # GPUS_PER_NODE ranks, for each model and every algorithm, one launch per (model, GPU count); then
 # scaling efficiency E(N) = X(N) / ((N/N0)·X(N0)) against 1 GPU and against 1 node, in one CSV.
@@ -67,10 +68,8 @@ done
 chk=$build/ddlbench; [ -x "$chk" ] || [ "$dry" = 0 ] || chk=$here/../../build/ddlbench
 [ -x "$chk" ] || bad --build "$build/ddlbench not built (make all)"
 msg=$(sweep sweep-check --resolve 2>&1) || die "${msg#ddlbench sweep-check: }"
-gpn=${msg% *} profile=${msg#* } # the platform's own unless given; no platform: minsky, as reshaped
-[ -n "$platform" ] || { platform=minsky override=--override-platform; }
-# each point runs on the platform with its own GPU count (1 GPU, part of a node, part of a leaf)
-part="--override-platform --partial-leaf"
+gpn=${msg% *} profile=${msg#* } part="--override-platform --partial-leaf" # a point: part of a node or leaf
+[ -n "$platform" ] || { platform=minsky override=--override-platform; } # no platform: minsky, reshaped
 case $backend in mpi|emu) jobs=1;; esac # real ranks would share the cores (and an allocation's nodes)
 if [ "$backend" = emu ] && [ "$dry" = 0 ]; then
     sh "$here/emucluster.sh" up --nodes "$nodes" --rate "$rate" --delay "$delay" --check || exit 2
@@ -85,7 +84,6 @@ if [ "$backend" = sim ] || [ "$backend" = model ]; then # presets, profiles and 
     ddlbench_says --profile "$chk" model --algo ring --bytes 1 --preset minsky --nodes 1 --profile "$profile" $part
 fi
 set -f
-# shellcheck disable=SC2086
 [ -x "$texe" ] && ddlbench_says --train-args "$texe" train --model resnet50 --batch 1 -a "$algos" $train_args --help
 set +f
 # The plan: one launch a line, "first weight model batch gpus nodes gpus_per_node ring_modelled"
@@ -102,7 +100,6 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
     if [ "$7" = 1 ]; then # the ring's rows from the model, into a CSV of their own beside
         la=$(echo ",$algos," | sed 's/,ring,/,/; s/^,//; s/,$//')
         set -f
-        # shellcheck disable=SC2086
         set -- "$build/ddlbench" model --train --model "$model" --batch "$batch" -a ring --bucket-mb "$bucket" \
             --csv "${csv%.csv}-model.csv" $train_args --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
             --profile "$profile" $part
@@ -111,13 +108,11 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
         [ -n "$la" ] || return 0
     fi
     set -f # no globbing of --train-args
-    # shellcheck disable=SC2086
     set -- train --model "$model" --batch "$batch" -a "$la" --bucket-mb "$bucket" --csv "$csv" $train_args
     [ "$backend" = model ] || set -- "$@" --per-rank
     set +f
     if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model
         shift
-        # shellcheck disable=SC2086
         set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
             --profile "$profile" $part
         if [ "$dry" = 1 ]; then echo "$*"; else "$@"; fi
@@ -129,13 +124,11 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
         else echo "DDL_RANKS_PER_NODE=$gp sh $here/mpilaunch.sh $r $exe $*"; fi
     elif [ "$backend" = sim ]; then
         pdir=$out/platforms/$nn-$gp # made by platform_dir before the launch started
-        # shellcheck disable=SC2086
         DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
             --platform "$platform" --gpus-per-node "$gp" $part
     elif [ "$backend" = emu ]; then
         $emu run --ppn "$gp" -- sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
     elif [ -n "${MPILAUNCH:-}" ]; then
-        # shellcheck disable=SC2086
         $MPILAUNCH "$r" "$exe" "$@"
     else
         DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@"
@@ -148,10 +141,8 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
 platform_dir() {
     [ "$backend" = sim ] || return 0
     pd=$out/platforms/$1-$2
-    [ -f "$pd/platform.xml" ] || { mkdir -p "$pd" &&
-        # shellcheck disable=SC2086
-        "$build/ddlbench" platform --preset "$platform" --nodes "$1" --gpus-per-node "$2" $part -o "$pd" >/dev/null
-    } || return 2
+    [ -f "$pd/platform.xml" ] || { mkdir -p "$pd" && "$build/ddlbench" platform --preset "$platform" --nodes "$1" \
+        --gpus-per-node "$2" $part -o "$pd" >/dev/null; } || return 2
 }
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
