@@ -5,7 +5,7 @@
 # cost` of the same algorithm, size and machine; printed as the ratio bound / simulated time (1.0 = the
 # model's time; the issue's goal is >= 0.9 at >= 64 MB), busbw, and nccl-tests' "Avg bus bandwidth"
 # line per run (the mean busbw over its sizes, in-place and out-of-place).
-#   --platform P     preset or platform file (default h200: DGX H200 nodes, 8 GPUs, NVSwitch, 8 x NDR)
+#   --platform P     preset or platform file (default dgxh200: DGX H200 nodes, NVSwitch, a NDR NIC per GPU)
 #   --nodes LIST     node counts, comma list (default 1,4,32)
 #   --algos LIST     default ring,rhd,ddl
 #   --min-bytes S / --max-bytes S   sizes, factor 4 (default 64M .. 256M)
@@ -14,7 +14,7 @@
 #   --build DIR      default build
 # Exit: 0, 1 a launch failed, 2 bad options.
 set -u
-BUILD=build PLATFORM=h200 NODES=1,4,32 ALGOS=ring,rhd,ddl MINB=64M MAXB=256M PROFILE=h200 OUT=
+BUILD=build PLATFORM=dgxh200 NODES=1,4,32 ALGOS=ring,rhd,ddl MINB=64M MAXB=256M PROFILE=h200 OUT=
 die() { echo "sim_bench.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || die "$1: expected a value"
