@@ -40,13 +40,46 @@ static int well_formed(const char *s)
     return depth == 0;
 }
 
+/* Today's layout: units per socket and rail, leaves, the spine; the two-level one kept as it was. */
+static void today(void)
+{
+    platform pf;
+    char err[256], *x;
+    size_t len;
+    CHECK(platform_init(&pf, "dgxh200", 64, 0, err, sizeof err) == 0 && pf.nics == 8 && pf.leaf_nodes == 32,
+          "dgxh200: 8 rails, leaves of 32: %s", err);
+    x = xml_of(&pf, &len);
+    CHECK(x && well_formed(x) && count(x, "<cluster ") == 64 * 8 && count(x, "<zone id=\"leaf") == 2 * 8 &&
+          count(x, "<zone id=\"spine\"") == 1 && count(x, "<link id=\"nic") == 64 * 8, "dgxh200 x 64: 512 units, 16 leaves");
+    CHECK(x && count(x, "<link_ctn id=\"nvs0_2\"/>") == 8 * 7, "rail leaves: in-node routes weigh 3 links");
+    free(x);
+    CHECK(platform_init(&pf, "dgxh200", 4, 0, err, sizeof err) == 0 && pf.leaf_nodes == 4, "a preset's leaf part filled");
+    CHECK(platform_init(&pf, "dgxh200", 4, 2, err, sizeof err) == 0 && pf.nics == 2 && pf.nic_bw == 100e9,
+          "2 GPUs of a DGX: their 2 rails of 50 GB/s (%g)", pf.nic_bw);
+    CHECK(platform_init(&pf, "dgx1", 2, 6, err, sizeof err) == 2 && strstr(err, "two sockets of 4"),
+          "6 GPUs of a DGX-1 across its quads: refused: %s", err);
+    CHECK(platform_init(&pf, "dgx1", 2, 4, err, sizeof err) == 0 && pf.sockets == 1 && pf.nics == 2,
+          "4 GPUs of a DGX-1: one quad, its 2 NICs");
+    CHECK(platform_init(&pf, "dgx1", 2, 0, err, sizeof err) == 0 && (x = xml_of(&pf, &len)) && well_formed(x) &&
+          count(x, "<link id=\"xbus") == 2 && count(x, "<cluster ") == 2 * 4, "dgx1: 4 units a node, an X-bus");
+    free(x);
+    CHECK(platform_init(&pf, "h200", 2, 0, err, sizeof err) == 0 && (x = xml_of(&pf, &len)) &&
+          count(x, "<cluster id=\"node") == 2 && !strstr(x, "leaf"), "h200: the two-level layout of before");
+    free(x);
+    snprintf(pf.name, sizeof pf.name, "a--b---c");
+    x = xml_of(&pf, &len);
+    CHECK(x && count(x, "--") == 2, "a name with -- stays out of the comment's delimiters");
+    free(x);
+}
+
 int main(void)
 {
     platform pf;
     char err[256];
     double v;
 
-    CHECK(platform_preset_count() == 4, "4 presets");
+    CHECK(platform_preset_count() == 8, "8 presets");
+    today();
     for (int i = 0; i < platform_preset_count(); i++) {
         const platform *p = platform_preset(i);
         if (!strcmp(p->name, "custom")) continue;

@@ -159,13 +159,23 @@ static int write_split(const platform *pf, FILE *f)
     return 0;
 }
 
+/* The name inside an XML comment, where "--" may not appear: each '-' after a '-' as '_'. */
+static void comment_name(const char *name, char *out, size_t len)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < len; i++) out[i] = name[i] == '-' && i && name[i - 1] == '-' ? '_' : name[i];
+    out[i] = '\0';
+}
+
 int platform_write_xml(const platform *pf, FILE *f)
 {
+    char name[sizeof pf->name];
+    comment_name(pf->name, name, sizeof name);
     fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
                "<platform version=\"4.1\">\n");
     fprintf(f, "<!-- ddlbench platform %s: %d nodes x %d GPUs; GPU link %.6g B/s, %.6g s GPU-GPU in a node; "
                "NIC %.6g B/s per node, %.6g s GPU-GPU between nodes",
-            pf->name, pf->nodes, pf->gpus_per_node, pf->intra_bw, pf->intra_lat, pf->nic_bw, pf->inter_lat);
+            name, pf->nodes, pf->gpus_per_node, pf->intra_bw, pf->intra_lat, pf->nic_bw, pf->inter_lat);
     if (!platform_two_level(pf))
         fprintf(f, "; %d sockets (%.6g B/s, %.6g s); %d NICs; %d nodes per leaf%s, oversubscription %.6g, %.6g s "
                    "across the spine", platform_sockets(pf), pf->socket_bw, platform_socket_lat(pf), platform_nics(pf),
