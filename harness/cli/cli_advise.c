@@ -86,7 +86,7 @@ static int parse(int argc, char **argv, advise_opts *o, char *err, size_t errlen
         return snprintf(err, errlen, "expected --model, --platform and --nodes or --gpus (see --help)"), 2;
     if (o->gpus && po.nodes >= 0) return snprintf(err, errlen, "--nodes: expected --nodes or --gpus, not both"), 2;
     if (!strcmp(o->preset, "custom"))
-        return snprintf(err, errlen, "--platform: expected a preset with its links: minsky, bigbasin or h200, got \"custom\""), 2;
+        return snprintf(err, errlen, "--platform: expected a preset with its links (ddlbench platform --help) or a platform file, got \"custom\""), 2;
     if (po.nodes >= 0) { /* --nodes N: N whole nodes of the platform's (or --gpus-per-node) GPUs */
         platform pf;
         if (platform_from_opts(&po, &pf, err, errlen)) return 2;

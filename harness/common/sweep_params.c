@@ -143,8 +143,9 @@ int sweep_check(sweep_params *p, char *err, size_t errlen)
     }
     if (check_models(p, err, errlen)) return 2;
     if ((model || !strcmp(p->backend, "sim")) && !strcmp(p->platform, "custom"))
-        return bad(p, "--platform", err, errlen, "custom needs link figures the sweep cannot pass; expected minsky, "
-                   "bigbasin, h200 or a platform file", NULL);
+        return bad(p, "--platform", err, errlen, "custom needs link figures the sweep cannot pass; expected a preset "
+                   "(ddlbench platform --help) or a platform file (ddlbench platform --export h200 -o FILE, edited)",
+                   NULL);
     if (!is_list(p->algos) || p->algos[strspn(p->algos, "abcdefghijklmnopqrstuvwxyz0123456789,_-")])
         return bad(p, "--algos", err, errlen, "expected a comma list of algorithms (see ddlbench list), got \"", p->algos);
     return check_train_args(p, err, errlen);
