@@ -150,8 +150,8 @@ int ddl_ctx_create(MPI_Comm comm, const ddl_config *cfg, ddl_ctx **out)
     size_t segment = 0, net = 0;
     int rc;
 
+    if (out) *out = NULL; /* on every failure, MPI_COMM_NULL's too */
     if (comm == MPI_COMM_NULL) return coll_fail(DDL_ERR_ARG, "ddl_ctx_create: communicator is MPI_COMM_NULL");
-    if (out) *out = NULL;
     if (!cfg) cfg = &defaults;
     if (!out)
         rc = coll_fail(DDL_ERR_ARG, "ddl_ctx_create: out is NULL");

@@ -48,6 +48,11 @@ static void test_create(void)
     }
     expect_create(NULL, NULL, NULL, 0, 0, NULL); /* default algorithm */
     CHECK(ddl_ctx_create(MPI_COMM_WORLD, NULL, NULL) == DDL_ERR_ARG, "NULL out pointer");
+    {
+        ddl_ctx *stale = (ddl_ctx *)&stale; /* not a context: must be set to NULL, not left */
+        CHECK(ddl_ctx_create(MPI_COMM_NULL, NULL, &stale) == DDL_ERR_ARG && stale == NULL,
+              "MPI_COMM_NULL: *out NULL, as on every other failure");
+    }
 }
 
 static void test_calls(void)

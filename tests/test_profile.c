@@ -115,7 +115,8 @@ int main(void)
               pr.gemm_gflops_fp32 < 10600 && pr.mem_gbps > 0 && pr.mem_gbps <= 732, "p100 (below its peaks): %s", err);
     CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000 && pr.mem_gbps <= 4800,
           "h200 by name: %s", err);
-    CHECK(profile_load("nosuch", &pr, err, sizeof err) == 2 && strstr(err, "cannot open"), "missing file");
+    CHECK(profile_load("nosuch", &pr, err, sizeof err) == 2 && strstr(err, "no such profile; expected one of") && strstr(err, "p100"),
+          "missing: the profiles there listed: %s", err);
     CHECK(profile_load("", &pr, err, sizeof err) == 2, "empty name");
 
     {

@@ -41,9 +41,11 @@ int cli_list_main(int argc, char **argv)
         fprintf(stderr, "ddlbench list: %s\n", err);
         return 2;
     }
+    int w = 0; /* the widest name: every help in one column */
+    for (int i = 0; i < ddl_algo_count(); i++) w = (int)strlen(ddl_algo_name(i)) > w ? (int)strlen(ddl_algo_name(i)) : w;
     for (int i = 0; i < ddl_algo_count(); i++) {
         if (names) printf("%s\n", ddl_algo_name(i));
-        else printf("%-6s %s%s\n", ddl_algo_name(i), ddl_algo_help(i),
+        else printf("%-*s %s%s\n", w, ddl_algo_name(i), ddl_algo_help(i),
                     ddl_algo_flags(i) & DDL_ALGO_RSAG ? "" : " (allreduce only)");
     }
     return 0;

@@ -4,6 +4,7 @@
 #include "opts.h"
 #include "parse.h"
 #include "platform_file.h"
+#include "profile.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -183,6 +184,8 @@ int platform_profile(const platform *pf, const char *given, int override, const 
     profile_stem(given, stem, sizeof stem);
     *out = given;
     if (override || !pf->profile[0] || !strcmp(stem, pf->profile) || strchr(given, '/')) return 0; /* a file: as given */
+    profile probe;
+    if (profile_load(given, &probe, err, errlen)) return 0; /* no such profile: the caller's load says so */
     snprintf(err, errlen, "--profile %.64s: platform %s has %s GPUs (its profile); expected %s, or --override-platform "
              "to run %.64s on it", given, pf->name, pf->profile, pf->profile, stem);
     return 2;

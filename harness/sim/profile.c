@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #define LINE_MAX_BYTES 1000
@@ -173,6 +174,23 @@ int profile_parse(const char *text, size_t len, const char *name, profile *out, 
     return 0;
 }
 
+static int path_is_name(const char *s) { return !strchr(s, '/') && !strchr(s, '.'); }
+
+/* "--profile h100x: no such profile; expected one of a100, h100, ... or a path" (the folder's). */
+static void profile_unknown(const char *name, const char *dir, char *err, size_t errlen)
+{
+    char names[512] = "";
+    size_t used = 0;
+    DIR *d = opendir(dir && *dir ? dir : "harness/sim/profiles");
+    for (struct dirent *e; d && (e = readdir(d)) && used < sizeof names;) {
+        size_t n = strlen(e->d_name);
+        if (n > 8 && !strcmp(e->d_name + n - 8, ".profile"))
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%.*s", used ? ", " : "", (int)(n - 8), e->d_name);
+    }
+    if (d) closedir(d);
+    snprintf(err, errlen, "\"%.64s\": no such profile; expected one of %s or a path", name, used ? names : "(none found)");
+}
+
 int profile_load(const char *name_or_path, profile *out, char *err, size_t errlen)
 {
     char path[4096], *buf = NULL;
@@ -194,7 +212,8 @@ int profile_load(const char *name_or_path, profile *out, char *err, size_t errle
         goto out;
     }
     if (!(f = fopen(path, "rb"))) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        if (errno == ENOENT && path_is_name(name_or_path)) profile_unknown(name_or_path, dir, err, errlen);
+        else snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         goto out;
     }
     if (!(buf = malloc(PROFILE_MAX_BYTES + 1))) {
