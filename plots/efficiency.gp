@@ -1,5 +1,6 @@
 # efficiency.gp — scaling efficiency (vs 1 GPU, %) against GPU count, one line per algorithm, one
-# panel per model; the ideal 100% line and the study's 256-GPU figures (docs/SOURCES.md) as reference points.
+# panel per model; the ideal 100% line and, for the models in refs (a 2017 platform at 256 GPUs), the
+# study's figures (docs/SOURCES.md) as reference points.
 load "plots/common.gp"
 set multiplot layout 1, words(models) title "Scaling efficiency vs 1 GPU (" . run . ")"
 set logscale x 2
@@ -9,12 +10,19 @@ set xrange [0.8:gmax_all * 1.25]
 set yrange [*:105]
 set offsets 0, 0, 0, 3
 set key inside left bottom box opaque
+if (!exists("refs")) refs = ""
 do for [m in models] {
     set title m
-    plot 100 with lines lc rgb "black" dt 2 title "ideal (100%)", \
-         for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:2 \
-             with linespoints ls sty(i, 1) dt sty(i, 2) pt sty(i, 3) title label(i), \
-         datadir . "/ref_" . m . ".dat" using 1:2 with points pt 6 ps 2 lw 2 lc rgb "black" title "study, 256 GPUs", \
-         "" using 1:2:3 with labels offset char -1, char 1 right notitle
+    if (strstrt(" " . refs, " " . m . " ")) {
+        plot 100 with lines lc rgb "black" dt 2 title "ideal (100%)", \
+             for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:2 \
+                 with linespoints ls sty(i, 1) dt sty(i, 2) pt sty(i, 3) title label(i), \
+             datadir . "/ref_" . m . ".dat" using 1:2 with points pt 6 ps 2 lw 2 lc rgb "black" title "study, 256 GPUs", \
+             "" using 1:2:3 with labels offset char -1, char 1 right notitle
+    } else { # not a 2017 platform at 256 GPUs: no study points
+        plot 100 with lines lc rgb "black" dt 2 title "ideal (100%)", \
+             for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:2 \
+                 with linespoints ls sty(i, 1) dt sty(i, 2) pt sty(i, 3) title label(i)
+    }
 }
 unset multiplot

@@ -27,7 +27,7 @@ run=$(basename "$(cd "$dir" && pwd -P)")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; rm -f "$dir"/*.png.tmp "$dir"/*.svg.tmp' EXIT INT TERM
 
-# scaling.csv -> eff_MODEL_ALGO.dat (gpus eff% images/s), ideal_MODEL.dat, ref_MODEL.dat,
+# scaling.csv -> eff_MODEL_ALGO.dat (gpus eff% images/s), ideal_MODEL.dat, ref_MODEL.dat (the study's),
 # bd_MODEL.dat (algo gemm non-GEMM other-compute exposed sgd at the largest count), gmax_MODEL; prints models|algos|gmax
 info=$(awk -F, -v d="$tmp" '
     FNR == 1 { hdr = 0 }
@@ -52,10 +52,9 @@ info=$(awk -F, -v d="$tmp" '
             print gmax[m] > (d "/gmax_" m)
             all = gmax[m] > all ? gmax[m] : all
             ref = d "/ref_" m ".dat"
-            if (!y2017 || gmax[m] < 256) printf "256 NA \"\"\n" > ref # the study: 2017 platforms, 256 GPUs
-            else if (m == "resnet50") printf "256 95 \"IBM DDL 95%%\"\n256 89 \"Facebook 89%%\"\n" > ref
+            if (!y2017 || gmax[m] < 256) continue # the study: 2017 platforms, 256 GPUs
+            if (m == "resnet50") printf "256 95 \"IBM DDL 95%%\"\n256 89 \"Facebook 89%%\"\n" > ref
             else if (m == "resnet101-22k") printf "256 88 \"IBM DDL 88%%\"\n" > ref
-            else printf "256 NA \"\"\n" > ref
         }
         for (i = 1; i <= n; i++) {
             split(row[i], f, ",")
@@ -105,7 +104,8 @@ draw() { # chart algos [extra gnuplot -e]
 }
 cd "$root"
 status=0
-draw efficiency "$algos" || status=1
+refs=$(for m in $models; do [ -f "$tmp/ref_$m.dat" ] && printf '%s ' "$m"; done)
+draw efficiency "$algos" "refs='$refs'" || status=1
 draw throughput "$algos" || status=1
 draw breakdown "$algos" || status=1
 if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
