@@ -60,5 +60,9 @@ int main(void)
     CHECK(run(ARGS("--algo=ring,nosuch")) == 2 && strstr(err, "got \"nosuch\""), "%s", err);
     CHECK(run(ARGS("--compute", "gemm")) == 0 && o.full == 0, "compute gemm");
     CHECK(run(ARGS("--compute", "full")) == 0 && o.full == 1, "compute full");
+    char want[200];
+    CHECK(cli_algo_check("ring", want, sizeof want) == 0, "ring is registered");
+    CHECK(cli_algo_check("rign", want, sizeof want) == 1 && strstr(want, "did you mean ring?"), "rign: %s", want);
+    CHECK(cli_algo_check("zzzzzz", want, sizeof want) == 1 && !strstr(want, "did you mean"), "no near name: %s", want);
     return TEST_REPORT();
 }

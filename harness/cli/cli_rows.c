@@ -1,5 +1,6 @@
 /* cli_rows.c — the shared option rows (cli_rows.h): one definition, one limit per concept. */
 #include "cli_rows.h"
+#include "opts.h"
 #include "ddl.h"
 
 #include <stdio.h>
@@ -31,7 +32,14 @@ const opt_row cli_row_compute = { .name = "--compute", .type = OPT_CHOICE, .choi
 
 int cli_algo_check(const char *v, char *want, size_t wantlen)
 {
+    const char *best = NULL;
+    int bd = 3; /* suggest within two edits, as for options */
     if (ddl_algo_find(v) >= 0) return 0;
-    snprintf(want, wantlen, "a registered algorithm (see ddlbench list)");
+    for (int i = 0; i < ddl_algo_count(); i++) {
+        int d = opts_distance(v, ddl_algo_name(i));
+        if (d < bd) bd = d, best = ddl_algo_name(i);
+    }
+    if (best) snprintf(want, wantlen, "a registered algorithm (did you mean %s? see ddlbench list)", best);
+    else snprintf(want, wantlen, "a registered algorithm (see ddlbench list)");
     return 1;
 }

@@ -37,7 +37,7 @@ static int lookup(const opts_parser *p, const char *s, size_t n, found *f)
 }
 
 /* Edit distance of two short strings (names); 99 when too long to matter. */
-static int distance(const char *a, const char *b)
+int opts_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     int d[33][33];
@@ -59,7 +59,7 @@ static void unknown(const opts_parser *p, const char *opt, char *err, size_t err
     for (int i = 0; i < p->nsets; i++)
         for (int j = 0; j < p->sets[i].n; j++) {
             const opt_row *r = &p->sets[i].rows[j];
-            int d = distance(opt, r->name);
+            int d = opts_distance(opt, r->name);
             if (d < bd) bd = d, best = r->name;
         }
     if (best) snprintf(err, errlen, "unknown option \"%.64s\" (did you mean %s? see --help)", opt, best);

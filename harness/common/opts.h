@@ -80,4 +80,7 @@ int opts_given(const opts_parser *p, const char *name);
 /* The usage lines of the rows: "  --name, -x UNIT   help", help's continuations aligned. */
 void opts_usage(FILE *f, const opts_set *sets, int nsets);
 
+/* Edit distance (Levenshtein) of two words up to 32 bytes (99 beyond): "did you mean" suggestions. */
+int opts_distance(const char *a, const char *b);
+
 #endif
