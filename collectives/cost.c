@@ -41,6 +41,8 @@ static int partner(const step *st, int d, int c)
     }
 }
 
+static double worse(double a, double b) { return a > b ? a : b; }
+
 /* Where a rank sits on the machine: its node, socket half, rail NIC (node-major index) and leaf. */
 typedef struct place { int node, half, nic, leaf; } place;
 
@@ -54,27 +56,39 @@ static place place_of(const ddl_machine *m, int r)
     return pl;
 }
 
-/* Step loads: messages per direction on each socket link (node x 2), NIC (up, down) and leaf uplink. */
-typedef struct loads { int *sock, *nic_up, *nic_down, *leaf_up, *leaf_down; } loads;
+/* Step loads: messages per direction on each socket link (node x 2), NIC (up, down), leaf uplink,
+ * and direct link (node x g x g, directed). */
+typedef struct loads { int *sock, *nic_up, *nic_down, *leaf_up, *leaf_down, *pair; } loads;
 
 static int loads_alloc(const ddl_machine *m, loads *ld)
 {
-    const int nodes = m->ranks / m->ranks_per_node, nn = nodes * nics_of(m);
-    int *all = calloc((size_t)(2 * nodes + 4 * nn), sizeof *all); /* leaves <= NICs */
+    const int g = m->ranks_per_node, nodes = m->ranks / g, nn = nodes * nics_of(m);
+    const size_t pairs = m->nvlinks ? (size_t)nodes * g * g : 0;
+    int *all = calloc((size_t)(2 * nodes + 4 * nn) + pairs, sizeof *all); /* leaves <= NICs */
     if (!all) return coll_fail(DDL_ERR_NOMEM, "cost model: out of memory");
     ld->sock = all, ld->nic_up = all + 2 * nodes, ld->nic_down = ld->nic_up + nn;
-    ld->leaf_up = ld->nic_down + nn, ld->leaf_down = ld->leaf_up + nn;
+    ld->leaf_up = ld->nic_down + nn, ld->leaf_down = ld->leaf_up + nn, ld->pair = ld->leaf_down + nn;
     return 0;
 }
 
-static double worse(double a, double b) { return a > b ? a : b; }
+/* A message inside a node over direct links (m->nvlinks): its pair's links, or the host. */
+static double linked(const ddl_machine *m, const loads *ld, int pass, int a, int b, double bytes)
+{
+    const int g = m->ranks_per_node, la = a % g, lb = b % g, k = m->nvlinks[la * g + lb];
+    int *n = &ld->pair[(size_t)(a / g) * g * g + (size_t)la * g + lb];
+    if (!pass) return ++*n, 0; /* the pair's links, or its path through the host: shared by its messages */
+    if (!k) return m->host_lat + bytes * worse(1 / m->intra_bw, *n / m->host_bw);
+    return m->intra_lat + bytes * worse(1 / m->intra_bw, *n / (k * m->nvlink_bw));
+}
 
 /* The message from a to b: pass 0 counts it on the links it crosses, pass 1 returns its seconds. */
-static double message(const ddl_machine *m, const loads *ld, int pass, place a, place b, double bytes)
+static double message(const ddl_machine *m, const loads *ld, int pass, int ra, int rb, double bytes)
 {
+    const place a = place_of(m, ra), b = place_of(m, rb);
     const double nic = m->nic_bw / nics_of(m), oversub = m->oversub > 1 ? m->oversub : 1;
     const int spine = m->leaf_nodes > 0 && a.leaf != b.leaf;
     if (a.node == b.node) {
+        if (m->nvlinks) return linked(m, ld, pass, ra, rb, bytes);
         if (a.half == b.half) return pass ? m->intra_lat + bytes / m->intra_bw : 0;
         if (!pass) return ld->sock[2 * a.node + a.half]++, 0;
         return (m->socket_lat > 0 ? m->socket_lat : m->intra_lat) +
@@ -104,7 +118,7 @@ static int step_time(const ddl_machine *m, int s, int d, const step *st, double 
         for (int r = 0; r < m->ranks; r++) {
             int c = (r / s) % d, pc = partner(st, d, c);
             if (pc < 0) continue;
-            worst = worse(worst, message(m, &ld, pass, place_of(m, r), place_of(m, r + s * (pc - c)), bytes));
+            worst = worse(worst, message(m, &ld, pass, r, r + s * (pc - c), bytes));
         }
     free(ld.sock);
     *seconds = worst;
@@ -192,6 +206,9 @@ int coll_machine_check(const ddl_machine *m, double bytes)
         isinf(m->oversub) || !(m->socket_lat >= 0 && m->spine_lat >= 0) || isinf(m->socket_lat) || isinf(m->spine_lat))
         return coll_fail(DDL_ERR_ARG, "machine: expected leaf_nodes >= 0 (>= 1 with rail_leaves), oversub 0 or >= 1 "
                                       "and finite latencies >= 0");
+    if (m->nvlinks && (m->sockets == 2 || !(m->nvlink_bw > 0 && m->host_bw > 0 && m->host_lat >= 0) ||
+                       isinf(m->host_lat)))
+        return coll_fail(DDL_ERR_ARG, "machine: nvlinks: expected nvlink_bw and host_bw > 0, host_lat >= 0, one socket");
     if (!(bytes >= 0) || isinf(bytes)) return coll_fail(DDL_ERR_ARG, "cost: expected bytes >= 0, got %g", bytes);
     return 0;
 }

@@ -149,7 +149,8 @@ DDL_API unsigned ddl_algo_flags(int i);      /* DDL_ALGO_* bits; 0 out of range 
  *   leaf_nodes > 0: a two-level fat tree, leaf switches of leaf_nodes nodes (rail_leaves = 1: one
  *     leaf per rail for each such group, so a message between rails crosses the spine), each leaf's
  *     uplink carrying its NICs' bandwidth / oversub (0 = 1), latency spine_lat (0 = inter_lat)
- *     across the spine. */
+ *     across the spine;
+ *   nvlinks: the node's GPUs joined pair by pair (no switch), sockets then 1. */
 typedef struct ddl_machine {
     int ranks;               /* p */
     int ranks_per_node;      /* divides ranks; 1 = one rank per node */
@@ -166,6 +167,12 @@ typedef struct ddl_machine {
     int rail_leaves;         /* 1: a leaf per rail per group of leaf_nodes nodes */
     double oversub;          /* leaf uplink oversubscription, >= 1; 0 = 1 */
     double spine_lat;        /* s, rank to rank across the spine; 0 = inter_lat */
+    const unsigned char *nvlinks; /* NULL, or direct links inside a node: ranks_per_node x ranks_per_node
+                                     counts, row-major (DGX-1's cube-mesh): a linked pair moves at
+                                     count x nvlink_bw per direction, shared by that pair's messages;
+                                     an unlinked one through the host at host_bw (a path per pair),
+                                     latency host_lat */
+    double nvlink_bw, host_bw, host_lat;
 } ddl_machine;
 
 /* Predicted seconds of one allreduce of `bytes` by a registered algorithm on machine m; grid and

@@ -7,7 +7,8 @@
 #   flat: one GPU per node, every link alike (one link level) at 8, 12 (rhd folding) and 16 ranks;
 #   two-level: 4 nodes x 4 GPUs, NIC shared by the node's GPUs (ddl grid 4x4, DDL_RANKS_PER_NODE=4);
 #   rhd (nearest partner first there) and rhd-far both;
-#   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed.
+#   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
+#   and two DGX-1 (direct NVLinks pair by pair, the host between the others).
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -85,6 +86,10 @@ for f in rails sockets; do
     for algo in ring rhd ddl; do
         check "$f" 16 4 8M "$algo" --platform "$tmp/$f.platform" --nodes 4
     done
+done
+# DGX-1's hybrid cube-mesh (nvlinks): the ring in rank order crosses two pairs without a link (3-4, 7-0)
+for algo in ring rhd ddl; do
+    check dgx1 16 8 16M "$algo" --platform dgx1 --nodes 2
 done
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {

@@ -44,6 +44,17 @@ static void today(void)
           "ring over two sockets: its crossing hops at the X-bus's 2 GB/s: %.9g", t);
     sock.nics = 3;
     CHECK(ddl_algo_cost("ring", NULL, NULL, &sock, n, &t) == DDL_ERR_ARG, "3 NICs on 4 ranks per node: refused");
+    /* direct links 0-1, 1-2 (two), 2-3, none 3-0: the ring's 3 -> 0 hop goes through the host */
+    static const unsigned char links[16] = { 0, 1, 0, 0, 1, 0, 2, 0, 0, 2, 0, 1, 0, 0, 1, 0 };
+    ddl_machine mesh = abg_machine(4, 4, 1e-6, 1e12, 1e-6, 1e9, 0);
+    mesh.nvlinks = links, mesh.nvlink_bw = 1e9, mesh.host_bw = 0.5e9, mesh.host_lat = 4e-6;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &mesh, n, &t) == 0 && near(t, 6 * (4e-6 + n / 4 / 0.5e9)),
+          "ring over a mesh: its unlinked hop through the host paces every step: %.9g", t);
+    mesh.host_bw = 4e9; /* now the single links are the slowest: 1 GB/s */
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &mesh, n, &t) == 0 && near(t, 6 * (1e-6 + n / 4 / 1e9)),
+          "... and with a fast host, its single links: %.9g", t);
+    mesh.sockets = 2, mesh.socket_bw = 1e9;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &mesh, n, &t) == DDL_ERR_ARG, "links and two sockets: refused");
 }
 
 int main(void)

@@ -56,13 +56,14 @@ static void today(void)
     CHECK(platform_init(&pf, "dgxh200", 4, 0, err, sizeof err) == 0 && pf.leaf_nodes == 4, "a preset's leaf part filled");
     CHECK(platform_init(&pf, "dgxh200", 4, 2, err, sizeof err) == 0 && pf.nics == 2 && pf.nic_bw == 100e9,
           "2 GPUs of a DGX: their 2 rails of 50 GB/s (%g)", pf.nic_bw);
-    CHECK(platform_init(&pf, "dgx1", 2, 6, err, sizeof err) == 2 && strstr(err, "two sockets of 4"),
-          "6 GPUs of a DGX-1 across its quads: refused: %s", err);
-    CHECK(platform_init(&pf, "dgx1", 2, 4, err, sizeof err) == 0 && pf.sockets == 1 && pf.nics == 2,
-          "4 GPUs of a DGX-1: one quad, its 2 NICs");
+    CHECK(platform_init(&pf, "dgx1", 2, 4, err, sizeof err) == 0 && pf.nics == 2 && pf.links[0 * 4 + 3] == 2 &&
+          pf.links[1 * 4 + 2] == 2, "4 GPUs of a DGX-1: one quad's links, its 2 NICs");
     CHECK(platform_init(&pf, "dgx1", 2, 0, err, sizeof err) == 0 && (x = xml_of(&pf, &len)) && well_formed(x) &&
-          count(x, "<link id=\"xbus") == 2 && count(x, "<cluster ") == 2 * 4, "dgx1: 4 units a node, an X-bus");
+          count(x, "<link id=\"nvl") == 2 * 16 && count(x, "<link id=\"host") == 2 * 12 &&
+          count(x, "<cluster ") == 2 * 8 && count(x, "<link_ctn id=\"host0_3_4\" direction=\"UP\"/>") == 1,
+          "dgx1: the cube-mesh's 16 linked pairs, 12 through the host, a unit per GPU");
     free(x);
+    CHECK(platform_init(&pf, "dgx1", 2, 9, err, sizeof err) == 2, "9 GPUs on an 8-GPU mesh: refused");
     CHECK(platform_init(&pf, "h200", 2, 0, err, sizeof err) == 0 && (x = xml_of(&pf, &len)) &&
           count(x, "<cluster id=\"node") == 2 && !strstr(x, "leaf"), "h200: the two-level layout of before");
     free(x);

@@ -75,6 +75,23 @@ static void today(void)
     CHECK(refused(dgx_with("nics", "sockets = 2"), "socket_bw"), "two sockets without their link");
     CHECK(refused(dgx_with("nics", "wires = 8"), ":7: unknown key \"wires\""), "unknown key");
     CHECK(refused(dgx_with("profile", "profile = a/b"), "profile: expected"), "bad profile name");
+    /* direct links (nvlinks): pairs with counts, read both ways; bad ones named */
+    const char *mesh = "name = m\ngpus_per_node = 4\nintra_lat = 5us\nintra_bw = 75GB/s\ninter_lat = 10us\n"
+                       "inter_bw = 12.5GB/s\nnvlinks = 0-1:2,1-2,2-3:3\nnvlink_bw = 25GB/s\nhost_bw = 16GB/s\n"
+                       "host_lat = 9us\n";
+    char buf[1024];
+    CHECK(platform_file_parse(mesh, strlen(mesh), "m", &pf, NULL, err, sizeof err) == 0 && pf.links[0 * 4 + 1] == 2 &&
+          pf.links[1 * 4 + 0] == 2 && pf.links[1 * 4 + 2] == 1 && pf.links[3 * 4 + 2] == 3 && pf.links[0 * 4 + 3] == 0 &&
+          pf.link_bw == 25e9 && pf.host_bw == 16e9 && pf.host_lat == 9e-6, "nvlinks read: %s", err);
+    snprintf(buf, sizeof buf, "%.*s%s", (int)(strstr(mesh, "nvlinks") - mesh), mesh, "nvlinks = 0-4\nnvlink_bw = 1G\n"
+             "host_bw = 1G\nhost_lat = 9us\n");
+    CHECK(refused(buf, "nvlinks: pair 0-4 outside gpus_per_node 4"), "a pair outside the node");
+    snprintf(buf, sizeof buf, "%.*s%s", (int)(strstr(mesh, "nvlinks") - mesh), mesh, "nvlinks = 0-1,1-0\n");
+    CHECK(refused(buf, "given twice"), "a pair twice");
+    snprintf(buf, sizeof buf, "%.*s%s", (int)(strstr(mesh, "nvlinks") - mesh), mesh, "nvlinks = 0-1:x\n");
+    CHECK(refused(buf, "nvlinks: expected GPU pairs"), "malformed");
+    snprintf(buf, sizeof buf, "%.*s%s", (int)(strstr(mesh, "nvlinks") - mesh), mesh, "nvlinks = 0-1\n");
+    CHECK(refused(buf, "nvlinks: expected nvlink_bw and host_bw"), "links without their bandwidths");
 }
 
 int main(void)

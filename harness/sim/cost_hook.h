@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 typedef struct cost_hook {
+    platform pf;   /* the platform at this job's shape (m points into it: its direct links) */
     ddl_machine m; /* the preset at this job's shape, and gamma (s per byte reduced) */
 } cost_hook;
 

@@ -45,13 +45,20 @@ static const preset_row presets[] = {
         .profile = "h200" },
       "8 H200/node, NVSwitch, its 8 NDR NICs as one 400 GB/s pipe" },
     /* Today's NVIDIA systems (docs/SOURCES.md §12, each number there marked sourced or assumption).
-     * NVIDIA DGX-1 (V100): 8 V100 SXM2 in two quads; intra_bw 100 GB/s: the 4 NVLink 2.0 links (25 GB/s
-     *   per direction each) a V100 has inside its quad; the hybrid cube-mesh's 6 cross-quad links as one
-     *   socket link of 150 GB/s (an approximation: pairs without a direct link are not modelled); 4 IB
-     *   EDR NICs of 100 Gb/s, one per GPU pair; one switch; latencies assumptions. */
-    { { .name = "dgx1", .gpus_per_node = 8, .intra_bw = 100e9, .intra_lat = 5e-6, .sockets = 2, .socket_bw = 150e9,
-        .socket_lat = 5e-6, .nics = 4, .nic_bw = 4 * 12.5e9, .inter_lat = 10e-6, .profile = "v100" },
-      "DGX-1: 8 V100, NVLink 2 cube-mesh, 4 x IB EDR 100 Gb/s" },
+     * NVIDIA DGX-1 (V100): 8 V100 SXM2 joined pair by pair, the hybrid cube-mesh: two fully connected
+     *   quads, each GPU linked to its counterpart, 0-3, 1-2, 2-3, 4-7, 5-6, 6-7, 0-4, 1-5 doubled (6
+     *   NVLink 2.0 links of 25 GB/s per direction a GPU, intra_bw 150 GB/s all of them); pairs without a
+     *   link through PCIe 3.0 x16 and the CPUs (host_bw 15.75 GB/s: the x16 link; the path beyond it an
+     *   assumption); 4 IB EDR NICs of 100 Gb/s, one per GPU pair; one switch; latencies assumptions. */
+#define DGX1_LINK(a, b, n) [(a) * 8 + (b)] = (n), [(b) * 8 + (a)] = (n)
+    { { .name = "dgx1", .gpus_per_node = 8, .intra_bw = 150e9, .intra_lat = 5e-6, .nics = 4, .nic_bw = 4 * 12.5e9,
+        .inter_lat = 10e-6, .profile = "v100", .link_bw = 25e9, .host_bw = 15.75e9, .host_lat = 10e-6,
+        .links = { DGX1_LINK(0, 1, 1), DGX1_LINK(0, 2, 1), DGX1_LINK(0, 3, 2), DGX1_LINK(1, 2, 2), DGX1_LINK(1, 3, 1),
+                   DGX1_LINK(2, 3, 2), DGX1_LINK(4, 5, 1), DGX1_LINK(4, 6, 1), DGX1_LINK(4, 7, 2), DGX1_LINK(5, 6, 2),
+                   DGX1_LINK(5, 7, 1), DGX1_LINK(6, 7, 2), DGX1_LINK(0, 4, 2), DGX1_LINK(1, 5, 2), DGX1_LINK(2, 6, 1),
+                   DGX1_LINK(3, 7, 1) } },
+      "DGX-1: 8 V100, NVLink 2 hybrid cube-mesh, 4 x IB EDR 100 Gb/s" },
+#undef DGX1_LINK
     /* NVIDIA DGX A100: 8 A100 on NVSwitch, NVLink 3 600 GB/s bidirectional (300 per direction); 8 x
      *   ConnectX-6 HDR 200 Gb/s, one per GPU (rails); SuperPOD scalable units of 20 nodes on rail-aligned
      *   non-blocking leaves; latencies assumptions (spine: one more switch, +1 us). */
@@ -115,6 +122,14 @@ static int regroup(platform *pf, int g, char *err, size_t errlen)
                                          "most %d", g, pf->name, g0 / 2, g0, g0 / 2), 2;
         pf->sockets = 1;
     }
+    if (platform_has_links(pf)) { /* the first g GPUs' links among themselves */
+        if (g > g0) return snprintf(err, errlen, "--gpus-per-node %d: platform %s links %d GPUs pair by pair; expected at "
+                                                 "most %d", g, pf->name, g0, g0), 2;
+        unsigned char sub[sizeof pf->links] = { 0 };
+        for (int i = 0; i < g; i++)
+            for (int j = 0; j < g; j++) sub[i * g + j] = pf->links[i * g0 + j];
+        memcpy(pf->links, sub, sizeof sub);
+    }
     pf->gpus_per_node = g;
     return 0;
 }
@@ -158,6 +173,9 @@ void platform_describe(const platform *pf, char *buf, size_t len)
     if (n < len && platform_sockets(pf) == 2)
         n += (size_t)snprintf(buf + n, len - n, "; 2 sockets over %.4g GB/s, %.3g us", pf->socket_bw / 1e9,
                               platform_socket_lat(pf) * 1e6);
+    if (n < len && platform_has_links(pf))
+        n += (size_t)snprintf(buf + n, len - n, "; direct NVLinks of %.4g GB/s, else the host at %.4g GB/s, %.3g us",
+                              pf->link_bw / 1e9, pf->host_bw / 1e9, pf->host_lat * 1e6);
     if (n < len)
         n += (size_t)snprintf(buf + n, len - n, "; %d NIC%s x %.4g GB/s, %.3g us", platform_nics(pf),
                               platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9, pf->inter_lat * 1e6);
@@ -214,6 +232,25 @@ const char *platform_preset_names(void)
 
 static int bad_positive(double v, double max) { return !(v > 0 && v <= max) || !isfinite(v); }
 
+/* nvlinks: within the node's GPUs, symmetric, none to itself, each count 1..18; their bandwidths. */
+static int check_links(const platform *pf, char *err, size_t errlen)
+{
+    const int g = pf->gpus_per_node;
+    if (g > PLATFORM_LINK_GPUS || platform_sockets(pf) == 2)
+        return snprintf(err, errlen, "nvlinks: expected at most %d GPUs per node and one socket (the links are the "
+                                     "node's topology)", PLATFORM_LINK_GPUS), 2;
+    for (int i = 0; i < PLATFORM_LINK_GPUS * PLATFORM_LINK_GPUS; i++) {
+        int a = i / g, b = i % g, k = pf->links[i];
+        if (k && (i >= g * g || a == b || k > 18 || pf->links[b * g + a] != k))
+            return snprintf(err, errlen, "nvlinks: expected pairs of GPUs 0..%d, each pair once, 1..18 links", g - 1), 2;
+    }
+    if (bad_positive(pf->link_bw, 1e15) || bad_positive(pf->host_bw, 1e15) || !(pf->host_lat >= pf->intra_lat) ||
+        pf->host_lat > 1)
+        return snprintf(err, errlen, "nvlinks: expected nvlink_bw and host_bw in (0, 1P] bytes/s and host_lat in "
+                                     "intra_lat..1 s"), 2;
+    return 0;
+}
+
 /* Today's fields (platform.h), named as a platform file's keys. 0, or 2 with a message. */
 static int platform_check_fabric(const platform *pf, char *err, size_t errlen)
 {
@@ -238,6 +275,7 @@ static int platform_check_fabric(const platform *pf, char *err, size_t errlen)
     if (!(pf->spine_lat == 0 || (pf->spine_lat >= pf->inter_lat && pf->spine_lat <= 1)))
         return snprintf(err, errlen, "spine_lat: expected inter_lat..1 s (a message across the spine also crosses "
                                      "its leaves)"), 2;
+    if (platform_has_links(pf) && check_links(pf, err, errlen)) return 2;
     if (pf->leaf_nodes > pf->nodes)
         return snprintf(err, errlen, "leaf_nodes: a leaf of %d nodes on %d nodes: expected at most the node count",
                         pf->leaf_nodes, pf->nodes), 2;

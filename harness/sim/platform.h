@@ -14,6 +14,9 @@
  *                  link of socket_bw per direction; latency socket_lat across it;
  *   nics > 1:      nic_bw is split over nics NICs, NIC j the rail of GPUs j*g/nics .. (j+1)*g/nics-1;
  *                  a message between nodes leaves by its sender's rail and arrives by its receiver's;
+ *   nvlinks:       the node's GPUs joined pair by pair, no switch (DGX-1's hybrid cube-mesh): a linked
+ *                  pair moves at its links x link_bw per direction, an unlinked one through the host
+ *                  (host_bw, host_lat); each GPU's own link (intra_bw: all its links) still bounds it;
  *   leaf_nodes:    a two-level fat tree: leaf switches of leaf_nodes nodes (rail_leaves: one leaf per
  *                  rail for each group of leaf_nodes nodes), a spine, each leaf's uplink carrying its
  *                  NICs' bandwidth / oversub; spine_lat GPU to GPU across the spine.
@@ -28,6 +31,7 @@
 #define PLATFORM_MAX_NODES 16384
 #define PLATFORM_MAX_GPUS_PER_NODE 64
 #define PLATFORM_MAX_HOSTS 65536
+#define PLATFORM_LINK_GPUS 16 /* nvlinks: at most this many GPUs per node */
 
 typedef struct platform {
     char name[64];        /* preset name ("custom" for one built from options; a file's `name`) */
@@ -46,6 +50,11 @@ typedef struct platform {
     int rail_leaves;      /* 1: a leaf per rail for each group of leaf_nodes nodes */
     double oversub;       /* leaf uplink oversubscription (0 = 1, non-blocking) */
     double spine_lat;     /* s, GPU to GPU across the spine (0 = inter_lat) */
+    unsigned char links[PLATFORM_LINK_GPUS * PLATFORM_LINK_GPUS]; /* nvlinks: gpus_per_node^2 counts,
+                             row-major, symmetric (all 0: none; DGX-1's cube-mesh) */
+    double link_bw;       /* bytes/s per direction of one such link */
+    double host_bw;       /* bytes/s per direction between GPUs without a link (PCIe, the CPUs) */
+    double host_lat;      /* s, GPU to GPU through the host */
 } platform;
 
 /* The fields' values with their defaults applied. */
@@ -54,10 +63,16 @@ static inline int platform_nics(const platform *pf) { return pf->nics > 1 ? pf->
 static inline double platform_oversub(const platform *pf) { return pf->oversub > 1 ? pf->oversub : 1; }
 static inline double platform_socket_lat(const platform *pf) { return pf->socket_lat > 0 ? pf->socket_lat : pf->intra_lat; }
 static inline double platform_spine_lat(const platform *pf) { return pf->spine_lat > 0 ? pf->spine_lat : pf->inter_lat; }
+/* 1 when the node's GPUs are joined pair by pair (nvlinks), not through a switch. */
+static inline int platform_has_links(const platform *pf)
+{
+    for (size_t i = 0; i < sizeof pf->links; i++) if (pf->links[i]) return 1;
+    return 0;
+}
 /* 1 when none of today's fields is in use: the two-level machine. */
 static inline int platform_two_level(const platform *pf)
 {
-    return platform_sockets(pf) == 1 && platform_nics(pf) == 1 && pf->leaf_nodes == 0;
+    return platform_sockets(pf) == 1 && platform_nics(pf) == 1 && pf->leaf_nodes == 0 && !platform_has_links(pf);
 }
 
 /* The presets: minsky, bigbasin, h200, custom. i in [0, platform_preset_count()). */

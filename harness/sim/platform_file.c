@@ -12,7 +12,7 @@
 #define LINE_MAX_BYTES 1000
 
 /* The keys: what each holds and where it goes. REQ: must be given (inter_bw or nic_bw: one of them). */
-enum { T_NAME, T_INT, T_NUM, T_BW, T_LAT, T_RATIO, T_BOOL, T_FACTOR };
+enum { T_NAME, T_INT, T_NUM, T_BW, T_LAT, T_RATIO, T_BOOL, T_FACTOR, T_LINKS };
 enum { REQ = 1, FIT = 2 };
 typedef struct key {
     const char *name;
@@ -40,6 +40,10 @@ static const key keys[] = {
     { "rail_leaves", T_BOOL, 0, PF(rail_leaves), 0 },
     { "oversubscription", T_RATIO, 0, PF(oversub), 0 },
     { "spine_lat", T_LAT, 0, PF(spine_lat), 0 },
+    { "nvlinks", T_LINKS, 0, PF(links), 0 },
+    { "nvlink_bw", T_BW, 0, PF(link_bw), 0 },
+    { "host_bw", T_BW, 0, PF(host_bw), 0 },
+    { "host_lat", T_LAT, 0, PF(host_lat), 0 },
     { "intra_rms_pct", T_NUM, FIT, FT(rms_pct[0]), 0 },
     { "inter_rms_pct", T_NUM, FIT, FT(rms_pct[1]), 0 },
     { "intra_points", T_INT, FIT, FT(points[0]), 1e9 },
@@ -148,12 +152,37 @@ static int value_of(const key *k, const char *v, double *d, char *err, size_t er
                     k->type == T_BW ? "decimal bandwidth like 400Gbit, 50GB/s or 5e10 (bytes/s)" : "decimal number", v), 2;
 }
 
+/* nvlinks = 0-1:2,0-2,...: pairs of GPUs (0..63 here; checked against gpus_per_node later) with their
+ * link counts (default 1), into the matrix at stride 64; platform_file_parse compacts it. */
+static int set_links(const char *v, unsigned char *wide, char *err, size_t errlen)
+{
+    const char *p = v;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b, k = 1;
+        if (end == p || *end != '-' || a < 0 || a >= PLATFORM_MAX_GPUS_PER_NODE) break;
+        p = end + 1, b = strtol(p, &end, 10);
+        if (end == p || b < 0 || b >= PLATFORM_MAX_GPUS_PER_NODE || a == b) break;
+        if (*end == ':') { p = end + 1, k = strtol(p, &end, 10); if (end == p || k < 1 || k > 18) break; }
+        if (wide[a * 64 + b]) return snprintf(err, errlen, "nvlinks: pair %ld-%ld given twice", a, b), 2;
+        wide[a * 64 + b] = wide[b * 64 + a] = (unsigned char)k;
+        if (*end == ',' && end[1]) { p = end + 1; continue; }
+        if (!*end) return 0;
+        break;
+    }
+    return snprintf(err, errlen, "nvlinks: expected GPU pairs like 0-1:2,0-2 (GPU-GPU[:links 1..18], comma "
+                                 "separated), got \"%.40s\"", v), 2;
+}
+
 /* key k = value v: store into pf/fit. 0, or 2 with err (prefix added by the caller). */
+static unsigned char wide_links[64 * 64]; /* the nvlinks of the file being parsed (one parse at a time) */
+
 static int set_key(const key *k, const char *v, platform *pf, platform_fit *fit, char *err, size_t errlen)
 {
     char *base = k->flags & FIT ? (char *)fit : (char *)pf;
     double d;
     if (k->type == T_NAME) return set_name(k, v, base + k->off, err, errlen);
+    if (k->type == T_LINKS) return set_links(v, wide_links, err, errlen);
     if (k->type == T_FACTOR) {
         char why[160];
         if (strlen(v) >= PLATFORM_FACTOR_LEN || platform_factor_check(v, why, sizeof why))
@@ -194,10 +223,8 @@ static int parse_line(const char *s, const char *end, platform *pf, platform_fit
     int k = 0;
     while (k < NKEYS && strcmp(p, keys[k].name)) k++;
     if (k == NKEYS) {
-        snprintf(err, errlen, "unknown key \"%.40s\" (expected name, gpus_per_node, intra_lat, intra_bw, "
-                              "inter_lat, inter_bw or nic_bw, nics, profile, sockets, socket_bw, socket_lat, "
-                              "leaf_nodes, rail_leaves, oversubscription, spine_lat, *_rms_pct, *_points, "
-                              "lat_factor, bw_factor)", p);
+        snprintf(err, errlen, "unknown key \"%.40s\" (the keys: harness/sim/platform_file.h; an example: ddlbench "
+                              "platform --export dgxh200)", p);
         return 2;
     }
     if (seen[k]++) {
@@ -216,6 +243,7 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
     char why[300];
     memset(&p, 0, sizeof p);
     memset(fp, 0, sizeof *fp);
+    memset(wide_links, 0, sizeof wide_links);
     p.nodes = 1;
     if (memchr(text, '\0', len)) {
         snprintf(err, errlen, "platform file %s: contains a NUL byte; expected key = value text", name);
@@ -245,6 +273,16 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
         return 2;
     }
     if (seen[K_NIC_BW]) p.nic_bw *= platform_nics(&p);
+    for (int a = 0; a < 64; a++) /* nvlinks at the file's gpus_per_node */
+        for (int b = 0; b < 64; b++)
+            if (wide_links[a * 64 + b] && (a >= p.gpus_per_node || b >= p.gpus_per_node ||
+                                            p.gpus_per_node > PLATFORM_LINK_GPUS)) {
+                snprintf(err, errlen, "platform file %s: nvlinks: pair %d-%d outside gpus_per_node %d (at most %d "
+                         "GPUs linked pair by pair)", name, a, b, p.gpus_per_node, PLATFORM_LINK_GPUS);
+                return 2;
+            } else if (wide_links[a * 64 + b]) {
+                p.links[a * p.gpus_per_node + b] = wide_links[a * 64 + b];
+            }
     if (p.inter_lat < p.intra_lat) {
         snprintf(err, errlen, "platform file %s: inter_lat %.3g s < intra_lat %.3g s: expected the latency to grow "
                               "from the node level to the network level", name, p.inter_lat, p.intra_lat);
@@ -299,6 +337,15 @@ void platform_file_put(FILE *f, const platform *pf)
     put_lat(f, "inter_lat", pf->inter_lat);
     if (platform_nics(pf) > 1) fprintf(f, "nics = %d\n", pf->nics), put_bw(f, "nic_bw", pf->nic_bw / pf->nics);
     else put_bw(f, "inter_bw", pf->nic_bw);
+    if (platform_has_links(pf)) {
+        const int g = pf->gpus_per_node;
+        fprintf(f, "nvlinks = ");
+        for (int a = 0, first = 1; a < g; a++)
+            for (int b = a + 1; b < g; b++)
+                if (pf->links[a * g + b]) fprintf(f, "%s%d-%d:%d", first ? "" : ",", a, b, pf->links[a * g + b]), first = 0;
+        fprintf(f, "\n");
+        put_bw(f, "nvlink_bw", pf->link_bw), put_bw(f, "host_bw", pf->host_bw), put_lat(f, "host_lat", pf->host_lat);
+    }
     if (pf->leaf_nodes) {
         fprintf(f, "leaf_nodes = %d\nrail_leaves = %s\noversubscription = %.6g\n", pf->leaf_nodes,
                 pf->rail_leaves ? "yes" : "no", platform_oversub(pf));

@@ -16,6 +16,8 @@
  *   profile = h200               the platform's GPU: the default device profile    (optional)
  *   nics = 8                     NICs per node, dividing gpus_per_node: rails      (optional, 1)
  *   sockets = 2, socket_bw, socket_lat   two halves over one link (platform.h)     (optional, 1)
+ *   nvlinks = 0-1:2,0-2,...      GPUs joined pair by pair (GPU-GPU[:links]), no switch, with
+ *   nvlink_bw, host_bw, host_lat   a link's bandwidth, and the host path of unlinked pairs (optional)
  *   leaf_nodes = 32              nodes per leaf switch of a two-level fat tree     (optional, 0: one switch)
  *   rail_leaves = yes            a leaf per rail (yes/no), oversubscription = 2 (or 2:1, >= 1),
  *   spine_lat = 7us              GPU to GPU across the spine, >= inter_lat         (optional)

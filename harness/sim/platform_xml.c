@@ -21,6 +21,10 @@
  *     one zone "fabric" with router "switch" without leaves, else zones "leafL" with router "leafL_r";
  *   leaf -> spine (zone "spine", router "spine_r") over "upL": SPLITDUPLEX, the leaf's NICs'
  *     bandwidth / oversub, latency (spine_lat - inter_lat)/2.
+ * With direct links (nvlinks: DGX-1's cube-mesh) every unit is one GPU, and a unit-to-unit route
+ * crosses its pair's link "nvlK_A_B" (SPLITDUPLEX, links x link_bw, no latency of its own: UP from
+ * the lower GPU) or, for a pair without one, its path through the host "hostK_A_B" (SPLITDUPLEX
+ * host_bw, latency host_lat - intra_lat: one path per pair, as a GPU talks to one partner a step).
  * SimGrid's Dijkstra takes the route with the fewest links (DijkstraZone.cpp: each route weighs its
  * link count), so the unit-to-unit routes weigh W links so that no other path ties or wins: W = 1
  * (the fabric's shortest detour is 2 links), but W = 3 with rail-aligned leaves, where a message to
@@ -61,7 +65,7 @@ typedef struct split { int units, per_unit, nics, weight, leaves; } split;
 static split split_of(const platform *pf)
 {
     const int s = platform_sockets(pf), r = platform_nics(pf), k = pf->leaf_nodes;
-    split sp = { s > r ? s : r, 0, r, pf->rail_leaves && r > 1 ? 3 : 1, 0 };
+    split sp = { platform_has_links(pf) ? pf->gpus_per_node : s > r ? s : r, 0, r, pf->rail_leaves && r > 1 ? 3 : 1, 0 };
     sp.per_unit = pf->gpus_per_node / sp.units;
     if (k > 0) sp.leaves = ((pf->nodes + k - 1) / k) * (pf->rail_leaves ? r : 1);
     return sp;
@@ -92,8 +96,14 @@ static void unit_route(const platform *pf, const split *sp, FILE *f, int k, int 
     snprintf(a, sizeof a, "n%d_u%d", k, u), snprintf(b, sizeof b, "n%d_u%d", k, v);
     snprintf(ga, sizeof ga, "%s_gw", a), snprintf(gb, sizeof gb, "%s_gw", b);
     route(f, a, b, ga, gb);
-    if (half_u != half_v)
+    if (platform_has_links(pf)) { /* units are GPUs: their pair's links, or the host */
+        int n = pf->links[u * pf->gpus_per_node + v], lo = u < v ? u : v, hi = u < v ? v : u;
+        if (n) fprintf(f, "<link_ctn id=\"nvl%d_%d_%d\" direction=\"%s\"/>", k, lo, hi, u < v ? "UP" : "DOWN");
+        else fprintf(f, "<link_ctn id=\"host%d_%d_%d\" direction=\"%s\"/>", k, lo, hi, u < v ? "UP" : "DOWN");
+        w++;
+    } else if (half_u != half_v) {
         fprintf(f, "<link_ctn id=\"xbus%d\" direction=\"%s\"/>", k, half_u < half_v ? "UP" : "DOWN"), w++;
+    }
     for (; w < sp->weight; w++) fprintf(f, "<link_ctn id=\"nvs%d_%d\"/>", k, w);
     fprintf(f, "</zoneRoute>\n");
 }
@@ -114,6 +124,16 @@ static void node_parts(const platform *pf, const split *sp, FILE *f, int k)
     if (platform_sockets(pf) == 2)
         fprintf(f, "  <link id=\"xbus%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", k,
                 pf->socket_bw, platform_socket_lat(pf) - pf->intra_lat);
+    if (platform_has_links(pf)) {
+        const int g = pf->gpus_per_node;
+        for (int a = 0; a < g; a++)
+            for (int b = a + 1; b < g; b++) {
+                int n = pf->links[a * g + b];
+                fprintf(f, "  <link id=\"%s%d_%d_%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" "
+                           "sharing_policy=\"SPLITDUPLEX\"/>\n", n ? "nvl" : "host", k, a, b,
+                        n ? n * pf->link_bw : pf->host_bw, n ? 0 : pf->host_lat - pf->intra_lat);
+            }
+    }
     for (int w = 0; w < sp->weight && sp->units > 1; w++)
         fprintf(f, "  <link id=\"nvs%d_%d\" bandwidth=\"1e15Bps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n", k, w);
 }
