@@ -104,7 +104,7 @@ draw() { # chart algos [extra gnuplot -e]
 }
 cd "$root"
 status=0
-refs=$(for m in $models; do [ -f "$tmp/ref_$m.dat" ] && printf '%s ' "$m"; done)
+refs=$(for m in $models; do [ ! -f "$tmp/ref_$m.dat" ] || printf '%s ' "$m"; done)
 draw efficiency "$algos" "refs='$refs'" || status=1
 draw throughput "$algos" || status=1
 draw breakdown "$algos" || status=1
