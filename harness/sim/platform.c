@@ -230,7 +230,8 @@ const char *platform_preset_names(void)
     return names;
 }
 
-static int bad_positive(double v, double max) { return !(v > 0 && v <= max) || !isfinite(v); }
+/* A bandwidth outside [1 kB/s, max]: slower than any link, or 0, would price a step as inf (issue 27). */
+static int bad_positive(double v, double max) { return !(v >= 1e3 && v <= max) || !isfinite(v); }
 
 /* nvlinks: within the node's GPUs, symmetric, none to itself, each count 1..18; their bandwidths. */
 static int check_links(const platform *pf, char *err, size_t errlen)
@@ -246,7 +247,7 @@ static int check_links(const platform *pf, char *err, size_t errlen)
     }
     if (bad_positive(pf->link_bw, 1e15) || bad_positive(pf->host_bw, 1e15) || !(pf->host_lat >= pf->intra_lat) ||
         pf->host_lat > 1)
-        return snprintf(err, errlen, "nvlinks: expected nvlink_bw and host_bw in (0, 1P] bytes/s and host_lat in "
+        return snprintf(err, errlen, "nvlinks: expected nvlink_bw and host_bw in [1k, 1P] bytes/s and host_lat in "
                                      "intra_lat..1 s"), 2;
     return 0;
 }
@@ -290,8 +291,8 @@ int platform_check(const platform *pf, char *err, size_t errlen)
         what = "--gpus-per-node: expected 1..64";
     else if ((long)pf->nodes * pf->gpus_per_node > PLATFORM_MAX_HOSTS)
         what = "--nodes x --gpus-per-node: expected at most 65536 GPUs";
-    else if (bad_positive(pf->intra_bw, 1e15)) what = "--intra-bw: expected a bandwidth in (0, 1P] bytes/s";
-    else if (bad_positive(pf->nic_bw, 1e15)) what = "--inter-bw: expected a bandwidth in (0, 1P] bytes/s";
+    else if (bad_positive(pf->intra_bw, 1e15)) what = "--intra-bw: expected a bandwidth in [1k, 1P] bytes/s";
+    else if (bad_positive(pf->nic_bw, 1e15)) what = "--inter-bw: expected a bandwidth in [1k, 1P] bytes/s";
     else if (!(pf->intra_lat >= 0 && pf->intra_lat <= 1)) what = "--intra-lat: expected 0..1 s";
     else if (!(pf->inter_lat >= pf->intra_lat && pf->inter_lat <= 1))
         what = "--inter-lat: expected intra-lat..1 s (a message between nodes also crosses GPU links)";
