@@ -5,12 +5,19 @@
 
 #include <string.h>
 
+/* The defaults as cli_sweep_resolve leaves them on the default platform (minsky: 4 GPUs per node). */
+static void resolved_defaults(sweep_params *p)
+{
+    sweep_params_defaults(p);
+    sweep_params_set(p, "--gpus-per-node", "4");
+}
+
 /* Sets opt to val on the defaults and checks: the status, and err's start when want is not NULL. */
 static void try(const char *opt, const char *val, int make, int want_rc, const char *want)
 {
     sweep_params p;
     char err[600] = "";
-    sweep_params_defaults(&p);
+    resolved_defaults(&p);
     p.make = make;
     if (opt) CHECK(sweep_params_set(&p, opt, val) == 0, "%s is a sweep option", opt);
     int rc = sweep_check(&p, err, sizeof err);
@@ -23,6 +30,7 @@ int main(void)
 {
     sweep_params p;
     sweep_params_defaults(&p);
+    CHECK(!*p.gpus_per_node && !*p.profile && !*p.platform, "defaults: GPUs per node and profile are the platform's");
     CHECK(sweep_params_set(&p, "--frobnicate", "1") == -1, "unknown option");
     CHECK(sweep_params_set(&p, "-j", "3") == 0 && !strcmp(p.jobs, "3"), "-j is --jobs");
     try(NULL, NULL, 0, 0, NULL);
@@ -49,7 +57,7 @@ int main(void)
     try("--train-args", "--steps 2 --csv x", 0, 2, "--train-args: --csv is set by the sweep; expected other ddlbench train options");
     try("--train-args", "--profile v100", 1, 2, "TRAIN_ARGS: --profile is set by the sweep under simulation (use PROFILE)");
     /* the model backend reaches 65536 nodes; every backend at most 65536 GPUs */
-    sweep_params_defaults(&p);
+    resolved_defaults(&p);
     sweep_params_set(&p, "--backend", "model"), sweep_params_set(&p, "--nodes", "16384");
     char err[600] = "";
     CHECK(sweep_check(&p, err, sizeof err) == 0 && p.n_nodes == 16384 && p.n_gpn == 4, "model 16384 x 4: %s", err);
