@@ -95,63 +95,32 @@ endif
 
 
 # ---- Sources, by flavour ---------------------------------------------------------------------------
-# Every file is named once here; nothing is globbed, so no file is dropped or picked up by accident.
-# Three flavours compile the same sources and differ only in the backend files listed per flavour:
-#   host  mpicc, BLAS, CPU kernels                     -> $(BUILD)/ddlbench, $(BUILD)/libddl.a
-#   cuda  the host objects with the CUDA backends       -> $(BUILD)/cuda/ddlbench, $(BUILD)/cuda/libddl.a
-#   sim   smpicc, injected compute (SimGrid)           -> $(BUILD)/sim/ddlbench-sim
-# libddl: the collectives (collectives/) and the kernels they call (LIBK_*).
-LIB_COMMON := collectives/allreduce_auto.c collectives/allreduce_ddl.c collectives/allreduce_rhd.c \
-              collectives/allreduce_ring.c collectives/context.c collectives/cost.c collectives/device.c \
-              collectives/errors.c collectives/exchange.c collectives/grid.c collectives/location.c \
-              collectives/ompi_decision.c collectives/registry.c collectives/rsag.c collectives/rsag_rhd.c \
-              collectives/nodes.c collectives/topology.c collectives/links.c
+# Three flavours build every .c of collectives/, kernels/ and harness/*/ but the backends of the
+# others (docs/DESIGN.md, Seams):
+#   host  mpicc, BLAS, CPU kernels                 -> $(BUILD)/ddlbench, $(BUILD)/libddl.a
+#   cuda  host, kernels/*.cu in place of CUDA_OUT  -> $(BUILD)/cuda/ddlbench, $(BUILD)/cuda/libddl.a
+#   sim   smpicc, injected compute (SimGrid)       -> $(BUILD)/sim/ddlbench-sim
+SRC        := $(sort $(wildcard collectives/*.c kernels/*.c harness/*/*.c))
 LIB_REAL   := collectives/allreduce_mpi.c
-LIB_SIMB   := collectives/allreduce_mpi_sim.c
-LIBK_HOST  := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
-LIBK_CUDA  := kernels/reduce.c kernels/mem_host.c                    # + kernels/devmem_cuda.cu reduce_cuda.cu
-LIBK_SIM   := kernels/reduce_sim.c kernels/mem_sim.c kernels/devmem_none.c
-# The other kernels: GEMM, SGD, the compute clock, the memory-bound layer kernels (layers.h: host
-# layers.c + im2col.c, device layers_cuda.cu + layers_cuda_window.cu, simulated layers_sim.c;
-# layers_nodev.c = no device); mem_pool.c: the simulation's keep-list of freed buffers (mem_sim.c).
-KERN_HOST  := kernels/gemm_blas.c kernels/compute_host.c kernels/sgd.c kernels/sim_rates.c kernels/mem_pool.c \
-              kernels/layers.c kernels/im2col.c kernels/layers_nodev.c
-KERN_CUDA  := kernels/sgd.c kernels/sim_rates.c kernels/layers.c kernels/im2col.c # + gemm_cublas.cu compute_cuda.cu layers_cuda.cu
-KERN_SIM   := kernels/gemm_sim.c kernels/compute_sim.c kernels/sgd_sim.c kernels/sim_rates.c kernels/mem_pool.c \
-              kernels/layers_sim.c kernels/layers_nodev.c
-CUDA_CU    := kernels/devmem_cuda.cu kernels/reduce_cuda.cu kernels/gemm_cublas.cu kernels/compute_cuda.cu \
-              kernels/layers_cuda.cu kernels/layers_cuda_window.cu
+HOST_BACK  := $(LIB_REAL) $(addprefix kernels/,reduce.c mem_host.c gemm_blas.c compute_host.c sgd.c \
+              layers.c im2col.c) harness/train/engine_thread.c $(addprefix harness/common/,watchdog.c \
+              counters.c)
+SIM_BACK   := collectives/allreduce_mpi_sim.c $(addprefix kernels/,reduce_sim.c mem_sim.c gemm_sim.c \
+              compute_sim.c sgd_sim.c layers_sim.c) harness/train/engine_sim.c \
+              $(addprefix harness/common/,watchdog_sim.c counters_sim.c)
+CUDA_OUT   := $(addprefix kernels/,devmem_none.c gemm_blas.c compute_host.c mem_pool.c layers_nodev.c)
+HOST_SRC   := $(filter-out $(SIM_BACK),$(SRC))
+SIM_SRC    := $(filter-out $(HOST_BACK),$(SRC))
+# libddl: the collectives and the kernels they call (LIBK).
+LIB_COMMON := $(filter-out $(HOST_BACK) $(SIM_BACK),$(filter collectives/%,$(SRC)))
+LIBK       := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
+CUDA_CU    := $(sort $(wildcard kernels/*.cu))
 CUDA_LIBCU := kernels/devmem_cuda.cu kernels/reduce_cuda.cu
-# The harness, by role (harness/DESIGN in docs/DESIGN.md): cli/ front-ends, common/ services, bench/
-# the collective benchmark, train/ the training step, sim/ machines and the cost model.
-HARN_COMMON := harness/cli/cli_allreduce.c harness/cli/cli_calibrate.c harness/cli/cli_calibrate_net.c harness/cli/cli_cost.c \
-               harness/cli/cli_gpucheck.c harness/cli/cli_gpucheck_step.c harness/cli/cli_kernels.c harness/cli/cli_list.c \
-               harness/cli/cli_model.c harness/cli/cli_model_train.c harness/cli/cli_platform.c harness/cli/cli_study.c \
-               harness/cli/cli_train.c harness/cli/cli_train_run.c harness/cli/cli_train_out.c harness/cli/cli_json.c \
-               harness/cli/cli_advise.c harness/cli/cli_advise_sim.c harness/cli/cli_rows.c harness/cli/cli_merge.c \
-               harness/cli/cli_sweep.c \
-               harness/common/device_pick.c harness/common/guard.c harness/common/meta.c harness/common/outfile.c \
-               harness/common/opts.c harness/common/parse.c harness/common/results.c harness/common/scaling.c \
-               harness/common/sweep_params.c harness/common/sweep_plan.c \
-               harness/bench/bench_allreduce.c harness/bench/bench_report.c harness/bench/bench_data.c harness/bench/bench_stats.c \
-               harness/train/bucket.c harness/train/model_resnet.c harness/train/model_bytes.c \
-               harness/train/step_full.c harness/train/step_mem.c harness/train/schedule.c harness/train/trainer.c harness/train/trainer_buffers.c harness/train/workload.c \
-               harness/sim/cost_hook.c harness/sim/model_cost.c harness/sim/model_step.c harness/sim/platform.c \
-               harness/sim/platform_file.c harness/sim/fit.c harness/sim/profile.c harness/sim/advise.c
-HARN_REAL  := harness/train/engine_thread.c harness/common/watchdog.c harness/common/counters.c
-HARN_SIMB  := harness/train/engine_sim.c harness/common/watchdog_sim.c harness/common/counters_sim.c
 MAIN_SRC   := harness/cli/main.c
 HARN_DIRS  := harness/cli harness/common harness/bench harness/train harness/sim
-# Tests: one file per module. test_grid and test_partition test library internals and link its raw
-# objects; the others link the sealed libddl.a. test_cuda and test_link_cuda: CUDA section.
-TEST_SRC   := tests/test_allreduce.c tests/test_api.c tests/test_collectives.c tests/test_bucket.c tests/test_cost.c tests/test_engine.c \
-              tests/test_gemm.c tests/test_grid.c tests/test_links.c tests/test_meta.c tests/test_model.c tests/test_model_step.c \
-              tests/test_schedule.c tests/test_outfile.c tests/test_opts.c tests/test_cli_rows.c tests/test_parse.c \
-              tests/test_partition.c tests/test_platform.c tests/test_platform_file.c tests/test_fit.c tests/test_jitter.c \
-              tests/test_profile.c tests/test_reduce.c \
-              tests/test_link.c tests/test_compute.c tests/test_step_full.c \
-              tests/test_results.c tests/test_stats.c tests/test_workload.c tests/test_advise.c tests/test_mem_pool.c \
-              tests/test_scaling.c tests/test_sweep_params.c tests/test_sweep_plan.c
+# Tests: one file per module (test_cuda*: CUDA section). test_grid, test_partition and test_links
+# test library internals and link its raw objects; the others link the sealed libddl.a.
+TEST_SRC   := $(filter-out tests/test_cuda%,$(wildcard tests/test_*.c))
 TEST_INTERNAL := test_grid test_partition test_links
 
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
@@ -186,10 +155,9 @@ $(BUILD)/harness/common/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
 $(SIM_BUILD)/harness/common/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
 
 obj        = $(patsubst %.c,$(BUILD)/%.o,$(1))
-LIB_OBJ   := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_HOST))
-LIBK_OBJ  := $(call obj,$(LIBK_HOST))
-KERN_OBJ  := $(call obj,$(KERN_HOST))
-HARN_OBJ  := $(call obj,$(HARN_COMMON) $(HARN_REAL))
+LIB_OBJ   := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK))
+# The sealed library hides its kernels: the harness links its own copy of them (APP_OBJ).
+APP_OBJ   := $(call obj,$(filter-out collectives/% $(MAIN_SRC),$(HOST_SRC)))
 MAIN_OBJ  := $(call obj,$(MAIN_SRC))
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 LIBDDL    := $(BUILD)/libddl.a
@@ -216,12 +184,10 @@ endef
 $(LIBDDL): $(LIB_OBJ)
 	$(seal)
 
-# The sealed library hides its kernels: the harness links its own copy of them (LIBK_OBJ).
-EXE_LIBK := $(LIBK_OBJ)
-$(EXE): $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(LIBDDL)
+$(EXE): $(MAIN_OBJ) $(APP_OBJ) $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(LIBDDL)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(APP_OBJ) $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 $(addprefix $(BUILD)/tests/,$(TEST_INTERNAL)): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -249,7 +215,6 @@ help:
 # smpirun (see tests/sim_model.sh).
 SMPICC    ?= smpicc
 SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -MMD -MP
-SIM_SRC   := $(LIB_COMMON) $(LIB_SIMB) $(LIBK_SIM) $(KERN_SIM) $(HARN_COMMON) $(HARN_SIMB) $(MAIN_SRC)
 SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o)
 SIM_EXE   := $(SIM_BUILD)/ddlbench-sim
 
@@ -296,10 +261,10 @@ $(EXTRA_BUILD)/tests/extra/allreduce_star.o: tests/extra/allreduce_star.c
 $(EXTRA_LIB): $(filter-out $(BUILD)/collectives/registry.o,$(LIB_OBJ)) $(EXTRA_OBJ)
 	$(seal)
 
-$(EXTRA_BUILD)/ddlbench: $(MAIN_OBJ) $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
+$(EXTRA_BUILD)/ddlbench: $(MAIN_OBJ) $(APP_OBJ) $(EXTRA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
-$(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(HARN_OBJ) $(KERN_OBJ) $(EXE_LIBK) $(EXTRA_LIB)
+$(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 
@@ -462,11 +427,9 @@ CUDA_TEST  := $(BUILD)/tests/test_cuda $(BUILD)/tests/test_cuda_compute $(BUILD)
 ifneq ($(strip $(NVCC)),)
 CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
 NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden -MMD -MP -Ikernels
-CUDA_LIBCU_OBJ := $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
-CUDA_LIB_OBJ := $(call obj,$(LIB_COMMON) $(LIB_REAL) $(LIBK_CUDA)) $(CUDA_LIBCU_OBJ)
-CUDA_OBJ   := $(call obj,$(HARN_COMMON) $(HARN_REAL) $(KERN_CUDA)) \
-              $(filter-out $(CUDA_LIBCU_OBJ),$(CUDA_CU:%.cu=$(CUDA_BUILD)/%.o)) \
-              $(call obj,$(LIBK_CUDA)) $(CUDA_LIBCU_OBJ)
+CUDA_LIB_OBJ := $(call obj,$(filter-out $(CUDA_OUT),$(LIB_COMMON) $(LIB_REAL) $(LIBK))) \
+                $(CUDA_LIBCU:%.cu=$(CUDA_BUILD)/%.o)
+CUDA_OBJ   := $(filter-out $(call obj,$(CUDA_OUT)),$(APP_OBJ)) $(CUDA_CU:%.cu=$(CUDA_BUILD)/%.o)
 CUDA_LIBS  := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcublas -lcudart -lstdc++
 all: $(CUDA_EXE) $(CUDA_LIB) $(CUDA_TEST)
 
