@@ -183,12 +183,11 @@ define seal
 endef
 $(LIBDDL): $(LIB_OBJ)
 	$(seal)
-
+link = $(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
 $(EXE): $(MAIN_OBJ) $(APP_OBJ) $(LIBDDL)
-	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
-
+	$(link)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(APP_OBJ) $(LIBDDL)
-	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
+	$(link)
 $(addprefix $(BUILD)/tests/,$(TEST_INTERNAL)): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # test_link: the sealed library alone, as a framework would link it (no harness, no kernels).
@@ -244,29 +243,19 @@ sim-repro: $(EXE) $(SIM_REPRO)
 EXTRA_BUILD := $(BUILD)/extra
 EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
 EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
-EXTRA_BINS  := $(EXTRA_BUILD)/ddlbench $(EXTRA_BUILD)/tests/test_allreduce \
-               $(EXTRA_BUILD)/tests/test_collectives
-
 ## test build with one more algorithm (tests/extra/allreduce_star.c) in $(BUILD)/extra/
-registry-extra: $(EXTRA_BINS)
-
-$(EXTRA_BUILD)/collectives/registry.o: collectives/registry.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(COLL_INC) -DDDL_TEST_EXTRA_ALGO -c $< -o $@
-
-$(EXTRA_BUILD)/tests/extra/allreduce_star.o: tests/extra/allreduce_star.c
+registry-extra: $(addprefix $(EXTRA_BUILD)/,ddlbench tests/test_allreduce tests/test_collectives)
+$(EXTRA_BUILD)/collectives/registry.o: CFLAGS += -DDDL_TEST_EXTRA_ALGO
+$(EXTRA_OBJ): $(EXTRA_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(COLL_INC) -c $< -o $@
-
 $(EXTRA_LIB): $(filter-out $(BUILD)/collectives/registry.o,$(LIB_OBJ)) $(EXTRA_OBJ)
 	$(seal)
-
 $(EXTRA_BUILD)/ddlbench: $(MAIN_OBJ) $(APP_OBJ) $(EXTRA_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
-
+	$(link)
 $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS)
+	$(link)
 
 # ---- The main job: the scaling study (harness/scripts/sweep.sh) ---------------------------------
 # Outside a batch allocation it simulates (SMPI); inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it
@@ -439,16 +428,10 @@ $(CUDA_BUILD)/%.o: %.cu
 
 $(CUDA_LIB): $(CUDA_LIB_OBJ)
 	$(seal)
-
 $(CUDA_EXE): $(MAIN_OBJ) $(CUDA_OBJ) $(CUDA_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
-
-$(BUILD)/tests/test_cuda: $(BUILD)/tests/test_cuda.o $(CUDA_OBJ) $(CUDA_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
-# test_cuda_compute: the layer kernels on the device against the host ones (layers.c, im2col.c).
-$(BUILD)/tests/test_cuda_compute: $(BUILD)/tests/test_cuda_compute.o $(CUDA_OBJ) $(CUDA_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(BLAS_LIBS) $(LDLIBS) $(CUDA_LIBS)
-
+	$(link) $(CUDA_LIBS)
+$(BUILD)/tests/test_cuda $(BUILD)/tests/test_cuda_compute: %: %.o $(CUDA_OBJ) $(CUDA_LIB)
+	$(link) $(CUDA_LIBS)
 # test_link_cuda: the CUDA libddl.a alone with the CUDA runtime, as a framework would link it.
 $(BUILD)/tests/test_link_cuda: $(BUILD)/tests/test_link.o $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread $(CUDA_LIBS)
