@@ -1,60 +1,59 @@
-# ddlbench — one non-recursive Makefile. `make help` prints its `##` blocks, each documenting the
-# target or variable defined on the line below it (harness/scripts/make_help.awk), so it cannot drift.
+# ddlbench — one non-recursive Makefile. `make help` prints the `##` block above each target or
+# variable (harness/scripts/make_help.awk), so the help cannot drift from the definitions.
 # ---- Variables are data: taken as text, checked, quoted -----------------------------------------
-# A variable given on the command line or in the environment becomes a simple variable holding its
-# text, so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it.
-# Data variables are checked (CHECKS) and single-quoted (q) wherever they reach a recipe, so quotes,
-# ;, $(...) and backticks never run (tests/bad_inputs_*.sh); tool and flag variables (CC, CFLAGS,
-# MPIRUN, ...) are command fragments by design, refused when they hold ; & | < > $ ` or newlines.
-# The sweep's values are not checked here: sweep.sh asks `ddlbench sweep-check --make` (one set of
-# limits, harness/common/sweep_params.c, naming these variables); emucluster.sh and cluster_bench.sh
-# check the emulated cluster's (NODES, RATE, DELAY, GPUS_PER_NODE, MAX).
-TOOL_VARS := CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT ARCH_FLAGS \
-             CUDA_ARCH CUDA_HOME NVCC_FLAGS
-DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT RUN \
-             SWEEP_FLAGS FIDELITY_FLAGS BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD FUZZ_SECONDS SANITIZE \
-             SEAL CUDA RATE DELAY JOBS DEVICE PRECISION FORCE MAX OVERLAY $(TOOL_VARS)
-CMDLINE := $(foreach v,$(DATA_VARS),$(if $(filter command line,$(origin $(v))),$(v)))
-GIVEN   := $(foreach v,$(DATA_VARS),$(if $(filter command line environment,$(origin $(v))),$(v)))
-$(foreach v,$(GIVEN),$(eval $(if $(filter $(v),$(CMDLINE)),override) $(v) := $$(value $(v))))
-q  = '$(subst ','\'',$(1))'
-qv = $(call q,$($(1)))
+# A variable from the command line or the environment becomes a simple variable holding its text,
+# so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it. Data
+# variables are checked (CHECKS) and single-quoted (q) wherever they reach a recipe, so nothing in
+# them runs (tests/bad_inputs_*.sh); tool variables are command fragments by design, refused when
+# they hold ; & | < > $ ` or newlines. sweep.sh checks the sweep's values (ddlbench sweep-check
+# --make); emucluster.sh and cluster_bench.sh the emulated cluster's (NODES, RATE, DELAY, ..., MAX).
+TOOL_VARS := CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT \
+             ARCH_FLAGS CUDA_ARCH CUDA_HOME NVCC_FLAGS
+DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT \
+             RUN SWEEP_FLAGS FIDELITY_FLAGS BUILD SIM_BUILD FUZZ_BUILD MPICH_BUILD FUZZ_SECONDS \
+             SANITIZE SEAL CUDA RATE DELAY JOBS DEVICE PRECISION FORCE MAX OVERLAY $(TOOL_VARS)
+CMDLINE := $(foreach v,$(DATA_VARS),$(if $(filter command line,$(origin $v)),$v))
+GIVEN   := $(foreach v,$(DATA_VARS),$(if $(filter command line environment,$(origin $v)),$v))
+$(foreach v,$(GIVEN),$(eval $(if $(filter $v,$(CMDLINE)),override) $v := $$(value $v)))
+q  = '$(subst ','\'',$1)'
+qv = $(call q,$($1))
 digits := 0 1 2 3 4 5 6 7 8 9
-alnum  := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U \
-          V W X Y Z $(digits)
-comma := ,
-space := $(subst ,, )
+alnum  := $(digits) a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M \
+          N O P Q R S T U V W X Y Z
+comma  := ,
+space  := $(subst ,, )
 define nl
 
 
 endef
-# CHECKS: VAR:KIND[:GOAL+GOAL]. A VAR given on the command line or in the environment is refused
-# with one line naming it when bad.KIND finds fault with its text (only for GOALs, where listed).
+# CHECKS: VAR:KIND[:GOAL+GOAL]: a given VAR whose text bad.KIND faults (for those GOALs only, where
+# listed) is refused with one line naming it and exp.KIND.
 RUNGOALS := run+cluster-bench
-CHECKS := BUILD:path SIM_BUILD:path FUZZ_BUILD:path MPICH_BUILD:path OVERLAY:opath FIDELITY_FLAGS:flags \
-          $(addsuffix :tool,$(TOOL_VARS)) FUZZ_SECONDS:secs:fuzz RUN:path:run+plots+report \
-          OUT:opath:$(RUNGOALS)+plots+report FORCE:one:$(RUNGOALS) SWEEP_FLAGS:flags:$(RUNGOALS) \
-          PRECISION:prec:$(RUNGOALS)
-without = $(if $(2),$(call without,$(subst $(firstword $(2)),,$(1)),$(wordlist 2,$(words $(2)),$(2))),$(1))
-bad.path  = $(or $(filter-out 1,$(words $($(1)))),$(call without,$($(1)),$(alnum) . / _ - +))
+CHECKS := BUILD:path SIM_BUILD:path FUZZ_BUILD:path MPICH_BUILD:path OVERLAY:opath \
+          FIDELITY_FLAGS:flags $(addsuffix :tool,$(TOOL_VARS)) FUZZ_SECONDS:secs:fuzz \
+          RUN:path:run+plots+report OUT:opath:$(RUNGOALS)+plots+report FORCE:one:$(RUNGOALS) \
+          SWEEP_FLAGS:flags:$(RUNGOALS) PRECISION:prec:$(RUNGOALS)
+without = $(if $2,$(call without,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
+bad.path  = $(or $(filter-out 1,$(words $($1))),$(call without,$($1),$(alnum) . / _ - +))
 exp.path  = a path of letters, digits and . / _ - +
-bad.opath = $(if $($(1)),$(call bad.path,$(1)))
+bad.opath = $(if $($1),$(call bad.path,$1))
 exp.opath = $(exp.path) (or nothing)
-bad.flags = $(call without,$(subst $(space),,$($(1))),$(alnum) . / _ - + = : $(comma))
+bad.flags = $(call without,$(subst $(space),,$($1)),$(alnum) . / _ - + = : $(comma))
 exp.flags = options of letters, digits and . / _ - + = : , (e.g. --ranks 2 -e 4M --resume -q)
-bad.tool  = $(or $(findstring $(nl),$($(1))),$(strip $(foreach c,; & | < > $$ `,$(findstring $(c),$($(1))))))
+bad.tool  = $(or $(findstring $(nl),$($1)),$\
+            $(strip $(foreach c,; & | < > $$ `,$(findstring $c,$($1)))))
 exp.tool  = a command or flags without ; & | < > $$ ` or newlines
-bad.one   = $(filter-out 1,$($(1)))
+bad.one   = $(filter-out 1,$($1))
 exp.one   = 1 or nothing
-bad.prec  = $(filter-out fp32 tf32 bf16 fp16,$($(1)))$(filter-out 1,$(words $($(1))))
+bad.prec  = $(filter-out fp32 tf32 bf16 fp16,$($1))$(filter-out 1,$(words $($1)))
 exp.prec  = fp32, tf32, bf16 or fp16
-bad.secs  = $(or $(filter-out 1,$(words $($(1)))),$(call without,$($(1)),$(digits)),$(filter 0%,$($(1))),$\
-            $(if $(shell [ $($(1)) -le 86400 ] 2>/dev/null && echo ok),,no))
+bad.secs  = $(or $(filter-out 1,$(words $($1))),$(call without,$($1),$(digits)),$\
+            $(filter 0%,$($1)),$(if $(shell [ $($1) -le 86400 ] 2>/dev/null && echo ok),,no))
 exp.secs  = an integer in 1..86400
-check = $(if $(and $(filter $(1),$(GIVEN)),$(if $(3),$(filter $(subst +, ,$(3)),$(MAKECMDGOALS)),y),$\
-        $(call bad.$(2),$(1))),$(error $(1): expected $(exp.$(2))$(comma) got "$($(1))"))
-$(foreach r,$(CHECKS),$(call check,$(word 1,$(subst :, ,$(r))),$(word 2,$(subst :, ,$(r))),$\
-    $(word 3,$(subst :, ,$(r)))))
+check = $(if $(and $(filter $1,$(GIVEN)),$(if $3,$(filter $(subst +, ,$3),$(MAKECMDGOALS)),y),$\
+        $(call bad.$2,$1)),$(error $1: expected $(exp.$2)$(comma) got "$($1)"))
+$(foreach r,$(CHECKS),$(call check,$(word 1,$(subst :, ,$r)),$(word 2,$(subst :, ,$r)),$\
+    $(word 3,$(subst :, ,$r))))
 
 ## MPI compiler wrapper (MPICH: MPICC=mpicc.mpich MPIRUN=mpirun.mpich BUILD=build/mpich)
 MPICC   ?= mpicc
