@@ -259,30 +259,23 @@ DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
 ## mpi with DEVICE=gpu: fp32 | tf32 | bf16 | fp16
 PRECISION     ?= tf32
 endif
+RUN_DEPS      := $(EXE)
 ifeq ($(BACKEND)$(DEVICE),mpigpu)
 ## models and batches (default: by BACKEND)
 MODELS        ?= resnet50:32,resnet101-22k:20
 ## options for each `ddlbench train` (default: by BACKEND)
 TRAIN_ARGS    ?= --precision $(PRECISION) --steps 5 --warmup 1
-RUN_DEPS      := $(EXE) $(CUDA_BUILD)/ddlbench
+RUN_DEPS      += $(CUDA_BUILD)/ddlbench
 else ifneq ($(filter mpi emu,$(BACKEND)),)
 MODELS        ?= resnet50:8
 TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
-RUN_DEPS      := $(EXE)
-else ifeq ($(BACKEND),model)
-MODELS        ?= resnet50:32,resnet101-22k:20
-TRAIN_ARGS    ?=
-RUN_DEPS      := $(EXE)
-else
-# One timed step, no warm-up: the simulation is deterministic and its first step equals the
+else ifneq ($(BACKEND),model)
+# sim: one timed step, no warm-up: the simulation is deterministic and its first step equals the
 # second (tests/sim_speed.sh checks it), so a warm-up step would only double the wall time.
-MODELS        ?= resnet50:32,resnet101-22k:20
 TRAIN_ARGS    ?= --steps 1 --warmup 0
-RUN_DEPS      := $(EXE) $(SIM_EXE)
+RUN_DEPS      += $(SIM_EXE)
 endif
-# a dry run builds nothing
-DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
-RUN_DEPS      := $(if $(DRY_RUN),,$(RUN_DEPS))
+MODELS        ?= resnet50:32,resnet101-22k:20
 ## results folder of `make run` (default: results/<run-id>, linked as results/latest)
 OUT           ?=
 ## launches at once (default: the core count)
@@ -291,6 +284,9 @@ JOBS          ?=
 FORCE         ?=
 ## sweep.sh options: --resume, --dry-run, -q (sh harness/scripts/sweep.sh --help)
 SWEEP_FLAGS   ?=
+# a dry run builds nothing
+DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
+RUN_DEPS      := $(if $(DRY_RUN),,$(RUN_DEPS))
 ## the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and 1..NODES
 ## nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest), then its
 ## report and charts (the values' limits: ddlbench sweep-check --help; the table: ddlbench merge
