@@ -429,7 +429,6 @@ FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c o
                 $(addprefix harness/sim/,profile.c platform.c platform_file.c) \
                 collectives/grid.c collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
-# Open MPI's wrapper answers --showme:compile, MPICH's -compile_info (the compiler's name first)
 mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | \
                         cut -d' ' -f2-)
 MPI_COMPILE  := $(call mpi_flags,compile)
