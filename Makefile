@@ -4,8 +4,8 @@
 # A variable from the command line or the environment becomes a simple variable holding its text,
 # so no expansion (not even make's own, exporting it to a recipe) runs a $(shell ...) in it. Data
 # variables are checked (CHECKS) and single-quoted (q) wherever they reach a recipe; tool variables
-# are command fragments by design, refused when they hold ; & | < > $ ` or newlines (tests/
-# bad_inputs_*.sh). sweep.sh, emucluster.sh and cluster_bench.sh check the sweep's values.
+# are command fragments by design, refused when they hold ; & | < > $ ` or newlines. Tested by
+# tests/bad_inputs_*.sh; sweep.sh, emucluster.sh and cluster_bench.sh check the sweep's values.
 TOOL_VARS := CC MPICC SMPICC NVCC FUZZ_CC LD AR OBJCOPY MPIRUN VALGRIND CFLAGS LDFLAGS OPT \
              ARCH_FLAGS CUDA_ARCH CUDA_HOME NVCC_FLAGS
 DATA_VARS := NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT \
