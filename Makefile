@@ -236,14 +236,14 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 # runs the real build; BACKEND=emu runs the real build on an emulated cluster (emucluster.sh; root).
 ## nodes of the study (1 GPU, then 1..NODES nodes)
 NODES         ?= 2
-## GPUs (ranks) per node
-GPUS_PER_NODE ?= 4
+## GPUs (ranks) per node (default: the platform's; another needs SWEEP_FLAGS=--override-platform)
+GPUS_PER_NODE ?=
 ## sim | mpi | emu | model (default: mpi inside a batch allocation, else sim)
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
-## machine preset or platform file (ddlbench platform --help)
-PLATFORM      ?= minsky
-## compute rates of the simulated GPUs
-PROFILE       ?= p100
+## machine preset or platform file (ddlbench platform --help; default minsky)
+PLATFORM      ?=
+## compute rates of the simulated GPUs (default: the platform's GPU, p100 on minsky)
+PROFILE       ?=
 ## algorithms of the sweep
 ALGOS         ?= mpi,ring,rhd,ddl,auto
 ## bucket size in MB
@@ -290,8 +290,9 @@ RUN_DEPS      := $(if $(DRY_RUN),,$(RUN_DEPS))
 ## the scaling study: ResNet-50 (batch 32) and ResNet-101-22K (batch 20) on 1 GPU and 1..NODES
 ## nodes, every algorithm -> results/<run-id>/scaling.csv, scaling.json (results/latest), then its
 ## report and charts (the values' limits: ddlbench sweep-check --help; the table: ddlbench merge
-## --help). In an allocation with GPUs and the CUDA build: build/cuda/ddlbench train --device gpu
-## at 224x224, PRECISION=tf32; DEVICE=cpu for the CPU build
+## --help), the platform's own allreduce sweep (sim, model: allreduce.csv,
+## harness/scripts/run_allreduce.sh). In an allocation with GPUs and the CUDA build:
+## build/cuda/ddlbench train --device gpu at 224x224, PRECISION=tf32; DEVICE=cpu for the CPU build
 run: $(RUN_DEPS)
 	DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) \
 	    --nodes $(call qv,NODES) --gpus-per-node $(call qv,GPUS_PER_NODE) \
@@ -302,6 +303,7 @@ run: $(RUN_DEPS)
 	    $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS) \
 	    $(if $(filter emu,$(BACKEND)),--rate $(call qv,RATE) --delay $(call qv,DELAY)) \
 	    $(if $(filter mpi,$(BACKEND)),--device $(call qv,DEVICE))
+	$(if $(DRY_RUN),,BUILD=$(call qv,BUILD) sh harness/scripts/run_allreduce.sh $(call qv,RUN))
 	$(if $(DRY_RUN),,sh harness/scripts/report.sh $(call qv,RUN))
 	$(if $(DRY_RUN),,sh plots/plots.sh $(call qv,RUN))
 
@@ -426,7 +428,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
 FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c) \
-                $(addprefix harness/sim/,profile.c platform.c platform_file.c) \
+                $(addprefix harness/sim/,profile.c platform.c platform_xml.c platform_file.c) \
                 collectives/grid.c collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | \

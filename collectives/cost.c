@@ -2,9 +2,10 @@
  *
  * Each algorithm file prices itself (its row's cost) from coll_cost_dim: a reduce-scatter +
  * allgather over one "dimension" of d ranks at stride s, ring or halving-doubling. A step of it is
- * priced by walking every rank's partner in that step: the step's level (inside a node or across),
- * the number of a node's ranks sending off-node at once (they share its NIC), and the slowest
- * message. A flat algorithm is one dimension of stride 1 over all p ranks; ddl runs one per grid
+ * priced by walking every rank's partner in that step twice: first counting the messages on each
+ * shared link they cross (a socket link, the sender's and the receiver's rail NIC, a leaf's uplink
+ * to the spine), then pricing each at its level's latency and its most loaded link's share; the
+ * step lasts as long as its slowest message. A flat algorithm is one dimension of stride 1 over all p ranks; ddl runs one per grid
  * dimension. Segment pipelining inside a step is not modelled (one alpha per step).
  *
  * Also here, because both twins of the `mpi` entry (allreduce_mpi.c, allreduce_mpi_sim.c) use it:
@@ -40,32 +41,72 @@ static int partner(const step *st, int d, int c)
     }
 }
 
+/* Where a rank sits on the machine: its node, socket half, rail NIC (node-major index) and leaf. */
+typedef struct place { int node, half, nic, leaf; } place;
+
+static int nics_of(const ddl_machine *m) { return m->nics > 1 ? m->nics : 1; }
+
+static place place_of(const ddl_machine *m, int r)
+{
+    const int g = m->ranks_per_node, l = r % g, R = nics_of(m), rail = l / (g / R);
+    place pl = { r / g, m->sockets == 2 ? l / (g / 2) : 0, (r / g) * R + rail, 0 };
+    if (m->leaf_nodes > 0) pl.leaf = m->rail_leaves ? (pl.node / m->leaf_nodes) * R + rail : pl.node / m->leaf_nodes;
+    return pl;
+}
+
+/* Step loads: messages per direction on each socket link (node x 2), NIC (up, down) and leaf uplink. */
+typedef struct loads { int *sock, *nic_up, *nic_down, *leaf_up, *leaf_down; } loads;
+
+static int loads_alloc(const ddl_machine *m, loads *ld)
+{
+    const int nodes = m->ranks / m->ranks_per_node, nn = nodes * nics_of(m);
+    int *all = calloc((size_t)(2 * nodes + 4 * nn), sizeof *all); /* leaves <= NICs */
+    if (!all) return coll_fail(DDL_ERR_NOMEM, "cost model: out of memory");
+    ld->sock = all, ld->nic_up = all + 2 * nodes, ld->nic_down = ld->nic_up + nn;
+    ld->leaf_up = ld->nic_down + nn, ld->leaf_down = ld->leaf_up + nn;
+    return 0;
+}
+
+static double worse(double a, double b) { return a > b ? a : b; }
+
+/* The message from a to b: pass 0 counts it on the links it crosses, pass 1 returns its seconds. */
+static double message(const ddl_machine *m, const loads *ld, int pass, place a, place b, double bytes)
+{
+    const double nic = m->nic_bw / nics_of(m), oversub = m->oversub > 1 ? m->oversub : 1;
+    const int spine = m->leaf_nodes > 0 && a.leaf != b.leaf;
+    if (a.node == b.node) {
+        if (a.half == b.half) return pass ? m->intra_lat + bytes / m->intra_bw : 0;
+        if (!pass) return ld->sock[2 * a.node + a.half]++, 0;
+        return (m->socket_lat > 0 ? m->socket_lat : m->intra_lat) +
+               bytes * worse(1 / m->intra_bw, ld->sock[2 * a.node + a.half] / m->socket_bw);
+    }
+    if (!pass) {
+        ld->nic_up[a.nic]++, ld->nic_down[b.nic]++;
+        if (spine) ld->leaf_up[a.leaf]++, ld->leaf_down[b.leaf]++;
+        return 0;
+    }
+    double beta = worse(1 / m->intra_bw, worse(ld->nic_up[a.nic], ld->nic_down[b.nic]) / nic);
+    if (spine) { /* a leaf's uplink: its nodes' NICs (of its rail) / oversub */
+        double up = m->leaf_nodes * (m->rail_leaves ? nic : m->nic_bw) / oversub;
+        beta = worse(beta, worse(ld->leaf_up[a.leaf], ld->leaf_down[b.leaf]) / up);
+    }
+    return (spine && m->spine_lat > 0 ? m->spine_lat : m->inter_lat) + bytes * beta;
+}
+
 /* Seconds of one step in which every sending rank sends `bytes` to its partner. */
 static int step_time(const ddl_machine *m, int s, int d, const step *st, double bytes, double *seconds)
 {
-    const int p = m->ranks, g = m->ranks_per_node;
-    int *off = calloc((size_t)(p / g), sizeof *off); /* per node: ranks sending off-node */
+    loads ld = { 0 };
     double worst = 0;
-    if (!off) return coll_fail(DDL_ERR_NOMEM, "cost model: out of memory");
+    int rc = loads_alloc(m, &ld);
+    if (rc) return rc;
     for (int pass = 0; pass < 2; pass++)
-        for (int r = 0; r < p; r++) {
+        for (int r = 0; r < m->ranks; r++) {
             int c = (r / s) % d, pc = partner(st, d, c);
             if (pc < 0) continue;
-            int peer = r + s * (pc - c);
-            if (peer / g == r / g) {
-                if (pass) {
-                    double t = m->intra_lat + bytes / m->intra_bw;
-                    if (t > worst) worst = t;
-                }
-            } else if (!pass) {
-                off[r / g]++;
-            } else {
-                double beta = off[r / g] / m->nic_bw > 1 / m->intra_bw ? off[r / g] / m->nic_bw : 1 / m->intra_bw;
-                double t = m->inter_lat + bytes * beta;
-                if (t > worst) worst = t;
-            }
+            worst = worse(worst, message(m, &ld, pass, place_of(m, r), place_of(m, r + s * (pc - c)), bytes));
         }
-    free(off);
+    free(ld.sock);
     *seconds = worst;
     return 0;
 }
@@ -141,6 +182,16 @@ int coll_machine_check(const ddl_machine *m, double bytes)
     if (!(m->intra_bw > 0 && m->nic_bw > 0 && m->intra_lat >= 0 && m->inter_lat >= 0 && m->gamma >= 0) ||
         isinf(m->intra_lat) || isinf(m->inter_lat) || isinf(m->gamma))
         return coll_fail(DDL_ERR_ARG, "machine: expected bandwidths > 0, finite latencies and gamma >= 0");
+    if ((m->sockets != 0 && m->sockets != 1 && m->sockets != 2) || (m->sockets == 2 && m->ranks_per_node % 2) ||
+        (m->sockets == 2 && !(m->socket_bw > 0)))
+        return coll_fail(DDL_ERR_ARG, "machine: expected sockets 0, 1 or 2 (2: an even ranks_per_node, socket_bw > 0)");
+    if (m->nics < 0 || (m->nics > 1 && m->ranks_per_node % m->nics))
+        return coll_fail(DDL_ERR_ARG, "machine: expected nics dividing ranks_per_node %d, got %d", m->ranks_per_node,
+                         m->nics);
+    if (m->leaf_nodes < 0 || (m->rail_leaves && m->leaf_nodes < 1) || !(m->oversub == 0 || m->oversub >= 1) ||
+        isinf(m->oversub) || !(m->socket_lat >= 0 && m->spine_lat >= 0) || isinf(m->socket_lat) || isinf(m->spine_lat))
+        return coll_fail(DDL_ERR_ARG, "machine: expected leaf_nodes >= 0 (>= 1 with rail_leaves), oversub 0 or >= 1 "
+                                      "and finite latencies >= 0");
     if (!(bytes >= 0) || isinf(bytes)) return coll_fail(DDL_ERR_ARG, "cost: expected bytes >= 0, got %g", bytes);
     return 0;
 }

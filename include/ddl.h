@@ -138,16 +138,34 @@ DDL_API unsigned ddl_algo_flags(int i);      /* DDL_ALGO_* bits; 0 out of range 
 /* The machine of the alpha-beta-gamma cost model. Ranks are placed node-major, ranks_per_node on
  * each node. A message inside a node costs intra_lat + bytes/intra_bw. One between nodes costs
  * inter_lat + bytes * max(1/intra_bw, k/nic_bw), k being the ranks of the sender's node sending
- * off-node in that step at once (they share the node's NIC). A step lasts as long as its slowest
- * message; gamma is paid per byte reduced. Segment pipelining inside a step is not modelled. */
+ * off-node in that step at once (they share the node's NIC), and likewise the receiver's. A step
+ * lasts as long as its slowest message; gamma is paid per byte reduced. Segment pipelining inside a
+ * step is not modelled.
+ * Optional today's-cluster fields (all 0: the two-level machine above, every figure unchanged):
+ *   sockets = 2: a node's ranks in two halves joined by one link of socket_bw per direction (the
+ *     Minsky's X-bus, DGX-1's cross-quad NVLinks), latency socket_lat (0 = intra_lat);
+ *   nics > 1: the node's NICs, nic_bw/nics each; NIC j is the rail of ranks_per_node/nics
+ *     consecutive ranks, and a message uses its sender's and its receiver's rail NIC;
+ *   leaf_nodes > 0: a two-level fat tree, leaf switches of leaf_nodes nodes (rail_leaves = 1: one
+ *     leaf per rail for each such group, so a message between rails crosses the spine), each leaf's
+ *     uplink carrying its NICs' bandwidth / oversub (0 = 1), latency spine_lat (0 = inter_lat)
+ *     across the spine. */
 typedef struct ddl_machine {
     int ranks;               /* p */
     int ranks_per_node;      /* divides ranks; 1 = one rank per node */
     double intra_lat;        /* s, rank to rank inside a node */
     double intra_bw;         /* bytes/s per direction of one rank's link inside its node */
     double inter_lat;        /* s, rank to rank on different nodes */
-    double nic_bw;           /* bytes/s per direction of one node's NIC(s) */
+    double nic_bw;           /* bytes/s per direction of one node's NIC(s), all together */
     double gamma;            /* s per byte reduced; 0 = free */
+    int sockets;             /* 0 or 1: one crossbar; 2: two halves over socket_bw */
+    double socket_bw;        /* bytes/s per direction between the halves (sockets = 2) */
+    double socket_lat;       /* s, rank to rank across the halves; 0 = intra_lat */
+    int nics;                /* NICs (rails) per node, dividing ranks_per_node; 0 = 1 */
+    int leaf_nodes;          /* nodes per leaf switch; 0 = one non-blocking switch */
+    int rail_leaves;         /* 1: a leaf per rail per group of leaf_nodes nodes */
+    double oversub;          /* leaf uplink oversubscription, >= 1; 0 = 1 */
+    double spine_lat;        /* s, rank to rank across the spine; 0 = inter_lat */
 } ddl_machine;
 
 /* Predicted seconds of one allreduce of `bytes` by a registered algorithm on machine m; grid and

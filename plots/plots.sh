@@ -4,10 +4,12 @@
 # Rows whose backend column is "model" (alpha-beta-gamma, not simulated) are their own series, named
 # "ALGO-model", drawn dashed with open markers in their algorithm's colour; measured or simulated
 # rows are solid with filled markers.
-#   efficiency  scaling efficiency vs GPUs per model and algorithm, ideal line, the study's figures
+#   efficiency  scaling efficiency vs GPUs per model and algorithm (the run's own axis), ideal line,
+#               the study's figures where the run is of a 2017 platform at 256 GPUs
 #   throughput  images/s vs GPUs (log-log) with ideal scaling
-#   busbw       allreduce bus bandwidth vs message size per algorithm (RUN_DIR/allreduce.csv if the
-#               run has one, else results/bench/allreduce.csv from `make bench`)
+#   busbw       allreduce bus bandwidth vs message size per algorithm: RUN_DIR/allreduce.csv, the
+#               run's own platform (run_allreduce.sh), else results/bench/allreduce.csv from `make
+#               bench` on this machine's CPUs, said so in the title
 #   breakdown   GEMM / non-GEMM kernels / other compute / exposed communication / SGD per step at the
 #               largest GPU count (stacked)
 # awk extracts small .dat files from the CSVs (skipping `#` lines; columns by name); gnuplot draws
@@ -33,6 +35,7 @@ info=$(awk -F, -v d="$tmp" '
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
     {
         m = $c["model"]; a = $c["algo"] ($c["backend"] == "model" ? "-model" : ""); g = $c["gpus"] + 0
+        if ($c["platform"] ~ /(^|\/)(minsky|bigbasin)[^\/]*$/) y2017 = 1
         if (!(m in seenm)) { seenm[m] = 1; models = models " " m }
         if (!(a in seena)) { seena[a] = 1; algos = algos " " a }
         e = $c["eff_vs_1gpu"]; e = e == "NA" ? "NA" : 100 * e
@@ -43,13 +46,14 @@ info=$(awk -F, -v d="$tmp" '
     }
     END {
         for (m in gmax) {
-            top = gmax[m] > 256 ? gmax[m] : 256
+            top = gmax[m] # the axis of the run itself
             if (m in x1) printf "1 %s\n%d %s\n", x1[m], top, x1[m] * top > (d "/ideal_" m ".dat")
             else printf "1 NA\n" > (d "/ideal_" m ".dat")
             print gmax[m] > (d "/gmax_" m)
             all = gmax[m] > all ? gmax[m] : all
             ref = d "/ref_" m ".dat"
-            if (m == "resnet50") printf "256 95 \"IBM DDL 95%%\"\n256 89 \"Facebook 89%%\"\n" > ref
+            if (!y2017 || gmax[m] < 256) printf "256 NA \"\"\n" > ref # the study: 2017 platforms, 256 GPUs
+            else if (m == "resnet50") printf "256 95 \"IBM DDL 95%%\"\n256 89 \"Facebook 89%%\"\n" > ref
             else if (m == "resnet101-22k") printf "256 88 \"IBM DDL 88%%\"\n" > ref
             else printf "256 NA \"\"\n" > ref
         }
@@ -64,7 +68,7 @@ info=$(awk -F, -v d="$tmp" '
                       f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
             }
         }
-        printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all < 256 ? 256 : all
+        printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all
     }' "$dir/scaling.csv" ${overlay:+"$overlay/scaling.csv"})
 models=${info%%|*}; rest=${info#*|}; algos=${rest%%|*}; gmax=${rest#*|}
 # per series: line style (its algorithm's colour), dash (2 = model) and point type (open = model)
@@ -107,6 +111,7 @@ draw breakdown "$algos" || status=1
 if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
     src=$bw; case $src in "$root"/*) src=${src#"$root"/};; esac
     bws=$(echo "${bwinfo#*|}" | tr ' ' '\n' | awk '{ printf "%s%d:1:7", (NR > 1 ? " " : ""), NR }')
+    [ "$bw" = "$dir/allreduce.csv" ] || src="$src: make bench on this machine, not the platform of the run"
     draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" "$bws" || status=1
 else
     echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench); busbw chart skipped" >&2

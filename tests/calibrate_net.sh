@@ -8,7 +8,9 @@
 root=$(cd "$(dirname "$0")/.." && pwd)
 launch="sh $root/harness/scripts/mpilaunch.sh"
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
-key() { sed -n "s/^$1 = \([^ ]*\).*/\1/p" "$2"; }
+# a key's value in SI units: the writer puts latencies in us and bandwidths in GB/s
+key() { sed -n "s/^$1 = \([^ ]*\).*/\1/p" "$2" | awk '{ v = $0 + 0; if ($0 ~ /us$/) v *= 1e-6;
+    else if ($0 ~ /GB\/s$/) v *= 1e9; print v }'; }
 within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r * b) }'; }
 
 expect_status 2 calibrate --network -n 1

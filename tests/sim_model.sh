@@ -6,7 +6,8 @@
 # the memory-bound kernels that `ddlbench model` prints, at the profile's two rates (within 0.5%).
 #   flat: one GPU per node, every link alike (one link level) at 8, 12 (rhd folding) and 16 ranks;
 #   two-level: 4 nodes x 4 GPUs, NIC shared by the node's GPUs (ddl grid 4x4, DDL_RANKS_PER_NODE=4);
-#   rhd (nearest partner first there) and rhd-far both.
+#   rhd (nearest partner first there) and rhd-far both;
+#   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed.
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -70,6 +71,20 @@ TWO="--preset custom --nodes 4 --gpus-per-node 4 --intra-bw 40G --intra-lat 1us 
 for algo in ring rhd rhd-far ddl; do # rhd: nearest partner first on these 4-GPU nodes
     # shellcheck disable=SC2086
     check two-level 16 4 8M "$algo" $TWO
+done
+# today's clusters: 4 nodes x 4 GPUs on a rail per GPU under rail-aligned leaves of 2 nodes, 2:1 to
+# the spine; and two sockets over an X-bus, 2 NICs, plain leaves of 2 nodes at 2:1 (platform_xml.c's
+# Dijkstra routes against cost.c's counts: a message leaving by a peer's NIC, or a cross-rail one not
+# crossing the spine, would move the times apart)
+printf 'name = rails\ngpus_per_node = 4\nintra_lat = 3us\nintra_bw = 100GB/s\ninter_lat = 6us\nnics = 4
+nic_bw = 80Gbit\nleaf_nodes = 2\nrail_leaves = yes\noversubscription = 2:1\nspine_lat = 10us\n' >"$tmp/rails.platform"
+printf 'name = sockets\ngpus_per_node = 4\nintra_lat = 3us\nintra_bw = 100GB/s\nsockets = 2\nsocket_bw = 20GB/s
+socket_lat = 4us\ninter_lat = 6us\nnics = 2\nnic_bw = 10GB/s\nleaf_nodes = 2\nrail_leaves = no
+oversubscription = 2\nspine_lat = 10us' >"$tmp/sockets.platform"
+for f in rails sockets; do
+    for algo in ring rhd ddl; do
+        check "$f" 16 4 8M "$algo" --platform "$tmp/$f.platform" --nodes 4
+    done
 done
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {

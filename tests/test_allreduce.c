@@ -15,6 +15,7 @@
 #include "bench.h"
 #include "ddl.h"
 #include "test.h"
+#include "abg_machine.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
     }
     { /* segments sized from the links (ddl_config.machine, one NVSwitch node: 4 MiB): a step's message
        * of 512 KiB .. 4 MiB is cut in two (exchange.c), both ends alike, also for unequal blocks */
-        ddl_machine nvl = { size, size, 3e-6, 450e9, 6e-6, 400e9, 0 };
+        ddl_machine nvl = abg_machine(size, size, 3e-6, 450e9, 6e-6, 400e9, 0);
         static const char *const cut[] = { "ring", "rhd", "ddl" };
         for (int a = 0; a < 3; a++) {
             ddl_config cfg = DDL_CONFIG_INIT;

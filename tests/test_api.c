@@ -5,6 +5,7 @@
  * different environment value on one rank) must fail it on every rank, in time. */
 #include "ddl.h"
 #include "test.h"
+#include "abg_machine.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,9 +177,9 @@ static void expect_sizes(const ddl_machine *m, size_t seg, int depth, const char
 
 static void test_machine(void)
 {
-    ddl_machine nvl = { size, size, 3e-6, 450e9, 6e-6, 400e9, 0 };   /* one NVSwitch node: 1.35 MB in flight */
-    ddl_machine tcp = { size, 1, 5e-6, 10e9, 100e-6, 62.5e6, 0 };  /* TCP between nodes: 6 KB */
-    ddl_machine far = { size, 1, 1e-6, 40e9, 1e-3, 20e9, 0 };     /* 20 MB in flight: past the 16 MiB cap */
+    ddl_machine nvl = abg_machine(size, size, 3e-6, 450e9, 6e-6, 400e9, 0);   /* one NVSwitch node: 1.35 MB in flight */
+    ddl_machine tcp = abg_machine(size, 1, 5e-6, 10e9, 100e-6, 62.5e6, 0);  /* TCP between nodes: 6 KB */
+    ddl_machine far = abg_machine(size, 1, 1e-6, 40e9, 1e-3, 20e9, 0);     /* 20 MB in flight: past the 16 MiB cap */
     if (size > 1) {
         expect_sizes(&nvl, 0, 0, "4194304", "2");
         expect_sizes(&far, 0, 0, "16777216", "3");

@@ -2,6 +2,7 @@
  * platform adapter, model_cost.h), and libddl's public entry to it (ddl_algo_cost, ddl_machine). */
 #include "model_cost.h"
 #include "test.h"
+#include "abg_machine.h"
 
 #include <math.h>
 #include <string.h>
@@ -17,10 +18,39 @@ static double cost(const platform *pf, const char *algo, double n, const char *g
     return t;
 }
 
+/* Today's fields by hand: a ring over 2 nodes x 2 ranks leaves each node by one rail NIC, so rails
+ * halve its bandwidth between nodes; leaves oversubscribed 4:1 quarter it across the spine; the
+ * X-bus of two sockets carries a 4-rank ring's two crossing hops. */
+static void today(void)
+{
+    const double n = 1 << 20;
+    double t, legacy;
+    ddl_machine m = abg_machine(4, 2, 0, 1e10, 0, 2e9, 0), rails = m;
+    rails.nics = 2; /* 1e9 each */
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &m, n, &legacy) == 0 && near(legacy, 6 * n / 4 / 2e9),
+          "ring, one NIC of 2 GB/s per node: %.9g", legacy);
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &rails, n, &t) == 0 && near(t, 6 * n / 4 / 1e9),
+          "ring on two rails of 1 GB/s: one rail's bandwidth: %.9g", t);
+    ddl_machine tree = abg_machine(4, 1, 0, 1e10, 2e-6, 1e9, 0);
+    tree.leaf_nodes = 2, tree.oversub = 4, tree.spine_lat = 5e-6; /* uplink 2 x 1 GB/s / 4 */
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &tree, n, &t) == 0 && near(t, 6 * (5e-6 + n / 4 / 0.5e9)),
+          "ring across leaves at 4:1: the uplink's 0.5 GB/s and the spine's latency: %.9g", t);
+    tree.rail_leaves = 1, tree.oversub = 1;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &tree, n, &t) == 0 && near(t, 6 * (5e-6 + n / 4 / 1e9)),
+          "rail leaves, non-blocking: the NIC's 1 GB/s: %.9g", t);
+    ddl_machine sock = abg_machine(4, 4, 1e-6, 1e10, 1e-6, 1e9, 0);
+    sock.sockets = 2, sock.socket_bw = 2e9, sock.socket_lat = 3e-6;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &sock, n, &t) == 0 && near(t, 6 * (3e-6 + n / 4 / 2e9)),
+          "ring over two sockets: its crossing hops at the X-bus's 2 GB/s: %.9g", t);
+    sock.nics = 3;
+    CHECK(ddl_algo_cost("ring", NULL, NULL, &sock, n, &t) == DDL_ERR_ARG, "3 NICs on 4 ranks per node: refused");
+}
+
 int main(void)
 {
+    today();
     /* flat: every message alpha = 1 us, beta = 1 ns/B (1 GB/s), one GPU per node */
-    platform flat = { "custom", 8, 1, 1e9, 1e-6, 1e9, 1e-6 }, six = flat, two = { "custom", 2, 4, 10e9, 1e-6, 1e9, 5e-6 };
+    platform flat = { .name = "custom", .nodes = 8, .gpus_per_node = 1, .intra_bw = 1e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 1e-6 }, six = flat, two = { .name = "custom", .nodes = 2, .gpus_per_node = 4, .intra_bw = 10e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 5e-6 };
     const double n = 8e6, a = 1e-6, b = 1e-9, g = 1e-9;
     double t;
     char err[256];
@@ -110,7 +140,7 @@ int main(void)
         CHECK(model_cost(&flat, "ring", -1, &o, &t, err, sizeof err) == 2, "negative bytes");
     }
     {   /* the public API directly: same numbers, and its refusals */
-        ddl_machine m = { 8, 1, 1e-6, 1e9, 1e-6, 1e9, 1e-9 }, bad = m;
+        ddl_machine m = abg_machine(8, 1, 1e-6, 1e9, 1e-6, 1e9, 1e-9), bad = m;
         CHECK(ddl_algo_cost("ring", NULL, NULL, &m, n, &t) == 0 && near(t, 14 * (a + n / 8 * b) + n * 7 / 8 * g),
               "ddl_algo_cost ring: %.9g", t);
         t = ddl_machine_cost(&m, "ddl", "2x4", NULL, (size_t)n);
@@ -134,7 +164,7 @@ int main(void)
         static const double sizes[] = { 1024, 100e3, 4e6, 25e6 };
         for (int i = 0; i < 4; i++)
             for (int k = 0; k < 4; k++) {
-                ddl_machine m = { shape[i][0], shape[i][1], 2e-6, 20e9, 5e-6, 10e9, 1e-10 };
+                ddl_machine m = abg_machine(shape[i][0], shape[i][1], 2e-6, 20e9, 5e-6, 10e9, 1e-10);
                 ddl_choice c;
                 double cls = ldexp(1.0, (int)lround(log2(sizes[k]))), tc, ta, tr, th, td;
                 int rc = ddl_auto_choose(&m, sizes[k], &c);
@@ -150,7 +180,7 @@ int main(void)
                      ddl_algo_cost(c.algo, c.grid[0] ? c.grid : NULL, c.patterns[0] ? c.patterns : NULL, &m, sizes[k], &tc);
                 CHECK(rc == 0 && ta == tc, "ddl_algo_cost(auto) = its pick's cost: %g vs %g", ta, tc);
             }
-        ddl_machine m = { 8, 3, 1e-6, 1e9, 1e-6, 1e9, 0 };
+        ddl_machine m = abg_machine(8, 3, 1e-6, 1e9, 1e-6, 1e9, 0);
         ddl_choice c;
         CHECK(ddl_auto_choose(&m, 1e6, &c) == DDL_ERR_ARG, "ddl_auto_choose: ranks_per_node not dividing");
         CHECK(ddl_auto_choose(NULL, 1e6, &c) == DDL_ERR_ARG, "ddl_auto_choose: no machine");

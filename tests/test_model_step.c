@@ -36,7 +36,7 @@ int main(void)
     const double gamma = 5e-12, rate = 1000;
     step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL }; /* --compute gemm */
     step_prediction s;
-    platform one = { "custom", 1, 1, 10e9, 1e-6, 10e9, 1e-6 }, four = { "custom", 4, 4, 40e9, 1e-6, 10e9, 5e-6 };
+    platform one = { .name = "custom", .nodes = 1, .gpus_per_node = 1, .intra_bw = 10e9, .intra_lat = 1e-6, .nic_bw = 10e9, .inter_lat = 1e-6 }, four = { .name = "custom", .nodes = 4, .gpus_per_node = 4, .intra_bw = 40e9, .intra_lat = 1e-6, .nic_bw = 10e9, .inter_lat = 5e-6 };
     char err[256];
     const double gemm = gemm_seconds(m, rate), sgd = 12.0 * (double)model_param_count(m) / 500e9;
 

@@ -61,7 +61,7 @@ int main(void)
     CHECK(platform_init(&pf, "h200", 2, 0, err, sizeof err) == 0 && pf.nic_bw == 400e9, "h200");
     CHECK(platform_init(&pf, "minsky", 4, 2, err, sizeof err) == 0 && platform_ranks(&pf) == 8, "gpus override");
 
-    CHECK(platform_init(&pf, "nosuch", 4, 0, err, sizeof err) == 2 && strstr(err, "--preset"), "unknown preset");
+    CHECK(platform_init(&pf, "nosuch", 4, 0, err, sizeof err) == 2 && strstr(err, "--platform"), "unknown preset");
     CHECK(platform_init(&pf, "minsky", 0, 0, err, sizeof err) == 2 && strstr(err, "--nodes"), "0 nodes");
     CHECK(platform_init(&pf, "minsky", -1, 0, err, sizeof err) == 2, "negative nodes");
     CHECK(platform_init(&pf, "minsky", 1 << 20, 0, err, sizeof err) == 2, "huge nodes");

@@ -32,6 +32,51 @@ static char *with(const char *key, const char *line)
     return buf;
 }
 
+/* Today's keys: units, rails, sockets and a fat tree; each bad one refused naming its key. */
+static const char *dgx = "name = d\nprofile = h200\ngpus_per_node = 8\nintra_lat = 3us\nintra_bw = 450GB/s\n"
+                         "inter_lat = 6us\nnics = 8\nnic_bw = 400Gbit\nleaf_nodes = 4\nrail_leaves = yes\n"
+                         "oversubscription = 2:1\nspine_lat = 8us";
+
+static char *dgx_with(const char *key, const char *line)
+{
+    static char buf[1024];
+    const char *p = strstr(dgx, key), *e = strchr(p, '\n');
+    snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - dgx), dgx, line, e ? e : "");
+    return buf;
+}
+
+static void today(void)
+{
+    platform pf, back;
+    char err[300], path[] = "/tmp/ddl_test_platformXXXXXX";
+    CHECK(platform_file_parse(dgx, strlen(dgx), "d", &pf, NULL, err, sizeof err) == 0, "today's file: %s", err);
+    CHECK(pf.intra_lat == 3e-6 && pf.intra_bw == 450e9 && pf.nics == 8 && pf.nic_bw == 400e9 && pf.leaf_nodes == 4 &&
+          pf.rail_leaves == 1 && pf.oversub == 2 && pf.spine_lat == 8e-6 && !strcmp(pf.profile, "h200"),
+          "units, rails and leaves read: nic_bw %g (8 x 50 GB/s), oversub %g", pf.nic_bw, pf.oversub);
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "temp file");
+    if (fd >= 0) close(fd);
+    CHECK(platform_file_write(path, &pf, NULL, "export", err, sizeof err) == 0 &&
+          platform_file_load(path, &back, NULL, err, sizeof err) == 0 && !memcmp(&back, &pf, sizeof pf),
+          "today's file round-trips through the writer: %s", err);
+    CHECK(platform_init(&back, path, 8, 0, err, sizeof err) == 0 && back.leaf_nodes == 4, "8 nodes on leaves of 4");
+    CHECK(platform_init(&back, path, 2, 0, err, sizeof err) == 2 && strstr(err, "leaf_nodes") && strstr(err, path),
+          "a leaf larger than the node count: names the key and the file: %s", err);
+    unlink(path);
+    CHECK(refused(dgx_with("nics", "nics = 3"), "t.platform: nics: expected a divisor"), "rails that don't divide the GPUs");
+    CHECK(refused(dgx_with("oversub", "oversubscription = 0.5"), "oversubscription: expected a ratio >= 1"), "oversub < 1");
+    CHECK(refused(dgx_with("oversub", "oversubscription = 1:2"), "oversubscription"), "oversub 1:2");
+    CHECK(refused(dgx_with("intra_lat", "intra_lat = 3parsecs"), ":4: intra_lat"), "unknown latency unit");
+    CHECK(refused(dgx_with("nic_bw", "nic_bw = 400Qbit"), ":8: nic_bw"), "unknown bandwidth unit");
+    CHECK(refused(dgx_with("spine_lat", "spine_lat = 1us"), "spine_lat: expected inter_lat"), "spine faster than leaf");
+    CHECK(refused(dgx_with("rail_leaves", "rail_leaves = maybe"), "rail_leaves: expected yes or no"), "bad yes/no");
+    CHECK(refused(dgx_with("leaf_nodes", "leaf_nodes = 0"), "leaf_nodes"), "rail leaves without leaves");
+    CHECK(refused(dgx_with("nic_bw", "nic_bw = 50GB/s\ninter_bw = 400GB/s"), "expected one of them"), "both bws");
+    CHECK(refused(dgx_with("nics", "sockets = 2"), "socket_bw"), "two sockets without their link");
+    CHECK(refused(dgx_with("nics", "wires = 8"), ":7: unknown key \"wires\""), "unknown key");
+    CHECK(refused(dgx_with("profile", "profile = a/b"), "profile: expected"), "bad profile name");
+}
+
 int main(void)
 {
     platform pf, back;
@@ -70,14 +115,16 @@ int main(void)
     CHECK(refused(with("gpus_per_node", "gpus_per_node = 2.5"), "whole number"), "fractional GPUs");
     CHECK(refused(with("gpus_per_node", "gpus_per_node = 100"), "gpus-per-node"), "too many GPUs");
     CHECK(refused(with("intra_lat", "intra_lat = 1e-6\nintra_lat = 2e-6"), "given twice"), "duplicate");
-    CHECK(refused(with("intra_lat", "intra_lat = fast"), "decimal number"), "not a number");
-    CHECK(refused(with("intra_bw", "intra_bw = 0x10"), "decimal number"), "hexadecimal (issue 18: decimal only)");
-    CHECK(refused(with("intra_bw", "intra_bw = inf"), "decimal number"), "inf");
+    CHECK(refused(with("intra_lat", "intra_lat = fast"), "intra_lat: expected a decimal latency"), "not a number");
+    CHECK(refused(with("intra_bw", "intra_bw = 0x10"), "expected a decimal bandwidth"), "hexadecimal (issue 18)");
+    CHECK(refused(with("intra_bw", "intra_bw = inf"), "expected a decimal bandwidth"), "inf");
     CHECK(refused(with("bw_factor", "bw_factor = 0x0:1"), "SIZE:FACTOR"), "hexadecimal factor size");
     CHECK(refused(with("bw_factor", "bw_factor = 0:0x1"), "factor at size 0"), "hexadecimal factor");
     CHECK(refused(with("intra_lat", "speed = 1"), "unknown key"), "unknown key");
     CHECK(refused(with("intra_lat", "intra_lat 1e-6"), "key = value"), "no =");
-    CHECK(refused("name = x\ngpus_per_node = 1", "no newline"), "truncated");
+    CHECK(refused("name = x\ngpus_per_node = 1", "missing key \"intra_lat\""), "truncated: its keys missing");
+    CHECK(platform_file_parse(good, strlen(good) - 1, "g", &pf, NULL, err, sizeof err) == 0, "last newline optional");
+    today();
     CHECK(refused("", "missing key \"name\""), "empty");
     CHECK(platform_file_parse("name = x\0\n", 10, "t", &pf, NULL, err, sizeof err) == 2 && strstr(err, "NUL"), "NUL");
     return TEST_REPORT();

@@ -36,6 +36,8 @@ int cli_sweep_check_main(int argc, char **argv); /* cli_sweep.c */
  * into *dir when dir is not NULL (cli_sweep.c). 0, 3 --help asked, 4 --usage, or 2 with a message. */
 struct sweep_params;
 int cli_sweep_options(int argc, char **argv, struct sweep_params *p, const char **dir, char *err, size_t errlen);
+/* GPUs per node and profile from the platform where not given; a conflict under sim/model is 2 (cli_sweep.c). */
+int cli_sweep_resolve(struct sweep_params *p, char *err, size_t errlen);
 int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
 
 /* gpu-check's device parts (cli_gpucheck_step.c): the layer kernels' memory rate (GB/s), and the

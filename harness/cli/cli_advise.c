@@ -48,7 +48,8 @@ static const opt_row rows[] = {
 };
 
 #define ADVISE_SETS(o, po)                                                                             \
-    { OPTS_ONE(&cli_row_model, &(o)->model), { platform_rows, PLATFORM_ROW_LINKS, (po) }, OPTS_SET(rows, (o)), \
+    { OPTS_ONE(&cli_row_model, &(o)->model), { platform_rows, PLATFORM_ROW_LINKS, (po) },                 \
+      { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) }, OPTS_SET(rows, (o)),                                      \
       OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_image, &(o)->image),                    \
       OPTS_ONE(&cli_row_profile, &(o)->profile) }
 
@@ -64,8 +65,8 @@ static void usage(FILE *f)
                "device profile's rate, the other layer kernels and SGD at its memory rate), buckets as train\n"
                "builds them, one allreduce at a time. Sizes in MiB, as PyTorch DDP's\n"
                "bucket_cap_mb and ddlbench train --bucket-mb; Horovod's HOROVOD_FUSION_THRESHOLD in bytes.\n"
-               "--platform: a preset with its links (minsky, bigbasin, h200) or a platform file; --batch\n"
-               "default 32, 20 for resnet101-22k (as the study); --profile default h200 on h200, else p100.\n");
+               "--platform: a preset with its links (ddlbench platform --help) or a platform file; --batch\n"
+               "default 32, 20 for resnet101-22k (as the study); --profile default: the platform's own GPU.\n");
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
     fprintf(f, "Exit status: 0, 1 a simulation failed, 2 bad input.\n");
 }
@@ -79,7 +80,8 @@ static int parse(int argc, char **argv, advise_opts *o, char *err, size_t errlen
     int rc = opts_parse(&p, argc, argv, err, errlen);
     if (rc == OPTS_HELP) usage(stdout);
     if (rc) return rc;
-    o->preset = po.preset, o->gpn = po.gpus_per_node;
+    o->preset = po.preset, o->gpn = po.gpus_per_node, o->override = po.override;
+    if (platform_gpn_check(o->preset, o->gpn, o->override, err, errlen)) return 2;
     if (!o->model || !o->preset || (!o->gpus && po.nodes < 0))
         return snprintf(err, errlen, "expected --model, --platform and --nodes or --gpus (see --help)"), 2;
     if (o->gpus && po.nodes >= 0) return snprintf(err, errlen, "--nodes: expected --nodes or --gpus, not both"), 2;
@@ -87,7 +89,7 @@ static int parse(int argc, char **argv, advise_opts *o, char *err, size_t errlen
         return snprintf(err, errlen, "--platform: expected a preset with its links: minsky, bigbasin or h200, got \"custom\""), 2;
     if (po.nodes >= 0) { /* --nodes N: N whole nodes of the platform's (or --gpus-per-node) GPUs */
         platform pf;
-        if (platform_init(&pf, o->preset, (int)po.nodes, (int)o->gpn, err, errlen)) return 2;
+        if (platform_from_opts(&po, &pf, err, errlen)) return 2;
         o->gpus = platform_ranks(&pf);
     }
     return 0;
@@ -108,14 +110,14 @@ static void defaults(advise_opts *o)
 static int make_platform(const advise_opts *o, platform *pf)
 {
     char err[256];
-    if (platform_init(pf, o->preset, 1, (int)o->gpn, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
-    int g = pf->gpus_per_node;
+    if (platform_lookup(pf, o->preset, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
+    int g = o->gpn ? (int)o->gpn : pf->gpus_per_node;
     if (o->gpus % g && o->gpus > g) {
         fprintf(stderr, "ddlbench advise: --gpus: expected a multiple of %d GPUs per node (or fewer than %d), got %ld\n", g, g, o->gpus);
         return 2;
     }
     long nodes = o->gpus < g ? 1 : o->gpus / g;
-    if (platform_init(pf, o->preset, (int)nodes, o->gpus < g ? (int)o->gpus : g, err, sizeof err))
+    if (platform_init_partial(pf, o->preset, (int)nodes, o->gpus < g ? (int)o->gpus : g, err, sizeof err))
         return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     return 0;
 }
@@ -201,7 +203,8 @@ int cli_advise_main(int argc, char **argv)
     if (rc) return rc == 1 ? 0 : rc;
     if ((rc = make_platform(&o, &pf))) return rc;
     if (o.sim && advise_sim_check(&o, err, sizeof err)) return fprintf(stderr, "ddlbench advise: --sim: %s\n", err), 2;
-    if (!o.profile) o.profile = strcmp(pf.name, "h200") ? "p100" : "h200";
+    if (platform_profile(&pf, o.profile, o.override, &o.profile, err, sizeof err))
+        return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (model_build(o.model, (int)o.batch, (int)o.image, &m)) return fprintf(stderr, "ddlbench advise: %s\n", model_last_error()), 2;

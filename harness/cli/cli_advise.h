@@ -14,6 +14,7 @@ typedef struct advise_opts {
     long caps[ADV_MAX], firsts[ADV_MAX]; /* MiB; cap 0 = one bucket, first 0 = the cap */
     int ncaps, nfirsts;
     int sim;                             /* --sim */
+    int override;                        /* --override-platform */
     char listbuf[2][256];
 } advise_opts;
 

@@ -189,7 +189,7 @@ static int machine_of(bench_allreduce_opts *o, cost_hook *h, char *err, size_t e
     int size, g = o->gpn;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (!g) {
-        if (platform_init(&pf, o->platform, 1, 0, err, errlen)) return 2;
+        if (platform_lookup(&pf, o->platform, err, errlen)) return 2;
         g = pf.gpus_per_node < size ? pf.gpus_per_node : size;
         if (size % g) return snprintf(err, errlen, "--platform: its %d GPUs per node do not divide the %d ranks; "
                                       "expected --gpus-per-node", g, size), 2;

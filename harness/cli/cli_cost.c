@@ -89,7 +89,10 @@ int cli_model_cost(int argc, char **argv)
         fprintf(stderr, "ddlbench model: %s\n", err);
         return 2;
     }
-    if (!c.profile) c.profile = strcmp(pf.name, "h200") ? "p100" : "h200";
+    if (platform_profile(&pf, c.profile, c.po.override || !c.po.preset, &c.profile, err, sizeof err)) {
+        fprintf(stderr, "ddlbench model: %s\n", err);
+        return 2;
+    }
     if (profile_load(c.profile, &pr, err, sizeof err)) {
         fprintf(stderr, "ddlbench model: --profile: %s\n", err);
         return 2;

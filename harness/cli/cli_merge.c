@@ -61,8 +61,9 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
     const char *base = strrchr(run, '/') && run[1] ? strrchr(run, '/') + 1 : run;
     const char *launcher = getenv("MPILAUNCH");
     if (!strcmp(p->backend, "sim") || !strcmp(p->backend, "model"))
-        snprintf(plat, sizeof plat, "# platform: %s (%s)\n# profile: %s\n", p->platform,
-                 *p->backend == 's' ? "simulated" : "alpha-beta-gamma model, not simulated", p->profile);
+        snprintf(plat, sizeof plat, "# platform: %s (%s)\n# profile: %s\n# gpus_per_node_from: %s\n", p->platform,
+                 *p->backend == 's' ? "simulated" : "alpha-beta-gamma model, not simulated", p->profile,
+                 p->override ? "--override-platform (or no platform given)" : "the platform");
     else if (!strcmp(p->backend, "emu"))
         snprintf(plat, sizeof plat, "# platform: emulated cluster (harness/scripts/emucluster.sh), NIC %s, delay %s\n",
                  p->rate, p->delay);
@@ -112,6 +113,7 @@ int cli_merge_main(int argc, char **argv)
     int n = 0, rc = cli_sweep_options(argc, argv, &p, &dir, err, sizeof err);
     if (rc == 3 || rc == 4) { usage(stdout); return 0; }
     if (!rc && !dir) rc = 2, snprintf(err, sizeof err, "expected the sweep's results folder DIR (see --help)");
+    if (!rc) rc = cli_sweep_resolve(&p, err, sizeof err);
     if (!rc) rc = sweep_check(&p, err, sizeof err);
     if (!rc) rc = list_raw(dir, paths, &n, err, sizeof err);
     if (!rc) rc = merge(&p, dir, paths, n, err, sizeof err);

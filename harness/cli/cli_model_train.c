@@ -112,7 +112,10 @@ int cli_model_train(int argc, char **argv)
     int rc = parse(argc, argv, &o, &po);
     if (rc) return rc == 1 ? 0 : rc;
     if (platform_from_opts(&po, &pf, err, sizeof err)) return bad("platform", err, "--preset NAME --nodes N");
-    if (!o.profile) o.profile = strcmp(pf.name, "h200") ? "p100" : "h200";
+    if (platform_profile(&pf, o.profile, po.override || !po.preset, &o.profile, err, sizeof err)) {
+        fprintf(stderr, "ddlbench model: %s\n", err);
+        return 2;
+    }
     if (profile_load(o.profile, &pr, err, sizeof err)) {
         fprintf(stderr, "ddlbench model: %s\n", err);
         return 2;

@@ -1,5 +1,7 @@
-/* cli_platform.c — `ddlbench platform`: write the SMPI platform of a preset and its hostfile.
+/* cli_platform.c — `ddlbench platform`: write the SMPI platform of a preset and its hostfile, or
+ * export a preset as an editable platform file.
  *   ddlbench platform --platform minsky --nodes 64 (old spelling: --preset) [--gpus-per-node N] [-o DIR]
+ *   ddlbench platform --export NAME [-o FILE]     (no -o: standard output)
  * writes DIR/platform.xml, DIR/hostfile (one simulated host per GPU, node-major) and DIR/smpi.cfg (the
  * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it): all
  * checked before anything is written, all written to temporary files, and renamed into place only when
@@ -17,24 +19,55 @@
 #include <string.h>
 
 static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR",
-                                 .help = "where platform.xml, hostfile and smpi.cfg go (default .)" };
+                                 .help = "where platform.xml, hostfile and smpi.cfg go (default .);\n"
+                                         "with --export, the file to write (default: standard output)" };
+static const opt_row export_row = { .name = "--export", .type = OPT_STRING, .min = 1, .unit = "NAME",
+                                    .help = "write preset NAME (or a platform file) as an editable platform file" };
 
-#define PLATFORM_SETS(po, dir) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)) }
+#define PLATFORM_SETS(po, dir, ex) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)), \
+                                     OPTS_ONE(&export_row, (ex)) }
 
 static void usage(FILE *f)
 {
     platform_opts o;
-    const char *dir;
-    const opts_set sets[] = PLATFORM_SETS(&o, &dir);
+    const char *dir, *ex;
+    char line[300];
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex);
     fprintf(f, "usage: ddlbench platform --platform NAME|FILE --nodes N [--gpus-per-node N] [-o DIR]\n"
+               "       ddlbench platform --export NAME [-o FILE]   a preset as an editable platform file\n"
                "       custom links: --platform custom --intra-bw BW --intra-lat T --inter-bw BW --inter-lat T\n"
                "       FILE: a platform file (a path with '/' or ending in .platform), e.g. from\n"
                "       `ddlbench calibrate --network`; writes DIR/platform.xml, DIR/hostfile, DIR/smpi.cfg\n"
                "       (BW: bytes/s with k/M/G/T, or 100Gbit; T: 5us, 1ms, ...)\n");
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
     fprintf(f, "presets:\n");
-    for (int i = 0; i < platform_preset_count(); i++)
-        fprintf(f, "  %-9s %s\n", platform_preset(i)->name, platform_preset_help(i));
+    for (int i = 0; i < platform_preset_count() - 1; i++) { /* custom last: it has no numbers */
+        platform_describe(platform_preset(i), line, sizeof line);
+        fprintf(f, "  %-9s %s\n            %s\n", platform_preset(i)->name, platform_preset_help(i), line);
+    }
+    fprintf(f, "  %-9s %s\n", "custom", platform_preset_help(platform_preset_count() - 1));
+}
+
+/* --export NAME: the platform as a file, to -o FILE (whole or not at all) or standard output. */
+static int export_platform(const char *name, const char *path, char *err, size_t errlen)
+{
+    platform pf;
+    char header[600], line[300];
+    if (!strcmp(name, "custom"))
+        return snprintf(err, errlen, "--export: custom has no numbers; expected a preset or a platform file"), 2;
+    if (platform_lookup(&pf, name, err, errlen)) return 2;
+    platform_describe(&pf, line, sizeof line);
+    snprintf(header, sizeof header, "%s — exported by `ddlbench platform --export %s`: edit and pass as --platform FILE.\n"
+             "%s\nKeys and units: harness/sim/platform_file.h; sources of the presets' numbers: docs/SOURCES.md.",
+             pf.name, name, line);
+    if (path) return platform_file_write(path, &pf, NULL, header, err, errlen) ? 1 : 0;
+    for (const char *h = header; *h;) {
+        size_t n = strcspn(h, "\n");
+        printf("# %.*s\n", (int)n, h);
+        h += n + (h[n] == '\n');
+    }
+    platform_file_put(stdout, &pf);
+    return ferror(stdout) ? (snprintf(err, errlen, "writing standard output failed"), 1) : 0;
 }
 
 #define NFILES 3
@@ -85,14 +118,21 @@ int cli_platform_main(int argc, char **argv)
 {
     platform_opts o = PLATFORM_OPTS_INIT;
     platform pf;
-    const char *dir = ".";
+    const char *dir = NULL, *ex = NULL;
     char err[700];
-    const opts_set sets[] = PLATFORM_SETS(&o, &dir);
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int prc = opts_parse(&p, argc, argv, err, sizeof err);
     if (prc == OPTS_HELP) usage(stdout);
     if (prc == OPTS_BAD) fprintf(stderr, "ddlbench platform: %s\n", err);
     if (prc) return prc == OPTS_HELP ? 0 : 2;
+    if (ex) {
+        int rc = o.preset || o.nodes >= 0 ? (snprintf(err, sizeof err, "--export: takes only -o FILE"), 2)
+                                           : export_platform(ex, dir, err, sizeof err);
+        if (rc) fprintf(stderr, "ddlbench platform: %s\n", err);
+        return rc;
+    }
+    if (!dir) dir = ".";
     char path[NFILES][4096];
     memset(&cfg_fit, 0, sizeof cfg_fit);
     int bad = platform_from_opts(&o, &pf, err, sizeof err) || outfile_check_dir("-o", dir, err, sizeof err) ||

@@ -113,13 +113,13 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     char path[1024];
     platform pf;
     snprintf(path, sizeof path, "%s/%s.platform", o->dir, name);
-    if (platform_init(&pf, path, 1, 0, err, errlen)) return 2;
+    if (platform_lookup(&pf, path, err, errlen)) return 2;
     int g = pf.gpus_per_node < gpus ? pf.gpus_per_node : gpus;
     if (gpus % g) {
         snprintf(err, errlen, "%d GPUs are not whole nodes of %d", gpus, g);
         return 2;
     }
-    if (platform_init(&pf, path, gpus / g, g, err, errlen)) return 2;
+    if (platform_init_partial(&pf, path, gpus / g, g, err, errlen)) return 2;
     char grid[64];
     int two = fig->patterns && gpus > g;
     snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);

@@ -4,6 +4,7 @@
 #include "bucket.h"
 #include "cli.h"
 #include "model.h"
+#include "platform.h"
 #include "sweep_plan.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench sweep-check [--make] [--plan [--dry-run] [--force]] [sweep options]\n"
+    fprintf(f, "usage: ddlbench sweep-check [--make] [--plan [--dry-run] [--force]] [--resolve] [sweep options]\n"
                "       ddlbench sweep-check --usage   (sweep.sh --help: the sweep's options, defaults, limits)\n"
                "Checks the options of harness/scripts/sweep.sh (which asks this before any launch) and exits 0,\n"
                "or 2 with one line naming the option (with --make, the make variable: NODES). --plan then\n"
@@ -22,10 +23,12 @@ static void usage(FILE *f)
                "GPUS NODES GPUS_PER_NODE RING\" (FIRST 0 for the 1-GPU baselines, started first; then the largest\n"
                "WEIGHT, the expected cost in units of SEC_PER_KUNIT/1000 s (default %d) of one core; RING 1\n"
                "where the flat ring's rows come from the model, --sim-ring-max). A simulated sweep estimated at\n"
-               "over an hour on --jobs cores is refused (2) unless --force or --dry-run.\n"
+               "over an hour on --jobs cores is refused (2) unless --force or --dry-run. --resolve prints\n"
+               "\"GPUS_PER_NODE PROFILE\" as the sweep runs them: the platform's own unless given; under sim and\n"
+               "model another is refused (2) unless --override-platform, as is a file's leaf over --nodes.\n"
                "  --backend sim|mpi|emu|model   --device cpu|gpu (gpu: mpi only)\n"
                "  --nodes N            1..%d (--backend model: 1..%d); at most %d GPUs in all\n"
-               "  --gpus-per-node G    1..%d\n"
+               "  --gpus-per-node G    1..%d (default: the platform's)\n"
                "  --models LIST        model:batch pairs, batch 1..%d\n"
                "  --algos LIST         registered algorithms (ddlbench list)\n"
                "  --bucket-mb N        0..%d          -j, --jobs N   1..%d\n"
@@ -48,13 +51,14 @@ static void sweep_usage(void)
            "  --backend sim|mpi|emu|model  simulation (SMPI), real MPI, real MPI on an emulated cluster, or the\n"
            "                         alpha-beta-gamma model (default %s)\n"
            "  --nodes N              largest node count, 1..%d (model: ..%d; default %s); node counts 1, 2, 4, ... N\n"
-           "  --gpus-per-node G      ranks per node, 1..%d (default %s); at most %d GPUs in all\n"
+           "  --gpus-per-node G      ranks per node, 1..%d (default: the platform's%s); at most %d GPUs in all\n"
            "  --models LIST          model:batch pairs (default %s)\n"
            "  --algos LIST           allreduce algorithms (default %s)\n"
            "  --bucket-mb N          gradient bucket cap, 0..%d (default %s)\n"
            "  --platform P           sim: platform preset or platform file (default %s; e.g. from\n"
            "                         ddlbench calibrate --network)\n"
-           "  --profile P            sim: device profile (default %s)\n"
+           "  --profile P            sim: device profile (default: the platform's GPU%s)\n"
+           "  --override-platform    sim, model: run --gpus-per-node and --profile other than the platform's\n"
            "  --rate R               emu: each node's NIC rate, e.g. 500mbit (default none = unshaped)\n"
            "  --delay D              emu: one-way delay per node egress, e.g. 100us (needs netem; default none)\n"
            "  --train-args \"...\"     extra ddlbench train options (e.g. \"--image-size 64 --steps 5\")\n"
@@ -73,8 +77,8 @@ static void sweep_usage(void)
            "                         solver spends tens of minutes on a 1,024-GPU ring launch (default %s, where\n"
            "                         the model is within 0.1%% of the simulation; 0 = simulate every configuration)\n"
            "  -q                     no progress lines\n",
-           d.backend, SWEEP_NODES_MAX, SWEEP_NODES_MAX_MODEL, d.nodes, SWEEP_GPN_MAX, d.gpus_per_node, SWEEP_GPUS_MAX,
-           d.models, d.algos, SWEEP_BUCKET_MAX, d.bucket_mb, d.platform, d.profile, SWEEP_JOBS_MAX, d.ring_max);
+           d.backend, SWEEP_NODES_MAX, SWEEP_NODES_MAX_MODEL, d.nodes, SWEEP_GPN_MAX, "", SWEEP_GPUS_MAX,
+           d.models, d.algos, SWEEP_BUCKET_MAX, d.bucket_mb, "minsky", "", SWEEP_JOBS_MAX, d.ring_max);
 }
 
 int cli_sweep_options(int argc, char **argv, sweep_params *p, const char **dir, char *err, size_t errlen)
@@ -87,6 +91,8 @@ int cli_sweep_options(int argc, char **argv, sweep_params *p, const char **dir, 
         if (!strcmp(argv[i], "--plan")) { p->plan = 1; continue; }
         if (!strcmp(argv[i], "--dry-run")) { p->dry_run = 1; continue; }
         if (!strcmp(argv[i], "--force")) { p->force = 1; continue; }
+        if (!strcmp(argv[i], "--override-platform")) { p->override = 1; continue; }
+        if (!strcmp(argv[i], "--resolve")) { p->resolve = 1; continue; }
         if (dir && argv[i][0] != '-' && !*dir) { *dir = argv[i]; continue; }
         if (i + 1 == argc && !sweep_params_set(p, argv[i], "")) {
             snprintf(err, errlen, "%s: expected a value after it", argv[i]);
@@ -162,6 +168,53 @@ static int print_plan(const sweep_params *p, const int *nb, char *err, size_t er
     return 0;
 }
 
+/* The platform is the truth: GPUs per node and the profile default to the platform's; under sim and
+ * model a different one is refused unless --override-platform. 0, or 2 with a message. */
+int cli_sweep_resolve(sweep_params *p, char *err, size_t errlen)
+{
+    static char gpn[16];
+    platform pf;
+    const char *prof;
+    char why[400];
+    int sim = !strcmp(p->backend, "sim") || !strcmp(p->backend, "model");
+    const char *hint = p->make ? "SWEEP_FLAGS=--override-platform" : "--override-platform";
+    int given = *p->platform != '\0'; /* no --platform: minsky, reshaped by --gpus-per-node as asked */
+    if (!given) p->platform = "minsky", sim = 0;
+    if (!strcmp(p->platform, "custom")) {
+        if (!*p->gpus_per_node) p->gpus_per_node = "1";
+        if (!*p->profile) p->profile = "p100";
+        return 0;
+    }
+    if (platform_lookup(&pf, p->platform, why, sizeof why))
+        return snprintf(err, errlen, "%s: %s", sweep_name(p, "--platform"), why), 2;
+    if (!*p->gpus_per_node) snprintf(gpn, sizeof gpn, "%d", pf.gpus_per_node), p->gpus_per_node = gpn;
+    else if (sim && !p->override && strlen(p->gpus_per_node) <= 9 && /* else sweep_check's own message */
+             strspn(p->gpus_per_node, "0123456789") == strlen(p->gpus_per_node) && atol(p->gpus_per_node) != pf.gpus_per_node)
+        return snprintf(err, errlen, "%s: platform %s has %d GPUs per node, got %.20s; expected %d, or %s",
+                        sweep_name(p, "--gpus-per-node"), pf.name, pf.gpus_per_node, p->gpus_per_node, pf.gpus_per_node,
+                        hint), 2;
+    if (platform_profile(&pf, *p->profile ? p->profile : NULL, p->override || !sim, &prof, why, sizeof why))
+        return snprintf(err, errlen, "%s: platform %s has %s GPUs, got %.64s; expected %s, or %s",
+                        sweep_name(p, "--profile"), pf.name, pf.profile, p->profile, pf.profile, hint), 2;
+    static char own[sizeof pf.profile]; /* prof may point into pf */
+    snprintf(own, sizeof own, "%s", prof);
+    p->profile = prof == pf.profile ? own : prof;
+    return 0;
+}
+
+/* Under sim and model: the platform at the sweep's largest node count (a file's leaf must fit in it). */
+static int check_leaf(const sweep_params *p, char *err, size_t errlen)
+{
+    platform pf;
+    char why[400];
+    if ((strcmp(p->backend, "sim") && strcmp(p->backend, "model")) || !platform_is_file(p->platform)) return 0;
+    if (!platform_init(&pf, p->platform, (int)p->n_nodes, p->override ? (int)p->n_gpn : 0, why, sizeof why)) return 0;
+    char *hint = strstr(why, " (or --partial-leaf)"); /* the sweep runs its smaller points that way itself */
+    if (hint) *hint = '\0';
+    snprintf(err, errlen, "%s: %s", sweep_name(p, strstr(why, "leaf_nodes") ? "--nodes" : "--platform"), why);
+    return 2;
+}
+
 int cli_sweep_check_main(int argc, char **argv)
 {
     int nb[SWEEP_MAX_MODELS];
@@ -171,13 +224,16 @@ int cli_sweep_check_main(int argc, char **argv)
     int n = 0, rc = cli_sweep_options(argc, argv, &p, NULL, err, sizeof err);
     if (rc == 3) { usage(stdout); return 0; }
     if (rc == 4) { sweep_usage(); return 0; }
+    if (!rc) rc = cli_sweep_resolve(&p, err, sizeof err);
     if (!rc) rc = sweep_check(&p, err, sizeof err);
+    if (!rc) rc = check_leaf(&p, err, sizeof err);
     if (!rc && cli_algos_parse(p.algos, buf, sizeof buf, items, 256, &n, &unknown) == 2) {
         snprintf(err, sizeof err, "%s: unknown algorithm \"%.200s\" (see ddlbench list)", sweep_name(&p, "--algos"), unknown);
         rc = 2;
     }
     if (!rc) rc = model_buckets(&p, nb, err, sizeof err);
     if (!rc && p.plan) rc = print_plan(&p, nb, err, sizeof err);
+    if (!rc && p.resolve) printf("%s %s\n", p.gpus_per_node, p.profile);
     if (rc) fprintf(stderr, "ddlbench sweep-check: %s\n", err);
     return rc;
 }

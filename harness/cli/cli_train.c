@@ -85,7 +85,8 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_warmup, &(o)->warmup), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb),            \
       OPTS_ONE(&cli_row_compute, &(o)->full),                                                       \
       OPTS_SET(rows, (o)), { platform_rows + PLATFORM_ROW_PLATFORM, 1, (po) },                            \
-      { platform_rows + PLATFORM_ROW_GPN, 1, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),           \
+      { platform_rows + PLATFORM_ROW_GPN, 1, (po) }, { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) },     \
+      OPTS_ONE(&cli_row_profile, &(o)->profile),                                                        \
       OPTS_ONE(&cli_row_csv, &(o)->csv) }
 
 static void usage(FILE *f)
@@ -96,10 +97,11 @@ static void usage(FILE *f)
     fprintf(f, "usage: mpirun -np N ddlbench train [options]   (--opt value or --opt=value)\n");
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
     fprintf(f,
-            "--platform P --gpus-per-node G: a machine preset (minsky, bigbasin, h200) or platform file\n"
+            "--platform P --gpus-per-node G: a machine preset (ddlbench platform --help) or platform file\n"
             "and its GPUs per node, whose alpha-beta-gamma model drives the auto algorithm's choice (without\n"
-            "it, auto uses its built-in rule). --profile: the device rates the simulation injects; required\n"
-            "under simulation, ignored by the real build.\n"
+            "it, auto uses its built-in rule); G and --profile default to the platform's own, and another\n"
+            "is refused without --override-platform. --profile: the device rates the simulation injects;\n"
+            "required under simulation, ignored by the real build.\n"
             "Below the table: the projected time to train the model's workload (ResNet-50: 90 epochs of\n"
             "ImageNet-1K; ResNet-101-22K: 90 epochs of 7.5M ImageNet-22K images, epochs assumed) at the\n"
             "measured images/s, in hours and GPU-hours, beside the study's 50 min and 7 h on 256 GPUs;\n"
@@ -120,6 +122,18 @@ static int check_platform(const char *v, char *err, size_t errlen)
     }
     snprintf(err, errlen, "--platform: expected %s or a platform file, got \"%.64s\"", names, v);
     return 2;
+}
+
+/* --profile against the platform's GPU, and the platform's as the default (platform_profile). */
+static int train_profile(train_opts *o, int override, char *err, size_t errlen)
+{
+    platform pf;
+    if (platform_lookup(&pf, o->cost_platform, err, errlen)) return 2;
+    static char own[sizeof pf.profile]; /* the platform's name outlives pf */
+    if (!o->profile && !pf.profile[0]) return 0;
+    if (platform_profile(&pf, o->profile, override, &o->profile, err, errlen)) return 2;
+    if (o->profile == pf.profile) snprintf(own, sizeof own, "%s", pf.profile), o->profile = own;
+    return 0;
 }
 
 /* Options that only mean something with others: refused alone rather than ignored. */
@@ -174,6 +188,9 @@ static int parse_opts(int argc, char **argv, train_opts *o, char *err, size_t er
     if (rc) return rc;
     o->cost_platform = po.preset, o->cost_gpn = po.gpus_per_node;
     if (o->cost_platform && check_platform(o->cost_platform, err, errlen)) return 2;
+    if (o->cost_platform && (platform_gpn_check(o->cost_platform, o->cost_gpn, po.override, err, errlen) ||
+                             train_profile(o, po.override, err, errlen)))
+        return 2;
     if (check_combinations(o, err, errlen)) return 2;
     return resolve_poll(o, err, errlen);
 }

@@ -22,8 +22,8 @@ static const sweep_opt opts[] = {
 
 void sweep_params_defaults(sweep_params *p)
 {
-    *p = (sweep_params){ .backend = "sim", .nodes = "2", .gpus_per_node = "4", .models = "resnet50:32,resnet101-22k:20",
-                         .algos = "mpi,ring,rhd,ddl,auto", .bucket_mb = "25", .platform = "minsky", .profile = "p100",
+    *p = (sweep_params){ .backend = "sim", .nodes = "2", .gpus_per_node = "", .models = "resnet50:32,resnet101-22k:20",
+                         .algos = "mpi,ring,rhd,ddl,auto", .bucket_mb = "25", .platform = "", .profile = "",
                          .rate = "none", .delay = "none", .train_args = "", .jobs = "1", .ring_max = "256",
                          .device = "cpu", .command = "" };
 }

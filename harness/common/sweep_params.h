@@ -20,10 +20,12 @@ typedef struct sweep_params {
     const char *command;    /* the sweep's own command line (provenance) */
     int make;               /* messages name make's variables (NODES), as `make run` sets them */
     int plan, dry_run, force; /* sweep-check --plan: print the launches; --dry-run, --force: no refusal */
+    int override;           /* --override-platform: GPUs per node and profile may differ from the platform's */
+    int resolve;            /* sweep-check --resolve: print "GPUS_PER_NODE PROFILE" as the sweep runs them */
     long n_nodes, n_gpn, n_bucket, n_jobs, n_ring_max; /* set by sweep_check */
 } sweep_params;
 
-/* sweep.sh's defaults. */
+/* sweep.sh's defaults ("" GPUs per node and profile: the platform's own, cli_sweep.c). */
 void sweep_params_defaults(sweep_params *p);
 /* Sets the parameter of option opt ("--nodes") to val: 0, or -1 when opt is not a sweep parameter. */
 int sweep_params_set(sweep_params *p, const char *opt, const char *val);

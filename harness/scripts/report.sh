@@ -38,6 +38,8 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
     END {
         study["resnet50"] = "IBM DDL 95%, Facebook Caffe2 89%"
         study["resnet101-22k"] = "IBM DDL 88%"
+        y2017 = meta["platform"] ~ /(^|\/)(minsky|bigbasin)[^\/ ]*( |$)/ # the study: 2017 platforms, 256 GPUs
+        for (j = 1; j <= nm; j++) if (!y2017 || gmax[models[j]] != 256) delete study[models[j]]
         printf "# Run %s\n\n", run
         printf "%s backend", meta["backend"]
         if (meta["platform"] != "") printf ", platform %s", meta["platform"]
@@ -47,7 +49,8 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
             print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/model_step.h; checked against the simulation in tests/sim_speed.sh), labelled `model` in the CSV.\n"
         print "## Scaling efficiency at the largest GPU count\n"
         print "Efficiency E(N) = images/s at N GPUs / (N/N0 x images/s at N0), against one GPU (N0 = 1) and"
-        print "against one node. The study figures are at 256 GPUs (P100, InfiniBand), for comparison only.\n"
+        print "against one node. The study figures (256 P100 GPUs, InfiniBand, 2017) are shown only for a run of"
+        print "a 2017 platform at 256 GPUs, for comparison.\n"
         print "| model | GPUs | algorithm | bucket MB | images/s | E vs 1 GPU | E vs 1 node | study (256 GPUs) |"
         print "|---|---:|---|---:|---:|---:|---:|---|"
         for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])

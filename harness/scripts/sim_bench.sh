@@ -35,9 +35,9 @@ done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 [ -z "$OUT" ] || mkdir -p "$OUT" || die "--out: cannot create $OUT"
-mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes 1 -o "$tmp/probe" 2>&1 >/dev/null | head -1)
+mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" -o "$tmp/probe" 2>&1 >/dev/null | head -1)
 [ -f "$tmp/probe/hostfile" ] || die "--platform: $gpn"
-gpn=$(wc -l <"$tmp/probe/hostfile")
+gpn=$(($(wc -l <"$tmp/probe/hostfile") / ${NODES%%,*}))
 echo "# sim-bench: $PLATFORM ($gpn GPUs per node), profile $PROFILE, $ALGOS, $MINB..$MAXB; ratio = model time / simulated time"
 echo "# nodes ranks algo          size_B  place   sim_us  model_us  ratio  busbw_GBps"
 echo "nodes,ranks,algo,size_B,placement,sim_us,model_us,ratio,busbw_GBps" >"$tmp/all.csv"

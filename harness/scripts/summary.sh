@@ -2,7 +2,8 @@
 # summary.sh SCALING_CSV — the table a reader wants first: at the largest GPU count of each model,
 # images/s and scaling efficiency per algorithm, beside the figures of the study (docs/SOURCES.md §1-2:
 # IBM PowerAI DDL 95% for ResNet-50 / ImageNet-1K and 88% for ResNet-101 / ImageNet-22K on 256 GPUs;
-# Facebook's Caffe2 89% for ResNet-50), and the projected time to train the study's workload (the
+# Facebook's Caffe2 89% for ResNet-50) where the run is of a 2017 platform (minsky, bigbasin and their
+# files) at the study's 256 GPUs, and the projected time to train the study's workload (the
 # time_to_train_h column; the study: 50 min and about 7 h on 256 GPUs).
 [ -f "${1:-}" ] || { echo "usage: summary.sh SCALING_CSV" >&2; exit 2; }
 awk -F, '
@@ -12,6 +13,7 @@ awk -F, '
     END {
         study["resnet50"] = "IBM DDL 95%, Facebook 89%; 50 min (256 GPUs)"
         study["resnet101-22k"] = "IBM DDL 88%; about 7 h (256 GPUs)"
+        y2017 = pl ~ /(^|\/)(minsky|bigbasin)[^\/]*$/
         printf "# scaling efficiency at the largest GPU count (%s backend, %s)\n", bk, pl
         printf "# %-14s %5s %6s %7s %12s %9s %9s %10s %8s %10s %14s  %s\n", "model", "gpus", "algo", "bucket", "images/s",
                "E(1 GPU)", "E(1 node)", "exposed_ms", "gemm_ms", "nongemm_ms", "time_to_train", "study"
@@ -19,11 +21,12 @@ awk -F, '
             split(rows[r], f, ",")
             m = f[col["model"]]
             if (f[col["gpus"]] + 0 != max[m]) continue
+            ref = y2017 && max[m] == 256 && (m in study) ? study[m] : "-"
             line[m, f[col["algo"]], f[col["bucket_MB"]]] = sprintf("  %-14s %5d %6s %7s %12.1f %9s %9s %10.2f %8.2f %10s %14s  %s",
                 m, f[col["gpus"]], f[col["algo"]], f[col["bucket_MB"]], f[col["images_per_s"]],
                 pct(f[col["eff_vs_1gpu"]]), pct(f[col["eff_vs_1node"]]), f[col["exposed_ms"]], f[col["gemm_ms"]],
                 ("nongemm_ms" in col) ? sprintf("%.2f", f[col["nongemm_ms"]]) : "NA",
-                ("time_to_train_h" in col) ? hm(f[col["time_to_train_h"]]) : "NA", study[m])
+                ("time_to_train_h" in col) ? hm(f[col["time_to_train_h"]]) : "NA", ref)
             keys[m, f[col["algo"]], f[col["bucket_MB"]]] = 1
         }
         n = 0

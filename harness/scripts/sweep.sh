@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086 # unquoted on purpose, the whole file: --train-args, the flags $part, $override
 # sweep.sh — the scaling study: `ddlbench train` at 1 GPU, then 1, 2, 4, ... NODES nodes of
 # GPUS_PER_NODE ranks, for each model and every algorithm, one launch per (model, GPU count); then
 # scaling efficiency E(N) = X(N) / ((N/N0)·X(N0)) against 1 GPU and against 1 node, in one CSV.
@@ -35,11 +36,11 @@ sweep() {
     "$chk" "$c" ${DDL_SWEEP_FROM_MAKE:+--make} --backend "$backend" --nodes "$nodes" --gpus-per-node "$gpn" \
         --models "$models" --algos "$algos" --bucket-mb "$bucket" --platform "$platform" --profile "$profile" \
         --rate "$rate" --delay "$delay" --train-args "$train_args" --jobs "$jobs" --sim-ring-max "$ringmax" \
-        --device "$device" --command "$cmdline" "$@"
+        --device "$device" --command "$cmdline" $override "$@"
 }
-backend=sim nodes=2 gpn=4 models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
-platform=minsky profile=p100 train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none force=0
-ringmax=256
+backend=sim nodes=2 gpn="" models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
+platform="" profile="" train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none force=0
+ringmax=256 override=""
 jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) device=cpu
 while [ $# -gt 0 ]; do
     case $1 in
@@ -48,6 +49,7 @@ while [ $# -gt 0 ]; do
     --resume) resume=1; shift; continue;;
     --dry-run) dry=1; shift; continue;;
     --force) force=1; shift; continue;;
+    --override-platform) override=--override-platform; shift; continue;;
     --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|-j|--jobs|--device|--sim-ring-max) ;;
     *) [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && die "SWEEP_FLAGS: unknown sweep.sh option \"$1\"; expected --resume, --dry-run or -q"
        die "unknown option \"$1\" (see --help)";;
@@ -65,7 +67,9 @@ done
 # emulated cluster's values, root and tools, before anything is written
 chk=$build/ddlbench; [ -x "$chk" ] || [ "$dry" = 0 ] || chk=$here/../../build/ddlbench
 [ -x "$chk" ] || bad --build "$build/ddlbench not built (make all)"
-msg=$(sweep sweep-check 2>&1) || die "${msg#ddlbench sweep-check: }"
+msg=$(sweep sweep-check --resolve 2>&1) || die "${msg#ddlbench sweep-check: }"
+gpn=${msg% *} profile=${msg#* } part="--override-platform --partial-leaf" # a point: part of a node or leaf
+[ -n "$platform" ] || { platform=minsky override=--override-platform; } # no platform: minsky, reshaped
 case $backend in mpi|emu) jobs=1;; esac # real ranks would share the cores (and an allocation's nodes)
 if [ "$backend" = emu ] && [ "$dry" = 0 ]; then
     sh "$here/emucluster.sh" up --nodes "$nodes" --rate "$rate" --delay "$delay" --check || exit 2
@@ -77,11 +81,9 @@ texe=$build/ddlbench # the executable that checks --train-args: the one that wil
 [ -x "$exe" ] || [ "$dry" = 1 ] || bad --build "$exe not built (make all sim; the CUDA build needs nvcc)"
 "$build/ddlbench" list >/dev/null 2>&1 || [ "$dry" = 1 ] || bad --build "$build/ddlbench does not run"
 if [ "$backend" = sim ] || [ "$backend" = model ]; then # presets, profiles and train options, before any launch
-    ddlbench_says --platform "$chk" model --algo ring --bytes 1 --preset "$platform" --nodes 1 --gpus-per-node "$gpn"
-    ddlbench_says --profile "$chk" model --algo ring --bytes 1 --preset minsky --nodes 1 --profile "$profile"
+    ddlbench_says --profile "$chk" model --algo ring --bytes 1 --preset minsky --nodes 1 --profile "$profile" $part
 fi
 set -f
-# shellcheck disable=SC2086
 [ -x "$texe" ] && ddlbench_says --train-args "$texe" train --model resnet50 --batch 1 -a "$algos" $train_args --help
 set +f
 # The plan: one launch a line, "first weight model batch gpus nodes gpus_per_node ring_modelled"
@@ -98,22 +100,21 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
     if [ "$7" = 1 ]; then # the ring's rows from the model, into a CSV of their own beside
         la=$(echo ",$algos," | sed 's/,ring,/,/; s/^,//; s/,$//')
         set -f
-        # shellcheck disable=SC2086
         set -- "$build/ddlbench" model --train --model "$model" --batch "$batch" -a ring --bucket-mb "$bucket" \
             --csv "${csv%.csv}-model.csv" $train_args --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
-            --profile "$profile"
+            --profile "$profile" $part
         set +f
         if [ "$dry" = 1 ]; then echo "$*"; else "$@" || return 1; fi
         [ -n "$la" ] || return 0
     fi
     set -f # no globbing of --train-args
-    # shellcheck disable=SC2086
     set -- train --model "$model" --batch "$batch" -a "$la" --bucket-mb "$bucket" --csv "$csv" $train_args
     [ "$backend" = model ] || set -- "$@" --per-rank
     set +f
     if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model
         shift
-        set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" --profile "$profile"
+        set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
+            --profile "$profile" $part
         if [ "$dry" = 1 ]; then echo "$*"; else "$@"; fi
     elif [ "$dry" = 1 ]; then # one line per launch, as it would run
         if [ "$backend" = sim ]; then
@@ -124,11 +125,10 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
     elif [ "$backend" = sim ]; then
         pdir=$out/platforms/$nn-$gp # made by platform_dir before the launch started
         DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
-            --platform "$platform" --gpus-per-node "$gp"
+            --platform "$platform" --gpus-per-node "$gp" $part
     elif [ "$backend" = emu ]; then
         $emu run --ppn "$gp" -- sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
     elif [ -n "${MPILAUNCH:-}" ]; then
-        # shellcheck disable=SC2086
         $MPILAUNCH "$r" "$exe" "$@"
     else
         DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@"
@@ -141,8 +141,8 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
 platform_dir() {
     [ "$backend" = sim ] || return 0
     pd=$out/platforms/$1-$2
-    [ -f "$pd/platform.xml" ] || { mkdir -p "$pd" &&
-        "$build/ddlbench" platform --preset "$platform" --nodes "$1" --gpus-per-node "$2" -o "$pd" >/dev/null; } || return 2
+    [ -f "$pd/platform.xml" ] || { mkdir -p "$pd" && "$build/ddlbench" platform --preset "$platform" --nodes "$1" \
+        --gpus-per-node "$2" $part -o "$pd" >/dev/null; } || return 2
 }
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus

@@ -11,7 +11,7 @@ int cost_hook_init(cost_hook *h, const char *preset, int ranks, int gpus_per_nod
         snprintf(err, errlen, "--gpus-per-node: expected a divisor of the %d ranks, got %d", ranks, gpus_per_node);
         return 2;
     }
-    if (platform_init(&pf, preset, ranks / gpus_per_node, gpus_per_node, err, errlen)) return 2;
+    if (platform_init_partial(&pf, preset, ranks / gpus_per_node, gpus_per_node, err, errlen)) return 2;
     model_machine(&pf, gamma, &h->m);
     return 0;
 }

@@ -6,6 +6,7 @@
 
 void model_machine(const platform *pf, double gamma, ddl_machine *m)
 {
+    memset(m, 0, sizeof *m);
     m->ranks = platform_ranks(pf);
     m->ranks_per_node = pf->gpus_per_node;
     m->intra_lat = pf->intra_lat;
@@ -13,6 +14,9 @@ void model_machine(const platform *pf, double gamma, ddl_machine *m)
     m->inter_lat = pf->inter_lat;
     m->nic_bw = pf->nic_bw;
     m->gamma = gamma;
+    m->sockets = pf->sockets, m->socket_bw = pf->socket_bw, m->socket_lat = pf->socket_lat;
+    m->nics = pf->nics, m->leaf_nodes = pf->leaf_nodes, m->rail_leaves = pf->rail_leaves;
+    m->oversub = pf->oversub, m->spine_lat = pf->spine_lat;
 }
 
 /* "mpi, ring, rhd, ddl": the registered algorithms with a cost model. */

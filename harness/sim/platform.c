@@ -1,15 +1,5 @@
-/* platform.c — the preset table and the SMPI platform writer (see platform.h for the model).
- *
- * XML layout (SimGrid 4.1 platform, checked against SimGrid 3.32):
- *   zone "world" (DijkstraCache)
- *     cluster "nodeK" per node: one host per GPU, each with a SPLITDUPLEX private link (intra_bw per
- *       direction, latency intra_lat/2 so GPU→GPU is intra_lat), a FATPIPE backbone (every flow gets
- *       the full intra_bw: a non-blocking NVSwitch-like node switch) and a router "nodeK_gw";
- *     zone "fabric" holding router "switch" (the non-blocking network switch: no link of its own);
- *     link "nicK" per node: SPLITDUPLEX, nic_bw per direction, latency (inter_lat - intra_lat)/2;
- *     zoneRoutes nodeK -> fabric over nicK UP, fabric -> nodeK over nicK DOWN.
- * A message between nodes crosses GPU link, NIC, switch, NIC, GPU link: latency inter_lat,
- * bandwidth min(intra_bw, nic_bw), and a node's GPUs share its NIC. */
+/* platform.c — the preset table, the checks and the options of a platform (see platform.h for the
+ * model; platform_xml.c writes it for SMPI, platform_file.c reads and writes it as a file). */
 #include "platform.h"
 #include "opts.h"
 #include "parse.h"
@@ -34,21 +24,50 @@ static const preset_row presets[] = {
      *   intra_lat 5 us: assumption (GPU-to-GPU MPI message in a node; not checked);
      *   nic_bw 12.5 GB/s: one InfiniBand EDR port, 100 Gb/s (docs/SOURCES.md §1; ports per server unconfirmed);
      *   inter_lat 10 us: assumption (IB EDR ~1 us plus GPU staging; not checked). */
-    { { "minsky", 0, 4, 80e9, 5e-6, 12.5e9, 10e-6 }, "IBM Minsky: 4 P100/node, NVLink 1.0, IB EDR 100 Gb/s" },
+    { { .name = "minsky", .gpus_per_node = 4, .intra_bw = 80e9, .intra_lat = 5e-6, .nic_bw = 12.5e9, .inter_lat = 10e-6,
+        .profile = "p100" },
+      "IBM Minsky: 4 P100/node, NVLink 1.0, IB EDR 100 Gb/s" },
     /* Facebook Big Basin (Goyal et al., arXiv 1706.02677; docs/SOURCES.md §2):
      *   8 P100 per node (docs/SOURCES.md §2); intra_bw 80 GB/s: P100 SXM2 NVLink 1.0, 4 x 20 GB/s (docs/SOURCES.md §1);
      *   intra_lat 5 us: assumption; nic_bw 6.25 GB/s: 50 Gbit Ethernet per server (docs/SOURCES.md §2);
      *   inter_lat 30 us: assumption (TCP over Ethernet through Gloo; not checked). */
-    { { "bigbasin", 0, 8, 80e9, 5e-6, 6.25e9, 30e-6 }, "Facebook Big Basin: 8 P100/node, NVLink, 50 Gbit Ethernet" },
+    { { .name = "bigbasin", .gpus_per_node = 8, .intra_bw = 80e9, .intra_lat = 5e-6, .nic_bw = 6.25e9,
+        .inter_lat = 30e-6, .profile = "p100" },
+      "Facebook Big Basin: 8 P100/node, NVLink, 50 Gbit Ethernet" },
     /* A current 8 x H200 server (DGX/HGX H200 class):
      *   8 GPUs per node on NVSwitch; intra_bw 450 GB/s: NVLink 4, 900 GB/s bidirectional per GPU
      *     (NVIDIA H200 product brief; docs/SOURCES.md §3);
      *   intra_lat 3 us: assumption; nic_bw 400 GB/s: 8 x 400 Gb/s InfiniBand NDR per node
      *     (8 x 50 GB/s, one ConnectX-7 per GPU as in DGX H200);
      *   inter_lat 6 us: assumption (not checked). */
-    { { "h200", 0, 8, 450e9, 3e-6, 400e9, 6e-6 }, "8 H200/node, NVLink 4 / NVSwitch, 8 x 400 Gb/s IB NDR" },
+    { { .name = "h200", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nic_bw = 400e9, .inter_lat = 6e-6,
+        .profile = "h200" },
+      "8 H200/node, NVSwitch, its 8 NDR NICs as one 400 GB/s pipe" },
+    /* Today's NVIDIA systems (docs/SOURCES.md §12, each number there marked sourced or assumption).
+     * NVIDIA DGX-1 (V100): 8 V100 SXM2 in two quads; intra_bw 100 GB/s: the 4 NVLink 2.0 links (25 GB/s
+     *   per direction each) a V100 has inside its quad; the hybrid cube-mesh's 6 cross-quad links as one
+     *   socket link of 150 GB/s (an approximation: pairs without a direct link are not modelled); 4 IB
+     *   EDR NICs of 100 Gb/s, one per GPU pair; one switch; latencies assumptions. */
+    { { .name = "dgx1", .gpus_per_node = 8, .intra_bw = 100e9, .intra_lat = 5e-6, .sockets = 2, .socket_bw = 150e9,
+        .socket_lat = 5e-6, .nics = 4, .nic_bw = 4 * 12.5e9, .inter_lat = 10e-6, .profile = "v100" },
+      "DGX-1: 8 V100, NVLink 2 cube-mesh, 4 x IB EDR 100 Gb/s" },
+    /* NVIDIA DGX A100: 8 A100 on NVSwitch, NVLink 3 600 GB/s bidirectional (300 per direction); 8 x
+     *   ConnectX-6 HDR 200 Gb/s, one per GPU (rails); SuperPOD scalable units of 20 nodes on rail-aligned
+     *   non-blocking leaves; latencies assumptions (spine: one more switch, +1 us). */
+    { { .name = "dgxa100", .gpus_per_node = 8, .intra_bw = 300e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 25e9,
+        .inter_lat = 6e-6, .leaf_nodes = 20, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "a100" },
+      "DGX A100: 8 A100, NVSwitch, 8 x IB HDR 200 Gb/s, rails" },
+    /* NVIDIA DGX H100 / H200: 8 GPUs on NVSwitch, NVLink 4 900 GB/s bidirectional (450 per direction); 8 x
+     *   ConnectX-7 NDR 400 Gb/s, one per GPU; SuperPOD scalable units of 32 nodes, rail-aligned,
+     *   non-blocking (the DGX SuperPOD H100 reference architecture); latencies assumptions. */
+    { { .name = "dgxh100", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 50e9,
+        .inter_lat = 6e-6, .leaf_nodes = 32, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h100" },
+      "DGX H100: 8 H100, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
+    { { .name = "dgxh200", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 50e9,
+        .inter_lat = 6e-6, .leaf_nodes = 32, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h200" },
+      "DGX H200: 8 H200, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
     /* custom: every link value from options (--intra-bw --intra-lat --inter-bw --inter-lat). */
-    { { "custom", 0, 1, 0, 0, 0, 0 }, "links from --intra-bw --intra-lat --inter-bw --inter-lat" },
+    { { .name = "custom", .gpus_per_node = 1 }, "links from --intra-bw --intra-lat --inter-bw --inter-lat" },
 };
 
 #define NPRESETS ((int)(sizeof presets / sizeof presets[0]))
@@ -63,33 +82,164 @@ int platform_is_file(const char *s)
     return n && (strchr(s, '/') || (n > 9 && !strcmp(s + n - 9, ".platform")));
 }
 
-int platform_init(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen)
+int platform_lookup(platform *pf, const char *preset, char *err, size_t errlen)
 {
-    platform file;
-    int from_file = platform_is_file(preset);
-    if (from_file && platform_file_load(preset, &file, NULL, err, errlen)) return 2;
-    for (int i = 0; i < NPRESETS || from_file; i++) {
-        if (!from_file && (!preset || strcmp(preset, presets[i].pf.name))) continue;
-        *pf = from_file ? file : presets[i].pf;
-        pf->nodes = nodes;
-        if (gpus_per_node) pf->gpus_per_node = gpus_per_node;
-        if (nodes < 1 || nodes > PLATFORM_MAX_NODES) {
-            snprintf(err, errlen, "--nodes: expected 1..%d, got %d", PLATFORM_MAX_NODES, nodes);
-            return 2;
-        }
-        if (pf->gpus_per_node < 1 || pf->gpus_per_node > PLATFORM_MAX_GPUS_PER_NODE) {
-            snprintf(err, errlen, "--gpus-per-node: expected 1..%d, got %d", PLATFORM_MAX_GPUS_PER_NODE,
-                     pf->gpus_per_node);
-            return 2;
-        }
-        return from_file || strcmp(preset, "custom") ? platform_check(pf, err, errlen) : 0;
+    if (platform_is_file(preset)) {
+        if (platform_file_load(preset, pf, NULL, err, errlen)) return 2;
+        pf->nodes = 0;
+        return 0;
     }
-    snprintf(err, errlen, "--preset: expected minsky, bigbasin, h200, custom or a platform file, got \"%.32s\"",
+    for (int i = 0; i < NPRESETS; i++)
+        if (preset && !strcmp(preset, presets[i].pf.name)) return *pf = presets[i].pf, 0;
+    snprintf(err, errlen, "--platform: expected %s or a platform file, got \"%.32s\"", platform_preset_names(),
              preset ? preset : "");
     return 2;
 }
 
+/* The first g GPUs of each node (or g of them where a node had fewer): the rails and socket halves they
+ * use. Each NIC keeps its GPUs (its bandwidth: nic_bw / nics); g GPUs within one half use one socket. */
+static int regroup(platform *pf, int g, char *err, size_t errlen)
+{
+    const int g0 = pf->gpus_per_node, r0 = platform_nics(pf), q = g0 / r0; /* GPUs per rail */
+    const double per_nic = pf->nic_bw / r0;
+    if (g < 1 || g > PLATFORM_MAX_GPUS_PER_NODE)
+        return snprintf(err, errlen, "--gpus-per-node: expected 1..%d, got %d", PLATFORM_MAX_GPUS_PER_NODE, g), 2;
+    if (r0 > 1 && g > q && g % q)
+        return snprintf(err, errlen, "--gpus-per-node %d: expected whole rails of %d GPUs (platform %s: %d NICs for "
+                                     "%d GPUs), or at most %d", g, q, pf->name, r0, g0, q), 2;
+    if (r0 > 1) pf->nics = g > q ? g / q : 1, pf->nic_bw = per_nic * platform_nics(pf);
+    if (platform_sockets(pf) == 2 && g != g0) {
+        if (g > g0 / 2)
+            return snprintf(err, errlen, "--gpus-per-node %d: platform %s has two sockets of %d GPUs; expected %d, or at "
+                                         "most %d", g, pf->name, g0 / 2, g0, g0 / 2), 2;
+        pf->sockets = 1;
+    }
+    pf->gpus_per_node = g;
+    return 0;
+}
+
+/* nodes and GPUs per node on a looked-up platform; partial: a leaf larger than the nodes is partly
+ * filled (a preset's always is), else it is an error naming the file. */
+static int place(platform *pf, const char *preset, int nodes, int gpus_per_node, int partial, char *err,
+                 size_t errlen)
+{
+    char why[300];
+    int from_file = platform_is_file(preset);
+    pf->nodes = nodes;
+    if ((partial || !from_file) && pf->leaf_nodes > nodes) pf->leaf_nodes = nodes;
+    if (gpus_per_node && gpus_per_node != pf->gpus_per_node && regroup(pf, gpus_per_node, err, errlen)) return 2;
+    if (nodes < 1 || nodes > PLATFORM_MAX_NODES)
+        return snprintf(err, errlen, "--nodes: expected 1..%d, got %d", PLATFORM_MAX_NODES, nodes), 2;
+    if (pf->gpus_per_node < 1 || pf->gpus_per_node > PLATFORM_MAX_GPUS_PER_NODE)
+        return snprintf(err, errlen, "--gpus-per-node: expected 1..%d, got %d", PLATFORM_MAX_GPUS_PER_NODE,
+                        pf->gpus_per_node), 2;
+    if (!from_file) return strcmp(preset, "custom") ? platform_check(pf, err, errlen) : 0;
+    if (!platform_check(pf, why, sizeof why)) return 0;
+    snprintf(err, errlen, "platform file %s: %s%s", preset, why,
+             strstr(why, "leaf_nodes: a leaf") ? " (or --partial-leaf)" : "");
+    return 2;
+}
+
+int platform_init(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen)
+{
+    return platform_lookup(pf, preset, err, errlen) || place(pf, preset, nodes, gpus_per_node, 0, err, errlen) ? 2 : 0;
+}
+
+int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen)
+{
+    return platform_lookup(pf, preset, err, errlen) || place(pf, preset, nodes, gpus_per_node, 1, err, errlen) ? 2 : 0;
+}
+
+void platform_describe(const platform *pf, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%d GPUs/node%s%s: GPU link %.4g GB/s, %.3g us", pf->gpus_per_node,
+                                pf->profile[0] ? " of " : "", pf->profile, pf->intra_bw / 1e9, pf->intra_lat * 1e6);
+    if (n < len && platform_sockets(pf) == 2)
+        n += (size_t)snprintf(buf + n, len - n, "; 2 sockets over %.4g GB/s, %.3g us", pf->socket_bw / 1e9,
+                              platform_socket_lat(pf) * 1e6);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, "; %d NIC%s x %.4g GB/s, %.3g us", platform_nics(pf),
+                              platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9, pf->inter_lat * 1e6);
+    if (n < len && pf->leaf_nodes)
+        snprintf(buf + n, len - n, "; leaves of %d nodes%s, %.3g:1, spine %.3g us", pf->leaf_nodes,
+                 pf->rail_leaves ? " per rail" : "", platform_oversub(pf), platform_spine_lat(pf) * 1e6);
+}
+
+/* "h200" of "h200", "dir/h200.profile" or "h200.profile". */
+static void profile_stem(const char *s, char *out, size_t len)
+{
+    const char *b = strrchr(s, '/');
+    size_t n;
+    b = b ? b + 1 : s;
+    n = strlen(b);
+    if (n > 8 && !strcmp(b + n - 8, ".profile")) n -= 8;
+    snprintf(out, len, "%.*s", (int)n, b);
+}
+
+int platform_profile(const platform *pf, const char *given, int override, const char **out, char *err, size_t errlen)
+{
+    char stem[256];
+    if (!given) return *out = pf->profile[0] ? pf->profile : "p100", 0;
+    profile_stem(given, stem, sizeof stem);
+    *out = given;
+    if (override || !pf->profile[0] || !strcmp(stem, pf->profile) || strchr(given, '/')) return 0; /* a file: as given */
+    snprintf(err, errlen, "--profile %.64s: platform %s has %s GPUs (its profile); expected %s, or --override-platform "
+             "to run %.64s on it", given, pf->name, pf->profile, pf->profile, stem);
+    return 2;
+}
+
+int platform_gpn_check(const char *preset, long gpus_per_node, int override, char *err, size_t errlen)
+{
+    platform pf;
+    if (!preset || !strcmp(preset, "custom") || gpus_per_node <= 0 || override) return 0;
+    if (platform_lookup(&pf, preset, err, errlen)) return 2;
+    if (pf.gpus_per_node == gpus_per_node) return 0;
+    snprintf(err, errlen, "--gpus-per-node %ld: platform %s has %d GPUs per node; expected %d, or --override-platform "
+             "to run %ld per node on it", gpus_per_node, pf.name, pf.gpus_per_node, pf.gpus_per_node, gpus_per_node);
+    return 2;
+}
+
+const char *platform_preset_names(void)
+{
+    static char names[256];
+    size_t used = 0;
+    for (int i = 0; i < NPRESETS && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? (i == NPRESETS - 1 ? " or " : ", ") : "",
+                                 presets[i].pf.name);
+    return names;
+}
+
 static int bad_positive(double v, double max) { return !(v > 0 && v <= max) || !isfinite(v); }
+
+/* Today's fields (platform.h), named as a platform file's keys. 0, or 2 with a message. */
+static int platform_check_fabric(const platform *pf, char *err, size_t errlen)
+{
+    const int g = pf->gpus_per_node, s = platform_sockets(pf), r = platform_nics(pf);
+    if (pf->sockets < 0 || pf->sockets > 2)
+        return snprintf(err, errlen, "sockets: expected 1 or 2, got %d", pf->sockets), 2;
+    if (s == 2 && (g % 2 || bad_positive(pf->socket_bw, 1e15)))
+        return snprintf(err, errlen, "sockets = 2: expected an even gpus_per_node (got %d) and socket_bw in (0, 1P] "
+                                     "bytes/s", g), 2;
+    if (!(pf->socket_lat == 0 || (pf->socket_lat >= pf->intra_lat && pf->socket_lat <= 1)))
+        return snprintf(err, errlen, "socket_lat: expected intra_lat..1 s"), 2;
+    if (pf->nics < 0 || g % r || (s == 2 && r > 1 && r % 2))
+        return snprintf(err, errlen, "nics: expected a divisor of gpus_per_node %d (a rail of gpus_per_node/nics GPUs "
+                                     "per NIC; with sockets = 2, 1 or an even number), got %d", g, pf->nics), 2;
+    if (pf->leaf_nodes < 0 || pf->leaf_nodes > PLATFORM_MAX_NODES || (pf->rail_leaves && pf->leaf_nodes < 1))
+        return snprintf(err, errlen, "leaf_nodes: expected 1..%d nodes per leaf switch (0: one switch; rail_leaves "
+                                     "needs leaves), got %d", PLATFORM_MAX_NODES, pf->leaf_nodes), 2;
+    if (pf->rail_leaves != 0 && pf->rail_leaves != 1)
+        return snprintf(err, errlen, "rail_leaves: expected yes or no"), 2;
+    if (!(pf->oversub == 0 || (pf->oversub >= 1 && pf->oversub <= 1e6)))
+        return snprintf(err, errlen, "oversubscription: expected a ratio >= 1 (1 = non-blocking), got %g", pf->oversub), 2;
+    if (!(pf->spine_lat == 0 || (pf->spine_lat >= pf->inter_lat && pf->spine_lat <= 1)))
+        return snprintf(err, errlen, "spine_lat: expected inter_lat..1 s (a message across the spine also crosses "
+                                     "its leaves)"), 2;
+    if (pf->leaf_nodes > pf->nodes)
+        return snprintf(err, errlen, "leaf_nodes: a leaf of %d nodes on %d nodes: expected at most the node count",
+                        pf->leaf_nodes, pf->nodes), 2;
+    return 0;
+}
 
 int platform_check(const platform *pf, char *err, size_t errlen)
 {
@@ -104,44 +254,9 @@ int platform_check(const platform *pf, char *err, size_t errlen)
     else if (!(pf->intra_lat >= 0 && pf->intra_lat <= 1)) what = "--intra-lat: expected 0..1 s";
     else if (!(pf->inter_lat >= pf->intra_lat && pf->inter_lat <= 1))
         what = "--inter-lat: expected intra-lat..1 s (a message between nodes also crosses GPU links)";
-    if (!what) return 0;
+    if (!what) return platform_check_fabric(pf, err, errlen);
     snprintf(err, errlen, "%s", what);
     return 2;
-}
-
-int platform_write_xml(const platform *pf, FILE *f)
-{
-    const int g = pf->gpus_per_node;
-    const double gpu_lat = pf->intra_lat / 2, nic_lat = (pf->inter_lat - pf->intra_lat) / 2;
-    fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-               "<platform version=\"4.1\">\n");
-    fprintf(f, "<!-- ddlbench platform %s: %d nodes x %d GPUs; GPU link %.6g B/s, %.6g s GPU-GPU in a node; "
-               "NIC %.6g B/s per node, %.6g s GPU-GPU between nodes -->\n",
-            pf->name, pf->nodes, g, pf->intra_bw, pf->intra_lat, pf->nic_bw, pf->inter_lat);
-    fprintf(f, "<zone id=\"world\" routing=\"DijkstraCache\">\n");
-    for (int k = 0; k < pf->nodes; k++)
-        fprintf(f, "  <cluster id=\"node%d\" prefix=\"gpu\" suffix=\"\" radical=\"%ld-%ld\" speed=\"1Gf\" "
-                   "bw=\"%.9gBps\" lat=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"%.9gBps\" bb_lat=\"0s\" "
-                   "bb_sharing_policy=\"FATPIPE\" router_id=\"node%d_gw\"/>\n",
-                k, (long)k * g, (long)k * g + g - 1, pf->intra_bw, gpu_lat, pf->intra_bw, k);
-    fprintf(f, "  <zone id=\"fabric\" routing=\"Full\"><router id=\"switch\"/></zone>\n");
-    for (int k = 0; k < pf->nodes; k++)
-        fprintf(f, "  <link id=\"nic%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
-                k, pf->nic_bw, nic_lat);
-    for (int k = 0; k < pf->nodes; k++)
-        fprintf(f, "  <zoneRoute src=\"node%d\" dst=\"fabric\" gw_src=\"node%d_gw\" gw_dst=\"switch\" "
-                   "symmetrical=\"NO\"><link_ctn id=\"nic%d\" direction=\"UP\"/></zoneRoute>\n"
-                   "  <zoneRoute src=\"fabric\" dst=\"node%d\" gw_src=\"switch\" gw_dst=\"node%d_gw\" "
-                   "symmetrical=\"NO\"><link_ctn id=\"nic%d\" direction=\"DOWN\"/></zoneRoute>\n",
-                k, k, k, k, k, k);
-    fprintf(f, "</zone>\n</platform>\n");
-    return ferror(f) ? -1 : 0;
-}
-
-int platform_write_hostfile(const platform *pf, FILE *f)
-{
-    for (long i = 0; i < (long)platform_ranks(pf); i++) fprintf(f, "gpu%ld\n", i);
-    return ferror(f) ? -1 : 0;
 }
 
 /* number, then a suffix looked up in units[] (multipliers); "" must be listed to allow none */
@@ -186,7 +301,7 @@ static int bw(const char *v, void *dst) { return platform_parse_bw(v, dst); }
 const opt_row platform_rows[PLATFORM_ROWS] = {
     { .name = "--platform", .alias = "--preset", .type = OPT_STRING, .min = 1, .unit = "P",
       .off = offsetof(platform_opts, preset),
-      .help = "machine: a preset (minsky, bigbasin, h200, custom) or a platform\nfile (old spelling: --preset)" },
+      .help = "machine: a preset (ddlbench platform --help lists them) or a\nplatform file (old spelling: --preset)" },
     { .name = "--nodes", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_NODES, .off = offsetof(platform_opts, nodes),
       .help = "nodes of the machine" },
     { .name = "--gpus-per-node", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_GPUS_PER_NODE, .unit = "G",
@@ -199,6 +314,10 @@ const opt_row platform_rows[PLATFORM_ROWS] = {
       .expect = "a bandwidth like 12.5G (bytes/s) or 100Gbit", .help = "--platform custom: a node's NIC bandwidth per direction" },
     { .name = "--inter-lat", .type = OPT_DURATION, .min = 0, .max = 1, .off = offsetof(platform_opts, inter_lat),
       .expect = "a latency like 5us", .help = "--platform custom: GPU to GPU latency across nodes" },
+    { .name = "--partial-leaf", .type = OPT_FLAG, .off = offsetof(platform_opts, partial_leaf),
+      .help = "allow fewer nodes than a platform file's leaf switch holds" },
+    { .name = "--override-platform", .type = OPT_FLAG, .off = offsetof(platform_opts, override),
+      .help = "take --gpus-per-node and --profile over the platform's own" },
 };
 
 int platform_opt(int argc, char **argv, int *i, platform_opts *o, char *err, size_t errlen)
@@ -221,7 +340,10 @@ int platform_from_opts(const platform_opts *o, platform *pf, char *err, size_t e
         snprintf(err, errlen, "--intra-bw/--intra-lat/--inter-bw/--inter-lat: only with --preset custom");
         return 2;
     }
-    if (platform_init(pf, preset, (int)o->nodes, (int)o->gpus_per_node, err, errlen)) return 2;
+    if (platform_gpn_check(o->preset, o->gpus_per_node, o->override, err, errlen)) return 2; /* given: the truth */
+    if ((o->partial_leaf ? platform_init_partial : platform_init)(pf, preset, (int)o->nodes, (int)o->gpus_per_node,
+                                                                  err, errlen))
+        return 2;
     if (!custom) return 0;
     if (o->intra_bw < 0 || o->intra_lat < 0 || o->inter_bw < 0 || o->inter_lat < 0) {
         snprintf(err, errlen, "--preset custom: expected --intra-bw, --intra-lat, --inter-bw and --inter-lat");

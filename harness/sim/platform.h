@@ -1,13 +1,22 @@
 /* platform.h — the machines ddlbench simulates and models: one table of presets (platform.c, every
- * number with its source) feeds both the SMPI platform XML generator and the analytic α-β-γ model
- * (model_cost.c), so simulation and model cannot disagree about the machine.
+ * number with its source) and platform files (platform_file.h) feed the SMPI platform XML generator
+ * (platform_xml.c), the analytic α-β-γ model and `auto` (model_cost.c: the same fields as a
+ * ddl_machine), so simulation and model cannot disagree about the machine.
  *
- * The machine has two link levels:
+ * The two-level machine (every field below "optional" at its default):
  *   node level:    every GPU has a full-duplex link of intra_bw per direction to its node's switch;
  *                  two GPUs of one node talk over their two links: latency intra_lat end to end.
  *   network level: every node has one full-duplex NIC of nic_bw per direction (all its ports
  *                  together), shared by its GPUs, into a non-blocking switch; a GPU on another node
  *                  is reached over GPU link, NIC, switch, NIC, GPU link: latency inter_lat.
+ * Today's clusters add, each optional:
+ *   sockets = 2:   the node's GPUs in two halves (the Minsky's sockets, DGX-1's quads) joined by one
+ *                  link of socket_bw per direction; latency socket_lat across it;
+ *   nics > 1:      nic_bw is split over nics NICs, NIC j the rail of GPUs j*g/nics .. (j+1)*g/nics-1;
+ *                  a message between nodes leaves by its sender's rail and arrives by its receiver's;
+ *   leaf_nodes:    a two-level fat tree: leaf switches of leaf_nodes nodes (rail_leaves: one leaf per
+ *                  rail for each group of leaf_nodes nodes), a spine, each leaf's uplink carrying its
+ *                  NICs' bandwidth / oversub; spine_lat GPU to GPU across the spine.
  * Hosts are GPUs, numbered node-major: gpu0..gpu(g-1) on node 0, and so on. */
 #ifndef HARN_PLATFORM_H
 #define HARN_PLATFORM_H
@@ -28,7 +37,28 @@ typedef struct platform {
     double intra_lat;     /* s, GPU to GPU inside one node, end to end */
     double nic_bw;        /* bytes/s per direction of one node's network interface(s) */
     double inter_lat;     /* s, GPU to GPU on different nodes, end to end (>= intra_lat) */
+    char profile[32];     /* the platform's GPU: a device profile name ("" = none given) */
+    int sockets;          /* 0 or 1: one crossbar; 2: two halves joined by socket_bw */
+    double socket_bw;     /* bytes/s per direction between the halves */
+    double socket_lat;    /* s, GPU to GPU across the halves (0 = intra_lat) */
+    int nics;             /* NICs per node, one rail each (0 = 1); nic_bw is all of them */
+    int leaf_nodes;       /* nodes per leaf switch; 0 = one non-blocking switch */
+    int rail_leaves;      /* 1: a leaf per rail for each group of leaf_nodes nodes */
+    double oversub;       /* leaf uplink oversubscription (0 = 1, non-blocking) */
+    double spine_lat;     /* s, GPU to GPU across the spine (0 = inter_lat) */
 } platform;
+
+/* The fields' values with their defaults applied. */
+static inline int platform_sockets(const platform *pf) { return pf->sockets == 2 ? 2 : 1; }
+static inline int platform_nics(const platform *pf) { return pf->nics > 1 ? pf->nics : 1; }
+static inline double platform_oversub(const platform *pf) { return pf->oversub > 1 ? pf->oversub : 1; }
+static inline double platform_socket_lat(const platform *pf) { return pf->socket_lat > 0 ? pf->socket_lat : pf->intra_lat; }
+static inline double platform_spine_lat(const platform *pf) { return pf->spine_lat > 0 ? pf->spine_lat : pf->inter_lat; }
+/* 1 when none of today's fields is in use: the two-level machine. */
+static inline int platform_two_level(const platform *pf)
+{
+    return platform_sockets(pf) == 1 && platform_nics(pf) == 1 && pf->leaf_nodes == 0;
+}
 
 /* The presets: minsky, bigbasin, h200, custom. i in [0, platform_preset_count()). */
 int platform_preset_count(void);
@@ -40,6 +70,24 @@ const char *platform_preset_help(int i);
  * platform_check. A name with a '/' or ending in ".platform" is a platform file (platform_file.h:
  * `ddlbench calibrate --network` writes one). Returns 0, or 2 with a one-line message in err. */
 int platform_init(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen);
+/* The platform a name describes, nodes 0 (a preset's row, or a file parsed and checked): no node count
+ * is checked. 0, or 2 with a message. */
+int platform_lookup(platform *pf, const char *preset, char *err, size_t errlen);
+/* platform_init, but a file's leaf larger than nodes is partly filled instead of an error (the sweep's
+ * points below one leaf, and callers that only probe the platform). */
+int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen);
+/* The platform is the truth. The device profile to use: given (--profile) or pf's own (p100 when it
+ * names none); a given name of another GPU than pf's ("h100" on an h200 platform) is refused unless
+ * override (--override-platform); a path (with a '/': a measured or edited profile) is taken as given.
+ * 0, or 2 with a message. */
+int platform_profile(const platform *pf, const char *given, int override, const char **out, char *err, size_t errlen);
+/* --gpus-per-node G (0 = not given) against the platform preset's own: 0 when they agree, G is not
+ * given, the platform is custom or override; else 2 with a message. */
+int platform_gpn_check(const char *preset, long gpus_per_node, int override, char *err, size_t errlen);
+/* One line of pf's numbers ("8 GPUs/node of h200: GPU link 450 GB/s, 3 us; 8 NICs x 50 GB/s, ..."). */
+void platform_describe(const platform *pf, char *buf, size_t len);
+/* "minsky, bigbasin, ... or custom": the preset names, for messages. */
+const char *platform_preset_names(void);
 /* 1 if a --preset value names a platform file (has a '/' or ends in ".platform"), else 0. */
 int platform_is_file(const char *preset);
 /* 0 if every field is in range; else 2 and a message naming the field. */
@@ -63,15 +111,18 @@ int platform_parse_lat(const char *s, double *out);
  * --inter-bw BW --inter-lat T: the rows platform_rows of the option table (opts.h). */
 typedef struct platform_opts {
     const char *preset;           /* NULL = minsky */
+    int partial_leaf;             /* --partial-leaf: fewer nodes than a file's leaf holds is allowed */
+    int override;                 /* --override-platform: --gpus-per-node/--profile may differ from it */
     long nodes, gpus_per_node;    /* nodes: required (-1 = not given); gpus_per_node 0 = preset's */
     double intra_bw, intra_lat, inter_bw, inter_lat; /* custom links (-1 = not given) */
 } platform_opts;
 
-#define PLATFORM_OPTS_INIT { NULL, -1, 0, -1, -1, -1, -1 }
+#define PLATFORM_OPTS_INIT { NULL, 0, 0, -1, 0, -1, -1, -1, -1 }
 
 /* The option rows of a platform_opts (opts.h; off = its fields), bound as { platform_rows + k, n, &po }:
  * PLATFORM_ROW_PLATFORM, _NODES, _GPN, then the four custom links. */
-enum { PLATFORM_ROW_PLATFORM, PLATFORM_ROW_NODES, PLATFORM_ROW_GPN, PLATFORM_ROW_LINKS, PLATFORM_ROWS = PLATFORM_ROW_LINKS + 4 };
+enum { PLATFORM_ROW_PLATFORM, PLATFORM_ROW_NODES, PLATFORM_ROW_GPN, PLATFORM_ROW_LINKS,
+       PLATFORM_ROW_PARTIAL = PLATFORM_ROW_LINKS + 4, PLATFORM_ROW_OVERRIDE, PLATFORM_ROWS };
 extern const opt_row platform_rows[PLATFORM_ROWS];
 /* If argv[*i] is a platform option, consume it and its value (advancing *i) and return 0; return 1
  * if it is not one; 2 (message in err) if its value is missing or bad. (One row of platform_rows.) */

@@ -11,11 +11,44 @@
 
 #define LINE_MAX_BYTES 1000
 
-enum { K_NAME, K_GPN, K_ILAT, K_IBW, K_XLAT, K_XBW, K_IRMS, K_XRMS, K_IPTS, K_XPTS, K_LATF, K_BWF, K_COUNT };
-static const char *const keys[K_COUNT] = { "name", "gpus_per_node", "intra_lat", "intra_bw", "inter_lat",
-                                           "inter_bw", "intra_rms_pct", "inter_rms_pct", "intra_points",
-                                           "inter_points", "lat_factor", "bw_factor" };
-#define REQUIRED 6 /* the first six keys */
+/* The keys: what each holds and where it goes. REQ: must be given (inter_bw or nic_bw: one of them). */
+enum { T_NAME, T_INT, T_NUM, T_BW, T_LAT, T_RATIO, T_BOOL, T_FACTOR };
+enum { REQ = 1, FIT = 2 };
+typedef struct key {
+    const char *name;
+    int type, flags;
+    size_t off;            /* into platform, or into platform_fit with FIT */
+    double max;            /* T_INT: the largest value */
+} key;
+
+#define PF(f) offsetof(platform, f)
+#define FT(f) offsetof(platform_fit, f)
+static const key keys[] = {
+    { "name", T_NAME, REQ, PF(name), 0 },
+    { "gpus_per_node", T_INT, REQ, PF(gpus_per_node), 1e9 },
+    { "intra_lat", T_LAT, REQ, PF(intra_lat), 0 },
+    { "intra_bw", T_BW, REQ, PF(intra_bw), 0 },
+    { "inter_lat", T_LAT, REQ, PF(inter_lat), 0 },
+    { "inter_bw", T_BW, 0, PF(nic_bw), 0 },
+    { "nic_bw", T_BW, 0, PF(nic_bw), 0 },
+    { "nics", T_INT, 0, PF(nics), PLATFORM_MAX_GPUS_PER_NODE },
+    { "profile", T_NAME, 0, PF(profile), 0 },
+    { "sockets", T_INT, 0, PF(sockets), 2 },
+    { "socket_bw", T_BW, 0, PF(socket_bw), 0 },
+    { "socket_lat", T_LAT, 0, PF(socket_lat), 0 },
+    { "leaf_nodes", T_INT, 0, PF(leaf_nodes), PLATFORM_MAX_NODES },
+    { "rail_leaves", T_BOOL, 0, PF(rail_leaves), 0 },
+    { "oversubscription", T_RATIO, 0, PF(oversub), 0 },
+    { "spine_lat", T_LAT, 0, PF(spine_lat), 0 },
+    { "intra_rms_pct", T_NUM, FIT, FT(rms_pct[0]), 0 },
+    { "inter_rms_pct", T_NUM, FIT, FT(rms_pct[1]), 0 },
+    { "intra_points", T_INT, FIT, FT(points[0]), 1e9 },
+    { "inter_points", T_INT, FIT, FT(points[1]), 1e9 },
+    { "lat_factor", T_FACTOR, FIT, FT(lat_factor), 0 },
+    { "bw_factor", T_FACTOR, FIT, FT(bw_factor), 0 },
+};
+#define NKEYS ((int)(sizeof keys / sizeof keys[0]))
+enum { K_INTER_BW = 5, K_NIC_BW = 6 };
 
 int platform_factor_check(const char *s, char *err, size_t errlen)
 {
@@ -63,52 +96,75 @@ static int number(const char *v, double *out)
     return !*v || *end || errno || !isfinite(*out) || parse_decimal_len(v) != strlen(v);
 }
 
-/* key (index k) = value v: store into pf/fit. 0, or 2 with err (prefix added by the caller). */
-static int set_key(int k, const char *v, platform *pf, platform_fit *fit, char *err, size_t errlen)
+/* A name-like value: 1..63 (profile: 31) of [A-Za-z0-9._-]. */
+static int set_name(const key *k, const char *v, char *dst, char *err, size_t errlen)
 {
+    size_t n = strlen(v), max = k->off == PF(profile) ? 31 : 63;
+    if (!n || n > max || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n)
+        return snprintf(err, errlen, "%s: expected 1..%zu of [A-Za-z0-9._-], got \"%.40s\"", k->name, max, v), 2;
+    memcpy(dst, v, n + 1);
+    return 0;
+}
+
+/* A number in its kind's form: a bandwidth "400Gbit" / "50GB/s", a latency "3us", a ratio "2" or
+ * "2:1", yes/no, or a plain decimal. 0, or 2 with err. */
+static int value_of(const key *k, const char *v, double *d, char *err, size_t errlen)
+{
+    double a, b;
+    const char *colon = strchr(v, ':');
+    char head[64];
+    switch (k->type) {
+    case T_BW:
+        if (platform_parse_bw(v, d)) break;
+        return *d > 0 ? 0 : (snprintf(err, errlen, "%s: negative fit: expected a bandwidth > 0", k->name), 2);
+    case T_LAT:
+        if (!platform_parse_lat(v, d)) return 0;
+        if (!number(v, d) && *d < 0) return snprintf(err, errlen, "%s: negative fit: expected >= 0 s", k->name), 2;
+        return snprintf(err, errlen, "%s: expected a decimal latency like 3us or 2e-6 (s, ms, us, ns), got \"%.40s\"",
+                        k->name, v), 2;
+    case T_BOOL:
+        if (!strcmp(v, "yes") || !strcmp(v, "1")) return *d = 1, 0;
+        if (!strcmp(v, "no") || !strcmp(v, "0")) return *d = 0, 0;
+        return snprintf(err, errlen, "%s: expected yes or no, got \"%.40s\"", k->name, v), 2;
+    case T_RATIO:
+        if (colon && (size_t)(colon - v) < sizeof head) { /* "2:1" */
+            memcpy(head, v, (size_t)(colon - v)), head[colon - v] = '\0';
+            if (!number(head, &a) && !number(colon + 1, &b) && a >= b && b > 0) return *d = a / b, 0;
+        } else if (!number(v, d) && *d >= 1) {
+            return 0;
+        }
+        return snprintf(err, errlen, "%s: expected a ratio >= 1 like 2 or 2:1 (1 = non-blocking), got \"%.40s\"",
+                        k->name, v), 2;
+    default:
+        if (number(v, d)) break;
+        if (*d < 0) return snprintf(err, errlen, "%s: negative fit: expected a number >= 0, got %.40s", k->name, v), 2;
+        if (k->type == T_INT && (*d != floor(*d) || *d > k->max))
+            return snprintf(err, errlen, "%s: expected a whole number 0..%.0f, got %.40s", k->name, k->max, v), 2;
+        return 0;
+    }
+    if (k->type == T_BW && !number(v, d) && *d <= 0)
+        return snprintf(err, errlen, "%s: negative fit: expected a bandwidth > 0", k->name), 2;
+    return snprintf(err, errlen, "%s: expected a %s, got \"%.40s\"", k->name,
+                    k->type == T_BW ? "decimal bandwidth like 400Gbit, 50GB/s or 5e10 (bytes/s)" : "decimal number", v), 2;
+}
+
+/* key k = value v: store into pf/fit. 0, or 2 with err (prefix added by the caller). */
+static int set_key(const key *k, const char *v, platform *pf, platform_fit *fit, char *err, size_t errlen)
+{
+    char *base = k->flags & FIT ? (char *)fit : (char *)pf;
     double d;
-    if (k == K_NAME) {
-        size_t n = strlen(v);
-        if (!n || n > 63 || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n) {
-            snprintf(err, errlen, "name: expected 1..63 of [A-Za-z0-9._-], got \"%.40s\"", v);
-            return 2;
-        }
-        memcpy(pf->name, v, n + 1);
-        return 0;
-    }
-    if (k == K_LATF || k == K_BWF) {
+    if (k->type == T_NAME) return set_name(k, v, base + k->off, err, errlen);
+    if (k->type == T_FACTOR) {
         char why[160];
-        if (strlen(v) >= PLATFORM_FACTOR_LEN || platform_factor_check(v, why, sizeof why)) {
-            snprintf(err, errlen, "%s: %s", keys[k], strlen(v) >= PLATFORM_FACTOR_LEN ? "longer than 255 bytes" : why);
-            return 2;
-        }
-        strcpy(k == K_LATF ? fit->lat_factor : fit->bw_factor, v);
+        if (strlen(v) >= PLATFORM_FACTOR_LEN || platform_factor_check(v, why, sizeof why))
+            return snprintf(err, errlen, "%s: %s", k->name,
+                            strlen(v) >= PLATFORM_FACTOR_LEN ? "longer than 255 bytes" : why), 2;
+        strcpy(base + k->off, v);
         return 0;
     }
-    if (number(v, &d)) {
-        snprintf(err, errlen, "%s: expected a decimal number, got \"%.40s\"", keys[k], v);
-        return 2;
-    }
-    int integer = k == K_GPN || k == K_IPTS || k == K_XPTS, bw = k == K_IBW || k == K_XBW;
-    if (d < 0 || (bw && d == 0)) {
-        snprintf(err, errlen, "%s: negative fit: expected a number %s 0, got %.40s", keys[k], bw ? ">" : ">=", v);
-        return 2;
-    }
-    if (integer && (d != floor(d) || d > 1e9)) {
-        snprintf(err, errlen, "%s: expected a whole number, got %.40s", keys[k], v);
-        return 2;
-    }
-    switch (k) {
-    case K_GPN: pf->gpus_per_node = (int)d; break;
-    case K_ILAT: pf->intra_lat = d; break;
-    case K_IBW: pf->intra_bw = d; break;
-    case K_XLAT: pf->inter_lat = d; break;
-    case K_XBW: pf->nic_bw = d; break;
-    case K_IRMS: fit->rms_pct[0] = d; break;
-    case K_XRMS: fit->rms_pct[1] = d; break;
-    case K_IPTS: fit->points[0] = (int)d; break;
-    default: fit->points[1] = (int)d; break;
-    }
+    if (value_of(k, v, &d, err, errlen)) return 2;
+    if (k->type == T_INT || k->type == T_BOOL) *(int *)(base + k->off) = (int)d;
+    else *(double *)(base + k->off) = d;
     return 0;
 }
 
@@ -136,23 +192,25 @@ static int parse_line(const char *s, const char *end, platform *pf, platform_fit
         return 2;
     }
     int k = 0;
-    while (k < K_COUNT && strcmp(p, keys[k])) k++;
-    if (k == K_COUNT) {
+    while (k < NKEYS && strcmp(p, keys[k].name)) k++;
+    if (k == NKEYS) {
         snprintf(err, errlen, "unknown key \"%.40s\" (expected name, gpus_per_node, intra_lat, intra_bw, "
-                              "inter_lat, inter_bw, *_rms_pct, *_points, lat_factor, bw_factor)", p);
+                              "inter_lat, inter_bw or nic_bw, nics, profile, sockets, socket_bw, socket_lat, "
+                              "leaf_nodes, rail_leaves, oversubscription, spine_lat, *_rms_pct, *_points, "
+                              "lat_factor, bw_factor)", p);
         return 2;
     }
     if (seen[k]++) {
-        snprintf(err, errlen, "key \"%s\" given twice", keys[k]);
+        snprintf(err, errlen, "key \"%s\" given twice", keys[k].name);
         return 2;
     }
-    return set_key(k, v, pf, fit, err, errlen);
+    return set_key(&keys[k], v, pf, fit, err, errlen);
 }
 
 int platform_file_parse(const char *text, size_t len, const char *name, platform *pf, platform_fit *fit,
                         char *err, size_t errlen)
 {
-    int seen[K_COUNT] = { 0 }, lineno = 0;
+    int seen[NKEYS] = { 0 }, lineno = 0;
     platform p;
     platform_fit f, *fp = fit ? fit : &f;
     char why[300];
@@ -164,30 +222,37 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
         return 2;
     }
     for (const char *s = text, *end = text + len; s < end;) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        const char *nl = memchr(s, '\n', (size_t)(end - s)), *eol = nl ? nl : end; /* last newline optional */
         lineno++;
-        if (!nl || nl - s > LINE_MAX_BYTES) {
-            snprintf(err, errlen, "platform file %s:%d: %s", name, lineno,
-                     nl ? "line longer than 1000 bytes" : "last line has no newline (truncated file?)");
+        if (eol - s > LINE_MAX_BYTES) {
+            snprintf(err, errlen, "platform file %s:%d: line longer than 1000 bytes", name, lineno);
             return 2;
         }
-        if (parse_line(s, nl, &p, fp, seen, why, sizeof why)) {
+        if (parse_line(s, eol, &p, fp, seen, why, sizeof why)) {
             snprintf(err, errlen, "platform file %s:%d: %s", name, lineno, why);
             return 2;
         }
-        s = nl + 1;
+        s = eol + 1;
     }
-    for (int k = 0; k < REQUIRED; k++)
-        if (!seen[k]) {
-            snprintf(err, errlen, "platform file %s: missing key \"%s\"", name, keys[k]);
+    for (int k = 0; k < NKEYS; k++)
+        if ((keys[k].flags & REQ) && !seen[k]) {
+            snprintf(err, errlen, "platform file %s: missing key \"%s\"", name, keys[k].name);
             return 2;
         }
+    if (seen[K_INTER_BW] + seen[K_NIC_BW] != 1) {
+        snprintf(err, errlen, "platform file %s: %s", name, seen[K_NIC_BW] ? "inter_bw and nic_bw: expected one of "
+                 "them (inter_bw: all of a node's NICs; nic_bw: each)" : "missing key \"inter_bw\" (or nic_bw)");
+        return 2;
+    }
+    if (seen[K_NIC_BW]) p.nic_bw *= platform_nics(&p);
     if (p.inter_lat < p.intra_lat) {
         snprintf(err, errlen, "platform file %s: inter_lat %.3g s < intra_lat %.3g s: expected the latency to grow "
                               "from the node level to the network level", name, p.inter_lat, p.intra_lat);
         return 2;
     }
-    if (platform_check(&p, why, sizeof why)) {
+    platform at = p; /* checked on as many nodes as its leaf holds: --nodes comes later (platform_init) */
+    at.nodes = p.leaf_nodes > 1 ? p.leaf_nodes : 1;
+    if (platform_check(&at, why, sizeof why)) {
         snprintf(err, errlen, "platform file %s: %s", name, why);
         return 2;
     }
@@ -217,6 +282,30 @@ int platform_file_load(const char *path, platform *pf, platform_fit *fit, char *
     return rc;
 }
 
+/* A latency in us and a bandwidth in GB/s, as a person writes them (and the parser reads back). */
+static void put_lat(FILE *f, const char *k, double s) { fprintf(f, "%s = %.6gus\n", k, s * 1e6); }
+static void put_bw(FILE *f, const char *k, double b) { fprintf(f, "%s = %.6gGB/s\n", k, b / 1e9); }
+
+void platform_file_put(FILE *f, const platform *pf)
+{
+    fprintf(f, "name = %s\n", pf->name);
+    if (pf->profile[0]) fprintf(f, "profile = %s\n", pf->profile);
+    fprintf(f, "gpus_per_node = %d\n", pf->gpus_per_node);
+    put_lat(f, "intra_lat", pf->intra_lat), put_bw(f, "intra_bw", pf->intra_bw);
+    if (platform_sockets(pf) == 2) {
+        fprintf(f, "sockets = 2\n");
+        put_bw(f, "socket_bw", pf->socket_bw), put_lat(f, "socket_lat", platform_socket_lat(pf));
+    }
+    put_lat(f, "inter_lat", pf->inter_lat);
+    if (platform_nics(pf) > 1) fprintf(f, "nics = %d\n", pf->nics), put_bw(f, "nic_bw", pf->nic_bw / pf->nics);
+    else put_bw(f, "inter_bw", pf->nic_bw);
+    if (pf->leaf_nodes) {
+        fprintf(f, "leaf_nodes = %d\nrail_leaves = %s\noversubscription = %.6g\n", pf->leaf_nodes,
+                pf->rail_leaves ? "yes" : "no", platform_oversub(pf));
+        put_lat(f, "spine_lat", platform_spine_lat(pf));
+    }
+}
+
 int platform_file_write(const char *path, const platform *pf, const platform_fit *fit, const char *header,
                         char *err, size_t errlen)
 {
@@ -228,12 +317,13 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
         fprintf(f, "# %.*s\n", (int)n, h);
         h += n + (h[n] == '\n');
     }
-    fprintf(f, "name = %s\ngpus_per_node = %d\nintra_lat = %.6g\nintra_bw = %.6g\ninter_lat = %.6g\ninter_bw = %.6g\n",
-            pf->name, pf->gpus_per_node, pf->intra_lat, pf->intra_bw, pf->inter_lat, pf->nic_bw);
-    fprintf(f, "intra_rms_pct = %.3g\ninter_rms_pct = %.3g\nintra_points = %d\ninter_points = %d\n", fit->rms_pct[0],
-            fit->rms_pct[1], fit->points[0], fit->points[1]);
-    if (fit->lat_factor[0]) fprintf(f, "lat_factor = %s\n", fit->lat_factor);
-    if (fit->bw_factor[0]) fprintf(f, "bw_factor = %s\n", fit->bw_factor);
+    platform_file_put(f, pf);
+    if (fit) {
+        fprintf(f, "intra_rms_pct = %.3g\ninter_rms_pct = %.3g\nintra_points = %d\ninter_points = %d\n",
+                fit->rms_pct[0], fit->rms_pct[1], fit->points[0], fit->points[1]);
+        if (fit->lat_factor[0]) fprintf(f, "lat_factor = %s\n", fit->lat_factor);
+        if (fit->bw_factor[0]) fprintf(f, "bw_factor = %s\n", fit->bw_factor);
+    }
     return outfile_commit(&o, err, errlen);
 }
 

@@ -2,7 +2,9 @@
  * terms as the presets (platform.h), so the simulator (`make run PLATFORM=FILE`), the α-β-γ model
  * (`ddlbench model --algo ... --preset FILE`) and `auto` (`train --platform FILE`) read it alike.
  *
- * Format: key = value lines, "# comment" lines, blank lines; a trailing "# comment" is allowed:
+ * Format: key = value lines, "# comment" lines, blank lines; a trailing "# comment" is allowed; the
+ * last line's newline is optional. Latencies take units (3us, 2ms, 1e-6: s); bandwidths too (400Gbit,
+ * 50GB/s, 5e10: bytes/s):
  *   name = local                 [A-Za-z0-9._-], 1..63 characters            (required)
  *   gpus_per_node = 4            1..64: ranks per node the fit was made with  (required)
  *   intra_lat = 1.9e-06          s, α inside a node, >= 0                     (required)
@@ -10,11 +12,19 @@
  *   inter_lat, inter_bw          the same between nodes (inter_lat >= intra_lat) (required)
  *   intra_rms_pct, inter_rms_pct the fit's relative RMS residual, % >= 0      (optional, a record)
  *   intra_points, inter_points   the sizes the fit used, >= 0                 (optional, a record)
+ *   inter_bw = 50GB/s            a node's NICs together, or nic_bw = 400Gbit each (one of the two)
+ *   profile = h200               the platform's GPU: the default device profile    (optional)
+ *   nics = 8                     NICs per node, dividing gpus_per_node: rails      (optional, 1)
+ *   sockets = 2, socket_bw, socket_lat   two halves over one link (platform.h)     (optional, 1)
+ *   leaf_nodes = 32              nodes per leaf switch of a two-level fat tree     (optional, 0: one switch)
+ *   rail_leaves = yes            a leaf per rail (yes/no), oversubscription = 2 (or 2:1, >= 1),
+ *   spine_lat = 7us              GPU to GPU across the spine, >= inter_lat         (optional)
  *   lat_factor = 0:1.4;65536:1   SMPI piecewise latency factor: SIZE:FACTOR pairs, sizes strictly
  *   bw_factor = 0:0.6;65536:1      increasing from 0, factors > 0            (optional; default 1)
  * Every key at most once. A malformed line, an unknown or repeated key, a missing one, a negative
- * fit (a latency < 0, a bandwidth <= 0), factor sizes that do not increase, a NUL byte or a last line
- * without its newline: an error naming the file and line (exit 2 in the CLI). */
+ * fit (a latency < 0, a bandwidth <= 0), an unknown unit, factor sizes that do not increase, rails
+ * that do not divide the GPUs, an oversubscription below 1 or a NUL byte: an error naming the file,
+ * the line where there is one, and the key (exit 2 in the CLI). */
 #ifndef HARN_PLATFORM_FILE_H
 #define HARN_PLATFORM_FILE_H
 
@@ -45,6 +55,9 @@ int platform_file_load(const char *path, platform *pf, platform_fit *fit, char *
  * 0, or 1 with err. */
 int platform_file_write(const char *path, const platform *pf, const platform_fit *fit, const char *header,
                         char *err, size_t errlen);
+/* pf's keys as a platform file's lines (latencies in us, bandwidths in GB/s; today's keys only where
+ * used), what platform_file_write and `ddlbench platform --export` write. */
+void platform_file_put(FILE *f, const platform *pf);
 /* The SMPI options that apply fit's factors ("--cfg=smpi/lat-factor:..." lines), or nothing when
  * there are none. 0, or -1 on a write error. */
 int platform_write_smpi_cfg(const platform_fit *fit, FILE *f);

@@ -1,6 +1,10 @@
 # h200 — NVIDIA H200 SXM (141 GB HBM3e). GEMM rates derived from ddlbench's own GEMM-only step
 # measured on one H200 (docs/SOURCES.md §11); the memory rate is an assumption until `ddlbench
-# gpu-check` measures it (its profile's mem_gbps).
+# gpu-check` measures it (its profile's mem_gbps). The other profiles of today's GPUs (v100, a100,
+# h100) take this one's fractions of peak (docs/SOURCES.md §12).
+# For scale: MLPerf Training v4.0 (NVIDIA, 8 x H200, MXNet, fp16 with fused kernels) ran 7,950
+# images/s per GPU at batch 400 (docs/SOURCES.md §12); this profile's full fp32 step predicts 2,500
+# at batch 400 (`ddlbench model --batch 400`): it prices ddlbench's own unfused step, not MLPerf's.
 #
 # gemm_gflops_fp32: fp32 tensors run as TF32 (the simulator's fp32 GEMM rate stands for the fast
 # path). `ddlbench train --device gpu --compute gemm` (the GEMMs only) ran 5,939 images/s at batch
@@ -19,5 +23,6 @@ gemm_gflops_fp16 = 241000
 # --batch 256`: 90.6 + 122.7 GB forward and backward, 0.5 GB SGD): 59.4 ms.
 mem_gbps = 3600
 # reduce_ns_per_byte: 3 bytes of HBM3e traffic per byte of one input at the memory rate above:
-# 3 / (0.75 x 4.8e12) = 8.3e-13 s = 0.00083 ns per byte.
+# 3 / (0.75 x 4.8e12) = 8.3e-13 s = 0.00083 ns per byte. Cross-check: the project's float32 sum on one
+# H200 ran 3,471 GB/s counting 3 bytes per byte (docs/SOURCES.md §12): 0.00086 ns per byte, 4% slower.
 reduce_ns_per_byte = 0.00083

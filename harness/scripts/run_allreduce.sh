@@ -1,0 +1,49 @@
+#!/bin/sh
+# run_allreduce.sh RUN_DIR — the run's own allreduce sweep (`make run` after the training sweep), so
+# its busbw chart shows the platform it ran on, not this machine's CPUs: RUN_DIR/allreduce.csv, busbw
+# against size per algorithm, in-place and out-of-place (nccl-tests' columns), at the run's largest
+# machine (its NODES x GPUS_PER_NODE), read from RUN_DIR/scaling.csv's provenance:
+#   sim    ddlbench-sim allreduce on the run's platform (libddl's segments sized from its links),
+#          1 KiB .. 64 MiB by factors of 8, one timed iteration each (SimGrid's time is exact);
+#   model  ddlbench model cost at the same sizes (time_us_median the alpha-beta-gamma time);
+#   mpi, emu: nothing (the real machine's is `make bench`; plots.sh then says which CSV it drew).
+# Written whole (allreduce.csv.tmp, renamed). Exit 0, 1 a launch failed, 2 bad input.
+set -eu
+[ $# -eq 1 ] || { echo "usage: run_allreduce.sh RUN_DIR" >&2; exit 2; }
+dir=$1 csv=$1/scaling.csv here=$(cd "$(dirname "$0")" && pwd)
+[ -f "$csv" ] || { echo "run_allreduce.sh: $csv: no such file (expected a results folder of make run)" >&2; exit 2; }
+meta() { sed -n "s/^# $1: //p" "$csv" | head -n 1; }
+backend=$(meta backend) platform=$(meta platform) profile=$(meta profile) nodes=$(meta nodes)
+gpn=$(meta gpus_per_node) algos=$(meta algos) build=${BUILD:-build}
+platform=${platform%% (*} # "dgxh200 (simulated)"
+case $backend in sim|model) ;; *) exit 0;; esac
+override=; [ -n "$(meta gpus_per_node_from | grep override)" ] && override=--override-platform
+out=$dir/allreduce.csv tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; rm -f "$out.tmp"' EXIT
+trap 'exit 130' INT TERM
+ranks=$((nodes * gpn))
+# shellcheck disable=SC2086
+"$build/ddlbench" platform --platform "$platform" --nodes "$nodes" --gpus-per-node "$gpn" $override -o "$tmp" \
+    >/dev/null || exit 2
+if [ "$backend" = sim ]; then
+    # shellcheck disable=SC2086
+    DDL_RANKS_PER_NODE=$gpn sh "$here/simlaunch.sh" "$ranks" "$tmp" "$build/sim/ddlbench-sim" allreduce \
+        -a "$algos" -b 1K -e 64M -f 8 -w 0 -n 1 -c 0 --profile "$profile" --platform "$platform" \
+        --gpus-per-node "$gpn" --csv "$out.tmp" >"$tmp/log" 2>&1 </dev/null ||
+        { echo "run_allreduce.sh: the simulated allreduce failed: $(grep -v '^#' "$tmp/log" | tail -n 1)" >&2; exit 1; }
+else
+    { grep '^# ' "$csv" | grep -v '^# \(run\|launch_command\|sweep_command\):'
+      echo "# source: ddlbench model cost (alpha-beta-gamma model, not simulated)"
+      echo "size_B,algo,placement,ranks,time_us_median,algbw_GBps,busbw_GBps"
+      b=1024
+      while [ "$b" -le 67108864 ]; do
+          # shellcheck disable=SC2086
+          "$build/ddlbench" model cost --algo "$algos" --platform "$platform" --nodes "$nodes" --gpus-per-node "$gpn" \
+              --bytes "$b" --profile "$profile" $override | awk -v b="$b" -v p="$ranks" '!/^#/ {
+              alg = b / ($2 * 1e3); bus = p > 1 ? alg * 2 * (p - 1) / p : 0
+              for (pl = 0; pl < 2; pl++) printf "%d,%s,%s,%d,%.3f,%.4f,%.4f\n", b, $1, pl ? "in" : "out", p, $2, alg, bus }'
+          b=$((b * 8))
+      done; } >"$out.tmp" || exit 1
+fi
+mv "$out.tmp" "$out"
+echo "# allreduce: $out ($backend, $platform, $ranks ranks)"

@@ -1,0 +1,183 @@
+/* platform_xml.c — the SMPI platform (SimGrid 4.1 XML, checked against SimGrid 3.32) of a platform
+ * (platform.h), and its hostfile.
+ *
+ * The two-level machine keeps the layout every earlier figure was simulated on:
+ *   zone "world" (DijkstraCache)
+ *     cluster "nodeK" per node: one host per GPU, each with a SPLITDUPLEX private link (intra_bw per
+ *       direction, latency intra_lat/2 so GPU→GPU is intra_lat), a FATPIPE backbone (every flow gets
+ *       the full intra_bw: a non-blocking NVSwitch-like node switch) and a router "nodeK_gw";
+ *     zone "fabric" holding router "switch" (the non-blocking network switch: no link of its own);
+ *     link "nicK" per node: SPLITDUPLEX, nic_bw per direction, latency (inter_lat - intra_lat)/2;
+ *     zoneRoutes nodeK -> fabric over nicK UP, fabric -> nodeK over nicK DOWN.
+ *
+ * Today's clusters (sockets, rails, a fat tree) need a message to leave a node by its own GPU's NIC.
+ * A SimGrid zone has one gateway per route, so the node is split into units: the GPUs that share
+ * both a socket half and a NIC, each unit a cluster "nK_uU" as above (its GPUs talk inside it over
+ * their private links). The world zone routes between units, switches and the spine by Dijkstra:
+ *   unit -> unit of its node: the NVSwitch (a FATPIPE "nvsK_w" of no latency and 1 PB/s: the GPUs'
+ *     private links are the limit), or across the halves the link "xbusK" (SPLITDUPLEX socket_bw,
+ *     latency socket_lat - intra_lat, UP from half 0 to 1);
+ *   unit -> its leaf switch over its rail's NIC "nicK_J" (nic_bw/nics, latency (inter_lat - intra_lat)/2);
+ *     one zone "fabric" with router "switch" without leaves, else zones "leafL" with router "leafL_r";
+ *   leaf -> spine (zone "spine", router "spine_r") over "upL": SPLITDUPLEX, the leaf's NICs'
+ *     bandwidth / oversub, latency (spine_lat - inter_lat)/2.
+ * SimGrid's Dijkstra takes the route with the fewest links (DijkstraZone.cpp: each route weighs its
+ * link count), so the unit-to-unit routes weigh W links so that no other path ties or wins: W = 1
+ * (the fabric's shortest detour is 2 links), but W = 3 with rail-aligned leaves, where a message to
+ * another rail crosses the spine (4 links) and must not detour over a peer's NIC (W + 2 > 4) while
+ * one inside a node must not leave it (W < 4). Hence every route here is the model's (cost.c): no
+ * PXN-style forwarding, a message between rails of different leaves crosses the spine. */
+#include "platform.h"
+
+#include <stdio.h>
+
+static int write_two_level(const platform *pf, FILE *f)
+{
+    const int g = pf->gpus_per_node;
+    const double gpu_lat = pf->intra_lat / 2, nic_lat = (pf->inter_lat - pf->intra_lat) / 2;
+    fprintf(f, "<zone id=\"world\" routing=\"DijkstraCache\">\n");
+    for (int k = 0; k < pf->nodes; k++)
+        fprintf(f, "  <cluster id=\"node%d\" prefix=\"gpu\" suffix=\"\" radical=\"%ld-%ld\" speed=\"1Gf\" "
+                   "bw=\"%.9gBps\" lat=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"%.9gBps\" bb_lat=\"0s\" "
+                   "bb_sharing_policy=\"FATPIPE\" router_id=\"node%d_gw\"/>\n",
+                k, (long)k * g, (long)k * g + g - 1, pf->intra_bw, gpu_lat, pf->intra_bw, k);
+    fprintf(f, "  <zone id=\"fabric\" routing=\"Full\"><router id=\"switch\"/></zone>\n");
+    for (int k = 0; k < pf->nodes; k++)
+        fprintf(f, "  <link id=\"nic%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+                k, pf->nic_bw, nic_lat);
+    for (int k = 0; k < pf->nodes; k++)
+        fprintf(f, "  <zoneRoute src=\"node%d\" dst=\"fabric\" gw_src=\"node%d_gw\" gw_dst=\"switch\" "
+                   "symmetrical=\"NO\"><link_ctn id=\"nic%d\" direction=\"UP\"/></zoneRoute>\n"
+                   "  <zoneRoute src=\"fabric\" dst=\"node%d\" gw_src=\"switch\" gw_dst=\"node%d_gw\" "
+                   "symmetrical=\"NO\"><link_ctn id=\"nic%d\" direction=\"DOWN\"/></zoneRoute>\n",
+                k, k, k, k, k, k);
+    fprintf(f, "</zone>\n");
+    return 0;
+}
+
+/* The shape of the split: units per node, GPUs per unit, NICs, and the unit-to-unit weight. */
+typedef struct split { int units, per_unit, nics, weight, leaves; } split;
+
+static split split_of(const platform *pf)
+{
+    const int s = platform_sockets(pf), r = platform_nics(pf), k = pf->leaf_nodes;
+    split sp = { s > r ? s : r, 0, r, pf->rail_leaves && r > 1 ? 3 : 1, 0 };
+    sp.per_unit = pf->gpus_per_node / sp.units;
+    if (k > 0) sp.leaves = ((pf->nodes + k - 1) / k) * (pf->rail_leaves ? r : 1);
+    return sp;
+}
+
+/* The switch a unit's NIC plugs into, as a zone id and its router. */
+static void switch_of(const platform *pf, const split *sp, int node, int unit, char *zone, char *router)
+{
+    int nic = unit * sp->nics / sp->units, leaf;
+    if (!pf->leaf_nodes) {
+        snprintf(zone, 32, "fabric"), snprintf(router, 32, "switch");
+        return;
+    }
+    leaf = pf->rail_leaves ? (node / pf->leaf_nodes) * sp->nics + nic : node / pf->leaf_nodes;
+    snprintf(zone, 32, "leaf%d", leaf), snprintf(router, 32, "leaf%d_r", leaf);
+}
+
+static void route(FILE *f, const char *src, const char *dst, const char *gs, const char *gd)
+{
+    fprintf(f, "  <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\" symmetrical=\"NO\">", src, dst, gs, gd);
+}
+
+/* Unit u to unit v of node k: W links, the X-bus first when they sit in different halves. */
+static void unit_route(const platform *pf, const split *sp, FILE *f, int k, int u, int v)
+{
+    char a[32], b[32], ga[40], gb[40];
+    int half_u = u * platform_sockets(pf) / sp->units, half_v = v * platform_sockets(pf) / sp->units, w = 0;
+    snprintf(a, sizeof a, "n%d_u%d", k, u), snprintf(b, sizeof b, "n%d_u%d", k, v);
+    snprintf(ga, sizeof ga, "%s_gw", a), snprintf(gb, sizeof gb, "%s_gw", b);
+    route(f, a, b, ga, gb);
+    if (half_u != half_v)
+        fprintf(f, "<link_ctn id=\"xbus%d\" direction=\"%s\"/>", k, half_u < half_v ? "UP" : "DOWN"), w++;
+    for (; w < sp->weight; w++) fprintf(f, "<link_ctn id=\"nvs%d_%d\"/>", k, w);
+    fprintf(f, "</zoneRoute>\n");
+}
+
+static void node_parts(const platform *pf, const split *sp, FILE *f, int k)
+{
+    const double gpu_lat = pf->intra_lat / 2, nic_lat = (pf->inter_lat - pf->intra_lat) / 2;
+    const long first = (long)k * pf->gpus_per_node;
+    for (int u = 0; u < sp->units; u++)
+        fprintf(f, "  <cluster id=\"n%d_u%d\" prefix=\"gpu\" suffix=\"\" radical=\"%ld-%ld\" speed=\"1Gf\" "
+                   "bw=\"%.9gBps\" lat=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"%.9gBps\" bb_lat=\"0s\" "
+                   "bb_sharing_policy=\"FATPIPE\" router_id=\"n%d_u%d_gw\"/>\n",
+                k, u, first + (long)u * sp->per_unit, first + (long)(u + 1) * sp->per_unit - 1, pf->intra_bw,
+                gpu_lat, pf->intra_bw, k, u);
+    for (int j = 0; j < sp->nics; j++)
+        fprintf(f, "  <link id=\"nic%d_%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+                k, j, pf->nic_bw / sp->nics, nic_lat);
+    if (platform_sockets(pf) == 2)
+        fprintf(f, "  <link id=\"xbus%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", k,
+                pf->socket_bw, platform_socket_lat(pf) - pf->intra_lat);
+    for (int w = 0; w < sp->weight && sp->units > 1; w++)
+        fprintf(f, "  <link id=\"nvs%d_%d\" bandwidth=\"1e15Bps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n", k, w);
+}
+
+static void node_routes(const platform *pf, const split *sp, FILE *f, int k)
+{
+    char zone[32], router[32], unit[32], gw[40];
+    for (int u = 0; u < sp->units; u++) {
+        int nic = u * sp->nics / sp->units;
+        for (int v = 0; v < sp->units; v++)
+            if (v != u) unit_route(pf, sp, f, k, u, v);
+        switch_of(pf, sp, k, u, zone, router);
+        snprintf(unit, sizeof unit, "n%d_u%d", k, u), snprintf(gw, sizeof gw, "%s_gw", unit);
+        route(f, unit, zone, gw, router);
+        fprintf(f, "<link_ctn id=\"nic%d_%d\" direction=\"UP\"/></zoneRoute>\n", k, nic);
+        route(f, zone, unit, router, gw);
+        fprintf(f, "<link_ctn id=\"nic%d_%d\" direction=\"DOWN\"/></zoneRoute>\n", k, nic);
+    }
+}
+
+static int write_split(const platform *pf, FILE *f)
+{
+    const split sp = split_of(pf);
+    const double up_bw = pf->leaf_nodes * (pf->rail_leaves ? pf->nic_bw / sp.nics : pf->nic_bw) / platform_oversub(pf);
+    fprintf(f, "<zone id=\"world\" routing=\"DijkstraCache\">\n");
+    for (int k = 0; k < pf->nodes; k++) node_parts(pf, &sp, f, k);
+    if (!pf->leaf_nodes) fprintf(f, "  <zone id=\"fabric\" routing=\"Full\"><router id=\"switch\"/></zone>\n");
+    for (int l = 0; l < sp.leaves; l++)
+        fprintf(f, "  <zone id=\"leaf%d\" routing=\"Full\"><router id=\"leaf%d_r\"/></zone>\n"
+                   "  <link id=\"up%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+                l, l, l, up_bw, (platform_spine_lat(pf) - pf->inter_lat) / 2);
+    if (sp.leaves) fprintf(f, "  <zone id=\"spine\" routing=\"Full\"><router id=\"spine_r\"/></zone>\n");
+    for (int k = 0; k < pf->nodes; k++) node_routes(pf, &sp, f, k);
+    for (int l = 0; l < sp.leaves; l++) {
+        char leaf[32], r[32];
+        snprintf(leaf, sizeof leaf, "leaf%d", l), snprintf(r, sizeof r, "leaf%d_r", l);
+        route(f, leaf, "spine", r, "spine_r");
+        fprintf(f, "<link_ctn id=\"up%d\" direction=\"UP\"/></zoneRoute>\n", l);
+        route(f, "spine", leaf, "spine_r", r);
+        fprintf(f, "<link_ctn id=\"up%d\" direction=\"DOWN\"/></zoneRoute>\n", l);
+    }
+    fprintf(f, "</zone>\n");
+    return 0;
+}
+
+int platform_write_xml(const platform *pf, FILE *f)
+{
+    fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+               "<platform version=\"4.1\">\n");
+    fprintf(f, "<!-- ddlbench platform %s: %d nodes x %d GPUs; GPU link %.6g B/s, %.6g s GPU-GPU in a node; "
+               "NIC %.6g B/s per node, %.6g s GPU-GPU between nodes",
+            pf->name, pf->nodes, pf->gpus_per_node, pf->intra_bw, pf->intra_lat, pf->nic_bw, pf->inter_lat);
+    if (!platform_two_level(pf))
+        fprintf(f, "; %d sockets (%.6g B/s, %.6g s); %d NICs; %d nodes per leaf%s, oversubscription %.6g, %.6g s "
+                   "across the spine", platform_sockets(pf), pf->socket_bw, platform_socket_lat(pf), platform_nics(pf),
+                pf->leaf_nodes, pf->rail_leaves ? " (a leaf per rail)" : "", platform_oversub(pf), platform_spine_lat(pf));
+    fprintf(f, " -->\n");
+    (platform_two_level(pf) ? write_two_level : write_split)(pf, f);
+    fprintf(f, "</platform>\n");
+    return ferror(f) ? -1 : 0;
+}
+
+int platform_write_hostfile(const platform *pf, FILE *f)
+{
+    for (long i = 0; i < (long)platform_ranks(pf); i++) fprintf(f, "gpu%ld\n", i);
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,65 @@
+#!/bin/sh
+# run_outputs.sh — a run's outputs fit the run (issue 24): on today's platform (dgxh200, modelled) the
+# run's own allreduce sweep (harness/scripts/run_allreduce.sh: allreduce.csv, in- and out-of-place per
+# algorithm, busbw = algbw x 2(p-1)/p) is what the busbw chart draws; the 2017 study's figures appear
+# only on a 2017 platform at 256 GPUs (summary.sh, report.md, the efficiency chart's points); GPUs per
+# node and the profile come from the platform (scaling.csv's provenance); a simulated run's sweep too.
+# Prints "N passed, N failed".
+. "$(dirname "$0")/lib/cli.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
+sweep() { sh "$root/harness/scripts/sweep.sh" --build "$BUILD" --models resnet50:32 -q "$@" >"$tmp/log" 2>&1; }
+
+# today's platform, modelled: 2 nodes of 8 H200, the platform's own shape and GPU
+sweep --backend model --platform dgxh200 --nodes 2 --algos ring,rhd,ddl --out "$tmp/h" && ok || bad "model sweep: $(tail -n 1 "$tmp/log")"
+grep -q '^# gpus_per_node: 8$' "$tmp/h/scaling.csv" && grep -q '^# profile: h200$' "$tmp/h/scaling.csv" && ok ||
+    bad "dgxh200: 8 GPUs per node and profile h200 from the platform"
+BUILD=$BUILD sh "$root/harness/scripts/run_allreduce.sh" "$tmp/h" >"$tmp/o" 2>&1 && ok || bad "run_allreduce: $(cat "$tmp/o")"
+csv=$tmp/h/allreduce.csv
+[ "$(grep -vc '^#' "$csv")" -eq $((1 + 3 * 6 * 2)) ] && ok || bad "allreduce.csv: a header and 3 algos x 6 sizes x in/out"
+awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } !/^#/ {
+    if ($c["ranks"] != 16) bad = 1
+    want = $c["size_B"] / ($c["time_us_median"] * 1e3) * 2 * 15 / 16
+    d = $c["busbw_GBps"] - want; if (d < 0) d = -d; if (d > 1e-3 + 1e-3 * want) bad = 1 }
+    END { exit bad }' "$csv" && ok || bad "allreduce.csv: 16 ranks, busbw = algbw x 2(p-1)/p"
+# the cost model's own time at one size
+want=$("$exe" model cost --algo ddl --platform dgxh200 --nodes 2 --bytes 4194304 | awk '!/^#/ { print $2 }')
+grep -q "^4194304,ddl,out,16,$(printf '%.3f' "$want")," "$csv" && ok || bad "allreduce.csv: ddl at 4 MiB is model cost's $want us"
+sh "$root/plots/plots.sh" "$tmp/h" >"$tmp/o" 2>&1; st=$?
+if command -v gnuplot >/dev/null 2>&1; then
+    [ $st -eq 0 ] && [ -s "$tmp/h/busbw.svg" ] && grep -q "allreduce.csv" "$tmp/h/busbw.svg" && ! grep -q "make bench" "$tmp/h/busbw.svg" &&
+        ok || bad "busbw chart: the run's allreduce.csv, no make-bench caveat ($(tail -n 1 "$tmp/o"))"
+    ! grep -q "IBM DDL" "$tmp/h/efficiency.svg" && ok || bad "efficiency chart of dgxh200: no study points"
+fi
+sh "$root/harness/scripts/summary.sh" "$tmp/h/scaling.csv" | grep -v '^#' | grep -q 'IBM' && bad "summary: the study on dgxh200" || ok
+sh "$root/harness/scripts/report.sh" "$tmp/h" >/dev/null && ! grep -q '| IBM DDL' "$tmp/h/report.md" && ok ||
+    bad "report.md of dgxh200: no study figures in the table"
+
+# the 2017 platform at 256 GPUs: the study beside the run, and at 8 GPUs not
+sweep --backend model --platform minsky --nodes 64 --algos ddl --out "$tmp/m" && ok || bad "minsky 256: $(tail -n 1 "$tmp/log")"
+sh "$root/harness/scripts/summary.sh" "$tmp/m/scaling.csv" | grep -q 'resnet50 .* 256 .*IBM DDL 95%' && ok ||
+    bad "summary: minsky at 256 GPUs shows the study"
+sweep --backend model --platform minsky --nodes 2 --algos ddl --out "$tmp/m2" && ok || bad "minsky 8: $(tail -n 1 "$tmp/log")"
+sh "$root/harness/scripts/summary.sh" "$tmp/m2/scaling.csv" | grep -q 'IBM' && bad "summary: the study at 8 GPUs" || ok
+
+# bad input: GPUs per node or a profile other than the platform's, one line and exit 2, nothing run
+sweep --backend model --platform dgxh200 --nodes 2 --gpus-per-node 4 --algos ddl --out "$tmp/x"; st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$tmp/log")" -eq 1 ] && grep -q 'platform dgxh200 has 8 GPUs per node' "$tmp/log" &&
+    [ ! -e "$tmp/x" ] && ok || bad "--gpus-per-node 4 on dgxh200: exit $st, $(cat "$tmp/log")"
+sweep --backend model --platform dgxh200 --nodes 2 --profile h100 --algos ddl --out "$tmp/x"; st=$?
+[ $st -eq 2 ] && grep -q 'has h200 GPUs' "$tmp/log" && ok || bad "--profile h100 on dgxh200: exit $st, $(cat "$tmp/log")"
+sweep --backend model --platform dgxh200 --nodes 2 --gpus-per-node 4 --override-platform --algos ddl --out "$tmp/o4" &&
+    grep -q '^# gpus_per_node: 4$' "$tmp/o4/scaling.csv" && grep -q 'gpus_per_node_from: --override' "$tmp/o4/scaling.csv" &&
+    ok || bad "--override-platform: 4 per node, recorded ($(tail -n 1 "$tmp/log"))"
+
+# a simulated run's own sweep: 1 node of 4 GPUs of a rail-aligned file
+if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
+    "$exe" platform --export dgxh100 -o "$tmp/d.platform" >/dev/null && sed -i 's/^leaf_nodes = 32/leaf_nodes = 1/' "$tmp/d.platform"
+    sweep --backend sim --platform "$tmp/d.platform" --nodes 1 --gpus-per-node 4 --override-platform --algos ring,ddl \
+        --train-args "--steps 1 --warmup 0 --image-size 32" --out "$tmp/s" && ok || bad "sim sweep: $(tail -n 1 "$tmp/log")"
+    BUILD=$BUILD sh "$root/harness/scripts/run_allreduce.sh" "$tmp/s" >"$tmp/o" 2>&1 &&
+        [ "$(grep -vc '^#' "$tmp/s/allreduce.csv")" -eq $((1 + 2 * 6 * 2)) ] &&
+        awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } !/^#/ && ($c["ranks"] != 4 || $c["wrong"] != 0) { b = 1 } END { exit b }' \
+            "$tmp/s/allreduce.csv" && ok || bad "simulated run_allreduce: $(cat "$tmp/o")"
+fi
+report
