@@ -347,8 +347,8 @@ fidelity: $(EXE) $(SIM_EXE)
 	    $(FIDELITY_FLAGS)
 ## cluster-bench: largest size (16M, 32M, 64M, 128M or 256M; default 64M)
 MAX ?=
-## the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks, NICs at RATE
-## (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios + link bounds
+## the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks (default 2 x 2),
+## NICs at RATE (harness/scripts/emucluster.sh, root) -> results/cluster-bench/, ratios, link bounds
 cluster-bench: $(EXE)
 	NODES=$(call qv,NODES) GPUS_PER_NODE=$(call qv,GPUS_PER_NODE) RATE=$(call qv,RATE) \
 	    DELAY=$(call qv,DELAY) BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) \
