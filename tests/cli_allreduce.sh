@@ -53,6 +53,12 @@ echo "$body" | head -n 1 | grep -q '^size_B,count,type,op,algo,placement,.*busbw
 [ "$(($(echo "$body" | wc -l) - 1))" -eq "$want" ] && ok || bad "CSV: rows differ from the table"
 echo "$body" | awk -F, 'NR > 1 && ($NF != 0 || $9 <= 0 || $13 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9]$/) { b++ } END { exit b > 0 }' && ok || bad "CSV: wrong != 0, time <= 0 or busbw not a number >= 0 (a 1 KB allreduce slower than 10 ms under load prints 0.0000)"
 
+# -c 0: nothing checked, so #wrong reads N/A (nccl-tests), the CSV NA, and the exit status is 0
+sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -w 0 -n 2 -c 0 --csv "$tmp/nc.csv" >"$tmp/nc" 2>&1 </dev/null; st=$?
+[ "$st" -eq 0 ] && [ "$(grep -v '^#' "$tmp/nc" | awk '$NF != "N/A"' | wc -l)" -eq 0 ] &&
+    [ "$(grep -v '^#' "$tmp/nc.csv" | awk -F, 'NR > 1 && $NF != "NA"' | wc -l)" -eq 0 ] && ok ||
+    bad "-c 0: #wrong N/A, CSV NA, exit 0 (exit $st)"
+
 # --label names the rows; an unwritable CSV is bad input (2, checked before MPI starts) and leaves nothing.
 sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null
 grep -v '^#' "$tmp/run" | grep -q ' mpi-x ' && ok || bad "--label: no mpi-x rows"

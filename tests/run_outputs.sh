@@ -59,7 +59,12 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
         --train-args "--steps 1 --warmup 0 --image-size 32" --out "$tmp/s" && ok || bad "sim sweep: $(tail -n 1 "$tmp/log")"
     BUILD=$BUILD sh "$root/harness/scripts/run_allreduce.sh" "$tmp/s" >"$tmp/o" 2>&1 &&
         [ "$(grep -vc '^#' "$tmp/s/allreduce.csv")" -eq $((1 + 2 * 6 * 2)) ] &&
-        awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } !/^#/ && ($c["ranks"] != 4 || $c["wrong"] != 0) { b = 1 } END { exit b }' \
+        awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } !/^#/ && ($c["ranks"] != 4 || $c["wrong"] != "NA") { b = 1 } END { exit b }' \
             "$tmp/s/allreduce.csv" && ok || bad "simulated run_allreduce: $(cat "$tmp/o")"
+    awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        !/^#/ && ($c["copy_GBps"] != "NA" || $c["busbw_over_copy"] != "NA") { b = 1 } END { exit b }' \
+        "$tmp/s/allreduce.csv" && ok || bad "simulated: copy and bus/copy NA (a simulated memcpy takes no time)"
+    grep -v '^#' "$tmp/s/raw/resnet50-4.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["wrong"] != "NA" { b = 1 } END { exit b }' && ok || bad "train without --check: wrong NA"
 fi
 report

@@ -67,22 +67,34 @@ static void emit_ranks(ar_state *s, const ar_row *r)
     }
 }
 
+/* A value, or na where it was not measured (copy in simulation, wrong without -c 1: nccl-tests' N/A). */
+static const char *cell(char *buf, size_t len, const char *fmt, double v, int measured, const char *na)
+{
+    if (!measured) return na;
+    snprintf(buf, len, fmt, v);
+    return buf;
+}
+
 void bench_emit_row(ar_state *s, const ar_row *r)
 {
     const bench_allreduce_opts *o = s->o;
     double alg = gbps(r->bytes, r->st.median), bus = alg * bus_factor(o, s->size);
-    double ratio = r->copy_GBps > 0 ? bus / r->copy_GBps : 0.0;
-    printf("  %10zu %10zu %8s %4s %-22s %5s %10.1f %10.1f %10.1f %7.3f %7.3f %7.3f %8.3f %7ld\n", r->bytes,
+    int copied = r->copy_GBps > 0, checked = r->wrong >= 0;
+    double ratio = copied ? bus / r->copy_GBps : 0.0;
+    char c1[32], c2[32], c3[32], v1[32], v2[32], v3[32];
+    printf("  %10zu %10zu %8s %4s %-22s %5s %10.1f %10.1f %10.1f %7.3f %7.3f %7s %8s %7s\n", r->bytes,
            r->count, ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, r->st.median * 1e6,
-           r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong);
+           r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, cell(c1, sizeof c1, "%.3f", r->copy_GBps, copied, "N/A"),
+           cell(c2, sizeof c2, "%.3f", ratio, copied, "N/A"), cell(c3, sizeof c3, "%.0f", (double)r->wrong, checked, "N/A"));
     fflush(stdout);
     if (s->csv)
-        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%ld%s", r->bytes, r->count,
+        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%s,%s,%s%s", r->bytes, r->count,
                 ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters,
-                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, r->copy_GBps, ratio, r->wrong,
-                r->ranks ? "" : "\n");
+                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus,
+                cell(v1, sizeof v1, "%.4f", r->copy_GBps, copied, "NA"), cell(v2, sizeof v2, "%.4f", ratio, copied, "NA"),
+                cell(v3, sizeof v3, "%.0f", (double)r->wrong, checked, "NA"), r->ranks ? "" : "\n");
     if (r->ranks) emit_ranks(s, r);
-    s->wrong_total += r->wrong;
+    if (checked) s->wrong_total += r->wrong;
 }
 
 int bench_open_csv(ar_state *s)

@@ -84,7 +84,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
             return 2;
         }
         memset(r, 0, sizeof *r);
-        r->algo = o->algos[a];
+        r->algo = o->algos[a], r->wrong = -1; /* nothing checked: NA */
         r->bucket_mb = o->bucket_mb[0];
         r->buckets = s.buckets;
         r->med[F_STEP] = r->step_min = r->step_max = s.step_s;

@@ -344,7 +344,7 @@ int cli_train_main(int argc, char **argv)
                 train_print_row(stdout, 0, &o, size, &rows[nrows]);
                 fflush(stdout);
             }
-            if (!rc && rows[nrows].wrong) rc = 1;
+            if (!rc && rows[nrows].wrong > 0) rc = 1;
             nrows++;
         }
     if (rank == 0 && !rc) train_print_time_to_train(stdout, &o, size, rows, nrows);

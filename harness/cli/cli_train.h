@@ -54,7 +54,7 @@ typedef struct train_row {
     double med[F_COUNT];      /* medians over steps of the max over ranks, seconds */
     double step_min, step_max;
     double images_per_s;
-    long wrong;
+    long wrong; /* elements wrong over ranks with --check; -1 = not checked (NA) */
     double gflops, ipc;       /* PAPI over the GEMMs of the timed steps, all ranks; < 0 = NA */
     double *ranks;            /* rank 0, --per-rank: TR_FIELDS per rank, seconds (malloc'd), else NULL */
 } train_row;

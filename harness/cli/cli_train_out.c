@@ -56,11 +56,13 @@ static void print_csv_row(FILE *f, const train_opts *o, int size, const train_ro
     const double *m = r->med;
     const workload *w = workload_of(o->model);
     double h = workload_hours(w, r->images_per_s);
-    fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%ld", o->model,
+    char wrong[24];
+    snprintf(wrong, sizeof wrong, r->wrong < 0 ? "NA" : "%ld", r->wrong);
+    fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.2f,%s", o->model,
             o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3,
             r->step_max * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
             m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, 100 * m[F_OTHER] / m[F_STEP], r->images_per_s,
-            r->wrong);
+            wrong);
     print_na(f, r->gflops, ",%.3f");
     print_na(f, r->ipc, ",%.3f");
     if (w && h >= 0) fprintf(f, ",%s,%d,%ld,%.4f,%.3f", w->dataset, w->epochs, w->images, h, h * size);
@@ -77,10 +79,12 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
         print_csv_row(f, o, size, r);
         return;
     }
-    fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6ld\n", r->algo,
+    char wrong[24];
+    snprintf(wrong, sizeof wrong, r->wrong < 0 ? "N/A" : "%ld", r->wrong);
+    fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %7.2f %10.1f %6s\n", r->algo,
             r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, m[F_COMPUTE] * 1e3,
             m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3,
-            100 * m[F_OTHER] / m[F_STEP], r->images_per_s, r->wrong);
+            100 * m[F_OTHER] / m[F_STEP], r->images_per_s, wrong);
     if (!r->ranks || spread(r, size, &br)) return;
     fprintf(f, "#   ranks' own compute: median %.2f ms, MAD %.2f ms, slowest rank %d (+%.2f ms); stragglers:",
             br.median * 1e3, br.mad * 1e3, br.slowest, br.lag * 1e3);

@@ -134,6 +134,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     counter_rates(gemm_s, r);
     long wrong = r->wrong;
     MPI_Allreduce(&wrong, &r->wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (!o->check) r->wrong = -1; /* not checked: NA, not 0 (nccl-tests prints N/A) */
     for (int f = 0; f < F_COUNT; f++)
         r->med[f] = median_of(samples + f * o->steps, (size_t)o->steps, f == F_STEP ? &r->step_min : NULL,
                               f == F_STEP ? &r->step_max : NULL);
