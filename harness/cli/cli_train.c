@@ -108,28 +108,18 @@ static void usage(FILE *f)
             "no data loading, no evaluation.\n");
 }
 
-/* --platform: a platform file (checked when loaded), or a preset with its own link figures (custom has
- * none to model with). */
-static int check_platform(const char *v, char *err, size_t errlen)
-{
-    char names[160] = "";
-    if (platform_is_file(v)) return 0;
-    for (int i = 0; i < platform_preset_count(); i++) {
-        const char *n = platform_preset(i)->name;
-        if (!strcmp(n, "custom")) continue;
-        if (!strcmp(n, v)) return 0;
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "one of ", n);
-    }
-    snprintf(err, errlen, "--platform: expected %s or a platform file, got \"%.64s\"", names, v);
-    return 2;
-}
-
-/* --profile against the platform's GPU, and the platform's as the default (platform_profile). */
-static int train_profile(train_opts *o, int override, char *err, size_t errlen)
+/* --platform: a preset with its own link figures (custom has none to model with) or a platform file,
+ * looked up once; --gpus-per-node and --profile against it, the profile defaulting to its GPU. */
+static int check_platform(train_opts *o, int override, char *err, size_t errlen)
 {
     platform pf;
-    if (platform_lookup(&pf, o->cost_platform, err, errlen)) return 2;
-    static char own[sizeof pf.profile]; /* the platform's name outlives pf */
+    static char own[sizeof pf.profile]; /* the platform's profile name outlives pf */
+    if (!strcmp(o->cost_platform, "custom"))
+        return snprintf(err, errlen, "--platform: custom has no link figures to model with; expected a preset or a "
+                                     "platform file"), 2;
+    if (platform_lookup(&pf, o->cost_platform, err, errlen) ||
+        platform_gpn_check(o->cost_platform, o->cost_gpn, override, err, errlen))
+        return 2;
     if (!o->profile && !pf.profile[0]) return 0;
     if (platform_profile(&pf, o->profile, override, &o->profile, err, errlen)) return 2;
     if (o->profile == pf.profile) snprintf(own, sizeof own, "%s", pf.profile), o->profile = own;
@@ -187,10 +177,7 @@ static int parse_opts(int argc, char **argv, train_opts *o, char *err, size_t er
     if (rc == OPTS_HELP) usage(stdout);
     if (rc) return rc;
     o->cost_platform = po.preset, o->cost_gpn = po.gpus_per_node;
-    if (o->cost_platform && check_platform(o->cost_platform, err, errlen)) return 2;
-    if (o->cost_platform && (platform_gpn_check(o->cost_platform, o->cost_gpn, po.override, err, errlen) ||
-                             train_profile(o, po.override, err, errlen)))
-        return 2;
+    if (o->cost_platform && check_platform(o, po.override, err, errlen)) return 2;
     if (check_combinations(o, err, errlen)) return 2;
     return resolve_poll(o, err, errlen);
 }
