@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define LINE_MAX_BYTES 1000
+#define WIDE PLATFORM_MAX_GPUS_PER_NODE /* nvlinks are read before gpus_per_node is known */
 
 /* The keys: what each holds and where it goes. REQ: must be given (inter_bw or nic_bw: one of them). */
 enum { T_NAME, T_INT, T_NUM, T_BW, T_LAT, T_RATIO, T_BOOL, T_FACTOR, T_LINKS };
@@ -153,7 +154,7 @@ static int value_of(const key *k, const char *v, double *d, char *err, size_t er
 }
 
 /* nvlinks = 0-1:2,0-2,...: pairs of GPUs (0..63 here; checked against gpus_per_node later) with their
- * link counts (default 1), into the matrix at stride 64; platform_file_parse compacts it. */
+ * link counts (default 1), into the matrix at stride WIDE; platform_file_parse compacts it. */
 static int set_links(const char *v, unsigned char *wide, char *err, size_t errlen)
 {
     const char *p = v;
@@ -164,8 +165,8 @@ static int set_links(const char *v, unsigned char *wide, char *err, size_t errle
         p = end + 1, b = strtol(p, &end, 10);
         if (end == p || b < 0 || b >= PLATFORM_MAX_GPUS_PER_NODE || a == b) break;
         if (*end == ':') { p = end + 1, k = strtol(p, &end, 10); if (end == p || k < 1 || k > 18) break; }
-        if (wide[a * 64 + b]) return snprintf(err, errlen, "nvlinks: pair %ld-%ld given twice", a, b), 2;
-        wide[a * 64 + b] = wide[b * 64 + a] = (unsigned char)k;
+        if (wide[a * WIDE + b]) return snprintf(err, errlen, "nvlinks: pair %ld-%ld given twice", a, b), 2;
+        wide[a * WIDE + b] = wide[b * WIDE + a] = (unsigned char)k;
         if (*end == ',' && end[1]) { p = end + 1; continue; }
         if (!*end) return 0;
         break;
@@ -175,7 +176,7 @@ static int set_links(const char *v, unsigned char *wide, char *err, size_t errle
 }
 
 /* key k = value v: store into pf/fit. 0, or 2 with err (prefix added by the caller). */
-static unsigned char wide_links[64 * 64]; /* the nvlinks of the file being parsed (one parse at a time) */
+static unsigned char wide_links[WIDE * WIDE]; /* the nvlinks of the file being parsed (one parse at a time) */
 
 static int set_key(const key *k, const char *v, platform *pf, platform_fit *fit, char *err, size_t errlen)
 {
@@ -273,15 +274,15 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
         return 2;
     }
     if (seen[K_NIC_BW]) p.nic_bw *= platform_nics(&p);
-    for (int a = 0; a < 64; a++) /* nvlinks at the file's gpus_per_node */
-        for (int b = 0; b < 64; b++)
-            if (wide_links[a * 64 + b] && (a >= p.gpus_per_node || b >= p.gpus_per_node ||
+    for (int a = 0; a < WIDE; a++) /* nvlinks at the file's gpus_per_node */
+        for (int b = 0; b < WIDE; b++)
+            if (wide_links[a * WIDE + b] && (a >= p.gpus_per_node || b >= p.gpus_per_node ||
                                             p.gpus_per_node > PLATFORM_LINK_GPUS)) {
                 snprintf(err, errlen, "platform file %s: nvlinks: pair %d-%d outside gpus_per_node %d (at most %d "
                          "GPUs linked pair by pair)", name, a, b, p.gpus_per_node, PLATFORM_LINK_GPUS);
                 return 2;
-            } else if (wide_links[a * 64 + b]) {
-                p.links[a * p.gpus_per_node + b] = wide_links[a * 64 + b];
+            } else if (wide_links[a * WIDE + b]) {
+                p.links[a * p.gpus_per_node + b] = wide_links[a * WIDE + b];
             }
     if (p.inter_lat < p.intra_lat) {
         snprintf(err, errlen, "platform file %s: inter_lat %.3g s < intra_lat %.3g s: expected the latency to grow "
