@@ -61,6 +61,11 @@ rows <<EOF
 -- make plots 'RUN=a;b' ## RUN
 -- make fuzz FUZZ_SECONDS=1e3 ## FUZZ_SECONDS
 -- make help 'MPIRUN=mpirun;true' ## MPIRUN
+# a command-line variable the Makefile does not have is refused (a typo is not silently ignored)
+-- make run NODE=64 SWEEP_FLAGS=--dry-run ## NODE
+-- make help CUDA=yes ## CUDA
+-- make help SANITIZE=2 ## SANITIZE
+-- make run FORCE=yes SWEEP_FLAGS=--dry-run ## FORCE
 EOF
 
 # Shell injection through make variables: quotes, ;, $(...), backticks and make's own $(shell) in
@@ -73,8 +78,8 @@ payloads() { # one per line
         "\$(shell touch $m.m)" "1;touch $m.c|touch $m.p&touch $m.a"
 }
 payloads >"$tmp/payloads"
-for v in NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRAIN_ARGS OUT SWEEP_FLAGS \
-         BUILD RUN MPIRUN FUZZ_SECONDS MPICC ARCH_FLAGS CUDA_ARCH SIM_BUILD VALGRIND FIDELITY_FLAGS; do
+vars=$(awk '$1 == "var" { print $2 }' "$root/harness/scripts/make_table.txt") # every variable
+for v in $vars; do
     while IFS= read -r val; do
         case $v in
         NODES|GPUS_PER_NODE|BACKEND|PLATFORM|PROFILE|ALGOS|MODELS|BUCKET_MB|TRAIN_ARGS|OUT)
@@ -87,6 +92,27 @@ for v in NODES GPUS_PER_NODE BACKEND PLATFORM PROFILE ALGOS MODELS BUCKET_MB TRA
         check "make: $v=$val ran something: $(ls "$m".* 2>/dev/null | tr '\n' ' ')" injected
         rm -f "$m".*
     done <"$tmp/payloads"
+done
+
+
+# The class of issue 27: every variable, holding a newline (which would split a recipe line into two,
+# the second run under make -i) or a terminal control byte, is refused before any recipe: one line
+# naming it, without the byte, exit 2, nothing run.
+esc=$(printf '1\033[2Jx')
+for v in $vars; do
+    for val in "1
+touch $m.n" "$esc"; do
+        for goal in help run; do
+            out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$root" BUILD="$BUILD" -i \
+                  SWEEP_FLAGS=--dry-run $goal "$v=$val" 2>&1 </dev/null); st=$?
+            check "make -i $goal $v=<control>: exit 2 and one line naming $v (got $st: $out)" \
+                sh -c '[ "$1" -eq 2 ] && [ "$(printf "%s\n" "$2" | wc -l)" -eq 1 ] &&
+                       case $2 in *"$3: expected"*) ! printf "%s" "$2" | grep -q "$(printf "\033")";;
+                       *) false;; esac' - "$st" "$out" "$v"
+            check "make -i $goal $v=<newline>: ran something" injected
+            rm -f "$m".*
+        done
+    done
 done
 
 report
