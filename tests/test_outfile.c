@@ -133,6 +133,26 @@ static void test_through(void)
     }
 }
 
+/* Two outputs never share a file: the same name again, spelt otherwise or through a link, is refused
+ * and names the option that holds it; devices are written through and may be shared. */
+static void test_claims(void)
+{
+    char err[600], other[300];
+    outfile_unclaim_all();
+    CHECK(outfile_check("--csv", at("same.csv"), err, sizeof err) == 0, "first claim: %s", err);
+    CHECK(outfile_check("--json", at("same.csv"), err, sizeof err) == 2 && strstr(err, "--json: ") == err &&
+              strstr(err, "same file as --csv"), "the same path refused: %s", err);
+    snprintf(other, sizeof other, "%s/sub/../same.csv", dir);
+    CHECK(outfile_check("--json", other, err, sizeof err) == 2, "the same file spelt otherwise refused");
+    symlink("same.csv", at("same-link.csv"));
+    CHECK(outfile_check("-o", at("same-link.csv"), err, sizeof err) == 2, "a link to a claimed file refused");
+    CHECK(outfile_check("--json", at("other.json"), err, sizeof err) == 0, "another file accepted: %s", err);
+    CHECK(outfile_check("--csv", "/dev/null", err, sizeof err) == 0 &&
+              outfile_check("--json", "/dev/null", err, sizeof err) == 0, "a device shared: %s", err);
+    outfile_unclaim_all();
+    CHECK(outfile_check("--json", at("same.csv"), err, sizeof err) == 0, "claims forgotten: %s", err);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) return printf("0 passed, 1 failed\n"), 1;
@@ -140,6 +160,7 @@ int main(void)
     test_regular();
     test_links();
     test_through();
+    test_claims();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd)) fprintf(stderr, "could not remove %s\n", dir);

@@ -88,11 +88,33 @@ static void decimals(void)
     CHECK(parse_decimal_len(NULL) == 0, "NULL");
 }
 
+/* Free text: printable UTF-8 passes; C0, DEL, C1, malformed, overlong, surrogate and cut sequences are
+ * found at their first byte; a file line allows tab and CR; quoting shows them as \xNN. */
+static void texts(void)
+{
+    static const char *ok[] = { "", "ring", "h\xc3\xa9llo", "\xe2\x82\xac 5", "\xf0\x9f\x98\x80", "a b" };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) CHECK(parse_text_bad(ok[i]) == -1, "text ok: %s", ok[i]);
+    static const struct { const char *s; long at; } bad[] = {
+        { "a\nb", 1 }, { "\t", 0 }, { "ab\x1b[2J", 2 }, { "x\x7f", 1 }, { "\xc2\x9b", 0 }, { "a\xff", 1 },
+        { "\xc0\xaf", 0 }, { "\xed\xa0\x80", 0 }, { "ok\xe2\x82", 2 }, { "\xf4\x90\x80\x80", 0 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(parse_text_bad(bad[i].s) == bad[i].at, "text bad #%zu at %ld, got %ld", i, bad[i].at,
+              parse_text_bad(bad[i].s));
+    CHECK(parse_line_bad("k =\tv\r", 6) == -1, "a line may hold tab and CR");
+    CHECK(parse_line_bad("k = v\0x", 7) == 5, "a NUL in a line is found");
+    CHECK(parse_line_bad("ab\xe2\x82\xac", 4) == 2, "a sequence cut by the line's end is found");
+    char q[32];
+    CHECK(!strcmp(parse_quote("a\x1b[b\xc3\xa9", q, sizeof q), "a\\x1B[b\xc3\xa9"), "quoted: %s", q);
+    CHECK(!strcmp(parse_quote("\n\n\n\n\n\n\n\n\n", q, 10), "\\x0A\\x0A"), "cut whole: %s", q);
+}
+
 int main(void)
 {
     sizes();
     ints();
     lists();
     decimals();
+    texts();
     return TEST_REPORT();
 }

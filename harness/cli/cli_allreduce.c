@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "devmem.h"
 #include "parse.h"
+#include "rank.h"
 #include "guard.h"
 #include "outfile.h"
 #include "profile.h"
@@ -166,18 +167,6 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
     if (o->label && o->nalgos != 1) {
         snprintf(err, errlen, "%s: --label: expected exactly one algorithm in -a, got %d", o->cmd, o->nalgos);
         return 2;
-    }
-    return 0;
-}
-
-/* The launcher's rank before MPI_Init (Open MPI, MPICH/hydra, PMIx); 0 when started alone. */
-static int launcher_rank(void)
-{
-    static const char *vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK" };
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *s = getenv(vars[i]);
-        long r;
-        if (s && !parse_int(s, 0, 1L << 30, &r)) return (int)r;
     }
     return 0;
 }

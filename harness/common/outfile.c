@@ -120,12 +120,40 @@ static int examine(const char *path, char *final, size_t len, int *direct, struc
     return 0;
 }
 
+/* The results files this process's outfile_check accepted: a directory and a name in it, so that a
+ * second option naming the same file (--csv x --json x, or x and ./x) is refused, not overwritten. */
+static struct claim { char opt[32]; dev_t dev; ino_t ino; char base[256]; } claims[32];
+static int nclaims;
+
+/* 0 and path claimed for opt; 2 with why if another option already claimed the same file. */
+static int claim(const char *opt, const char *final, char *why, size_t wl)
+{
+    char dir[4096];
+    struct stat ds;
+    const char *slash = strrchr(final, '/'), *base = slash ? slash + 1 : final;
+    dir_of(final, dir, sizeof dir);
+    if (stat(dir, &ds) != 0 || strlen(base) >= sizeof claims[0].base) return 0; /* examine said why already */
+    for (int i = 0; i < nclaims; i++)
+        if (claims[i].dev == ds.st_dev && claims[i].ino == ds.st_ino && !strcmp(claims[i].base, base))
+            return snprintf(why, wl, "the same file as %s's; expected a file of its own", claims[i].opt), 2;
+    if (nclaims == (int)(sizeof claims / sizeof claims[0])) return 0;
+    struct claim *c = &claims[nclaims++];
+    snprintf(c->opt, sizeof c->opt, "%s", opt);
+    snprintf(c->base, sizeof c->base, "%s", base);
+    c->dev = ds.st_dev, c->ino = ds.st_ino;
+    return 0;
+}
+
+void outfile_unclaim_all(void) { nclaims = 0; }
+
 int outfile_check(const char *opt, const char *path, char *err, size_t errlen)
 {
     char final[4096], why[512];
     struct stat st;
     int direct;
-    if (!examine(path, final, sizeof final, &direct, &st, why, sizeof why)) return 0;
+    if (!examine(path, final, sizeof final, &direct, &st, why, sizeof why) &&
+        (direct || !claim(opt, final, why, sizeof why)))
+        return 0;
     snprintf(err, errlen, "%s: \"%.200s\": %s", opt, path ? path : "", why);
     return 2;
 }

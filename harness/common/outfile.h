@@ -25,8 +25,12 @@ typedef struct outfile {
     char tmp[4200];     /* path.tmp while writing; "" when written through (FIFO, character device) */
 } outfile;
 
-/* 0 if a results file can be written at path; else 2 with "OPT: PATH: why; expected ..." in err. */
+/* 0 if a results file can be written at path; else 2 with "OPT: PATH: why; expected ..." in err.
+ * A regular file accepted once is claimed for opt: a later check of the same file (the same name in
+ * the same directory, however spelt) is refused, so two outputs never share one path. */
 int outfile_check(const char *opt, const char *path, char *err, size_t errlen);
+/* Forgets the claims (tests, and a front-end that checks one file again on purpose). */
+void outfile_unclaim_all(void);
 /* 0 if dir is an existing writable directory where files can be created; else 2 with a message. */
 int outfile_check_dir(const char *opt, const char *dir, char *err, size_t errlen);
 /* Opens path for writing (as described above). 0, or 1 with a message (nothing is left behind). */

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,4 +112,62 @@ size_t parse_decimal_len(const char *s)
         }
     }
     return (size_t)(p - s);
+}
+
+/* Length of the UTF-8 sequence at s (1..4) when it is well formed (no overlong form, no surrogate,
+ * at most U+10FFFF), else 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    unsigned long cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    static const unsigned long least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (!n || cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return n;
+}
+
+/* 1 if the code point at s (of n bytes) is a control character: C0, DEL or C1. */
+static int is_control(const unsigned char *s, size_t n)
+{
+    return (n == 1 && (s[0] < 0x20 || s[0] == 0x7F)) || (n == 2 && s[0] == 0xC2 && s[1] < 0xA0);
+}
+
+/* The first byte of s[0..n) that is not printable UTF-8 (tab and carriage return allowed when
+ * blanks), or -1. */
+static long first_bad(const unsigned char *p, size_t n, int blanks)
+{
+    for (size_t i = 0; i < n;) {
+        size_t k = p[i] ? utf8_len(p + i) : 0;
+        if (k > n - i) k = 0;
+        if (!k || (is_control(p + i, k) && !(blanks && (p[i] == '\t' || p[i] == '\r')))) return (long)i;
+        i += k;
+    }
+    return -1;
+}
+
+long parse_text_bad(const char *s) { return first_bad((const unsigned char *)s, strlen(s), 0); }
+
+long parse_line_bad(const char *s, size_t n) { return first_bad((const unsigned char *)s, n, 1); }
+
+const char *parse_quote(const char *s, char *out, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t o = 0;
+    if (!len) return out;
+    for (size_t i = 0; p[i] && o + 1 < len;) {
+        size_t n = utf8_len(p + i);
+        if (n && !is_control(p + i, n)) {
+            if (o + n >= len) break;
+            memcpy(out + o, p + i, n), o += n, i += n;
+        } else { /* one byte as \xNN */
+            if (o + 4 >= len) break;
+            snprintf(out + o, len - o, "\\x%02X", p[i]), o += 4, i++;
+        }
+    }
+    out[o] = '\0';
+    return out;
 }

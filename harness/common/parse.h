@@ -30,4 +30,17 @@ int parse_list(const char *s, char sep, char *buf, size_t buflen, const char **i
  * not decimal numbers. strtod over exactly that prefix gives the value. */
 size_t parse_decimal_len(const char *s);
 
+/* Free text (a label, a name, an option's value): the byte offset of the first byte that is not
+ * printable UTF-8 (a control character, C0, DEL or C1, or a malformed sequence), or -1 when there
+ * is none. Such text is refused where it would reach a CSV cell, JSON, XML or the terminal. */
+long parse_text_bad(const char *s);
+/* The same over one line of a text file, s[0..n) (a NUL counts as bad), with tab and carriage
+ * return allowed as blanks: the parsers of profile, platform and CSV files refuse such a line
+ * before any of it is echoed in a message. */
+long parse_line_bad(const char *s, size_t n);
+
+/* s, for an error message: printable UTF-8 kept, every other byte as \xNN, cut to fit out (len
+ * bytes with the terminator). Returns out. So a file's control bytes never reach the terminal. */
+const char *parse_quote(const char *s, char *out, size_t len);
+
 #endif

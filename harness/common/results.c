@@ -1,6 +1,7 @@
 /* results.c — results files written whole, as CSV and as JSON through libcjson (see results.h). The
  * JSON is built from the CSV text itself, so its names and values cannot drift from the CSV's. */
 #include "results.h"
+#include "parse.h"
 #include "outfile.h"
 
 #include <cJSON.h>
@@ -119,6 +120,12 @@ int results_json_from_csv(const char *text, size_t len, const char *kind, cJSON 
         lineno++;
         if (k >= LINE_MAX_BYTES) {
             snprintf(err, errlen, "line %ld: longer than %d bytes", lineno, LINE_MAX_BYTES);
+            rc = 2;
+            goto out;
+        }
+        if (parse_line_bad(text + at, k) >= 0) { /* a NUL cut a cell; a control byte or bad UTF-8 made bad JSON */
+            snprintf(err, errlen, "line %ld: byte %ld is a NUL, a control character or not UTF-8; expected text", lineno,
+                     parse_line_bad(text + at, k) + 1);
             rc = 2;
             goto out;
         }

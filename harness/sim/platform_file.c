@@ -257,6 +257,12 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
             snprintf(err, errlen, "platform file %s:%d: line longer than 1000 bytes", name, lineno);
             return 2;
         }
+        long bad = parse_line_bad(s, (size_t)(eol - s));
+        if (bad >= 0) {
+            snprintf(err, errlen, "platform file %s:%d: byte %ld is a control character or not UTF-8; expected text",
+                     name, lineno, bad + 1);
+            return 2;
+        }
         if (parse_line(s, eol, &p, fp, seen, why, sizeof why)) {
             snprintf(err, errlen, "platform file %s:%d: %s", name, lineno, why);
             return 2;

@@ -162,6 +162,12 @@ int profile_parse(const char *text, size_t len, const char *name, profile *out, 
             snprintf(err, errlen, "%s:%d: line longer than %d bytes", name, lineno, LINE_MAX_BYTES);
             return 2;
         }
+        long bad = parse_line_bad(s, (size_t)(nl - s));
+        if (bad >= 0) {
+            snprintf(err, errlen, "%s:%d: byte %ld is a control character or not UTF-8; expected text", name, lineno,
+                     bad + 1);
+            return 2;
+        }
         if (parse_line(s, nl, name, lineno, &pr, seen, err, errlen)) return 2;
         s = nl + 1;
     }
