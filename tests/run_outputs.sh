@@ -67,4 +67,19 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     grep -v '^#' "$tmp/s/raw/resnet50-4.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["wrong"] != "NA" { b = 1 } END { exit b }' && ok || bad "train without --check: wrong NA"
 fi
+# a sweep explains itself (issue 27): each failed launch's one-line reason on the screen and at the end
+# of its log, the launches that fit still run, a table of failures last, exit 1
+if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
+    sh "$root/harness/scripts/sweep.sh" --build "$BUILD" --models resnet50:32 --nodes 3 --algos ddl \
+        --train-args "--grid 4x2 --steps 1 --warmup 0 --image-size 32" --out "$tmp/f" >"$tmp/log" 2>&1; st=$?
+    [ $st -eq 1 ] && ok || bad "a sweep with failed launches: exit 1 (got $st)"
+    grep -q '^sweep.sh: resnet50 at 4 GPUs failed (exit 2): ddlbench train: ddl: grid 4x2 has 8 ranks but the communicator has 4' \
+        "$tmp/log" && ok || bad "the failed launch's reason on the screen: $(head -n 3 "$tmp/log")"
+    tail -n 1 "$tmp/f/raw/resnet50-1.log" | grep -q '^# sweep.sh: failed (exit 2): ddlbench train: ddl: grid 4x2' && ok ||
+        bad "the reason at the end of raw/resnet50-1.log"
+    [ -s "$tmp/f/raw/resnet50-8.csv" ] && grep -q '^sim,minsky,resnet50,32,32,8,' "$tmp/f/scaling.csv" && ok ||
+        bad "the 8-GPU launch, which fits, still ran"
+    grep -A3 '^sweep.sh: 3 of 4 launches failed:' "$tmp/log" | awk 'NR > 1 { print $2 }' | tr '\n' ' ' | grep -qx '1 4 12 ' &&
+        ok || bad "the table of failures, by GPU count: $(grep -A3 'launches failed' "$tmp/log")"
+fi
 report

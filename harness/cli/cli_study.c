@@ -7,6 +7,7 @@
  * Prints every corner, then per figure the band (min..max efficiency over the corners), its centre,
  * and where the published figure falls; --out DIR writes DIR/study.csv and DIR/report.md. */
 #include "cli.h"
+#include "tree.h"
 #include "outfile.h"
 #include "model.h"
 #include "cli_rows.h"
@@ -95,7 +96,8 @@ static void usage(void)
 /* 0 ok, 1 help printed, 2 bad input (message in err). */
 static int parse(int argc, char **argv, study_opts *o, char *err, size_t errlen)
 {
-    *o = (study_opts){ 256, 25, 1, "p100", "harness/sim/platforms", NULL };
+    static char tree[4200]; /* the tree's platforms from any working directory */
+    *o = (study_opts){ 256, 25, 1, "p100", tree_path("harness/sim/platforms", tree, sizeof tree), NULL };
     const opts_set sets[] = STUDY_SETS(o);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int rc = opts_parse(&p, argc, argv, err, errlen);

@@ -114,12 +114,13 @@ size_t parse_decimal_len(const char *s)
     return (size_t)(p - s);
 }
 
-/* Length of the UTF-8 sequence at s (1..4) when it is well formed (no overlong form, no surrogate,
- * at most U+10FFFF), else 0. */
-static size_t utf8_len(const unsigned char *s)
+/* Length of the UTF-8 sequence at s (1..4, within the avail bytes there) when it is well formed (no
+ * overlong form, no surrogate, at most U+10FFFF), else 0. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
 {
     unsigned c = s[0];
     size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (n > avail) return 0;
     unsigned long cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
     for (size_t i = 1; i < n; i++) {
         if ((s[i] & 0xC0) != 0x80) return 0;
@@ -141,8 +142,7 @@ static int is_control(const unsigned char *s, size_t n)
 static long first_bad(const unsigned char *p, size_t n, int blanks)
 {
     for (size_t i = 0; i < n;) {
-        size_t k = p[i] ? utf8_len(p + i) : 0;
-        if (k > n - i) k = 0;
+        size_t k = p[i] ? utf8_len(p + i, n - i) : 0;
         if (!k || (is_control(p + i, k) && !(blanks && (p[i] == '\t' || p[i] == '\r')))) return (long)i;
         i += k;
     }
@@ -158,8 +158,9 @@ const char *parse_quote(const char *s, char *out, size_t len)
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t o = 0;
     if (!len) return out;
+    size_t all = strlen((const char *)p);
     for (size_t i = 0; p[i] && o + 1 < len;) {
-        size_t n = utf8_len(p + i);
+        size_t n = utf8_len(p + i, all - i);
         if (n && !is_control(p + i, n)) {
             if (o + n >= len) break;
             memcpy(out + o, p + i, n), o += n, i += n;

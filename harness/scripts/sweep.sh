@@ -92,58 +92,7 @@ plan=$(sweep sweep-check --plan $([ "$force" = 1 ] && echo --force) $([ "$dry" =
     die "${plan#ddlbench sweep-check: }"
 total=$(echo "$plan" | grep -c .); units=$(echo "$plan" | awk '{ u += $2 } END { printf "%.0f\n", u }')
 SEC_PER_KUNIT=${SEC_PER_KUNIT:-15} # seconds per 1000 units of launch cost (ddlbench sweep-check --help)
-human() { if [ "$1" -lt 120 ]; then echo "$1 s"; elif [ "$1" -lt 7200 ]; then echo "$((($1 + 30) / 60)) min"
-          else echo "$(($1 / 3600)).$(($1 % 3600 / 360)) h"; fi; }
-
-launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
-    r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6 la=$algos
-    if [ "$7" = 1 ]; then # the ring's rows from the model, into a CSV of their own beside
-        la=$(echo ",$algos," | sed 's/,ring,/,/; s/^,//; s/,$//')
-        set -f
-        set -- "$build/ddlbench" model --train --model "$model" --batch "$batch" -a ring --bucket-mb "$bucket" \
-            --csv "${csv%.csv}-model.csv" $train_args --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
-            --profile "$profile" $part
-        set +f
-        if [ "$dry" = 1 ]; then echo "$*"; else "$@" || return 1; fi
-        [ -n "$la" ] || return 0
-    fi
-    set -f # no globbing of --train-args
-    set -- train --model "$model" --batch "$batch" -a "$la" --bucket-mb "$bucket" --csv "$csv" $train_args
-    [ "$backend" = model ] || set -- "$@" --per-rank
-    set +f
-    if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model
-        shift
-        set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
-            --profile "$profile" $part
-        if [ "$dry" = 1 ]; then echo "$*"; else "$@"; fi
-    elif [ "$dry" = 1 ]; then # one line per launch, as it would run
-        if [ "$backend" = sim ]; then
-            echo "DDL_RANKS_PER_NODE=$gp sh $here/simlaunch.sh $r $out/platforms/$nn-$gp $exe $* --profile $profile"
-        elif [ "$backend" = emu ]; then echo "$emu run --ppn $gp -- sh $here/mpilaunch.sh $r $exe $*"
-        elif [ -n "${MPILAUNCH:-}" ]; then echo "$MPILAUNCH $r $exe $*"
-        else echo "DDL_RANKS_PER_NODE=$gp sh $here/mpilaunch.sh $r $exe $*"; fi
-    elif [ "$backend" = sim ]; then
-        pdir=$out/platforms/$nn-$gp # made by platform_dir before the launch started
-        DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
-            --platform "$platform" --gpus-per-node "$gp" $part
-    elif [ "$backend" = emu ]; then
-        $emu run --ppn "$gp" -- sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
-    elif [ -n "${MPILAUNCH:-}" ]; then
-        $MPILAUNCH "$r" "$exe" "$@"
-    else
-        DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@"
-    fi
-}
-
-# platform_dir nodes gpus_per_node: sim: the launch's platform folder, made in the foreground before the
-# launch starts (two launches at once on the same platform, e.g. both models at 256 GPUs, raced to
-# rename the same platform.xml.tmp and one failed). 0, or 2 when `ddlbench platform` fails.
-platform_dir() {
-    [ "$backend" = sim ] || return 0
-    pd=$out/platforms/$1-$2
-    [ -f "$pd/platform.xml" ] || { mkdir -p "$pd" && "$build/ddlbench" platform --preset "$platform" --nodes "$1" \
-        --gpus-per-node "$2" $part -o "$pd" >/dev/null; } || return 2
-}
+. "$here/sweep_jobs.sh"
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
 if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
@@ -180,48 +129,7 @@ if [ "$backend" = emu ] && [ "$dry" = 0 ]; then # one cluster of NODES nodes; a 
     trap '$emu down >/dev/null' EXIT
 fi
 
-start=$(date +%s); done_n=0; status=0; spent=0; spent_units=0; todo=$units
-finish() { # model g start weight ring_modelled: one launch ended; merge its CSV and say where the sweep stands
-    f_rc=$(cat "$out/raw/$1-$2.rc" 2>/dev/null || echo 1); rm -f "$out/raw/$1-$2.rc"
-    done_n=$((done_n + 1)); f_now=$(date +%s); f_csv=$out/raw/$1-$2.csv; todo=$((todo - $4))
-    if [ "$f_rc" != 0 ]; then
-        echo "sweep.sh: $1 at $2 GPUs failed; its output:" >&2
-        tail -n 5 "$out/raw/$1-$2.log" >&2
-        [ -f "$f_csv" ] && mv -f "$f_csv" "$f_csv.partial" # rows of a failed launch: kept aside, redone by --resume
-        status=1
-        return
-    fi
-    sweep merge "$out" # raw/*.csv -> scaling.csv (efficiencies) and scaling.json, written whole
-    spent=$((spent + f_now - $3)); spent_units=$((spent_units + $4))
-    [ "$quiet" = 1 ] && return
-    # time left: the work not finished at the rate measured so far (seconds per unit and launch),
-    # spread over the jobs, and never less than the longest launch in flight still needs
-    f_left=$(echo "$running" | tr ' ' '\n' | awk -F'|' -v now="$f_now" -v s="$spent" -v u="$spent_units" \
-        -v todo="$todo" -v j="$jobs" -v c="$SEC_PER_KUNIT" '
-        BEGIN { r = u > 0 && s > 0 ? s / u : c / 1000 }
-        NF == 6 { x = $5 * r - (now - $4); if (x > m) m = x }
-        END { t = todo * r / j; printf "%d\n", (t > m ? t : m) + 0.5 }')
-    f_how="$backend; $algos"; [ "$5" = 1 ] && f_how="$f_how; ring from the model"
-    echo "[$done_n/$total] $1 $2 GPUs ($f_how) took $(human $((f_now - $3))); elapsed $(human $((f_now - start))), about $(human "$f_left") left" >&2
-}
-reap() { # wait until fewer than $1 launches are in flight, finishing those that ended
-    while :; do
-        r_still="" r_n=0 r_ended=""
-        for r_e in $running; do
-            r_m=${r_e#*|}; r_g=${r_m#*|}; r_g=${r_g%%|*}; r_m=${r_m%%|*}
-            if [ -f "$out/raw/$r_m-$r_g.rc" ]; then r_ended="$r_ended $r_e"; else r_still="$r_still $r_e" r_n=$((r_n + 1)); fi
-        done
-        running=$r_still
-        for r_e in $r_ended; do
-            wait "${r_e%%|*}"
-            # shellcheck disable=SC2046
-            finish $(echo "${r_e#*|}" | tr '|' ' ')
-        done
-        [ "$r_n" -lt "$1" ] && return
-        sleep 0.2
-    done
-}
-
+start=$(date +%s); done_n=0; status=0; spent=0; spent_units=0; todo=$units failed=""
 while read -r _ w model batch g nn gp rm; do
     [ -n "$rm" ] || continue
     csv=$out/raw/$model-$g.csv
@@ -231,10 +139,11 @@ while read -r _ w model batch g nn gp rm; do
         continue
     fi
     if [ "$dry" = 1 ]; then launch "$g" "$nn" "$gp" "$csv" "$model" "$batch" "$rm"; continue; fi
-    reap "$jobs"
-    [ "$status" = 0 ] || break # after a failure nothing new starts; the launches in flight finish
+    reap "$jobs" # a failed launch does not stop the others: the sweep ends with the table of failures
     rm -f "$out/raw/$model-$g.rc"
-    platform_dir "$nn" "$gp" || { echo "sweep.sh: cannot make the platform for $model at $g GPUs in $out/platforms" >&2; status=1; break; }
+    platform_dir "$nn" "$gp" || { echo "sweep.sh: cannot make the platform for $model at $g GPUs in $out/platforms" >&2
+        failed="$failed$model|$g|2|cannot make its platform in $out/platforms
+"; status=1; continue; }
     { launch "$g" "$nn" "$gp" "$csv" "$model" "$batch" "$rm" </dev/null >"$out/raw/$model-$g.log" 2>&1
       echo $? >"$out/raw/$model-$g.rc"; } &
     running="$running $!|$model|$g|$(date +%s)|$w|$rm"
@@ -244,6 +153,7 @@ EOF
 [ "$dry" = 1 ] && exit 0
 reap 1
 ls "$out"/raw/*.csv >/dev/null 2>&1 && sweep merge "$out" # also when --resume found every configuration done
+failures
 [ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
 sh "$here/summary.sh" "$out/scaling.csv"
 echo "# results: $out/scaling.csv"

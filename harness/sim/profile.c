@@ -2,6 +2,7 @@
 #include "profile.h"
 #include "outfile.h"
 #include "parse.h"
+#include "tree.h"
 
 #include <errno.h>
 #include <math.h>
@@ -182,12 +183,20 @@ int profile_parse(const char *text, size_t len, const char *name, profile *out, 
 
 static int path_is_name(const char *s) { return !strchr(s, '/') && !strchr(s, '.'); }
 
+/* Where profile names are looked up: DDL_PROFILE_DIR, else the tree's harness/sim/profiles from
+ * any working directory (tree_path). */
+static const char *profile_dir(char *buf, size_t len)
+{
+    const char *env = getenv("DDL_PROFILE_DIR");
+    return env && *env ? env : tree_path("harness/sim/profiles", buf, len);
+}
+
 /* "--profile h100x: no such profile; expected one of a100, h100, ... or a path" (the folder's). */
 static void profile_unknown(const char *name, const char *dir, char *err, size_t errlen)
 {
     char names[512] = "";
     size_t used = 0;
-    DIR *d = opendir(dir && *dir ? dir : "harness/sim/profiles");
+    DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d)) && used < sizeof names;) {
         size_t n = strlen(e->d_name);
         if (n > 8 && !strcmp(e->d_name + n - 8, ".profile"))
@@ -199,8 +208,8 @@ static void profile_unknown(const char *name, const char *dir, char *err, size_t
 
 int profile_load(const char *name_or_path, profile *out, char *err, size_t errlen)
 {
-    char path[4096], *buf = NULL;
-    const char *dir = getenv("DDL_PROFILE_DIR");
+    char path[4400], dirbuf[4200], *buf = NULL;
+    const char *dir = profile_dir(dirbuf, sizeof dirbuf);
     FILE *f = NULL;
     size_t len;
     int rc = 2;
@@ -211,7 +220,7 @@ int profile_load(const char *name_or_path, profile *out, char *err, size_t errle
     if (strchr(name_or_path, '/') || strchr(name_or_path, '.'))
         snprintf(path, sizeof path, "%s", name_or_path);
     else
-        snprintf(path, sizeof path, "%s/%s.profile", dir && *dir ? dir : "harness/sim/profiles", name_or_path);
+        snprintf(path, sizeof path, "%s/%s.profile", dir, name_or_path);
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a FIFO would block, a device never end */
         snprintf(err, errlen, "%s: not a regular file; expected a key = value profile", path);

@@ -1,0 +1,117 @@
+# sweep_jobs.sh — sourced by sweep.sh: one launch of the sweep (launch), its platform folder
+# (platform_dir), and the bookkeeping of the launches in flight (reap, finish): a launch that ended is
+# merged into scaling.csv, or, when it failed, its one-line reason (reason) goes to the screen, to the
+# end of its raw/*.log and to the table of failures the sweep ends with (failures). The other launches
+# still run. Uses sweep.sh's variables (out, backend, algos, ...).
+# shellcheck shell=sh disable=SC2086,SC2154
+human() { if [ "$1" -lt 120 ]; then echo "$1 s"; elif [ "$1" -lt 7200 ]; then echo "$((($1 + 30) / 60)) min"
+          else echo "$(($1 / 3600)).$(($1 % 3600 / 360)) h"; fi; }
+
+launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
+    r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6 la=$algos
+    if [ "$7" = 1 ]; then # the ring's rows from the model, into a CSV of their own beside
+        la=$(echo ",$algos," | sed 's/,ring,/,/; s/^,//; s/,$//')
+        set -f
+        set -- "$build/ddlbench" model --train --model "$model" --batch "$batch" -a ring --bucket-mb "$bucket" \
+            --csv "${csv%.csv}-model.csv" $train_args --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
+            --profile "$profile" $part
+        set +f
+        if [ "$dry" = 1 ]; then echo "$*"; else "$@" || return 1; fi
+        [ -n "$la" ] || return 0
+    fi
+    set -f # no globbing of --train-args
+    set -- train --model "$model" --batch "$batch" -a "$la" --bucket-mb "$bucket" --csv "$csv" $train_args
+    [ "$backend" = model ] || set -- "$@" --per-rank
+    set +f
+    if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model
+        shift
+        set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
+            --profile "$profile" $part
+        if [ "$dry" = 1 ]; then echo "$*"; else "$@"; fi
+    elif [ "$dry" = 1 ]; then # one line per launch, as it would run
+        if [ "$backend" = sim ]; then
+            echo "DDL_RANKS_PER_NODE=$gp sh $here/simlaunch.sh $r $out/platforms/$nn-$gp $exe $* --profile $profile"
+        elif [ "$backend" = emu ]; then echo "$emu run --ppn $gp -- sh $here/mpilaunch.sh $r $exe $*"
+        elif [ -n "${MPILAUNCH:-}" ]; then echo "$MPILAUNCH $r $exe $*"
+        else echo "DDL_RANKS_PER_NODE=$gp sh $here/mpilaunch.sh $r $exe $*"; fi
+    elif [ "$backend" = sim ]; then
+        pdir=$out/platforms/$nn-$gp # made by platform_dir before the launch started
+        DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
+            --platform "$platform" --gpus-per-node "$gp" $part
+    elif [ "$backend" = emu ]; then
+        $emu run --ppn "$gp" -- sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
+    elif [ -n "${MPILAUNCH:-}" ]; then
+        $MPILAUNCH "$r" "$exe" "$@"
+    else
+        DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@"
+    fi
+}
+
+# platform_dir nodes gpus_per_node: sim: the launch's platform folder, made in the foreground before the
+# launch starts (two launches at once on the same platform, e.g. both models at 256 GPUs, raced to
+# rename the same platform.xml.tmp and one failed). 0, or 2 when `ddlbench platform` fails.
+platform_dir() {
+    [ "$backend" = sim ] || return 0
+    pd=$out/platforms/$1-$2
+    [ -f "$pd/platform.xml" ] || { mkdir -p "$pd" && "$build/ddlbench" platform --preset "$platform" --nodes "$1" \
+        --gpus-per-node "$2" $part -o "$pd" >/dev/null; } || return 2
+}
+
+finish() { # model g start weight ring_modelled: one launch ended; merge its CSV and say where the sweep stands
+    f_rc=$(cat "$out/raw/$1-$2.rc" 2>/dev/null || echo 1); rm -f "$out/raw/$1-$2.rc"
+    done_n=$((done_n + 1)); f_now=$(date +%s); f_csv=$out/raw/$1-$2.csv; todo=$((todo - $4))
+    if [ "$f_rc" != 0 ]; then
+        f_why=$(reason "$out/raw/$1-$2.log")
+        echo "# sweep.sh: failed (exit $f_rc): $f_why" >>"$out/raw/$1-$2.log"
+        echo "sweep.sh: $1 at $2 GPUs failed (exit $f_rc): $f_why (log: $out/raw/$1-$2.log)" >&2
+        failed="$failed$1|$2|$f_rc|$f_why
+"
+        [ -f "$f_csv" ] && mv -f "$f_csv" "$f_csv.partial" # rows of a failed launch: kept aside, redone by --resume
+        status=1
+        return
+    fi
+    sweep merge "$out" # raw/*.csv -> scaling.csv (efficiencies) and scaling.json, written whole
+    spent=$((spent + f_now - $3)); spent_units=$((spent_units + $4))
+    [ "$quiet" = 1 ] && return
+    # time left: the work not finished at the rate measured so far (seconds per unit and launch),
+    # spread over the jobs, and never less than the longest launch in flight still needs
+    f_left=$(echo "$running" | tr ' ' '\n' | awk -F'|' -v now="$f_now" -v s="$spent" -v u="$spent_units" \
+        -v todo="$todo" -v j="$jobs" -v c="$SEC_PER_KUNIT" '
+        BEGIN { r = u > 0 && s > 0 ? s / u : c / 1000 }
+        NF == 6 { x = $5 * r - (now - $4); if (x > m) m = x }
+        END { t = todo * r / j; printf "%d\n", (t > m ? t : m) + 0.5 }')
+    f_how="$backend; $algos"; [ "$5" = 1 ] && f_how="$f_how; ring from the model"
+    echo "[$done_n/$total] $1 $2 GPUs ($f_how) took $(human $((f_now - $3))); elapsed $(human $((f_now - start))), about $(human "$f_left") left" >&2
+}
+reap() { # wait until fewer than $1 launches are in flight, finishing those that ended
+    while :; do
+        r_still="" r_n=0 r_ended=""
+        for r_e in $running; do
+            r_m=${r_e#*|}; r_g=${r_m#*|}; r_g=${r_g%%|*}; r_m=${r_m%%|*}
+            if [ -f "$out/raw/$r_m-$r_g.rc" ]; then r_ended="$r_ended $r_e"; else r_still="$r_still $r_e" r_n=$((r_n + 1)); fi
+        done
+        running=$r_still
+        for r_e in $r_ended; do
+            wait "${r_e%%|*}"
+            # shellcheck disable=SC2046
+            finish $(echo "${r_e#*|}" | tr '|' ' ')
+        done
+        [ "$r_n" -lt "$1" ] && return
+        sleep 0.2
+    done
+}
+
+# reason LOG: a failed launch's cause, one line: the first message of ddlbench or of a launch script
+# ("ddlbench train: ddl: grid 4x2 has 8 ranks but the communicator has 1"), else the log's last line
+# that is neither a comment nor the launcher's echo of its command, else "no output"
+reason() {
+    awk '/^(ddlbench|simlaunch\.sh|mpilaunch\.sh|emucluster\.sh)[^:]*: / && !/^[^:]*: (raised|note)/ { print; found = 1; exit }
+         !/^#/ && !/--cfg=/ && !/^Execution failed/ && NF { last = $0 }
+         END { if (!found) print (last != "" ? last : "no output") }' "$1" | cut -c1-300
+}
+# failures: the table of failed launches the sweep ends with
+failures() {
+    [ -n "$failed" ] || return 0
+    echo "sweep.sh: $(printf '%s' "$failed" | grep -c .) of $total launches failed:" >&2
+    printf '%s' "$failed" | sort -t'|' -k1,1 -k2,2n | awk -F'|' '{ printf "  %-16s %5s GPUs  exit %-3s %s\n", $1, $2, $3, $4 }' >&2
+}
