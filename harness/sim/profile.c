@@ -17,15 +17,14 @@
 typedef struct key_row {
     const char *key;
     size_t off;        /* offset of the double in struct profile */
-    double min;        /* smallest allowed value */
-    int open_min;      /* 1: value must be > min */
+    double min, max;   /* the finite range allowed (profile.h): outside it a step would price 0 or inf */
 } key_row;
 
 static const key_row keys[] = {
-    { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), 0, 1 },
-    { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), 0, 1 },
-    { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, 0 },
-    { "mem_gbps", offsetof(profile, mem_gbps), 0, 1 },
+    { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX },
+    { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX },
+    { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX },
+    { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -63,8 +62,9 @@ static int parse_reduce_point(const char *key, const char *val, ptrdiff_t vlen, 
         return 2;
     }
     if (parse_value(val, vlen, name, lineno, key, &v, err, errlen)) return 2;
-    if (!(v >= 0)) {
-        snprintf(err, errlen, "%s:%d: %s: expected a number >= 0, got %s", name, lineno, key, val);
+    if (!(v >= 0 && v <= PROFILE_NS_PER_BYTE_MAX)) {
+        snprintf(err, errlen, "%s:%d: %s: expected a number in 0..%g, got %s", name, lineno, key,
+                 PROFILE_NS_PER_BYTE_MAX, val);
         return 2;
     }
     int n = out->reduce_points, i = n;
@@ -128,9 +128,9 @@ static int parse_line(const char *s, const char *end, const char *name, int line
     }
     double v;
     if (parse_value(val, v1 - v0, name, lineno, key, &v, err, errlen)) return 2;
-    if (keys[i].open_min ? !(v > keys[i].min) : !(v >= keys[i].min)) {
-        snprintf(err, errlen, "%s:%d: %s: expected a number %s 0, got %s", name, lineno, key,
-                 keys[i].open_min ? ">" : ">=", val);
+    if (!(v >= keys[i].min && v <= keys[i].max)) {
+        snprintf(err, errlen, "%s:%d: %s: expected a number in %g..%g, got %s", name, lineno, key, keys[i].min,
+                 keys[i].max, val);
         return 2;
     }
     *(double *)((char *)out + keys[i].off) = v;

@@ -4,7 +4,8 @@
  * A profile is a small key=value text file (harness/sim/profiles/p100.profile, h200.profile; `ddlbench
  * calibrate` writes one for this machine). Lines are blank, "# comment", or "key = value" with an
  * optional trailing "# comment". Every key below must appear exactly once; values are decimal
- * numbers (gemm rates and mem_gbps > 0, reduction cost >= 0; no hexadecimal, inf or nan). Anything
+ * numbers in a finite range (gemm rates 0.001..1e8 GFLOP/s, mem_gbps 0.001..1e6 GB/s, reduction cost
+ * 0..1e6 ns/B; no hexadecimal, inf or nan), so no step is priced 0 or inf. Anything
  * else — an unknown key, a duplicate, a missing key, a non-number, a negative, a NUL byte, a line
  * longer than 1000 bytes, or a last line without its newline (a truncated file) — is an error naming
  * the file and line.
@@ -18,6 +19,10 @@
 #include <stddef.h>
 
 #define PROFILE_REDUCE_POINTS 8
+#define PROFILE_RATE_MIN 1e-3          /* GFLOP/s and GB/s: 1 MFLOP/s, 1 MB/s */
+#define PROFILE_GFLOPS_MAX 1e8         /* 100 PFLOP/s a GPU */
+#define PROFILE_GBPS_MAX 1e6           /* 1 PB/s a GPU */
+#define PROFILE_NS_PER_BYTE_MAX 1e6    /* 1 ms a byte */
 #define PROFILE_REDUCE_KEY "reduce_ns_per_byte_at_"
 
 typedef struct profile {
