@@ -34,6 +34,7 @@ fi
 sh "$root/harness/scripts/summary.sh" "$tmp/h/scaling.csv" | grep -v '^#' | grep -q 'IBM' && bad "summary: the study on dgxh200" || ok
 sh "$root/harness/scripts/report.sh" "$tmp/h" >/dev/null && ! grep -q '| IBM DDL' "$tmp/h/report.md" && ok ||
     bad "report.md of dgxh200: no study figures in the table"
+grep -q '^Compute mode: full: GEMMs' "$tmp/h/report.md" && ok || bad "report.md of a model run: the compute mode it ran (full)"
 
 # the 2017 platform at 256 GPUs: the study beside the run, and at 8 GPUs not
 sweep --backend model --platform minsky --nodes 64 --algos ddl --out "$tmp/m" && ok || bad "minsky 256: $(tail -n 1 "$tmp/log")"

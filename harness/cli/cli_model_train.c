@@ -144,6 +144,7 @@ int cli_model_train(int argc, char **argv)
     snprintf(line, sizeof line, "%s, %d nodes x %d GPUs", pf.name, pf.nodes, pf.gpus_per_node);
     meta_add(&meta, "model_platform", line);
     meta_add(&meta, "counters", "unavailable: alpha-beta-gamma model (nothing runs)");
+    meta_add(&meta, "compute", cli_compute_desc(o.full));
     if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */
 out:
     model_free(m);

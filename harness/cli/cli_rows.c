@@ -30,6 +30,12 @@ const opt_row cli_row_compute = { .name = "--compute", .type = OPT_CHOICE, .choi
               "plain SGD (ddlbench before the full step). Full with bf16/fp16 (GPU):\n"
               "2-byte activations (as autocast), float32 parameters and statistics" };
 
+const char *cli_compute_desc(int full)
+{
+    return full ? "full: GEMMs, batch norm, ReLU, residual adds, pooling, im2col/col2im, SGD with momentum"
+                : "gemm: the conv/FC GEMMs and plain SGD only";
+}
+
 int cli_algo_check(const char *v, char *want, size_t wantlen)
 {
     const char *best = NULL;

@@ -23,6 +23,8 @@ extern const opt_row cli_row_first_mb; /* --first-bucket-mb N: long, 0..CLI_BUCK
 extern const opt_row cli_row_profile;  /* --profile P: const char * */
 extern const opt_row cli_row_csv;      /* --csv FILE: const char * */
 extern const opt_row cli_row_compute;  /* --compute full|gemm: int, 1 = full */
+/* What --compute ran, for the "# compute:" provenance line (report.sh prints it as the compute mode). */
+const char *cli_compute_desc(int full);
 extern const opt_row cli_row_steps;    /* --steps N: long, 1..100000 timed steps */
 extern const opt_row cli_row_warmup;   /* --warmup N: long, 0..100000 untimed steps */
 
