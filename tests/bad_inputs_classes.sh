@@ -6,7 +6,8 @@
 #   2. every subcommand with both --csv and --json, given one file for both: exit 2, one line naming
 #      the clash, no file;
 #   3. every key of a platform file and of a profile, its line holding a control byte: exit 2, one
-#      line naming the file and the line, the byte not echoed.
+#      line naming the file and the line, the byte not echoed;
+#   4. a failure after an output folder was made removes it (study --out: the folder it made).
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
 
@@ -76,5 +77,13 @@ for prof in "$root"/harness/sim/profiles/*.profile; do
         i=$((i + 1))
     done
 done
+
+# 4. what a failure created is removed
+"$exe" study --out "$tmp/newstudy" --gpus 8 --platform-dir "$tmp/nosuch" >/dev/null 2>"$tmp/err"; st=$?
+check "study failing after --out was made: exit 2 (got $st)" [ $st -eq 2 ]
+check "study failing after --out was made: the folder it made is gone" [ ! -e "$tmp/newstudy" ]
+mkdir "$tmp/mine"
+"$exe" study --out "$tmp/mine" --gpus 8 --platform-dir "$tmp/nosuch" >/dev/null 2>&1
+check "study failing into the user's own folder: the folder stays" [ -d "$tmp/mine" ]
 
 report

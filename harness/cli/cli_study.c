@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_CORNERS 8
 
@@ -297,18 +298,19 @@ int cli_study_main(int argc, char **argv)
     if (rc == 2) fprintf(stderr, "ddlbench study: %s\n", err);
     if (rc) return rc == 1 ? 0 : rc;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
-    if (o.out && *o.out) mkdir(o.out, 0777); /* one level, like mkdir; outfile_check_dir says why if it failed */
-    if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
+    err[0] = '\0';
+    int made = o.out && *o.out && mkdir(o.out, 0777) == 0; /* one level, like mkdir; removed again on failure */
+    rc = 2;
+    if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) goto fail; /* says why mkdir failed */
     for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
-        if (out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err))
-            return *err ? fprintf(stderr, "ddlbench study: %s\n", err), 2 : 2;
+        if (out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
     printf("# ddlbench study: %ld GPUs, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB (first 1 MiB) when "
            "overlapped\n# %-18s %-4s %4s %10s %10s %10s %7s %7s\n", o.gpus, o.profile, pr.gemm_gflops_fp32,
            pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl", "bkts", "base_ms", "step_ms", "exposed", "eff%",
            "vs1gpu%");
     for (int k = 0; k < NFIG; k++) {
         double lo, hi;
-        if ((n[k] = run_figure(&o, &pr, &figures[k], c[k])) < 0) return 2;
+        if ((n[k] = run_figure(&o, &pr, &figures[k], c[k])) < 0) goto quiet; /* run_figure said why */
         band(c[k], n[k], &lo, &hi);
         printf("# %s (efficiency vs %d GPUs)\n", figures[k].label, figures[k].baseline);
         print_corners(stdout, 0, &o, &figures[k], c[k], n[k]);
@@ -316,7 +318,12 @@ int cli_study_main(int argc, char **argv)
         ttt_line(&o, &figures[k], c[k], n[k], ttt, sizeof ttt);
         printf("# %s\n", ttt);
     }
-    if (o.out && write_outputs(&o, &pr, c, n)) return 1;
+    if (o.out && write_outputs(&o, &pr, c, n)) { rc = 1; goto quiet; }
     if (o.out) printf("# wrote %s/study.csv and %s/report.md\n", o.out, o.out);
     return 0;
+fail:
+    if (*err) fprintf(stderr, "ddlbench study: %s\n", err);
+quiet:
+    if (made) rmdir(o.out); /* only when empty: nothing of the user's is removed */
+    return rc;
 }
