@@ -7,7 +7,8 @@
 #      the clash, no file;
 #   3. every key of a platform file and of a profile, its line holding a control byte: exit 2, one
 #      line naming the file and the line, the byte not echoed;
-#   4. a failure after an output folder was made removes it (study --out: the folder it made).
+#   4. a failure after an output folder was made removes it (study --out: the folder it made);
+#   5. every subcommand under a 2-rank MPI launch, given an unknown option: its error printed once.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
 
@@ -85,5 +86,14 @@ check "study failing after --out was made: the folder it made is gone" [ ! -e "$
 mkdir "$tmp/mine"
 "$exe" study --out "$tmp/mine" --gpus 8 --platform-dir "$tmp/nosuch" >/dev/null 2>&1
 check "study failing into the user's own folder: the folder stays" [ -d "$tmp/mine" ]
+
+# 5. an error in the options, under a 2-rank launch, printed once (by rank 0), for every subcommand
+if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
+    for c in $cmds; do
+        sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" "$c" --no-such-option >/dev/null 2>"$tmp/err" </dev/null
+        n=$(grep -c 'no-such-option' "$tmp/err")
+        check "mpi 2 ranks: $c --no-such-option: the error once (got $n: $(grep 'no-such' "$tmp/err" | head -n 2))" [ "$n" -eq 1 ]
+    done
+fi
 
 report

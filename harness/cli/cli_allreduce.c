@@ -229,6 +229,7 @@ int cli_allreduce_main(int argc, char **argv)
         return dst == KERN_DEV_ENOSUPPORT ? 2 : 1;
     }
     MPI_Init(&argc, &argv);
+    rank_release_stderr(); /* from here a failing rank says why itself */
     char who[32];
     snprintf(who, sizeof who, "ddlbench %s", o.cmd);
     if (o.timeout_s && watchdog_start(who)) {

@@ -28,6 +28,7 @@
 #include "parse.h"
 #include "platform_file.h"
 #include "watchdog.h"
+#include "rank.h"
 
 #include <mpi.h>
 #include <stddef.h>
@@ -364,6 +365,7 @@ int cli_calibrate_network(int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.o = &o;
     MPI_Init(&argc, &argv);
+    rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
     MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s.size);
     if ((rc = ranks_per_node(&s, err, sizeof err))) {

@@ -14,6 +14,7 @@
 #include "layers.h"
 #include "model.h"
 #include "trainer.h"
+#include "rank.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,7 @@ int gpucheck_pytorch_step(long batch)
     int inited = 0, provided, fails = 0;
     MPI_Initialized(&inited);
     if (!inited) MPI_Init_thread(NULL, NULL, engine_thread_level(), &provided);
+    rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
     cfg.algo = "ring", cfg.device = 1;
     if (model_build("resnet50", (int)batch, 224, &m) || ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
         fprintf(stderr, "ddlbench gpu-check: %s\n", m ? ddl_last_error() : model_last_error());

@@ -23,6 +23,7 @@
 #include "outfile.h"
 #include "platform.h"
 #include "watchdog.h"
+#include "rank.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -259,6 +260,7 @@ int cli_train_main(int argc, char **argv)
     }
     int provided;
     MPI_Init_thread(&argc, &argv, engine_thread_level(), &provided);
+    rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     cost_hook hook;

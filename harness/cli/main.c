@@ -33,7 +33,7 @@ static void usage(FILE *f)
 
 /* Every argument is printable text: a control character (a newline in --label would split a CSV
  * row) or a malformed UTF-8 byte (invalid JSON) is refused here, for every subcommand and option at
- * once. The arguments are the same on every rank, so only the launcher's rank 0 says so. */
+ * once. The arguments are the same on every rank: only the launcher's rank 0 says so (rank_hold_stderr). */
 static int args_are_text(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -42,10 +42,9 @@ static int args_are_text(int argc, char **argv)
         char shown[200];
         const unsigned char b = (unsigned char)argv[i][at];
         const char *opt = i > 1 && argv[i - 1][0] == '-' ? argv[i - 1] : NULL;
-        if (launcher_rank() == 0)
-            fprintf(stderr, "ddlbench: argument %d%s%s (\"%s\"): byte %ld is %s; expected printable text\n", i,
-                    opt ? ", the value of " : "", opt ? opt : "", parse_quote(argv[i], shown, sizeof shown), at + 1,
-                    b < 0x80 || b == 0xC2 ? "a control character" : "not UTF-8");
+        fprintf(stderr, "ddlbench: argument %d%s%s (\"%s\"): byte %ld is %s; expected printable text\n", i,
+                opt ? ", the value of " : "", opt ? opt : "", parse_quote(argv[i], shown, sizeof shown), at + 1,
+                b < 0x80 || b == 0xC2 ? "a control character" : "not UTF-8");
         return 0;
     }
     return 1;
@@ -53,6 +52,7 @@ static int args_are_text(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    rank_hold_stderr(); /* ranks other than 0 say nothing before MPI starts (rank.h) */
     if (!args_are_text(argc, argv)) return 2;
     if (argc < 2) {
         fprintf(stderr, "ddlbench: expected a command (try ddlbench --help)\n");

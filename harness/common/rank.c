@@ -3,7 +3,12 @@
 
 #include "parse.h"
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+static int held = -1; /* the real stderr while held, else -1 */
 
 int launcher_rank(void)
 {
@@ -14,4 +19,24 @@ int launcher_rank(void)
         if (s && !parse_int(s, 0, 1L << 30, &r)) return (int)r;
     }
     return 0;
+}
+
+void rank_hold_stderr(void)
+{
+    if (held >= 0 || launcher_rank() == 0) return;
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null < 0) return;
+    fflush(stderr);
+    held = fcntl(2, F_DUPFD_CLOEXEC, 3);
+    if (held >= 0) dup2(null, 2);
+    close(null);
+}
+
+void rank_release_stderr(void)
+{
+    if (held < 0) return;
+    fflush(stderr);
+    dup2(held, 2);
+    close(held);
+    held = -1;
 }

@@ -7,4 +7,11 @@
  * (MPICH/hydra, Slurm's PMI), the first one set to a rank in 0..2^30; 0 when started alone. */
 int launcher_rank(void);
 
+/* An error before MPI starts (options, files) is the same on every rank, so on the launcher's ranks
+ * other than 0 rank_hold_stderr (main.c, first thing) sends stderr to /dev/null, and
+ * rank_release_stderr (each subcommand, right after MPI_Init) gives it back: from then on a failing
+ * rank says why itself. Both are no-ops alone or on rank 0. */
+void rank_hold_stderr(void);
+void rank_release_stderr(void);
+
 #endif
