@@ -24,8 +24,8 @@ alnum  := $(digits) a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D 
 comma  := ,
 space  := $(subst ,, )
 # the control characters make does not take for blanks (those, and newlines, split $(words))
-ctrl   := $(shell printf '\001 \002 \003 \004 \005 \006 \007 \010 \016 \017 \020 \021 \022 \023 \024 \025 \
-            \026 \027 \030 \031 \032 \033 \034 \035 \036 \037 \177')
+ctrl   := $(shell printf '\001 \002 \003 \004 \005 \006 \007 \010 \016 \017 \020 \021 \022 \023 \
+            \024 \025 \026 \027 \030 \031 \032 \033 \034 \035 \036 \037 \177')
 without = $(if $2,$(call without,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
 bad.text  = $(or $(filter-out 1,$(words x$(subst $(space),x,$($1))x)),$\
             $(strip $(foreach c,$(ctrl),$(findstring $c,$($1)))))
@@ -131,8 +131,8 @@ ifneq ($(strip $(PAPI_LIBS)),)
 LDLIBS      += $(PAPI_LIBS)
 $(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
 endif
-GIT_HEAD := $(wildcard $(shell git rev-parse --git-path HEAD --git-path "$$(git symbolic-ref -q HEAD)" \
-              2>/dev/null))
+GIT_HEAD := $(wildcard $(shell git rev-parse --git-path HEAD \
+              --git-path "$$(git symbolic-ref -q HEAD)" 2>/dev/null))
 $(BUILD)/harness/common/meta.o $(SIM_BUILD)/harness/common/meta.o: $(GIT_HEAD)
 $(BUILD)/harness/common/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
 $(SIM_BUILD)/harness/common/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
