@@ -1,6 +1,7 @@
 /* fuzz_parsers.c — libFuzzer target over every parser of untrusted text: option values
  * (harness/common/parse.c), device profiles (profile_parse), ddl grids and patterns (collectives/grid.c),
- * platform bandwidths and latencies (platform.c), platform files (platform_file.c). The first input byte picks the parser, the rest is
+ * platform bandwidths and latencies (platform.c), platform files (platform_file.c), the study
+ * catalogue's entries (study_file.c). The first input byte picks the parser, the rest is
  * the text (NUL-terminated copy; profile_parse also gets the raw bytes, NULs included). Each result is
  * checked for the parser's own promises (value in range, items non-empty, dims multiply without
  * overflow), so a wrong accept aborts too. Build and run: make fuzz (FUZZ_SECONDS=60). */
@@ -9,6 +10,7 @@
 #include "platform.h"
 #include "platform_file.h"
 #include "profile.h"
+#include "study_file.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -28,7 +30,8 @@ static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
     profile pr;
     platform pf;
     platform_fit fit;
-    switch (which % 9) {
+    study_entry se;
+    switch (which % 10) {
     case 0: if (!parse_size(s, 1, (size_t)1 << 40, &z)) CHECK(z >= 1 && z <= (size_t)1 << 40); break;
     case 1: if (!parse_int(s, -1000, 1000000, &v)) CHECK(v >= -1000 && v <= 1000000); break;
     case 2:
@@ -59,6 +62,13 @@ static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
             CHECK(pf.intra_bw > 0 && pf.nic_bw > 0 && pf.intra_lat >= 0 && pf.inter_lat >= pf.intra_lat);
             CHECK(pf.gpus_per_node >= 1 && pf.gpus_per_node <= PLATFORM_MAX_GPUS_PER_NODE && pf.name[0]);
             CHECK(!fit.bw_factor[0] || !platform_factor_check(fit.bw_factor, err, sizeof err));
+        }
+        break;
+    case 9:
+        if (!study_file_parse((const char *)raw, n, "fuzz", &se, err, sizeof err)) {
+            CHECK(se.label[0] && se.model[0] && se.algo[0] && se.source[0]);
+            CHECK(se.baseline >= 1 && se.baseline <= se.gpus && se.batch >= 1 && se.published > 0 && se.published <= 100);
+            CHECK(se.nplatforms >= 1 && se.nplatforms <= STUDY_MAX_ALTS && se.noverlaps >= 1 && se.noverlaps <= 2);
         }
         break;
     }

@@ -36,6 +36,13 @@ rows <<EOF
 -- ddlbench study --out /proc/ddl_bad ## --out
 -- ddlbench study --out $tmp/afile ## --out
 -- ddlbench study --out $tmp/study ## report.md
+# a catalogue entry that is wrong: one line naming the file and the line, exit 2, no --out folder
+-- ddlbench study --catalogue $tmp/cat-base --out $tmp/cat-out ## e.study:5: baseline
+-- ddlbench study --catalogue $tmp/cat-cut --out $tmp/cat-out ## e.study:11: hours
+-- ddlbench study --catalogue $tmp/cat-key --out $tmp/cat-out ## e.study:11: unknown key
+-- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9
+-- ddlbench study --catalogue $tmp/nosuch ## --catalogue
+-- ddlbench study --catalogue $tmp/adir ## no .study files
 -- sweep --backend model --out /proc/ddl_bad ## --out
 -- sweep --backend model --out $tmp/afile ## --out
 -- script report.sh $tmp/run ## report.md

@@ -16,6 +16,7 @@
 #include "profile.h"
 #include "model_step.h"
 #include "workload.h"
+#include "study_file.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -25,34 +26,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_CORNERS 8
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2)
 
-typedef struct figure {
-    const char *label;       /* what was published */
-    const char *model;
-    int batch;               /* per GPU */
-    const char *algo;        /* the allreduce the system used, in ddlbench's terms */
-    const char *patterns;    /* ddl: "ring,rhd" = a node-level ring, then rhd across nodes on a grid of
-                              * (GPUs per node) x (nodes); NULL = the library's grid, rings */
-    const char *platforms[2];/* the unknown hardware: files under the platform dir; NULL = unused */
-    int baseline;            /* N0 GPUs the figure is relative to */
-    double published;        /* % */
-    const char *source;      /* docs/SOURCES.md section */
-    double published_hours;  /* the run's published wall time at 256 GPUs */
-    const char *time_source; /* where that time is from */
-} figure;
-
-static const figure figures[] = {
-    { "DDL ResNet-50 (Caffe) 95%", "resnet50", 32, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4, 95,
-      "§1 (Hunter's blog)", 50.0 / 60, "50 min, the DDL abstract (§1)" },
-    { "DDL ResNet-101 ImageNet-22K 88%", "resnet101-22k", 20, "ddl", NULL, { "minsky2017-1port", "minsky2017-2port" }, 4,
-      88, "§1 (paper; 16 days on one node vs 7 h on 64)", 7.0, "about 7 h, the DDL abstract (§1)" },
-    /* Goyal et al. §4: NCCL sums the 8 GPUs' buffers inside a server, recursive halving/doubling (Gloo)
-     * across servers, NCCL broadcasts back: a node-level then network-level hierarchy (ddl, ring,rhd) */
-    { "Facebook ResNet-50 (Goyal) 89%", "resnet50", 32, "ddl", "ring,rhd", { "bigbasin2017", NULL }, 8, 89, "§2", 1.0,
-      "1 h, the title of Goyal et al. (§2)" },
-};
-#define NFIG ((int)(sizeof figures / sizeof figures[0]))
+typedef study_entry figure; /* one published figure of the catalogue (study_file.h) */
 
 typedef struct corner {
     const char *platform;
@@ -63,17 +39,24 @@ typedef struct corner {
 } corner;
 
 typedef struct study_opts {
-    long gpus, bucket_mb, first_mb;
-    const char *profile, *dir, *out;
+    long gpus, bucket_mb, first_mb;   /* gpus 0: each figure at its published scale */
+    const char *profile, *dir, *out, *catalogue;
+    figure *figs;                     /* the catalogue's entries */
+    int nfig;
 } study_opts;
+
+/* The GPUs a figure is predicted at: --gpus, else its published scale. */
+static int scale(const study_opts *o, const figure *fig) { return o->gpus ? (int)o->gpus : fig->gpus; }
 
 static const opt_row rows[] = {
     { .name = "--gpus", .type = OPT_LONG, .min = 8, .max = PLATFORM_MAX_HOSTS, .off = offsetof(study_opts, gpus),
-      .help = "GPUs of every system, a multiple of 8 (4- and 8-GPU nodes; default 256)" },
+      .help = "GPUs of every figure, a multiple of 8 (4- and 8-GPU nodes; default: each\nfigure's published scale)" },
     { .name = "--bucket-mb", .type = OPT_LONG, .min = 1, .max = CLI_BUCKET_MB_MAX, .off = offsetof(study_opts, bucket_mb),
       .help = "bucket cap of the overlapped corners, MiB (default 25)" },
     { .name = "--platform-dir", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, dir),
       .help = "where minsky2017-*.platform and bigbasin2017.platform are\n(default harness/sim/platforms)" },
+    { .name = "--catalogue", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, catalogue),
+      .help = "the folder of .study entries, one published figure each (study_file.h;\ndefault harness/sim/studies)" },
     { .name = "--out", .type = OPT_STRING, .unit = "DIR", .off = offsetof(study_opts, out),
       .help = "also write DIR/study.csv and DIR/report.md" },
 };
@@ -85,26 +68,28 @@ static void usage(void)
 {
     study_opts o;
     const opts_set sets[] = STUDY_SETS(&o);
-    printf("usage: ddlbench study [--gpus N] [--profile P] [--bucket-mb N] [--platform-dir DIR] [--out DIR]\n"
-           "  The 2017 systems of the DDL study (docs/SOURCES.md) at N GPUs (default 256) by the alpha-beta-gamma\n"
-           "  step model (harness/sim/model_step.h): per published figure every combination of the unknowns\n"
-           "  (overlap off = one allreduce after backward / on = DDP buckets of --bucket-mb MiB, default 25;\n"
-           "  Minsky: 1 or 2 IB EDR ports per node), the band of efficiencies and where the figure falls.\n"
-           "  --profile default p100.\n");
+    printf("usage: ddlbench study [--gpus N] [--profile P] [--bucket-mb N] [--platform-dir DIR] [--catalogue DIR]\n"
+           "                      [--out DIR]\n"
+           "  The catalogue of published scaling figures (harness/sim/studies/*.study, docs/SOURCES.md), each at\n"
+           "  its published scale (or N GPUs) by the alpha-beta-gamma step model (harness/sim/model_step.h):\n"
+           "  per figure every combination of its entry's unknowns (overlap off = one allreduce after backward /\n"
+           "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
+           "  ports per Minsky node), the band of efficiencies and where the figure falls. --profile default p100.\n");
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
 /* 0 ok, 1 help printed, 2 bad input (message in err). */
 static int parse(int argc, char **argv, study_opts *o, char *err, size_t errlen)
 {
-    static char tree[4200]; /* the tree's platforms from any working directory */
-    *o = (study_opts){ 256, 25, 1, "p100", tree_path("harness/sim/platforms", tree, sizeof tree), NULL };
+    static char tree[4200], cat[4200]; /* the tree's platforms and catalogue from any working directory */
+    *o = (study_opts){ 0, 25, 1, "p100", tree_path("harness/sim/platforms", tree, sizeof tree), NULL,
+                       tree_path("harness/sim/studies", cat, sizeof cat), NULL, 0 };
     const opts_set sets[] = STUDY_SETS(o);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int rc = opts_parse(&p, argc, argv, err, errlen);
     if (rc == OPTS_HELP) usage();
     if (rc) return rc;
-    if (o->gpus % 8)
+    if (o->gpus && o->gpus % 8)
         return snprintf(err, errlen, "--gpus: expected a multiple of 8 (4- and 8-GPU nodes), got %ld", o->gpus), 2;
     return 0;
 }
@@ -124,7 +109,7 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     }
     if (platform_init_partial(&pf, path, gpus / g, g, err, errlen)) return 2;
     char grid[64];
-    int two = fig->patterns && gpus > g;
+    int two = *fig->patterns && gpus > g;
     snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, 1,
                        overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20, two ? grid : NULL,
@@ -142,12 +127,13 @@ static int run_figure(const study_opts *o, const profile *pr, const figure *fig,
         fprintf(stderr, "ddlbench study: %s\n", model_last_error());
         return -1;
     }
-    for (int p = 0; p < 2 && fig->platforms[p]; p++)
-        for (int ov = 0; ov < 2; ov++, n++) {
+    for (int p = 0; p < fig->nplatforms; p++)
+        for (int k = 0; k < fig->noverlaps; k++, n++) {
             step_prediction one;
+            int ov = fig->overlaps[k];
             c[n].platform = fig->platforms[p], c[n].overlap = ov;
             if (step_on(o, pr, m, fig, fig->platforms[p], fig->baseline, ov, &c[n].base, err, sizeof err) ||
-                step_on(o, pr, m, fig, fig->platforms[p], (int)o->gpus, ov, &c[n].full, err, sizeof err) ||
+                step_on(o, pr, m, fig, fig->platforms[p], scale(o, fig), ov, &c[n].full, err, sizeof err) ||
                 step_on(o, pr, m, fig, fig->platforms[p], 1, ov, &one, err, sizeof err)) {
                 fprintf(stderr, "ddlbench study: %s: %s\n", fig->label, err);
                 model_free(m);
@@ -179,7 +165,7 @@ static int band_hours(const study_opts *o, const figure *fig, const corner *c, i
     double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
     double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
     for (int k = 0; k < 3; k++)
-        h[k] = workload_hours(w, (double)o->gpus * fig->batch / (base[k] * 100 / eff[k]));
+        h[k] = workload_hours(w, (double)scale(o, fig) * fig->batch / (base[k] * 100 / eff[k]));
     return 0;
 }
 
@@ -204,8 +190,8 @@ static void ttt_line(const study_opts *o, const figure *fig, const corner *c, in
 static void print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
 {
     if (md)
-        fprintf(f, "| platform | overlap | buckets | step at %d GPUs (ms) | step at %ld GPUs (ms) | exposed comm (ms) | "
-                   "efficiency vs %d GPUs | vs 1 GPU |\n|---|---|---|---|---|---|---|---|\n", fig->baseline, o->gpus,
+        fprintf(f, "| platform | overlap | buckets | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm (ms) | "
+                   "efficiency vs %d GPUs | vs 1 GPU |\n|---|---|---|---|---|---|---|---|\n", fig->baseline, scale(o, fig),
                 fig->baseline);
     for (int i = 0; i < n; i++)
         fprintf(f, md ? "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |\n"
@@ -230,28 +216,37 @@ static int out_path(const study_opts *o, int pass, char *path, size_t len)
     return 2;
 }
 
+/* "--gpus 256 " when given, for the command lines the outputs quote. */
+static const char *gpus_flag(const study_opts *o, char *buf, size_t len)
+{
+    if (o->gpus) snprintf(buf, len, "--gpus %ld ", o->gpus);
+    else buf[0] = '\0';
+    return buf;
+}
+
 /* One of the two files, written into f. */
 static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
 {
-    char v[200], t[400];
-    if (!pass) fprintf(f, "# ddlbench study --gpus %ld --profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
+    char v[200], t[800], g[32];
+    if (!pass) fprintf(f, "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
                           "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
-                          "time_to_train_h,published_h\n",
-                       o->gpus, o->profile, o->bucket_mb);
-    else fprintf(f, "# The 2017 study, with bands\n\n`ddlbench study --gpus %ld --profile %s --bucket-mb %ld` (`make study`): "
-                    "the alpha-beta-gamma step of harness/sim/model_step.h on the platform files in %s, GEMM rate %.0f "
-                    "GFLOP/s and reduction cost %.5f ns/B. Every constant and its source: docs/SOURCES.md. "
-                    "The band of a figure spans its unknowns (overlap off/on; for the Minsky 1 or 2 EDR ports); "
-                    "its centre is the middle of the band.\n\n", o->gpus, o->profile, o->bucket_mb, o->dir,
-                 pr->gemm_gflops_fp32, pr->reduce_ns_per_byte);
-    for (int k = 0; k < NFIG; k++) {
-        const figure *fg = &figures[k];
+                          "time_to_train_h,published_h,gpus,entry\n",
+                       gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb);
+    else fprintf(f, "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
+                    "(`make study`): the alpha-beta-gamma step of harness/sim/model_step.h for every entry of the catalogue "
+                    "(%s) on the platform files in %s, GEMM rate %.0f GFLOP/s and reduction cost %.5f ns/B. Every constant "
+                    "and its source: docs/SOURCES.md. The band of a figure spans its entry's unknowns (overlap off/on; its "
+                    "platform alternatives, e.g. 1 or 2 EDR ports for the Minsky); its centre is the middle of the band.\n\n",
+                 gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb, o->catalogue, o->dir, pr->gemm_gflops_fp32,
+                 pr->reduce_ns_per_byte);
+    for (int k = 0; k < o->nfig; k++) {
+        const figure *fg = &o->figs[k];
         double lo, hi;
         band(c[k], n[k], &lo, &hi);
         if (pass) {
-            fprintf(f, "## %s\n\n%s, batch %d per GPU, `%s%s%s` allreduce; published figure relative to %d GPU(s) "
-                       "(docs/SOURCES.md %s).\n\n", fg->label, fg->model, fg->batch, fg->algo,
-                    fg->patterns ? " --patterns " : "", fg->patterns ? fg->patterns : "", fg->baseline, fg->source);
+            fprintf(f, "## %s\n\n%s, batch %d per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
+                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, fg->batch, scale(o, fg), fg->algo,
+                    *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
             print_corners(f, 1, o, fg, c[k], n[k]);
             fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
             ttt_line(o, fg, c[k], n[k], t, sizeof t);
@@ -259,12 +254,12 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             continue;
         }
         for (int i = 0; i < n[k]; i++)
-            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f\n", fg->label, fg->model,
+            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s\n", fg->label, fg->model,
                     fg->batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets,
                     fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
                     c[k][i].eff, c[k][i].eff1, fg->published,
-                    workload_hours(workload_of(fg->model), (double)o->gpus * fg->batch / c[k][i].full.step_s),
-                    fg->published_hours);
+                    workload_hours(workload_of(fg->model), (double)scale(o, fg) * fg->batch / c[k][i].full.step_s),
+                    fg->published_hours, scale(o, fg), fg->name);
     }
 }
 
@@ -292,38 +287,50 @@ int cli_study_main(int argc, char **argv)
 {
     study_opts o;
     profile pr;
-    corner c[NFIG][MAX_CORNERS];
-    char err[700], v[200], path[4096], ttt[400];
-    int n[NFIG], rc = parse(argc, argv, &o, err, sizeof err);
+    figure figs[STUDY_MAX_ENTRIES];
+    corner (*c)[MAX_CORNERS] = NULL;
+    char err[700], v[200], path[4096], ttt[800], g[32];
+    int n[STUDY_MAX_ENTRIES], rc = parse(argc, argv, &o, err, sizeof err), made = 0;
     if (rc == 2) fprintf(stderr, "ddlbench study: %s\n", err);
     if (rc) return rc == 1 ? 0 : rc;
+    if (study_catalogue(o.catalogue, figs, STUDY_MAX_ENTRIES, &o.nfig, err, sizeof err))
+        return fprintf(stderr, "ddlbench study: --catalogue: %s\n", err), 2;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
+    o.figs = figs;
+    for (int k = 0; k < o.nfig; k++)
+        if (figs[k].baseline > scale(&o, &figs[k]))
+            return fprintf(stderr, "ddlbench study: --gpus: %ld GPUs, below the baseline of %d of entry %s\n", o.gpus,
+                           figs[k].baseline, figs[k].name), 2;
+    if (!(c = calloc((size_t)o.nfig, sizeof *c))) return fprintf(stderr, "ddlbench study: out of memory\n"), 1;
     err[0] = '\0';
-    int made = o.out && *o.out && mkdir(o.out, 0777) == 0; /* one level, like mkdir; removed again on failure */
+    made = o.out && *o.out && mkdir(o.out, 0777) == 0; /* one level, like mkdir; removed again on failure */
     rc = 2;
     if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) goto fail; /* says why mkdir failed */
     for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
         if (out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
-    printf("# ddlbench study: %ld GPUs, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB (first 1 MiB) when "
-           "overlapped\n# %-18s %-4s %4s %10s %10s %10s %7s %7s\n", o.gpus, o.profile, pr.gemm_gflops_fp32,
-           pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl", "bkts", "base_ms", "step_ms", "exposed", "eff%",
-           "vs1gpu%");
-    for (int k = 0; k < NFIG; k++) {
+    printf("# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
+           "(first 1 MiB) when overlapped\n# %-18s %-4s %4s %10s %10s %10s %7s %7s\n", gpus_flag(&o, g, sizeof g),
+           o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl",
+           "bkts", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%");
+    for (int k = 0; k < o.nfig; k++) {
         double lo, hi;
-        if ((n[k] = run_figure(&o, &pr, &figures[k], c[k])) < 0) goto quiet; /* run_figure said why */
+        if ((n[k] = run_figure(&o, &pr, &figs[k], c[k])) < 0) goto quiet; /* run_figure said why */
         band(c[k], n[k], &lo, &hi);
-        printf("# %s (efficiency vs %d GPUs)\n", figures[k].label, figures[k].baseline);
-        print_corners(stdout, 0, &o, &figures[k], c[k], n[k]);
-        printf("# %s\n", verdict(lo, hi, figures[k].published, v, sizeof v));
-        ttt_line(&o, &figures[k], c[k], n[k], ttt, sizeof ttt);
+        printf("# %s (efficiency at %d vs %d GPUs; entry %s)\n", figs[k].label, scale(&o, &figs[k]), figs[k].baseline,
+               figs[k].name);
+        print_corners(stdout, 0, &o, &figs[k], c[k], n[k]);
+        printf("# %s\n", verdict(lo, hi, figs[k].published, v, sizeof v));
+        ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
         printf("# %s\n", ttt);
     }
     if (o.out && write_outputs(&o, &pr, c, n)) { rc = 1; goto quiet; }
     if (o.out) printf("# wrote %s/study.csv and %s/report.md\n", o.out, o.out);
+    free(c);
     return 0;
 fail:
     if (*err) fprintf(stderr, "ddlbench study: %s\n", err);
 quiet:
     if (made) rmdir(o.out); /* only when empty: nothing of the user's is removed */
+    free(c);
     return rc;
 }

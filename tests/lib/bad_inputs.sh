@@ -41,6 +41,12 @@ cp "$root/results/reference/scaling.csv" "$tmp/run/"
 pf="name = t\ngpus_per_node = 4\nintra_lat = 5e-06\nintra_bw = %s\ninter_lat = 1e-06\ninter_bw = 1e9\n%b"
 printf "$pf" 0x10 "" >"$tmp/hex.platform"; printf "$pf" inf "" >"$tmp/inf.platform"; printf "$pf" 1e9 'lat_factor = 0x0:1\n' >"$tmp/hexf.platform"
 mkdir -p "$tmp/study/report.md" "$tmp/plat3/smpi.cfg"
+# study catalogues (study_file.h): an entry whose baseline exceeds its scale, one cut mid-line, one
+# naming an unknown model, one with a key of no meaning
+se="label = L\nmodel = %s\nbatch = 32\ngpus = %s\nbaseline = 8\npublished = 90\nsource = s\nalgo = ddl\nplatforms = bigbasin2017\noverlap = on\n%s"
+mkdir -p "$tmp/cat-base" "$tmp/cat-cut" "$tmp/cat-model" "$tmp/cat-key"
+printf "$se" resnet50 4 "" >"$tmp/cat-base/e.study"; printf "$se" resnet50 256 "hours = " >"$tmp/cat-cut/e.study"
+printf "$se" resnet9 256 "" >"$tmp/cat-model/e.study"; printf "$se" resnet50 256 "speed = 3\n" >"$tmp/cat-key/e.study"
 
 with_env() { eval "env $envs \"\$@\""; } # the row's VAR=value words (shell-quoted) for the command
 

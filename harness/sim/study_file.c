@@ -1,0 +1,203 @@
+/* study_file.c — catalogue entries of published scaling studies (study_file.h). */
+#include "study_file.h"
+
+#include "parse.h"
+#include "platform.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { T_TEXT, T_INT, T_PCT, T_HOURS, T_ALTS, T_OVERLAP };
+enum { REQ = 1 };
+
+typedef struct key {
+    const char *name;
+    int type, flags;
+    size_t off, len;  /* T_TEXT: the field and its size; T_INT: the int */
+    double max;       /* T_INT: the largest value */
+} key;
+
+#define F(f) offsetof(study_entry, f), sizeof(((study_entry *)0)->f)
+static const key keys[] = {
+    { "label", T_TEXT, REQ, F(label), 0 },
+    { "model", T_TEXT, REQ, F(model), 0 },
+    { "batch", T_INT, REQ, offsetof(study_entry, batch), 0, 65536 },
+    { "gpus", T_INT, REQ, offsetof(study_entry, gpus), 0, PLATFORM_MAX_HOSTS },
+    { "baseline", T_INT, REQ, offsetof(study_entry, baseline), 0, PLATFORM_MAX_HOSTS },
+    { "published", T_PCT, REQ, offsetof(study_entry, published), 0, 0 },
+    { "source", T_TEXT, REQ, F(source), 0 },
+    { "algo", T_TEXT, REQ, F(algo), 0 },
+    { "patterns", T_TEXT, 0, F(patterns), 0 },
+    { "platforms", T_ALTS, REQ, 0, 0, 0 },
+    { "overlap", T_OVERLAP, REQ, 0, 0, 0 },
+    { "hours", T_HOURS, 0, offsetof(study_entry, published_hours), 0, 0 },
+    { "hours_source", T_TEXT, 0, F(time_source), 0 },
+};
+#define NKEYS ((int)(sizeof keys / sizeof keys[0]))
+enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12 };
+
+/* A decimal number, the whole of v. */
+static int number(const char *v, double *d)
+{
+    char *end;
+    errno = 0;
+    *d = strtod(v, &end);
+    return !*v || *end || errno || !isfinite(*d) || parse_decimal_len(v) != strlen(v);
+}
+
+/* "a|b|c": 1..max items of [A-Za-z0-9._-], into items. The count, or -1. */
+static int alternatives(const char *v, char items[][64], int max)
+{
+    int n = 0;
+    for (const char *s = v;; n++) {
+        size_t k = strcspn(s, "|");
+        if (n == max || !k || k > 63 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") < k)
+            return -1;
+        memcpy(items[n], s, k), items[n][k] = '\0';
+        if (!s[k]) return n + 1;
+        s += k + 1;
+    }
+}
+
+/* One value into e. 0, or 2 with why. */
+static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl)
+{
+    double d;
+    char alts[STUDY_MAX_ALTS][64];
+    int n;
+    switch (k->type) {
+    case T_TEXT:
+        if (!*v || strlen(v) >= k->len) return snprintf(why, wl, "expected 1..%zu characters", k->len - 1), 2;
+        memcpy((char *)e + k->off, v, strlen(v) + 1);
+        return 0;
+    case T_INT:
+        if (number(v, &d) || d != floor(d) || d < 1 || d > k->max)
+            return snprintf(why, wl, "expected a whole number 1..%.0f, got \"%.40s\"", k->max, v), 2;
+        *(int *)((char *)e + k->off) = (int)d;
+        return 0;
+    case T_PCT:
+    case T_HOURS:
+        if (number(v, &d) || !(d > 0) || d > (k->type == T_PCT ? 100 : 1e5))
+            return snprintf(why, wl, "expected a number in (0, %s], got \"%.40s\"", k->type == T_PCT ? "100" : "100000",
+                            v), 2;
+        *(double *)((char *)e + k->off) = d;
+        return 0;
+    case T_ALTS:
+        if ((n = alternatives(v, e->platforms, STUDY_MAX_ALTS)) < 0)
+            return snprintf(why, wl, "expected 1..%d platform names of [A-Za-z0-9._-] joined by |, got \"%.40s\"",
+                            STUDY_MAX_ALTS, v), 2;
+        e->nplatforms = n;
+        return 0;
+    default: /* T_OVERLAP */
+        n = alternatives(v, alts, 2);
+        for (int i = 0; i < n; i++) {
+            if (strcmp(alts[i], "off") && strcmp(alts[i], "on")) n = -1;
+            else e->overlaps[i] = !strcmp(alts[i], "on");
+        }
+        if (n < 0 || (n == 2 && e->overlaps[0] == e->overlaps[1]))
+            return snprintf(why, wl, "expected off, on, off|on or on|off, got \"%.40s\"", v), 2;
+        e->noverlaps = n;
+        return 0;
+    }
+}
+
+/* One line [s, end): blank, a comment, or key = value. 0, or 2 with why; *which = the key's row. */
+static int line(const char *s, const char *end, study_entry *e, int *seen, int *which, char *why, size_t wl)
+{
+    char buf[512];
+    while (s < end && (*s == ' ' || *s == '\t')) s++;
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r')) end--;
+    *which = -1;
+    if (s == end || *s == '#') return 0;
+    if ((size_t)(end - s) >= sizeof buf) return snprintf(why, wl, "line longer than %zu bytes", sizeof buf - 1), 2;
+    memcpy(buf, s, (size_t)(end - s)), buf[end - s] = '\0';
+    char *eq = strchr(buf, '='), *v = eq ? eq + 1 : NULL, *k = buf, *ke = eq;
+    if (!eq) return snprintf(why, wl, "expected \"key = value\""), 2;
+    while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t')) ke--;
+    *ke = '\0';
+    while (*v == ' ' || *v == '\t') v++;
+    int i = 0;
+    while (i < NKEYS && strcmp(keys[i].name, k)) i++;
+    if (i == NKEYS) return snprintf(why, wl, "unknown key \"%.40s\"", k), 2;
+    if (seen[i]) return snprintf(why, wl, "key \"%s\" given twice", k), 2;
+    seen[i] = 1, *which = i;
+    char kwhy[200];
+    if (set(&keys[i], v, e, kwhy, sizeof kwhy)) return snprintf(why, wl, "%.40s: %s", k, kwhy), 2;
+    return 0;
+}
+
+int study_file_parse(const char *text, size_t len, const char *name, study_entry *e, char *err, size_t errlen)
+{
+    int seen[NKEYS] = { 0 }, lineno = 0, at[NKEYS] = { 0 }, which;
+    char why[700];
+    const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    memset(e, 0, sizeof *e);
+    snprintf(e->name, sizeof e->name, "%.*s", (int)(strlen(base) > 6 && !strcmp(base + strlen(base) - 6, ".study")
+                                                         ? strlen(base) - 6 : strlen(base)), base);
+    for (const char *s = text, *end = text + len; s < end;) {
+        const char *nl = memchr(s, '\n', (size_t)(end - s)), *eol = nl ? nl : end;
+        lineno++;
+        long bad = parse_line_bad(s, (size_t)(eol - s));
+        if (bad >= 0)
+            return snprintf(err, errlen, "%s:%d: byte %ld is a NUL, a control character or not UTF-8; expected text",
+                            name, lineno, bad + 1), 2;
+        if (line(s, eol, e, seen, &which, why, sizeof why))
+            return snprintf(err, errlen, "%.300s:%d: %s", name, lineno, why), 2;
+        if (which >= 0) at[which] = lineno;
+        s = eol + 1;
+    }
+    for (int k = 0; k < NKEYS; k++)
+        if ((keys[k].flags & REQ) && !seen[k]) return snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[k].name), 2;
+    if (e->baseline > e->gpus)
+        return snprintf(err, errlen, "%s:%d: baseline: %d GPUs, above the scale of %d GPUs; expected 1..%d", name,
+                        at[K_BASELINE], e->baseline, e->gpus, e->gpus), 2;
+    if (seen[K_HOURS] != seen[K_HOURS_SOURCE])
+        return snprintf(err, errlen, "%s: hours and hours_source: expected both or neither", name), 2;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int study_catalogue(const char *dir, study_entry *out, int max, int *n, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    char *names[STUDY_MAX_ENTRIES + 1], path[4400], *text = NULL;
+    int k = 0, rc = 2;
+    *n = 0;
+    if (!d) return snprintf(err, errlen, "%.300s: %s; expected a folder of .study files", dir, strerror(errno)), 2;
+    for (struct dirent *de; (de = readdir(d));) {
+        size_t l = strlen(de->d_name);
+        if (l <= 6 || strcmp(de->d_name + l - 6, ".study") || de->d_name[0] == '.') continue;
+        if (k == max || k == STUDY_MAX_ENTRIES) {
+            snprintf(err, errlen, "%.300s: more than %d .study files", dir, max < STUDY_MAX_ENTRIES ? max : STUDY_MAX_ENTRIES);
+            goto out;
+        }
+        if (!(names[k] = strdup(de->d_name))) { snprintf(err, errlen, "out of memory"); goto out; }
+        k++;
+    }
+    if (!k) { snprintf(err, errlen, "%.300s: no .study files; expected the catalogue's folder", dir); goto out; }
+    qsort(names, (size_t)k, sizeof *names, by_name);
+    if (!(text = malloc(STUDY_FILE_MAX_BYTES + 1))) { snprintf(err, errlen, "out of memory"); goto out; }
+    for (int i = 0; i < k; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "rb");
+        size_t len = f ? fread(text, 1, STUDY_FILE_MAX_BYTES + 1, f) : 0;
+        int bad = !f || ferror(f);
+        if (f) fclose(f);
+        if (bad) { snprintf(err, errlen, "%.300s: cannot read it", path); goto out; }
+        if (len > STUDY_FILE_MAX_BYTES) { snprintf(err, errlen, "%.300s: larger than %d bytes", path, STUDY_FILE_MAX_BYTES); goto out; }
+        if (study_file_parse(text, len, path, &out[i], err, errlen)) goto out;
+    }
+    *n = k;
+    rc = 0;
+out:
+    if (d) closedir(d);
+    for (int i = 0; i < k; i++) free(names[i]);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,53 @@
+/* study_file.h — the catalogue of published scaling studies that `ddlbench study` predicts: one
+ * entry a file, harness/sim/studies/NAME.study, read in the order of their names.
+ *
+ * An entry is one published efficiency figure and what is known of the run behind it, each fact
+ * with its source (docs/SOURCES.md); what no source gives is an unknown, written as alternatives
+ * "a|b", and the prediction's band spans every combination of them. Format: key = value lines,
+ * "# comment" lines and blank lines; a value is the rest of its line (no trailing comment); every
+ * line printable UTF-8; the last newline optional:
+ *   label = Facebook ResNet-50 (Goyal) 89%    what was published, 1..95 characters     (required)
+ *   model = resnet50                          a model name or file (ddlbench model)       (required)
+ *   batch = 32                                images per GPU, 1..65536                    (required)
+ *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
+ *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
+ *   published = 89                            the figure, % in (0, 100]                   (required)
+ *   source = §2                               where it is from (docs/SOURCES.md)          (required)
+ *   algo = ddl                                the allreduce, in ddlbench's terms          (required)
+ *   patterns = ring,rhd                       ddl's per-dimension patterns on a (GPUs per node) x
+ *                                             (nodes) grid                                (optional)
+ *   platforms = minsky2017-1port|minsky2017-2port   platform files of the study's platform folder,
+ *                                             1..4 alternatives                           (required)
+ *   overlap = off|on                          the allreduce after backward (off) or in DDP-style
+ *                                             buckets during it (on); 1 or 2 alternatives (required)
+ *   hours = 0.8333                            the run's published wall time, h > 0        (optional)
+ *   hours_source = 50 min, the DDL abstract (§1)   where that time is from (required with hours)
+ * A malformed line, an unknown or repeated key, a missing one, a number out of range, or a
+ * baseline above the scale: one line naming the file, the line and the key (exit 2 in the CLI). */
+#ifndef HARN_STUDY_FILE_H
+#define HARN_STUDY_FILE_H
+
+#include <stddef.h>
+
+#define STUDY_MAX_ALTS 4
+#define STUDY_MAX_ENTRIES 32
+#define STUDY_FILE_MAX_BYTES 16384
+
+typedef struct study_entry {
+    char name[64];                          /* the file's name without .study */
+    char label[96], model[256], algo[32], patterns[64], source[200], time_source[200];
+    int batch, gpus, baseline;
+    double published, published_hours;     /* %; h (0: none published) */
+    char platforms[STUDY_MAX_ALTS][64];
+    int nplatforms;
+    int overlaps[2], noverlaps;            /* 0 = off, 1 = on, in the order given */
+} study_entry;
+
+/* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */
+int study_file_parse(const char *text, size_t len, const char *name, study_entry *e, char *err, size_t errlen);
+
+/* Every .study file of dir, sorted by name, into out[0..max). 0 and *n, or 2 with err (a folder without
+ * entries, an unreadable or malformed file, more than max). */
+int study_catalogue(const char *dir, study_entry *out, int max, int *n, char *err, size_t errlen);
+
+#endif

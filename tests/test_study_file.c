@@ -1,0 +1,67 @@
+/* test_study_file.c — study entries (study_file.h): the shipped catalogue reads back as the study
+ * figures it holds; alternatives, optional keys, CRLF and a missing last newline; every bad input
+ * names the file and the line (or the key), and a baseline above the scale is refused. */
+#include "study_file.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define GOOD "label = L 90%\nmodel = resnet50\nbatch = 32\ngpus = 256\nbaseline = 8\npublished = 90\n" \
+             "source = §2\nalgo = ddl\nplatforms = a|b\noverlap = off|on\n"
+
+static int parse(const char *text, study_entry *e, char *err, size_t len)
+{
+    return study_file_parse(text, strlen(text), "x/t.study", e, err, len);
+}
+
+int main(void)
+{
+    study_entry e, cat[STUDY_MAX_ENTRIES];
+    char err[800];
+    int n = 0;
+    CHECK(study_catalogue("harness/sim/studies", cat, STUDY_MAX_ENTRIES, &n, err, sizeof err) == 0 && n >= 3,
+          "the shipped catalogue: %s", err);
+    CHECK(!strcmp(cat[0].name, "01-ddl-resnet50") && cat[0].published == 95 && cat[0].baseline == 4 &&
+              cat[0].nplatforms == 2 && cat[0].noverlaps == 2 && !strcmp(cat[0].platforms[1], "minsky2017-2port"),
+          "entry 1: DDL ResNet-50 95%% against 4 GPUs, 2 platforms, overlap off|on");
+    CHECK(!strcmp(cat[2].patterns, "ring,rhd") && cat[2].baseline == 8 && cat[2].nplatforms == 1,
+          "entry 3: Goyal, ring,rhd, against one 8-GPU server");
+    CHECK(parse(GOOD, &e, err, sizeof err) == 0 && e.gpus == 256 && e.overlaps[1] == 1 && !strcmp(e.name, "t") &&
+              e.published_hours == 0 && !e.patterns[0], "a minimal entry: %s", err);
+    CHECK(parse("# c\r\n" GOOD "hours = 1.5\r\nhours_source = x\r\npatterns = ring,rhd", &e, err, sizeof err) == 0 &&
+              e.published_hours == 1.5 && !strcmp(e.patterns, "ring,rhd") && !strcmp(e.time_source, "x"),
+          "CRLF, optional keys, no last newline: %s", err);
+    static const struct { const char *text, *want; } bad[] = {
+        { GOOD "baseline = 4\n", ":11: key \"baseline\" given twice" },
+        { "label = L\nmodel = m\nbatch = 32\ngpus = 4\nbaseline = 8\npublished = 90\nsource = s\nalgo = ddl\n"
+          "platforms = a\noverlap = on\n", ":5: baseline: 8 GPUs, above the scale of 4" },
+        { GOOD "colour = red\n", ":11: unknown key \"colour\"" },
+        { GOOD "nonsense\n", ":11: expected \"key = value\"" },
+        { "label = L\n", "missing key \"model\"" },
+        { GOOD "hours = 2\n", "hours and hours_source" },
+        { "label = L\nmodel = m\nbatch = 0\n", ":3: batch: expected a whole number 1..65536" },
+        { "label = L\nmodel = m\nbatch = 1e9\n", ":3: batch" },
+        { "published = 101\n", ":1: published: expected a number in (0, 100]" },
+        { "published = nan\n", ":1: published" },
+        { "platforms = a||b\n", ":1: platforms" },
+        { "platforms = a|b|c|d|e\n", ":1: platforms" },
+        { "platforms = a b\n", ":1: platforms" },
+        { "overlap = on|on\n", ":1: overlap" },
+        { "overlap = maybe\n", ":1: overlap" },
+        { "label = \n", ":1: label: expected 1..95 characters" },
+        { "label = a\033[2Jb\n", ":1: byte 10 is a NUL, a control character" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(parse(bad[i].text, &e, err, sizeof err) == 2 && strstr(err, bad[i].want) && !strncmp(err, "x/t.study", 9) &&
+                  !strchr(err, '\n') && !strchr(err, '\033'),
+              "bad[%zu]: want \"%s\" in \"%s\"", i, bad[i].want, err);
+    CHECK(study_file_parse("label = a\0b\n", 12, "x/t.study", &e, err, sizeof err) == 2 && strstr(err, ":1: byte 10"),
+          "a NUL: %s", err);
+    CHECK(study_catalogue("tests", cat, STUDY_MAX_ENTRIES, &n, err, sizeof err) == 2 && strstr(err, "no .study files"),
+          "a folder without entries: %s", err);
+    CHECK(study_catalogue("/nonexistent", cat, STUDY_MAX_ENTRIES, &n, err, sizeof err) == 2, "a missing folder");
+    CHECK(study_catalogue("harness/sim/studies", cat, 1, &n, err, sizeof err) == 2 && strstr(err, "more than 1"),
+          "more entries than room: %s", err);
+    return TEST_REPORT();
+}
