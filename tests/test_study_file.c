@@ -28,7 +28,12 @@ int main(void)
     CHECK(!strcmp(cat[2].patterns, "ring,rhd") && cat[2].baseline == 8 && cat[2].nplatforms == 1,
           "entry 3: Goyal, ring,rhd, against one 8-GPU server");
     CHECK(parse(GOOD, &e, err, sizeof err) == 0 && e.gpus == 256 && e.overlaps[1] == 1 && !strcmp(e.name, "t") &&
-              e.published_hours == 0 && !e.patterns[0], "a minimal entry: %s", err);
+              e.published_hours == 0 && !e.patterns[0] && e.image_size == 224, "a minimal entry: %s", err);
+    CHECK(parse(GOOD "batch = 64|32\nbucket_mb = 64\n", &e, err, sizeof err) == 2, "batch twice refused");
+    CHECK(parse("label = L\nmodel = m\nbatch = 64|32\nbucket_mb = 64\ngpus = 512\nbaseline = 1\npublished = 90\n"
+                "source = s\nalgo = ring\nplatforms = a\noverlap = on\n", &e, err, sizeof err) == 0 && e.nbatches == 2 &&
+              e.batches[0] == 64 && e.batches[1] == 32 && e.batch == 64 && e.bucket_mb == 64 && e.noverlaps == 1,
+          "batch alternatives and a bucket cap: %s", err);
     CHECK(parse("# c\r\n" GOOD "hours = 1.5\r\nhours_source = x\r\npatterns = ring,rhd", &e, err, sizeof err) == 0 &&
               e.published_hours == 1.5 && !strcmp(e.patterns, "ring,rhd") && !strcmp(e.time_source, "x"),
           "CRLF, optional keys, no last newline: %s", err);
@@ -40,7 +45,11 @@ int main(void)
         { GOOD "nonsense\n", ":11: expected \"key = value\"" },
         { "label = L\n", "missing key \"model\"" },
         { GOOD "hours = 2\n", "hours and hours_source" },
-        { "label = L\nmodel = m\nbatch = 0\n", ":3: batch: expected a whole number 1..65536" },
+        { "label = L\nmodel = m\nbatch = 0\n", ":3: batch: expected one or two (a|b) whole numbers 1..65536" },
+        { "batch = 32|32\n", ":1: batch" },
+        { "batch = 32|64|128\n", ":1: batch" },
+        { "bucket_mb = 0\n", ":1: bucket_mb: expected a whole number 1..1024" },
+        { "image_size = 2000\n", ":1: image_size: expected a whole number 1..1024" },
         { "label = L\nmodel = m\nbatch = 1e9\n", ":3: batch" },
         { "published = 101\n", ":1: published: expected a number in (0, 100]" },
         { "published = nan\n", ":1: published" },

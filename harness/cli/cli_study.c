@@ -26,13 +26,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2)
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2) /* platforms x overlaps x batches */
 
 typedef study_entry figure; /* one published figure of the catalogue (study_file.h) */
 
 typedef struct corner {
     const char *platform;
-    int overlap;
+    int overlap, batch;
     step_prediction base, full;
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */
@@ -112,37 +112,41 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     int two = *fig->patterns && gpus > g;
     snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, 1,
-                       overlap ? (size_t)o->bucket_mb << 20 : 0, (size_t)o->first_mb << 20, two ? grid : NULL,
+                       overlap ? (size_t)(fig->bucket_mb ? fig->bucket_mb : o->bucket_mb) << 20 : 0,
+                       (size_t)o->first_mb << 20, two ? grid : NULL,
                        two ? fig->patterns : NULL };
     return model_step(m, &pf, fig->algo, &in, t, err, errlen);
 }
 
-/* Every corner of one figure. Returns the number of corners, or -1 (message printed). */
+/* Every corner of one figure: each batch x platform x overlap it may have run with. Returns the
+ * number of corners, or -1 (message printed). */
 static int run_figure(const study_opts *o, const profile *pr, const figure *fig, corner *c)
 {
-    model *m = NULL;
     char err[300];
     int n = 0;
-    if (model_build(fig->model, fig->batch, 224, &m)) {
-        fprintf(stderr, "ddlbench study: %s\n", model_last_error());
-        return -1;
-    }
-    for (int p = 0; p < fig->nplatforms; p++)
-        for (int k = 0; k < fig->noverlaps; k++, n++) {
-            step_prediction one;
-            int ov = fig->overlaps[k];
-            c[n].platform = fig->platforms[p], c[n].overlap = ov;
-            if (step_on(o, pr, m, fig, fig->platforms[p], fig->baseline, ov, &c[n].base, err, sizeof err) ||
-                step_on(o, pr, m, fig, fig->platforms[p], scale(o, fig), ov, &c[n].full, err, sizeof err) ||
-                step_on(o, pr, m, fig, fig->platforms[p], 1, ov, &one, err, sizeof err)) {
-                fprintf(stderr, "ddlbench study: %s: %s\n", fig->label, err);
-                model_free(m);
-                return -1;
-            }
-            c[n].eff = 100 * c[n].base.step_s / c[n].full.step_s;
-            c[n].eff1 = 100 * one.step_s / c[n].full.step_s;
+    for (int b = 0; b < fig->nbatches; b++) {
+        model *m = NULL;
+        if (model_build(fig->model, fig->batches[b], fig->image_size, &m)) {
+            fprintf(stderr, "ddlbench study: %s: %s\n", fig->name, model_last_error());
+            return -1;
         }
-    model_free(m);
+        for (int p = 0; p < fig->nplatforms; p++)
+            for (int k = 0; k < fig->noverlaps; k++, n++) {
+                step_prediction one;
+                int ov = fig->overlaps[k];
+                c[n].platform = fig->platforms[p], c[n].overlap = ov, c[n].batch = fig->batches[b];
+                if (step_on(o, pr, m, fig, fig->platforms[p], fig->baseline, ov, &c[n].base, err, sizeof err) ||
+                    step_on(o, pr, m, fig, fig->platforms[p], scale(o, fig), ov, &c[n].full, err, sizeof err) ||
+                    step_on(o, pr, m, fig, fig->platforms[p], 1, ov, &one, err, sizeof err)) {
+                    fprintf(stderr, "ddlbench study: %s: %s\n", fig->label, err);
+                    model_free(m);
+                    return -1;
+                }
+                c[n].eff = 100 * c[n].base.step_s / c[n].full.step_s;
+                c[n].eff1 = 100 * one.step_s / c[n].full.step_s;
+            }
+        model_free(m);
+    }
     return n;
 }
 
@@ -165,7 +169,8 @@ static int band_hours(const study_opts *o, const figure *fig, const corner *c, i
     double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
     double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
     for (int k = 0; k < 3; k++)
-        h[k] = workload_hours(w, (double)scale(o, fig) * fig->batch / (base[k] * 100 / eff[k]));
+        h[k] = workload_hours(w, (double)scale(o, fig) * (k == 0 ? c[lo].batch : k == 1 ? c[hi].batch
+                                                         : (c[lo].batch + c[hi].batch) / 2.0) / (base[k] * 100 / eff[k]));
     return 0;
 }
 
@@ -190,13 +195,13 @@ static void ttt_line(const study_opts *o, const figure *fig, const corner *c, in
 static void print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
 {
     if (md)
-        fprintf(f, "| platform | overlap | buckets | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm (ms) | "
-                   "efficiency vs %d GPUs | vs 1 GPU |\n|---|---|---|---|---|---|---|---|\n", fig->baseline, scale(o, fig),
-                fig->baseline);
+        fprintf(f, "| platform | overlap | batch | buckets | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm "
+                   "(ms) | efficiency vs %d GPUs | vs 1 GPU |\n|---|---|---|---|---|---|---|---|---|\n", fig->baseline,
+                scale(o, fig), fig->baseline);
     for (int i = 0; i < n; i++)
-        fprintf(f, md ? "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |\n"
-                      : "  %-18s %-4s %4d %10.1f %10.1f %10.1f %7.1f %7.1f\n",
-                c[i].platform, c[i].overlap ? "on" : "off", c[i].full.buckets, c[i].base.step_s * 1e3,
+        fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |\n"
+                      : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f\n",
+                c[i].platform, c[i].overlap ? "on" : "off", c[i].batch, c[i].full.buckets, c[i].base.step_s * 1e3,
                 c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1);
 }
 
@@ -216,6 +221,14 @@ static int out_path(const study_opts *o, int pass, char *path, size_t len)
     return 2;
 }
 
+/* "32" or "32 or 64": the batches a figure may have run with. */
+static const char *batches(const figure *fig, char *buf, size_t len)
+{
+    if (fig->nbatches == 2) snprintf(buf, len, "%d or %d", fig->batches[0], fig->batches[1]);
+    else snprintf(buf, len, "%d", fig->batch);
+    return buf;
+}
+
 /* "--gpus 256 " when given, for the command lines the outputs quote. */
 static const char *gpus_flag(const study_opts *o, char *buf, size_t len)
 {
@@ -227,7 +240,7 @@ static const char *gpus_flag(const study_opts *o, char *buf, size_t len)
 /* One of the two files, written into f. */
 static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
 {
-    char v[200], t[800], g[32];
+    char v[200], t[800], g[32], bs[32];
     if (!pass) fprintf(f, "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
                           "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
                           "time_to_train_h,published_h,gpus,entry\n",
@@ -244,8 +257,8 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         double lo, hi;
         band(c[k], n[k], &lo, &hi);
         if (pass) {
-            fprintf(f, "## %s\n\n%s, batch %d per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
-                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, fg->batch, scale(o, fg), fg->algo,
+            fprintf(f, "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
+                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, batches(fg, bs, sizeof bs), scale(o, fg), fg->algo,
                     *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
             print_corners(f, 1, o, fg, c[k], n[k]);
             fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
@@ -255,10 +268,10 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         }
         for (int i = 0; i < n[k]; i++)
             fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s\n", fg->label, fg->model,
-                    fg->batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets,
+                    c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets,
                     fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
                     c[k][i].eff, c[k][i].eff1, fg->published,
-                    workload_hours(workload_of(fg->model), (double)scale(o, fg) * fg->batch / c[k][i].full.step_s),
+                    workload_hours(workload_of(fg->model), (double)scale(o, fg) * c[k][i].batch / c[k][i].full.step_s),
                     fg->published_hours, scale(o, fg), fg->name);
     }
 }
@@ -309,9 +322,9 @@ int cli_study_main(int argc, char **argv)
     for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
         if (out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
     printf("# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
-           "(first 1 MiB) when overlapped\n# %-18s %-4s %4s %10s %10s %10s %7s %7s\n", gpus_flag(&o, g, sizeof g),
+           "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s\n", gpus_flag(&o, g, sizeof g),
            o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl",
-           "bkts", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%");
+           "batch", "bkts", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%");
     for (int k = 0; k < o.nfig; k++) {
         double lo, hi;
         if ((n[k] = run_figure(&o, &pr, &figs[k], c[k])) < 0) goto quiet; /* run_figure said why */

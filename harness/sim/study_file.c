@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { T_TEXT, T_INT, T_PCT, T_HOURS, T_ALTS, T_OVERLAP };
+enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_ALTS, T_OVERLAP };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -26,7 +26,7 @@ typedef struct key {
 static const key keys[] = {
     { "label", T_TEXT, REQ, F(label), 0 },
     { "model", T_TEXT, REQ, F(model), 0 },
-    { "batch", T_INT, REQ, offsetof(study_entry, batch), 0, 65536 },
+    { "batch", T_INTS, REQ, 0, 0, 65536 },
     { "gpus", T_INT, REQ, offsetof(study_entry, gpus), 0, PLATFORM_MAX_HOSTS },
     { "baseline", T_INT, REQ, offsetof(study_entry, baseline), 0, PLATFORM_MAX_HOSTS },
     { "published", T_PCT, REQ, offsetof(study_entry, published), 0, 0 },
@@ -37,6 +37,8 @@ static const key keys[] = {
     { "overlap", T_OVERLAP, REQ, 0, 0, 0 },
     { "hours", T_HOURS, 0, offsetof(study_entry, published_hours), 0, 0 },
     { "hours_source", T_TEXT, 0, F(time_source), 0 },
+    { "bucket_mb", T_INT, 0, offsetof(study_entry, bucket_mb), 0, 1024 },
+    { "image_size", T_INT, 0, offsetof(study_entry, image_size), 0, 1024 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12 };
@@ -79,6 +81,15 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         if (number(v, &d) || d != floor(d) || d < 1 || d > k->max)
             return snprintf(why, wl, "expected a whole number 1..%.0f, got \"%.40s\"", k->max, v), 2;
         *(int *)((char *)e + k->off) = (int)d;
+        return 0;
+    case T_INTS: /* batch: 1 or 2 whole numbers joined by | */
+        n = alternatives(v, alts, 2);
+        for (int i = 0; i < n; i++)
+            if (number(alts[i], &d) || d != floor(d) || d < 1 || d > k->max) n = -1;
+            else e->batches[i] = (int)d;
+        if (n < 0 || (n == 2 && e->batches[0] == e->batches[1]))
+            return snprintf(why, wl, "expected one or two (a|b) whole numbers 1..%.0f, got \"%.40s\"", k->max, v), 2;
+        e->nbatches = n, e->batch = e->batches[0];
         return 0;
     case T_PCT:
     case T_HOURS:
@@ -156,6 +167,10 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
     if (e->baseline > e->gpus)
         return snprintf(err, errlen, "%s:%d: baseline: %d GPUs, above the scale of %d GPUs; expected 1..%d", name,
                         at[K_BASELINE], e->baseline, e->gpus, e->gpus), 2;
+    if (!e->image_size) e->image_size = 224;
+    if (e->image_size < 32)
+        return snprintf(err, errlen, "%s: image_size: %d; expected 32..1024 (a network's total stride)", name,
+                        e->image_size), 2;
     if (seen[K_HOURS] != seen[K_HOURS_SOURCE])
         return snprintf(err, errlen, "%s: hours and hours_source: expected both or neither", name), 2;
     return 0;

@@ -8,7 +8,8 @@
  * line printable UTF-8; the last newline optional:
  *   label = Facebook ResNet-50 (Goyal) 89%    what was published, 1..95 characters     (required)
  *   model = resnet50                          a model name or file (ddlbench model)       (required)
- *   batch = 32                                images per GPU, 1..65536                    (required)
+ *   batch = 32                                images per GPU, 1..65536; 32|64: unknown    (required)
+ *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
  *   published = 89                            the figure, % in (0, 100]                   (required)
@@ -20,6 +21,8 @@
  *                                             1..4 alternatives                           (required)
  *   overlap = off|on                          the allreduce after backward (off) or in DDP-style
  *                                             buckets during it (on); 1 or 2 alternatives (required)
+ *   bucket_mb = 64                            the framework's bucket (fusion) cap of the overlapped
+ *                                             corners, MiB 1..1024 (default: study --bucket-mb) (optional)
  *   hours = 0.8333                            the run's published wall time, h > 0        (optional)
  *   hours_source = 50 min, the DDL abstract (§1)   where that time is from (required with hours)
  * A malformed line, an unknown or repeated key, a missing one, a number out of range, or a
@@ -36,7 +39,10 @@
 typedef struct study_entry {
     char name[64];                          /* the file's name without .study */
     char label[96], model[256], algo[32], patterns[64], source[200], time_source[200];
-    int batch, gpus, baseline;
+    int batch, gpus, baseline;             /* batch: the first of batches */
+    int batches[2], nbatches;              /* per-GPU batch alternatives, in the order given */
+    int bucket_mb;                         /* 0: study --bucket-mb */
+    int image_size;                        /* pixels a side (224 unless given) */
     double published, published_hours;     /* %; h (0: none published) */
     char platforms[STUDY_MAX_ALTS][64];
     int nplatforms;
