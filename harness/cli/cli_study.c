@@ -189,7 +189,7 @@ static void ttt_line(const study_opts *o, const figure *fig, const corner *c, in
     snprintf(buf, len, "time to train (%d epochs x %ld images of %s, %s; %s): %s at the band's low end (%.1f%%), "
                        "%s at its high end (%.1f%%), %s at the centre; published: %s",
              w->epochs, w->images, w->dataset, w->epochs_note, WORKLOAD_ASSUMPTIONS, t[0], lo, t[1], hi, t[2],
-             fig->time_source);
+             *fig->time_source ? fig->time_source : "none (not a time-to-train run)");
 }
 
 static void print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
