@@ -1,6 +1,6 @@
 /* test_model_file.c — the model description reader (harness/train/model_file.c, docs/MODELS.md):
  * the ResNets written as descriptions are identical, field by field, to the C builder they
- * replaced (the dumps in tests/models/*.golden, written by that builder: layers, shapes, tensors,
+ * replaced (the dumps tests/models/NAME_bB_iS.golden, written by that builder: layers, shapes, tensors,
  * GEMMs, data flow, the non-GEMM bytes and the full step's buffer bytes); VGG-16 and Inception V3
  * against torchvision's published parameter counts; the layer kinds a file adds (asymmetric
  * windows, concat, add, dropout, FC over a map); and bad files, each one line naming FILE:LINE.

@@ -183,7 +183,7 @@ static void tensor_suffixes(const model *m, const model_layer *l, char *buf, siz
 /* The layer table; ms (optional, from time_layers) adds measured columns. Sums GFLOP and ms. */
 static void print_table(const model *m, const double *ms, double tot[6])
 {
-    static const char *kinds[] = { "conv", "bn", "fc", "pool" };
+    static const char *kinds[MODEL_KINDS] = { "conv", "bn", "fc", "pool", "add", "cat", "drop" };
     printf("# ddlbench model: %s, batch %d, image %dx%d\n", model_name(m), model_batch(m), model_image_size(m),
            model_image_size(m));
     if (ms) printf("# gemm backend: %s\n", kern_gemm_backend());
@@ -267,7 +267,8 @@ static int layer_table(const model_opts *o)
     double kinds[MODEL_MEM_KINDS];
     model_mem_by_kind(m, kinds);
     printf("# memory_MB_by_kind        ");
-    for (int k = 0; k < MODEL_MEM_KINDS; k++) printf(" %s %.1f", model_mem_kind_name(k), kinds[k] / 1e6);
+    for (int k = 0; k < MODEL_MEM_KINDS; k++) /* the kinds of work the network has */
+        if (kinds[k] > 0) printf(" %s %.1f", model_mem_kind_name(k), kinds[k] / 1e6);
     putchar('\n');
     printf("# train_full_GB_per_rank    %.2f  (--compute full allocates; --compute gemm: %.2f)\n",
            guard_model_bytes(m, 1) / 1e9, guard_model_bytes(m, 0) / 1e9);

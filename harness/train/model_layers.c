@@ -246,6 +246,7 @@ int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const 
         int c, h, w;
         shape_of(p, src[0], &c, &h, &w);
         if ((rc = check_cin(p, kind, name, a, c, src[0]))) return rc;
+        if (src[0] == MF_IMAGE) return mf_bad(p, "bn %s: reads the image; expected a layer", name);
         model_layer *l = new_layer(p, MODEL_BN, name, src, 1);
         l->out_c = c, l->out_h = h, l->out_w = w, l->relu = a->relu;
         add_tensor(p->m, l, "weight", c); /* scale γ */

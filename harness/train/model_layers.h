@@ -35,7 +35,7 @@ typedef struct mf_parser {
     int prev;               /* entry of the line above's output; MF_IMAGE before the first */
     int *readers, *lines, *stride, cap; /* per layer: readers, its line, total stride from the image */
     int max_stride;
-    char win[300];          /* the first window that does not fit at this image size */
+    char win[600];          /* the first window that does not fit at this image size */
 } mf_parser;
 
 int mf_bad(mf_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* "FILE:LINE: ..." */
