@@ -87,7 +87,7 @@ void model_mem_by_kind(const model *m, double *k)
 const char *model_mem_kind_name(int kind)
 {
     static const char *const names[MODEL_MEM_KINDS] = { "batchnorm", "relu", "residual_add", "im2col_col2im",
-                                                        "pooling", "fc_bias", "sgd_momentum", "concat_copy" };
+                                                        "pooling", "fc_bias", "sgd_momentum", "copy" };
     return kind >= 0 && kind < MODEL_MEM_KINDS ? names[kind] : "?";
 }
 
