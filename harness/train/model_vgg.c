@@ -40,7 +40,7 @@ const char model_vgg16_text[] =
     "conv features.28 cin=512 out=512 k=3 p=1 bias\n"
     "relu features.29\n"
     "pool features.30 max k=2 s=2\n"
-    "fc classifier.0 cin=25088 out=4096\n"
+    "fc classifier.0 out=4096\n"
     "relu classifier.1\n"
     "dropout classifier.2 p=0.5\n"
     "fc classifier.3 out=4096\n"
