@@ -10,6 +10,8 @@
  * the first to write its block input's gradient (step_full.c checks the order at run time). */
 #include "model_bytes.h"
 
+#include <stdlib.h>
+
 int model_window(const model *m, const model_layer *l, kern_window *g)
 {
     if (l->kind != MODEL_CONV && l->kind != MODEL_POOL && l->kind != MODEL_FC) return -1;
@@ -26,6 +28,40 @@ double model_out_elems(const model *m, const model_layer *l)
     return (double)l->out_c * model_batch(m) * l->out_h * l->out_w;
 }
 
+/* Has the gradient of layer l's k-th input been written, by a reader later in forward order, when
+ * l's backward writes it? Then that write adds (a GEMM with beta 1, col2im accumulating, add for a
+ * join's input, BN and pools through a scratch slot and an add), else it writes fresh. The order
+ * of step_full.c: backward from the last layer, residual shortcuts sharing the output's buffer. */
+static int written_before(const model *m, int l, int k)
+{
+    int n = model_layer_count(m), w = 0, *gbuf = malloc((size_t)n * sizeof *gbuf);
+    char *written = calloc((size_t)n, 1);
+    for (int j = 0; gbuf && j < n; j++) gbuf[j] = j;
+    for (int j = 0; gbuf && j < n; j++) {
+        const model_layer *L = model_layer_at(m, j);
+        if (L->res_into < 0) continue;
+        if (L->res_from == j) gbuf[j] = gbuf[L->res_into];
+        else gbuf[L->res_into] = gbuf[L->res_from];
+    }
+    if (gbuf && written) written[gbuf[n - 1]] = 1;
+    for (int j = n - 1; gbuf && written && j >= l; j--) {
+        const model_layer *L = model_layer_at(m, j);
+        int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC, ns = L->nsrc > 1 ? L->nsrc : 1;
+        for (int i = 0; i < ns; i++) {
+            int s = L->nsrc > 1 ? L->srcs[i] : L->src;
+            if (s < 0 || (gemm && !L->data_grad_needed)) continue;
+            if (j == l && i == k) {
+                w = written[gbuf[s]];
+                j = -1;
+                break;
+            }
+            written[gbuf[s]] = 1;
+        }
+    }
+    free(gbuf), free(written);
+    return w;
+}
+
 /* Layer i's bytes in pass `pass`, added per kind of work into k[MODEL_MEM_KINDS]. */
 static void layer_bytes(const model *m, int i, int pass, double *k)
 {
@@ -38,7 +74,8 @@ static void layer_bytes(const model *m, int i, int pass, double *k)
     case MODEL_CONV:
     case MODEL_FC:
         if (model_needs_im2col(l) && !model_window(m, l, &g))
-            k[MODEL_MEM_IM2COL] += kern_bytes_im2col(&g) + (!fwd && l->data_grad_needed ? kern_bytes_col2im(&g, 0) : 0);
+            k[MODEL_MEM_IM2COL] += kern_bytes_im2col(&g) +
+                                   (!fwd && l->data_grad_needed ? kern_bytes_col2im(&g, written_before(m, i, 0)) : 0);
         if (l->ntensors > 1) k[MODEL_MEM_BIAS] += fwd ? kern_bytes_bias_fwd(l->out_c, per) : kern_bytes_bias_bwd(l->out_c, per);
         break;
     case MODEL_BN:
@@ -50,17 +87,19 @@ static void layer_bytes(const model *m, int i, int pass, double *k)
         else if (l->avg) k[MODEL_MEM_POOL] += kern_bytes_avgpool_win(&g);
         else k[MODEL_MEM_POOL] += fwd ? kern_bytes_maxpool_fwd(&g) : kern_bytes_maxpool_bwd(&g);
         break;
-    case MODEL_ADD: /* forward: a copy of the first input, then the others added; backward: one copy or add each */
-        k[MODEL_MEM_ADD] += (fwd ? kern_bytes_copy(n) + (l->nsrc - 1) * kern_bytes_add(n) : l->nsrc * kern_bytes_add(n));
-        break;
+    case MODEL_ADD: /* forward: a copy of the first input, then the others added; backward: a copy or add each */
     case MODEL_CONCAT: /* each input copied in, and its gradient slice copied (or added) out */
     case MODEL_DROPOUT:
         for (int s = 0; s < l->nsrc; s++) {
             double e = model_out_elems(m, model_layer_at(m, l->srcs[s]));
-            k[MODEL_MEM_COPY] += fwd ? kern_bytes_copy(e) : kern_bytes_add(e);
+            double b = fwd ? (l->kind == MODEL_ADD && s > 0 ? kern_bytes_add(e) : kern_bytes_copy(e))
+                           : (written_before(m, i, s) ? kern_bytes_add(e) : kern_bytes_copy(e));
+            k[l->kind == MODEL_ADD ? MODEL_MEM_ADD : MODEL_MEM_COPY] += b;
         }
         break;
     }
+    if (!fwd && (l->kind == MODEL_BN || l->kind == MODEL_POOL) && l->src >= 0 && written_before(m, i, 0))
+        k[MODEL_MEM_ADD] += kern_bytes_add(model_out_elems(m, model_layer_at(m, l->src))); /* the scratch slot added */
     if (l->relu) k[MODEL_MEM_RELU] += fwd ? kern_bytes_relu_fwd(n) : kern_bytes_relu_bwd(n);
     if (l->res_into >= 0) { /* the block's add + ReLU; backward: the ReLU only */
         double r = model_out_elems(m, model_layer_at(m, l->res_into));
