@@ -51,26 +51,22 @@ char *model_text(const char *name)
     return s ? strcpy(s, lit) : NULL;
 }
 
-/* The whole file at path, NUL-terminated; NULL with the message recorded. */
-static char *read_file(const char *path)
+/* The whole file at path, NUL-terminated; NULL with *rc and the message recorded. */
+static char *read_file(const char *path, int *rc)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     size_t n = 0;
-    if (!f) return model_fail(MODEL_EARG, "--model %s: cannot open: %s", path, strerror(errno)), NULL;
+    if (!f) return *rc = model_fail(MODEL_EARG, "--model %s: cannot open: %s", path, strerror(errno)), NULL;
     if (!(buf = malloc(MAX_FILE + 1))) {
-        model_fail(MODEL_ENOMEM, "model: out of memory");
+        *rc = model_fail(MODEL_ENOMEM, "model: out of memory");
         goto out;
     }
     n = fread(buf, 1, MAX_FILE + 1, f);
-    if (ferror(f) || n > MAX_FILE) {
-        model_fail(MODEL_EARG, "--model %s: %s", path, n > MAX_FILE ? "over 16 MB; expected a model description"
-                                                                     : "cannot read it");
-        free(buf), buf = NULL;
-        goto out;
-    }
-    if (memchr(buf, '\0', n)) {
-        model_fail(MODEL_EARG, "--model %s: holds a NUL byte; expected a text model description", path);
+    if (ferror(f) || n > MAX_FILE || memchr(buf, '\0', n)) {
+        *rc = model_fail(MODEL_EARG, "--model %s: %s", path, ferror(f) ? "cannot read it (a folder?)"
+                         : n > MAX_FILE ? "over 16 MB; expected a model description"
+                                        : "holds a NUL byte; expected a text model description");
         free(buf), buf = NULL;
         goto out;
     }
@@ -99,7 +95,7 @@ int model_build(const char *name, int batch, int image_size, model **out)
         rc = model_fail(MODEL_EARG, "--image-size %d: too large; expected at most %d", image_size, MAX_IMAGE);
         goto out;
     }
-    if (file && !(text = read_file(name))) return MODEL_EARG;
+    if (file && !(text = read_file(name, &rc))) return rc;
     if (!(m = calloc(1, sizeof *m))) {
         rc = model_fail(MODEL_ENOMEM, "model: out of memory");
         goto out;

@@ -5,7 +5,7 @@
  * defined once and read only after their line (an input naming a later line is a cycle or a layer
  * out of order), channel counts (cin=), add inputs of one shape, concat inputs of one H×W, every
  * output but the last one read, whole lines. Errors: "FILE:LINE: what, expected what", MODEL_EARG.
- * The window and stride checks depend on --image-size and name it (layer_shapes in model_layers.c).
+ * The window and stride checks depend on --image-size and name it (mf_image_checks, model_layers.c).
  * A `relu` line and an `add ... relu` line whose first input has no other reader run in place: they
  * set the flags of model.h (relu, res_into/res_from) and name the rectified or summed output. */
 #include "model_layers.h"
