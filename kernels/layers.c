@@ -82,7 +82,7 @@ static int maxpool_fwd(const float *restrict x, float *restrict y, int32_t *rest
                 for (int i = 0; i < g->kh; i++) {
                     int ih = oh * g->stride - g->pad + i;
                     for (int j = 0; ih >= 0 && ih < g->h && j < g->kw; j++) {
-                        int iw = ow * g->stride - g->pad + j;
+                        int iw = ow * g->stride - g->pad_w + j;
                         if (iw < 0 || iw >= g->w) continue;
                         float v = x[p * in + (size_t)ih * g->w + iw];
                         if (at < 0 || v > best) best = v, at = ih * g->w + iw;
@@ -114,7 +114,7 @@ static int maxpool_bwd(const float *restrict dy, const int32_t *restrict arg, fl
                 int wlo, whi;
                 int32_t me = ih * g->w + iw;
                 float s = 0.0f;
-                covering(iw, g->kw, g->stride, g->pad, g->ow, &wlo, &whi);
+                covering(iw, g->kw, g->stride, g->pad_w, g->ow, &wlo, &whi);
                 for (int oh = olo; oh <= ohi; oh++)
                     for (int ow = wlo; ow <= whi; ow++)
                         if (arg[p * out + (size_t)oh * g->ow + ow] == me) s += dy[p * out + (size_t)oh * g->ow + ow];
@@ -172,9 +172,55 @@ static int sgd_momentum(float *restrict w, float *restrict v, const float *restr
     return 0;
 }
 
+static int avgpool_win_fwd(const float *restrict x, float *restrict y, const kern_window *g)
+{
+    size_t planes = (size_t)g->c * g->b, in = (size_t)g->h * g->w, out = (size_t)g->oh * g->ow;
+    float inv = 1.0f / (float)(g->kh * g->kw);
+    for (size_t p = 0; p < planes; p++)
+        for (int oh = 0; oh < g->oh; oh++)
+            for (int ow = 0; ow < g->ow; ow++) {
+                float s = 0.0f;
+                for (int i = 0; i < g->kh; i++) {
+                    int ih = oh * g->stride - g->pad + i;
+                    for (int j = 0; ih >= 0 && ih < g->h && j < g->kw; j++) {
+                        int iw = ow * g->stride - g->pad_w + j;
+                        if (iw >= 0 && iw < g->w) s += x[p * in + (size_t)ih * g->w + iw];
+                    }
+                }
+                y[p * out + (size_t)oh * g->ow + ow] = s * inv;
+            }
+    return 0;
+}
+
+static int avgpool_win_bwd(const float *restrict dy, float *restrict dx, const kern_window *g)
+{
+    size_t planes = (size_t)g->c * g->b, in = (size_t)g->h * g->w, out = (size_t)g->oh * g->ow;
+    float inv = 1.0f / (float)(g->kh * g->kw);
+    for (size_t p = 0; p < planes; p++)
+        for (int ih = 0; ih < g->h; ih++) {
+            int olo, ohi;
+            covering(ih, g->kh, g->stride, g->pad, g->oh, &olo, &ohi);
+            for (int iw = 0; iw < g->w; iw++) {
+                int wlo, whi;
+                float s = 0.0f;
+                covering(iw, g->kw, g->stride, g->pad_w, g->ow, &wlo, &whi);
+                for (int oh = olo; oh <= ohi; oh++)
+                    for (int ow = wlo; ow <= whi; ow++) s += dy[p * out + (size_t)oh * g->ow + ow];
+                dx[p * in + (size_t)ih * g->w + iw] = s * inv;
+            }
+        }
+    return 0;
+}
+
+static int copy(float *restrict y, const float *restrict x, size_t n)
+{
+    if (n) memcpy(y, x, n * sizeof *y);
+    return 0;
+}
+
 int kern_host_im2col(const float *x, float *col, const kern_window *g);
 int kern_host_col2im(const float *col, float *x, const kern_window *g, int accumulate);
 
 const kern_layer_ops kern_layers_host = { "host", bn_fwd, bn_bwd, relu_fwd, relu_bwd, add, maxpool_fwd, maxpool_bwd,
                                           avgpool_fwd, avgpool_bwd, bias_fwd, bias_bwd, kern_host_im2col,
-                                          kern_host_col2im, sgd_momentum };
+                                          kern_host_col2im, sgd_momentum, avgpool_win_fwd, avgpool_win_bwd, copy };

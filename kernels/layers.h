@@ -1,7 +1,7 @@
 /* layers.h — the memory-bound work of a training step, besides its GEMMs: batch norm (forward with
  * batch statistics, backward), ReLU, residual add, max pooling, global average pooling, the FC
- * bias, im2col/col2im for the GEMM formulation of convolutions, and SGD with momentum and weight
- * decay. float32 throughout. Three backends behind one table (kern_layer_ops):
+ * bias, im2col/col2im for the GEMM formulation of convolutions, windowed average pooling and a
+ * copy (Inception's pools and concats), and SGD with momentum and weight decay. float32 throughout. Three backends behind one table (kern_layer_ops):
  *   layers.c       host, real: restrict-qualified loops GCC vectorises (the CPU and CUDA builds)
  *   layers_sim.c   host, simulated: no data touched; kern_layer_bytes(...) x the profile's per-byte
  *                  cost is issued on the compute clock (compute.h)
@@ -25,22 +25,32 @@
 extern "C" {
 #endif
 
-/* A window over a CNHW activation: input c × b × h × w, kernel kh × kw, stride, padding, and the
- * output size oh × ow = floor((h + 2·pad − kh)/stride) + 1 (kern_window_make fills them). */
+/* A window over a CNHW activation: input c × b × h × w, kernel kh × kw, stride, padding of the rows
+ * (pad) and of the columns (pad_w), and the output size oh = floor((h + 2·pad − kh)/stride) + 1,
+ * ow = floor((w + 2·pad_w − kw)/stride) + 1 (kern_window_make fills them). */
 typedef struct kern_window {
     int c, b, h, w;         /* input channels, images, height, width */
     int kh, kw, stride, pad;
     int oh, ow;             /* output height, width */
+    int pad_w;              /* padding of the columns (= pad for a square window) */
 } kern_window;
 
-/* Fills *g and its output size; 0, or -1 when a size is < 1, pad < 0 or the window does not fit. */
+/* A kh × kw window (Inception's 1×7 and 7×1) with row and column padding ph, pw; 0, or -1 when a
+ * size is < 1, a padding < 0 or the window does not fit. */
+static inline int kern_window_make2(kern_window *g, int c, int b, int h, int w, int kh, int kw, int stride, int ph, int pw)
+{
+    if (c < 1 || b < 1 || h < 1 || w < 1 || kh < 1 || kw < 1 || stride < 1 || ph < 0 || pw < 0 || h + 2 * ph < kh ||
+        w + 2 * pw < kw)
+        return -1;
+    g->c = c, g->b = b, g->h = h, g->w = w, g->kh = kh, g->kw = kw, g->stride = stride, g->pad = ph, g->pad_w = pw;
+    g->oh = (h + 2 * ph - kh) / stride + 1, g->ow = (w + 2 * pw - kw) / stride + 1;
+    return 0;
+}
+
+/* The square window: k × k, padding pad on every side. */
 static inline int kern_window_make(kern_window *g, int c, int b, int h, int w, int k, int stride, int pad)
 {
-    if (c < 1 || b < 1 || h < 1 || w < 1 || k < 1 || stride < 1 || pad < 0 || h + 2 * pad < k || w + 2 * pad < k)
-        return -1;
-    g->c = c, g->b = b, g->h = h, g->w = w, g->kh = g->kw = k, g->stride = stride, g->pad = pad;
-    g->oh = (h + 2 * pad - k) / stride + 1, g->ow = (w + 2 * pad - k) / stride + 1;
-    return 0;
+    return kern_window_make2(g, c, b, h, w, k, k, stride, pad, pad);
 }
 
 typedef struct kern_layer_ops {
@@ -73,6 +83,11 @@ typedef struct kern_layer_ops {
     int (*col2im)(const float *col, float *x, const kern_window *g, int accumulate);
     /* PyTorch's SGD: v = μ·v + (g + wd·w); w −= lr·v, over n parameters. */
     int (*sgd_momentum)(float *w, float *v, const float *g, float lr, float mu, float wd, size_t n);
+    /* Windowed average pooling (PyTorch's count_include_pad = True: every output divides by kh·kw),
+     * and its gradient: dx (every input element) = Σ dy / (kh·kw) over the outputs covering it. */
+    int (*avgpool_win_fwd)(const float *x, float *y, const kern_window *g);
+    int (*avgpool_win_bwd)(const float *dy, float *dx, const kern_window *g);
+    int (*copy)(float *y, const float *x, size_t n); /* y = x (concat, dropout as identity) */
 } kern_layer_ops;
 
 extern const kern_layer_ops kern_layers_host;   /* layers.c (real) or layers_sim.c (simulated) */
@@ -107,6 +122,8 @@ static inline double kern_bytes_col2im(const kern_window *g, int accumulate)
 {
     return 4.0 * ((1.0 + (accumulate != 0)) * kern_window_in(g) + kern_window_cols(g));
 }
+static inline double kern_bytes_avgpool_win(const kern_window *g) { return 4.0 * (kern_window_in(g) + kern_window_out(g)); }
+static inline double kern_bytes_copy(double n) { return 4.0 * 2 * n; }
 static inline double kern_bytes_sgd_momentum(double n) { return 4.0 * 5 * n; }            /* w, v, g; w, v */
 
 #ifdef __cplusplus

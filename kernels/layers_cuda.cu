@@ -175,6 +175,12 @@ template <class T> static int add(float *y, const float *x, size_t n)
     return launched();
 }
 
+template <class T> static int copy(float *y, const float *x, size_t n)
+{
+    if (n) KERN_CU(cudaMemcpyAsync(y, x, n * sizeof(T), cudaMemcpyDeviceToDevice, cs()));
+    return KERN_DEV_OK;
+}
+
 template <class T> __global__ void avgpool_fwd_k(const T *x, T *y, size_t planes, int hw)
 {
     for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < planes; p += (size_t)gridDim.x * blockDim.x) {
@@ -251,7 +257,8 @@ template <class T> static const kern_layer_ops *table(const char *name)
 {
     static const kern_layer_ops ops = { name, bn_fwd<T>, bn_bwd<T>, relu_fwd<T>, relu_bwd<T>, add<T>, lc_maxpool_fwd<T>,
                                         lc_maxpool_bwd<T>, avgpool_fwd<T>, avgpool_bwd<T>, bias_fwd<T>, bias_bwd<T>,
-                                        lc_im2col<T>, lc_col2im<T>, sgd_momentum };
+                                        lc_im2col<T>, lc_col2im<T>, sgd_momentum, lc_avgpool_win_fwd<T>,
+                                        lc_avgpool_win_bwd<T>, copy<T> };
     return &ops;
 }
 

@@ -65,6 +65,8 @@ static inline int lc_rows_grid(size_t rows, size_t inner, dim3 *grid)
 template <class T> int lc_maxpool_fwd(const float *x, float *y, int32_t *arg, const kern_window *g);
 template <class T> int lc_maxpool_bwd(const float *dy, const int32_t *arg, float *dx, const kern_window *g);
 template <class T> int lc_im2col(const float *x, float *col, const kern_window *g);
+template <class T> int lc_avgpool_win_fwd(const float *x, float *y, const kern_window *g);
+template <class T> int lc_avgpool_win_bwd(const float *dy, float *dx, const kern_window *g);
 template <class T> int lc_col2im(const float *col, float *x, const kern_window *g, int accumulate);
 
 #endif

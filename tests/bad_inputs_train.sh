@@ -1,9 +1,21 @@
 #!/bin/sh
 # bad_inputs_train.sh — `ddlbench train` refuses every malformed input clearly: its options, device
-# profiles, grids and patterns, the environment variables it and libddl read (DDL_*), alone and on 2
-# ranks; DDL_POLL_US=0 (documented) is accepted. The row format: tests/lib/bad_inputs.sh.
+# profiles, grids and patterns, model files (FILE:LINE, nothing written), the environment variables
+# it and libddl read (DDL_*), alone and on 2 ranks; DDL_POLL_US=0 (documented) is accepted. The row format: tests/lib/bad_inputs.sh.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
+
+# model files (docs/MODELS.md): each bad one names FILE:LINE
+M="--batch 1 --image-size 32"
+printf 'conv c1 in=image out=6x k=3\nfc fc out=2\n' >"$tmp/malformed.txt"
+printf 'conv a in=b out=4 k=1\nconv b in=a out=4 k=1\nfc fc out=2\n' >"$tmp/cycle.txt"
+printf 'conv a in=image out=4 k=1\nconv b in=a out=8 k=1\nadd s in=a,b\nfc fc out=2\n' >"$tmp/addshape.txt"
+printf 'conv a in=image out=4 k=1\nconv b in=a out=4 k=3 s=2\nconcat s in=a,b\nfc fc out=2\n' >"$tmp/catshape.txt"
+printf 'conv a in=image out=4 k=1\nconv b cin=8 out=4 k=1\nfc fc out=2\n' >"$tmp/cin.txt"
+printf 'conv a in=image out=4 k=1\ndeconv b out=4 k=1\nfc fc out=2\n' >"$tmp/kind.txt"
+printf 'conv a in=image out=4 k=1\nfc fc ou' >"$tmp/cut.txt"
+printf 'conv a in=image out=4 k=1\nconv b in=image out=4 k=1\nfc fc in=a out=2\n' >"$tmp/unread.txt"
+: >"$tmp/emptymodel.txt"
 
 rows <<EOF
 # one bad value per option
@@ -72,6 +84,24 @@ DDL_POLL_US=0x10 -- ddlbench train $P -a ring ## DDL_POLL_US
 -- ddlbench train $P --profile $tmp/fifo.profile ## regular file
 -- ddlbench train $P --platform nosuch ## --platform
 -- ddlbench train $P --platform custom ## --platform
+# model files: malformed, a cycle, shape mismatches, an unknown kind, cut in the middle of a layer
+-- ddlbench train $M --model $tmp/malformed.txt --csv $tmp/m.csv ## malformed.txt:1:
+-- ddlbench train $M --model $tmp/cycle.txt --csv $tmp/m.csv ## cycle.txt:1:
+-- ddlbench train $M --model $tmp/addshape.txt --csv $tmp/m.csv ## addshape.txt:3:
+-- ddlbench train $M --model $tmp/catshape.txt ## catshape.txt:3:
+-- ddlbench train $M --model $tmp/cin.txt ## cin.txt:2:
+-- ddlbench train $M --model $tmp/kind.txt ## kind.txt:2:
+-- ddlbench train $M --model $tmp/cut.txt ## cut.txt:2:
+-- ddlbench train $M --model $tmp/unread.txt ## unread.txt:2:
+-- ddlbench train $M --model $tmp/emptymodel.txt ## emptymodel.txt
+-- ddlbench train $M --model $tmp/nosuch.txt ## nosuch.txt
+-- ddlbench train $M --model $tmp/adir/ ## adir
+-- ddlbench model --model $tmp/cut.txt ## cut.txt:2:
+-- ddlbench model --model $tmp/catshape.txt ## catshape.txt:3:
+-- ddlbench model train --platform minsky --nodes 2 --model $tmp/addshape.txt --csv $tmp/m.csv ## addshape.txt:3:
+-- ddlbench model text --model $tmp/cycle.txt ## --model
+-- ddlbench train --model inception3 --batch 1 --image-size 64 ## --image-size 64
+-- ddlbench model --model vgg16 --image-size 16 ## --image-size 16
 # hostile probes: empty, negative, overflow, junk suffix, huge, unicode and path oddities
 -- ddlbench train --image-size 5000 ## --image-size
 -- ddlbench train --steps 1.5 ## --steps
@@ -93,6 +123,7 @@ DDL_RANKS_PER_NODE=+1 -- ddlbench train $P -a ring ## DDL_RANKS_PER_NODE
 DDL_PROFILE_DIR=/nonexistent -- ddlbench train $P --profile p100 ## --profile
 EOF
 
+check "a bad model file writes nothing (--csv)" [ ! -e "$tmp/m.csv" ]
 DDL_POLL_US=0 "$exe" train $P -a ring >/dev/null 2>"$tmp/err"; st=$?
 check "DDL_POLL_US=0 (block in MPI_Wait, as ddl.h documents) accepted ($st: $(cat "$tmp/err"))" [ "$st" -eq 0 ]
 report

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/cli.sh"
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
 A="--model resnet50 --platform minsky"
-expect_status 2 advise --model vgg16 --platform minsky --gpus 8
+expect_status 2 advise --model vgg19 --platform minsky --gpus 8  # an unknown network (vgg16 is built in)
 expect_status 2 advise --model resnet50 --platform nosuch --gpus 8
 expect_status 2 advise --model resnet50 --platform custom --gpus 8
 expect_status 2 advise $A --gpus 8 --algo nosuch

@@ -115,5 +115,9 @@ train_split() {
 }
 train_split resnet50 2 64
 train_split resnet101 1 96
+train_split vgg16 1 64       # conv biases, FC over a map, dropout
+train_split inception3 1 96  # asymmetric windows, windowed average pools, concats
+"$BUILD/ddlbench" model text --model inception3 >"$tmp/inception3.txt"
+train_split "$tmp/inception3.txt" 1 80  # a model file
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,8 @@
 /* test_cuda_compute.c — the device layer kernels (kernels/layers_cuda.cu) against the host ones
  * (layers.c, im2col.c) on the same inputs: data movement bit for bit (ReLU forward and backward,
  * residual add, max pooling forward and backward, im2col, col2im with and without accumulation,
- * average pooling backward), arithmetic within float32 rounding (batch norm forward and backward with
+ * average pooling backward; Inception's 1x7 / 7x1 windows, windowed average pooling and copy),
+ * arithmetic within float32 rounding (batch norm forward and backward with
  * its statistics, bias gradient, average pooling forward, SGD with momentum; the GPU contracts
  * multiply-adds into FMAs, the host build does not). Sizes are odd and span several blocks and, for
  * batch norm, several slices per channel. The 2-byte tables (bf16, fp16 activations) against the host
@@ -255,6 +256,37 @@ static void test_span_fence(void)
     kern_dev_free(d);
 }
 
+/* Inception's windows: 1x7 / 7x1 im2col and col2im, 3x3/1 windowed average pooling, copy; bit for bit. */
+static void test_inception_windows(int c, int b, int h, int w)
+{
+    for (int v = 0; v < 3; v++) {
+        kern_window g;
+        int kh = v == 0 ? 1 : v == 1 ? 7 : 3, kw = v == 0 ? 7 : v == 1 ? 1 : 3, ph = kh / 2, pw = kw / 2;
+        if (kern_window_make2(&g, c, b, h, w, kh, kw, 1, ph, pw)) return;
+        size_t in = (size_t)kern_window_in(&g), out = (size_t)kern_window_out(&g), cols = (size_t)kern_window_cols(&g);
+        float *x = randv(in), *dy = randv(out > cols ? out : cols), *y = malloc(cols * 4), *t = malloc(cols * 4), *dx = malloc(in * 4);
+        float *dX = up(x, in * 4), *dDY = up(dy, cols * 4), *dY = up(NULL, cols * 4), *dDX = up(NULL, in * 4);
+        int rc = !dX || !dDY || !dY || !dDX;
+        if (v < 2) {
+            H->im2col(x, y, &g), H->col2im(dy, dx, &g, 0);
+            rc = rc || D->im2col(dX, dY, &g) || down(t, dY, cols * 4);
+            CHECK(!rc && !memcmp(t, y, cols * 4), "im2col %dx%d", kh, kw);
+            rc = rc || D->col2im(dDY, dDX, &g, 0) || down(t, dDX, in * 4);
+            CHECK(!rc && !memcmp(t, dx, in * 4), "col2im %dx%d", kh, kw);
+        } else {
+            H->avgpool_win_fwd(x, y, &g), H->avgpool_win_bwd(dy, dx, &g);
+            rc = rc || D->avgpool_win_fwd(dX, dY, &g) || down(t, dY, out * 4);
+            CHECK(!rc && !memcmp(t, y, out * 4), "avgpool_win_fwd 3x3/1");
+            rc = rc || D->avgpool_win_bwd(dDY, dDX, &g) || down(t, dDX, in * 4);
+            CHECK(!rc && !memcmp(t, dx, in * 4), "avgpool_win_bwd 3x3/1");
+            rc = rc || D->copy(dY, dX, in) || down(t, dY, in * 4);
+            CHECK(!rc && !memcmp(t, x, in * 4), "copy");
+        }
+        kern_dev_free(dX), kern_dev_free(dDY), kern_dev_free(dY), kern_dev_free(dDX);
+        free(x), free(dy), free(y), free(t), free(dx);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int n = 0;
@@ -280,6 +312,7 @@ int main(int argc, char **argv)
     test_im2col(8, 2, 15, 13, 3, 2, 1);
     test_im2col(32, 2, 16, 16, 1, 2, 0);
     test_im2col(2, 1, 2, 2, 3, 1, 1);
+    test_inception_windows(5, 2, 17, 17);
     test_storage16(1);
     test_storage16(0);
     test_span_fence();

@@ -5,6 +5,7 @@
  *
  * One subcommand, three modes (the first word; dispatch in cli_model_main):
  *   the layer table (this file)       ddlbench model [layers] --model resnet50 [--batch 32] [--image-size 224]
+ *   a built-in model description      ddlbench model text --model vgg16   (a start for a --model FILE)
  *   one allreduce's α-β-γ cost        ddlbench model cost --algo ring,ddl ...  (cli_cost.c; old: model --algo)
  *   a training step on the model      ddlbench model train ...                (cli_model_train.c; old: --train) */
 #include "cli.h"
@@ -50,6 +51,7 @@ static void usage(FILE *f)
     model_opts o;
     const opts_set sets[] = MODEL_SETS(&o);
     fprintf(f, "usage: ddlbench model [layers] [--model NAME] [--batch N] [--image-size S] [--time] [--profile P]\n"
+               "       ddlbench model text [--model NAME]  the built-in network's model description (docs/MODELS.md)\n"
                "       ddlbench model train ...   a whole training step on the alpha-beta-gamma model, train's CSV\n"
                "       ddlbench model cost ...    the alpha-beta-gamma cost of one allreduce\n"
                "  (old spellings: model --train ..., model --algo LIST ...; ddlbench model train --help)\n"
@@ -183,7 +185,7 @@ static void tensor_suffixes(const model *m, const model_layer *l, char *buf, siz
 /* The layer table; ms (optional, from time_layers) adds measured columns. Sums GFLOP and ms. */
 static void print_table(const model *m, const double *ms, double tot[6])
 {
-    static const char *kinds[] = { "conv", "bn", "fc", "pool" };
+    static const char *kinds[MODEL_KINDS] = { "conv", "bn", "fc", "pool", "add", "cat", "drop" };
     printf("# ddlbench model: %s, batch %d, image %dx%d\n", model_name(m), model_batch(m), model_image_size(m),
            model_image_size(m));
     if (ms) printf("# gemm backend: %s\n", kern_gemm_backend());
@@ -267,7 +269,8 @@ static int layer_table(const model_opts *o)
     double kinds[MODEL_MEM_KINDS];
     model_mem_by_kind(m, kinds);
     printf("# memory_MB_by_kind        ");
-    for (int k = 0; k < MODEL_MEM_KINDS; k++) printf(" %s %.1f", model_mem_kind_name(k), kinds[k] / 1e6);
+    for (int k = 0; k < MODEL_MEM_KINDS; k++) /* the kinds of work the network has */
+        if (kinds[k] > 0) printf(" %s %.1f", model_mem_kind_name(k), kinds[k] / 1e6);
     putchar('\n');
     printf("# train_full_GB_per_rank    %.2f  (--compute full allocates; --compute gemm: %.2f)\n",
            guard_model_bytes(m, 1) / 1e9, guard_model_bytes(m, 0) / 1e9);
@@ -294,6 +297,20 @@ out:
     return rc;
 }
 
+/* `ddlbench model text --model NAME`: a built-in network's model description (docs/MODELS.md). */
+static int print_text(const char *name)
+{
+    char *t = model_text(name);
+    if (!t) {
+        fprintf(stderr, "ddlbench model text: --model \"%s\": %s; expected one of %s\n", name ? name : "",
+                model_is_file(name) ? "a file is its own text" : "unknown", model_names());
+        return 2;
+    }
+    fputs(t, stdout);
+    free(t);
+    return 0;
+}
+
 int cli_model_main(int argc, char **argv)
 {
     model_opts o = { "resnet50", 32, 224, 0, 3, 0, NULL };
@@ -304,12 +321,13 @@ int cli_model_main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     if (!strcmp(mode, "train") || !strcmp(mode, "--train")) return cli_model_train(argc, argv);
     if (!strcmp(mode, "cost") || !strcmp(mode, "--algo")) return cli_model_cost(argc, argv);
-    if (!strcmp(mode, "layers")) argc--, argv++;
+    int text = !strcmp(mode, "text");
+    if (!strcmp(mode, "layers") || text) argc--, argv++;
     int rc = parse_opts(argc, argv, &o, err, sizeof err);
     if (rc == OPTS_HELP) return 0;
     if (rc) {
         fprintf(stderr, "ddlbench model: %s\n", err);
         return rc;
     }
-    return layer_table(&o);
+    return text ? print_text(o.model) : layer_table(&o);
 }

@@ -16,15 +16,15 @@ int model_needs_im2col(const model_layer *l);
 /* Elements of layer l's output activation over the batch (channels × batch × H × W). */
 double model_out_elems(const model *m, const model_layer *l);
 /* Bytes moved by layer l's non-GEMM kernels in the forward (pass MODEL_FWD) or backward pass
- * (pass 1): BN (+ ReLU), pools, FC bias, im2col/col2im, and the residual add + ReLU at a block's
- * end. The GEMMs' own operand traffic is not counted (it is in their FLOP rate). */
+ * (pass 1): BN, ReLU, pools, biases, im2col/col2im, add, concat and dropout copies, and the
+ * residual add + ReLU at a block's end. The GEMMs' own operand traffic is not counted (it is in their FLOP rate). */
 double model_mem_bytes(const model *m, int l, int pass);
 /* Bytes of one SGD-with-momentum update over every parameter (w, v, g read; w, v written). */
 double model_sgd_bytes(const model *m);
 
 /* The step's bytes by kind of work (forward + backward + the update), k[MODEL_MEM_KINDS]. */
 enum { MODEL_MEM_BN, MODEL_MEM_RELU, MODEL_MEM_ADD, MODEL_MEM_IM2COL, MODEL_MEM_POOL, MODEL_MEM_BIAS, MODEL_MEM_SGD,
-       MODEL_MEM_KINDS };
+       MODEL_MEM_COPY, MODEL_MEM_KINDS };
 void model_mem_by_kind(const model *m, double *k);
 const char *model_mem_kind_name(int kind); /* "batchnorm", "relu", ..., "sgd_momentum" */
 

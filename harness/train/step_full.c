@@ -23,16 +23,21 @@ struct step_full {
     char *written;          /* per gradient buffer (gbuf id): written this step */
     size_t es;              /* bytes per activation element: 4, or 2 (bf16/fp16 storage) */
     size_t image, dloss, col, slots, slot_size, total; /* offsets and sizes, in bytes */
+    size_t scratch;         /* a gradient slot for a BN or pool whose input's gradient another reader wrote; 0: none */
     char *arena;
     char err[256];
 };
 
 static size_t up(size_t bytes) { return (bytes + ALIGN_BYTES - 1) / ALIGN_BYTES * ALIGN_BYTES; }
 
-/* Does layer l write the gradient of its input (and so need its input's gradient buffer)? */
-static int writes_src(const model_layer *L)
+/* Layer L's inputs: src, or srcs[0 .. nsrc-1] (add, concat). */
+static int nsrc(const model_layer *L) { return L->nsrc > 1 ? L->nsrc : 1; }
+static int src_at(const model_layer *L, int i) { return L->nsrc > 1 ? L->srcs[i] : L->src; }
+
+/* Does layer L write the gradient of its i-th input (and so need that input's gradient buffer)? */
+static int writes_src(const model_layer *L, int i)
 {
-    return L->src >= 0 && (L->kind != MODEL_CONV || L->data_grad_needed);
+    return src_at(L, i) >= 0 && ((L->kind != MODEL_CONV && L->kind != MODEL_FC) || L->data_grad_needed);
 }
 
 int step_full_plan(const model *m, int *gbuf, int *slot, int *nslots)
@@ -52,8 +57,9 @@ int step_full_plan(const model *m, int *gbuf, int *slot, int *nslots)
     for (int l = n - 1; !rc && l >= 0; l--) {
         const model_layer *L = model_layer_at(m, l);
         if (!written[gbuf[l]] || (L->res_into >= 0 && !written[gbuf[L->res_into]])) rc = -1;
-        if (!rc && writes_src(L)) {
-            int g = gbuf[L->src];
+        for (int i = 0; !rc && i < nsrc(L); i++) {
+            if (!writes_src(L, i)) continue;
+            int g = gbuf[src_at(L, i)];
             if (g == gbuf[l]) rc = -1;
             else if (of[g] < 0 && g != gbuf[n - 1]) of[g] = nfree ? freelist[--nfree] : used++;
             written[g] = 1;
@@ -64,6 +70,21 @@ int step_full_plan(const model *m, int *gbuf, int *slot, int *nslots)
     *nslots = used;
     free(of), free(freelist), free(written);
     return rc;
+}
+
+/* Does a BN or pool (whose backward writes its input's gradient, not adds to it) come, in backward
+ * order, after another reader of its input (Inception: a pool branch written before the others)? */
+static int needs_scratch(step_full *f)
+{
+    int need = 0;
+    memset(f->written, 0, (size_t)f->n);
+    for (int l = f->n - 1; l >= 0; l--) {
+        const model_layer *L = model_layer_at(f->io.m, l);
+        if ((L->kind == MODEL_BN || L->kind == MODEL_POOL) && L->src >= 0 && f->written[f->gbuf[L->src]]) need = 1;
+        for (int i = 0; i < nsrc(L); i++)
+            if (writes_src(L, i)) f->written[f->gbuf[src_at(L, i)]] = 1;
+    }
+    return need;
 }
 
 /* Byte offsets of every sub-buffer; f->total bytes in all. 0, or -1 (plan failed). */
@@ -78,7 +99,7 @@ static int lay_out(step_full *f)
         f->act[l] = off, off += up(out * es);
         maxact = out > maxact ? out : maxact;
         if (L->kind == MODEL_BN) f->aux[l] = off, off += up(2 * (size_t)L->out_c * 4); /* mean, 1/std: float */
-        if (L->kind == MODEL_POOL && !L->avg) f->aux[l] = off, off += up(out * 4);    /* int32 indices */
+        if (L->kind == MODEL_POOL && L->avg == MODEL_AVG_NONE) f->aux[l] = off, off += up(out * 4); /* int32 indices */
         if (model_needs_im2col(L) && !model_window(m, L, &g) && (size_t)kern_window_cols(&g) > col)
             col = (size_t)kern_window_cols(&g);
     }
@@ -88,6 +109,7 @@ static int lay_out(step_full *f)
     if (step_full_plan(m, f->gbuf, f->slot, &f->nslots)) return -1;
     f->slot_size = up(maxact * es);
     f->slots = off, off += (size_t)f->nslots * f->slot_size;
+    f->scratch = needs_scratch(f) ? off : 0, off += f->scratch ? f->slot_size : 0;
     f->total = off;
     return 0;
 }
@@ -98,8 +120,9 @@ double step_full_bytes(const model *m, int storage)
     f.io.m = m;
     f.act = malloc((size_t)f.n * sizeof *f.act), f.aux = malloc((size_t)f.n * sizeof *f.aux);
     f.gbuf = malloc((size_t)f.n * sizeof *f.gbuf), f.slot = malloc((size_t)f.n * sizeof *f.slot);
-    double total = f.act && f.aux && f.gbuf && f.slot && !lay_out(&f) ? (double)f.total : -1;
-    free(f.act), free(f.aux), free(f.gbuf), free(f.slot);
+    f.written = calloc((size_t)f.n + 1, 1);
+    double total = f.act && f.aux && f.gbuf && f.slot && f.written && !lay_out(&f) ? (double)f.total : -1;
+    free(f.act), free(f.aux), free(f.gbuf), free(f.slot), free(f.written);
     return total;
 }
 
@@ -193,7 +216,47 @@ static int block_end_fwd(step_full *f, const model_layer *L)
     return f->io.ops->add(A(f, L->res_into), A(f, L->res_from), n) || f->io.ops->relu_fwd(A(f, L->res_into), n);
 }
 
-static int conv_fwd(step_full *f, const model_layer *L, int l, double *other_s)
+/* Elements of layer l's output (l >= 0). */
+static size_t elems(step_full *f, int l) { return (size_t)model_out_elems(f->io.m, model_layer_at(f->io.m, l)); }
+
+/* Input i's place in the output of a join: concat stacks its inputs' channel rows (CNHW), so input i
+ * starts at the elements of the inputs before it; add and dropout read and write the whole output. */
+static float *slice(step_full *f, float *base, const model_layer *L, int i)
+{
+    size_t off = 0;
+    for (int j = 0; L->kind == MODEL_CONCAT && j < i; j++) off += elems(f, L->srcs[j]);
+    return (float *)(void *)((char *)base + off * f->es);
+}
+
+/* add: a copy of the first input, then the others added; concat and dropout: copies. */
+static int join_fwd(step_full *f, const model_layer *L, int l)
+{
+    const kern_layer_ops *k = f->io.ops;
+    int rc = 0;
+    for (int i = 0; !rc && i < nsrc(L); i++) {
+        int s = src_at(L, i);
+        rc = L->kind == MODEL_ADD && i > 0 ? k->add(A(f, l), A(f, s), elems(f, l))
+                                            : k->copy(slice(f, A(f, l), L, i), A(f, s), elems(f, s));
+    }
+    return rc;
+}
+
+/* Each input's gradient: its slice of the output's, copied, or added where already written. */
+static int join_bwd(step_full *f, const model_layer *L, int l)
+{
+    const kern_layer_ops *k = f->io.ops;
+    int rc = 0;
+    for (int i = 0; !rc && i < nsrc(L); i++) {
+        int s = src_at(L, i);
+        float *from = slice(f, G(f, l), L, i);
+        rc = f->written[f->gbuf[s]] ? k->add(G(f, s), from, elems(f, s)) : k->copy(G(f, s), from, elems(f, s));
+        f->written[f->gbuf[s]] = 1;
+    }
+    return rc;
+}
+
+/* The GEMM of a conv or FC, through im2col where its window needs it. */
+static int gemm_fwd(step_full *f, const model_layer *L, int l, double *other_s)
 {
     const float *x = A(f, L->src);
     kern_window g;
@@ -213,28 +276,26 @@ int step_full_forward(step_full *f, double *other_s)
     for (int l = 0; l < f->n; l++) {
         const model_layer *L = model_layer_at(m, l);
         size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
+        int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC;
         kern_window g;
-        if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
-            if (L->kind == MODEL_CONV ? conv_fwd(f, L, l, other_s)
-                                      : f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_FWD], weights(f, L), A(f, L->src), A(f, l),
-                                                   0.0f, f->es == 2))
-                return -1;
-        }
+        if (gemm && gemm_fwd(f, L, l, other_s)) return -1;
         kern_span t0 = kern_span_open();
         int rc = 0;
         if (L->kind == MODEL_BN) {
             float *mean = at(f, f->aux[l]);
             const float *p = f->io.params + f->io.offset[L->tensor0];
-            rc = k->bn_fwd(A(f, L->src), A(f, l), p, p + L->out_c, mean, mean + L->out_c, L->out_c, per, BN_EPS) ||
-                 (L->relu && k->relu_fwd(A(f, l), n));
-        } else if (L->kind == MODEL_POOL && L->avg) {
+            rc = k->bn_fwd(A(f, L->src), A(f, l), p, p + L->out_c, mean, mean + L->out_c, L->out_c, per, BN_EPS);
+        } else if (L->kind == MODEL_POOL && L->avg == MODEL_AVG_GLOBAL) {
             rc = k->avgpool_fwd(A(f, L->src), A(f, l), (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
         } else if (L->kind == MODEL_POOL) {
-            rc = model_window(m, L, &g) || k->maxpool_fwd(A(f, L->src), A(f, l), (int32_t *)(at(f, f->aux[l])), &g);
-        } else if (L->kind == MODEL_FC) {
-            rc = k->bias_fwd(A(f, l), f->io.params + f->io.offset[L->tensor0 + 1], L->out_c, (size_t)model_batch(m));
+            rc = model_window(m, L, &g) || (L->avg ? k->avgpool_win_fwd(A(f, L->src), A(f, l), &g)
+                                                   : k->maxpool_fwd(A(f, L->src), A(f, l), (int32_t *)(at(f, f->aux[l])), &g));
+        } else if (gemm && L->ntensors > 1) { /* the bias */
+            rc = k->bias_fwd(A(f, l), f->io.params + f->io.offset[L->tensor0 + 1], L->out_c, per);
+        } else if (!gemm) {
+            rc = join_fwd(f, L, l);
         }
-        rc = rc || block_end_fwd(f, L);
+        rc = rc || (L->relu && k->relu_fwd(A(f, l), n)) || block_end_fwd(f, L);
         *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
         if (rc) return failed(f, "the forward kernels", L);
     }
@@ -280,29 +341,39 @@ int step_full_backward_layer(step_full *f, int l, double *other_s)
     const model *m = f->io.m;
     const model_layer *L = model_layer_at(m, l);
     size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
+    int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC, fresh = L->kind == MODEL_BN || L->kind == MODEL_POOL;
     kern_window g;
     int rc = 0;
     kern_span t0 = kern_span_open();
     if (L->res_into >= 0) /* the block's ReLU; the add's gradient is the shared buffer itself */
         rc = k->relu_bwd(A(f, L->res_into), G(f, L->res_into), (size_t)model_out_elems(m, model_layer_at(m, L->res_into)));
-    if (!rc && L->src >= 0 && (L->kind == MODEL_BN || L->kind == MODEL_POOL) && f->written[f->gbuf[L->src]]) {
+    /* BN and pools write their input's gradient: into the scratch slot, then added, if another reader wrote it */
+    int onto = fresh && L->src >= 0 && f->written[f->gbuf[L->src]];
+    if (onto && !f->scratch) {
         snprintf(f->err, sizeof f->err, "%s: its input gradient was already written (internal error)", L->name);
         return -1;
     }
+    float *dx = fresh && L->src >= 0 ? (onto ? at(f, f->scratch) : G(f, L->src)) : NULL;
+    rc = rc || (L->relu && k->relu_bwd(A(f, l), G(f, l), n));
     if (!rc && L->kind == MODEL_BN) {
         const float *p = f->io.params + f->io.offset[L->tensor0], *mean = at(f, f->aux[l]);
         float *dg = f->io.grads + f->io.offset[L->tensor0];
-        rc = (L->relu && k->relu_bwd(A(f, l), G(f, l), n)) ||
-             k->bn_bwd(A(f, L->src), G(f, l), G(f, L->src), p, mean, mean + L->out_c, dg, dg + L->out_c, L->out_c, per);
-    } else if (!rc && L->kind == MODEL_POOL && L->avg) {
-        rc = k->avgpool_bwd(G(f, l), G(f, L->src), (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
+        rc = k->bn_bwd(A(f, L->src), G(f, l), dx, p, mean, mean + L->out_c, dg, dg + L->out_c, L->out_c, per);
+    } else if (!rc && L->kind == MODEL_POOL && L->src < 0) {
+        rc = 0; /* the image's gradient: none */
+    } else if (!rc && L->kind == MODEL_POOL && L->avg == MODEL_AVG_GLOBAL) {
+        rc = k->avgpool_bwd(G(f, l), dx, (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
     } else if (!rc && L->kind == MODEL_POOL) {
-        rc = model_window(m, L, &g) || k->maxpool_bwd(G(f, l), (const int32_t *)(at(f, f->aux[l])), G(f, L->src), &g);
-    } else if (!rc && L->kind == MODEL_FC) {
-        rc = k->bias_bwd(G(f, l), f->io.grads + f->io.offset[L->tensor0 + 1], L->out_c, (size_t)model_batch(m));
+        rc = model_window(m, L, &g) || (L->avg ? k->avgpool_win_bwd(G(f, l), dx, &g)
+                                               : k->maxpool_bwd(G(f, l), (const int32_t *)(at(f, f->aux[l])), dx, &g));
+    } else if (!rc && gemm && L->ntensors > 1) {
+        rc = k->bias_bwd(G(f, l), f->io.grads + f->io.offset[L->tensor0 + 1], L->out_c, per);
+    } else if (!rc && !gemm) {
+        rc = join_bwd(f, L, l);
     }
+    rc = rc || (onto && k->add(G(f, L->src), dx, elems(f, L->src)));
     *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
     if (rc) return failed(f, "the backward kernels", L);
-    if (L->kind == MODEL_BN || L->kind == MODEL_POOL) f->written[f->gbuf[L->src]] = 1;
-    return L->kind == MODEL_CONV || L->kind == MODEL_FC ? gemm_bwd(f, L, l, other_s) : 0;
+    if (fresh && L->src >= 0) f->written[f->gbuf[L->src]] = 1;
+    return gemm ? gemm_bwd(f, L, l, other_s) : 0;
 }

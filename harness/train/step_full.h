@@ -1,8 +1,11 @@
 /* step_full.h — the whole network's compute for `ddlbench train --compute full`: the data flow of
- * the model (model.h: src, relu, res_into/res_from) run with real kernels on real activations —
- * im2col, the conv/FC GEMMs, batch norm with batch statistics, ReLU, residual adds, max and average
- * pooling, the FC bias — forward, then backward layer by layer (the trainer posts gradient buckets
- * between layers), and the optimizer (SGD with momentum and weight decay, in trainer.c).
+ * the model (model.h: src, srcs, relu, res_into/res_from) run with real kernels on real activations —
+ * im2col, the conv/FC GEMMs, batch norm with batch statistics, ReLU, residual adds and add layers,
+ * concat and dropout (copies), max, windowed and global average pooling, the conv and FC biases —
+ * forward, then backward layer by layer (the trainer posts gradient buckets between layers), and
+ * the optimizer (SGD with momentum and weight decay, in trainer.c). An input read by several layers
+ * gets its gradient summed: GEMMs add with beta = 1, col2im accumulates, joins add; a BN or pool
+ * (whose kernels write, not add) that is not the first to write it goes through a scratch slot.
  *
  * Memory (one operand allocation, carved): every layer's output activation (what training keeps for
  * the backward pass), the input images, per-BN mean and 1/std, max-pool indices, the classifier's

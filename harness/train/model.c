@@ -1,0 +1,138 @@
+/* model.c — a built model's accessors and model_build's dispatch: a built-in name is a model
+ * description held in the program (model_resnet.c writes the ResNets from their stage table;
+ * model_vgg.c and model_inception.c hold VGG-16 and Inception V3), a path is a user's file; both
+ * are read by model_file.c. Files are read whole, at most MAX_FILE bytes. */
+#include "model_priv.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILE (16 << 20)
+#define MAX_IMAGE 65536 /* keeps batch × H × W within long long; int GEMM sizes are checked too */
+
+static char last_error[512];
+
+int model_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+const char *model_last_error(void) { return last_error; }
+const char *model_names(void) { return "resnet50, resnet101, resnet101-22k, vgg16, inception3"; }
+
+static int builtin(const char *name)
+{
+    static const char *const names[] = { "resnet50", "resnet101", "resnet101-22k", "vgg16", "inception3" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(name, names[i])) return 1;
+    return 0;
+}
+
+int model_is_file(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    return name && (strchr(name, '/') || (n > 4 && !strcmp(name + n - 4, ".txt")));
+}
+
+char *model_text(const char *name)
+{
+    if (!name || !builtin(name)) return NULL;
+    const char *lit = !name ? NULL : !strcmp(name, "vgg16") ? model_vgg16_text
+                                   : !strcmp(name, "inception3") ? model_inception3_text : NULL;
+    if (!lit) return model_resnet_text(name);
+    char *s = malloc(strlen(lit) + 1);
+    return s ? strcpy(s, lit) : NULL;
+}
+
+/* The whole file at path, NUL-terminated; NULL with *rc and the message recorded. */
+static char *read_file(const char *path, int *rc)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0;
+    if (!f) return *rc = model_fail(MODEL_EARG, "--model %s: cannot open: %s", path, strerror(errno)), NULL;
+    if (!(buf = malloc(MAX_FILE + 1))) {
+        *rc = model_fail(MODEL_ENOMEM, "model: out of memory");
+        goto out;
+    }
+    n = fread(buf, 1, MAX_FILE + 1, f);
+    if (ferror(f) || n > MAX_FILE || memchr(buf, '\0', n)) {
+        *rc = model_fail(MODEL_EARG, "--model %s: %s", path, ferror(f) ? "cannot read it (a folder?)"
+                         : n > MAX_FILE ? "over 16 MB; expected a model description"
+                                        : "holds a NUL byte; expected a text model description");
+        free(buf), buf = NULL;
+        goto out;
+    }
+    buf[n] = '\0';
+out:
+    fclose(f);
+    return buf;
+}
+
+int model_build(const char *name, int batch, int image_size, model **out)
+{
+    model *m = NULL;
+    char *text = NULL;
+    int rc = MODEL_OK, file = model_is_file(name);
+    *out = NULL;
+    if (!file && name && builtin(name) && !(text = model_text(name))) return model_fail(MODEL_ENOMEM, "model: out of memory");
+    if (!file && !text) {
+        return model_fail(MODEL_EARG, "--model \"%s\": unknown; expected one of %s, or a model file (a path with a '/' "
+                          "or ending in .txt; docs/MODELS.md)", name ? name : "(null)", model_names());
+    }
+    if (batch < 1) {
+        rc = model_fail(MODEL_EARG, "--batch %d: expected a positive integer", batch);
+        goto out;
+    }
+    if (image_size > MAX_IMAGE) {
+        rc = model_fail(MODEL_EARG, "--image-size %d: too large; expected at most %d", image_size, MAX_IMAGE);
+        goto out;
+    }
+    if (file && !(text = read_file(name, &rc))) return rc;
+    if (!(m = calloc(1, sizeof *m))) {
+        rc = model_fail(MODEL_ENOMEM, "model: out of memory");
+        goto out;
+    }
+    snprintf(m->name, sizeof m->name, "%s", name);
+    m->batch = batch, m->image_size = image_size;
+    rc = model_parse(m, text, file ? name : m->name);
+out:
+    free(text);
+    if (rc) model_free(m);
+    else *out = m;
+    return rc;
+}
+
+void model_free(model *m)
+{
+    if (!m) return;
+    free(m->layers);
+    free(m->tensors);
+    free(m);
+}
+
+const char *model_name(const model *m) { return m->name; }
+int model_batch(const model *m) { return m->batch; }
+int model_image_size(const model *m) { return m->image_size; }
+int model_layer_count(const model *m) { return m->nlayers; }
+int model_tensor_count(const model *m) { return m->ntensors; }
+long long model_param_count(const model *m) { return m->params; }
+long long model_max_tensor(const model *m) { return m->max_tensor; }
+long long model_fwd_macs(const model *m) { return m->macs; }
+
+const model_layer *model_layer_at(const model *m, int i)
+{
+    return i >= 0 && i < m->nlayers ? &m->layers[i] : NULL;
+}
+
+const model_tensor *model_tensor_at(const model *m, int t)
+{
+    return t >= 0 && t < m->ntensors ? &m->tensors[t] : NULL;
+}

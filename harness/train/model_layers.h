@@ -1,0 +1,47 @@
+/* model_layers.h — the model file reader's state (model_file.c reads the lines) and its layer
+ * builders (model_layers.c turns one line into layers, tensors and GEMMs, with the shape checks).
+ * Private to harness/train/model*.c. */
+#ifndef HARN_MODEL_LAYERS_H
+#define HARN_MODEL_LAYERS_H
+
+#include "model_priv.h"
+
+#define MF_MAX_DIM (1 << 20) /* largest number a line may give (channels, kernel, stride, padding) */
+#define MF_IMAGE (-2)        /* the entry of the input image */
+
+enum { MF_CONV, MF_BN, MF_FC, MF_POOL, MF_RELU, MF_ADD, MF_CONCAT, MF_DROPOUT, MF_KINDS };
+
+typedef struct mf_entry {
+    char name[40];
+    int layer;  /* the layer whose output it names */
+    int line;   /* where it was defined */
+    int alias;  /* a relu or folded add: names an earlier layer's output, overwritten in place */
+    int dead;   /* the line that overwrote this output in place (then it may not be read); 0 */
+} mf_entry;
+
+typedef struct mf_attrs {
+    const char *in;              /* in=: comma list, or NULL (the line above) */
+    long out, kh, kw, s, ph, pw; /* out=, k=KH[xKW], s= (-1: not given), p=PH[xPW] */
+    long cin;                    /* cin=: the input channels (FC: features) expected; 0 = not checked */
+    int has_out, has_k, bias, relu, max, avg, global;
+} mf_attrs;
+
+typedef struct mf_parser {
+    model *m;
+    const char *file, *cur; /* cur: the current line's start in the text */
+    int line;
+    mf_entry *e;            /* every name defined so far */
+    int ne, cap_e;
+    int prev;               /* entry of the line above's output; MF_IMAGE before the first */
+    int *readers, *lines, *stride, cap; /* per layer: readers, its line, total stride from the image */
+    int max_stride;
+    char win[600];          /* the first window that does not fit at this image size */
+} mf_parser;
+
+int mf_bad(mf_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* "FILE:LINE: ..." */
+/* The layer of one line (kind MF_*), reading the entries src[0 .. nsrc-1]; defines its name. */
+int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const int *src, int nsrc);
+/* After the last line: the image against the network's total stride, then every window. */
+int mf_image_checks(mf_parser *p);
+
+#endif
