@@ -5,8 +5,8 @@
 #      not UTF-8: exit 2, one line on stderr, no control byte echoed, nothing written;
 #   2. every subcommand with both --csv and --json, given one file for both: exit 2, one line naming
 #      the clash, no file;
-#   3. every key of a platform file and of a profile, its line holding a control byte: exit 2, one
-#      line naming the file and the line, the byte not echoed;
+#   3. every key of a platform file and of a profile, and every kind of line of a model file, its
+#      line holding a control byte: exit 2, one line naming the file and the line, not echoing it;
 #   4. a failure after an output folder was made removes it (study --out: the folder it made);
 #   5. every subcommand under a 2-rank MPI launch, given an unknown option: its error printed once.
 # Prints "N passed, N failed".
@@ -77,6 +77,20 @@ for prof in "$root"/harness/sim/profiles/*.profile; do
                    grep -q "c.profile:$3:" "$2"' - $st "$tmp/err" $i
         i=$((i + 1))
     done
+done
+
+# a model file (ddlbench model text: every kind of line in Inception V3's), a control byte on a
+# line of each kind it has
+"$exe" model text --model inception3 >"$tmp/i3.model" 2>/dev/null || check "model text inception3" false
+for kind in conv bn relu pool concat fc add dropout; do
+    i=$(awk -v k="$kind" '$1 == k { print NR; exit }' "$tmp/i3.model")
+    [ -n "$i" ] || continue
+    awk -v i="$i" -v e="$esc" 'NR == i { $0 = $0 " x=" e "[31m" } { print }' "$tmp/i3.model" >"$tmp/c.model"
+    "$exe" model --model "$tmp/c.model" --image-size 299 >/dev/null 2>"$tmp/err" </dev/null
+    st=$?
+    check "model file, a $kind line (line $i) with a control byte: exit 2, one clean line naming it (got $st: $(cat -v "$tmp/err"))" \
+        sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && ! tr -d "\n" <"$2" | grep -q "[[:cntrl:]]" &&
+               grep -q "c.model:$3:" "$2"' - $st "$tmp/err" $i
 done
 
 # 4. what a failure created is removed

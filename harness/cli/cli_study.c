@@ -19,6 +19,7 @@
 #include "study_file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,7 +190,7 @@ static void ttt_line(const study_opts *o, const figure *fig, const corner *c, in
     snprintf(buf, len, "time to train (%d epochs x %ld images of %s, %s; %s): %s at the band's low end (%.1f%%), "
                        "%s at its high end (%.1f%%), %s at the centre; published: %s",
              w->epochs, w->images, w->dataset, w->epochs_note, WORKLOAD_ASSUMPTIONS, t[0], lo, t[1], hi, t[2],
-             *fig->time_source ? fig->time_source : "none (not a time-to-train run)");
+             fig->time_source);
 }
 
 static void print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
@@ -262,8 +263,10 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
                     *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
             print_corners(f, 1, o, fg, c[k], n[k]);
             fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
-            ttt_line(o, fg, c[k], n[k], t, sizeof t);
-            fprintf(f, "Projected %s.\n\n", t);
+            if (fg->published_hours > 0) {
+                ttt_line(o, fg, c[k], n[k], t, sizeof t);
+                fprintf(f, "Projected %s.\n\n", t);
+            }
             continue;
         }
         for (int i = 0; i < n[k]; i++)
@@ -325,17 +328,27 @@ int cli_study_main(int argc, char **argv)
            "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s\n", gpus_flag(&o, g, sizeof g),
            o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl",
            "batch", "bkts", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%");
+    int inside = 0;
+    double wmax = 0, offmax = 0; /* the widest band; the centre farthest from its published figure */
     for (int k = 0; k < o.nfig; k++) {
         double lo, hi;
         if ((n[k] = run_figure(&o, &pr, &figs[k], c[k])) < 0) goto quiet; /* run_figure said why */
         band(c[k], n[k], &lo, &hi);
+        inside += figs[k].published >= lo - 1e-9 && figs[k].published <= hi + 1e-9;
+        wmax = hi - lo > wmax ? hi - lo : wmax;
+        offmax = fabs(figs[k].published - (lo + hi) / 2) > offmax ? fabs(figs[k].published - (lo + hi) / 2) : offmax;
         printf("# %s (efficiency at %d vs %d GPUs; entry %s)\n", figs[k].label, scale(&o, &figs[k]), figs[k].baseline,
                figs[k].name);
         print_corners(stdout, 0, &o, &figs[k], c[k], n[k]);
         printf("# %s\n", verdict(lo, hi, figs[k].published, v, sizeof v));
-        ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
-        printf("# %s\n", ttt);
+        if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */
+            ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
+            printf("# %s\n", ttt);
+        }
     }
+    printf("# catalogue: %d of %d published figures inside their bands; widest band %.1f points; centre at most %.1f "
+           "points from its figure (the goal, issue 25: all inside, at most 8 wide, within 3)\n", inside, o.nfig, wmax,
+           offmax);
     if (o.out && write_outputs(&o, &pr, c, n)) { rc = 1; goto quiet; }
     if (o.out) printf("# wrote %s/study.csv and %s/report.md\n", o.out, o.out);
     free(c);

@@ -21,6 +21,19 @@ exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -x "$exe" ] || die "$exe not built (make)"
 mkdir -p "$out" || die "cannot create $out"
 "$exe" study --out "$out" || exit $?
+# per entry its band and the published figure (bands.csv), drawn as study.png / study.svg
+awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { e = $c["entry"]; if (!(e in lo)) { order[++n] = e; lo[e] = 1e9; hi[e] = -1e9 }
+      v = $c["eff_pct"] + 0; if (v < lo[e]) lo[e] = v; if (v > hi[e]) hi[e] = v; pub[e] = $c["published_pct"] }
+    END { print "n,entry,lo,hi,centre,published"
+          for (i = 1; i <= n; i++) { e = order[i]; printf "%d,%s,%.2f,%.2f,%.2f,%s\n", i, e, lo[e], hi[e], (lo[e] + hi[e]) / 2, pub[e] } }' \
+    "$out/study.csv" >"$out/bands.csv.tmp" && mv "$out/bands.csv.tmp" "$out/bands.csv"
+if command -v gnuplot >/dev/null 2>&1; then
+    for term in png svg; do
+        gnuplot -e "term='$term'; out='$out/study.$term.tmp'; csv='$out/bands.csv'; plotsdir='$here/../../plots'" \
+            "$here/../../plots/study.gp" && mv "$out/study.$term.tmp" "$out/study.$term"
+    done
+fi
 [ "$spots" = 1 ] || exit 0
 if ! [ -x "$sim" ] || ! command -v smpirun >/dev/null 2>&1; then
     echo "SKIP: simulator spot checks ($sim or smpirun missing)"; exit 0

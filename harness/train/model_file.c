@@ -9,6 +9,7 @@
  * A `relu` line and an `add ... relu` line whose first input has no other reader run in place: they
  * set the flags of model.h (relu, res_into/res_from) and name the rectified or summed output. */
 #include "model_layers.h"
+#include "parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -203,7 +204,9 @@ int model_parse(model *m, const char *text, const char *file)
         const char *nl = strchr(p.cur, '\n');
         size_t n = nl ? (size_t)(nl - p.cur) : strlen(p.cur);
         p.line++;
+        long bad = parse_line_bad(p.cur, n);
         if (n > MAX_LINE) rc = mf_bad(&p, "a line over %d characters", MAX_LINE);
+        else if (bad >= 0) rc = mf_bad(&p, "byte %ld is a control character or not UTF-8; expected text", bad + 1);
         else if (!nl) rc = mf_bad(&p, "the file ends in the middle of a line (no newline at its end); expected whole lines");
         if (rc) break;
         memcpy(line, p.cur, n), line[n] = '\0';
