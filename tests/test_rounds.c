@@ -1,8 +1,8 @@
 /* test_rounds.c — `ddlbench train`'s comparisons (harness/train/rounds.c): the default rounds (1 under
  * simulation or for one configuration), the interleaved order (A B A B, each round every
  * configuration once), median / min / max / quartiles, the median step's breakdown (its parts add up
- * where the medians of the parts do not), and the significance rule (the spread, the rounds'
- * order, too few samples). No MPI needed. */
+ * where the medians of the parts do not), and the significance rule (the spread, the 0.1% floor,
+ * the rounds' order, too few samples). No MPI needed. */
 #include "rounds.h"
 #include "test.h"
 
@@ -79,6 +79,8 @@ static void check_differ(void)
     CHECK(rounds_differ(&few, &b, NULL, NULL, 0) == ROUNDS_NA, "2 samples: not assessed");
     CHECK(rounds_differ(&exact, &exact2, NULL, NULL, 0) == ROUNDS_DIFFER, "no spread (simulation): any difference");
     CHECK(rounds_differ(&exact2, &exact2, NULL, NULL, 0) == ROUNDS_SAME, "equal: not significant");
+    rounds_stats hair = st(100.05, 100.05, 100.05, 3); /* 0.05%: under ROUNDS_FLOOR */
+    CHECK(rounds_differ(&hair, &exact2, NULL, NULL, 0) == ROUNDS_SAME, "no spread, 0.05%%: not significant");
     double ra[] = { 99, 101, 100 }, rb[] = { 121, 119, 120 }, rbad[] = { 121, 100, 120 };
     CHECK(rounds_differ(&a, &b, ra, rb, 3) == ROUNDS_DIFFER, "every round orders them alike");
     CHECK(rounds_differ(&a, &b, ra, rbad, 3) == ROUNDS_SAME && rounds_differ(&b, &a, rbad, ra, 3) == ROUNDS_SAME,

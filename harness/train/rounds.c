@@ -53,7 +53,8 @@ int rounds_differ(const rounds_stats *a, const rounds_stats *b, const double *ra
 {
     if (a->n < ROUNDS_MIN_SAMPLES || b->n < ROUNDS_MIN_SAMPLES) return ROUNDS_NA;
     double d = a->median - b->median, ia = a->q3 - a->q1, ib = b->q3 - b->q1;
-    if (fabs(d) <= (ia > ib ? ia : ib) || d == 0) return ROUNDS_SAME;
+    double fast = a->median < b->median ? a->median : b->median;
+    if (fabs(d) <= (ia > ib ? ia : ib) || fabs(d) <= ROUNDS_FLOOR * fast) return ROUNDS_SAME;
     for (int r = 0; ra && rb && nrounds >= 2 && r < nrounds; r++)
         if (d > 0 ? ra[r] <= rb[r] : ra[r] >= rb[r]) return ROUNDS_SAME; /* a round that orders them otherwise */
     return ROUNDS_DIFFER;

@@ -7,8 +7,10 @@
  *                 spread = the interquartile range, IQR = q3 - q1); the breakdown of the median step
  *                 itself, so that its parts add up to the step (medians of parts do not);
  *   significance  two configurations differ when their medians are further apart than the larger of
- *                 their IQRs and, over two or more rounds, every round's medians order them the same
- *                 way; else "not significant"; not assessed below ROUNDS_MIN_SAMPLES samples each. */
+ *                 their IQRs and than ROUNDS_FLOOR of the faster one's (a deterministic simulation has
+ *                 no spread, yet 0.01% is no difference worth a mark) and, over two or more rounds,
+ *                 every round's medians order them the same way; else "not significant"; not assessed
+ *                 below ROUNDS_MIN_SAMPLES samples each. */
 #ifndef HARN_ROUNDS_H
 #define HARN_ROUNDS_H
 
@@ -17,6 +19,7 @@
 #define ROUNDS_MAX 32          /* --rounds */
 #define ROUNDS_DEFAULT_REAL 3  /* real MPI, two or more configurations */
 #define ROUNDS_MIN_SAMPLES 3   /* fewer timed steps than this: no spread, nothing assessed */
+#define ROUNDS_FLOOR 0.001     /* differences up to 0.1% of the faster median: not significant */
 
 /* The default number of rounds: 1 under simulation (deterministic: a round repeats exactly) or for one
  * configuration (nothing to interleave), else ROUNDS_DEFAULT_REAL. */
