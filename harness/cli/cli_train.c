@@ -68,8 +68,8 @@ static const opt_row rows[] = {
     { .name = "--rounds", .type = OPT_LONG, .min = 1, .max = ROUNDS_MAX, .off = offsetof(train_opts, rounds),
       .help = "interleaved rounds: each round runs every configuration's warm-up and timed\n"
               "steps once, in turn (A B A B, not A A B B), so a drift of the machine falls\n"
-              "on all alike; statistics over rounds x steps (default 3 on real MPI with two\n"
-              "or more configurations, else 1; simulation repeats exactly: 1)" },
+              "on all alike; statistics over rounds x steps (1..32; default 3 on real MPI\n"
+              "with two or more configurations, else 1; simulation repeats exactly: 1)" },
     { .name = "--check", .type = OPT_FLAG, .off = offsetof(train_opts, check),
       .help = "known per-rank gradients; verify every allreduced value (exit 1 if wrong)" },
     { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = offsetof(train_opts, timeout_s),
