@@ -1,7 +1,7 @@
 /* test_advise.c — `ddlbench advise`'s settings (harness/sim/advise.c, the one step schedule's model
  * pricer): with GEMMs only, backward time is the backward GEMMs at the rate; the full step's is longer; one bucket exposes exactly one allreduce of every gradient; bucketing
  * exposes less; auto exposes no more than ddl; bucket counts follow train's plan; the pick's tolerance
- * and tie-breaks; a bad algorithm is refused. No MPI needed. */
+ * and tie-breaks, the least exposed setting, the rule in words; a bad algorithm is refused. No MPI needed. */
 #include "advise.h"
 #include "bucket.h"
 #include "gemm.h"
@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static double bwd_by_hand(const model *m, double rate)
 {
@@ -34,6 +35,12 @@ static void check_pick(void)
     CHECK(advise_pick(c, tiny, NULL, 4) == 2, "0.1 ms tolerance: %d", advise_pick(c, tiny, NULL, 4));
     unsigned char none[4] = { 0 };
     CHECK(advise_pick(c, ex, none, 4) == -1, "nothing usable");
+    CHECK(advise_least(ex, NULL, 4) == 0 && advise_least(ex, use, 4) == 2 && advise_least(ex, none, 4) == -1, "the least exposed");
+    double tie[4] = { 2e-3, 1e-3, 1e-3, 3e-3 };
+    CHECK(advise_least(tie, NULL, 4) == 1, "the least exposed: the first on ties");
+    char rule[200];
+    advise_rule(rule, sizeof rule); /* the words say what ADVISE_TOL_S and ADVISE_TOL_REL do */
+    CHECK(strstr(rule, "0.1 ms") && strstr(rule, "10%") && strstr(rule, "fewest buckets"), "rule: %s", rule);
 }
 
 int main(void)

@@ -67,6 +67,13 @@ static void usage(FILE *f)
                "bucket_cap_mb and ddlbench train --bucket-mb; Horovod's HOROVOD_FUSION_THRESHOLD in bytes.\n"
                "--platform: a preset with its links (ddlbench platform --help) or a platform file; --batch\n"
                "default 32, 20 for resnet101-22k (as the study); --profile default: the platform's own GPU.\n");
+    char rule[200];
+    advise_rule(rule, sizeof rule);
+    fprintf(f, "The advice (\"best\"), by this rule:\n  %s.\n"
+               "Why a tolerance: the model charges each allreduce its latency but none of a framework's per-bucket\n"
+               "cost (hook, launch: tens of us), so exposed times this close are a tie that fewer, larger buckets\n"
+               "win; the least exposed setting is printed beside it. Each setting's exposed time is also shown as\n"
+               "a share of its whole step (forward + backward + exposed + SGD).\n", rule);
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
     fprintf(f, "Exit status: 0, 1 a simulation failed, 2 bad input.\n");
 }
@@ -122,15 +129,23 @@ static int make_platform(const advise_opts *o, platform *pf)
     return 0;
 }
 
-static void print_grid(const advise_opts *o, const char *what, const double *exposed)
+/* The grid of exposed times, ms; then the same as a share of each setting's step, %. */
+static void print_grid(const advise_opts *o, const char *what, const double *exposed, const double *step)
 {
-    printf("# %s: exposed communication per step, ms (rows: bucket cap MiB, 0 = one bucket; columns: first bucket MiB, 0 = the cap)\n#  cap\\first", what);
-    for (int f = 0; f < o->nfirsts; f++) printf(" %8ld", o->firsts[f]);
-    printf("\n");
-    for (int c = 0; c < o->ncaps; c++) {
-        printf("  %9ld", o->caps[c]);
-        for (int f = 0; f < o->nfirsts; f++) printf(" %8.2f", exposed[f * o->ncaps + c] * 1e3);
+    for (int pct = 0; pct < 2; pct++) {
+        printf("# %s: %s (rows: bucket cap MiB, 0 = one bucket; columns: first bucket MiB, 0 = the cap)\n#  cap\\first",
+               what, pct ? "exposed communication, % of the step" : "exposed communication per step, ms");
+        for (int f = 0; f < o->nfirsts; f++) printf(" %8ld", o->firsts[f]);
         printf("\n");
+        for (int c = 0; c < o->ncaps; c++) {
+            printf("  %9ld", o->caps[c]);
+            for (int f = 0; f < o->nfirsts; f++) {
+                int i = f * o->ncaps + c;
+                if (pct) printf(" %7.2f%%", step[i] > 0 ? 100 * exposed[i] / step[i] : 0.0);
+                else printf(" %8.2f", exposed[i] * 1e3);
+            }
+            printf("\n");
+        }
     }
 }
 
@@ -142,20 +157,31 @@ static int best_cell(const advise_opts *o, const advise_out *cells, const double
     return advise_pick(cells, exposed, use, o->ncaps * o->nfirsts);
 }
 
-static void print_advice(const advise_opts *o, const advise_out *cells, const double *exposed, const char *src)
+/* The share of cell i's step that its exposed time is, %. */
+static double share(const double *exposed, const double *step, int i) { return step[i] > 0 ? 100 * exposed[i] / step[i] : 0; }
+
+static void print_advice(const advise_opts *o, const advise_out *cells, const double *exposed, const double *step, const char *src)
 {
     int all = best_cell(o, cells, exposed, -1), ddp = best_cell(o, cells, exposed, 1), hvd = best_cell(o, cells, exposed, 0);
+    int least = advise_least(exposed, NULL, o->ncaps * o->nfirsts);
     const advise_out *b = &cells[all];
-    printf("best (%s): --bucket-mb %ld --first-bucket-mb %ld: %d buckets, exposed communication %.2f ms per step\n", src,
-           o->caps[all % o->ncaps], o->firsts[all / o->ncaps], b->buckets, exposed[all] * 1e3);
+    char rule[200];
+    advise_rule(rule, sizeof rule);
+    printf("best (%s): --bucket-mb %ld --first-bucket-mb %ld: %d buckets, exposed communication %.2f ms per step "
+           "(%.2f%% of its %.1f ms step)\n", src, o->caps[all % o->ncaps], o->firsts[all / o->ncaps], b->buckets,
+           exposed[all] * 1e3, share(exposed, step, all), step[all] * 1e3);
+    printf("  rule: %s; the least exposed: --bucket-mb %ld --first-bucket-mb %ld, %d buckets, %.2f ms (%.2f%%)%s\n", rule,
+           o->caps[least % o->ncaps], o->firsts[least / o->ncaps], cells[least].buckets, exposed[least] * 1e3,
+           share(exposed, step, least), least == all ? ", the same setting" : "");
     if (ddp >= 0)
         printf("  PyTorch DDP:  DistributedDataParallel(model, bucket_cap_mb=%ld)   (its first bucket is fixed at 1 MiB): "
-               "exposed %.2f ms\n", o->caps[ddp % o->ncaps], exposed[ddp] * 1e3);
+               "exposed %.2f ms (%.2f%%)\n", o->caps[ddp % o->ncaps], exposed[ddp] * 1e3, share(exposed, step, ddp));
     if (hvd >= 0 && o->caps[hvd % o->ncaps])
-        printf("  Horovod:      HOROVOD_FUSION_THRESHOLD=%ld   (%ld MiB; fusion has no separate first bucket): exposed %.2f ms\n",
-               o->caps[hvd % o->ncaps] << 20, o->caps[hvd % o->ncaps], exposed[hvd] * 1e3);
+        printf("  Horovod:      HOROVOD_FUSION_THRESHOLD=%ld   (%ld MiB; fusion has no separate first bucket): exposed %.2f ms (%.2f%%)\n",
+               o->caps[hvd % o->ncaps] << 20, o->caps[hvd % o->ncaps], exposed[hvd] * 1e3, share(exposed, step, hvd));
     else if (hvd >= 0)
-        printf("  Horovod:      one fused allreduce after backward (no fusion threshold fits; exposed %.2f ms)\n", exposed[hvd] * 1e3);
+        printf("  Horovod:      one fused allreduce after backward (no fusion threshold fits; exposed %.2f ms, %.2f%%)\n",
+               exposed[hvd] * 1e3, share(exposed, step, hvd));
     else
         printf("  Horovod:      (not advised: --firsts has no 0, and Horovod has no separate first bucket)\n");
     if (ddp < 0) printf("  PyTorch DDP:  (not advised: --firsts has no 1, DDP's fixed first bucket)\n");
@@ -164,30 +190,43 @@ static void print_advice(const advise_opts *o, const advise_out *cells, const do
 static int run(const advise_opts *o, const platform *pf, const advise_in *in, advise_out *cells, double *exposed, double *simx)
 {
     char err[256];
-    int n = o->ncaps * o->nfirsts;
+    int n = o->ncaps * o->nfirsts, rc = 0;
+    double *step = malloc((size_t)n * sizeof *step), *simstep = malloc((size_t)n * sizeof *simstep);
+    if (!step || !simstep) {
+        fprintf(stderr, "ddlbench advise: out of memory\n");
+        rc = 1;
+        goto out;
+    }
     for (int i = 0; i < n; i++) {
-        int rc = advise_eval(in, (size_t)o->caps[i % o->ncaps] << 20, (size_t)o->firsts[i / o->ncaps] << 20, &cells[i], err, sizeof err);
-        if (rc) return fprintf(stderr, "ddlbench advise: %s\n", err), rc;
-        exposed[i] = cells[i].exposed_s;
+        rc = advise_eval(in, (size_t)o->caps[i % o->ncaps] << 20, (size_t)o->firsts[i / o->ncaps] << 20, &cells[i], err, sizeof err);
+        if (rc) {
+            fprintf(stderr, "ddlbench advise: %s\n", err);
+            goto out;
+        }
+        exposed[i] = cells[i].exposed_s, step[i] = cells[i].step_s;
     }
     printf("# ddlbench advise: %s batch %ld (image %ld) on %s, %d GPUs (%d nodes x %d), algorithm %s, profile %s\n",
            o->model, o->batch, o->image, o->preset, platform_ranks(pf), pf->nodes, pf->gpus_per_node, o->algo, o->profile);
-    printf("# model: forward %.1f ms, backward %.1f ms (GEMMs at %.0f GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, "
-           "gradients %.1f MiB\n", cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3, in->gemm_flops / 1e9, in->mem_gbps, cells[0].sgd_s * 1e3,
-           (double)model_param_count(in->m) * 4 / 1048576.0);
-    print_grid(o, "alpha-beta-gamma model", exposed);
-    print_advice(o, cells, exposed, "model");
-    if (!o->sim) return 0;
-    double *step = malloc((size_t)n * sizeof *step);
-    int rc = step ? advise_sim_grid(o, pf, simx, step, err, sizeof err) : (snprintf(err, sizeof err, "out of memory"), 1);
-    free(step);
-    if (rc) return fprintf(stderr, "ddlbench advise: --sim: %s\n", err), rc;
-    print_grid(o, "simulation (SMPI)", simx);
-    print_advice(o, cells, simx, "simulation");
+    printf("# model: the %s step, as train --compute %s (its default): forward %.1f ms, backward %.1f ms (GEMMs at %.0f "
+           "GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, gradients %.1f MiB\n", in->full ? "full" : "GEMM-only",
+           in->full ? "full" : "gemm", cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3, in->gemm_flops / 1e9, in->full ? in->mem_gbps : 0.0,
+           cells[0].sgd_s * 1e3, (double)model_param_count(in->m) * 4 / 1048576.0);
+    print_grid(o, "alpha-beta-gamma model", exposed, step);
+    print_advice(o, cells, exposed, step, "model");
+    if (!o->sim) goto out;
+    if ((rc = advise_sim_grid(o, pf, simx, simstep, err, sizeof err))) {
+        fprintf(stderr, "ddlbench advise: --sim: %s\n", err);
+        goto out;
+    }
+    print_grid(o, "simulation (SMPI)", simx, simstep);
+    print_advice(o, cells, simx, simstep, "simulation");
     int m = best_cell(o, cells, exposed, -1);
     printf("the model's choice in the simulation: --bucket-mb %ld --first-bucket-mb %ld: exposed %.2f ms\n",
            o->caps[m % o->ncaps], o->firsts[m / o->ncaps], simx[m] * 1e3);
-    return 0;
+out:
+    free(step);
+    free(simstep);
+    return rc;
 }
 
 int cli_advise_main(int argc, char **argv)

@@ -1,7 +1,7 @@
 /* cli_advise_sim.c — `ddlbench advise --sim`: the bucket grid through the simulator. For each first-
- * bucket size, one launch of `ddlbench-sim train --bucket-mb CAPS --first-bucket-mb F` (one warm-up and
- * one timed step per cap, the sweep's settings) under harness/scripts/simlaunch.sh on the platform
- * written into a temporary folder; the exposed_ms and step_ms_median columns of its CSV fill the grid.
+ * bucket size, one launch of `ddlbench-sim train --bucket-mb CAPS --first-bucket-mb F --compute full`
+ * (the full step the model prices; one warm-up and one timed step per cap, the sweep's settings)
+ * under harness/scripts/simlaunch.sh on the platform written into a temporary folder; the exposed_ms and step_ms_median columns of its CSV fill the grid.
  * The launches' output is kept in the temporary folder only when one fails (its path is printed). */
 #include "cli_advise.h"
 
@@ -58,7 +58,7 @@ static int launch(const advise_opts *o, const platform *pf, const char *script, 
         if (!f || dup2(fileno(stdout), 2) < 0) _exit(127);
         setenv("DDL_RANKS_PER_NODE", gpn, 1);
         execlp("sh", "sh", script, np, dir, exe, "train", "--model", o->model, "--batch", batch, "--image-size", image, "-a",
-               o->algo, "--bucket-mb", caps, "--first-bucket-mb", firstv, "--steps", "1", "--warmup", "1", "--profile",
+               o->algo, "--bucket-mb", caps, "--first-bucket-mb", firstv, "--steps", "1", "--warmup", "1", "--compute", "full", "--profile",
                o->profile, "--platform", o->preset, "--gpus-per-node", gpn, "--csv", csv, (char *)NULL);
         _exit(127);
     }

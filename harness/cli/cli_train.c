@@ -1,8 +1,10 @@
 /* cli_train.c — `ddlbench train`: synthetic data-parallel training steps of a ResNet under MPI.
- * For each algorithm (-a list) and bucket size (--bucket-mb list) it runs warm-up steps, then timed
- * steps; per step every figure is the maximum over ranks; the table shows medians over steps and
- * the spread (min..max) of the step time, then the projected time to train (workload.h). --csv and
- * --json write the same rows (cli_train_out.c: temporary files, renamed). */
+ * Each algorithm (-a list) x bucket size (--bucket-mb list) is a configuration; they run interleaved in
+ * --rounds rounds (A B A B: each round every configuration's warm-up and timed steps once, rounds.h).
+ * Per step the figures are those of the rank whose step was longest; the table shows, over rounds x
+ * steps, the median step, its spread (min, max, IQR) and the median step's own breakdown (it adds
+ * up), each row against the fastest (significant or not), then the time to train (workload.h). --csv
+ * and --json write the same rows (cli_train_out.c: temporary files, renamed). */
 #include "cli.h"
 #include "cli_rows.h"
 #include "cli_train.h"
@@ -64,6 +66,11 @@ static const opt_row rows[] = {
               "real: the rank spins, simulation: injected compute (default 0)" },
     { .name = "--jitter-seed", .type = OPT_LONG, .min = 0, .max = 2147483647, .off = offsetof(train_opts, seed),
       .help = "seed of the draws (default 1); the same seed gives the same draws" },
+    { .name = "--rounds", .type = OPT_LONG, .min = 1, .max = ROUNDS_MAX, .off = offsetof(train_opts, rounds),
+      .help = "interleaved rounds: each round runs every configuration's warm-up and timed\n"
+              "steps once, in turn (A B A B, not A A B B), so a drift of the machine falls\n"
+              "on all alike; statistics over rounds x steps (1..32; default 3 on real MPI\n"
+              "with two or more configurations, else 1; simulation repeats exactly: 1)" },
     { .name = "--check", .type = OPT_FLAG, .off = offsetof(train_opts, check),
       .help = "known per-rank gradients; verify every allreduced value (exit 1 if wrong)" },
     { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = offsetof(train_opts, timeout_s),
@@ -103,10 +110,16 @@ static void usage(FILE *f)
             "it, auto uses its built-in rule); G and --profile default to the platform's own, and another\n"
             "is refused without --override-platform. --profile: the device rates the simulation injects;\n"
             "required under simulation, ignored by the real build.\n"
+            "Rows: over rounds x timed steps, the median step, min, max and IQR (q3 - q1, the spread); the\n"
+            "breakdown is the median step's own, on the rank whose step was longest, so step = gemm +\n"
+            "nongemm + exposed + sgd + other. vs_best: each row's median against the fastest row's, marked\n"
+            "(ns) when not significant: the medians differ by no more than the larger IQR or 0.1%%, or some\n"
+            "round ordered the two the other way; NA below 3 timed steps. '#' lines under the table say which.\n"
             "Below the table: the projected time to train the model's workload (ResNet-50: 90 epochs of\n"
             "ImageNet-1K; ResNet-101-22K: 90 epochs of 7.5M ImageNet-22K images, epochs assumed) at the\n"
-            "measured images/s, in hours and GPU-hours, beside the study's 50 min and 7 h on 256 GPUs;\n"
-            "no data loading, no evaluation.\n");
+            "measured images/s, in hours and GPU-hours, beside the study's 50 min and 7 h on 256 GPUs at\n"
+            "the study's image size (224); at another size labelled a projection of this configuration,\n"
+            "with no study figure beside it; no data loading, no evaluation.\n");
 }
 
 /* --platform: a preset with its own link figures (custom has none to model with) or a platform file,
@@ -180,6 +193,7 @@ static int parse_opts(int argc, char **argv, train_opts *o, char *err, size_t er
     o->cost_platform = po.preset, o->cost_gpn = po.gpus_per_node;
     if (o->cost_platform && check_platform(o, po.override, err, errlen)) return 2;
     if (check_combinations(o, err, errlen)) return 2;
+    if (!o->rounds) o->rounds = rounds_default(o->nalgos * o->nbuckets, kern_simulated());
     return resolve_poll(o, err, errlen);
 }
 
@@ -211,7 +225,7 @@ int cli_train_main(int argc, char **argv)
     run_meta meta;
     char why[200] = "";
     model *m = NULL;
-    train_row rows[MAX_LIST * MAX_LIST];
+    static train_row rows[MAX_LIST * MAX_LIST]; /* 256 rows of ~400 bytes: not on the stack */
     double *samples = NULL;
     char ferr[700];
     int rank, size, nrows = 0, rc = parse_opts(argc, argv, &o, ferr, sizeof ferr);
@@ -309,8 +323,11 @@ int cli_train_main(int argc, char **argv)
     char cdesc[240];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
     meta_add(&meta, "counters", cdesc);
-    if (!(samples = malloc(2 * (size_t)F_COUNT * (size_t)o.steps * sizeof *samples))) {
-        fprintf(stderr, "ddlbench train: out of memory\n");
+    int nconf = o.nalgos * o.nbuckets;
+    memset(rows, 0, sizeof rows);
+    if (!(samples = malloc((size_t)nconf * TRAIN_STRIDE(&o) * sizeof *samples))) {
+        if (rank == 0) fprintf(stderr, "ddlbench train: out of memory for %d configurations x %ld rounds x %ld steps\n", nconf,
+                               o.rounds, o.steps);
         rc = 1;
         goto out;
     }
@@ -318,24 +335,30 @@ int cli_train_main(int argc, char **argv)
     if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
     char jline[96] = "";
     if (o.jitter_pct > 0) snprintf(jline, sizeof jline, "; jitter %g%% (Exp, seed %ld)", o.jitter_pct, o.seed);
-    if (rank == 0)
-        printf("# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s, compute %s\n"
-               "# times in ms: median over steps of the max over ranks; step min..max beside it%s; compute = gemm +\n"
-               "# nongemm (batch norm, ReLU, residual adds, pooling, im2col/col2im, FC bias) + harness time\n"
-               "#  algo bucket bkts   step_ms       min       max   compute      gemm   nongemm      comm   exposed       sgd "
-               "other%%   images/s  wrong\n",
-               o.model, o.batch, o.image, size, o.warmup, o.steps, o.check ? ", checking gradients" : "",
-               o.full ? "full" : "gemm", jline);
-    for (int a = 0; a < o.nalgos && !rc; a++)
-        for (int b = 0; b < o.nbuckets && !rc; b++) {
-            rc = train_run_config(&o, m, a, b, samples, &rows[nrows]);
-            if (!rc && rank == 0) {
-                train_print_row(stdout, 0, &o, size, &rows[nrows]);
-                fflush(stdout);
-            }
-            if (!rc && rows[nrows].wrong > 0) rc = 1;
-            nrows++;
+    if (rank == 0) train_print_header(stdout, &o, size, jline);
+    for (int i = 0; i < (int)o.rounds * nconf && !rc; i++) {
+        int round, c;
+        rounds_order(i, nconf, &round, &c);
+        rc = train_run_config(&o, m, c / o.nbuckets, c % o.nbuckets, round, samples + (size_t)c * TRAIN_STRIDE(&o), &rows[c]);
+        nrows = nrows > c + 1 ? nrows : c + 1;
+        if (!rc && rows[c].wrong > 0) {
+            if (rank == 0) fprintf(stderr, "ddlbench train: %s bucket %ld MB: %ld gradient elements wrong (--check)\n",
+                                   rows[c].algo, rows[c].bucket_mb, rows[c].wrong);
+            rc = 1;
         }
+        if (!rc && rank == 0 && o.rounds > 1 && c == nconf - 1) {
+            printf("# round %d of %ld, median step:", round + 1, o.rounds);
+            for (int k = 0; k < nconf; k++)
+                printf(" %s/%ld %.2f ms%s", rows[k].algo, rows[k].bucket_mb, rows[k].round_med[round] * 1e3, k + 1 < nconf ? "," : "\n");
+            fflush(stdout);
+        }
+    }
+    for (int c = 0; c < nconf && !rc; c++) rc = train_finish_config(&o, samples + (size_t)c * TRAIN_STRIDE(&o), &rows[c]);
+    if (!rc && rank == 0) {
+        train_compare_rows(rows, nrows, (int)o.rounds);
+        for (int c = 0; c < nrows; c++) train_print_row(stdout, 0, &o, size, &rows[c]);
+        train_print_comparison(stdout, &o, rows, nrows);
+    }
     if (rank == 0 && !rc) train_print_time_to_train(stdout, &o, size, rows, nrows);
     /* --csv, --json: written only when every configuration succeeded */
     if (rank == 0 && (o.csv || o.json) && nrows && !rc && train_write_results(&meta, &o, size, rows, nrows)) rc = 1;

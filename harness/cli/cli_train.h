@@ -1,5 +1,6 @@
-/* cli_train.h — `ddlbench train`, private to cli_train.c (options, main) and cli_train_run.c (one
- * algorithm x bucket configuration, its row, the CSV). */
+/* cli_train.h — `ddlbench train`, private to cli_train.c (options, main), cli_train_run.c (one round
+ * of one algorithm x bucket configuration; its row from all rounds) and cli_train_out.c (the table,
+ * the comparison, the CSV). */
 #ifndef HARN_CLI_TRAIN_H
 #define HARN_CLI_TRAIN_H
 
@@ -7,6 +8,7 @@
 #include "gemm.h"
 #include "meta.h"
 #include "model.h"
+#include "rounds.h"
 
 #include <stdio.h>
 
@@ -18,7 +20,8 @@
 
 typedef struct train_opts {
     const char *model;                /* --model */
-    long batch, image, steps, warmup; /* --batch --image-size --steps --warmup */
+    long batch, image, steps, warmup; /* --batch --image-size --steps --warmup (per round) */
+    long rounds;                      /* --rounds (0 = rounds_default) */
     const char *algos[MAX_LIST];      /* -a */
     int nalgos;
     long bucket_mb[MAX_LIST];         /* --bucket-mb list */
@@ -51,20 +54,42 @@ typedef struct train_row {
     const char *algo;
     long bucket_mb;
     int buckets;
-    double med[F_COUNT];      /* medians over steps of the max over ranks, seconds */
+    double med[F_COUNT];      /* the median step's breakdown (rounds.h): per step the rank whose step was
+                                 longest, its own figures, so that they add up; seconds */
+    rounds_stats step;        /* step time over rounds x steps, seconds */
     double step_min, step_max;
+    double round_med[ROUNDS_MAX]; /* each round's median step */
     double images_per_s;
     long wrong; /* elements wrong over ranks with --check; -1 = not checked (NA) */
     double gflops, ipc;       /* PAPI over the GEMMs of the timed steps, all ranks; < 0 = NA */
+    double cnt[4];            /* this rank's counts over the rounds: flops, instructions, cycles, GEMM s */
+    int cnt_na;               /* a round could not count */
+    int sig;                  /* against the fastest row: ROUNDS_DIFFER, _SAME, _NA; TRAIN_BEST; TRAIN_ALONE */
+    double vs_best;           /* median step / the fastest's - 1 */
     double *ranks;            /* rank 0, --per-rank: TR_FIELDS per rank, seconds (malloc'd), else NULL */
 } train_row;
+enum { TRAIN_BEST = 2, TRAIN_ALONE = 3 }; /* the fastest row; the only configuration */
 
-/* One configuration (algorithm a, bucket size b): warm-up and timed steps, the row filled on every
- * rank. 0, or 1 (a run failed; rank 0 printed why). samples: 2 x F_COUNT x steps doubles. */
-int train_run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r);
-/* cli_train_out.c — a row as the table (csv = 0; with --per-rank a '#' line of the ranks' spread
- * follows) or as CSV lines (with --per-rank the summary columns, then one line per rank). */
+/* Timed samples per configuration: rounds x steps; doubles of samples per configuration. */
+#define TRAIN_SAMPLES(o) ((size_t)(o)->rounds * (size_t)(o)->steps)
+#define TRAIN_STRIDE(o) (2 * (size_t)F_COUNT * TRAIN_SAMPLES(o))
+
+/* Round `round` of one configuration (algorithm a, bucket size b): a context, a trainer, warm-up and
+ * timed steps into samples (TRAIN_STRIDE doubles: F_COUNT fields of the step's slowest rank, then this
+ * rank's own, TRAIN_SAMPLES each, round-major); round 0 starts r. Collective. 0, or 1/2 (a run
+ * failed or bad input; rank 0 or the failing rank printed why). */
+int train_run_config(const train_opts *o, const model *m, int a, int b, int round, double *samples, train_row *r);
+/* After the last round: r's statistics, counter rates, --per-rank figures. Collective. 0, or 1. */
+int train_finish_config(const train_opts *o, double *samples, train_row *r);
+/* cli_train_out.c — each row against the fastest (sig, vs_best: the rule of rounds.h). */
+void train_compare_rows(train_row *rows, int n, int nrounds);
+/* The table's header lines. */
+void train_print_header(FILE *f, const train_opts *o, int size, const char *jline);
+/* A row as the table (csv = 0; with --per-rank a '#' line of the ranks' spread follows) or as CSV
+ * lines (with --per-rank the summary columns, then one line per rank). */
 void train_print_row(FILE *f, int csv, const train_opts *o, int size, const train_row *r);
+/* '#' lines under the table: each row against the fastest, significant or not, and why. */
+void train_print_comparison(FILE *f, const train_opts *o, const train_row *rows, int n);
 /* The projected time to train of each row (workload.h), '#' lines under the table. */
 void train_print_time_to_train(FILE *f, const train_opts *o, int size, const train_row *rows, int n);
 /* --csv and --json with the provenance lines, each written whole (temporary file, renamed); 0, or 1

@@ -1,9 +1,9 @@
-/* cli_train_run.c — one `ddlbench train` configuration (algorithm x bucket size): a context, a
- * trainer, warm-up and timed steps, every figure the maximum over ranks per step and the median
- * over steps; with --per-rank each rank's own medians gathered on rank 0 (cli_train.h; the output:
- * cli_train_out.c). */
+/* cli_train_run.c — one round of one `ddlbench train` configuration (algorithm x bucket size): a
+ * context, a trainer, warm-up and timed steps; per step the figures of the rank whose step was longest
+ * (whole: they add up); after the last round the statistics over rounds x steps (rounds.h), the
+ * median step's breakdown, and with --per-rank each rank's own medians gathered on rank 0
+ * (cli_train.h; the output: cli_train_out.c). */
 #include "cli_train.h"
-#include "bench.h"
 #include "counters.h"
 #include "engine.h"
 #include "guard.h"
@@ -15,38 +15,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double median_of(double *v, size_t n, double *mn, double *mx)
+static double median_of(const double *v, size_t n, double *mn, double *mx)
 {
-    bench_stats s;
-    bench_summarise(v, n, &s);
+    double *w = malloc(n * sizeof *w);
+    rounds_stats s = { 0, 0, 0, 0, 0, 0 };
+    if (w) rounds_summarise(v, n, w, &s); /* n is small (rounds x steps); out of memory reads 0 */
+    free(w);
     if (mn) *mn = s.min;
-    if (mx) *mx = v[n - 1]; /* sorted by bench_summarise */
+    if (mx) *mx = s.max;
     return s.median;
+}
+
+/* This rank's counts of the timed steps of one round, added to r's. */
+static void counter_add(double gemm_s, train_row *r)
+{
+    counters_totals c;
+    counters_take(&c);
+    r->cnt_na |= c.flops < 0 || c.ins < 0 || c.cyc < 0;
+    r->cnt[0] += c.flops, r->cnt[1] += c.ins, r->cnt[2] += c.cyc, r->cnt[3] += gemm_s;
 }
 
 /* GFLOP/s and IPC of the GEMMs over the timed steps: every rank's counts summed over the ranks'
  * GEMM seconds (so a per-rank rate), NA (< 0) when any rank could not count. */
-static void counter_rates(double gemm_s, train_row *r)
+static void counter_rates(train_row *r)
 {
-    counters_totals c;
-    counters_take(&c);
-    double v[5] = { c.flops, c.ins, c.cyc, gemm_s, 0 }, sum[5], mn[3];
-    MPI_Allreduce(v, sum, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(v, mn, 3, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-    r->gflops = mn[0] >= 0 && sum[3] > 0 ? sum[0] / sum[3] * 1e-9 : -1;
-    r->ipc = mn[1] >= 0 && mn[2] >= 0 && sum[2] > 0 ? sum[1] / sum[2] : -1;
+    double sum[4], na = r->cnt_na, any;
+    MPI_Allreduce(r->cnt, sum, 4, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&na, &any, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    r->gflops = !any && sum[3] > 0 ? sum[0] / sum[3] * 1e-9 : -1;
+    r->ipc = !any && sum[2] > 0 ? sum[1] / sum[2] : -1;
 }
 
 /* --per-rank: this rank's own medians (and step min, max) to rank 0's r->ranks; 0, or 1 out of memory. */
 static int gather_ranks(const train_opts *o, double *own, train_row *r)
 {
     int rank, size, nomem = 0, any;
+    size_t n = TRAIN_SAMPLES(o);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double mine[TR_FIELDS];
     for (int f = 0; f < F_COUNT; f++)
-        mine[f] = median_of(own + f * o->steps, (size_t)o->steps, f == F_STEP ? &mine[F_COUNT] : NULL,
-                            f == F_STEP ? &mine[F_COUNT + 1] : NULL);
+        mine[f] = median_of(own + f * n, n, f == F_STEP ? &mine[F_COUNT] : NULL, f == F_STEP ? &mine[F_COUNT + 1] : NULL);
     if (rank == 0 && !(r->ranks = malloc((size_t)size * TR_FIELDS * sizeof *r->ranks))) nomem = 1;
     MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (nomem) {
@@ -57,7 +66,17 @@ static int gather_ranks(const train_opts *o, double *own, train_row *r)
     return any != MPI_SUCCESS;
 }
 
-int train_run_config(const train_opts *o, const model *m, int a, int b, double *samples, train_row *r)
+/* One step's figures as the row counts them: those of the rank whose step was longest (the lowest
+ * such rank), whole, so that they add up as each rank's do; into out[F_COUNT]. Collective. */
+static void step_figures(const double *v, int rank, double *out)
+{
+    struct { double t; int r; } mine = { v[F_STEP], rank }, top;
+    MPI_Allreduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    memcpy(out, v, F_COUNT * sizeof *out);
+    MPI_Bcast(out, F_COUNT, MPI_DOUBLE, top.r, MPI_COMM_WORLD);
+}
+
+int train_run_config(const train_opts *o, const model *m, int a, int b, int round, double *samples, train_row *r)
 {
     ddl_config cfg = DDL_CONFIG_INIT;
     ddl_ctx *ctx = NULL;
@@ -66,9 +85,11 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     int rank, size, rc = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    memset(r, 0, sizeof *r);
-    r->algo = o->algos[a];
-    r->bucket_mb = o->bucket_mb[b];
+    if (round == 0) {
+        memset(r, 0, sizeof *r);
+        r->algo = o->algos[a];
+        r->bucket_mb = o->bucket_mb[b];
+    }
     cfg.algo = o->algos[a];
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
@@ -80,7 +101,9 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
         cfg.machine = &o->hook->m;
     }
     char what[WATCHDOG_DESC];
-    snprintf(what, sizeof what, "train %s bucket-mb %ld setup", r->algo, r->bucket_mb);
+    char rnd[32] = ""; /* the watchdog's words: round 1 says none (as before rounds) */
+    if (round) snprintf(rnd, sizeof rnd, " round %d", round + 1);
+    snprintf(what, sizeof what, "train %s bucket-mb %ld%s setup", r->algo, r->bucket_mb, rnd);
     watchdog_arm((double)o->timeout_s, what);
     if (ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
         const char *e = ddl_last_error(); /* name what the user typed: --grid or DDL_GRID, ... */
@@ -91,7 +114,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
         else if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", e);
         return 2;
     }
-    if (rank == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
+    if (rank == 0 && round == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
         char desc[1024];
         ddl_ctx_describe(ctx, desc, sizeof desc);
         printf("# %s\n", desc);
@@ -106,10 +129,12 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
     }
     r->buckets = trainer_buckets(t);
     if (o->warmup == 0) counters_take(&(counters_totals){ 0 });
-    double gemm_s = 0;
+    double gemm_s = 0, *base = samples + (size_t)round * (size_t)o->steps;
+    size_t n = TRAIN_SAMPLES(o);
+    long wrong = 0;
     for (long s = 0; s < o->warmup + o->steps; s++) {
         step_times st;
-        snprintf(what, sizeof what, "train %s bucket-mb %ld step %ld", r->algo, r->bucket_mb, s);
+        snprintf(what, sizeof what, "train %s bucket-mb %ld%s step %ld", r->algo, r->bucket_mb, rnd, s);
         watchdog_arm((double)o->timeout_s, what);
         guard_fault_point(rank, s);
         MPI_Barrier(MPI_COMM_WORLD);
@@ -119,31 +144,47 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, double *
             if (local) fprintf(stderr, "ddlbench train: rank %d step %ld: %s\n", rank, s, trainer_error(t));
             goto out;
         }
-        if (o->check) r->wrong += trainer_verify(t, (int)s);
+        if (o->check) wrong += trainer_verify(t, (int)s);
         double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.nongemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s },
-               vmax[F_COUNT];
-        MPI_Allreduce(v, vmax, F_COUNT, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+               top[F_COUNT];
+        step_figures(v, rank, top);
         if (s >= o->warmup)
             for (int f = 0; f < F_COUNT; f++) {
-                samples[f * o->steps + (s - o->warmup)] = vmax[f];
-                samples[(F_COUNT + f) * o->steps + (s - o->warmup)] = v[f]; /* this rank's own */
+                base[f * n + (size_t)(s - o->warmup)] = top[f];
+                base[(F_COUNT + f) * n + (size_t)(s - o->warmup)] = v[f]; /* this rank's own */
             }
         if (s + 1 == o->warmup) counters_take(&(counters_totals){ 0 }); /* count the timed steps only */
         if (s >= o->warmup) gemm_s += st.gemm_s;
     }
-    counter_rates(gemm_s, r);
-    long wrong = r->wrong;
-    MPI_Allreduce(&wrong, &r->wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (!o->check) r->wrong = -1; /* not checked: NA, not 0 (nccl-tests prints N/A) */
-    for (int f = 0; f < F_COUNT; f++)
-        r->med[f] = median_of(samples + f * o->steps, (size_t)o->steps, f == F_STEP ? &r->step_min : NULL,
-                              f == F_STEP ? &r->step_max : NULL);
-    r->images_per_s = (double)o->batch * size / r->med[F_STEP];
-    if (o->per_rank && gather_ranks(o, samples + F_COUNT * o->steps, r)) goto out;
+    counter_add(gemm_s, r);
+    long sum = 0;
+    MPI_Allreduce(&wrong, &sum, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    r->wrong = o->check ? r->wrong + sum : -1; /* not checked: NA, not 0 (nccl-tests prints N/A) */
+    r->round_med[round] = median_of(base, (size_t)o->steps, NULL, NULL);
     rc = 0;
 out:
     watchdog_disarm();
     trainer_free(t);
     ddl_ctx_free(ctx);
     return rc;
+}
+
+int train_finish_config(const train_opts *o, double *samples, train_row *r)
+{
+    size_t n = TRAIN_SAMPLES(o);
+    double *w = malloc(n * sizeof *w);
+    if (!w) {
+        fprintf(stderr, "ddlbench train: out of memory for the statistics\n");
+        return 1;
+    }
+    counter_rates(r);
+    rounds_summarise(samples, n, w, &r->step);
+    rounds_median_breakdown(samples, F_COUNT, n, F_STEP, w, r->med);
+    free(w);
+    r->step_min = r->step.min, r->step_max = r->step.max;
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    r->images_per_s = (double)o->batch * size / r->step.median; /* = r->med[F_STEP] */
+    r->sig = ROUNDS_NA, r->vs_best = 0;
+    return o->per_rank && gather_ranks(o, samples + F_COUNT * n, r) ? 1 : 0;
 }

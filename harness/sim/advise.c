@@ -2,7 +2,6 @@
 #include "advise.h"
 #include "model_step.h"
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,12 +24,25 @@ int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, 
     return 0;
 }
 
+void advise_rule(char *buf, size_t len)
+{
+    snprintf(buf, len, "the fewest buckets within %g ms or %g%% (the larger) of the least exposed, then the larger cap",
+             ADVISE_TOL_S * 1e3, ADVISE_TOL_REL * 100);
+}
+
+int advise_least(const double *exposed, const unsigned char *use, int n)
+{
+    int least = -1;
+    for (int i = 0; i < n; i++)
+        if ((!use || use[i]) && (least < 0 || exposed[i] < exposed[least])) least = i;
+    return least;
+}
+
 int advise_pick(const advise_out *cells, const double *exposed, const unsigned char *use, int n)
 {
-    double least = INFINITY;
-    int best = -1;
-    for (int i = 0; i < n; i++)
-        if ((!use || use[i]) && exposed[i] < least) least = exposed[i];
+    int li = advise_least(exposed, use, n), best = -1;
+    if (li < 0) return -1;
+    double least = exposed[li];
     double tol = least * ADVISE_TOL_REL > ADVISE_TOL_S ? least * ADVISE_TOL_REL : ADVISE_TOL_S;
     for (int i = 0; i < n; i++) {
         if ((use && !use[i]) || exposed[i] > least + tol) continue;
