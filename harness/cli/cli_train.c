@@ -312,8 +312,7 @@ int cli_train_main(int argc, char **argv)
         snprintf(meta.device, sizeof meta.device, "simulated: profile %s", o.profile ? o.profile : "none");
     int no_counters = o.device ? snprintf(why, sizeof why, "the GEMMs run on the GPU") : counters_open(why, sizeof why);
     if (o.device) meta_add(&meta, "gemm_precision", kern_precision_name(o.precision));
-    meta_add(&meta, "compute", o.full ? "full: GEMMs, batch norm, ReLU, residual adds, pooling, im2col/col2im, SGD with momentum"
-                                      : "gemm: the conv/FC GEMMs and plain SGD only");
+    meta_add(&meta, "compute", cli_compute_desc(o.full));
     if (o.jitter_pct > 0) {
         char jdesc[160];
         snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time, x = %g x Exp(1) per rank and step, seed %ld",
