@@ -17,6 +17,7 @@ expect_status 2 advise $A --gpus x
 expect_status 2 advise $A --gpus 6
 expect_status 2 advise $A --gpus 8 --gpus-per-node 0
 expect_status 2 advise $A --gpus 8 --caps 5,x
+expect_status 2 advise $A --gpus 8 --sim --sim-exe /tmp  # a folder is not the simulation binary
 expect_status 2 advise $A --gpus 8 --firsts ""
 expect_status 2 advise $A --gpus 8 --batch 0
 expect_status 2 advise $A --gpus 8 --profile nosuch
@@ -57,6 +58,10 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then
         ok || bad "--sim: no comparison line: $(echo "$out" | tail -n 1)"
     [ -z "$(ls -d /tmp/ddlbench-advise-* 2>/dev/null | xargs -r -n1 sh -c 'find "$0" -newer "'"$tmp"'" -maxdepth 0' 2>/dev/null)" ] &&
         ok || bad "--sim left its temporary folder"
+    # a simulation binary under a path with a blank: smpirun gets a plain link to it
+    mkdir -p "$tmp/with blank" && cp "$BUILD/sim/ddlbench-sim" "$tmp/with blank/"
+    "$exe" advise $A --gpus 8 --image-size 32 --caps 5,25 --sim --sim-exe "$tmp/with blank/ddlbench-sim" >"$tmp/sp.out" 2>&1 &&
+        grep -q "in the simulation" "$tmp/sp.out" && ok || bad "--sim-exe with a blank in its path: $(tail -n 1 "$tmp/sp.out")"
 else
     echo "# $BUILD/sim/ddlbench-sim not built (make sim): --sim run skipped"
 fi

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,8 +106,8 @@ static int read_csv(const advise_opts *o, const char *csv, int f, double *expose
 static void remove_files(const advise_opts *o, const char *dir)
 {
     char p[PATH_MAX];
-    static const char *const fixed[] = { "platform.xml", "hostfile" };
-    for (int i = 0; i < 2; i++) snprintf(p, sizeof p, "%s/%s", dir, fixed[i]), remove(p);
+    static const char *const fixed[] = { "platform.xml", "hostfile", "ddlbench-sim" };
+    for (int i = 0; i < 3; i++) snprintf(p, sizeof p, "%s/%s", dir, fixed[i]), remove(p);
     for (int f = 0; f < o->nfirsts; f++) {
         snprintf(p, sizeof p, "%s/first-%ld.csv", dir, o->firsts[f]);
         remove(p);
@@ -124,7 +125,11 @@ static int sim_paths(const advise_opts *o, char *exe, char *script, char *err, s
     snprintf(exe, PATH_MAX, "%s", o->sim_exe ? o->sim_exe : "");
     if (!o->sim_exe) snprintf(exe, PATH_MAX, "%.4000s/sim/ddlbench-sim", here);
     snprintf(script, PATH_MAX, "%.4000s/../harness/scripts/simlaunch.sh", here);
+    struct stat st;
     if (access(exe, X_OK)) return snprintf(err, errlen, "%.200s: not found (make sim, or --sim-exe PATH)", exe), 2;
+    if (stat(exe, &st) || !S_ISREG(st.st_mode))
+        return snprintf(err, errlen, "--sim-exe: \"%.200s\": not a regular file; expected the simulation binary "
+                        "(build/sim/ddlbench-sim)", exe), 2;
     if (access(script, R_OK)) snprintf(script, PATH_MAX, "harness/scripts/simlaunch.sh");
     if (access(script, R_OK)) return snprintf(err, errlen, "harness/scripts/simlaunch.sh not found (run from the repository)"), 2;
     return 0;
@@ -144,6 +149,16 @@ int advise_sim_grid(const advise_opts *o, const platform *pf, double *exposed, d
         snprintf(caps + strlen(caps), sizeof caps - strlen(caps), "%s%ld", c ? "," : "", o->caps[c]);
     if (!mkdtemp(dir)) return snprintf(err, errlen, "cannot create a temporary folder: %s", strerror(errno)), 1;
     if (write_platform(pf, dir, err, errlen)) return 1;
+    /* smpirun is a shell script that splits a path with blanks: the binary is launched through a link of
+     * a plain name in the temporary folder, to the absolute path of the real one */
+    char target[8200], cwd[PATH_MAX], link_path[PATH_MAX];
+    if (exe[0] == '/') snprintf(target, sizeof target, "%s", exe);
+    else if (getcwd(cwd, sizeof cwd)) snprintf(target, sizeof target, "%.4000s/%.4000s", cwd, exe);
+    else return snprintf(err, errlen, "cannot find the working folder: %s", strerror(errno)), 1;
+    snprintf(link_path, sizeof link_path, "%s/ddlbench-sim", dir);
+    if (symlink(target, link_path)) return snprintf(err, errlen, "cannot link the simulation binary into %s: %s", dir,
+                                                    strerror(errno)), 1;
+    snprintf(exe, PATH_MAX, "%s", link_path);
     for (int f = 0; f < o->nfirsts; f++) {
         snprintf(csv, sizeof csv, "%s/first-%ld.csv", dir, o->firsts[f]);
         fprintf(stderr, "# advise --sim: %d simulated GPUs, first bucket %ld MiB, caps %s ...\n", platform_ranks(pf),
