@@ -87,7 +87,8 @@ check_json "$tmp/sw/scaling.json" "$tmp/sw/scaling.csv" scaling "scaling.json vs
 sh "$dir/../harness/scripts/report.sh" "$tmp/sw" >/dev/null 2>&1
 grep -q '^| resnet50 | 3 | ring | 25 | \*\*1 flagged\*\* | 2 | ' "$tmp/sw/report.md" && ok ||
     bad "report.md: no straggler row for rank 2: $(sed -n '/## Stragglers/,/## Hardware/p' "$tmp/sw/report.md" | tail -n 4)"
-grep -q '^| resnet50 | 90 x ImageNet-1K | 3 | [0-9.]* [hd] ([0-9]*) | 50 min |$' "$tmp/sw/report.md" && ok ||
+grep -q '^| resnet50 | 90 x ImageNet-1K | 3 | [0-9.]* [hd] ([0-9]*) | - (image 32) |$' "$tmp/sw/report.md" &&
+    grep -q '^\*\*A projection of this configuration only:\*\* its images are 32x32' "$tmp/sw/report.md" && ok ||
     bad "report.md: time to train row: $(grep -A 8 '## Time to train' "$tmp/sw/report.md" | tail -n 2)"
 [ "$(grep -vc '^#' "$tmp/sw/scaling.csv")" -eq 3 ] && ok || bad "scaling.csv: per-rank rows leaked into the merge"
 report

@@ -97,7 +97,10 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         print "Projected wall time (GPU-hours) of the study workloads at the images/s above: epochs x images / (images/s)."
         print "Assumptions: no data loading, no evaluation, every step at the measured or simulated rate; the"
         print "ResNet-101 / ImageNet-22K epochs are an assumption (docs/SOURCES.md §1). Study: ResNet-50 90 epochs"
-        print "in 50 min, ResNet-101 / ImageNet-22K in about 7 h, both on 256 GPUs.\n"
+        print "in 50 min, ResNet-101 / ImageNet-22K in about 7 h, both on 256 GPUs."
+        img = ("image_size" in c) ? v[1, c["image_size"]] + 0 : 224
+        if (img != 224) printf "**A projection of this configuration only:** its images are %dx%d, not the study'"'"'s 224x224, so these times are not comparable with the study'"'"'s.\n", img, img
+        print ""
         hdr2 = "| model | workload | GPUs |"; for (k = 1; k <= na; k++) hdr2 = hdr2 " " algos[k] " |"
         print hdr2 " study (256 GPUs) |"; hdr2 = "|---|---|---:|"; for (k = 1; k <= na; k++) hdr2 = hdr2 "---:|"; print hdr2 "---|"
         for (j = 1; j <= nm; j++) {
@@ -110,7 +113,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
                     if (f(r, "dataset") != "NA") wl = f(r, "epochs") " x " f(r, "dataset")
                 }
                 line = sprintf("| %s | %s | %s |", models[j], wl, gs[g]); for (k = 1; k <= na; k++) line = line " " ((algos[k] in cell) ? cell[algos[k]] : "-") " |"
-                print line " " (models[j] == "resnet50" ? "50 min" : models[j] == "resnet101-22k" ? "7 h" : "-") " |"
+                print line " " (img != 224 ? "- (image " img ")" : models[j] == "resnet50" ? "50 min" : models[j] == "resnet101-22k" ? "7 h" : "-") " |"
             }
         }
     }

@@ -7,6 +7,7 @@
 # time_to_train_h column; the study: 50 min and about 7 h on 256 GPUs).
 [ -f "${1:-}" ] || { echo "usage: summary.sh SCALING_CSV" >&2; exit 2; }
 awk -F, '
+    function proj(f) { if (("image_size" in col) && f[col["image_size"]] != 224 && f[col["image_size"]] != "NA") { projected = f[col["image_size"]]; return "*" } return "" }
     /^#/ { next }                               # provenance lines (results/README.md)
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) col[$i] = i; next }
     { m = $col["model"]; g = $col["gpus"] + 0; if (g > max[m]) max[m] = g; rows[NR] = $0 }
@@ -26,13 +27,14 @@ awk -F, '
                 m, f[col["gpus"]], f[col["algo"]], f[col["bucket_MB"]], f[col["images_per_s"]],
                 pct(f[col["eff_vs_1gpu"]]), pct(f[col["eff_vs_1node"]]), f[col["exposed_ms"]], f[col["gemm_ms"]],
                 ("nongemm_ms" in col) ? sprintf("%.2f", f[col["nongemm_ms"]]) : "NA",
-                ("time_to_train_h" in col) ? hm(f[col["time_to_train_h"]]) : "NA", ref)
+                ("time_to_train_h" in col) ? hm(f[col["time_to_train_h"]]) proj(f) : "NA", ref)
             keys[m, f[col["algo"]], f[col["bucket_MB"]]] = 1
         }
         n = 0
         for (k in keys) sorted[++n] = k
         for (i = 2; i <= n; i++) { v = sorted[i]; for (j = i - 1; j > 0 && sorted[j] > v; j--) sorted[j + 1] = sorted[j]; sorted[j + 1] = v }
         for (i = 1; i <= n; i++) print line[sorted[i]]
+        if (projected) printf "# * time to train at image %s, not the study'"'"'s 224: a projection of this configuration only, not comparable with the study'"'"'s time\n", projected
     }
     function pct(x) { return x == "NA" ? "NA" : sprintf("%.1f%%", 100 * x) }
     function hm(h) { return h == "NA" || h == "" ? "NA" : h < 1 ? sprintf("%.0f min", 60 * h) : h < 48 ? sprintf("%.1f h", h) : sprintf("%.1f d", h / 24) }
