@@ -1,12 +1,9 @@
-# ddlbench — one non-recursive Makefile. Its targets and variables are the rows of one table,
-# harness/scripts/make_table.txt: .PHONY, the variables accepted and each one's check come from it,
-# and `make help` prints it (harness/scripts/make_help.awk, which fails on a row or a definition
-# without the other).
-# ---- Variables are data: taken as text, checked, quoted (tests/bad_inputs_scripts.sh) ------------
-# A variable given on the command line or in the environment becomes a simple variable holding its
-# text, so no expansion runs a $(shell ...) in it; it is checked (bad.KIND, KIND from its row) and
-# single-quoted (q) wherever it reaches a recipe. Tool variables are command fragments by design.
-# A command-line variable without a row is refused, so a typo (NODE=64) is not silently ignored.
+# ddlbench — one non-recursive Makefile. Targets and variables are rows of one table
+# (harness/scripts/make_table.txt): .PHONY, the variables accepted and their checks come from it, and
+# `make help` prints it (make_help.awk fails on a row or a definition without the other). A variable
+# given on the command line or in the environment becomes a simple variable holding its text (no
+# expansion runs a $(shell ...) in it), is checked (bad.KIND) and single-quoted (q) in recipes; a
+# command-line variable without a row is refused, so NODE=64 is not silently ignored.
 ROWS      := $(shell awk '$$1 == "var" { print $$2 ":" $$3 } $$1 == "target" { print "t:" $$2 }' \
                harness/scripts/make_table.txt)
 CHECKS    := $(filter-out t:%,$(ROWS))
@@ -195,10 +192,9 @@ sim-repro: $(EXE) tests/sim/parallel_contexts.c
 	sh tests/sim/parallel_contexts.sh
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# ---- Registry test build (tests/registry_extra.sh) -----------------------------------------------
-# An algorithm is one file plus one row: registry.c compiled with -DDDL_TEST_EXTRA_ALGO lists
-# tests/extra/allreduce_star.c; both replace registry.o in $(EXTRA_LIB), against which ddlbench,
-# test_allreduce and test_collectives are relinked there. $(LIBDDL) and $(EXE) never hold the star.
+# ---- Registry test build (tests/registry_extra.sh): one file plus one row is an algorithm --------
+# registry.c with -DDDL_TEST_EXTRA_ALGO lists tests/extra/allreduce_star.c; both replace registry.o
+# in $(EXTRA_LIB), against which ddlbench and two tests are relinked; $(LIBDDL), $(EXE) never do.
 EXTRA_BUILD := $(BUILD)/extra
 EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
 EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
@@ -346,8 +342,8 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
 FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c tree.c) \
-                $(addprefix harness/sim/,profile.c platform.c platform_xml.c platform_file.c study_file.c) \
-                collectives/grid.c collectives/errors.c
+                $(addprefix harness/sim/,profile.c platform.c platform_xml.c platform_file.c \
+                study_file.c) collectives/grid.c collectives/errors.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | \
                         cut -d' ' -f2-)
