@@ -1,9 +1,9 @@
 # ddlbench — one non-recursive Makefile. Targets and variables are rows of one table
 # (harness/scripts/make_table.txt): .PHONY, the variables accepted and their checks come from it,
-# and `make help` prints it (make_help.awk fails on a row or a definition without the other). A variable
-# given on the command line or in the environment becomes a simple variable holding its text (no
-# expansion runs a $(shell ...) in it), is checked (bad.KIND) and single-quoted (q) in recipes; a
-# command-line variable without a row is refused, so NODE=64 is not silently ignored.
+# and `make help` prints it (make_help.awk fails on a row or a definition without the other). A
+# variable given on the command line or in the environment becomes a simple variable holding its
+# text (no expansion runs a $(shell ...) in it), is checked (bad.KIND) and single-quoted (q) in
+# recipes; a command-line variable without a row is refused, so NODE=64 is not silently ignored.
 ROWS      := $(shell awk '$$1 == "var" { print $$2 ":" $$3 } $$1 == "target" { print "t:" $$2 }' \
                harness/scripts/make_table.txt)
 CHECKS    := $(filter-out t:%,$(ROWS))
