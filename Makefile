@@ -344,7 +344,7 @@ jitter: $(EXE) $(SIM_EXE)
 ## (ends: fidelity: median |error| X%, max Y% ...; ~30 min; harness/scripts/fidelity.sh)
 fidelity: $(EXE) $(SIM_EXE)
 	MPIRUN=$(call qv,MPIRUN) sh harness/scripts/fidelity.sh --build $(call qv,BUILD) \
-	    $(FIDELITY_FLAGS)
+	    --backend $(call qv,BACKEND) $(FIDELITY_FLAGS)
 ## cluster-bench: largest size (16M, 32M, 64M, 128M or 256M; default 64M)
 MAX ?=
 ## the bench sweep (1K-64M) on an emulated cluster: NODES x GPUS_PER_NODE ranks (default 2 x 2),
