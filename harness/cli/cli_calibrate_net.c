@@ -69,7 +69,7 @@ static const opt_row rows[] = {
     { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = offsetof(net_opts, timeout_s),
       .expect = "seconds 0..1000000",
       .help = "watchdog per size: a peer that does not answer in S s (+1 s per 10 MB) ends\n"
-              "the job with one line, exit 1 (default 30; 0 = off)" },
+              "the job with one line, exit 2 (default 30; 0 = off)" },
 };
 
 static void usage(void)
@@ -306,6 +306,7 @@ int cli_calibrate_network(int argc, char **argv)
         goto out;
     }
     memset(s.sbuf, s.rank & 0x7f, maxb);
+    watchdog_exit_status(2); /* a peer that does not answer: one line, exit 2 */
     if (o.timeout_s && watchdog_start("ddlbench calibrate")) {
         fprintf(stderr, "ddlbench calibrate: rank %d: cannot start the watchdog thread\n", s.rank);
         rc = 1;

@@ -126,7 +126,9 @@ static double log_median(const fit_model *m, const double *n, const double *t, i
     return count % 2 ? r[count / 2] : (r[count / 2 - 1] + r[count / 2]) / 2;
 }
 
-/* Leave one out: the kept point (of cn, ct) furthest from the model made without it, in log ratio
+/* Leave one out: of the kept points (cn, ct) that took longer than the next larger size (which no
+ * regime of a link explains; a memory-bound tail is no candidate), the one furthest from the model
+ * made without it, in log ratio
  * (a point 1000x slow and one 1000x fast count alike), if it is an outlier: off by more than
  * FIT_OUTLIER_MIN_PCT and FIT_OUTLIER_RATIO times the others' median residual there, while the
  * current model (m) is off by more than FIT_OUTLIER_FIT_PCT RMS (a breakpoint of a good fit is no
@@ -136,9 +138,10 @@ static int worst_outlier(const fit_model *m, const double *cn, const double *ct,
     double tn[FIT_MAX_POINTS], tt[FIT_MAX_POINTS], worst = 0;
     int w = -1;
     if (!(m->rms_pct > FIT_OUTLIER_FIT_PCT)) return -1;
-    for (int x = 0; x < kept; x++) {
+    for (int x = 0; x + 1 < kept; x++) {
         fit_model c;
         int k = 0;
+        if (!(ct[x] > ct[x + 1])) continue; /* only a time above the next larger size's: no regime does that */
         for (int i = 0; i < kept; i++)
             if (i != x) tn[k] = cn[i], tt[k++] = ct[i];
         if (make_all(tn, tt, k, &c)) continue;

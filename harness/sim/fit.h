@@ -38,7 +38,8 @@ typedef struct fit_model {
 } fit_model;
 
 /* Fit one line, then the best partition into up to FIT_MAX_SEGMENTS segments of >= FIT_MIN_SEGMENT
- * points, each extra segment kept only if it cuts the RMS by FIT_SPLIT_GAIN. Robust: a point that the
+ * points, each extra segment kept only if it cuts the RMS by FIT_SPLIT_GAIN. Robust: a point slower
+ * than the next larger size (times do not fall with size: a scheduling outlier) that the
  * model made without it misses by more than FIT_OUTLIER_MIN_PCT and FIT_OUTLIER_RATIO times the
  * others' median residual, while the model with it is off by FIT_OUTLIER_FIT_PCT, is left
  * out and everything refitted, the worst first, up to FIT_MAX_OUTLIERS (and count / 8) points, so one
