@@ -19,6 +19,21 @@ bad_option --ranks x
 bad_option --repeats -1
 bad_option --colour blue
 bad_option --out
+bad_option --backend emu
+
+# a calibration that cannot reach its peer (a fake build whose calibrate fails as the watchdog does):
+# one line naming it, exit 2, and the OUT of an earlier run unchanged
+fb=$tmp/fakebuild; mkdir -p "$fb/sim" "$tmp/old"
+printf '#!/bin/sh\ncase "$1" in list) echo ring;; calibrate) echo "ddlbench calibrate: watchdog: rank 0: calibrate --network intra ping-pong, 64 bytes (a peer that does not answer?) not finished after 30 s (--timeout); aborting the job" >&2; exit 2;; esac\n' >"$fb/ddlbench"
+printf '#!/bin/sh\nexit 0\n' >"$fb/sim/ddlbench-sim"; printf '#!/bin/sh\nshift 2; exec "$@"\n' >"$tmp/fakempirun"
+chmod +x "$fb/ddlbench" "$fb/sim/ddlbench-sim" "$tmp/fakempirun"; echo "kind,old" >"$tmp/old/points.csv"
+if command -v smpirun >/dev/null 2>&1; then
+    MPIRUN=$tmp/fakempirun sh "$root/harness/scripts/fidelity.sh" --build "$fb" --out "$tmp/old" --ranks 2 --emu off \
+        >"$tmp/out" 2>"$tmp/err" </dev/null; got=$?
+    [ "$got" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] && grep -q "the calibration failed: .*a peer that does not answer" "$tmp/err" &&
+        [ "$(cat "$tmp/old/points.csv")" = "kind,old" ] && [ ! -e "$tmp/old/2" ] && ok ||
+        bad "unreachable peer: exit $got, $(cat "$tmp/err"), points.csv $(cat "$tmp/old/points.csv")"
+fi
 
 if ! [ -x "$BUILD/sim/ddlbench-sim" ] || ! command -v smpirun >/dev/null 2>&1; then
     echo "SKIP: --rejoin (fidelity.sh needs $BUILD/sim/ddlbench-sim and smpirun)"; report; exit $?

@@ -78,8 +78,16 @@ fi
 exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -n "$dry" ] || { [ -x "$exe" ] && [ -x "$sim" ]; } || die "$exe and $sim must be built (make all sim)"
 [ -n "$dry" ] || command -v smpirun >/dev/null 2>&1 || die "smpirun not found (apt-get install simgrid libsimgrid-dev)"
-[ -n "$dry" ] || mkdir -p "$out" || die "cannot create $out"
-trap 'rm -f "$out"/*.tmp "$out"/*/*.tmp; echo "fidelity.sh: interrupted" >&2; exit 130' INT TERM
+# The runs go to $work (OUT.partial) and replace their folders in OUT only when all succeeded: a
+# failed or interrupted run changes nothing in OUT (its logs stay in OUT.partial).
+work=$out.partial; [ "$rejoin" = 1 ] && work=$out
+[ -n "$dry" ] || { mkdir -p "$out" && { [ "$rejoin" = 1 ] || { rm -rf "$work" && mkdir -p "$work"; }; }; } ||
+    die "cannot create $out and $work"
+trap 'echo "fidelity.sh: interrupted: nothing in $out changed (the partial runs: $work)" >&2; exit 2' INT TERM
+failed() { # rc what dir: one line (the calibration's own last line when it failed: exit 2)
+    [ "$1" = 2 ] && die "$2: the calibration failed: $(tail -n 1 "$3/calibrate.log" 2>/dev/null) (nothing in $out changed)"
+    echo "fidelity.sh: $2 failed; see $3/*.log (nothing in $out changed)" >&2; exit 1
+}
 emuname=fid$(($$ % 100000))
 algos=$("$exe" list 2>/dev/null | awk '!/^#/ && NF {print $1}' | paste -sd, -)
 [ -n "$algos" ] || algos=mpi,ring,rhd,rhd-far,ddl,auto # --dry-run without a build
@@ -122,17 +130,7 @@ compute_profile() { # k dir
         "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"
 }
 
-merge_runs() { # CSVs of repeated allreduce runs -> one: per point the median of the medians, the min of the mins
-    awk -F, -v OFS=, 'FNR == 1 { hdr = 0 } /^#/ { next } !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { k = $c["size_B"] OFS $c["algo"] OFS $c["placement"] OFS $c["ranks"]
-          if (!(k in n)) order[++m] = k
-          v[k, ++n[k]] = $c["time_us_median"]; if (!(k in lo) || $c["time_us_min"] < lo[k]) lo[k] = $c["time_us_min"] }
-        END { print "size_B,algo,placement,ranks,time_us_median,time_us_min,runs"
-              for (j = 1; j <= m; j++) { k = order[j]; r = n[k]
-                  for (a = 1; a <= r; a++) for (b = a + 1; b <= r; b++) if (v[k, b] < v[k, a]) { t = v[k, a]; v[k, a] = v[k, b]; v[k, b] = t }
-                  med = r % 2 ? v[k, (r + 1) / 2] : (v[k, r / 2] + v[k, r / 2 + 1]) / 2
-                  print k, med, lo[k], r } }' "$@"
-}
+merge_runs() { sh "$here/fidelity_join.sh" merge "$@"; } # per point: the median of the medians, the min of the mins
 
 # real NP CMD...: CMD on NP ranks of the machine in use: one node (mpilaunch.sh), the emulated
 # cluster's 2 nodes x $ppn ranks (emucluster.sh run, which sets Open MPI up for its nodes) when $emu is
@@ -148,7 +146,7 @@ run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (
     [ -z "$dry" ] || d=$(mktemp -d) # --dry-run: the logs go nowhere that stays
     mkdir -p "$d/platform" || return 1
     step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps) and the compute rates"
-    real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 1
+    real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 2
     compute_profile "$np" "$d" || return 1
     x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
     step "$np ranks on $nn node(s)$where: real allreduce and train"
@@ -176,24 +174,7 @@ rejoin_level() { # dir: the real allreduce runs already there merged again
         mv "$1/allreduce_real.csv.tmp" "$1/allreduce_real.csv" || die "--rejoin: no runs in $1"
 }
 
-join_level() { # label dir: rows kind,setup,ranks,algo,size_B,real_us,sim_us,err_pct,real_min_us,err_min_pct
-    awk -F, -v OFS=, -v setup="$1" '
-        FNR == 1 { f++; hdr = 0 }
-        /^#/ { next }
-        !hdr { hdr = 1; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        f <= 2 && $c["placement"] != "out" { next }
-        f <= 2 { k = "allreduce" SUBSEP $c["ranks"] SUBSEP $c["algo"] SUBSEP $c["size_B"]
-                 t = $c["time_us_median"]; m = $c["time_us_min"] }
-        f > 2  { k = "train" SUBSEP $c["ranks"] SUBSEP $c["algo"] SUBSEP "resnet50-b2-32px-bucket" $c["bucket_MB"]
-                 t = 1000 * $c["step_ms_median"]; m = 1000 * $c["step_ms_min"] }
-        f == 1 || f == 3 { real[k] = t; rmin[k] = m; order[++n] = k; next }
-        { simt[k] = t }
-        END { for (i = 1; i <= n; i++) { k = order[i]; if (!(k in simt) || real[k] <= 0) continue
-                  split(k, p, SUBSEP)
-                  printf "%s,%s,%s,%s,%s,%.3f,%.3f,%.2f,%.3f,%.2f\n", p[1], setup, p[2], p[3], p[4], real[k], simt[k],
-                         100 * (simt[k] - real[k]) / real[k], rmin[k], 100 * (simt[k] - rmin[k]) / rmin[k] } }' \
-        "$2/allreduce_real.csv" "$2/allreduce_sim.csv" "$2/train_real.csv" "$2/train_sim.csv"
-}
+join_level() { sh "$here/fidelity_join.sh" join "$@"; } # label dir: the rows of points.csv
 
 # emu_probe: empty when the emulated cluster can be made here, else why not (one line)
 emu_probe() {
@@ -206,32 +187,33 @@ emu_probe() {
 
 emu="" where=""
 if [ "$backend" = mpi ]; then # the allocation: calibrated, run and simulated on its nodes
-    d=$out/alloc-${anodes}x$agpn where=" (the allocation)"
+    d=$work/alloc-${anodes}x$agpn where=" (the allocation)"
     if [ -n "$dry" ]; then run_level $((anodes * agpn)) "$anodes" "$d"; echo "# --dry-run: nothing run"; exit 0; fi
-    [ "$rejoin" = 1 ] && rejoin_level "$d" || run_level $((anodes * agpn)) "$anodes" "$d" ||
-        { echo "fidelity.sh: the allocation's runs failed; see $d/*.log" >&2; exit 1; }
+    if [ "$rejoin" = 1 ]; then rejoin_level "$d"
+    else run_level $((anodes * agpn)) "$anodes" "$d" || failed $? "the allocation's runs" "$d"; fi
     { echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct"
-      join_level "alloc-${anodes}x$agpn" "$d"; } >"$out/points.csv.tmp" && mv "$out/points.csv.tmp" "$out/points.csv"
-    exec sh "$here/fidelity_report.sh" "$out"
+      join_level "alloc-${anodes}x$agpn" "$d"; } >"$work/points.csv.tmp"
+    ranks="" emurate=off
 fi
-echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" >"$out/points.csv.tmp"
+[ "$backend" = mpi ] || echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" >"$work/points.csv.tmp"
 for np in $ranks; do
     if [ "$rejoin" = 1 ]; then
-        rejoin_level "$out/$np"
+        rejoin_level "$work/$np"
     else
-        run_level "$np" 1 "$out/$np" || { echo "fidelity.sh: the $np-rank runs failed; see $out/$np/*.log" >&2; exit 1; }
+        run_level "$np" 1 "$work/$np" || failed $? "the $np-rank runs" "$work/$np"
     fi
-    join_level "1node" "$out/$np" >>"$out/points.csv.tmp"
+    join_level "1node" "$work/$np" >>"$work/points.csv.tmp"
 done
 # The emulated cluster: 2 nodes x 2 ranks, each node's NIC shaped to $emurate (emucluster.sh), up for
 # its runs only; calibrated there like the single node (its inter-node level included), simulated on
 # a 2-node platform from that calibration.
-d=$out/emu-2x2
+d=$work/emu-2x2
 why=$(emu_probe)
-if [ "$rejoin" = 1 ]; then
+if [ "$backend" = mpi ]; then :
+elif [ "$rejoin" = 1 ]; then
     if [ -f "$d/train_sim.csv" ]; then
         [ -s "$d/emu_rate" ] && emurate=$(cat "$d/emu_rate") # the rate of the run, not of this command line
-        rejoin_level "$d"; join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
+        rejoin_level "$d"; join_level "emu-$emurate" "$d" >>"$work/points.csv.tmp"
     else echo "SKIP: emulated cluster (2 nodes x 2 ranks): no runs in $d to rejoin"; fi
 elif [ -n "$why" ]; then
     echo "SKIP: emulated cluster (2 nodes x 2 ranks, NIC $emurate): $why"
@@ -242,8 +224,11 @@ else
     trap '$emu down >/dev/null 2>&1' EXIT
     run_level 4 2 "$d"; rc=$?
     $emu down >/dev/null 2>&1; trap - EXIT
-    [ "$rc" = 0 ] || { echo "fidelity.sh: the emulated-cluster runs failed; see $d/*.log" >&2; exit 1; }
-    join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
+    [ "$rc" = 0 ] || failed "$rc" "the emulated-cluster runs" "$d"
+    join_level "emu-$emurate" "$d" >>"$work/points.csv.tmp"
 fi
-mv "$out/points.csv.tmp" "$out/points.csv"
+if [ "$rejoin" != 1 ]; then # all done: the new runs replace their folders in OUT, then points.csv
+    for lv in "$work"/*/; do [ -d "$lv" ] || continue; n=$(basename "$lv"); rm -rf "${out:?}/$n" && mv "$lv" "$out/$n" || die "cannot move $lv into $out"; done
+    mv "$work/points.csv.tmp" "$out/points.csv" && rmdir "$work" || die "cannot write $out/points.csv"
+else mv "$out/points.csv.tmp" "$out/points.csv"; fi
 sh "$here/fidelity_report.sh" "$out"
