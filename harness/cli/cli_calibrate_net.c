@@ -20,7 +20,8 @@
  * piecewise where that explains the points clearly better, outliers left out (the residuals per
  * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
- * platform model). SMPI's factors are global, so they come from one level: inter when measured,
+ * platform model; more ranks a node than cores: intra_lat = α of the exchange). SMPI's factors are
+ * global, so they come from one level: inter when measured,
  * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
 #include "cli_calibrate_net.h"
@@ -41,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NET_RMS_LIMIT 25.0 /* %: a fit worse than this is reported as unreliable */
 
@@ -189,8 +191,12 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     snprintf(pf->name, sizeof pf->name, "%s", s->o->name);
     pf->nodes = 1, pf->gpus_per_node = s->rpn;
     /* latency from the ping-pong: an exchange's slowest rank also waits out the barrier's skew (about
-     * one α, on a real machine and in SMPI alike), so its α would count that twice */
-    double a_in = m[first][SW_PINGPONG].alpha, a_x = m[levels - 1][SW_PINGPONG].alpha;
+     * one α, on a real machine and in SMPI alike), so its α would count that twice. With more ranks
+     * a node than cores (real runs only), a message waits for its receiver to be scheduled, which the
+     * pair alone does not see and every rank at once does: then the exchange's α */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int over = !kern_simulated() && cores > 0 && s->rpn > cores;
+    double a_in = m[first][over ? SW_EXCHANGE : SW_PINGPONG].alpha, a_x = m[levels - 1][SW_PINGPONG].alpha;
     pf->intra_lat = a_in, pf->intra_bw = 1 / in->beta;
     pf->inter_lat = a_x > a_in ? a_x : a_in;
     pf->nic_bw = levels == 2 ? s->rpn / x->beta : pf->intra_bw;
@@ -213,6 +219,9 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
                 print_fit(k ? (l ? "inter exchange" : "intra exchange") : (l ? "inter ping-pong" : "intra ping-pong"), f,
                           n, t[l][k], count);
         }
+    if (over)
+        used += snprintf(header + used, hlen - (size_t)used, "%d ranks a node on %ld cores: intra latency from the exchange\n",
+                         s->rpn, cores);
     if (levels == 1)
         snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");
     return 0;
