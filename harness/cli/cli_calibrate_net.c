@@ -20,7 +20,7 @@
  * piecewise where that explains the points clearly better, outliers left out (the residuals per
  * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
- * platform model; more ranks a node than cores: intra_lat = α of the exchange). SMPI's factors are
+ * platform model; more ranks a node than cores: intra_lat = half the exchange's α). SMPI's factors are
  * global, so they come from one level: inter when measured,
  * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
@@ -164,8 +164,8 @@ static void print_fit(const char *what, const fit_model *m, const double *n, con
     if (m->nseg > 1) printf("  (one line: rms %.1f%%)", m->whole.rms_pct);
     putchar('\n');
     for (int i = 0; i < m->nseg; i++)
-        printf("#   from %10.0f B: alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g; residual rms %.1f%%\n",
-               n[m->first[i]], m->seg[i].alpha * 1e6, 1e-9 / m->seg[i].beta, m->lat_f[i], m->bw_f[i],
+        printf("#   from %10.0f B (fit from %.0f B): alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g; residual rms %.1f%%\n",
+               m->at[i], n[m->first[i]], m->seg[i].alpha * 1e6, 1e-9 / m->seg[i].beta, m->lat_f[i], m->bw_f[i],
                fit_segment_rms(m, n, t, count, i));
     for (int i = 0; i < m->outliers; i++)
         printf("#   left out: %.0f B (%.4g us, off the fit by %.0f%%)\n", n[m->outlier[i]], t[m->outlier[i]] * 1e6,
@@ -193,10 +193,12 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     /* latency from the ping-pong: an exchange's slowest rank also waits out the barrier's skew (about
      * one α, on a real machine and in SMPI alike), so its α would count that twice. With more ranks
      * a node than cores (real runs only), a message waits for its receiver to be scheduled, which the
-     * pair alone does not see and every rank at once does: then the exchange's α */
+     * pair alone does not see and every rank at once does: then half the exchange's α (the other
+     * half being that skew) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int over = !kern_simulated() && cores > 0 && s->rpn > cores;
-    double a_in = m[first][over ? SW_EXCHANGE : SW_PINGPONG].alpha, a_x = m[levels - 1][SW_PINGPONG].alpha;
+    double a_in = over ? m[first][SW_EXCHANGE].alpha / 2 : m[first][SW_PINGPONG].alpha;
+    double a_x = m[levels - 1][SW_PINGPONG].alpha;
     pf->intra_lat = a_in, pf->intra_bw = 1 / in->beta;
     pf->inter_lat = a_x > a_in ? a_x : a_in;
     pf->nic_bw = levels == 2 ? s->rpn / x->beta : pf->intra_bw;
@@ -204,9 +206,9 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     fit->points[0] = first == LV_INTRA ? count : 0, fit->points[1] = levels == 2 ? count : 0;
     for (int i = 0, ul = 0, ub = 0; i < x->nseg && x->nseg > 1; i++) { /* first[0] = 0: the lists start at 0 */
         ul += snprintf(fit->lat_factor + ul, sizeof fit->lat_factor - (size_t)ul, "%s%.0f:%.4g", i ? ";" : "",
-                       i ? n[x->first[i]] : 0.0, x->lat_f[i]);
+                       x->at[i], x->lat_f[i]);
         ub += snprintf(fit->bw_factor + ub, sizeof fit->bw_factor - (size_t)ub, "%s%.0f:%.4g", i ? ";" : "",
-                       i ? n[x->first[i]] : 0.0, x->bw_f[i]);
+                       x->at[i], x->bw_f[i]);
     }
     for (int l = first; l < levels; l++)
         for (int k = 0; k < 2; k++) {
@@ -220,7 +222,7 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
                           n, t[l][k], count);
         }
     if (over)
-        used += snprintf(header + used, hlen - (size_t)used, "%d ranks a node on %ld cores: intra latency from the exchange\n",
+        used += snprintf(header + used, hlen - (size_t)used, "%d ranks a node on %ld cores: intra latency = half the exchange's alpha\n",
                          s->rpn, cores);
     if (levels == 1)
         snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");

@@ -43,7 +43,8 @@ int fit_linear(const double *n, const double *t, int count, fit_line *out)
 double fit_model_predict(const fit_model *m, const double *n, double bytes)
 {
     int i = m->nseg - 1;
-    while (i > 0 && bytes < n[m->first[i]]) i--;
+    (void)n; /* the breakpoints are sizes (m->at) */
+    while (i > 0 && bytes < m->at[i]) i--;
     return m->alpha * m->lat_f[i] + bytes * m->beta / m->bw_f[i];
 }
 
@@ -73,6 +74,12 @@ static int make_segments(fit_model *m, const double *n, const double *t, int cou
         m->bw_f[i] = m->beta / m->seg[i].beta;
     }
     m->lat_f[0] = 1;
+    m->at[0] = 0;
+    for (int i = 1; i < nseg; i++) { /* where the two lines cross inside the gap, else its geometric middle */
+        double lo = n[first[i] - 1], hi = n[first[i]], a0 = m->alpha * m->lat_f[i - 1], b0 = m->beta / m->bw_f[i - 1];
+        double a1 = m->alpha * m->lat_f[i], b1 = m->beta / m->bw_f[i], c = b0 != b1 ? (a1 - a0) / (b0 - b1) : 0;
+        m->at[i] = c > lo && c < hi ? ceil(c) : ceil(sqrt(lo * hi));
+    }
     m->rms_pct = model_rms(m, n, t, count);
     return 0;
 }

@@ -31,7 +31,11 @@ typedef struct fit_model {
     int first[FIT_MAX_SEGMENTS];        /* index of each segment's first point (first[0] = 0) */
     fit_line seg[FIT_MAX_SEGMENTS];     /* each segment's own fit */
     double alpha, beta;                 /* the platform's link: α of the first segment, β of the last */
-    double lat_f[FIT_MAX_SEGMENTS], bw_f[FIT_MAX_SEGMENTS]; /* SMPI factors from n[first[i]] on */
+    double lat_f[FIT_MAX_SEGMENTS], bw_f[FIT_MAX_SEGMENTS]; /* SMPI factors from at[i] bytes on */
+    double at[FIT_MAX_SEGMENTS];        /* segment i from this size (at[0] = 0): between the last size
+                                           of segment i - 1 and the first of i, where their lines cross
+                                           (else the gap's geometric middle): a size between two
+                                           measured ones takes the closer line, not an extrapolation */
     double rms_pct;                     /* RMS relative residual of the model as SMPI applies it, % */
     int outliers;                       /* points left out of the fit (their residuals: not in rms_pct) */
     int outlier[FIT_MAX_OUTLIERS];      /* their indices */
