@@ -92,7 +92,8 @@ static void usage(void)
            "where a size's rounds disagree by more than %.3gx (slowest / fastest), up to R more rounds\n"
            "are run for it and the lower quartile of all its rounds is kept. Where a fit's RMS is above %.0f%%,\n"
            "it leaves out points that the fit without them misses by > %.0f%% and > %.0fx the others' median\n"
-           "(at most %d, the worst first); an RMS above %.0f%% after that says so in one line.\n"
+           "(at most %d, the worst first); an RMS above %.0f%% after that says so in one line. A working-set\n"
+           "figure above both its neighbours by more than the same factor is replaced by the larger one.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
            DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_DISAGREE, FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT,
            FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT);
@@ -239,6 +240,14 @@ static void copy_costs(net_state *s, platform_fit *fit)
     if (s->rank == 0) printf("# intra ws-copy: ns per byte of a vector exchanged in %zu KiB pieces (ns/B, not us)\n",
                              NET_WS_SEGMENT >> 10);
     if (nw) net_sweep(s, LV_INTRA, SW_WS, w, nw, tw);
+    for (int i = 1; i + 1 < nw; i++) { /* a spike above both neighbours by NET_DISAGREE: a burst of load */
+        double hi = tw[i - 1] > tw[i + 1] ? tw[i - 1] : tw[i + 1];
+        if (tw[i] > NET_DISAGREE * hi) {
+            if (s->rank == 0) printf("# ws-copy at %.0f B: %.4g ns/B, above both neighbours by > %.3gx: %.4g kept\n", w[i],
+                                     tw[i] * 1e9, NET_DISAGREE, hi * 1e9);
+            tw[i] = hi;
+        }
+    }
     for (int i = 0; i < nw; i++)
         used += snprintf(fit->ws_copy + used, sizeof fit->ws_copy - (size_t)used, "%s%.0f:%.4g", i ? ";" : "", w[i],
                          tw[i] * 1e9);

@@ -26,6 +26,8 @@ stats() { # column of points.csv -> "median max n"
             top = v[m]; return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2 }
         END { for (k in n) { a = med(e, k, n[k]); b = top
                              printf "#   %-32s %6.1f%% %6.1f%%   %6.1f%%  (%d points)\n", k, a, b, med(f, k, n[k]), n[k] } }' "$out/points.csv" | sort
+    echo "# nothing fitted to these points: the platform and profile come from separate calibration runs"
+    echo "# (calibrate --network's p2p, working-set and burst sweeps; the kernel timings), made before them"
     set -- $(stats 10)
     echo "fidelity (fastest real iteration): median |error| $1%, max $2% over $3 points"
     set -- $(stats 8)
