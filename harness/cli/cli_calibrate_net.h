@@ -10,7 +10,9 @@
 #define NET_TIMEOUT_S 30   /* per size, + 1 s per 10 MB: only a hang gets there */
 #define NET_BYTES_PER_SIZE ((size_t)256 << 20) /* iterations shrink so a size moves at most this */
 #define NET_DISAGREE 2.0   /* rounds of a size whose slowest / fastest exceeds this are repeated */
-#define NET_WS_MIN ((size_t)64 << 10)  /* the working-set sweep: 64 KiB .. -e, 4x apart */
+#define NET_WS_MIN ((size_t)64 << 10)  /* the working-set sweep: 64 KiB .. 64 MiB, 4x apart */
+#define NET_WS_MAX ((size_t)64 << 20)
+#define NET_WS_TRIES 3     /* working-set sweeps until one agrees with the exchange sweep */
 #define NET_WS_SEGMENT ((size_t)256 << 10) /* its pieces: libddl's host segment on one node */
 #define NET_BURST 32       /* messages per burst of the overhead sweep */
 

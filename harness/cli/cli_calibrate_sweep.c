@@ -161,7 +161,7 @@ void net_sweep(net_state *s, int level, int kind, const double *n, int count, do
     for (int i = 0; i < count; i++) {
         int m = got[i];
         for (int k = 0; k < m; k++) v[k] = r[k][i];
-        t[i] = m > R ? (net_median(v, m), v[(m - 1) / 4]) : net_median(v, m); /* sorted: the lower quartile */
+        t[i] = m > R ? (net_median(v, m), v[0]) : net_median(v, m); /* sorted: the fastest round's */
         if (s->rank == 0)
             printf("  %-5s %-9s %10.0f %12.4g %12.4g %12.4g%s\n", lv[level], kd[kind], n[i],
                    t[i] * (kind == SW_WS ? 1e9 : 1e6), v[0] * (kind == SW_WS ? 1e9 : 1e6),
