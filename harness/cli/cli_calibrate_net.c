@@ -190,6 +190,9 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     for (int l = first; l < levels; l++)
         for (int k = 0; k < 2; k++)
             if (fit_model_make(n, t[l][k], count, &m[l][k])) return 1;
+    for (int k = 0; k < 2 && levels == 2 && s->piece; k++) /* between real nodes a sweep's message is */
+        for (int i = 1; i < m[LV_INTER][k].nseg; i++)      /* one piece up to the piece size, then */
+            m[LV_INTER][k].at[i] = n[m[LV_INTER][k].first[i]]; /* several: a segment from its first size */
     if (first == LV_INTER) m[LV_INTRA][SW_EXCHANGE] = m[LV_INTER][SW_EXCHANGE]; /* one rank per node */
     const fit_model *in = &m[LV_INTRA][SW_EXCHANGE], *x = &m[levels - 1][SW_EXCHANGE];
     memset(pf, 0, sizeof *pf);
