@@ -278,7 +278,7 @@ jitter: $(EXE) $(SIM_EXE)
 	sh harness/scripts/jitter.sh --build $(call qv,BUILD)
 fidelity: $(EXE) $(SIM_EXE)
 	MPIRUN=$(call qv,MPIRUN) sh harness/scripts/fidelity.sh --build $(call qv,BUILD) \
-	    $(FIDELITY_FLAGS)
+	    --backend $(call qv,BACKEND) $(FIDELITY_FLAGS)
 cluster-bench: $(EXE)
 	NODES=$(call qv,NODES) GPUS_PER_NODE=$(call qv,GPUS_PER_NODE) RATE=$(call qv,RATE) \
 	    DELAY=$(call qv,DELAY) BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) \

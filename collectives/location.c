@@ -6,11 +6,12 @@
  * combines them into place at once; a plain step's pieces land in place. Everything is synchronous,
  * so a slot is free again as soon as consume returns (lag 0). Memory: depth segments of scratch
  * (and, after an out-of-place reduce-scatter, its work buffer: rsag.c).
+ * Under simulation the copies, the landed segments and each posted message are priced through mem.h
+ * (kern_copy, kern_landed, kern_posted: the copy cost by working set and the per-call overhead).
  * The device locations (cuda-aware, staged) are in device.c. */
 #include "coll.h"
 #include "mem.h"
 
-#include <string.h>
 
 static int host_alloc(ddl_ctx *ctx)
 {
@@ -42,12 +43,14 @@ static int host_stage(ddl_ctx *ctx, int slot, const void *src, size_t bytes)
 static int host_sendable(ddl_ctx *ctx, int slot, const void *src, const void **mpi)
 {
     (void)ctx, (void)slot;
+    kern_posted(); /* simulated: the per-call overhead (mem.h) */
     *mpi = src;
     return 0;
 }
 
 static int host_land(ddl_ctx *ctx, int slot, int reduce, void *dst, void **mpi)
 {
+    kern_posted();
     *mpi = reduce ? (char *)ctx->scratch + (size_t)slot * ctx->segment_bytes : dst;
     return 0;
 }
@@ -55,6 +58,7 @@ static int host_land(ddl_ctx *ctx, int slot, int reduce, void *dst, void **mpi)
 static int host_consume(ddl_ctx *ctx, const coll_seg *seg, kern_dtype dt, kern_op op)
 {
     (void)ctx;
+    kern_landed(seg->bytes); /* simulated: the working set's memory traffic beyond one segment's */
     if (seg->a) kern_reduce(dt, op, seg->dst, seg->a, seg->landed, seg->bytes / kern_dtype_size(dt));
     return 0;
 }
@@ -68,7 +72,7 @@ static int host_finish(ddl_ctx *ctx)
 static int host_copy(ddl_ctx *ctx, void *dst, const void *src, size_t bytes)
 {
     (void)ctx;
-    memcpy(dst, src, bytes);
+    kern_copy(dst, src, bytes); /* simulated: priced at the working set's copy cost */
     return 0;
 }
 

@@ -17,4 +17,15 @@ void kern_buf_free(void *p);
 void *kern_operand_alloc(size_t bytes);
 void kern_operand_free(void *p, size_t bytes);
 
+/* The copies of a collective, priced under simulation (issue 26; host build: memcpy, nothing):
+ * kern_copy      a whole-buffer copy (the q = 1 step, a rank's own block): memcpy; simulated, also
+ *                bytes x the copy cost at the working set (kern_sim_ws_cost of the collective's vector,
+ *                kern_reduce_set_working_set: reduce.h);
+ * kern_landed    a segment MPI wrote into a landing slot or in place: simulated, bytes x what the
+ *                working set costs beyond a segment alone (SMPI's link already prices that);
+ * kern_posted    one message posted (send or receive): simulated, the per-call overhead. */
+void kern_copy(void *dst, const void *src, size_t bytes);
+void kern_landed(size_t bytes);
+void kern_posted(void);
+
 #endif

@@ -2,6 +2,7 @@
 #include "mem.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void *kern_buf_alloc(size_t bytes)
 {
@@ -21,3 +22,7 @@ void kern_operand_free(void *p, size_t bytes)
     (void)bytes;
     free(p);
 }
+
+void kern_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+void kern_landed(size_t bytes) { (void)bytes; }
+void kern_posted(void) {}

@@ -4,11 +4,18 @@
  * results cannot be validated in simulation. Sizes are rounded to 64 bytes as in mem_host.c.
  * Each SMPI_SHARED_MALLOC maps and populates every page of its size and its free unmaps them (a third
  * of a launch's CPU time when every configuration did it): freed buffers are kept per rank
- * (mem_pool.h; globals are per rank under SMPI) and reused by the next configuration. */
+ * (mem_pool.h; globals are per rank under SMPI) and reused by the next configuration.
+ * kern_copy, kern_landed and kern_posted charge the copy cost by working set and the per-call
+ * overhead (sim.h) to the calling rank's clock; both are 0 unless the platform has them. */
 #include "mem.h"
 #include "mem_pool.h"
+#include "sim.h"
 
+#include <simgrid/actor.h>
 #include <smpi/smpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 static void *shared_alloc(size_t bytes) { return SMPI_SHARED_MALLOC(bytes); }
@@ -34,4 +41,60 @@ void *kern_operand_alloc(size_t bytes)
 void kern_operand_free(void *p, size_t bytes)
 {
     if (p) munmap(p, bytes ? bytes : 64);
+}
+
+/* The copy costs of issue 26 (mem.h), from the environment simlaunch.sh sets from the platform
+ * directory's sim.env (`ddlbench platform` wrote it from a checked platform file): read once per
+ * simulated rank, at the first copy. A malformed value ends the run with one line, exit 2. */
+static int sim_env_read;
+
+static void sim_env_load(void)
+{
+    size_t b[KERN_SIM_WS_POINTS];
+    double ns[KERN_SIM_WS_POINTS], o;
+    const char *why = NULL, *ws = getenv("DDL_SIM_WS_COPY"), *oh = getenv("DDL_SIM_CALL_OVERHEAD");
+    char *end;
+    int n;
+    sim_env_read = 1;
+    if (ws && *ws) {
+        if ((n = kern_sim_ws_parse(ws, KERN_SIM_WS_POINTS, b, ns, &why)) < 0 || kern_sim_set_ws_table(n, b, ns)) {
+            fprintf(stderr, "ddlbench: DDL_SIM_WS_COPY: %s, got \"%.60s\"\n", why ? why : "bad table", ws);
+            exit(2);
+        }
+    }
+    if (oh && *oh) {
+        o = strtod(oh, &end);
+        if (*end || end == oh || kern_sim_set_call_overhead(o)) {
+            fprintf(stderr, "ddlbench: DDL_SIM_CALL_OVERHEAD: expected seconds >= 0, got \"%.60s\"\n", oh);
+            exit(2);
+        }
+    }
+}
+
+static void sim_charge(double seconds)
+{
+    if (seconds > 0) sg_actor_sleep_for(seconds);
+}
+
+void kern_copy(void *dst, const void *src, size_t bytes)
+{
+    if (!sim_env_read) sim_env_load();
+    memcpy(dst, src, bytes);
+    size_t ws = kern_sim_working_set();
+    sim_charge((double)bytes * kern_sim_ws_cost(ws > bytes ? ws : bytes) * 1e-9);
+}
+
+void kern_landed(size_t bytes)
+{
+    if (!sim_env_read) sim_env_load();
+    size_t ws = kern_sim_working_set();
+    if (ws <= bytes) return;
+    double extra = kern_sim_ws_cost(ws) - kern_sim_ws_cost(bytes);
+    sim_charge((double)bytes * extra * 1e-9);
+}
+
+void kern_posted(void)
+{
+    if (!sim_env_read) sim_env_load();
+    sim_charge(kern_sim_call_overhead());
 }

@@ -10,6 +10,7 @@
 static size_t working_set; /* SMPI privatises globals: one per simulated rank */
 
 void kern_reduce_set_working_set(size_t bytes) { working_set = bytes; }
+size_t kern_sim_working_set(void) { return working_set; }
 
 void kern_reduce(kern_dtype dt, kern_op op, void *out, const void *a, const void *b, size_t n)
 {

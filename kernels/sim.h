@@ -29,4 +29,27 @@ double kern_sim_reduce_cost(size_t bytes);
 /* The same on a given table (pure; kern_sim_reduce_cost uses it): n points, flat = the value for n = 0. */
 double kern_sim_reduce_interp(int n, const size_t *sizes, const double *ns, double flat, size_t bytes);
 
+/* The copy cost by working set (issue 26): on one node MPI's transfers and the whole-buffer copies
+ * run through shared memory at the rate of the collective's working set (its vector), not of one
+ * segment: n points (0 = none, at most KERN_SIM_WS_POINTS) of (working-set bytes, ns per byte),
+ * bytes strictly increasing; from a calibrated platform's ws_copy_ns (calibrate --network) through
+ * DDL_SIM_WS_COPY (simlaunch.sh). Returns 0, or -1 (unchanged) for bad input. */
+#define KERN_SIM_WS_POINTS 12
+int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte);
+/* ns per byte copied when the working set is `bytes` (linear in log(size) between the points, the end
+ * points' values beyond them; 0 without a table). */
+double kern_sim_ws_cost(size_t bytes);
+/* "SIZE:NS;SIZE:NS..." (SIZE a whole number of bytes, strictly increasing; NS >= 0, decimal) into at
+ * most max points. Returns the count (>= 1), or -1 with why (a short phrase) for a malformed or
+ * non-monotonic list. bytes and ns NULL: a check only. Pure: the platform file's parser checks the
+ * same text with it. */
+int kern_sim_ws_parse(const char *s, int max, size_t *bytes, double *ns, const char **why);
+/* The per-call software overhead (issue 26): seconds charged for each message the pipeline posts
+ * (send or receive), fitted by calibrate --network from its burst sweep (call_overhead), through
+ * DDL_SIM_CALL_OVERHEAD. >= 0; returns 0, or -1 (unchanged). */
+int kern_sim_set_call_overhead(double seconds);
+/* The collective's vector bytes now (reduce_sim.c; simulation build only). */
+size_t kern_sim_working_set(void);
+double kern_sim_call_overhead(void);
+
 #endif

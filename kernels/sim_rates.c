@@ -2,11 +2,16 @@
 #include "sim.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 static double gemm_gflops, reduce_ns, mem_gbps; /* SMPI privatises globals: one copy per simulated rank */
 static int red_n;                               /* the size-dependent reduction cost: points */
 static size_t red_bytes[KERN_SIM_REDUCE_POINTS];
 static double red_ns[KERN_SIM_REDUCE_POINTS];
+static int ws_n;                                /* the copy cost by working set: points */
+static size_t ws_bytes[KERN_SIM_WS_POINTS];
+static double ws_ns[KERN_SIM_WS_POINTS], call_overhead;
 
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte)
 {
@@ -55,3 +60,65 @@ double kern_sim_reduce_cost(size_t bytes)
 {
     return kern_sim_reduce_interp(red_n, red_bytes, red_ns, reduce_ns, bytes);
 }
+
+int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte)
+{
+    if (n < 0 || n > KERN_SIM_WS_POINTS || (n && (!bytes || !ns_per_byte))) return -1;
+    for (int i = 0; i < n; i++)
+        if (!bytes[i] || (i && bytes[i] <= bytes[i - 1]) || !(ns_per_byte[i] >= 0) || !isfinite(ns_per_byte[i]))
+            return -1;
+    for (int i = 0; i < n; i++) ws_bytes[i] = bytes[i], ws_ns[i] = ns_per_byte[i];
+    ws_n = n;
+    return 0;
+}
+
+double kern_sim_ws_cost(size_t bytes) { return kern_sim_reduce_interp(ws_n, ws_bytes, ws_ns, 0, bytes); }
+
+/* A decimal number at s (digits, one '.', an exponent; no sign, hex, inf or nan); end past it. */
+static int ws_number(const char *s, double *v, const char **end)
+{
+    const char *p = s;
+    while ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E' ||
+           ((*p == '-' || *p == '+') && p > s && (p[-1] == 'e' || p[-1] == 'E')))
+        p++;
+    if (p == s || !(*s >= '0' && *s <= '9')) return -1;
+    char buf[64], *q;
+    if ((size_t)(p - s) >= sizeof buf) return -1;
+    memcpy(buf, s, (size_t)(p - s));
+    buf[p - s] = 0;
+    *v = strtod(buf, &q);
+    if (*q || !isfinite(*v)) return -1;
+    *end = p;
+    return 0;
+}
+
+int kern_sim_ws_parse(const char *s, int max, size_t *bytes, double *ns, const char **why)
+{
+    int n = 0;
+    double last = 0;
+    while (s && *s) {
+        double size, v;
+        const char *e;
+        if (ws_number(s, &size, &e) || *e != ':' || size != floor(size) || size < 1 || size > 1e15)
+            return *why = "expected SIZE:NS pairs separated by ';' (SIZE a whole number of bytes >= 1)", -1;
+        if (ws_number(e + 1, &v, &e) || (*e && *e != ';') || !(v >= 0))
+            return *why = "expected NS, a decimal number >= 0, after each SIZE:", -1;
+        if (n && size <= last) return *why = "sizes not increasing: expected a monotonic table", -1;
+        if (n == max) return *why = "too many points", -1;
+        if (bytes && ns) bytes[n] = (size_t)size, ns[n] = v;
+        last = size, n++;
+        s = *e ? e + 1 : e;
+        if (*e && !*s) return *why = "trailing ';'", -1;
+    }
+    if (!n) return *why = "empty table; expected SIZE:NS pairs", -1;
+    return n;
+}
+
+int kern_sim_set_call_overhead(double seconds)
+{
+    if (!(seconds >= 0) || !isfinite(seconds)) return -1;
+    call_overhead = seconds;
+    return 0;
+}
+
+double kern_sim_call_overhead(void) { return call_overhead; }

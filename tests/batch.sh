@@ -2,7 +2,8 @@
 # batch.sh — the batch scripts (batch/) and the results pipeline, without a scheduler: syntax checks,
 # dry runs under fake SLURM / LSF / PBS allocations checking the printed launch commands (launcher,
 # rank counts, real build; with GPUs and a fake CUDA build: train --device gpu at the study's batch
-# sizes and PRECISION; DEVICE=cpu), BACKEND=sim forced inside an allocation, and — when the simulation build
+# sizes and PRECISION; DEVICE=cpu), BACKEND=sim forced inside an allocation, STUDY=fidelity (make
+# fidelity on the allocation; BACKEND=mpi outside one: exit 2), and — when the simulation build
 # exists — a tiny sweep checking the progress lines, -q, the CSV provenance lines, report.md and no
 # leftover *.tmp. Prints "N passed, N failed".
 BUILD=${BUILD:-build}
@@ -66,6 +67,30 @@ out=$(env SLURM_JOB_ID=1 make -s run BUILD="$BUILD" NODES=2 SWEEP_FLAGS=--dry-ru
 has "$out" "mpilaunch.sh 8 $BUILD/ddlbench train " "make run in an allocation: real backend by default"
 out=$(env SLURM_JOB_ID=1 make -s run BUILD="$BUILD" NODES=2 BACKEND=sim SWEEP_FLAGS=--dry-run 2>&1)
 has "$out" "simlaunch.sh 8 .*ddlbench-sim train " "make run BACKEND=sim inside an allocation"
+# make fidelity on an allocation (issue 26): STUDY=fidelity dry runs under fake allocations print the
+# calibration, the real runs and the simulation on the allocation's shape; outside one, BACKEND=mpi
+# without MPILAUNCH is one line, exit 2, and results/fidelity/ is left as it was.
+fid_before=$(ls -l results/fidelity 2>/dev/null | md5sum)
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=4 SLURM_NTASKS_PER_NODE='4(x4)' STUDY=fidelity DRY_RUN=1 "$mk" bash batch/slurm.sbatch 2>&1)
+ok $? "slurm fidelity dry run exit status"
+has "$out" "^srun .* -n 16 $BUILD/ddlbench calibrate --network " "slurm fidelity: calibrate on the 16 ranks"
+has "$out" "^srun .* -n 16 $BUILD/ddlbench allreduce .*--csv .*allreduce_real.1.csv" "slurm fidelity: real allreduce"
+has "$out" "^srun .* -n 16 $BUILD/ddlbench train " "slurm fidelity: real train"
+has "$out" "platform --preset .*local.platform --nodes 4 --gpus-per-node 4 " "slurm fidelity: a 4 x 4 platform from the calibration"
+has "$out" "DDL_RANKS_PER_NODE=4 sh .*simlaunch.sh 16 .*ddlbench-sim allreduce " "slurm fidelity: simulated on it"
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" STUDY=fidelity DRY_RUN=1 "$mk" PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
+has "$out" "^mpirun --hostfile $tmp/lsf_hosts --map-by ppr:4:node -np 8 $BUILD/ddlbench calibrate --network " "lsf fidelity: 2 nodes x 4"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" STUDY=fidelity DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
+has "$out" "^mpirun --hostfile $tmp/pbs_nodes --map-by ppr:4:node -np 12 $BUILD/ddlbench calibrate --network " "pbs fidelity: 3 nodes x 4"
+has "$out" "simlaunch.sh 12 .*ddlbench-sim train " "pbs fidelity: simulated train"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/fidelity_alloc.sh 2>&1)
+[ "$out" = "3 4" ]; ok $? "fidelity_alloc.sh reads the PBS nodefile (got \"$out\")"
+out=$(make -s fidelity BUILD="$BUILD" BACKEND=mpi 2>&1); st=$?
+[ $st -ne 0 ] && [ "$(printf '%s\n' "$out" | grep -c 'not inside a Slurm, LSF or PBS allocation')" -eq 1 ]
+ok $? "make fidelity BACKEND=mpi outside an allocation: one line (exit $st: $out)"
+sh harness/scripts/fidelity.sh --build "$BUILD" --backend mpi --out "$tmp/fo" >/dev/null 2>"$tmp/e"; st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$tmp/e")" -eq 1 ] && [ ! -e "$tmp/fo" ]; ok $? "fidelity.sh --backend mpi outside: exit 2 ($st), one line, nothing written"
+[ "$fid_before" = "$(ls -l results/fidelity 2>/dev/null | md5sum)" ]; ok $? "results/fidelity untouched"
 latest_after=$(readlink results/latest 2>/dev/null)
 [ "$latest_before" = "$latest_after" ]; ok $? "dry runs leave results/latest alone"
 ls -d results/*-mpi-16gpus results/*-mpi-12gpus 2>/dev/null | grep -q .; [ $? -ne 0 ]; ok $? "dry runs create no results folder"

@@ -1,6 +1,7 @@
 /* test_fit.c — the network calibration's least squares (harness/sim/fit.c): exact lines are
  * recovered, the bounds hold (α >= 0; no positive β is an error), and a machine with three regimes
- * (latency, in-cache, memory-bound) is recovered as three segments whose SMPI factors reproduce it. */
+ * (latency, in-cache, memory-bound) is recovered as three segments whose SMPI factors reproduce it,
+ * also with two scheduling outliers among its points (left out, named; issue 26). */
 #include "fit.h"
 #include "test.h"
 
@@ -42,5 +43,26 @@ int main(void)
     for (int i = 0; i < 12; i++) exact &= close_to(fit_model_predict(&m, n, n[i]), t[i], 1e-9);
     CHECK(exact && m.rms_pct < 1e-6, "the factors reproduce every point (rms %g%%)", m.rms_pct);
     CHECK(m.whole.rms_pct > 10, "one line could not (rms %g%%)", m.whole.rms_pct);
+    CHECK(m.outliers == 0, "no outlier in clean points (%d)", m.outliers);
+    CHECK(fit_segment_rms(&m, n, t, 12, 1) < 1e-6, "segment residuals 0 (%g%%)", fit_segment_rms(&m, n, t, 12, 1));
+
+    /* the same three regimes, 16 points, two of them scheduling outliers (64 B and 256 B took ms) */
+    double n2[16], t2[16];
+    for (int i = 0; i < 16; i++) {
+        n2[i] = 64.0 * pow(2, i) * (i > 11 ? 64 : 1);
+        t2[i] = n2[i] < 16384 ? 1e-6 + n2[i] / 2e9 : n2[i] < 4194304 ? 3e-6 + n2[i] / 20e9 : 50e-6 + n2[i] / 1e9;
+    }
+    t2[0] = 14e-3, t2[2] = 8e-3;
+    CHECK(fit_model_make(n2, t2, 16, &m) == 0 && m.outliers == 2, "two outliers left out (%d)", m.outliers);
+    CHECK(m.outliers == 2 && ((m.outlier[0] == 0 && m.outlier[1] == 2) || (m.outlier[0] == 2 && m.outlier[1] == 0)),
+          "the outliers named (%d, %d)", m.outlier[0], m.outlier[1]);
+    CHECK(m.nseg >= 2 && close_to(m.beta, 1e-9, 1e-3), "the piecewise fit not stopped: %d segments, beta %g", m.nseg, m.beta);
+    CHECK(m.rms_pct < 1, "the rest fitted (rms %g%%)", m.rms_pct);
+    /* a memory-bound tail of two sizes in noisy points is a regime, not an outlier: times that rise
+     * with size are never left out */
+    for (int i = 0; i < 12; i++)
+        t[i] = (n[i] < 4194304 ? 1e-6 + n[i] / 10e9 : n[i] / 0.5e9) * (i % 2 ? 1.4 : 0.75);
+    CHECK(fit_model_make(n, t, 12, &m) == 0 && m.outliers == 0, "a rising tail kept (%d left out, first %d)",
+          m.outliers, m.outliers ? m.outlier[0] : -1);
     return TEST_REPORT();
 }

@@ -137,5 +137,23 @@ int main(void)
                   r.reduce_bytes[2] == 1 << 20 && r.reduce_ns[2] == 0.2, "round trip: %s", err);
         remove(path);
     }
+    { /* the copy cost by working set (issue 26): its table's text, its interpolation, none = 0 */
+        size_t b[KERN_SIM_WS_POINTS];
+        double v[KERN_SIM_WS_POINTS];
+        const char *why = NULL;
+        CHECK(kern_sim_ws_cost(1 << 20) == 0, "no table: no copy cost");
+        CHECK(kern_sim_ws_parse("65536:0.1;1048576:0.3;16777216:0.9", KERN_SIM_WS_POINTS, b, v, &why) == 3 &&
+                  b[1] == 1048576 && v[2] == 0.9, "a table read");
+        CHECK(kern_sim_set_ws_table(3, b, v) == 0 && kern_sim_ws_cost(262144) > 0.1 && kern_sim_ws_cost(262144) < 0.3 &&
+                  kern_sim_ws_cost(1 << 30) == 0.9, "interpolated in log(size), the last point beyond");
+        CHECK(kern_sim_ws_parse("65536:0.1;4096:0.3", KERN_SIM_WS_POINTS, b, v, &why) < 0 && strstr(why, "monotonic"),
+              "a non-monotonic table refused (%s)", why);
+        CHECK(kern_sim_ws_parse("65536:-1", KERN_SIM_WS_POINTS, NULL, NULL, &why) < 0, "a negative cost refused");
+        CHECK(kern_sim_ws_parse("0x10:1", KERN_SIM_WS_POINTS, NULL, NULL, &why) < 0, "hexadecimal refused");
+        CHECK(kern_sim_ws_parse("", KERN_SIM_WS_POINTS, NULL, NULL, &why) < 0, "an empty table refused");
+        CHECK(kern_sim_set_call_overhead(-1) == -1 && kern_sim_set_call_overhead(2e-7) == 0 &&
+                  kern_sim_call_overhead() == 2e-7, "the call overhead: >= 0");
+        kern_sim_set_ws_table(0, NULL, NULL);
+    }
     return TEST_REPORT();
 }

@@ -12,16 +12,25 @@
  *              sends it there: pieces of the network segment (DDL_NET_SEGMENT_BYTES, default
  *              DDL_NET_SEGMENT_DEFAULT), two in flight, every one eager (collectives/nodes.c); one
  *              whole rendezvous message each way measures the protocol's stall, not the link.
- * Each figure is the median over iterations, then over --rounds sweeps of all sizes. Fit (fit.h): t = α + n·β by relative least squares,
- * piecewise where that explains the points clearly better; intra_lat = α of the ping-pong, intra_bw =
+ * With >= 2 ranks a node, two more (issue 26): the copy cost by working set (ws_copy_ns: a vector of
+ * 64 KiB..64 MiB exchanged in libddl's 256 KiB pieces, ns per byte; checked against the exchange
+ * sweep where both are one message, measured again if the load changed) and the per-call overhead
+ * (call_overhead: a burst of 32 small messages against one). The sweeps: cli_calibrate_sweep.c.
+ * Each figure is the median over iterations, then over --rounds, robustly (cli_calibrate_net.h).
+ * Fit (fit.h): t = α + n·β by relative least squares,
+ * piecewise where that explains the points clearly better, outliers left out (the residuals per
+ * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
- * platform model). SMPI's factors are global, so they come from one level: inter when measured,
+ * platform model; more ranks a node than cores: intra_lat = half the exchange's α). SMPI's factors are
+ * global, so they come from one level: inter when measured,
  * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
+#include "cli_calibrate_net.h"
 #include "compute.h"
 #include "ddl.h"
 #include "fit.h"
 #include "guard.h"
+#include "sim.h"
 #include "outfile.h"
 #include "mem.h"
 #include "opts.h"
@@ -30,31 +39,15 @@
 #include "watchdog.h"
 #include "rank.h"
 
+#include <math.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define NET_MAX_SIZES 32
-#define NET_MAX_ROUNDS 9
-#define NET_TIMEOUT_S 30   /* per size, + 1 s per 10 MB: only a hang gets there */
-#define NET_BYTES_PER_SIZE ((size_t)256 << 20) /* iterations shrink so a size moves at most this */
-
-typedef struct net_opts {
-    const char *path, *name;
-    size_t min_bytes, max_bytes;
-    long iters, rounds, timeout_s;
-} net_opts;
-
-typedef struct net_state {
-    const net_opts *o;
-    int rank, size, rpn, nodes;
-    char *sbuf, *rbuf;
-    double *t, *tmax;
-    size_t piece;              /* inter-node exchange: messages of at most this (0: whole) */
-    long step;                 /* DDL_FAULT_INJECT counter */
-} net_state;
+#define NET_RMS_LIMIT 25.0 /* %: a fit worse than this is reported as unreliable */
 
 static int name_check(const char *v, char *want, size_t wantlen)
 {
@@ -81,7 +74,7 @@ static const opt_row rows[] = {
     { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = offsetof(net_opts, timeout_s),
       .expect = "seconds 0..1000000",
       .help = "watchdog per size: a peer that does not answer in S s (+1 s per 10 MB) ends\n"
-              "the job with one line, exit 1 (default 30; 0 = off)" },
+              "the job with one line, exit 2 (default 30; 0 = off)" },
 };
 
 static void usage(void)
@@ -93,10 +86,23 @@ static void usage(void)
     printf("Fits t = alpha + n*beta per level (intra-node; inter-node with >= 2 nodes) from ping-pong and\n"
            "pairwise-exchange sweeps; the exchange fit (all ranks at once) sets the links, with SMPI\n"
            "lat/bw factors when a two-segment fit explains the points clearly better; residuals printed\n"
-           "and written. Between real nodes the exchange goes in pieces of DDL_NET_SEGMENT_BYTES (default\n"
-           "%u), two in flight, as libddl sends there; otherwise one message each way.\n"
+           "per segment and written. Between real nodes the exchange goes in pieces of DDL_NET_SEGMENT_BYTES\n"
+           "(default %u), two in flight, as libddl sends there; otherwise one message each way.\n"
+           "With >= 2 ranks a node also: the copy cost by working set (ws_copy_ns: vectors of 64 KiB..64 MiB\n"
+           "exchanged in %zu KiB pieces, ns/B) and the per-call overhead (call_overhead: a burst of %d\n"
+           "8-byte messages against one, per message); the simulator charges both (kernels/sim.h).\n"
+           "Noise: each figure is the median over iterations, then the median of the R round medians;\n"
+           "where a size's rounds disagree by more than %.3gx (slowest / fastest), up to R more rounds\n"
+           "are run for it and the fastest round's median is kept (load only adds time). Where a fit's RMS\n"
+           "is above %.0f%%, it leaves out points slower than the next larger size that the fit without them\n"
+           "misses by > %.0f%% and > %.0fx the others' median"
+           "\n(at most %d, the worst first); an RMS above %.0f%% after that says so in one line. A working-set\n"
+           "figure above both its neighbours by more than the same factor is replaced by the larger one; a\n"
+           "working-set sweep slower than the exchange sweep by more than it where both are one message (64\n"
+           "and 256 KiB) is measured again (up to %d times), else left out with one line.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
-           DDL_NET_SEGMENT_DEFAULT);
+           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_DISAGREE, FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT,
+           FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
 }
 
 /* 0 ok, 1 help printed, 2 bad input (message in err). argv[1] is the mode word (network, --network). */
@@ -112,81 +118,6 @@ static int parse(int argc, char **argv, net_opts *o, char *err, size_t errlen)
         return snprintf(err, errlen, "-b/-e: expected at least %d sizes 4x apart (e >= b x %d)", FIT_MIN_SEGMENT,
                         4 * (FIT_MIN_SEGMENT - 1)), 2;
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, long k)
-{
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
-    return v[k / 2];
-}
-
-static long iters_for(const net_opts *o, size_t n)
-{
-    long k = (long)(NET_BYTES_PER_SIZE / n);
-    return k < 3 ? 3 : k < o->iters ? k : o->iters;
-}
-
-/* Median one-way seconds of n bytes between ranks a and b (others idle); valid on every rank. */
-static double pingpong(net_state *s, int a, int b, size_t n)
-{
-    long k = iters_for(s->o, n);
-    int me = s->rank == a ? 0 : s->rank == b ? 1 : -1, peer = me == 0 ? b : a;
-    double med = 0;
-    MPI_Barrier(MPI_COMM_WORLD);
-    for (long it = -1; me >= 0 && it < k; it++) { /* it = -1: warm-up */
-        double t0 = MPI_Wtime();
-        if (me == 0) {
-            MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
-            MPI_Recv(s->rbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(s->rbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
-        }
-        if (it >= 0) s->t[it] = (MPI_Wtime() - t0) / 2;
-    }
-    if (me == 0) med = median(s->t, k);
-    MPI_Bcast(&med, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
-    return med;
-}
-
-enum { LV_INTRA, LV_INTER };
-enum { SW_PINGPONG, SW_EXCHANGE };
-
-/* n bytes each way with partner in pieces of at most `piece`, two in flight each way. */
-static void exchange_pieces(net_state *s, int partner, size_t n, size_t piece)
-{
-    MPI_Request rq[4] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL };
-    for (size_t off = 0, j = 0; off < n; off += piece, j++) {
-        int w = (int)(j % 2) * 2, len = (int)(n - off < piece ? n - off : piece);
-        MPI_Waitall(2, &rq[w], MPI_STATUSES_IGNORE);
-        MPI_Irecv(s->rbuf + off, len, MPI_BYTE, partner, 9, MPI_COMM_WORLD, &rq[w]);
-        MPI_Isend(s->sbuf + off, len, MPI_BYTE, partner, 9, MPI_COMM_WORLD, &rq[w + 1]);
-    }
-    MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
-}
-
-/* Median over iterations of the slowest rank's exchange of n bytes with partner (-1: idle). */
-static double exchange(net_state *s, int level, int partner, size_t n)
-{
-    long k = iters_for(s->o, n);
-    for (long it = -1; it < k; it++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        if (partner >= 0 && level == LV_INTER && s->piece && n > s->piece)
-            exchange_pieces(s, partner, n, s->piece);
-        else if (partner >= 0)
-            MPI_Sendrecv(s->sbuf, (int)n, MPI_BYTE, partner, 9, s->rbuf, (int)n, MPI_BYTE, partner, 9, MPI_COMM_WORLD,
-                         MPI_STATUS_IGNORE);
-        if (it >= 0) s->t[it] = MPI_Wtime() - t0;
-    }
-    MPI_Allreduce(s->t, s->tmax, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return median(s->tmax, k);
 }
 
 /* Ranks per node: DDL_RANKS_PER_NODE, else the MPI_COMM_TYPE_SHARED group (checked node-major and
@@ -233,44 +164,22 @@ static int ranks_per_node(net_state *s, char *err, size_t errlen)
     return 0;
 }
 
-/* One sweep of one level: t[i] for the sizes n[i]; rank 0 prints the rows. */
-static void sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
-{
-    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange" };
-    int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds;
-    double r[NET_MAX_ROUNDS][NET_MAX_SIZES], v[NET_MAX_ROUNDS];
-    if (level == LV_INTRA && (local ^ 1) < s->rpn) partner = s->rank ^ 1;
-    if (level == LV_INTER && (node ^ 1) < s->nodes) partner = (node ^ 1) * s->rpn + local;
-    for (int k = 0; k < R; k++) /* rounds over all sizes: a burst of load hits a round, not a size */
-        for (int i = 0; i < count; i++) {
-            char what[WATCHDOG_DESC];
-            size_t bytes = (size_t)n[i];
-            snprintf(what, sizeof what, "calibrate --network %s %s, %zu bytes (a peer that does not answer?)",
-                     lv[level], kd[kind], bytes);
-            watchdog_arm(s->o->timeout_s ? (double)s->o->timeout_s + (double)bytes / 10e6 : 0, what);
-            guard_fault_point(s->rank, s->step++);
-            r[k][i] = kind == SW_PINGPONG ? pingpong(s, 0, level == LV_INTRA ? 1 : s->rpn, bytes)
-                                          : exchange(s, level, partner, bytes);
-            watchdog_disarm();
-        }
-    for (int i = 0; i < count; i++) {
-        for (int k = 0; k < R; k++) v[k] = r[k][i];
-        t[i] = median(v, R);
-        if (s->rank == 0)
-            printf("  %-5s %-9s %10.0f %12.3f %12.3f %12.3f\n", lv[level], kd[kind], n[i], t[i] * 1e6, v[0] * 1e6,
-                   v[R - 1] * 1e6);
-    }
-}
-
-static void print_fit(const char *what, const fit_model *m, const double *n)
+static void print_fit(const char *what, const fit_model *m, const double *n, const double *t, int count)
 {
     printf("# %-16s alpha %8.3f us  beta %9.4f ns/B (%7.3f GB/s)  rms %5.1f%%", what, m->alpha * 1e6, m->beta * 1e9,
            1e-9 / m->beta, m->rms_pct);
     if (m->nseg > 1) printf("  (one line: rms %.1f%%)", m->whole.rms_pct);
     putchar('\n');
-    for (int i = 0; i < m->nseg && m->nseg > 1; i++)
-        printf("#   from %10.0f B: alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g\n", n[m->first[i]],
-               m->seg[i].alpha * 1e6, 1e-9 / m->seg[i].beta, m->lat_f[i], m->bw_f[i]);
+    for (int i = 0; i < m->nseg; i++)
+        printf("#   from %10.0f B (fit from %.0f B): alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g; residual rms %.1f%%\n",
+               m->at[i], n[m->first[i]], m->seg[i].alpha * 1e6, 1e-9 / m->seg[i].beta, m->lat_f[i], m->bw_f[i],
+               fit_segment_rms(m, n, t, count, i));
+    for (int i = 0; i < m->outliers; i++)
+        printf("#   left out: %.0f B (%.4g us, off the fit by %.0f%%)\n", n[m->outlier[i]], t[m->outlier[i]] * 1e6,
+               100 * (fit_model_predict(m, n, n[m->outlier[i]]) - t[m->outlier[i]]) / t[m->outlier[i]]);
+    if (m->rms_pct > NET_RMS_LIMIT)
+        fprintf(stderr, "ddlbench calibrate: %s fit: rms %.1f%% is above the %.0f%% limit: the timings are too noisy to trust (a loaded machine?)\n",
+                what, m->rms_pct, NET_RMS_LIMIT);
 }
 
 /* Fit every level (exchange: the links; ping-pong: printed), fill pf and fit. 0, or 1 (no fit). */
@@ -282,6 +191,9 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     for (int l = first; l < levels; l++)
         for (int k = 0; k < 2; k++)
             if (fit_model_make(n, t[l][k], count, &m[l][k])) return 1;
+    for (int k = 0; k < 2 && levels == 2 && s->piece; k++) /* between real nodes a sweep's message is */
+        for (int i = 1; i < m[LV_INTER][k].nseg; i++)      /* one piece up to the piece size, then */
+            m[LV_INTER][k].at[i] = n[m[LV_INTER][k].first[i]]; /* several: a segment from its first size */
     if (first == LV_INTER) m[LV_INTRA][SW_EXCHANGE] = m[LV_INTER][SW_EXCHANGE]; /* one rank per node */
     const fit_model *in = &m[LV_INTRA][SW_EXCHANGE], *x = &m[levels - 1][SW_EXCHANGE];
     memset(pf, 0, sizeof *pf);
@@ -289,8 +201,14 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     snprintf(pf->name, sizeof pf->name, "%s", s->o->name);
     pf->nodes = 1, pf->gpus_per_node = s->rpn;
     /* latency from the ping-pong: an exchange's slowest rank also waits out the barrier's skew (about
-     * one α, on a real machine and in SMPI alike), so its α would count that twice */
-    double a_in = m[first][SW_PINGPONG].alpha, a_x = m[levels - 1][SW_PINGPONG].alpha;
+     * one α, on a real machine and in SMPI alike), so its α would count that twice. With more ranks
+     * a node than cores (real runs only), a message waits for its receiver to be scheduled, which the
+     * pair alone does not see and every rank at once does: then half the exchange's α (the other
+     * half being that skew) */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int over = !kern_simulated() && cores > 0 && s->rpn > cores;
+    double a_in = over ? m[first][SW_EXCHANGE].alpha / 2 : m[first][SW_PINGPONG].alpha;
+    double a_x = m[levels - 1][SW_PINGPONG].alpha;
     pf->intra_lat = a_in, pf->intra_bw = 1 / in->beta;
     pf->inter_lat = a_x > a_in ? a_x : a_in;
     pf->nic_bw = levels == 2 ? s->rpn / x->beta : pf->intra_bw;
@@ -298,9 +216,9 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     fit->points[0] = first == LV_INTRA ? count : 0, fit->points[1] = levels == 2 ? count : 0;
     for (int i = 0, ul = 0, ub = 0; i < x->nseg && x->nseg > 1; i++) { /* first[0] = 0: the lists start at 0 */
         ul += snprintf(fit->lat_factor + ul, sizeof fit->lat_factor - (size_t)ul, "%s%.0f:%.4g", i ? ";" : "",
-                       i ? n[x->first[i]] : 0.0, x->lat_f[i]);
+                       x->at[i], x->lat_f[i]);
         ub += snprintf(fit->bw_factor + ub, sizeof fit->bw_factor - (size_t)ub, "%s%.0f:%.4g", i ? ";" : "",
-                       i ? n[x->first[i]] : 0.0, x->bw_f[i]);
+                       x->at[i], x->bw_f[i]);
     }
     for (int l = first; l < levels; l++)
         for (int k = 0; k < 2; k++) {
@@ -309,11 +227,72 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
                              "%s %s: alpha %.4g s, beta %.4g s/B (%.4g GB/s), rms %.2f%% over %d sizes%s\n",
                              l ? "inter" : "intra", k ? "exchange" : "ping-pong", f->alpha, f->beta,
                              1e-9 / f->beta, f->rms_pct, count, f->nseg > 1 ? " (piecewise: SMPI factors)" : "");
-            if (s->rank == 0) print_fit(k ? (l ? "inter exchange" : "intra exchange") : (l ? "inter ping-pong" : "intra ping-pong"), f, n);
+            if (s->rank == 0)
+                print_fit(k ? (l ? "inter exchange" : "intra exchange") : (l ? "inter ping-pong" : "intra ping-pong"), f,
+                          n, t[l][k], count);
         }
+    if (over)
+        used += snprintf(header + used, hlen - (size_t)used, "%d ranks a node on %ld cores: intra latency = half the exchange's alpha\n",
+                         s->rpn, cores);
     if (levels == 1)
         snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");
     return 0;
+}
+
+/* The working-set sweep against the exchange sweep where both measure the same thing (a vector of one
+ * piece is one message each way): the ratio furthest from 1 (> 1: the working-set sweep slower). */
+static double ws_offset(const double *w, const double *tw, int nw, const double *n, const double *tx, int count)
+{
+    double worst = 1;
+    for (int i = 0; i < nw && w[i] <= NET_WS_SEGMENT; i++)
+        for (int j = 0; j < count; j++)
+            if (n[j] == w[i] && tx[j] > 0 && tw[i] > 0) {
+                double r = tw[i] * w[i] / tx[j];
+                if (fabs(log(r)) > fabs(log(worst))) worst = r;
+            }
+    return worst;
+}
+
+/* The copy cost by working set (64 KiB..NET_WS_MAX) and the per-call overhead into fit (intra level:
+ * >= 2 ranks a node). Where both measure one message, a working-set sweep slower than the exchange
+ * sweep (tx over n) by NET_DISAGREE saw a loaded machine: measured again, up to NET_WS_TRIES times,
+ * else left out (no copy cost) with one line; a slower exchange sweep is said in one line (load
+ * only adds time: the faster is the truer). */
+static void copy_costs(net_state *s, const double *n, int count, const double *tx, platform_fit *fit)
+{
+    double w[NET_MAX_SIZES], tw[NET_MAX_SIZES], o, one = 8, off = 1;
+    int nw = 0, used = 0;
+    if (s->rpn < 2) return;
+    for (size_t b = NET_WS_MIN; b <= NET_WS_MAX && nw < KERN_SIM_WS_POINTS; b *= 4) w[nw++] = (double)b;
+    if (s->rank == 0) printf("# intra ws-copy: ns per byte of a vector exchanged in %zu KiB pieces (ns/B, not us)\n",
+                             NET_WS_SEGMENT >> 10);
+    for (int k = 0; k < NET_WS_TRIES; k++) {
+        net_sweep(s, LV_INTRA, SW_WS, w, nw, tw);
+        if ((off = ws_offset(w, tw, nw, n, tx, count)) <= NET_DISAGREE) break;
+        if (s->rank == 0) printf("# ws-copy: %.3gx slower than the exchange sweep where both are one message: again\n", off);
+    }
+    if (off < 1 / NET_DISAGREE && s->rank == 0)
+        fprintf(stderr, "ddlbench calibrate: the exchange sweep ran %.3gx slower than the working-set sweep where both are one message: its figures are suspect (load)\n",
+                1 / off);
+    if (off > NET_DISAGREE) {
+        if (s->rank == 0)
+            fprintf(stderr, "ddlbench calibrate: the working-set sweep stayed %.3gx off the exchange sweep (the load changed): no ws_copy_ns written\n", off);
+        nw = 0;
+    }
+    for (int i = 1; i + 1 < nw; i++) { /* a spike above both neighbours by NET_DISAGREE: a burst of load */
+        double hi = tw[i - 1] > tw[i + 1] ? tw[i - 1] : tw[i + 1];
+        if (tw[i] > NET_DISAGREE * hi) {
+            if (s->rank == 0) printf("# ws-copy at %.0f B: %.4g ns/B, above both neighbours by > %.3gx: %.4g kept\n", w[i],
+                                     tw[i] * 1e9, NET_DISAGREE, hi * 1e9);
+            tw[i] = hi;
+        }
+    }
+    for (int i = 0; i < nw; i++)
+        used += snprintf(fit->ws_copy + used, sizeof fit->ws_copy - (size_t)used, "%s%.0f:%.4g", i ? ";" : "", w[i],
+                         tw[i] * 1e9);
+    net_sweep(s, LV_INTRA, SW_BURST, &one, 1, &o);
+    fit->call_overhead = o;
+    if (s->rank == 0) printf("# copy cost by working set: %s ns/B; per-call overhead %.3g us\n", nw ? fit->ws_copy : "none", o * 1e6);
 }
 
 static int measure_and_write(net_state *s, const double *n, int count)
@@ -330,13 +309,17 @@ static int measure_and_write(net_state *s, const double *n, int count)
                              s->nodes, s->rpn);
     for (int l = LV_INTRA; l <= LV_INTER; l++) {
         if ((l == LV_INTRA && s->rpn < 2) || (l == LV_INTER && s->nodes < 2)) continue;
-        sweep(s, l, SW_PINGPONG, n, count, t[l][SW_PINGPONG]);
-        sweep(s, l, SW_EXCHANGE, n, count, t[l][SW_EXCHANGE]);
+        net_sweep(s, l, SW_PINGPONG, n, count, t[l][SW_PINGPONG]);
+        net_sweep(s, l, SW_EXCHANGE, n, count, t[l][SW_EXCHANGE]);
     }
     if (fit_all(s, n, count, t, &pf, &fit, header + used, sizeof header - (size_t)used)) {
         if (s->rank == 0) fprintf(stderr, "ddlbench calibrate: no fit with a positive bandwidth term (times fall with size?)\n");
         return 1;
     }
+    copy_costs(s, n, count, t[LV_INTRA][SW_EXCHANGE], &fit);
+    if (s->rank == 0 && s->repeated)
+        printf("# %d figures' rounds disagreed by more than %.3gx: repeated, the lower quartile kept\n", s->repeated,
+               NET_DISAGREE);
     if (s->rank != 0) return 0;
     if (platform_file_write(s->o->path, &pf, &fit, header, err, sizeof err)) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);
@@ -373,6 +356,7 @@ int cli_calibrate_network(int argc, char **argv)
         goto out;
     }
     size_t maxb = (size_t)n[count - 1];
+    if (s.rpn >= 2 && maxb < NET_WS_MAX) maxb = NET_WS_MAX; /* the working-set sweep's largest vector */
     s.sbuf = kern_buf_alloc(maxb), s.rbuf = kern_buf_alloc(maxb);
     s.t = malloc((size_t)o.iters * sizeof *s.t), s.tmax = malloc((size_t)o.iters * sizeof *s.tmax);
     bad = !s.sbuf || !s.rbuf || !s.t || !s.tmax;
@@ -383,6 +367,7 @@ int cli_calibrate_network(int argc, char **argv)
         goto out;
     }
     memset(s.sbuf, s.rank & 0x7f, maxb);
+    watchdog_exit_status(2); /* a peer that does not answer: one line, exit 2 */
     if (o.timeout_s && watchdog_start("ddlbench calibrate")) {
         fprintf(stderr, "ddlbench calibrate: rank %d: cannot start the watchdog thread\n", s.rank);
         rc = 1;

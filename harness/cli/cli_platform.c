@@ -3,7 +3,8 @@
  *   ddlbench platform --platform minsky --nodes 64 (old spelling: --preset) [--gpus-per-node N] [-o DIR]
  *   ddlbench platform --export NAME [-o FILE]     (no -o: standard output)
  * writes DIR/platform.xml, DIR/hostfile (one simulated host per GPU, node-major) and DIR/smpi.cfg (the
- * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it): all
+ * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it), and
+ * DIR/sim.env (its copy cost by working set and per-call overhead, simlaunch.sh exports them): all
  * checked before anything is written, all written to temporary files, and renamed into place only when
  * all are complete (outfile.h), so a failure leaves no half set. --platform FILE reads a platform file
  * (platform_file.h; `ddlbench calibrate --network` writes one). Needs no MPI launch. */
@@ -19,7 +20,7 @@
 #include <string.h>
 
 static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR",
-                                 .help = "where platform.xml, hostfile and smpi.cfg go (default .);\n"
+                                 .help = "where platform.xml, hostfile, smpi.cfg and sim.env go (default .);\n"
                                          "with --export, the file to write (default: standard output)" };
 static const opt_row export_row = { .name = "--export", .type = OPT_STRING, .min = 1, .unit = "NAME",
                                     .help = "write preset NAME (or a platform file) as an editable platform file" };
@@ -37,7 +38,8 @@ static void usage(FILE *f)
                "       ddlbench platform --export NAME [-o FILE]   a preset as an editable platform file\n"
                "       custom links: --platform custom --intra-bw BW --intra-lat T --inter-bw BW --inter-lat T\n"
                "       FILE: a platform file (a path with '/' or ending in .platform), e.g. from\n"
-               "       `ddlbench calibrate --network`; writes DIR/platform.xml, DIR/hostfile, DIR/smpi.cfg\n"
+               "       `ddlbench calibrate --network`; writes DIR/platform.xml, DIR/hostfile, DIR/smpi.cfg,\n"
+               "       DIR/sim.env\n"
                "       (BW: bytes/s with k/M/G/T, or 100Gbit; T: 5us, 1ms, ...)\n");
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
     fprintf(f, "presets:\n");
@@ -70,8 +72,8 @@ static int export_platform(const char *name, const char *path, char *err, size_t
     return ferror(stdout) ? (snprintf(err, errlen, "writing standard output failed"), 1) : 0;
 }
 
-#define NFILES 3
-static const char *const names[NFILES] = { "platform.xml", "hostfile", "smpi.cfg" };
+#define NFILES 4
+static const char *const names[NFILES] = { "platform.xml", "hostfile", "smpi.cfg", "sim.env" };
 
 /* DIR/name for every file; 0, or 2 with a message. */
 static int paths(const char *dir, char path[NFILES][4096], char *err, size_t errlen)
@@ -90,10 +92,18 @@ static int cfg_writer(const platform *pf, FILE *f)
     return platform_write_smpi_cfg(&cfg_fit, f);
 }
 
+/* sim.env: the copy cost by working set and the per-call overhead (simlaunch.sh exports them). */
+static int env_writer(const platform *pf, FILE *f)
+{
+    (void)pf;
+    return platform_write_sim_env(&cfg_fit, f);
+}
+
 /* Every file, written whole or not at all. 0, or 1 with a message. */
 static int write_files(char path[NFILES][4096], const platform *pf, char *err, size_t errlen)
 {
-    int (*const fn[NFILES])(const platform *, FILE *) = { platform_write_xml, platform_write_hostfile, cfg_writer };
+    int (*const fn[NFILES])(const platform *, FILE *) = { platform_write_xml, platform_write_hostfile, cfg_writer,
+                                                                      env_writer };
     outfile f[NFILES];
     int opened = 0, rc = 1;
     for (; opened < NFILES; opened++) {

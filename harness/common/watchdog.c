@@ -16,7 +16,7 @@ static struct {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     pthread_t thread;
-    int running, stop, armed;
+    int running, stop, armed, status; /* status: the exit status when it fires (0 = 1) */
     struct timespec deadline;   /* CLOCK_MONOTONIC */
     double seconds;             /* the armed timeout, for the message */
     char prog[48];
@@ -39,9 +39,11 @@ static void fire(void)
             wd.prog, rank, wd.desc, wd.detail[0] ? " " : "", wd.detail, wd.seconds);
     fflush(stderr);
     alarm(10); /* should MPI_Abort hang, SIGALRM ends this process and the launcher the job */
-    if (init && !fin) MPI_Abort(MPI_COMM_WORLD, 1);
-    _exit(1);
+    if (init && !fin) MPI_Abort(MPI_COMM_WORLD, wd.status ? wd.status : 1);
+    _exit(wd.status ? wd.status : 1);
 }
+
+void watchdog_exit_status(int status) { wd.status = status; }
 
 static void *watch(void *arg)
 {

@@ -3,6 +3,7 @@
  * ("train ring step 3"); the communication engine adds what it is doing ("bucket 2 (25.0 MB)"). If
  * the deadline passes while armed, the thread prints ONE line on stderr naming rank, description,
  * detail and timeout, then MPI_Abort(MPI_COMM_WORLD, 1) ends the whole job with a non-zero status
+ * (watchdog_exit_status: another)
  * (and, should MPI_Abort itself hang, an alarm ends the process 10 s later). Arming and noting copy
  * into fixed buffers under a mutex: nothing is allocated, so timed loops may arm every iteration.
  * Simulation build (watchdog_sim.c): SMPI allows no extra threads and simulated time never hangs on
@@ -22,6 +23,9 @@ void watchdog_arm(double seconds, const char *desc);
 /* Detail of the current sub-operation (copied), e.g. "bucket 2 (25.0 MB)"; NULL or "" clears it. */
 void watchdog_note(const char *detail);
 void watchdog_disarm(void);
+/* The job's exit status when the watchdog fires (default 1; calibrate --network: 2, a peer that cannot
+ * be reached being bad input there). */
+void watchdog_exit_status(int status);
 /* Stops and joins the thread (before MPI_Finalize). */
 void watchdog_stop(void);
 

@@ -14,4 +14,5 @@ void watchdog_arm(double seconds, const char *desc)
 }
 void watchdog_note(const char *detail) { (void)detail; }
 void watchdog_disarm(void) {}
+void watchdog_exit_status(int status) { (void)status; }
 void watchdog_stop(void) {}

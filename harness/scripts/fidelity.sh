@@ -18,16 +18,20 @@
 # push through the namespaces' TCP unshaped, so the link the platform models, not the CPU, sets the
 # inter-node time; and the rate of `make cluster-bench`), up for those runs only and removed after
 # them (also on Ctrl-C and failure); setup "emu-RATE" in points.csv. Without root or namespaces: one
-# SKIP line. Writes OUT/points.csv, OUT/fidelity.png and .svg (gnuplot), the raw CSVs and
-# calibrations per rank count; prints the table and ends with
-#   fidelity: median |error| X%, max Y% over N points
+# SKIP line. --backend mpi (`make fidelity BACKEND=mpi`, the default inside an allocation; the batch
+# scripts with STUDY=fidelity) runs the same four steps on a Slurm, LSF or PBS allocation's nodes
+# instead (fidelity_alloc.sh: its shape and launcher; MPILAUNCH as in make run), setup "alloc-NxG";
+# outside one and without MPILAUNCH: one line, exit 2, nothing written. --dry-run prints the commands.
+# Writes OUT/points.csv, OUT/fidelity.png and .svg (gnuplot), the raw CSVs and calibrations per rank
+# count; prints the table and ends with
+#   fidelity: median |error| X%, max Y% over N points; per group ...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 usage() {
     cat <<'EOF'
 usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS] [--repeats R] [--steps N]
-                   [--emu RATE|off] [--rejoin]
+                   [--emu RATE|off] [--rejoin] [--backend sim|mpi] [--nodes N] [--ranks-per-node G] [--dry-run]
   --build DIR   where ddlbench and sim/ddlbench-sim are (default build)
   --out DIR     results folder (default results/fidelity)
   --ranks LIST  rank counts on this node (default "2 4"; "" = the emulated cluster alone)
@@ -39,16 +43,24 @@ usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS
   --emu RATE    the emulated cluster's NIC rate each way (default 500mbit; off = single node only):
                 2 nodes x 2 ranks (emucluster.sh: root, network namespaces; SKIP line without them)
   --rejoin      run nothing: merge, join and report the runs already in --out
+  --backend B   sim (default outside an allocation): this machine (--ranks) and the emulated cluster;
+                mpi (default inside one): the allocation's nodes, calibrated there (MPILAUNCH, else
+                mpilaunch.sh; outside an allocation MPILAUNCH is required)
+  --nodes N, --ranks-per-node G   the allocation's shape (default: read from Slurm, LSF or PBS)
+  --dry-run     print the commands of --backend mpi, run nothing
+Calibration and comparison are disjoint runs: the platform comes from p2p sweeps (calibrate
+--network) and kernel timings only; no compared point enters a fit.
 EOF
 }
 die() { echo "fidelity.sh: $*" >&2; exit 2; }
 build=build out=results/fidelity ranks="2 4" maxb=64M iters=5 steps=3 repeats=3 rejoin=0 emurate=500mbit
+backend="" anodes="" agpn="" dry=""
 while [ $# -gt 0 ]; do
-    case $1 in -h|--help) usage; exit 0;; --rejoin) rejoin=1; shift; continue;; esac
+    case $1 in -h|--help) usage; exit 0;; --rejoin) rejoin=1; shift; continue;; --dry-run) dry=1; shift; continue;; esac
     [ $# -ge 2 ] || die "$1: expected a value (see --help)"
     case $1 in
     --build) build=$2;; --out) out=$2;; --ranks) ranks=$2;; -e) maxb=$2;; -n) iters=$2;; --steps) steps=$2;;
-    --repeats) repeats=$2;; --emu) emurate=$2;;
+    --repeats) repeats=$2;; --emu) emurate=$2;; --backend) backend=$2;; --nodes) anodes=$2;; --ranks-per-node) agpn=$2;;
     *) die "unknown option \"$1\" (see --help)";;
     esac
     shift 2
@@ -56,13 +68,31 @@ done
 for r in $ranks; do case $r in ''|*[!0-9]*|0|1) die "--ranks: expected integers >= 2, got \"$r\"";; esac; done
 case $emurate in off|[1-9]*bit) ;; *) die "--emu: expected a rate such as 500mbit or 1gbit, or off, got \"$emurate\"";; esac
 case $iters$steps$repeats in *[!0-9]*) die "-n/--steps/--repeats: expected positive integers";; esac
+inalloc=${SLURM_JOB_ID:-}${LSB_JOBID:-}${PBS_JOBID:-}
+[ -n "$backend" ] || { [ -n "$inalloc" ] && backend=mpi || backend=sim; }
+case $backend in sim|mpi) ;; *) die "--backend: expected sim or mpi (BACKEND=$backend has no fidelity run), got \"$backend\"";; esac
+if [ "$backend" = mpi ]; then # the allocation's shape and launcher, checked before anything is written
+    shape=$(sh "$here/fidelity_alloc.sh" "$anodes" "$agpn") || exit 2
+    set -- $shape; anodes=$1 agpn=$2
+fi
 exe=$build/ddlbench sim=$build/sim/ddlbench-sim
-[ -x "$exe" ] && [ -x "$sim" ] || die "$exe and $sim must be built (make all sim)"
-command -v smpirun >/dev/null 2>&1 || die "smpirun not found (apt-get install simgrid libsimgrid-dev)"
-mkdir -p "$out" || die "cannot create $out"
-trap 'rm -f "$out"/*.tmp "$out"/*/*.tmp; echo "fidelity.sh: interrupted" >&2; exit 130' INT TERM
+[ -n "$dry" ] || { [ -x "$exe" ] && [ -x "$sim" ]; } || die "$exe and $sim must be built (make all sim)"
+[ -n "$dry" ] || command -v smpirun >/dev/null 2>&1 || die "smpirun not found (apt-get install simgrid libsimgrid-dev)"
+# The runs go to $work (OUT.partial) and replace their folders in OUT only when all succeeded: a
+# failed or interrupted run changes nothing in OUT (its logs stay in OUT.partial).
+work=$out.partial; [ "$rejoin" = 1 ] && work=$out
+[ -n "$dry" ] || { mkdir -p "$out" && { [ "$rejoin" = 1 ] || { rm -rf "$work" && mkdir -p "$work"; }; }; } ||
+    die "cannot create $out and $work"
+trap 'echo "fidelity.sh: interrupted: nothing in $out changed (the partial runs: $work)" >&2; exit 2' INT TERM
+failed() { # rc what dir: one line (the calibration's own last line when it failed: exit 2)
+    [ "$1" = 2 ] && die "$2: the calibration failed: $(tail -n 1 "$3/calibrate.log" 2>/dev/null) (nothing in $out changed)"
+    echo "fidelity.sh: $2 failed; see $3/*.log (nothing in $out changed)" >&2; exit 1
+}
 emuname=fid$(($$ % 100000))
-algos=$("$exe" list | awk '!/^#/ && NF {print $1}' | paste -sd, -)
+algos=$("$exe" list 2>/dev/null | awk '!/^#/ && NF {print $1}' | paste -sd, -)
+[ -n "$algos" ] || algos=mpi,ring,rhd,rhd-far,ddl,auto # --dry-run without a build
+exec 3>&1
+x() { if [ -n "$dry" ]; then echo "$*" >&3; else "$@"; fi; } # --dry-run: the command, on stdout
 AR="allreduce -b 1K -e $maxb -f 4 -a $algos"
 TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 --warmup 1 --steps $steps"
 step() { echo "# $*" >&2; }
@@ -71,12 +101,20 @@ step() { echo "# $*" >&2; }
 # the GEMM rate of the trained model's own GEMMs (`ddlbench model --time`, the same shapes the step
 # runs) and the reduction cost (`ddlbench calibrate`: float32 sums of 64 MiB vectors); the median of
 # k concurrent runs of each -> local.profile.
+# On an allocation the launcher starts them, one per rank (each names its files by its rank).
 compute_profile() { # k dir
-    i=0; while [ "$i" -lt "$1" ]; do
-        OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --reps 3 >"$2/gemm$i.txt" &
-        "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null &
-        i=$((i + 1)); done
-    wait
+    if [ "$backend" = mpi ]; then
+        real "$1" sh -c 'r=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-0}}}}
+            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --reps 3 >"$2/gemm$r.txt" &&
+            "$1" calibrate -o "$2/cpu$r.profile" >/dev/null' sh "$exe" "$2" || return 1
+    else
+        i=0; while [ "$i" -lt "$1" ]; do
+            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --reps 3 >"$2/gemm$i.txt" &
+            "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null &
+            i=$((i + 1)); done
+        wait
+    fi
+    [ -z "$dry" ] || return 0
     awk -F' = ' '/^# gemm_train_ms_per_step/ { s = $0; sub(/.*\(/, "", s); sub(/ GFLOP.*/, "", s); g[++n] = s }
         /^#/ || NF != 2 { next }
         FILENAME ~ /cpu[0-9]+\.profile$/ && $1 !~ /^gemm_/ { if (!($1 in m)) key[++nk] = $1; v[$1, ++m[$1]] = $2 }
@@ -92,48 +130,43 @@ compute_profile() { # k dir
         "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"
 }
 
-merge_runs() { # CSVs of repeated allreduce runs -> one: per point the median of the medians, the min of the mins
-    awk -F, -v OFS=, 'FNR == 1 { hdr = 0 } /^#/ { next } !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { k = $c["size_B"] OFS $c["algo"] OFS $c["placement"] OFS $c["ranks"]
-          if (!(k in n)) order[++m] = k
-          v[k, ++n[k]] = $c["time_us_median"]; if (!(k in lo) || $c["time_us_min"] < lo[k]) lo[k] = $c["time_us_min"] }
-        END { print "size_B,algo,placement,ranks,time_us_median,time_us_min,runs"
-              for (j = 1; j <= m; j++) { k = order[j]; r = n[k]
-                  for (a = 1; a <= r; a++) for (b = a + 1; b <= r; b++) if (v[k, b] < v[k, a]) { t = v[k, a]; v[k, a] = v[k, b]; v[k, b] = t }
-                  med = r % 2 ? v[k, (r + 1) / 2] : (v[k, r / 2] + v[k, r / 2 + 1]) / 2
-                  print k, med, lo[k], r } }' "$@"
-}
+merge_runs() { sh "$here/fidelity_join.sh" merge "$@"; } # per point: the median of the medians, the min of the mins
 
-# real NP CMD...: CMD on NP ranks of the machine in use: one node (mpilaunch.sh), or the emulated
-# cluster's 2 nodes x $ppn ranks (emucluster.sh run, which sets Open MPI up for its nodes) when $emu is set
+# real NP CMD...: CMD on NP ranks of the machine in use: one node (mpilaunch.sh), the emulated
+# cluster's 2 nodes x $ppn ranks (emucluster.sh run, which sets Open MPI up for its nodes) when $emu is
+# set, or the allocation (MPILAUNCH NP CMD, as make run; else mpilaunch.sh: mpirun finds its nodes)
 real() {
-    if [ -n "$emu" ]; then $emu run --ppn "$ppn" -- sh "$here/mpilaunch.sh" "$@" </dev/null
-    else sh "$here/mpilaunch.sh" "$@" </dev/null; fi
+    if [ -n "$emu" ]; then x $emu run --ppn "$ppn" -- sh "$here/mpilaunch.sh" "$@" </dev/null
+    elif [ "$backend" = mpi ] && [ -n "${MPILAUNCH:-}" ]; then x $MPILAUNCH "$@" </dev/null
+    else x sh "$here/mpilaunch.sh" "$@" </dev/null; fi
 }
 
 run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (np / nodes each)
     np=$1 nn=$2 d=$3 gpn=$(($1 / $2))
+    [ -z "$dry" ] || d=$(mktemp -d) # --dry-run: the logs go nowhere that stays
     mkdir -p "$d/platform" || return 1
     step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps) and the compute rates"
-    real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 1
+    real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 2
     compute_profile "$np" "$d" || return 1
-    "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
+    x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
     step "$np ranks on $nn node(s)$where: real allreduce and train"
     k=1; while [ "$k" -le "$repeats" ]; do
         # shellcheck disable=SC2086
         real "$np" "$exe" $AR -w 1 -n "$iters" --csv "$d/allreduce_real.$k.csv" >"$d/allreduce_real.$k.log" 2>&1 || return 1
         k=$((k + 1))
     done
-    merge_runs "$d"/allreduce_real.[0-9]*.csv >"$d/allreduce_real.csv.tmp" && mv "$d/allreduce_real.csv.tmp" "$d/allreduce_real.csv"
+    [ -n "$dry" ] || { merge_runs "$d"/allreduce_real.[0-9]*.csv >"$d/allreduce_real.csv.tmp" &&
+        mv "$d/allreduce_real.csv.tmp" "$d/allreduce_real.csv"; }
     # shellcheck disable=SC2086
     real "$np" "$exe" $TR --csv "$d/train_real.csv" >"$d/train_real.log" 2>&1 || return 1
     step "$np ranks on $nn node(s): simulated allreduce and train on the calibrated platform"
     # shellcheck disable=SC2086
-    DDL_RANKS_PER_NODE=$gpn sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $AR -w 1 -n 2 -c 0 \
+    x env DDL_RANKS_PER_NODE="$gpn" sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $AR -w 1 -n 2 -c 0 \
         --profile "$d/local.profile" --csv "$d/allreduce_sim.csv" >"$d/allreduce_sim.log" 2>&1 || return 1
     # shellcheck disable=SC2086
-    DDL_RANKS_PER_NODE=$gpn sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
+    x env DDL_RANKS_PER_NODE="$gpn" sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
         --csv "$d/train_sim.csv" >"$d/train_sim.log" 2>&1 || return 1
+    [ -z "$dry" ] || rm -rf "$d"
 }
 
 rejoin_level() { # dir: the real allreduce runs already there merged again
@@ -141,24 +174,7 @@ rejoin_level() { # dir: the real allreduce runs already there merged again
         mv "$1/allreduce_real.csv.tmp" "$1/allreduce_real.csv" || die "--rejoin: no runs in $1"
 }
 
-join_level() { # label dir: rows kind,setup,ranks,algo,size_B,real_us,sim_us,err_pct,real_min_us,err_min_pct
-    awk -F, -v OFS=, -v setup="$1" '
-        FNR == 1 { f++; hdr = 0 }
-        /^#/ { next }
-        !hdr { hdr = 1; delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        f <= 2 && $c["placement"] != "out" { next }
-        f <= 2 { k = "allreduce" SUBSEP $c["ranks"] SUBSEP $c["algo"] SUBSEP $c["size_B"]
-                 t = $c["time_us_median"]; m = $c["time_us_min"] }
-        f > 2  { k = "train" SUBSEP $c["ranks"] SUBSEP $c["algo"] SUBSEP "resnet50-b2-32px-bucket" $c["bucket_MB"]
-                 t = 1000 * $c["step_ms_median"]; m = 1000 * $c["step_ms_min"] }
-        f == 1 || f == 3 { real[k] = t; rmin[k] = m; order[++n] = k; next }
-        { simt[k] = t }
-        END { for (i = 1; i <= n; i++) { k = order[i]; if (!(k in simt) || real[k] <= 0) continue
-                  split(k, p, SUBSEP)
-                  printf "%s,%s,%s,%s,%s,%.3f,%.3f,%.2f,%.3f,%.2f\n", p[1], setup, p[2], p[3], p[4], real[k], simt[k],
-                         100 * (simt[k] - real[k]) / real[k], rmin[k], 100 * (simt[k] - rmin[k]) / rmin[k] } }' \
-        "$2/allreduce_real.csv" "$2/allreduce_sim.csv" "$2/train_real.csv" "$2/train_sim.csv"
-}
+join_level() { sh "$here/fidelity_join.sh" join "$@"; } # label dir: the rows of points.csv
 
 # emu_probe: empty when the emulated cluster can be made here, else why not (one line)
 emu_probe() {
@@ -169,25 +185,35 @@ emu_probe() {
     ip netns del "$emuname-probe"
 }
 
-echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" >"$out/points.csv.tmp"
 emu="" where=""
+if [ "$backend" = mpi ]; then # the allocation: calibrated, run and simulated on its nodes
+    d=$work/alloc-${anodes}x$agpn where=" (the allocation)"
+    if [ -n "$dry" ]; then run_level $((anodes * agpn)) "$anodes" "$d"; echo "# --dry-run: nothing run"; exit 0; fi
+    if [ "$rejoin" = 1 ]; then rejoin_level "$d"
+    else run_level $((anodes * agpn)) "$anodes" "$d" || failed $? "the allocation's runs" "$d"; fi
+    { echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct"
+      join_level "alloc-${anodes}x$agpn" "$d"; } >"$work/points.csv.tmp"
+    ranks="" emurate=off
+fi
+[ "$backend" = mpi ] || echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" >"$work/points.csv.tmp"
 for np in $ranks; do
     if [ "$rejoin" = 1 ]; then
-        rejoin_level "$out/$np"
+        rejoin_level "$work/$np"
     else
-        run_level "$np" 1 "$out/$np" || { echo "fidelity.sh: the $np-rank runs failed; see $out/$np/*.log" >&2; exit 1; }
+        run_level "$np" 1 "$work/$np" || failed $? "the $np-rank runs" "$work/$np"
     fi
-    join_level "1node" "$out/$np" >>"$out/points.csv.tmp"
+    join_level "1node" "$work/$np" >>"$work/points.csv.tmp"
 done
 # The emulated cluster: 2 nodes x 2 ranks, each node's NIC shaped to $emurate (emucluster.sh), up for
 # its runs only; calibrated there like the single node (its inter-node level included), simulated on
 # a 2-node platform from that calibration.
-d=$out/emu-2x2
+d=$work/emu-2x2
 why=$(emu_probe)
-if [ "$rejoin" = 1 ]; then
+if [ "$backend" = mpi ]; then :
+elif [ "$rejoin" = 1 ]; then
     if [ -f "$d/train_sim.csv" ]; then
         [ -s "$d/emu_rate" ] && emurate=$(cat "$d/emu_rate") # the rate of the run, not of this command line
-        rejoin_level "$d"; join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
+        rejoin_level "$d"; join_level "emu-$emurate" "$d" >>"$work/points.csv.tmp"
     else echo "SKIP: emulated cluster (2 nodes x 2 ranks): no runs in $d to rejoin"; fi
 elif [ -n "$why" ]; then
     echo "SKIP: emulated cluster (2 nodes x 2 ranks, NIC $emurate): $why"
@@ -198,8 +224,11 @@ else
     trap '$emu down >/dev/null 2>&1' EXIT
     run_level 4 2 "$d"; rc=$?
     $emu down >/dev/null 2>&1; trap - EXIT
-    [ "$rc" = 0 ] || { echo "fidelity.sh: the emulated-cluster runs failed; see $d/*.log" >&2; exit 1; }
-    join_level "emu-$emurate" "$d" >>"$out/points.csv.tmp"
+    [ "$rc" = 0 ] || failed "$rc" "the emulated-cluster runs" "$d"
+    join_level "emu-$emurate" "$d" >>"$work/points.csv.tmp"
 fi
-mv "$out/points.csv.tmp" "$out/points.csv"
+if [ "$rejoin" != 1 ]; then # all done: the new runs replace their folders in OUT, then points.csv
+    for lv in "$work"/*/; do [ -d "$lv" ] || continue; n=$(basename "$lv"); rm -rf "${out:?}/$n" && mv "$lv" "$out/$n" || die "cannot move $lv into $out"; done
+    mv "$work/points.csv.tmp" "$out/points.csv" && rmdir "$work" || die "cannot write $out/points.csv"
+else mv "$out/points.csv.tmp" "$out/points.csv"; fi
 sh "$here/fidelity_report.sh" "$out"

@@ -43,7 +43,8 @@ int fit_linear(const double *n, const double *t, int count, fit_line *out)
 double fit_model_predict(const fit_model *m, const double *n, double bytes)
 {
     int i = m->nseg - 1;
-    while (i > 0 && bytes < n[m->first[i]]) i--;
+    (void)n; /* the breakpoints are sizes (m->at) */
+    while (i > 0 && bytes < m->at[i]) i--;
     return m->alpha * m->lat_f[i] + bytes * m->beta / m->bw_f[i];
 }
 
@@ -73,6 +74,12 @@ static int make_segments(fit_model *m, const double *n, const double *t, int cou
         m->bw_f[i] = m->beta / m->seg[i].beta;
     }
     m->lat_f[0] = 1;
+    m->at[0] = 0;
+    for (int i = 1; i < nseg; i++) { /* where the two lines cross inside the gap, else its geometric middle */
+        double lo = n[first[i] - 1], hi = n[first[i]], a0 = m->alpha * m->lat_f[i - 1], b0 = m->beta / m->bw_f[i - 1];
+        double a1 = m->alpha * m->lat_f[i], b1 = m->beta / m->bw_f[i], c = b0 != b1 ? (a1 - a0) / (b0 - b1) : 0;
+        m->at[i] = c > lo && c < hi ? ceil(c) : ceil(sqrt(lo * hi));
+    }
     m->rms_pct = model_rms(m, n, t, count);
     return 0;
 }
@@ -95,7 +102,7 @@ static int best_of(fit_model *best, const double *n, const double *t, int count,
     return found ? 0 : -1;
 }
 
-int fit_model_make(const double *n, const double *t, int count, fit_model *m)
+static int make_all(const double *n, const double *t, int count, fit_model *m)
 {
     if (fit_linear(n, t, count, &m->whole) || best_of(m, n, t, count, 1)) return -1;
     for (int k = 2; k <= FIT_MAX_SEGMENTS && m->rms_pct > FIT_SPLIT_MIN_PCT; k++) {
@@ -104,4 +111,81 @@ int fit_model_make(const double *n, const double *t, int count, fit_model *m)
         *m = c;
     }
     return 0;
+}
+
+static int is_outlier(const fit_model *m, int i)
+{
+    for (int k = 0; k < m->outliers; k++)
+        if (m->outlier[k] == i) return 1;
+    return 0;
+}
+
+/* The median of |log(model / t)| over the points: the others' spread, which an outlier does not move. */
+static double log_median(const fit_model *m, const double *n, const double *t, int count)
+{
+    double r[FIT_MAX_POINTS];
+    for (int i = 0; i < count; i++) {
+        double v = fabs(log(fit_model_predict(m, n, n[i]) / t[i]));
+        int j = i;
+        while (j > 0 && r[j - 1] > v) r[j] = r[j - 1], j--;
+        r[j] = v;
+    }
+    return count % 2 ? r[count / 2] : (r[count / 2 - 1] + r[count / 2]) / 2;
+}
+
+/* Leave one out: of the kept points (cn, ct) that took longer than the next larger size (which no
+ * regime of a link explains; a memory-bound tail is no candidate), the one furthest from the model
+ * made without it, in log ratio
+ * (a point 1000x slow and one 1000x fast count alike), if it is an outlier: off by more than
+ * FIT_OUTLIER_MIN_PCT and FIT_OUTLIER_RATIO times the others' median residual there, while the
+ * current model (m) is off by more than FIT_OUTLIER_FIT_PCT RMS (a breakpoint of a good fit is no
+ * outlier). Its model in *best. */
+static int worst_outlier(const fit_model *m, const double *cn, const double *ct, int kept, fit_model *best)
+{
+    double tn[FIT_MAX_POINTS], tt[FIT_MAX_POINTS], worst = 0;
+    int w = -1;
+    if (!(m->rms_pct > FIT_OUTLIER_FIT_PCT)) return -1;
+    for (int x = 0; x + 1 < kept; x++) {
+        fit_model c;
+        int k = 0;
+        if (!(ct[x] > ct[x + 1])) continue; /* only a time above the next larger size's: no regime does that */
+        for (int i = 0; i < kept; i++)
+            if (i != x) tn[k] = cn[i], tt[k++] = ct[i];
+        if (make_all(tn, tt, k, &c)) continue;
+        double off = fabs(log(fit_model_predict(&c, tn, cn[x]) / ct[x])), rest = log_median(&c, tn, tt, k);
+        if (off > log(1 + FIT_OUTLIER_MIN_PCT / 100) && off > FIT_OUTLIER_RATIO * rest && off > worst)
+            worst = off, w = x, *best = c;
+    }
+    return w;
+}
+
+int fit_model_make(const double *n, const double *t, int count, fit_model *m)
+{
+    double cn[FIT_MAX_POINTS], ct[FIT_MAX_POINTS];
+    int idx[FIT_MAX_POINTS], out[FIT_MAX_OUTLIERS], kept = count, nout = 0, w;
+    if (count > FIT_MAX_POINTS || make_all(n, t, count, m)) return -1;
+    for (int i = 0; i < count; i++) cn[i] = n[i], ct[i] = t[i], idx[i] = i;
+    /* m->first[] index the kept points (cn, ct) until the end, where they go back to n's */
+    fit_model c;
+    while (nout < FIT_MAX_OUTLIERS && nout < count / 8 && (w = worst_outlier(m, cn, ct, kept, &c)) >= 0) {
+        out[nout++] = idx[w], *m = c, kept--;
+        for (int i = w; i < kept; i++) cn[i] = cn[i + 1], ct[i] = ct[i + 1], idx[i] = idx[i + 1];
+    }
+    for (int i = 0; i < m->nseg; i++) m->first[i] = idx[m->first[i]];
+    m->first[0] = 0; /* the first segment starts at the first size, an outlier or not */
+    m->outliers = nout;
+    for (int i = 0; i < nout; i++) m->outlier[i] = out[i];
+    return 0;
+}
+
+double fit_segment_rms(const fit_model *m, const double *n, const double *t, int count, int i)
+{
+    int end = i + 1 < m->nseg ? m->first[i + 1] : count, k = 0;
+    double ss = 0;
+    for (int j = m->first[i]; j < end; j++) {
+        if (is_outlier(m, j)) continue;
+        double r = (fit_model_predict(m, n, n[j]) - t[j]) / t[j];
+        ss += r * r, k++;
+    }
+    return k ? 100 * sqrt(ss / k) : 0;
 }

@@ -2,6 +2,7 @@
 #include "platform_file.h"
 #include "outfile.h"
 #include "parse.h"
+#include "sim.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +14,7 @@
 #define WIDE PLATFORM_MAX_GPUS_PER_NODE /* nvlinks are read before gpus_per_node is known */
 
 /* The keys: what each holds and where it goes. REQ: must be given (inter_bw or nic_bw: one of them). */
-enum { T_NAME, T_INT, T_NUM, T_BW, T_LAT, T_RATIO, T_BOOL, T_FACTOR, T_LINKS };
+enum { T_NAME, T_INT, T_NUM, T_BW, T_LAT, T_RATIO, T_BOOL, T_FACTOR, T_LINKS, T_WS };
 enum { REQ = 1, FIT = 2 };
 typedef struct key {
     const char *name;
@@ -51,6 +52,8 @@ static const key keys[] = {
     { "inter_points", T_INT, FIT, FT(points[1]), 1e9 },
     { "lat_factor", T_FACTOR, FIT, FT(lat_factor), 0 },
     { "bw_factor", T_FACTOR, FIT, FT(bw_factor), 0 },
+    { "ws_copy_ns", T_WS, FIT, FT(ws_copy), 0 },
+    { "call_overhead", T_LAT, FIT, FT(call_overhead), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_INTER_BW = 5, K_NIC_BW = 6 };
@@ -184,9 +187,12 @@ static int set_key(const key *k, const char *v, platform *pf, platform_fit *fit,
     double d;
     if (k->type == T_NAME) return set_name(k, v, base + k->off, err, errlen);
     if (k->type == T_LINKS) return set_links(v, wide_links, err, errlen);
-    if (k->type == T_FACTOR) {
+    if (k->type == T_FACTOR || k->type == T_WS) {
         char why[160];
-        if (strlen(v) >= PLATFORM_FACTOR_LEN || platform_factor_check(v, why, sizeof why))
+        const char *w = "";
+        if (k->type == T_WS && strlen(v) < PLATFORM_FACTOR_LEN && kern_sim_ws_parse(v, KERN_SIM_WS_POINTS, NULL, NULL, &w) < 0)
+            return snprintf(err, errlen, "%s: %s", k->name, w), 2;
+        if (strlen(v) >= PLATFORM_FACTOR_LEN || (k->type == T_FACTOR && platform_factor_check(v, why, sizeof why)))
             return snprintf(err, errlen, "%s: %s", k->name,
                             strlen(v) >= PLATFORM_FACTOR_LEN ? "longer than 255 bytes" : why), 2;
         strcpy(base + k->off, v);
@@ -377,6 +383,8 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
                 fit->rms_pct[0], fit->rms_pct[1], fit->points[0], fit->points[1]);
         if (fit->lat_factor[0]) fprintf(f, "lat_factor = %s\n", fit->lat_factor);
         if (fit->bw_factor[0]) fprintf(f, "bw_factor = %s\n", fit->bw_factor);
+        if (fit->ws_copy[0]) fprintf(f, "ws_copy_ns = %s\n", fit->ws_copy);
+        if (fit->call_overhead > 0) fprintf(f, "call_overhead = %.4gus\n", fit->call_overhead * 1e6);
     }
     return outfile_commit(&o, err, errlen);
 }
@@ -385,5 +393,12 @@ int platform_write_smpi_cfg(const platform_fit *fit, FILE *f)
 {
     if (fit->lat_factor[0]) fprintf(f, "--cfg=smpi/lat-factor:%s\n", fit->lat_factor);
     if (fit->bw_factor[0]) fprintf(f, "--cfg=smpi/bw-factor:%s\n", fit->bw_factor);
+    return ferror(f) ? -1 : 0;
+}
+
+int platform_write_sim_env(const platform_fit *fit, FILE *f)
+{
+    if (fit->ws_copy[0]) fprintf(f, "DDL_SIM_WS_COPY=%s\n", fit->ws_copy);
+    if (fit->call_overhead > 0) fprintf(f, "DDL_SIM_CALL_OVERHEAD=%.6g\n", fit->call_overhead);
     return ferror(f) ? -1 : 0;
 }

@@ -23,6 +23,10 @@
  *   spine_lat = 7us              GPU to GPU across the spine, >= inter_lat         (optional)
  *   lat_factor = 0:1.4;65536:1   SMPI piecewise latency factor: SIZE:FACTOR pairs, sizes strictly
  *   bw_factor = 0:0.6;65536:1      increasing from 0, factors > 0            (optional; default 1)
+ *   ws_copy_ns = 65536:0.08;...  the copy cost by working set: SIZE:NS pairs, ns per byte when a
+ *                                collective's vector is SIZE bytes, sizes strictly increasing (issue 26;
+ *                                optional: none = no copy cost, as before)
+ *   call_overhead = 0.3us        software overhead per posted message, >= 0  (optional; default 0)
  * Every key at most once. A malformed line, an unknown or repeated key, a missing one, a negative
  * fit (a latency < 0, a bandwidth <= 0), an unknown unit, factor sizes that do not increase, rails
  * that do not divide the GPUs, an oversubscription below 1 or a NUL byte: an error naming the file,
@@ -46,6 +50,8 @@ typedef struct platform_fit {
     double rms_pct[2];
     int points[2];
     char lat_factor[PLATFORM_FACTOR_LEN], bw_factor[PLATFORM_FACTOR_LEN];
+    char ws_copy[PLATFORM_FACTOR_LEN]; /* ws_copy_ns: "SIZE:NS;..." ("" = none) */
+    double call_overhead;              /* s per posted message (0 = none) */
 } platform_fit;
 
 /* Parse text[0..len) (name for messages). *pf gets nodes = 1; fit may be NULL. 0, or 2 with err. */
@@ -63,6 +69,9 @@ void platform_file_put(FILE *f, const platform *pf);
 /* The SMPI options that apply fit's factors ("--cfg=smpi/lat-factor:..." lines), or nothing when
  * there are none. 0, or -1 on a write error. */
 int platform_write_smpi_cfg(const platform_fit *fit, FILE *f);
+/* The simulator's copy cost and per-call overhead (DDL_SIM_WS_COPY=..., DDL_SIM_CALL_OVERHEAD=...
+ * lines, what simlaunch.sh exports from DIR/sim.env), or nothing when there are none. 0, or -1. */
+int platform_write_sim_env(const platform_fit *fit, FILE *f);
 /* Check a factor list "SIZE:F;SIZE:F...". 0, or 2 with a message (what is wrong). */
 int platform_factor_check(const char *s, char *err, size_t errlen);
 

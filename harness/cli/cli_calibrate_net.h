@@ -1,0 +1,46 @@
+/* cli_calibrate_net.h — what `ddlbench calibrate --network`'s two files share: the options and the
+ * measuring state (cli_calibrate_net.c: options, fit, file; cli_calibrate_sweep.c: the sweeps). */
+#ifndef HARN_CLI_CALIBRATE_NET_H
+#define HARN_CLI_CALIBRATE_NET_H
+
+#include <stddef.h>
+
+#define NET_MAX_SIZES 32
+#define NET_MAX_ROUNDS 9
+#define NET_TIMEOUT_S 30   /* per size, + 1 s per 10 MB: only a hang gets there */
+#define NET_BYTES_PER_SIZE ((size_t)256 << 20) /* iterations shrink so a size moves at most this */
+#define NET_DISAGREE 2.0   /* rounds of a size whose slowest / fastest exceeds this are repeated */
+#define NET_WS_MIN ((size_t)64 << 10)  /* the working-set sweep: 64 KiB .. 64 MiB, 4x apart */
+#define NET_WS_MAX ((size_t)64 << 20)
+#define NET_WS_TRIES 3     /* working-set sweeps until one agrees with the exchange sweep */
+#define NET_WS_SEGMENT ((size_t)256 << 10) /* its pieces: libddl's host segment on one node */
+#define NET_BURST 32       /* messages per burst of the overhead sweep */
+
+typedef struct net_opts {
+    const char *path, *name;
+    size_t min_bytes, max_bytes;
+    long iters, rounds, timeout_s;
+} net_opts;
+
+typedef struct net_state {
+    const net_opts *o;
+    int rank, size, rpn, nodes;
+    char *sbuf, *rbuf;
+    double *t, *tmax;
+    size_t piece;              /* inter-node exchange: messages of at most this (0: whole) */
+    long step;                 /* DDL_FAULT_INJECT counter */
+    int repeated;              /* sizes whose rounds disagreed and were repeated (rank 0 reports) */
+} net_state;
+
+enum { LV_INTRA, LV_INTER };
+enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST };
+
+/* One sweep of one level and kind over the sizes n[0..count): t[i] (s; SW_WS: s per byte of a
+ * working set n[i] exchanged in NET_WS_SEGMENT pieces; SW_BURST: s per message of a burst, n unused
+ * beyond count = 1). Rounds as --help states: the median of R round medians; where the rounds of a
+ * size disagree by more than NET_DISAGREE, up to R more rounds and the lower quartile of all of them.
+ * Rank 0 prints the rows. Collective over MPI_COMM_WORLD. */
+void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t);
+double net_median(double *v, long k);
+
+#endif

@@ -1,0 +1,170 @@
+/* cli_calibrate_sweep.c — the sweeps of `ddlbench calibrate --network` (cli_calibrate_net.h):
+ *   ping-pong  the pair alone, one-way time = round trip / 2;
+ *   exchange   every rank at once with a partner at that level, slowest rank per iteration;
+ *   ws         the copy cost by working set (issue 26): the exchange of a W-byte vector in
+ *              NET_WS_SEGMENT pieces, two in flight, as libddl's pipeline moves it on one node;
+ *              s per byte, W = 64 KiB .. -e (memory-bound once W leaves the caches);
+ *   burst      the per-call overhead: NET_BURST 8-byte messages posted at once each way, less one
+ *              alone, per message (what each further posted message costs beyond the latency).
+ * Each figure is the median over iterations; then over rounds, robustly (net_sweep). */
+#include "cli_calibrate_net.h"
+#include "guard.h"
+#include "watchdog.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double net_median(double *v, long k)
+{
+    qsort(v, (size_t)k, sizeof *v, cmp_double);
+    return v[k / 2];
+}
+
+static long iters_for(const net_opts *o, size_t n)
+{
+    long k = (long)(NET_BYTES_PER_SIZE / n);
+    return k < 3 ? 3 : k < o->iters ? k : o->iters;
+}
+/* Median one-way seconds of n bytes between ranks a and b (others idle); valid on every rank. */
+static double pingpong(net_state *s, int a, int b, size_t n)
+{
+    long k = iters_for(s->o, n);
+    int me = s->rank == a ? 0 : s->rank == b ? 1 : -1, peer = me == 0 ? b : a;
+    double med = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (long it = -1; me >= 0 && it < k; it++) { /* it = -1: warm-up */
+        double t0 = MPI_Wtime();
+        if (me == 0) {
+            MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+            MPI_Recv(s->rbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(s->rbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+        }
+        if (it >= 0) s->t[it] = (MPI_Wtime() - t0) / 2;
+    }
+    if (me == 0) med = net_median(s->t, k);
+    MPI_Bcast(&med, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+    return med;
+}
+
+
+/* n bytes each way with partner in pieces of at most `piece`, two in flight each way. */
+static void exchange_pieces(net_state *s, int partner, size_t n, size_t piece)
+{
+    MPI_Request rq[4] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL };
+    for (size_t off = 0, j = 0; off < n; off += piece, j++) {
+        int w = (int)(j % 2) * 2, len = (int)(n - off < piece ? n - off : piece);
+        MPI_Waitall(2, &rq[w], MPI_STATUSES_IGNORE);
+        MPI_Irecv(s->rbuf + off, len, MPI_BYTE, partner, 9, MPI_COMM_WORLD, &rq[w]);
+        MPI_Isend(s->sbuf + off, len, MPI_BYTE, partner, 9, MPI_COMM_WORLD, &rq[w + 1]);
+    }
+    MPI_Waitall(4, rq, MPI_STATUSES_IGNORE);
+}
+
+/* Median over iterations of the slowest rank's exchange of n bytes with partner (-1: idle). */
+static double exchange(net_state *s, int level, int partner, size_t n)
+{
+    long k = iters_for(s->o, n);
+    for (long it = -1; it < k; it++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        if (partner >= 0 && level == LV_INTER && s->piece && n > s->piece)
+            exchange_pieces(s, partner, n, s->piece);
+        else if (partner >= 0)
+            MPI_Sendrecv(s->sbuf, (int)n, MPI_BYTE, partner, 9, s->rbuf, (int)n, MPI_BYTE, partner, 9, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+        if (it >= 0) s->t[it] = MPI_Wtime() - t0;
+    }
+    MPI_Allreduce(s->t, s->tmax, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return net_median(s->tmax, k);
+}
+
+/* Seconds per message of a burst of NET_BURST 8-byte messages from a to b (Isend / Irecv all, then
+ * a 0-byte acknowledgement), less a burst of one: the median over iterations; valid on every rank. */
+static double burst(net_state *s, int a, int b)
+{
+    long k = s->o->iters;
+    int me = s->rank == a ? 0 : s->rank == b ? 1 : -1, peer = me == 0 ? b : a;
+    MPI_Request rq[NET_BURST];
+    double med = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (long it = -1; me >= 0 && it < k; it++)
+        for (int m = NET_BURST; m >= 1; m -= NET_BURST - 1) { /* the burst, then one message */
+            double t0 = MPI_Wtime();
+            for (int j = 0; j < m; j++)
+                if (me == 0) MPI_Isend(s->sbuf + 8 * j, 8, MPI_BYTE, peer, 11, MPI_COMM_WORLD, &rq[j]);
+                else MPI_Irecv(s->rbuf + 8 * j, 8, MPI_BYTE, peer, 11, MPI_COMM_WORLD, &rq[j]);
+            MPI_Waitall(m, rq, MPI_STATUSES_IGNORE);
+            if (me == 0) MPI_Recv(NULL, 0, MPI_BYTE, peer, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            else MPI_Send(NULL, 0, MPI_BYTE, peer, 12, MPI_COMM_WORLD);
+            if (it < 0) continue;
+            if (m == NET_BURST) s->t[it] = MPI_Wtime() - t0;
+            else s->t[it] = (s->t[it] - (MPI_Wtime() - t0)) / (NET_BURST - 1);
+        }
+    if (me == 0) med = net_median(s->t, k);
+    MPI_Bcast(&med, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+    return med > 0 ? med : 0;
+}
+
+/* One figure of one kind at one size. */
+static double measure(net_state *s, int level, int kind, int partner, size_t bytes)
+{
+    int b = level == LV_INTRA ? 1 : s->rpn;
+    if (kind == SW_PINGPONG) return pingpong(s, 0, b, bytes);
+    if (kind == SW_BURST) return burst(s, 0, b);
+    if (kind == SW_EXCHANGE) return exchange(s, level, partner, bytes);
+    size_t piece = s->piece; /* SW_WS: the vector in the pipeline's pieces, per byte */
+    s->piece = NET_WS_SEGMENT;
+    double t = exchange(s, LV_INTER, partner, bytes) / (double)bytes; /* LV_INTER: the pieces' path */
+    s->piece = piece;
+    return t;
+}
+
+/* R rounds over all sizes (a burst of load hits a round, not a size), then the sizes whose rounds
+ * disagree by more than NET_DISAGREE again, up to R more rounds each (every rank decides alike:
+ * the figures are the same on every rank). */
+void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
+{
+    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst" };
+    int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds, got[NET_MAX_SIZES];
+    double r[2 * NET_MAX_ROUNDS][NET_MAX_SIZES], v[2 * NET_MAX_ROUNDS];
+    if (level == LV_INTRA && (local ^ 1) < s->rpn) partner = s->rank ^ 1;
+    if (level == LV_INTER && (node ^ 1) < s->nodes) partner = (node ^ 1) * s->rpn + local;
+    for (int i = 0; i < count; i++) got[i] = 0;
+    for (int k = 0; k < 2 * R; k++)
+        for (int i = 0; i < count; i++) {
+            char what[WATCHDOG_DESC];
+            size_t bytes = (size_t)n[i];
+            if (got[i] < k) continue; /* settled in an earlier round */
+            if (k >= R) { /* more rounds only while this size's rounds disagree */
+                double lo = r[0][i], hi = r[0][i];
+                for (int j = 1; j < k; j++) lo = r[j][i] < lo ? r[j][i] : lo, hi = r[j][i] > hi ? r[j][i] : hi;
+                if (!(hi > NET_DISAGREE * lo)) continue;
+                if (k == R) s->repeated++;
+            }
+            snprintf(what, sizeof what, "calibrate --network %s %s, %zu bytes (a peer that does not answer?)",
+                     lv[level], kd[kind], bytes);
+            watchdog_arm(s->o->timeout_s ? (double)s->o->timeout_s + (double)bytes / 10e6 : 0, what);
+            guard_fault_point(s->rank, s->step++);
+            r[k][i] = measure(s, level, kind, partner, bytes);
+            got[i] = k + 1;
+            watchdog_disarm();
+        }
+    for (int i = 0; i < count; i++) {
+        int m = got[i];
+        for (int k = 0; k < m; k++) v[k] = r[k][i];
+        t[i] = m > R ? (net_median(v, m), v[0]) : net_median(v, m); /* sorted: the fastest round's */
+        if (s->rank == 0)
+            printf("  %-5s %-9s %10.0f %12.4g %12.4g %12.4g%s\n", lv[level], kd[kind], n[i],
+                   t[i] * (kind == SW_WS ? 1e9 : 1e6), v[0] * (kind == SW_WS ? 1e9 : 1e6),
+                   v[m - 1] * (kind == SW_WS ? 1e9 : 1e6), m > R ? "  (rounds disagreed: repeated)" : "");
+    }
+}
