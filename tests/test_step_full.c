@@ -48,29 +48,8 @@ static void test_plan(void)
     model_free(m);
 }
 
-static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
-{
-    (void)arg;
-    if (c16) return -1; /* float32 activations here */
-    return kern_gemm_f32(g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, g->transa ? g->m : g->k, b,
-                         g->transb ? g->k : g->n, beta, c, g->n);
-}
-
-static unsigned seed = 99;
-static float rnd(void)
-{
-    seed = seed * 1103515245u + 12345u;
-    return (float)((seed >> 8) & 0xffff) / 32768.0f - 1.0f;
-}
-
-static double loss(step_full *f, int n, size_t nout)
-{
-    double other = 0, l = 0;
-    if (step_full_forward(f, &other)) return NAN;
-    const float *y = step_full_act(f, n - 1), *d = step_full_loss_grad(f);
-    for (size_t i = 0; i < nout; i++) l += (double)d[i] * y[i];
-    return l;
-}
+#define STEP_FULL_TEST_SEED 99u
+#include "step_full_check.h"
 
 /* Central difference of L in parameter i against the backward's gradient. Batch statistics over 8
  * values (layer4 at batch 2, 64x64) and ReLU kinks make L visibly curved: h = 1e-4 (relative) and
