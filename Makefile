@@ -342,7 +342,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
 FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c tree.c) \
-                $(wildcard harness/sim/platform*.c) $(addprefix harness/sim/,profile.c study_file.c) \
+                $(wildcard harness/sim/platform*.c) harness/sim/profile.c harness/sim/study_file.c \
                 collectives/grid.c collectives/errors.c kernels/sim_rates.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | \
