@@ -1,7 +1,7 @@
 /* step_full_check.h — what the full-step tests share (test_step_full.c, test_model_dag.c): the GEMM
  * callback on the host BLAS, a seeded random source (STEP_FULL_TEST_SEED, defined before including
- * this), and the loss whose gradient the finite-difference checks compare: sum of dL/dy · y over the
- * network's output, after a forward pass. */
+ * this), the loss whose gradient the finite-difference checks compare (sum of dL/dy · y over the
+ * network's output, after a forward pass) and its central difference in one parameter. */
 #ifndef TEST_STEP_FULL_CHECK_H
 #define TEST_STEP_FULL_CHECK_H
 
@@ -34,6 +34,18 @@ static double loss(step_full *f, int n, size_t nout)
     const float *y = step_full_act(f, n - 1), *d = step_full_loss_grad(f);
     for (size_t i = 0; i < nout; i++) l += (double)d[i] * y[i];
     return l;
+}
+
+/* (L(p + h) − L(p − h)) / 2h in params[i], h = hrel relative (absolute below 0.1); params[i] restored. */
+static double central_difference(step_full *f, float *params, size_t i, int n, size_t nout, float hrel)
+{
+    float keep = params[i], h = hrel * (fabsf(keep) > 0.1f ? fabsf(keep) * 10 : 1.0f);
+    params[i] = keep + h;
+    double lp = loss(f, n, nout);
+    params[i] = keep - h;
+    double lm = loss(f, n, nout);
+    params[i] = keep;
+    return (lp - lm) / (2.0 * h);
 }
 
 #endif

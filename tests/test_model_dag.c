@@ -51,13 +51,7 @@ static void fd_check(const model *m, step_full *f, float *params, const float *g
     size_t i = off[t];
     for (size_t j = off[t]; j < off[t] + (size_t)model_tensor_at(m, t)->numel; j++)
         if (fabsf(grads[j]) > fabsf(grads[i])) i = j;
-    float keep = params[i], h = 1e-3f * (fabsf(keep) > 0.1f ? fabsf(keep) * 10 : 1.0f);
-    params[i] = keep + h;
-    double lp = loss(f, n, nout);
-    params[i] = keep - h;
-    double lm = loss(f, n, nout);
-    params[i] = keep;
-    double fd = (lp - lm) / (2.0 * h);
+    double fd = central_difference(f, params, i, n, nout, 1e-3f);
     CHECK(fabs(fd - grads[i]) <= 0.05 * fabs(grads[i]) + 1e-4, "%s: backward %.6g, finite difference %.6g", name, grads[i], fd);
 }
 

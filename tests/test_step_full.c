@@ -56,13 +56,7 @@ static void test_plan(void)
  * 10% agree (h = 1e-3 is off by up to 50% in the stem; a wrong gradient flow is off by far more). */
 static void fd_check(step_full *f, float *params, const float *grads, size_t i, int n, size_t nout, const char *what)
 {
-    float keep = params[i], h = 1e-4f * (fabsf(keep) > 0.1f ? fabsf(keep) * 10 : 1.0f);
-    params[i] = keep + h;
-    double lp = loss(f, n, nout);
-    params[i] = keep - h;
-    double lm = loss(f, n, nout);
-    params[i] = keep;
-    double fd = (lp - lm) / (2.0 * h);
+    double fd = central_difference(f, params, i, n, nout, 1e-4f);
     CHECK(fabs(fd - grads[i]) <= 0.1 * fabs(grads[i]) + 1e-3, "%s: backward %.6g, finite difference %.6g", what, grads[i], fd);
 }
 
