@@ -195,7 +195,7 @@ int cli_allreduce_main(int argc, char **argv)
     char err[256];
     int rc;
     if (bench_allreduce_parse(argc, argv, &o, err, sizeof err)) {
-        if (launcher_rank() == 0) fprintf(stderr, "%s\n", err);
+        fprintf(stderr, "%s\n", err); /* once: other ranks hold stderr until MPI starts (rank.h) */
         return 2;
     }
     if (o.help) {
@@ -207,13 +207,13 @@ int cli_allreduce_main(int argc, char **argv)
     if (guard_fault_init(why, sizeof why) || (o.csv && outfile_check("--csv", o.csv, why, sizeof why)) ||
         (o.json && outfile_check("--json", o.json, why, sizeof why)) ||
         guard_mem_check(2.0 * (double)o.max_bytes, "-e (two buffers)", "a smaller -e", why, sizeof why)) {
-        if (launcher_rank() == 0) fprintf(stderr, "%s: %s%s\n", o.cmd, what, why);
+        fprintf(stderr, "%s: %s%s\n", o.cmd, what, why);
         return 2;
     }
     if (o.profile) { /* the simulation's γ; the real build stores and ignores it */
         profile pr;
         if (profile_load(o.profile, &pr, why, sizeof why)) {
-            if (launcher_rank() == 0) fprintf(stderr, "%s: %s\n", o.cmd, why);
+            fprintf(stderr, "%s: %s\n", o.cmd, why);
             return 2;
         }
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
@@ -222,10 +222,9 @@ int cli_allreduce_main(int argc, char **argv)
     }
     int ndev = 0, dst = o.device ? kern_dev_count(&ndev) : KERN_DEV_OK;
     if (o.device && (dst != KERN_DEV_OK || ndev == 0)) {
-        if (launcher_rank() == 0)
-            fprintf(stderr, dst == KERN_DEV_ENOSUPPORT ? "%s: --device gpu: this build has no CUDA; expected "
-                    "--device cpu, or the CUDA build build/cuda/ddlbench\n" : "%s: --device gpu: no CUDA device (%s)\n",
-                    o.cmd, kern_dev_last_error());
+        fprintf(stderr, dst == KERN_DEV_ENOSUPPORT ? "%s: --device gpu: this build has no CUDA; expected "
+                "--device cpu, or the CUDA build build/cuda/ddlbench\n" : "%s: --device gpu: no CUDA device (%s)\n",
+                o.cmd, kern_dev_last_error());
         return dst == KERN_DEV_ENOSUPPORT ? 2 : 1;
     }
     MPI_Init(&argc, &argv);
