@@ -7,7 +7,7 @@ set title "Published scaling efficiency against the predicted band (ddlbench stu
 set ylabel "scaling efficiency against the entry's baseline (%)"
 set xtics rotate by -35 left noenhanced
 set key outside right top box
-set yrange [50:101]
+set yrange [*:101] # down to the lowest band end
 set offsets 0.5, 0.5, 0, 0
 set bmargin 11
 plot csv using 1:5:3:4:xticlabels(2) skip 1 title "predicted band (centre, min-max)" with yerrorbars ls 1, \

@@ -6,7 +6,8 @@
 #   model:   `ddlbench model --train` (the alpha-beta-gamma pricer of the one step schedule,
 #            --backend model) within 0.5% of a fresh simulation's step time, for every algorithm, with
 #            --compute full and gemm, at 8, 32 and 256 GPUs (64 nodes: the multi-node grid; ResNet-50,
-#            one step: ~45 s of CPU per compute mode);
+#            one step: ~45 s of CPU per compute mode), and with Horovod's cycles and a per-call cost
+#            (harness/train/framework.h) at 32 GPUs;
 #   safety:  simlaunch.sh refuses SimGrid's parallel contexts (tests/sim/parallel_contexts.sh);
 #   scale:   a sweep estimated at over an hour is refused (exit 2, an estimate, nothing written)
 #            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model";
@@ -74,6 +75,14 @@ if [ "$sim" = 1 ]; then
             ok $? "model within 0.5% of the simulation at $((nn * 4)) GPUs, --compute $comp, every algorithm"
         done
     done
+    # Horovod's cycles and a per-call cost (framework.h): the simulation and the model make the same
+    # fused allreduces at the same wake-ups
+    HVD="--cycle-ms 5 --bucket-mb 64 --call-us 20"
+    simtrain 8 "$tmp/c.csv" --steps 1 --warmup 0 --compute gemm $HVD; ok $? "sim train at 32 GPUs with $HVD"
+    "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a "$ALGOS" --preset minsky --nodes 8 \
+        --profile p100 --compute gemm $HVD --csv "$tmp/m.csv" >/dev/null
+    within "$tmp/c.csv" "$tmp/m.csv" "32 GPUs cycles"
+    ok $? "model within 0.5% of the simulation at 32 GPUs with Horovod's cycles, every algorithm"
     # parallel launches give the serial sweep's scaling.csv
     S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
     sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1; ok $? "sweep --jobs 1"

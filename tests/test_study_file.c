@@ -1,6 +1,7 @@
 /* test_study_file.c — study entries (study_file.h): the shipped catalogue reads back as the study
  * figures it holds; alternatives, optional keys, CRLF and a missing last newline; every bad input
- * names the file and the line (or the key), and a baseline above the scale is refused. */
+ * names the file and the line (or the key), and a baseline above the scale is refused; the compute,
+ * framework and straggler keys, each with the keys it needs. */
 #include "study_file.h"
 #include "test.h"
 
@@ -37,7 +38,23 @@ int main(void)
     CHECK(parse("# c\r\n" GOOD "hours = 1.5\r\nhours_source = x\r\npatterns = ring,rhd", &e, err, sizeof err) == 0 &&
               e.published_hours == 1.5 && !strcmp(e.patterns, "ring,rhd") && !strcmp(e.time_source, "x"),
           "CRLF, optional keys, no last newline: %s", err);
+    CHECK(parse(GOOD "single_gpu_img_s = 130.9\nsingle_gpu_batch = 64\nsingle_gpu_source = s\ncycle_ms = 5\n"
+                     "jitter_pct = 0.2\njitter_source = j\n", &e, err, sizeof err) == 0 && e.single_img_s == 130.9 &&
+              e.single_batch == 64 && !strcmp(e.single_source, "s") && e.cycle_ms == 5 && e.jitter_pct == 0.2 &&
+              !strcmp(e.jitter_source, "j") && e.single_backward_ms == 0,
+          "a published single-GPU rate, Horovod's cycle, stragglers: %s", err);
+    CHECK(parse(GOOD "single_gpu_backward_ms = 120\nsingle_gpu_batch = 32\nsingle_gpu_source = s\n", &e, err,
+                sizeof err) == 0 && e.single_backward_ms == 120 && e.single_img_s == 0,
+          "a published backward pass: %s", err);
     static const struct { const char *text, *want; } bad[] = {
+        { GOOD "single_gpu_img_s = 130\n", "expected all three or none" },
+        { GOOD "single_gpu_batch = 64\nsingle_gpu_source = s\n", "expected all three or none" },
+        { GOOD "single_gpu_img_s = 1\nsingle_gpu_backward_ms = 2\nsingle_gpu_batch = 1\nsingle_gpu_source = s\n",
+          ":12: single_gpu_backward_ms: single_gpu_img_s is given too" },
+        { GOOD "jitter_pct = 1\n", "jitter_pct and jitter_source" },
+        { "jitter_pct = 101\n", ":1: jitter_pct: expected a number in (0, 100]" },
+        { "cycle_ms = 0\n", ":1: cycle_ms: expected a number in (0, 1000]" },
+        { "single_gpu_img_s = -3\n", ":1: single_gpu_img_s" },
         { GOOD "baseline = 4\n", ":11: key \"baseline\" given twice" },
         { "label = L\nmodel = m\nbatch = 32\ngpus = 4\nbaseline = 8\npublished = 90\nsource = s\nalgo = ddl\n"
           "platforms = a\noverlap = on\n", ":5: baseline: 8 GPUs, above the scale of 4" },

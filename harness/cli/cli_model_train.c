@@ -32,7 +32,9 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb), \
       { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),              \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_csv, &(o)->csv),                       \
-      OPTS_ONE(&cli_row_steps, &(o)->steps), OPTS_ONE(&cli_row_warmup, &(o)->warmup) }
+      OPTS_ONE(&cli_row_steps, &(o)->steps), OPTS_ONE(&cli_row_warmup, &(o)->warmup),                 \
+      OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms), OPTS_ONE(&cli_row_call_us, &(o)->call_us),         \
+      OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct) }
 
 static void usage(FILE *f)
 {
@@ -74,7 +76,8 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
 static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)
 {
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
-                       (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20, NULL, NULL };
+                       (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20, NULL, NULL,
+                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us), o->jitter_pct / 100 };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -133,8 +136,16 @@ int cli_model_train(int argc, char **argv)
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
-    printf("# %5s %6s %5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %10s %6s\n", "algo", "bucket", "bkts", "step_ms", "min",
-           "max", "compute", "gemm", "nongemm", "comm", "exposed", "sgd", "other%", "images/s", "wrong");
+    printf("#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
+           "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
+    if (o.cycle_ms > 0 || o.call_us > 0) {
+        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
+        char fdesc[200];
+        printf("# framework: %s\n", fw_describe(&fw, fdesc, sizeof fdesc));
+    }
+    if (o.jitter_pct > 0)
+        printf("# jitter: %g%% mean extra GEMM time, priced at the slowest rank's expectation, 1 + %g x H(%d)\n",
+               o.jitter_pct, o.jitter_pct / 100, p);
     for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
     meta_local(argc, argv, NULL, &meta);
     snprintf(meta.mpi, sizeof meta.mpi, "none: alpha-beta-gamma model, no launch");
@@ -145,6 +156,17 @@ int cli_model_train(int argc, char **argv)
     meta_add(&meta, "model_platform", line);
     meta_add(&meta, "counters", "unavailable: alpha-beta-gamma model (nothing runs)");
     meta_add(&meta, "compute", cli_compute_desc(o.full));
+    if (o.jitter_pct > 0) {
+        char jdesc[200];
+        snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time (Exp); priced at the slowest rank's expectation, "
+                 "1 + %g x H(%d)", o.jitter_pct, o.jitter_pct / 100, p);
+        meta_add(&meta, "jitter", jdesc);
+    }
+    if (o.cycle_ms > 0 || o.call_us > 0) {
+        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
+        char fdesc[200];
+        meta_add(&meta, "framework", fw_describe(&fw, fdesc, sizeof fdesc));
+    }
     if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */
 out:
     model_free(m);

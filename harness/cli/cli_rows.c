@@ -24,6 +24,29 @@ const opt_row cli_row_steps = { .name = "--steps", .type = OPT_LONG, .min = 1, .
 const opt_row cli_row_warmup = { .name = "--warmup", .type = OPT_LONG, .min = 0, .max = 100000,
                                  .help = "untimed steps first (default 2)" };
 
+const opt_row cli_row_cycle_ms = { .name = "--cycle-ms", .type = OPT_DOUBLE, .min = 0, .max = 1000, .unit = "MS",
+      .expect = "milliseconds in 0..1000",
+      .help = "Horovod's cycles (framework.h; simulation and model only): every MS ms the\n"
+              "gradients ready on all ranks are fused, up to --bucket-mb MiB (0: no cap),\n"
+              "into allreduces (Horovod to 0.12: 5 ms, 64 MB; default 0: DDP buckets)" };
+const opt_row cli_row_call_us = { .name = "--call-us", .type = OPT_DOUBLE, .min = 0, .max = 1e6, .unit = "US",
+      .expect = "microseconds in 0..1000000",
+      .help = "a fixed cost of every allreduce call (launch, framework bookkeeping),\n"
+              "simulation and model only (default 0)" };
+
+const opt_row cli_row_jitter = { .name = "--jitter", .type = OPT_DOUBLE, .min = 0, .max = 1000, .unit = "PCT",
+      .expect = "a percentage in 0..1000",
+      .help = "stragglers and noise: every rank's GEMMs in a step take (1 + x) times as\n"
+              "long, x = PCT/100 x Exp(1) drawn per rank and step (mean PCT%), seeded;\n"
+              "real: the rank spins, simulation: injected compute, model: the slowest\n"
+              "rank's expectation, 1 + PCT/100 x H(ranks) (default 0)" };
+
+framework cli_framework(double cycle_ms, long bucket_mb, double call_us)
+{
+    framework fw = { cycle_ms / 1e3, cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0, call_us / 1e6 };
+    return fw;
+}
+
 static const char *const computes[] = { "gemm", "full", NULL };
 const opt_row cli_row_compute = { .name = "--compute", .type = OPT_CHOICE, .choices = computes, .unit = "full|gemm",
       .help = "full (default): the whole network on real activations: im2col/col2im,\n"

@@ -6,6 +6,7 @@
 #ifndef HARN_CLI_ROWS_H
 #define HARN_CLI_ROWS_H
 
+#include "framework.h"
 #include "opts.h"
 #include "platform.h"
 
@@ -26,6 +27,11 @@ extern const opt_row cli_row_compute;  /* --compute full|gemm: int, 1 = full */
 /* What --compute ran, for the "# compute:" provenance line (report.sh prints it as the compute mode). */
 const char *cli_compute_desc(int full);
 extern const opt_row cli_row_steps;    /* --steps N: long, 1..100000 timed steps */
+extern const opt_row cli_row_cycle_ms; /* --cycle-ms MS: double, 0..1000 (framework.h) */
+extern const opt_row cli_row_call_us;  /* --call-us US: double, 0..1e6 */
+extern const opt_row cli_row_jitter;   /* --jitter PCT: double, 0..1000 (trainer.h, model_step.h) */
+/* The framework of --cycle-ms, --bucket-mb (with cycles: the fusion cap) and --call-us. */
+framework cli_framework(double cycle_ms, long bucket_mb, double call_us);
 extern const opt_row cli_row_warmup;   /* --warmup N: long, 0..100000 untimed steps */
 
 /* The machine: platform_rows (platform.h), bound to a platform_opts as

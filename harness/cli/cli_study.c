@@ -7,6 +7,7 @@
  * Prints every corner, then per figure the band (min..max efficiency over the corners), its centre,
  * and where the published figure falls; --out DIR writes DIR/study.csv and DIR/report.md. */
 #include "cli.h"
+#include "cli_study.h"
 #include "tree.h"
 #include "outfile.h"
 #include "model.h"
@@ -27,27 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2) /* platforms x overlaps x batches */
-
-typedef study_entry figure; /* one published figure of the catalogue (study_file.h) */
-
-typedef struct corner {
-    const char *platform;
-    int overlap, batch;
-    step_prediction base, full;
-    double eff;              /* % against the figure's baseline */
-    double eff1;             /* % against one GPU */
-} corner;
-
-typedef struct study_opts {
-    long gpus, bucket_mb, first_mb;   /* gpus 0: each figure at its published scale */
-    const char *profile, *dir, *out, *catalogue;
-    figure *figs;                     /* the catalogue's entries */
-    int nfig;
-} study_opts;
-
 /* The GPUs a figure is predicted at: --gpus, else its published scale. */
-static int scale(const study_opts *o, const figure *fig) { return o->gpus ? (int)o->gpus : fig->gpus; }
+int study_scale(const study_opts *o, const figure *fig) { return o->gpus ? (int)o->gpus : fig->gpus; }
 
 static const opt_row rows[] = {
     { .name = "--gpus", .type = OPT_LONG, .min = 8, .max = PLATFORM_MAX_HOSTS, .off = offsetof(study_opts, gpus),
@@ -84,7 +66,7 @@ static int parse(int argc, char **argv, study_opts *o, char *err, size_t errlen)
 {
     static char tree[4200], cat[4200]; /* the tree's platforms and catalogue from any working directory */
     *o = (study_opts){ 0, 25, 1, "p100", tree_path("harness/sim/platforms", tree, sizeof tree), NULL,
-                       tree_path("harness/sim/studies", cat, sizeof cat), NULL, 0 };
+                       tree_path("harness/sim/studies", cat, sizeof cat), NULL, 0, { 0 } };
     const opts_set sets[] = STUDY_SETS(o);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int rc = opts_parse(&p, argc, argv, err, errlen);
@@ -97,7 +79,7 @@ static int parse(int argc, char **argv, study_opts *o, char *err, size_t errlen)
 
 /* Step of fig's model on `gpus` GPUs of the platform file `name`. 0, or 2 with err. */
 static int step_on(const study_opts *o, const profile *pr, const model *m, const figure *fig, const char *name,
-                   int gpus, int overlap, step_prediction *t, char *err, size_t errlen)
+                   int gpus, int overlap, int effects, step_prediction *t, char *err, size_t errlen)
 {
     char path[1024];
     platform pf;
@@ -115,16 +97,48 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, 1,
                        overlap ? (size_t)(fig->bucket_mb ? fig->bucket_mb : o->bucket_mb) << 20 : 0,
                        (size_t)o->first_mb << 20, two ? grid : NULL,
-                       two ? fig->patterns : NULL };
+                       two ? fig->patterns : NULL, { 0, 0, 0 }, 0 };
+    if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
+        in.fw = (framework){ fig->cycle_ms / 1e3, in.bucket_bytes, 0 };
+    if (effects & EFFECT_JITTER) in.jitter = fig->jitter_pct / 100;
     return model_step(m, &pf, fig->algo, &in, t, err, errlen);
 }
 
-/* Every corner of one figure: each batch x platform x overlap it may have run with. Returns the
- * number of corners, or -1 (message printed). */
-static int run_figure(const study_opts *o, const profile *pr, const figure *fig, corner *c)
+/* How much faster than the profile fig's GPU computed: the profile's prediction of the entry's published
+ * single-GPU step (batch / images per second) or backward pass, over that figure; 1 without one. Measured
+ * on the same model and framework, so it replaces the profile's one ResNet-50 calibration (p100.profile)
+ * for models whose kernels run at other rates (VGG-16's 3x3 convolutions through Winograd). Never fitted
+ * to the scaling figure itself. 0, or -1 (message printed). */
+static int compute_scale(const study_opts *o, const profile *pr, const figure *fig, double *k)
+{
+    char err[300];
+    model *m = NULL;
+    step_prediction one;
+    *k = 1;
+    if (!fig->single_batch) return 0;
+    if (model_build(fig->model, fig->single_batch, fig->image_size, &m))
+        return fprintf(stderr, "ddlbench study: %s: %s\n", fig->name, model_last_error()), -1;
+    int rc = step_on(o, pr, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one, err, sizeof err);
+    model_free(m);
+    if (rc) return fprintf(stderr, "ddlbench study: %s: %s\n", fig->label, err), -1;
+    double pred = fig->single_img_s > 0 ? one.step_s : one.compute_s - one.forward_s;
+    *k = pred / (fig->single_img_s > 0 ? fig->single_batch / fig->single_img_s : fig->single_backward_ms / 1e3);
+    return 0;
+}
+
+int study_effects_on(const figure *fig, int overlap)
+{
+    return (fig->cycle_ms > 0 && overlap ? EFFECT_CYCLES : 0) | (fig->jitter_pct > 0 ? EFFECT_JITTER : 0);
+}
+
+/* Every corner of one figure: each batch x platform x overlap it may have run with, the profile's compute
+ * rates times kscale. Returns the number of corners, or -1 (message printed). */
+static int run_figure(const study_opts *o, const profile *base, double kscale, const figure *fig, corner *c)
 {
     char err[300];
     int n = 0;
+    profile scaled = *base, *pr = &scaled;
+    scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale;
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL;
         if (model_build(fig->model, fig->batches[b], fig->image_size, &m)) {
@@ -135,168 +149,33 @@ static int run_figure(const study_opts *o, const profile *pr, const figure *fig,
             for (int k = 0; k < fig->noverlaps; k++, n++) {
                 step_prediction one;
                 int ov = fig->overlaps[k];
-                c[n].platform = fig->platforms[p], c[n].overlap = ov, c[n].batch = fig->batches[b];
-                if (step_on(o, pr, m, fig, fig->platforms[p], fig->baseline, ov, &c[n].base, err, sizeof err) ||
-                    step_on(o, pr, m, fig, fig->platforms[p], scale(o, fig), ov, &c[n].full, err, sizeof err) ||
-                    step_on(o, pr, m, fig, fig->platforms[p], 1, ov, &one, err, sizeof err)) {
+                const char *pf = fig->platforms[p];
+                c[n].platform = pf, c[n].overlap = ov, c[n].batch = fig->batches[b];
+                if (step_on(o, pr, m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, err, sizeof err) ||
+                    step_on(o, pr, m, fig, pf, study_scale(o, fig), ov, EFFECTS_ALL, &c[n].full, err, sizeof err) ||
+                    step_on(o, pr, m, fig, pf, 1, ov, EFFECTS_ALL, &one, err, sizeof err)) {
                     fprintf(stderr, "ddlbench study: %s: %s\n", fig->label, err);
                     model_free(m);
                     return -1;
                 }
                 c[n].eff = 100 * c[n].base.step_s / c[n].full.step_s;
                 c[n].eff1 = 100 * one.step_s / c[n].full.step_s;
+                for (int e = 0; e < STUDY_EFFECTS; e++) { /* each effect's share: the points it costs */
+                    step_prediction b0, f0;
+                    c[n].share[e] = 0;
+                    if (!(study_effects_on(fig, ov) & (1 << e))) continue;
+                    if (step_on(o, pr, m, fig, pf, fig->baseline, ov, EFFECTS_ALL & ~(1 << e), &b0, err, sizeof err) ||
+                        step_on(o, pr, m, fig, pf, study_scale(o, fig), ov, EFFECTS_ALL & ~(1 << e), &f0, err, sizeof err)) {
+                        fprintf(stderr, "ddlbench study: %s: %s\n", fig->label, err);
+                        model_free(m);
+                        return -1;
+                    }
+                    c[n].share[e] = 100 * b0.step_s / f0.step_s - c[n].eff;
+                }
             }
         model_free(m);
     }
     return n;
-}
-
-static void band(const corner *c, int n, double *lo, double *hi)
-{
-    *lo = 1e9, *hi = -1e9;
-    for (int i = 0; i < n; i++) *lo = c[i].eff < *lo ? c[i].eff : *lo, *hi = c[i].eff > *hi ? c[i].eff : *hi;
-}
-
-/* Time to train of fig's workload (harness/train/workload.c) at the band's low end, high end and centre:
- * at efficiency E against the baseline step b, the full-scale step is b x 100 / E, and the run takes
- * epochs x images x step / (GPUs x batch). The ends use their own corners' baseline steps, the centre
- * the mean of the two. Hours in h[0..2] (low, high, centre); 0, or -1 without a workload. */
-static int band_hours(const study_opts *o, const figure *fig, const corner *c, int n, double h[3])
-{
-    const workload *w = workload_of(fig->model);
-    int lo = 0, hi = 0;
-    if (!w || n < 1) return -1;
-    for (int i = 1; i < n; i++) lo = c[i].eff < c[lo].eff ? i : lo, hi = c[i].eff > c[hi].eff ? i : hi;
-    double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
-    double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
-    for (int k = 0; k < 3; k++)
-        h[k] = workload_hours(w, (double)scale(o, fig) * (k == 0 ? c[lo].batch : k == 1 ? c[hi].batch
-                                                         : (c[lo].batch + c[hi].batch) / 2.0) / (base[k] * 100 / eff[k]));
-    return 0;
-}
-
-/* "time to train (90 epochs x 1281167 images of ImageNet-1K): 55 min at the band's low end (92.5%), ..." */
-static void ttt_line(const study_opts *o, const figure *fig, const corner *c, int n, char *buf, size_t len)
-{
-    const workload *w = workload_of(fig->model);
-    double h[3], lo, hi;
-    char t[3][32];
-    if (band_hours(o, fig, c, n, h)) {
-        snprintf(buf, len, "time to train: no workload for %s", fig->model);
-        return;
-    }
-    band(c, n, &lo, &hi);
-    for (int k = 0; k < 3; k++) workload_fmt_time(h[k], t[k], (int)sizeof t[k]);
-    snprintf(buf, len, "time to train (%d epochs x %ld images of %s, %s; %s): %s at the band's low end (%.1f%%), "
-                       "%s at its high end (%.1f%%), %s at the centre; published: %s",
-             w->epochs, w->images, w->dataset, w->epochs_note, WORKLOAD_ASSUMPTIONS, t[0], lo, t[1], hi, t[2],
-             fig->time_source);
-}
-
-static void print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
-{
-    if (md)
-        fprintf(f, "| platform | overlap | batch | buckets | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm "
-                   "(ms) | efficiency vs %d GPUs | vs 1 GPU |\n|---|---|---|---|---|---|---|---|---|\n", fig->baseline,
-                scale(o, fig), fig->baseline);
-    for (int i = 0; i < n; i++)
-        fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% |\n"
-                      : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f\n",
-                c[i].platform, c[i].overlap ? "on" : "off", c[i].batch, c[i].full.buckets, c[i].base.step_s * 1e3,
-                c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1);
-}
-
-static const char *verdict(double lo, double hi, double pub, char *buf, size_t len)
-{
-    double centre = (lo + hi) / 2;
-    snprintf(buf, len, "band %.1f-%.1f%%, centre %.1f%%; published %.0f%% %s the band, %+.1f points from the centre",
-             lo, hi, centre, pub, pub >= lo - 1e-9 && pub <= hi + 1e-9 ? "inside" : "OUTSIDE", pub - centre);
-    return buf;
-}
-
-/* OUT/study.csv (pass 0) and OUT/report.md (pass 1); 0, or 2 with a message if path is too long. */
-static int out_path(const study_opts *o, int pass, char *path, size_t len)
-{
-    if (snprintf(path, len, "%s/%s", o->out, pass ? "report.md" : "study.csv") < (int)len) return 0;
-    fprintf(stderr, "ddlbench study: --out: path too long\n");
-    return 2;
-}
-
-/* "32" or "32 or 64": the batches a figure may have run with. */
-static const char *batches(const figure *fig, char *buf, size_t len)
-{
-    if (fig->nbatches == 2) snprintf(buf, len, "%d or %d", fig->batches[0], fig->batches[1]);
-    else snprintf(buf, len, "%d", fig->batch);
-    return buf;
-}
-
-/* "--gpus 256 " when given, for the command lines the outputs quote. */
-static const char *gpus_flag(const study_opts *o, char *buf, size_t len)
-{
-    if (o->gpus) snprintf(buf, len, "--gpus %ld ", o->gpus);
-    else buf[0] = '\0';
-    return buf;
-}
-
-/* One of the two files, written into f. */
-static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
-{
-    char v[200], t[800], g[32], bs[32];
-    if (!pass) fprintf(f, "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
-                          "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
-                          "time_to_train_h,published_h,gpus,entry\n",
-                       gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb);
-    else fprintf(f, "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
-                    "(`make study`): the alpha-beta-gamma step of harness/sim/model_step.h for every entry of the catalogue "
-                    "(%s) on the platform files in %s, GEMM rate %.0f GFLOP/s and reduction cost %.5f ns/B. Every constant "
-                    "and its source: docs/SOURCES.md. The band of a figure spans its entry's unknowns (overlap off/on; its "
-                    "platform alternatives, e.g. 1 or 2 EDR ports for the Minsky); its centre is the middle of the band.\n\n",
-                 gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb, o->catalogue, o->dir, pr->gemm_gflops_fp32,
-                 pr->reduce_ns_per_byte);
-    for (int k = 0; k < o->nfig; k++) {
-        const figure *fg = &o->figs[k];
-        double lo, hi;
-        band(c[k], n[k], &lo, &hi);
-        if (pass) {
-            fprintf(f, "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
-                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, batches(fg, bs, sizeof bs), scale(o, fg), fg->algo,
-                    *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
-            print_corners(f, 1, o, fg, c[k], n[k]);
-            fprintf(f, "\n**%s.**\n\n", verdict(lo, hi, fg->published, v, sizeof v));
-            if (fg->published_hours > 0) {
-                ttt_line(o, fg, c[k], n[k], t, sizeof t);
-                fprintf(f, "Projected %s.\n\n", t);
-            }
-            continue;
-        }
-        for (int i = 0; i < n[k]; i++)
-            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s\n", fg->label, fg->model,
-                    c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.buckets,
-                    fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
-                    c[k][i].eff, c[k][i].eff1, fg->published,
-                    workload_hours(workload_of(fg->model), (double)scale(o, fg) * c[k][i].batch / c[k][i].full.step_s),
-                    fg->published_hours, scale(o, fg), fg->name);
-    }
-}
-
-/* Both files, written whole or not at all (outfile.h). 0, or 1 with a message. */
-static int write_outputs(const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
-{
-    char path[4096], err[700] = "";
-    outfile f[2];
-    int opened = 0, rc = 1;
-    for (; opened < 2; opened++) {
-        if (out_path(o, opened, path, sizeof path) || outfile_open(&f[opened], path, err, sizeof err)) goto out;
-        write_one(f[opened].f, opened, o, pr, c, n);
-    }
-    if (outfile_close(&f[0], err, sizeof err) || outfile_close(&f[1], err, sizeof err) ||
-        outfile_commit(&f[0], err, sizeof err) || outfile_commit(&f[1], err, sizeof err))
-        goto out;
-    rc = 0;
-out:
-    if (rc && *err) fprintf(stderr, "ddlbench study: %s\n", err);
-    for (int k = 0; k < opened; k++) outfile_discard(&f[k]);
-    return rc;
 }
 
 int cli_study_main(int argc, char **argv)
@@ -305,7 +184,7 @@ int cli_study_main(int argc, char **argv)
     profile pr;
     figure figs[STUDY_MAX_ENTRIES];
     corner (*c)[MAX_CORNERS] = NULL;
-    char err[700], v[200], path[4096], ttt[800], g[32];
+    char err[700], v[200], path[4096], ttt[800], g[32], cd[500];
     int n[STUDY_MAX_ENTRIES], rc = parse(argc, argv, &o, err, sizeof err), made = 0;
     if (rc == 2) fprintf(stderr, "ddlbench study: %s\n", err);
     if (rc) return rc == 1 ? 0 : rc;
@@ -314,7 +193,7 @@ int cli_study_main(int argc, char **argv)
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench study: %s\n", err), 2;
     o.figs = figs;
     for (int k = 0; k < o.nfig; k++)
-        if (figs[k].baseline > scale(&o, &figs[k]))
+        if (figs[k].baseline > study_scale(&o, &figs[k]))
             return fprintf(stderr, "ddlbench study: --gpus: %ld GPUs, below the baseline of %d of entry %s\n", o.gpus,
                            figs[k].baseline, figs[k].name), 2;
     if (!(c = calloc((size_t)o.nfig, sizeof *c))) return fprintf(stderr, "ddlbench study: out of memory\n"), 1;
@@ -323,33 +202,37 @@ int cli_study_main(int argc, char **argv)
     rc = 2;
     if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) goto fail; /* says why mkdir failed */
     for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
-        if (out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
+        if (study_out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
     printf("# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
-           "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s\n", gpus_flag(&o, g, sizeof g),
+           "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s %5s %5s\n", study_gpus_flag(&o, g, sizeof g),
            o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl",
-           "batch", "bkts", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%");
+           "batch", "ars", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%", "cyc", "jit");
     int inside = 0;
     double wmax = 0, offmax = 0; /* the widest band; the centre farthest from its published figure */
     for (int k = 0; k < o.nfig; k++) {
         double lo, hi;
-        if ((n[k] = run_figure(&o, &pr, &figs[k], c[k])) < 0) goto quiet; /* run_figure said why */
-        band(c[k], n[k], &lo, &hi);
+        if (compute_scale(&o, &pr, &figs[k], &o.compute_scale[k]) ||
+            (n[k] = run_figure(&o, &pr, o.compute_scale[k], &figs[k], c[k])) < 0)
+            goto quiet; /* they said why */
+        study_band(c[k], n[k], &lo, &hi);
         inside += figs[k].published >= lo - 1e-9 && figs[k].published <= hi + 1e-9;
         wmax = hi - lo > wmax ? hi - lo : wmax;
         offmax = fabs(figs[k].published - (lo + hi) / 2) > offmax ? fabs(figs[k].published - (lo + hi) / 2) : offmax;
-        printf("# %s (efficiency at %d vs %d GPUs; entry %s)\n", figs[k].label, scale(&o, &figs[k]), figs[k].baseline,
+        printf("# %s (efficiency at %d vs %d GPUs; entry %s)\n", figs[k].label, study_scale(&o, &figs[k]), figs[k].baseline,
                figs[k].name);
-        print_corners(stdout, 0, &o, &figs[k], c[k], n[k]);
-        printf("# %s\n", verdict(lo, hi, figs[k].published, v, sizeof v));
+        printf("# %s\n", study_compute_desc(&o, k, cd, sizeof cd));
+        printf("# %s\n", study_effects_desc(&figs[k], cd, sizeof cd));
+        study_print_corners(stdout, 0, &o, &figs[k], c[k], n[k]);
+        printf("# %s\n", study_verdict(lo, hi, figs[k].published, v, sizeof v));
         if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */
-            ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
+            study_ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
             printf("# %s\n", ttt);
         }
     }
     printf("# catalogue: %d of %d published figures inside their bands; widest band %.1f points; centre at most %.1f "
            "points from its figure (the goal, issue 25: all inside, at most 8 wide, within 3)\n", inside, o.nfig, wmax,
            offmax);
-    if (o.out && write_outputs(&o, &pr, c, n)) { rc = 1; goto quiet; }
+    if (o.out && study_write_outputs(&o, &pr, c, n)) { rc = 1; goto quiet; }
     if (o.out) printf("# wrote %s/study.csv and %s/report.md\n", o.out, o.out);
     free(c);
     return 0;

@@ -59,11 +59,6 @@ static const opt_row rows[] = {
     { .name = "--precision", .type = OPT_CUSTOM, .unit = "P", .off = offsetof(train_opts, precision),
       .parse = precision, .expect = "fp32, tf32, bf16 or fp16",
       .help = "GEMM inputs: fp32 | tf32 | bf16 | fp16 (default fp32; others need --device gpu)" },
-    { .name = "--jitter", .type = OPT_DOUBLE, .min = 0, .max = 1000, .unit = "PCT", .off = offsetof(train_opts, jitter_pct),
-      .expect = "a percentage in 0..1000",
-      .help = "stragglers and noise: every rank's GEMMs in a step take (1 + x) times as\n"
-              "long, x = PCT/100 x Exp(1) drawn per rank and step (mean PCT%), seeded;\n"
-              "real: the rank spins, simulation: injected compute (default 0)" },
     { .name = "--jitter-seed", .type = OPT_LONG, .min = 0, .max = 2147483647, .off = offsetof(train_opts, seed),
       .help = "seed of the draws (default 1); the same seed gives the same draws" },
     { .name = "--rounds", .type = OPT_LONG, .min = 1, .max = ROUNDS_MAX, .off = offsetof(train_opts, rounds),
@@ -91,7 +86,8 @@ static const opt_row rows[] = {
     { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_ONE(&cli_row_steps, &(o)->steps),                    \
       OPTS_ONE(&cli_row_warmup, &(o)->warmup), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb),            \
-      OPTS_ONE(&cli_row_compute, &(o)->full),                                                       \
+      OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms),           \
+      OPTS_ONE(&cli_row_call_us, &(o)->call_us), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct),        \
       OPTS_SET(rows, (o)), { platform_rows + PLATFORM_ROW_PLATFORM, 1, (po) },                            \
       { platform_rows + PLATFORM_ROW_GPN, 1, (po) }, { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) },     \
       OPTS_ONE(&cli_row_profile, &(o)->profile),                                                        \
@@ -243,6 +239,11 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
+    if (!kern_simulated() && (o.cycle_ms > 0 || o.call_us > 0)) {
+        fprintf(stderr, "ddlbench train: %s: modelled by the simulation (ddlbench-sim) and `model train` only; a real "
+                "run pays its own framework's costs\n", o.cycle_ms > 0 ? "--cycle-ms" : "--call-us");
+        return 2;
+    }
     if ((rc = check_device(&o, ferr, sizeof ferr))) {
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return rc;
@@ -319,6 +320,12 @@ int cli_train_main(int argc, char **argv)
                  o.jitter_pct, o.jitter_pct / 100, o.seed);
         meta_add(&meta, "jitter", jdesc);
     }
+    if (o.cycle_ms > 0 || o.call_us > 0) {
+        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
+        char fdesc[200];
+        if (o.cycle_ms > 0) fw.fusion_bytes = 0; /* the caps are the rows' --bucket-mb: said per row */
+        meta_add(&meta, "framework", fw_describe(&fw, fdesc, sizeof fdesc));
+    }
     char cdesc[240];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
     meta_add(&meta, "counters", cdesc);
@@ -332,8 +339,11 @@ int cli_train_main(int argc, char **argv)
     }
     if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
     if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
-    char jline[96] = "";
-    if (o.jitter_pct > 0) snprintf(jline, sizeof jline, "; jitter %g%% (Exp, seed %ld)", o.jitter_pct, o.seed);
+    char jline[200] = "";
+    int jl = o.jitter_pct > 0 ? snprintf(jline, sizeof jline, "; jitter %g%% (Exp, seed %ld)", o.jitter_pct, o.seed) : 0;
+    if (o.cycle_ms > 0) jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; Horovod cycles of %g ms, --bucket-mb the "
+                                       "fusion cap", o.cycle_ms);
+    if (o.call_us > 0) snprintf(jline + jl, sizeof jline - (size_t)jl, "; %g us a call", o.call_us);
     if (rank == 0) train_print_header(stdout, &o, size, jline);
     for (int i = 0; i < (int)o.rounds * nconf && !rc; i++) {
         int round, c;

@@ -41,6 +41,7 @@ typedef struct train_opts {
     int full;                         /* --compute full (default) or gemm */
     double jitter_pct;                /* --jitter: mean extra compute per rank and step, % (trainer.h) */
     long seed;                        /* --jitter-seed */
+    double cycle_ms, call_us;         /* --cycle-ms, --call-us (framework.h; simulation only) */
     const char *csv;                  /* --csv */
     const char *json;                 /* --json: the CSV's rows as one JSON document */
     int per_rank;                     /* --per-rank: each rank's own medians, slowest rank, stragglers */

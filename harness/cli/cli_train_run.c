@@ -4,6 +4,7 @@
  * median step's breakdown, and with --per-rank each rank's own medians gathered on rank 0
  * (cli_train.h; the output: cli_train_out.c). */
 #include "cli_train.h"
+#include "cli_rows.h"
 #include "counters.h"
 #include "engine.h"
 #include "guard.h"
@@ -120,7 +121,8 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
         printf("# %s\n", desc);
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
-                       o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed };
+                       o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed,
+                       cli_framework(o->cycle_ms, o->bucket_mb[b], o->call_us) };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {

@@ -2,6 +2,7 @@
 #include "model_step.h"
 
 #include "bucket.h"
+#include "framework.h"
 #include "model_bytes.h"
 #include "model_cost.h"
 #include "schedule.h"
@@ -18,9 +19,14 @@ typedef struct pricer {
     const step_inputs *in;
     const bucket_plan *plan;
     double rate, bw;        /* flop/s, bytes/s */
-    double clock;           /* the compute clock */
+    double clock, t0;       /* the compute clock; the step's start */
     double end, busy;       /* the last allreduce's end; their summed time */
+    int *order, posted;     /* the buckets in posting order, how many */
+    double *ready;          /* their ready times */
+    size_t *count;          /* their elements */
+    fw_group *groups;       /* the allreduces the framework makes of them (framework.h) */
     double gemm, mem;       /* compute seconds in GEMMs and in memory-bound kernels */
+    double stretch;         /* the slowest rank's GEMMs: 1 + jitter x H(ranks) */
     int buckets;
     char *err;
     size_t errlen;
@@ -35,9 +41,17 @@ static double gemm_s(const pricer *p, const model_layer *L, int g)
 /* Seconds of compute: GEMMs, and with --compute full the layer's memory-bound bytes. */
 static void charge(pricer *p, double gemm, double bytes)
 {
-    p->gemm += gemm;
+    p->gemm += gemm * p->stretch;
     p->mem += bytes / p->bw;
-    p->clock += gemm + bytes / p->bw;
+    p->clock += gemm * p->stretch + bytes / p->bw;
+}
+
+/* E[max of n Exp(1)] = H(n), the n-th harmonic number: the slowest of n ranks' jitter draws (trainer.h). */
+static double harmonic(int n)
+{
+    double h = 0;
+    for (int i = n; i >= 1; i--) h += 1.0 / i;
+    return h;
 }
 
 static double m_now(void *a) { return ((pricer *)a)->clock; }
@@ -45,6 +59,7 @@ static double m_now(void *a) { return ((pricer *)a)->clock; }
 static int m_forward(void *a)
 {
     pricer *p = a;
+    p->t0 = p->clock;
     for (int l = 0; l < model_layer_count(p->m); l++)
         charge(p, gemm_s(p, model_layer_at(p->m, l), MODEL_FWD), p->in->full ? model_mem_bytes(p->m, l, MODEL_FWD) : 0);
     return 0;
@@ -59,25 +74,32 @@ static int m_backward(void *a, int l)
     return 0;
 }
 
-/* Bucket b's allreduce starts at max(now, the previous one's end) and lasts model_cost of its bytes
- * (auto: the library's own choice, ddl_auto_choose); nothing on one rank. */
+/* Bucket b is complete: its ready time, for the framework (framework.h) at drain. */
 static int m_post(void *a, int b)
 {
     pricer *p = a;
-    double s = 0, start = p->clock > p->end ? p->clock : p->end;
-    cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma };
-    if (platform_ranks(p->pf) > 1 &&
-        model_cost(p->pf, p->algo, 4.0 * (double)p->plan->buckets[b].count, &o, &s, p->err, p->errlen))
-        return 2;
-    p->end = start + s;
-    p->busy += s;
-    p->buckets++;
+    p->order[p->posted] = b;
+    p->count[p->posted] = p->plan->buckets[b].count;
+    p->ready[p->posted++] = p->clock;
     return 0;
 }
 
+/* The framework's allreduces, one at a time: each starts at max(its enqueue, the previous one's end) and
+ * lasts the per-call cost plus model_cost of its bytes (auto: the library's own choice,
+ * ddl_auto_choose); nothing on one rank. */
 static int m_drain(void *a, double *comm_end, double *busy_s, int *buckets)
 {
     pricer *p = a;
+    cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma };
+    int ng = platform_ranks(p->pf) > 1 ? fw_groups(&p->in->fw, p->t0, p->ready, p->count, p->posted, 4, p->groups) : 0;
+    for (int i = 0; i < ng; i++) {
+        double s = 0, start = p->groups[i].enqueue > p->end ? p->groups[i].enqueue : p->end;
+        if (model_cost(p->pf, p->algo, 4.0 * (double)p->groups[i].count, &o, &s, p->err, p->errlen)) return 2;
+        s += p->in->fw.call_s;
+        p->end = start + s;
+        p->busy += s;
+        p->buckets++;
+    }
     *comm_end = p->end, *busy_s = p->busy, *buckets = p->buckets;
     if (p->end > p->clock) p->clock = p->end;
     return 0;
@@ -98,6 +120,9 @@ static int check_inputs(const step_inputs *in, char *err, size_t errlen)
     if (!(in->gemm_gflops > 0) || isinf(in->gemm_gflops)) return snprintf(err, errlen, "GEMM rate: expected a finite rate > 0"), 2;
     if (!(in->mem_gbps > 0) || isinf(in->mem_gbps)) return snprintf(err, errlen, "memory rate: expected a finite rate > 0"), 2;
     if (!(in->gamma >= 0) || isinf(in->gamma)) return snprintf(err, errlen, "reduction cost: expected a finite value >= 0"), 2;
+    if (!(in->jitter >= 0) || isinf(in->jitter)) return snprintf(err, errlen, "jitter: expected a finite fraction >= 0"), 2;
+    if (!(in->fw.cycle_s >= 0 && in->fw.call_s >= 0) || isinf(in->fw.cycle_s) || isinf(in->fw.call_s))
+        return snprintf(err, errlen, "framework: expected a finite cycle and per-call cost >= 0"), 2;
     return 0;
 }
 
@@ -108,13 +133,22 @@ int model_step(const model *m, const platform *pf, const char *algo, const step_
     size_t *counts = malloc((size_t)nt * sizeof *counts);
     bucket_plan plan = { 0 };
     sched_times st;
+    pricer p = { 0 };
     memset(out, 0, sizeof *out);
     if ((rc = check_inputs(in, err, errlen))) goto out;
     rc = 1;
     if (!counts) goto nomem;
     for (int i = 0; i < nt; i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
-    if (bucket_plan_make(counts, nt, 4, in->bucket_bytes, in->first_bucket_bytes, &plan)) goto nomem;
-    pricer p = { m, pf, algo, in, &plan, in->gemm_gflops * 1e9, in->mem_gbps * 1e9, 0, 0, 0, 0, 0, 0, err, errlen };
+    /* cycles: every tensor posted alone, the framework fuses them (framework.h) */
+    if (in->fw.cycle_s > 0 ? bucket_plan_make(counts, nt, 4, 1, 1, &plan)
+                           : bucket_plan_make(counts, nt, 4, in->bucket_bytes, in->first_bucket_bytes, &plan))
+        goto nomem;
+    size_t nb = (size_t)plan.nbuckets;
+    p = (pricer){ .m = m, .pf = pf, .algo = algo, .in = in, .plan = &plan, .rate = in->gemm_gflops * 1e9,
+                  .bw = in->mem_gbps * 1e9, .order = malloc(nb * sizeof *p.order), .ready = malloc(nb * sizeof *p.ready),
+                  .count = malloc(nb * sizeof *p.count), .groups = malloc(nb * sizeof *p.groups), .err = err,
+                  .errlen = errlen, .stretch = 1 + in->jitter * harmonic(platform_ranks(pf)) };
+    if (!p.order || !p.ready || !p.count || !p.groups) goto nomem;
     if ((rc = sched_step(m, &plan, &model_pricer, &p, &st))) goto out;
     out->step_s = st.step_s;
     out->forward_s = st.forward_s;
@@ -125,10 +159,12 @@ int model_step(const model *m, const platform *pf, const char *algo, const step_
     out->exposed_s = st.exposed_s;
     out->sgd_s = st.sgd_s;
     out->buckets = plan.nbuckets;
+    out->allreduces = p.buckets;
     goto out;
 nomem:
     snprintf(err, errlen, "out of memory");
 out:
+    free(p.order), free(p.ready), free(p.count), free(p.groups);
     free(counts);
     bucket_plan_free(&plan);
     return rc;

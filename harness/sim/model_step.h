@@ -14,6 +14,7 @@
 #ifndef HARN_MODEL_STEP_H
 #define HARN_MODEL_STEP_H
 
+#include "framework.h"
 #include "model.h"
 #include "platform.h"
 
@@ -22,7 +23,8 @@
 typedef struct step_prediction {
     double step_s, compute_s, gemm_s, nongemm_s, comm_s, exposed_s, sgd_s; /* as the train CSV's columns */
     double forward_s;          /* the forward pass (part of compute_s) */
-    int buckets;
+    int buckets;               /* the plan's buckets (cycles: its tensors) */
+    int allreduces;            /* the allreduces the framework made of them (framework.h) */
 } step_prediction;
 
 typedef struct step_inputs {
@@ -34,6 +36,13 @@ typedef struct step_inputs {
     size_t first_bucket_bytes; /* --first-bucket-mb << 20 */
     const char *grid;          /* ddl: "8x32"; NULL = derived as the library does */
     const char *patterns;      /* ddl: per-dimension ring|rhd; NULL = ring */
+    framework fw;              /* buckets or cycles, per-call cost (framework.h); zeros: ideal. With
+                                  cycles every tensor is posted alone, fw.fusion_bytes caps what is fused
+                                  and the two bucket sizes are unused */
+    double jitter;             /* stragglers: the mean of the Exp(1) draws of trainer.h (0.05 = 5%); every
+                                  step waits for the slowest of the ranks, so the GEMMs are priced at
+                                  1 + jitter x H(ranks), H the harmonic number (the expected largest of
+                                  that many draws); 0: none */
 } step_inputs;
 
 /* The predicted step of model m with allreduce algorithm algo (any registered algorithm with a cost

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_ALTS, T_OVERLAP };
+enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -39,9 +39,17 @@ static const key keys[] = {
     { "hours_source", T_TEXT, 0, F(time_source), 0 },
     { "bucket_mb", T_INT, 0, offsetof(study_entry, bucket_mb), 0, 1024 },
     { "image_size", T_INT, 0, offsetof(study_entry, image_size), 0, 1024 },
+    { "single_gpu_img_s", T_POS, 0, offsetof(study_entry, single_img_s), 0, 1e6 },
+    { "single_gpu_backward_ms", T_POS, 0, offsetof(study_entry, single_backward_ms), 0, 1e6 },
+    { "single_gpu_batch", T_INT, 0, offsetof(study_entry, single_batch), 0, 65536 },
+    { "single_gpu_source", T_TEXT, 0, F(single_source), 0 },
+    { "cycle_ms", T_POS, 0, offsetof(study_entry, cycle_ms), 0, 1000 },
+    { "jitter_pct", T_POS, 0, offsetof(study_entry, jitter_pct), 0, 100 },
+    { "jitter_source", T_TEXT, 0, F(jitter_source), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
-enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12 };
+enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
+       K_JITTER, K_JSOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -93,9 +101,10 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         return 0;
     case T_PCT:
     case T_HOURS:
-        if (number(v, &d) || !(d > 0) || d > (k->type == T_PCT ? 100 : 1e5))
-            return snprintf(why, wl, "expected a number in (0, %s], got \"%.40s\"", k->type == T_PCT ? "100" : "100000",
-                            v), 2;
+    case T_POS: /* T_POS: (0, max] */
+        if (number(v, &d) || !(d > 0) || d > (k->type == T_PCT ? 100 : k->type == T_HOURS ? 1e5 : k->max))
+            return snprintf(why, wl, "expected a number in (0, %g], got \"%.40s\"",
+                            k->type == T_PCT ? 100 : k->type == T_HOURS ? 1e5 : k->max, v), 2;
         *(double *)((char *)e + k->off) = d;
         return 0;
     case T_ALTS:
@@ -173,6 +182,15 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
                         e->image_size), 2;
     if (seen[K_HOURS] != seen[K_HOURS_SOURCE])
         return snprintf(err, errlen, "%s: hours and hours_source: expected both or neither", name), 2;
+    if (seen[K_IMG_S] && seen[K_BWD_MS])
+        return snprintf(err, errlen, "%s:%d: single_gpu_backward_ms: single_gpu_img_s is given too; expected one of the "
+                        "two", name, at[K_BWD_MS]), 2;
+    int rate = seen[K_IMG_S] || seen[K_BWD_MS];
+    if (rate != seen[K_SBATCH] || rate != seen[K_SSOURCE])
+        return snprintf(err, errlen, "%s: single_gpu_img_s or single_gpu_backward_ms, single_gpu_batch and "
+                        "single_gpu_source: expected all three or none", name), 2;
+    if (seen[K_JITTER] != seen[K_JSOURCE])
+        return snprintf(err, errlen, "%s: jitter_pct and jitter_source: expected both or neither", name), 2;
     return 0;
 }
 

@@ -25,6 +25,18 @@
  *                                             corners, MiB 1..1024 (default: study --bucket-mb) (optional)
  *   hours = 0.8333                            the run's published wall time, h > 0        (optional)
  *   hours_source = 50 min, the DDL abstract (§1)   where that time is from (required with hours)
+ *   single_gpu_img_s = 130.9                  a published single-GPU training rate, images/s, of
+ *                                             this model and framework: the entry's compute is the
+ *                                             profile's, scaled to it (cli_study.c)       (optional)
+ *   single_gpu_backward_ms = 120              or the published backward pass of one GPU, ms (optional)
+ *   single_gpu_batch = 64                     the batch of that figure   (required with either)
+ *   single_gpu_source = §13 (README, Sep 2017)   where it is from        (required with either)
+ *   cycle_ms = 5                              the framework cycles (Horovod): it sleeps cycle_ms,
+ *                                             then fuses the gradients ready on every rank into
+ *                                             allreduces of up to bucket_mb (framework.h)  (optional)
+ *   jitter_pct = 0.2                          stragglers: each rank's GEMMs (1 + x) times as long,
+ *                                             x = jitter_pct/100 x Exp(1) (trainer.h)     (optional)
+ *   jitter_source = a measurement              where it is from       (required with jitter_pct)
  * A malformed line, an unknown or repeated key, a missing one, a number out of range, or a
  * baseline above the scale: one line naming the file, the line and the key (exit 2 in the CLI). */
 #ifndef HARN_STUDY_FILE_H
@@ -47,6 +59,13 @@ typedef struct study_entry {
     char platforms[STUDY_MAX_ALTS][64];
     int nplatforms;
     int overlaps[2], noverlaps;            /* 0 = off, 1 = on, in the order given */
+    double single_img_s;                   /* published single-GPU images/s at single_batch (0: none) */
+    double single_backward_ms;             /* or its published backward pass, ms (0: none) */
+    int single_batch;                      /* the batch of either */
+    char single_source[200];               /* where it is from */
+    double cycle_ms;                       /* the framework's fixed wait before each cycle (0: none) */
+    double jitter_pct;                     /* stragglers: trainer.h's mean Exp draw, % (0: none) */
+    char jitter_source[200];               /* the measurement it is from */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

@@ -14,6 +14,7 @@
 
 #include "bucket.h"
 #include "ddl.h"
+#include "framework.h"
 
 typedef struct engine engine;
 
@@ -32,6 +33,10 @@ int engine_thread_level(void);
 int engine_default_poll_us(void);
 int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan *plan, engine **out);
 void engine_begin_step(engine *e);
+/* What makes the allreduces of the posted buckets (framework.h; default: the ideal one). The
+ * simulation engine takes any; the thread engine only the ideal one (-1 otherwise: a real run pays its
+ * own framework's costs, it does not add modelled ones). 0, or -1. */
+int engine_set_framework(engine *e, const framework *fw);
 int engine_post(engine *e, int bucket);
 /* Device mode (the CUDA build's gradients are written on the compute stream): from now on
  * engine_post records a fence (compute.h) for the bucket and the thread engine waits for that fence

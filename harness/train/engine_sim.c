@@ -2,9 +2,11 @@
  * that calls MPI, and they need not: compute is a virtual clock (kernels/compute.h). A post records
  * the bucket's ready time (the clock's mark); engine_wait_all then allreduces the buckets in order,
  * each starting at max(its ready time, the end of the previous allreduce) — the schedule a
- * communication thread produces, without the thread. */
+ * communication thread produces, without the thread. The framework (framework.h) makes the allreduces
+ * of the posted buckets: one each, or Horovod's cycles, which fuse what every rank has ready. */
 #include "engine.h"
 #include "compute.h"
+#include "framework.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,11 @@ struct engine {
     int *order;               /* [nbuckets] posted buckets */
     double *ready;            /* [nbuckets] their ready times */
     int posted_n;             /* posted this step */
+    framework fw;             /* buckets or cycles; the per-call cost */
+    double t0;                /* the step's start on the compute clock */
+    size_t *count;            /* [nbuckets] the posted buckets' elements */
+    fw_group *groups;         /* [nbuckets] the allreduces made of them */
+    double *agree;            /* [nbuckets + 1] t0 and ready times, the maximum over ranks */
     int rc;                   /* first error */
     char err[256];            /* its message */
 };
@@ -38,7 +45,10 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->plan = plan;
     e->order = calloc((size_t)plan->nbuckets, sizeof *e->order);
     e->ready = calloc((size_t)plan->nbuckets, sizeof *e->ready);
-    if (!e->order || !e->ready) {
+    e->count = calloc((size_t)plan->nbuckets, sizeof *e->count);
+    e->groups = calloc((size_t)plan->nbuckets, sizeof *e->groups);
+    e->agree = calloc((size_t)plan->nbuckets + 1, sizeof *e->agree);
+    if (!e->order || !e->ready || !e->count || !e->groups || !e->agree) {
         engine_free(e);
         return -1;
     }
@@ -46,7 +56,13 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     return 0;
 }
 
-void engine_begin_step(engine *e) { e->posted_n = 0; }
+void engine_begin_step(engine *e) { e->posted_n = 0, e->t0 = kern_compute_mark(); }
+
+int engine_set_framework(engine *e, const framework *fw)
+{
+    e->fw = *fw;
+    return 0;
+}
 int engine_use_fences(engine *e) { (void)e; return 0; }
 
 int engine_post(engine *e, int b)
@@ -57,19 +73,47 @@ int engine_post(engine *e, int b)
     return 0;
 }
 
+/* Cycles: every rank takes the same tensors at the same wake-ups, as Horovod's coordinator makes them, so
+ * the ready times are the latest over the ranks (one small allreduce, which SMPI charges). 0, or 1. */
+static int agree(engine *e)
+{
+    int n = e->posted_n, size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (e->fw.cycle_s <= 0 || size < 2) return 0;
+    e->agree[0] = e->t0;
+    memcpy(e->agree + 1, e->ready, (size_t)n * sizeof *e->ready);
+    if (MPI_Allreduce(MPI_IN_PLACE, e->agree, n + 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return snprintf(e->err, sizeof e->err, "cycles: the ranks' ready times could not be agreed"), 1;
+    e->t0 = e->agree[0];
+    memcpy(e->ready, e->agree + 1, (size_t)n * sizeof *e->ready);
+    return 0;
+}
+
 int engine_wait_all(engine *e, engine_stats *st)
 {
     engine_stats s;
+    int ng = 0;
     memset(&s, 0, sizeof s);
-    for (int i = 0; i < e->posted_n && !e->rc; i++) {
-        const bucket *bk = &e->plan->buckets[e->order[i]];
-        kern_compute_wait_until(e->ready[i]);
+    for (int i = 0; i < e->posted_n; i++) e->count[i] = e->plan->buckets[e->order[i]].count;
+    if (!e->rc && (e->rc = agree(e)) == 0 &&
+        (ng = fw_groups(&e->fw, e->t0, e->ready, e->count, e->posted_n, e->esize, e->groups)) < 0)
+        e->rc = 1, snprintf(e->err, sizeof e->err, "buckets posted out of order");
+    for (int i = 0; i < ng && !e->rc; i++) {
+        const fw_group *g = &e->groups[i];
+        const bucket *bk = &e->plan->buckets[e->order[g->first]];
+        for (int j = g->first + 1; j < g->first + g->n && !e->rc; j++) /* adjacent in the flat buffer (bucket.h) */
+            if (e->plan->buckets[e->order[j]].offset != e->plan->buckets[e->order[j - 1]].offset +
+                                                         e->plan->buckets[e->order[j - 1]].count)
+                e->rc = 1, snprintf(e->err, sizeof e->err, "buckets %d and %d are not adjacent", e->order[j - 1], e->order[j]);
+        if (e->rc) break;
+        kern_compute_wait_until(g->enqueue);
         double t0 = MPI_Wtime();
-        int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
+        if (e->fw.call_s > 0) kern_compute_wait_until(t0 + e->fw.call_s);
+        int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, g->count, e->dtype, DDL_SUM);
         double t1 = MPI_Wtime();
         if (rc) {
             e->rc = rc;
-            snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", e->order[i], bk->count * e->esize,
+            snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", e->order[g->first], g->count * e->esize,
                      ddl_last_error());
         }
         if (i == 0) s.first_start = t0;
@@ -89,5 +133,8 @@ void engine_free(engine *e)
     if (!e) return;
     free(e->order);
     free(e->ready);
+    free(e->count);
+    free(e->groups);
+    free(e->agree);
     free(e);
 }

@@ -134,6 +134,12 @@ void engine_begin_step(engine *e)
     pthread_mutex_unlock(&e->lock);
 }
 
+int engine_set_framework(engine *e, const framework *fw)
+{
+    (void)e;
+    return fw_ideal(fw) ? 0 : -1;
+}
+
 int engine_post(engine *e, int b)
 {
     if (b < 0 || b >= e->plan->nbuckets) return -1;

@@ -142,13 +142,19 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
     MPI_Comm_rank(MPI_COMM_WORLD, &t->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t->size);
     for (int i = 0; i < nt; i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
-    if (bucket_plan_make(counts, nt, 4, cfg->bucket_bytes, cfg->first_bucket_bytes, &t->plan)) {
+    if (cfg->fw.cycle_s > 0 ? bucket_plan_make(counts, nt, 4, 1, 1, &t->plan) /* cycles: each tensor posted alone */
+                            : bucket_plan_make(counts, nt, 4, cfg->bucket_bytes, cfg->first_bucket_bytes, &t->plan)) {
         snprintf(err, errlen, "cannot plan gradient buckets");
         goto out;
     }
     if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) || 
         engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng) || (cfg->device && engine_use_fences(t->eng))) {
         snprintf(err, errlen, "%s", t->err[0] ? t->err : t->eng ? kern_dev_last_error() : "cannot start the communication engine");
+        goto out;
+    }
+    if (engine_set_framework(t->eng, &cfg->fw)) {
+        snprintf(err, errlen, "Horovod cycles and per-call costs are modelled by the simulation and the model only; a "
+                 "real run pays its own framework's");
         goto out;
     }
     *out = t;

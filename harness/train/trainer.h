@@ -10,6 +10,7 @@
 #define HARN_STEP_H
 
 #include "ddl.h"
+#include "framework.h"
 #include "gemm.h"
 #include "model.h"
 
@@ -25,6 +26,9 @@ typedef struct step_config {
     int full;                  /* 1: --compute full (the whole network), 0: --compute gemm */
     double jitter;             /* mean extra compute per rank and step, a fraction (0.05 = 5%); 0 = none */
     unsigned long seed;        /* jitter draws: a function of (seed, rank, step) only */
+    framework fw;              /* buckets or Horovod's cycles, per-call cost (framework.h; simulation
+                                  only); with cycles every tensor is posted alone, fw.fusion_bytes caps
+                                  a fused allreduce, and the bucket sizes are unused */
 } step_config;
 
 /* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;

@@ -1,0 +1,189 @@
+/* cli_study_out.c — what `ddlbench study` prints and writes (cli_study.h). */
+#include "cli_study.h"
+
+#include "outfile.h"
+#include "workload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void study_band(const corner *c, int n, double *lo, double *hi)
+{
+    *lo = 1e9, *hi = -1e9;
+    for (int i = 0; i < n; i++) *lo = c[i].eff < *lo ? c[i].eff : *lo, *hi = c[i].eff > *hi ? c[i].eff : *hi;
+}
+
+/* Time to train of fig's workload (harness/train/workload.c) at the band's low end, high end and centre:
+ * at efficiency E against the baseline step b, the full-scale step is b x 100 / E, and the run takes
+ * epochs x images x step / (GPUs x batch). The ends use their own corners' baseline steps, the centre
+ * the mean of the two. Hours in h[0..2] (low, high, centre); 0, or -1 without a workload. */
+static int band_hours(const study_opts *o, const figure *fig, const corner *c, int n, double h[3])
+{
+    const workload *w = workload_of(fig->model);
+    int lo = 0, hi = 0;
+    if (!w || n < 1) return -1;
+    for (int i = 1; i < n; i++) lo = c[i].eff < c[lo].eff ? i : lo, hi = c[i].eff > c[hi].eff ? i : hi;
+    double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
+    double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
+    for (int k = 0; k < 3; k++)
+        h[k] = workload_hours(w, (double)study_scale(o, fig) * (k == 0 ? c[lo].batch : k == 1 ? c[hi].batch
+                                                         : (c[lo].batch + c[hi].batch) / 2.0) / (base[k] * 100 / eff[k]));
+    return 0;
+}
+
+/* "time to train (90 epochs x 1281167 images of ImageNet-1K): 55 min at the band's low end (92.5%), ..." */
+void study_ttt_line(const study_opts *o, const figure *fig, const corner *c, int n, char *buf, size_t len)
+{
+    const workload *w = workload_of(fig->model);
+    double h[3], lo, hi;
+    char t[3][32];
+    if (band_hours(o, fig, c, n, h)) {
+        snprintf(buf, len, "time to train: no workload for %s", fig->model);
+        return;
+    }
+    study_band(c, n, &lo, &hi);
+    for (int k = 0; k < 3; k++) workload_fmt_time(h[k], t[k], (int)sizeof t[k]);
+    snprintf(buf, len, "time to train (%d epochs x %ld images of %s, %s; %s): %s at the band's low end (%.1f%%), "
+                       "%s at its high end (%.1f%%), %s at the centre; published: %s",
+             w->epochs, w->images, w->dataset, w->epochs_note, WORKLOAD_ASSUMPTIONS, t[0], lo, t[1], hi, t[2],
+             fig->time_source);
+}
+
+void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
+{
+    if (md)
+        fprintf(f, "| platform | overlap | batch | allreduces | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm "
+                   "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) |\n"
+                   "|---|---|---|---|---|---|---|---|---|---|---|\n", fig->baseline, study_scale(o, fig), fig->baseline);
+    for (int i = 0; i < n; i++)
+        fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f |\n"
+                      : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f %5.1f %5.1f\n",
+                c[i].platform, c[i].overlap ? "on" : "off", c[i].batch, c[i].full.allreduces, c[i].base.step_s * 1e3,
+                c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1, c[i].share[0], c[i].share[1]);
+}
+
+/* "effects: Horovod's cycles of 5 ms (fused up to 64 MiB); stragglers 0.2% (source)" or "effects: none (ideal)" */
+const char *study_effects_desc(const figure *fig, char *buf, size_t len)
+{
+    int at = snprintf(buf, len, "effects:");
+    if (fig->cycle_ms > 0 && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " Horovod's cycles of %g ms, fused up to the %d MiB cap, on the "
+                       "overlapped corners;", fig->cycle_ms, fig->bucket_mb);
+    if (fig->jitter_pct > 0 && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " stragglers, %g%% mean extra GEMM time per rank and step (%s);",
+                       fig->jitter_pct, fig->jitter_source);
+    if (!(fig->cycle_ms > 0) && !(fig->jitter_pct > 0) && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, " none (ideal: buckets as they complete, no stragglers)");
+    else if (at > 0 && (size_t)at <= len && buf[at - 1] == ';') buf[at - 1] = '\0';
+    return buf;
+}
+
+const char *study_verdict(double lo, double hi, double pub, char *buf, size_t len)
+{
+    double centre = (lo + hi) / 2;
+    snprintf(buf, len, "band %.1f-%.1f%%, centre %.1f%%; published %.0f%% %s the band, %+.1f points from the centre",
+             lo, hi, centre, pub, pub >= lo - 1e-9 && pub <= hi + 1e-9 ? "inside" : "OUTSIDE", pub - centre);
+    return buf;
+}
+
+const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len)
+{
+    const figure *fg = &o->figs[k];
+    if (!fg->single_batch) snprintf(buf, len, "compute: the profile's");
+    else if (fg->single_img_s > 0)
+        snprintf(buf, len, "compute: the profile's rates x%.2f, to the published single GPU's %g images/s at batch %d "
+                 "(%s)", o->compute_scale[k], fg->single_img_s, fg->single_batch, fg->single_source);
+    else
+        snprintf(buf, len, "compute: the profile's rates x%.2f, to the published single GPU's backward pass of %g ms "
+                 "at batch %d (%s)", o->compute_scale[k], fg->single_backward_ms, fg->single_batch, fg->single_source);
+    return buf;
+}
+
+/* OUT/study.csv (pass 0) and OUT/report.md (pass 1); 0, or 2 with a message if path is too long. */
+int study_out_path(const study_opts *o, int pass, char *path, size_t len)
+{
+    if (snprintf(path, len, "%s/%s", o->out, pass ? "report.md" : "study.csv") < (int)len) return 0;
+    fprintf(stderr, "ddlbench study: --out: path too long\n");
+    return 2;
+}
+
+/* "32" or "32 or 64": the batches a figure may have run with. */
+static const char *batches(const figure *fig, char *buf, size_t len)
+{
+    if (fig->nbatches == 2) snprintf(buf, len, "%d or %d", fig->batches[0], fig->batches[1]);
+    else snprintf(buf, len, "%d", fig->batch);
+    return buf;
+}
+
+/* "--gpus 256 " when given, for the command lines the outputs quote. */
+const char *study_gpus_flag(const study_opts *o, char *buf, size_t len)
+{
+    if (o->gpus) snprintf(buf, len, "--gpus %ld ", o->gpus);
+    else buf[0] = '\0';
+    return buf;
+}
+
+/* One of the two files, written into f. */
+static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
+{
+    char v[200], t[800], g[32], bs[32], cd[500];
+    if (!pass) fprintf(f, "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
+                          "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
+                          "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts\n",
+                       study_gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb);
+    else fprintf(f, "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
+                    "(`make study`): the alpha-beta-gamma step of harness/sim/model_step.h for every entry of the catalogue "
+                    "(%s) on the platform files in %s, GEMM rate %.0f GFLOP/s and reduction cost %.5f ns/B. Every constant "
+                    "and its source: docs/SOURCES.md. The band of a figure spans its entry's unknowns (overlap off/on; its "
+                    "platform alternatives, e.g. 1 or 2 EDR ports for the Minsky); its centre is the middle of the band.\n\n",
+                 study_gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb, o->catalogue, o->dir, pr->gemm_gflops_fp32,
+                 pr->reduce_ns_per_byte);
+    for (int k = 0; k < o->nfig; k++) {
+        const figure *fg = &o->figs[k];
+        double lo, hi;
+        study_band(c[k], n[k], &lo, &hi);
+        if (pass) {
+            fprintf(f, "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
+                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(o, fg), fg->algo,
+                    *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
+            fprintf(f, "%s.\n\n", study_compute_desc(o, k, cd, sizeof cd));
+            fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));
+            study_print_corners(f, 1, o, fg, c[k], n[k]);
+            fprintf(f, "\n**%s.**\n\n", study_verdict(lo, hi, fg->published, v, sizeof v));
+            if (fg->published_hours > 0) {
+                study_ttt_line(o, fg, c[k], n[k], t, sizeof t);
+                fprintf(f, "Projected %s.\n\n", t);
+            }
+            continue;
+        }
+        for (int i = 0; i < n[k]; i++)
+            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s,%.4f,%.2f,%.2f\n", fg->label, fg->model,
+                    c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces,
+                    fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
+                    c[k][i].eff, c[k][i].eff1, fg->published,
+                    workload_hours(workload_of(fg->model), (double)study_scale(o, fg) * c[k][i].batch / c[k][i].full.step_s),
+                    fg->published_hours, study_scale(o, fg), fg->name, o->compute_scale[k], c[k][i].share[0],
+                    c[k][i].share[1]);
+    }
+}
+
+/* Both files, written whole or not at all (outfile.h). 0, or 1 with a message. */
+int study_write_outputs(const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
+{
+    char path[4096], err[700] = "";
+    outfile f[2];
+    int opened = 0, rc = 1;
+    for (; opened < 2; opened++) {
+        if (study_out_path(o, opened, path, sizeof path) || outfile_open(&f[opened], path, err, sizeof err)) goto out;
+        write_one(f[opened].f, opened, o, pr, c, n);
+    }
+    if (outfile_close(&f[0], err, sizeof err) || outfile_close(&f[1], err, sizeof err) ||
+        outfile_commit(&f[0], err, sizeof err) || outfile_commit(&f[1], err, sizeof err))
+        goto out;
+    rc = 0;
+out:
+    if (rc && *err) fprintf(stderr, "ddlbench study: %s\n", err);
+    for (int k = 0; k < opened; k++) outfile_discard(&f[k]);
+    return rc;
+}
+

@@ -1,0 +1,48 @@
+/* framework.c — buckets or Horovod's cycles, turned into the step's allreduces (framework.h). */
+#include "framework.h"
+
+#include <math.h>
+#include <stdio.h>
+
+int fw_ideal(const framework *fw) { return !fw || (fw->cycle_s <= 0 && fw->call_s <= 0); }
+
+int fw_groups(const framework *fw, double t0, const double *ready, const size_t *count, int n, size_t esize,
+              fw_group *g)
+{
+    int ng = 0;
+    for (int i = 1; i < n; i++)
+        if (ready[i] < ready[i - 1]) return -1;
+    if (!fw || fw->cycle_s <= 0) { /* buckets: each unit as it completes */
+        for (int i = 0; i < n; i++) g[ng++] = (fw_group){ i, 1, count[i], ready[i] };
+        return ng;
+    }
+    long k = 0; /* the last wake-up taken */
+    for (int i = 0; i < n;) {
+        /* the first wake-up at or after unit i's readiness (a wake-up at exactly ready takes it) */
+        long need = (long)ceil((ready[i] - t0) / fw->cycle_s - 1e-12);
+        k = need > k + 1 ? need : k + 1;
+        double wake = t0 + (double)k * fw->cycle_s;
+        while (i < n && ready[i] <= wake + 1e-15) { /* every unit ready by this wake-up, fused in order */
+            fw_group x = { i, 0, 0, wake };
+            while (i < n && ready[i] <= wake + 1e-15 &&
+                   (!x.n || !fw->fusion_bytes || (x.count + count[i]) * esize <= fw->fusion_bytes))
+                x.count += count[i++], x.n++;
+            g[ng++] = x;
+        }
+    }
+    return ng;
+}
+
+const char *fw_describe(const framework *fw, char *buf, size_t len)
+{
+    int at = 0;
+    if (!fw || fw->cycle_s <= 0) at = snprintf(buf, len, "buckets (an allreduce per bucket as it completes)");
+    else if (fw->fusion_bytes)
+        at = snprintf(buf, len, "cycles of %g ms (Horovod), the ready gradients fused up to %g MiB", fw->cycle_s * 1e3,
+                      (double)fw->fusion_bytes / 1048576.0);
+    else at = snprintf(buf, len, "cycles of %g ms (Horovod), the ready gradients fused without a cap", fw->cycle_s * 1e3);
+    if (fw && fw->call_s > 0 && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, "; %g us a call", fw->call_s * 1e6);
+    else if (at >= 0 && (size_t)at < len) snprintf(buf + at, len - (size_t)at, "; no per-call cost");
+    return buf;
+}

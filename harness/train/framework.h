@@ -1,0 +1,48 @@
+/* framework.h — what a training framework puts between a gradient's readiness and its allreduce,
+ * written once for every pricer of the step schedule (schedule.h): the simulation engine
+ * (engine_sim.c) and the alpha-beta-gamma step (harness/sim/model_step.c) both turn the step's posted
+ * units and their ready times into allreduces here, so the two cannot drift apart.
+ *
+ * Two ways to launch (docs/SOURCES.md §7, §13; docs/STUDIES.md §4):
+ *   buckets (cycle_s = 0: PyTorch DDP, Caffe2/Gloo, DDL): each bucket of the plan (bucket.h) is one
+ *     allreduce, enqueued the moment its last gradient is written;
+ *   cycles (cycle_s > 0: Horovod up to 0.12): a background loop sleeps cycle_s, then takes the gradients
+ *     ready on every rank, fuses them in posting order into allreduces of at most fusion_bytes (a larger
+ *     tensor alone: docs/tensor-fusion.md), and enqueues them on the one stream. Horovod 0.12 did not
+ *     wait for the stream (a finalizer thread did), so the loop's wake-ups fall at t0 + k x cycle_s, k >= 1,
+ *     counted from the step's start. Rank 0's negotiation inside each cycle is not priced (its cost at
+ *     128-512 ranks over TCP is not published).
+ * Either way the stream runs one allreduce at a time, in enqueue order: it starts at max(its enqueue,
+ * the previous one's end) and first pays call_s, a fixed per-call cost (launch, framework bookkeeping).
+ * The ideal framework is all zeros: buckets, no per-call cost. */
+#ifndef HARN_FRAMEWORK_H
+#define HARN_FRAMEWORK_H
+
+#include <stddef.h>
+
+typedef struct framework {
+    double cycle_s;      /* 0: buckets; > 0: the loop's fixed sleep before each cycle, s */
+    size_t fusion_bytes; /* cycles: the cap of one fused allreduce (0: no cap) */
+    double call_s;       /* the fixed cost of every allreduce, s */
+} framework;
+
+/* One allreduce: posted units [first, first + n), their elements, and when it is enqueued. */
+typedef struct fw_group {
+    int first, n;
+    size_t count;
+    double enqueue;
+} fw_group;
+
+/* 1 when fw adds nothing to the ideal schedule (buckets, no per-call cost). */
+int fw_ideal(const framework *fw);
+
+/* The allreduces of one step from its posted units 0..n-1 in posting order: unit i became ready at
+ * ready[i] (non-decreasing) with count[i] elements of esize bytes; t0 is the step's start. Fills g
+ * (room for n) and returns how many groups, or -1 (ready times decreasing, or a negative count). */
+int fw_groups(const framework *fw, double t0, const double *ready, const size_t *count, int n, size_t esize,
+              fw_group *g);
+
+/* "ideal (an allreduce per bucket as it completes)" or "cycles of 5 ms, fused up to 64 MiB; 20 us a call". */
+const char *fw_describe(const framework *fw, char *buf, size_t len);
+
+#endif

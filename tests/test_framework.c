@@ -1,0 +1,88 @@
+/* test_framework.c — the framework between gradients and allreduces (harness/train/framework.c):
+ * buckets as they complete; Horovod's cycles at t0 + k x cycle (a unit ready exactly at a wake-up is
+ * taken by it, an idle stretch skips wake-ups, never one taken twice), fusion in posting order up to
+ * the cap with a larger tensor alone, no cap, decreasing ready times refused, and the descriptions.
+ * No MPI needed. */
+#include "framework.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+static int near(double a, double b) { return fabs(a - b) < 1e-12; }
+
+static void check_buckets(void)
+{
+    framework fw = { 0, 0, 0 };
+    double ready[] = { 1, 2, 2, 5 };
+    size_t count[] = { 10, 20, 30, 40 };
+    fw_group g[4];
+    int n = fw_groups(&fw, 0, ready, count, 4, 4, g);
+    int ok = n == 4;
+    for (int i = 0; ok && i < 4; i++) ok = g[i].first == i && g[i].n == 1 && g[i].count == count[i] && g[i].enqueue == ready[i];
+    CHECK(ok, "buckets: one allreduce each, enqueued as ready (%d groups)", n);
+    CHECK(fw_groups(NULL, 0, ready, count, 4, 4, g) == 4, "no framework: buckets");
+    CHECK(fw_ideal(&fw) && fw_ideal(NULL), "all zeros is ideal");
+    fw.call_s = 1e-6;
+    CHECK(!fw_ideal(&fw), "a per-call cost is not ideal");
+}
+
+static void check_cycles(void)
+{
+    /* t0 = 10, cycle 5: wake-ups at 15, 20, 25, ... */
+    framework fw = { 5, 0, 0 };
+    double ready[] = { 11, 14, 15, 16, 31, 31.5 };
+    size_t count[] = { 1, 2, 3, 4, 5, 6 };
+    fw_group g[6];
+    int n = fw_groups(&fw, 10, ready, count, 6, 1, g);
+    CHECK(n == 3, "cycles: three wake-ups take work (%d)", n);
+    CHECK(g[0].first == 0 && g[0].n == 3 && g[0].count == 6 && near(g[0].enqueue, 15),
+          "wake-up at 15 takes the units ready by 15, the one at exactly 15 too (%d %d %zu %g)", g[0].first, g[0].n,
+          g[0].count, g[0].enqueue);
+    CHECK(g[1].first == 3 && g[1].n == 1 && near(g[1].enqueue, 20), "16 waits for 20 (%g)", g[1].enqueue);
+    CHECK(g[2].first == 4 && g[2].n == 2 && g[2].count == 11 && near(g[2].enqueue, 35),
+          "31 and 31.5 skip the idle wake-ups to 35 (%g)", g[2].enqueue);
+    double early[] = { 0, 0 };
+    n = fw_groups(&fw, 10, early, count, 2, 1, g);
+    CHECK(n == 1 && near(g[0].enqueue, 15), "ready before t0: the first wake-up, never t0 itself (%g)", g[0].enqueue);
+}
+
+static void check_fusion(void)
+{
+    framework fw = { 1, 64, 0 }; /* 64 bytes; 4-byte elements */
+    double ready[] = { 0.5, 0.5, 0.5, 0.5, 0.5 };
+    size_t count[] = { 8, 8, 20, 4, 4 }; /* 32, 32, 80, 16, 16 bytes */
+    fw_group g[5];
+    int n = fw_groups(&fw, 0, ready, count, 5, 4, g);
+    CHECK(n == 3, "fusion: three allreduces (%d)", n);
+    CHECK(g[0].first == 0 && g[0].n == 2 && g[0].count == 16, "32 + 32 bytes fill the cap");
+    CHECK(g[1].first == 2 && g[1].n == 1 && g[1].count == 20, "80 bytes, over the cap, alone");
+    CHECK(g[2].first == 3 && g[2].n == 2 && g[2].count == 8 && near(g[2].enqueue, 1), "the rest, same wake-up");
+    fw.fusion_bytes = 0;
+    CHECK(fw_groups(&fw, 0, ready, count, 5, 4, g) == 1 && g[0].n == 5, "no cap: one allreduce");
+}
+
+static void check_bad_and_text(void)
+{
+    framework fw = { 5e-3, 64 << 20, 20e-6 };
+    double ready[] = { 2, 1 };
+    size_t count[] = { 1, 1 };
+    fw_group g[2];
+    char buf[200];
+    CHECK(fw_groups(&fw, 0, ready, count, 2, 4, g) == -1, "decreasing ready times refused");
+    CHECK(fw_groups(&fw, 0, ready, count, 0, 4, g) == 0, "nothing posted: no allreduce");
+    fw_describe(&fw, buf, sizeof buf);
+    CHECK(strstr(buf, "cycles of 5 ms") && strstr(buf, "64 MiB") && strstr(buf, "20 us a call"), "description: %s", buf);
+    framework ideal = { 0, 0, 0 };
+    fw_describe(&ideal, buf, sizeof buf);
+    CHECK(strstr(buf, "buckets") && strstr(buf, "no per-call cost"), "ideal description: %s", buf);
+}
+
+int main(void)
+{
+    check_buckets();
+    check_cycles();
+    check_fusion();
+    check_bad_and_text();
+    return TEST_REPORT();
+}
