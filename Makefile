@@ -243,16 +243,25 @@ MODELS        ?= resnet50:32,resnet101-22k:20
 # a dry run builds nothing
 DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
 RUN_DEPS      := $(if $(DRY_RUN),,$(RUN_DEPS))
-run: $(RUN_DEPS)
-	DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) \
+# REALISM=study: a second sweep with the catalogue's sourced non-ideal effects into RUN/realism,
+# report.md showing both: Horovod's 5 ms cycles fusing up to BUCKET_MB, 0.2% stragglers (the values of
+# harness/sim/studies/04-09, docs/SOURCES.md §13; tests/run_outputs.sh holds them equal), over 5 steps
+# (the last --steps counts) so that the median step samples the stragglers' draws
+REALISM       ?= ideal
+REALISM_ARGS  := --cycle-ms 5 --jitter 0.2 --steps 5
+REAL_TRAIN    = $(TRAIN_ARGS) $(REALISM_ARGS)
+sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) \
 	    --nodes $(call qv,NODES) --gpus-per-node $(call qv,GPUS_PER_NODE) \
 	    --models $(call qv,MODELS) --algos $(call qv,ALGOS) --bucket-mb $(call qv,BUCKET_MB) \
-	    --platform $(call qv,PLATFORM) --profile $(call qv,PROFILE) \
-	    --train-args $(call qv,TRAIN_ARGS) --build $(call qv,BUILD) \
-	    $(if $(OUT),--out $(call qv,OUT)) $(if $(JOBS),--jobs $(call qv,JOBS)) \
-	    $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS) \
+	    --platform $(call qv,PLATFORM) --profile $(call qv,PROFILE) --build $(call qv,BUILD) \
+	    $(if $(JOBS),--jobs $(call qv,JOBS)) $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS) \
 	    $(if $(filter emu,$(BACKEND)),--rate $(call qv,RATE) --delay $(call qv,DELAY)) \
 	    $(if $(filter mpi,$(BACKEND)),--device $(call qv,DEVICE))
+run: $(RUN_DEPS)
+	$(if $(and $(filter study,$(REALISM)),$(filter mpi emu,$(BACKEND))),@echo "REALISM=study: the \
+	    modelled effects are for BACKEND=sim or model; a real run pays its own" >&2; exit 2)
+	$(sweep) --train-args $(call qv,TRAIN_ARGS) $(if $(OUT),--out $(call qv,OUT))
+	$(if $(filter study,$(REALISM)),$(sweep) --train-args $(call qv,REAL_TRAIN) -q --out $(call qv,RUN)/realism)
 	$(if $(DRY_RUN),,for s in harness/scripts/run_allreduce.sh harness/scripts/report.sh \
 	    plots/plots.sh; do BUILD=$(call qv,BUILD) sh $$s $(call qv,RUN) || exit 1; done)
 

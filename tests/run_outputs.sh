@@ -3,7 +3,8 @@
 # run's own allreduce sweep (harness/scripts/run_allreduce.sh: allreduce.csv, in- and out-of-place per
 # algorithm, busbw = algbw x 2(p-1)/p) is what the busbw chart draws; the 2017 study's figures appear
 # only on a 2017 platform at 256 GPUs (summary.sh, report.md, the efficiency chart's points); GPUs per
-# node and the profile come from the platform (scaling.csv's provenance); a simulated run's sweep too.
+# node and the profile come from the platform (scaling.csv's provenance); a simulated run's sweep too;
+# REALISM=study (issue 25): the second sweep with the catalogue's effects and both tables in report.md.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,4 +84,24 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     grep -A3 '^sweep.sh: 3 of 4 launches failed:' "$tmp/log" | awk 'NR > 1 { print $2 }' | tr '\n' ' ' | grep -qx '1 4 12 ' &&
         ok || bad "the table of failures, by GPU count: $(grep -A3 'launches failed' "$tmp/log")"
 fi
+# issue 25: REALISM=study runs the sweep again with the catalogue's effects into RUN/realism; report.md
+# shows the closest catalogue entries and both tables; the values are the Horovod entries' own
+cyc=$(sed -n 's/^REALISM_ARGS *:= --cycle-ms \([0-9.]*\) --jitter \([0-9.]*\).*/\1 \2/p' "$root/Makefile")
+for f in "$root"/harness/sim/studies/*.study; do
+    c=$(sed -n 's/^cycle_ms = //p' "$f"); j=$(sed -n 's/^jitter_pct = //p' "$f")
+    [ -z "$c$j" ] || [ "$c $j" = "$cyc" ] || bad "REALISM_ARGS ($cyc) against $(basename "$f") ($c $j)"
+done
+[ -n "$cyc" ] && ok || bad "REALISM_ARGS in the Makefile: --cycle-ms and --jitter"
+make -s -C "$root" run BACKEND=model NODES=4 MODELS=resnet50:32 ALGOS=ring,ddl REALISM=study OUT="$tmp/real" \
+    BUILD="$BUILD" >"$tmp/log" 2>&1 && ok || bad "make run REALISM=study: $(tail -n 2 "$tmp/log")"
+grep -q '^# framework: cycles of 5 ms' "$tmp/real/realism/scaling.csv" && grep -q '^# jitter: 0.2%' "$tmp/real/realism/scaling.csv" &&
+    ! grep -q '^# framework' "$tmp/real/scaling.csv" && ok || bad "the realism sweep carries its effects, the ideal one none"
+grep -q '^## With the non-ideal effects (REALISM=study)' "$tmp/real/report.md" &&
+    grep -q '^| resnet50 | 16 | ring | [0-9.]*% | [0-9.]*% |' "$tmp/real/report.md" && ok ||
+    bad "report.md: ideal beside the run with effects"
+grep -q '^| resnet50 | DDL ResNet-50 (Caffe) 95% (01-ddl-resnet50) | minsky | 256 | 4 | 95% | [0-9.]*-[0-9.]*% | - |' \
+    "$tmp/real/report.md" && ok || bad "report.md: the closest catalogue entry (minsky family)"
+make -s -C "$root" run BACKEND=mpi REALISM=study OUT="$tmp/realmpi" BUILD="$BUILD" >"$tmp/log" 2>&1; st=$?
+[ $st -ne 0 ] && grep -q '^REALISM=study: the modelled effects are for BACKEND=sim or model' "$tmp/log" && [ ! -e "$tmp/realmpi" ] &&
+    ok || bad "REALISM=study with BACKEND=mpi: refused before any work (exit $st: $(tail -n 1 "$tmp/log"))"
 report

@@ -323,8 +323,11 @@ int cli_train_main(int argc, char **argv)
     if (o.cycle_ms > 0 || o.call_us > 0) {
         framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
         char fdesc[200];
-        if (o.cycle_ms > 0) fw.fusion_bytes = 0; /* the caps are the rows' --bucket-mb: said per row */
-        meta_add(&meta, "framework", fw_describe(&fw, fdesc, sizeof fdesc));
+        fw_describe(&fw, fdesc, sizeof fdesc);
+        if (o.cycle_ms > 0 && o.nbuckets > 1) /* the caps are the rows' --bucket-mb */
+            snprintf(fdesc, sizeof fdesc, "cycles of %g ms (Horovod), the ready gradients fused up to each row's "
+                     "--bucket-mb%s", o.cycle_ms, o.call_us > 0 ? "; a per-call cost (--call-us)" : "");
+        meta_add(&meta, "framework", fdesc);
     }
     char cdesc[240];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);

@@ -4,7 +4,9 @@
 # 95% ResNet-50 and 88% ResNet-101 / ImageNet-22K on 256 GPUs; Facebook's Caffe2 89% ResNet-50),
 # where the step time goes there (compute: GEMM and non-GEMM, exposed communication, SGD), hardware
 # counters when measured, the projected time to train (beside the study's 50 min and 7 h), stragglers
-# flagged by the launches' --per-rank summary, and links to the charts (plots/plots.sh). Written whole:
+# flagged by the launches' --per-rank summary, the catalogue's closest published figures and, after
+# `make run REALISM=study`, the run with the non-ideal effects (report_study.sh), and links to the
+# charts (plots/plots.sh). Written whole:
 # report.md.tmp, then renamed.
 set -eu
 [ $# -eq 1 ] || { echo "usage: report.sh RUN_DIR" >&2; exit 2; }
@@ -13,7 +15,7 @@ dir=$1 csv=$1/scaling.csv
 . "$(dirname "$0")/outdir.sh"
 outfile_ready RUN_DIR "$dir/report.md" # before any work; a link to report.md is followed
 out=$outdir_file
-trap 'rm -f "$out.tmp"' EXIT
+trap 'rm -f "$out.tmp" "$out.tmp2" "$out.study"' EXIT
 trap 'exit 130' INT TERM
 {
 awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
@@ -56,6 +58,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])
             printf "| %s | %d | %s | %s | %.1f | %s | %s | %s |\n", models[j], gmax[models[j]], alg(r), f(r, "bucket_MB"),
                 f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")), study[models[j]] == "" ? "-" : study[models[j]]
+        print "\n@@STUDY@@" # report_study.sh: the closest catalogue figures, REALISM=study
         print "\n## Where the time goes (largest GPU count)\n"
         print "Medians over steps of the maximum over ranks, in ms (share of the step). Compute = forward and"
         print "backward up to the last gradient (allreduces overlap it), of which GEMM (conv/FC) and non-GEMM"
@@ -131,5 +134,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
                 f(r, "stragglers"), f(r, "slowest_rank"), f(r, "lag_ms"), f(r, "mad_ms") }
     }' "$csv"
 } >"$out.tmp"
-mv "$out.tmp" "$out"
+sh "$(dirname "$0")/report_study.sh" "$dir" >"$out.study"
+sed -e "/^@@STUDY@@\$/r $out.study" -e '/^@@STUDY@@$/d' "$out.tmp" >"$out.tmp2" && rm -f "$out.study" "$out.tmp" &&
+    mv "$out.tmp2" "$out"
 echo "# report: $dir/report.md"
