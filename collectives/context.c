@@ -199,7 +199,8 @@ int ddl_allreduce(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t count
                          recvbuf ? "send" : "receive", count);
     if (count > (size_t)-1 / 16) return coll_fail(DDL_ERR_ARG, "ddl_allreduce: count %zu too large", count);
     if (sendbuf == DDL_IN_PLACE) sendbuf = recvbuf;
-    kern_reduce_set_working_set(count * kern_dtype_size((kern_dtype)dtype)); /* the simulated reduction rate */
+    /* the simulated reduction and copy rates by the data the call touches: out of place, both vectors */
+    kern_reduce_set_working_set(count * kern_dtype_size((kern_dtype)dtype) * (sendbuf == recvbuf ? 1 : 2));
     int rc = coll_algo_get(ctx->algo)->run(ctx, sendbuf, recvbuf, count, (kern_dtype)dtype, (kern_op)op);
     kern_reduce_set_working_set(0);
     return rc;

@@ -1,7 +1,9 @@
 /* test_fit.c — the network calibration's least squares (harness/sim/fit.c): exact lines are
  * recovered, the bounds hold (α >= 0; no positive β is an error), and a machine with three regimes
  * (latency, in-cache, memory-bound) is recovered as three segments whose SMPI factors reproduce it,
- * also with two scheduling outliers among its points (left out, named; issue 26). */
+ * also with two scheduling outliers among its points (left out, named; issue 26); and a measured
+ * shared-memory exchange (2 ranks, 2026-12-02) whose memory-bound tail no two lines fit: the fit
+ * goes on to more segments instead of stopping at one line (RMS 36%). */
 #include "fit.h"
 #include "test.h"
 
@@ -64,5 +66,16 @@ int main(void)
         t[i] = (n[i] < 4194304 ? 1e-6 + n[i] / 10e9 : n[i] / 0.5e9) * (i % 2 ? 1.4 : 0.75);
     CHECK(fit_model_make(n, t, 12, &m) == 0 && m.outliers == 0, "a rising tail kept (%d left out, first %d)",
           m.outliers, m.outliers ? m.outlier[0] : -1);
+    { /* 64 B .. 64 MiB by 4x, the exchange sweep of a quiet calibration (docs/BENCHMARKS.md, issue 26) */
+        double xn[11], xt[11] = { 0.992, 1.069, 1.756, 2.719, 3.45, 6.218, 16.73, 74.62, 493.2, 2662, 21690 };
+        fit_model x;
+        for (int i = 0; i < 11; i++) xn[i] = 64.0 * pow(4, i), xt[i] *= 1e-6;
+        CHECK(fit_model_make(xn, xt, 11, &x) == 0 && x.nseg >= 3 && x.rms_pct < 0.75 * x.whole.rms_pct,
+              "a tail two lines cannot fit does not stop the split: %d segments, rms %.1f%% (one line %.1f%%)", x.nseg,
+              x.rms_pct, x.whole.rms_pct);
+        CHECK(x.nseg >= 3 && close_to(fit_model_predict(&x, xn, 16384), 3.45e-6, 0.15),
+              "16 KiB priced near its measured 3.45 us, not the one line's 2.6: %.3g us",
+              1e6 * fit_model_predict(&x, xn, 16384));
+    }
     return TEST_REPORT();
 }

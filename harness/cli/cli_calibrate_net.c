@@ -21,7 +21,7 @@
  * piecewise where that explains the points clearly better, outliers left out (the residuals per
  * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
- * platform model; more ranks a node than cores: intra_lat = half the exchange's α). SMPI's factors are
+ * platform model; more ranks a node than cores: intra_lat = the exchange's α). SMPI's factors are
  * global, so they come from one level: inter when measured,
  * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
@@ -203,11 +203,12 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     /* latency from the ping-pong: an exchange's slowest rank also waits out the barrier's skew (about
      * one α, on a real machine and in SMPI alike), so its α would count that twice. With more ranks
      * a node than cores (real runs only), a message waits for its receiver to be scheduled, which the
-     * pair alone does not see and every rank at once does: then half the exchange's α (the other
-     * half being that skew) */
+     * pair alone does not see and every rank at once does, step after step as an allreduce's steps
+     * do: then the exchange's α (on a quiet machine, 2026-12-02, 4 ranks on 2 cores: a real ring
+     * step 5.9 us, the exchange's α 5.2 us, half of it 2.6; docs/BENCHMARKS.md, issue 26) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int over = !kern_simulated() && cores > 0 && s->rpn > cores;
-    double a_in = over ? m[first][SW_EXCHANGE].alpha / 2 : m[first][SW_PINGPONG].alpha;
+    double a_in = over ? m[first][SW_EXCHANGE].alpha : m[first][SW_PINGPONG].alpha;
     double a_x = m[levels - 1][SW_PINGPONG].alpha;
     pf->intra_lat = a_in, pf->intra_bw = 1 / in->beta;
     pf->inter_lat = a_x > a_in ? a_x : a_in;
@@ -232,7 +233,7 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
                           n, t[l][k], count);
         }
     if (over)
-        used += snprintf(header + used, hlen - (size_t)used, "%d ranks a node on %ld cores: intra latency = half the exchange's alpha\n",
+        used += snprintf(header + used, hlen - (size_t)used, "%d ranks a node on %ld cores: intra latency = the exchange's alpha\n",
                          s->rpn, cores);
     if (levels == 1)
         snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");

@@ -84,31 +84,39 @@ static int make_segments(fit_model *m, const double *n, const double *t, int cou
     return 0;
 }
 
-/* Best partition of [0, count) into exactly nseg segments (exhaustive: a handful of sizes). */
+/* Segment i onwards of a partition into nseg: every first point leaving each segment FIT_MIN_SEGMENT
+ * points, the best model so far in *best (exhaustive: a handful of sizes). */
+static void partitions(fit_model *best, int *found, const double *n, const double *t, int count, int nseg, int *first,
+                       int i)
+{
+    if (i == nseg) {
+        fit_model c = *best;
+        if (!make_segments(&c, n, t, count, nseg, first) && (!*found || c.rms_pct < best->rms_pct)) *best = c, *found = 1;
+        return;
+    }
+    for (int a = first[i - 1] + FIT_MIN_SEGMENT; a + (nseg - i) * FIT_MIN_SEGMENT <= count; a++) {
+        first[i] = a;
+        partitions(best, found, n, t, count, nseg, first, i + 1);
+    }
+}
+
+/* Best partition of [0, count) into exactly nseg segments. */
 static int best_of(fit_model *best, const double *n, const double *t, int count, int nseg)
 {
-    int first[FIT_MAX_SEGMENTS] = { 0 }, found = 0, k = FIT_MIN_SEGMENT;
-    fit_model c;
+    int first[FIT_MAX_SEGMENTS] = { 0 }, found = 0;
     if (nseg == 1) return make_segments(best, n, t, count, 1, first);
-    for (int a = k; a + (nseg - 1) * k <= count; a++) {
-        first[1] = a;
-        for (int b = nseg == 3 ? a + k : count; b + k <= count || nseg == 2; b++) {
-            if (nseg == 3) first[2] = b;
-            c = *best;
-            if (!make_segments(&c, n, t, count, nseg, first) && (!found || c.rms_pct < best->rms_pct)) *best = c, found = 1;
-            if (nseg == 2) break;
-        }
-    }
+    partitions(best, &found, n, t, count, nseg, first, 1);
     return found ? 0 : -1;
 }
 
 static int make_all(const double *n, const double *t, int count, fit_model *m)
 {
     if (fit_linear(n, t, count, &m->whole) || best_of(m, n, t, count, 1)) return -1;
+    /* more segments while they pay: each count against the fit kept so far, so that a regime two lines
+     * cannot split (a memory-bound tail) does not stop a three- or four-segment fit that can */
     for (int k = 2; k <= FIT_MAX_SEGMENTS && m->rms_pct > FIT_SPLIT_MIN_PCT; k++) {
         fit_model c = *m;
-        if (best_of(&c, n, t, count, k) || !(c.rms_pct < FIT_SPLIT_GAIN * m->rms_pct)) break;
-        *m = c;
+        if (!best_of(&c, n, t, count, k) && c.rms_pct < FIT_SPLIT_GAIN * m->rms_pct) *m = c;
     }
     return 0;
 }

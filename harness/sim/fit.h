@@ -16,7 +16,7 @@ typedef struct fit_line {
 int fit_linear(const double *n, const double *t, int count, fit_line *out);
 
 #define FIT_MIN_SEGMENT 2      /* points per segment of a piecewise fit */
-#define FIT_MAX_SEGMENTS 3     /* e.g. latency-bound, in-cache and memory-bound messages */
+#define FIT_MAX_SEGMENTS 4     /* e.g. eager, single-copy in cache, out of cache, memory-bound */
 #define FIT_SPLIT_GAIN 0.75    /* one more segment only if the RMS falls below this fraction */
 #define FIT_SPLIT_MIN_PCT 1.0  /* and only while the RMS is above this (%): a line within 1% stays one */
 #define FIT_MAX_POINTS 64
