@@ -243,13 +243,10 @@ MODELS        ?= resnet50:32,resnet101-22k:20
 # a dry run builds nothing
 DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
 RUN_DEPS      := $(if $(DRY_RUN),,$(RUN_DEPS))
-# REALISM=study: a second sweep with the catalogue's sourced non-ideal effects into RUN/realism,
-# report.md showing both: Horovod's 5 ms cycles fusing up to BUCKET_MB, 0.2% stragglers (the values of
-# harness/sim/studies/04-09, docs/SOURCES.md §13; tests/run_outputs.sh holds them equal), over 5 steps
-# (the last --steps counts) so that the median step samples the stragglers' draws
+# REALISM=study: the sweep again into RUN/realism with harness/sim/studies/04-09's effects (§13; held
+# equal by tests/run_outputs.sh), 5 steps (the last --steps counts) to sample the stragglers' draws
 REALISM       ?= ideal
-REALISM_ARGS  := --cycle-ms 5 --jitter 0.2 --steps 5
-REAL_TRAIN    = $(TRAIN_ARGS) $(REALISM_ARGS)
+REAL_TRAIN    = $(TRAIN_ARGS) --cycle-ms 5 --jitter 0.2 --steps 5
 sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) \
 	    --nodes $(call qv,NODES) --gpus-per-node $(call qv,GPUS_PER_NODE) \
 	    --models $(call qv,MODELS) --algos $(call qv,ALGOS) --bucket-mb $(call qv,BUCKET_MB) \

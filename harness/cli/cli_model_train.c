@@ -136,16 +136,15 @@ int cli_model_train(int argc, char **argv)
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
+    framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
+    char fdesc[200], jdesc[200];
+    fw_describe(&fw, fdesc, sizeof fdesc);
+    snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time (Exp); priced at the slowest rank's expectation, "
+             "1 + %g x H(%d)", o.jitter_pct, o.jitter_pct / 100, p);
+    if (!fw_ideal(&fw)) printf("# framework: %s\n", fdesc);
+    if (o.jitter_pct > 0) printf("# jitter: %s\n", jdesc);
     printf("#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
            "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
-    if (o.cycle_ms > 0 || o.call_us > 0) {
-        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
-        char fdesc[200];
-        printf("# framework: %s\n", fw_describe(&fw, fdesc, sizeof fdesc));
-    }
-    if (o.jitter_pct > 0)
-        printf("# jitter: %g%% mean extra GEMM time, priced at the slowest rank's expectation, 1 + %g x H(%d)\n",
-               o.jitter_pct, o.jitter_pct / 100, p);
     for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
     meta_local(argc, argv, NULL, &meta);
     snprintf(meta.mpi, sizeof meta.mpi, "none: alpha-beta-gamma model, no launch");
@@ -156,17 +155,8 @@ int cli_model_train(int argc, char **argv)
     meta_add(&meta, "model_platform", line);
     meta_add(&meta, "counters", "unavailable: alpha-beta-gamma model (nothing runs)");
     meta_add(&meta, "compute", cli_compute_desc(o.full));
-    if (o.jitter_pct > 0) {
-        char jdesc[200];
-        snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time (Exp); priced at the slowest rank's expectation, "
-                 "1 + %g x H(%d)", o.jitter_pct, o.jitter_pct / 100, p);
-        meta_add(&meta, "jitter", jdesc);
-    }
-    if (o.cycle_ms > 0 || o.call_us > 0) {
-        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
-        char fdesc[200];
-        meta_add(&meta, "framework", fw_describe(&fw, fdesc, sizeof fdesc));
-    }
+    if (o.jitter_pct > 0) meta_add(&meta, "jitter", jdesc);
+    if (!fw_ideal(&fw)) meta_add(&meta, "framework", fdesc);
     if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */
 out:
     model_free(m);

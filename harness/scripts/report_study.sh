@@ -31,8 +31,7 @@ for f in "$cat_dir"/*.study; do
         while IFS="$(printf '\t')" read -r model gpus base pub plat label; do
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$e" "$model" "$gpus" "$base" "$pub" "$(family "$plat")" "$label"
         done
-done >"$dir/.catalogue.tmp"
-awk -F'\t' -v fam="$run_family" -v bands="$bands" -v csv="$dir/scaling.csv" '
+done | awk -F'\t' -v fam="$run_family" -v bands="$bands" -v csv="$dir/scaling.csv" '
     BEGIN { while ((getline l < bands) > 0) { split(l, b, ","); lo[b[2]] = b[3]; hi[b[2]] = b[4] }
             FS = ","; while ((getline l < csv) > 0) { if (l ~ /^#/) continue; n = split(l, x, ",")
                 if (!h) { h = 1; for (i = 1; i <= n; i++) c[x[i]] = i; continue }
@@ -51,8 +50,7 @@ awk -F'\t' -v fam="$run_family" -v bands="$bands" -v csv="$dir/scaling.csv" '
               band = (q[1] in lo) ? sprintf("%.1f-%.1f%%", lo[q[1]], hi[q[1]]) : "-"
               printf "| %s | %s (%s) | %s%s | %s | %s | %s%% | %s | %s |\n", m, q[7], q[1], q[6], q[6] == fam ? "" : " (other)",
                   q[3], q[4], q[5], band, run; shown++ }
-          if (!shown) print "| - | no entry for these models | - | - | - | - | - | - |" }' "$dir/.catalogue.tmp"
-rm -f "$dir/.catalogue.tmp"
+          if (!shown) print "| - | no entry for these models | - | - | - | - | - | - |" }'
 
 real=$dir/realism/scaling.csv
 [ -f "$real" ] || exit 0
