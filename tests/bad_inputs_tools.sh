@@ -46,6 +46,7 @@ rows <<EOF
 -- ddlbench model --batch abc ## --batch
 -- ddlbench model --model '' ## --model
 -- ddlbench model --reps 5 ## --reps
+-- ddlbench model --cold ## --cold
 -- ddlbench model --image-size=99999999999 ## --image-size
 -- ddlbench model --algo ring --bytes -1 --preset minsky --nodes 2 ## --bytes
 -- ddlbench model --algo ring --bytes 1T1 --preset minsky --nodes 2 ## --bytes

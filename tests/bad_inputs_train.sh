@@ -68,6 +68,9 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 # issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
 -- ddlbench train $P --jitter 0x10 ## --jitter
 -- ddlbench train $P --jitter inf ## --jitter
+-- ddlbench train $P --contention -1 ## --contention
+-- ddlbench train $P --contention nan ## --contention
+-- ddlbench train $P --contention 5 ## --contention
 -- ddlbench train $P --jitter ' 1' ## --jitter
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring ## patterns
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,junk ## patterns

@@ -36,6 +36,9 @@ fc=$("$exe" model --model resnet50 --batch 4 | awk '$2 == "fc" { print $7, $8, $
 t=$(OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 1 --image-size 32 --time --reps 1 2>&1 |
     awk '$2 == "gemm_train_ms_per_step" { print ($3 > 0) }')
 [ "$t" = 1 ] && ok || bad "--time: no positive gemm_train_ms_per_step"
+t=$(OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 1 --image-size 32 --time --cold --reps 1 2>&1 |
+    awk '$2 == "gemm_train_ms_per_step" && /, cold\)/ { print ($3 > 0) }')
+[ "$t" = 1 ] && ok || bad "--time --cold: no positive gemm_train_ms_per_step marked cold"
 expect_status 2 model --time --reps 0
 expect_status 2 model --reps x
 

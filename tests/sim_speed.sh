@@ -83,6 +83,17 @@ if [ "$sim" = 1 ]; then
         --profile p100 --compute gemm $HVD --csv "$tmp/m.csv" >/dev/null
     within "$tmp/c.csv" "$tmp/m.csv" "32 GPUs cycles"
     ok $? "model within 0.5% of the simulation at 32 GPUs with Horovod's cycles, every algorithm"
+    # compute slowed beside the allreduces (fw_slowdown): the same first-order term in both
+    simtrain 8 "$tmp/d.csv" --steps 1 --warmup 0 --compute gemm --contention 20; ok $? "sim train at 32 GPUs with --contention 20"
+    "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a "$ALGOS" --preset minsky --nodes 8 \
+        --profile p100 --compute gemm --contention 20 --csv "$tmp/n.csv" >/dev/null
+    within "$tmp/d.csv" "$tmp/n.csv" "32 GPUs contention"
+    ok $? "model within 0.5% of the simulation at 32 GPUs with --contention 20, every algorithm"
+    "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a ring --preset minsky --nodes 8 \
+        --profile p100 --compute gemm --csv "$tmp/n0.csv" >/dev/null
+    awk -F, 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["algo"] == "ring" { v[f] = $c["compute_ms"] } END { exit !(v[1] > v[2] * 1.001) }' "$tmp/n.csv" "$tmp/n0.csv"
+    ok $? "--contention 20 lengthens the ring's compute (backward beside its allreduces)"
     # parallel launches give the serial sweep's scaling.csv
     S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
     sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1; ok $? "sweep --jobs 1"

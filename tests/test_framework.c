@@ -1,7 +1,8 @@
 /* test_framework.c — the framework between gradients and allreduces (harness/train/framework.c):
  * buckets as they complete; Horovod's cycles at t0 + k x cycle (a unit ready exactly at a wake-up is
  * taken by it, an idle stretch skips wake-ups, never one taken twice), fusion in posting order up to
- * the cap with a larger tensor alone, no cap, decreasing ready times refused, and the descriptions.
+ * the cap with a larger tensor alone, no cap, decreasing ready times refused, the descriptions, and
+ * the first-order contention (fw_slowdown): overlap clipped at the end of backward, the tail moved.
  * No MPI needed. */
 #include "framework.h"
 #include "test.h"
@@ -13,7 +14,7 @@ static int near(double a, double b) { return fabs(a - b) < 1e-12; }
 
 static void check_buckets(void)
 {
-    framework fw = { 0, 0, 0 };
+    framework fw = { 0, 0, 0, 0 };
     double ready[] = { 1, 2, 2, 5 };
     size_t count[] = { 10, 20, 30, 40 };
     fw_group g[4];
@@ -30,7 +31,7 @@ static void check_buckets(void)
 static void check_cycles(void)
 {
     /* t0 = 10, cycle 5: wake-ups at 15, 20, 25, ... */
-    framework fw = { 5, 0, 0 };
+    framework fw = { 5, 0, 0, 0 };
     double ready[] = { 11, 14, 15, 16, 31, 31.5 };
     size_t count[] = { 1, 2, 3, 4, 5, 6 };
     fw_group g[6];
@@ -49,7 +50,7 @@ static void check_cycles(void)
 
 static void check_fusion(void)
 {
-    framework fw = { 1, 64, 0 }; /* 64 bytes; 4-byte elements */
+    framework fw = { 1, 64, 0, 0 }; /* 64 bytes; 4-byte elements */
     double ready[] = { 0.5, 0.5, 0.5, 0.5, 0.5 };
     size_t count[] = { 8, 8, 20, 4, 4 }; /* 32, 32, 80, 16, 16 bytes */
     fw_group g[5];
@@ -64,7 +65,7 @@ static void check_fusion(void)
 
 static void check_bad_and_text(void)
 {
-    framework fw = { 5e-3, 64 << 20, 20e-6 };
+    framework fw = { 5e-3, 64 << 20, 20e-6, 0 };
     double ready[] = { 2, 1 };
     size_t count[] = { 1, 1 };
     fw_group g[2];
@@ -73,9 +74,33 @@ static void check_bad_and_text(void)
     CHECK(fw_groups(&fw, 0, ready, count, 0, 4, g) == 0, "nothing posted: no allreduce");
     fw_describe(&fw, buf, sizeof buf);
     CHECK(strstr(buf, "cycles of 5 ms") && strstr(buf, "64 MiB") && strstr(buf, "20 us a call"), "description: %s", buf);
-    framework ideal = { 0, 0, 0 };
+    framework ideal = { 0, 0, 0, 0 };
     fw_describe(&ideal, buf, sizeof buf);
     CHECK(strstr(buf, "buckets") && strstr(buf, "no per-call cost"), "ideal description: %s", buf);
+}
+
+static void check_slowdown(void)
+{
+    framework fw = { 0, 0, 0, 0.5 };
+    /* backward ends at 10; allreduces: [2,4] inside, [8,12] half inside, [10,11] enqueued at the end */
+    fw_group g[3] = { { 0, 1, 1, 2 }, { 1, 1, 1, 8 }, { 2, 1, 1, 10 } };
+    double start[] = { 2, 8, 12 }, dur[] = { 2, 4, 1 }, end = 0;
+    double extra = fw_slowdown(&fw, 10, g, start, dur, 3, &end);
+    /* overlap 2 + 2 = 4, extra 2; the last is enqueued at 12, starts at max(12, 12, prev end 12) */
+    CHECK(near(extra, 2) && near(end, 13), "contention: 50%% of 4 s overlapped = 2 s; tail ends at 13 (%g, %g)", extra, end);
+    start[2] = 10, dur[1] = 1; /* [8,9] and the last at [10,11]: now the moved enqueue decides */
+    extra = fw_slowdown(&fw, 10, g, start, dur, 3, &end);
+    CHECK(near(extra, 1.5) && near(end, 12.5), "contention: the last allreduce starts at the moved end of backward (%g, %g)",
+          extra, end);
+    fw.contention = 0;
+    extra = fw_slowdown(&fw, 10, g, start, dur, 3, &end);
+    CHECK(extra == 0 && near(end, 11), "no contention: nothing added, the stream's own end (%g, %g)", extra, end);
+    fw.contention = 0.25;
+    extra = fw_slowdown(&fw, 10, g, start, dur, 0, &end);
+    CHECK(extra == 0 && near(end, 10), "no allreduces: no overlap, the end of backward (%g, %g)", extra, end);
+    CHECK(!fw_ideal(&fw), "contention is not ideal");
+    char buf[200];
+    CHECK(strstr(fw_describe(&fw, buf, sizeof buf), "compute 25% slower beside an allreduce") != NULL, "described: %s", buf);
 }
 
 int main(void)
@@ -84,5 +109,6 @@ int main(void)
     check_cycles();
     check_fusion();
     check_bad_and_text();
+    check_slowdown();
     return TEST_REPORT();
 }

@@ -16,6 +16,7 @@ typedef struct rec {
     const bucket_plan *plan;
     double clock, end, busy, per_layer, per_bucket, sgd, shift;
     int ev[MAXEV], nev, posts, fail_at, bad_order;
+    double slow; /* what drain adds to the end of compute */
 } rec;
 
 enum { EV_FWD = -1, EV_DRAIN = -2, EV_UPDATE = -3, EV_BWD = 100000, EV_GRAD = 200000, EV_POST = 300000 };
@@ -43,10 +44,11 @@ static int r_post(void *a, int b)
 
 static int r_end_backward(void *a, double *t_bwd) { rec *r = a; r->clock += r->shift; *t_bwd = r->clock; return 0; }
 
-static int r_drain(void *a, double *end, double *busy, int *n)
+static int r_drain(void *a, double *t_bwd, double *end, double *busy, int *n)
 {
     rec *r = a;
     *end = r->end, *busy = r->busy, *n = r->posts;
+    *t_bwd += r->slow, r->clock += r->slow; /* contention's slowed compute (framework.h) */
     if (r->end > r->clock) r->clock = r->end;
     return log_ev(r, EV_DRAIN);
 }
@@ -110,6 +112,11 @@ int main(void)
     rec r2 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0.25, { 0 }, 0, 0, 0, 0 };
     CHECK(sched_step(m, &plan, &p2, &r2, &st) == 0 && fabs(st.compute_s - (1.25 + 0.01 * L)) < 1e-9 && st.exposed_s == 0,
           "end_backward moves the end of compute: %g", st.compute_s);
+    rec r4 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0 };
+    r4.slow = 0.125;
+    CHECK(sched_step(m, &plan, &pricer, &r4, &st) == 0 && fabs(st.compute_s - (1.125 + 0.01 * L)) < 1e-9 &&
+              fabs(st.step_s - (st.compute_s + st.exposed_s + st.sgd_s)) < 1e-9,
+          "drain moves the end of compute by the slowed compute: %g", st.compute_s);
     p2 = pricer;
     p2.gradient = NULL;
     rec r3 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0 };

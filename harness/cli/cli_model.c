@@ -30,6 +30,7 @@ typedef struct model_opts {
     long image_size;   /* --image-size */
     int time;          /* --time: run every GEMM with the linked backend */
     long reps;         /* --reps: timed runs per GEMM (median) */
+    int cold;          /* --cold: the core's own caches flushed before each timed run */
     int reps_given;    /* --reps was typed (it needs --time) */
     const char *profile; /* --profile: predicted GEMM and memory-bound time per step */
 } model_opts;
@@ -40,6 +41,11 @@ static const opt_row rows[] = {
               "of forward and backward per layer and the step" },
     { .name = "--reps", .type = OPT_LONG, .min = 1, .max = 1000, .off = offsetof(model_opts, reps),
       .help = "runs per GEMM for --time, after one warm-up (default 3)" },
+    { .name = "--cold", .type = OPT_FLAG, .off = offsetof(model_opts, cold),
+      .help = "with --time: time the GEMMs as a step runs them, each layer on its own\n"
+              "weights, forward in layer order then backward in reverse, --reps passes\n"
+              "(median per GEMM), so a layer's weights come from wherever the rest of\n"
+              "the step left them (default: each GEMM repeated on one shared buffer)" },
 };
 
 #define MODEL_SETS(o)                                                                                  \
@@ -80,8 +86,8 @@ static int parse_opts(int argc, char **argv, model_opts *o, char *err, size_t er
     if (rc == OPTS_HELP) usage(stdout);
     if (rc) return rc;
     o->reps_given = opts_given(&p, "--reps") > 0;
-    if (o->reps_given && !o->time) {
-        snprintf(err, errlen, "--reps: applies to --time only; expected --time too");
+    if ((o->reps_given || o->cold) && !o->time) {
+        snprintf(err, errlen, "%s: applies to --time only; expected --time too", o->cold ? "--cold" : "--reps");
         return 2;
     }
     return 0;
@@ -106,21 +112,30 @@ static int cmp_double(const void *a, const void *b)
  * Y (M×N) output / output gradient, each sized for the largest layer and reused. */
 typedef struct gemm_bufs {
     float *w, *x, *y;
+    float *dw; /* --cold: the weight gradient's own array (NULL: into w) */
 } gemm_bufs;
 
-/* Median seconds of `reps` runs (after one warm-up) of the layer's GEMM `which`; < 0 on error. */
-static double time_gemm(const model_layer *l, int which, const gemm_bufs *b, long reps)
+/* Seconds of one run of the layer's GEMM `which` on b; < 0 on error. */
+static double run_gemm(const model_layer *l, int which, const gemm_bufs *b)
 {
     const model_gemm *g = &l->gemm[which];
     const float *A = which == MODEL_BWD_WEIGHT ? b->y : b->w;
     const float *B = which == MODEL_FWD ? b->x : which == MODEL_BWD_DATA ? b->y : b->x;
-    float *C = which == MODEL_FWD ? b->y : which == MODEL_BWD_DATA ? b->x : b->w;
+    float *C = which == MODEL_FWD ? b->y : which == MODEL_BWD_DATA ? b->x : b->dw ? b->dw : b->w;
+    double t0 = now_s();
+    if (kern_gemm_f32(g->transa, g->transb, g->m, g->n, g->k, 1.0f, A, g->transa ? g->m : g->k, B,
+                      g->transb ? g->k : g->n, 0.0f, C, g->n)) return -1;
+    return now_s() - t0;
+}
+
+/* Median seconds of `reps` runs (after one warm-up) of the layer's GEMM `which`; < 0 on error. */
+static double time_gemm(const model_layer *l, int which, const gemm_bufs *b, long reps)
+{
     double t[1000];
     for (long r = -1; r < reps; r++) {
-        double t0 = now_s();
-        if (kern_gemm_f32(g->transa, g->transb, g->m, g->n, g->k, 1.0f, A, g->transa ? g->m : g->k, B,
-                          g->transb ? g->k : g->n, 0.0f, C, g->n)) return -1;
-        if (r >= 0) t[r] = now_s() - t0;
+        double d = run_gemm(l, which, b);
+        if (d < 0) return -1;
+        if (r >= 0) t[r] = d;
     }
     qsort(t, (size_t)reps, sizeof t[0], cmp_double);
     return t[reps / 2];
@@ -141,7 +156,7 @@ static void buf_sizes(const model *m, size_t *nw, size_t *nx, size_t *ny)
 static int time_layers(const model *m, long reps, double *ms)
 {
     size_t nw, nx, ny;
-    gemm_bufs b = { NULL, NULL, NULL };
+    gemm_bufs b = { NULL, NULL, NULL, NULL };
     int rc = 1;
     buf_sizes(m, &nw, &nx, &ny);
     b.w = kern_buf_alloc(nw * sizeof(float)), b.x = kern_buf_alloc(nx * sizeof(float));
@@ -169,6 +184,63 @@ static int time_layers(const model *m, long reps, double *ms)
     rc = 0;
 out:
     kern_buf_free(b.w), kern_buf_free(b.x), kern_buf_free(b.y);
+    return rc;
+}
+
+/* --cold: as time_layers, but every layer has its own weights (one array of all of them, as the
+ * trainer's parameters) and each pass runs the step's order, forward 0..L-1 then backward L-1..0;
+ * one warm-up pass, then reps timed passes, the median per GEMM. */
+static int time_layers_cold(const model *m, long reps, double *ms)
+{
+    int nl = model_layer_count(m), rc = 1;
+    size_t nw = 0, nx, ny, dummy, *off = calloc((size_t)nl, sizeof *off);
+    double *t = calloc((size_t)nl * 3 * (size_t)reps, sizeof *t); /* [layer][fwd, wgrad, dgrad][rep] */
+    gemm_bufs b = { NULL, NULL, NULL, NULL };
+    buf_sizes(m, &dummy, &nx, &ny);
+    for (int i = 0; i < nl; i++) {
+        const model_gemm *g = &model_layer_at(m, i)->gemm[MODEL_FWD];
+        off[i] = nw, nw += (size_t)g->m * (size_t)g->k;
+    }
+    b.w = kern_buf_alloc((nw ? nw : 1) * sizeof(float)), b.x = kern_buf_alloc(nx * sizeof(float));
+    b.y = kern_buf_alloc(ny * sizeof(float)), b.dw = kern_buf_alloc((nw ? nw : 1) * sizeof(float));
+    if (!off || !t || !b.w || !b.x || !b.y || !b.dw) {
+        fprintf(stderr, "ddlbench model: --time --cold: cannot allocate %.1f MB of GEMM buffers\n", (2 * nw + nx + ny) * 4.0 / 1e6);
+        goto out;
+    }
+    for (size_t i = 0; i < nw; i++) b.w[i] = 0.01f, b.dw[i] = 0;
+    for (size_t i = 0; i < nx; i++) b.x[i] = 0.01f;
+    for (size_t i = 0; i < ny; i++) b.y[i] = 0.01f;
+    for (long r = -1; r < reps; r++)
+        for (int step = 0; step < 2 * nl; step++) { /* forward 0..L-1, then backward L-1..0 */
+            int i = step < nl ? step : 2 * nl - 1 - step;
+            const model_layer *l = model_layer_at(m, i);
+            if (l->kind != MODEL_CONV && l->kind != MODEL_FC) continue;
+            gemm_bufs lb = { b.w + off[i], b.x, b.y, b.dw + off[i] };
+            const int fwd[] = { MODEL_FWD }, bwd[] = { MODEL_BWD_WEIGHT, MODEL_BWD_DATA }; /* the trainer's order */
+            const int *w = step < nl ? fwd : bwd, nw_ = step < nl ? 1 : (l->data_grad_needed ? 2 : 1);
+            for (int j = 0; j < nw_; j++) {
+                int which = w[j];
+                double d = run_gemm(l, which, &lb);
+                if (d < 0) {
+                    fprintf(stderr, "ddlbench model: --time: GEMM of %s failed\n", l->name);
+                    goto out;
+                }
+                if (r >= 0) t[((size_t)i * 3 + (size_t)which) * (size_t)reps + (size_t)r] = d;
+            }
+        }
+    for (int i = 0; i < nl; i++) {
+        double med[3];
+        for (int which = 0; which < 3; which++) {
+            double *v = t + ((size_t)i * 3 + (size_t)which) * (size_t)reps;
+            qsort(v, (size_t)reps, sizeof *v, cmp_double);
+            med[which] = v[reps / 2];
+        }
+        ms[2 * i] = med[MODEL_FWD] * 1e3, ms[2 * i + 1] = (med[MODEL_BWD_WEIGHT] + med[MODEL_BWD_DATA]) * 1e3;
+    }
+    rc = 0;
+out:
+    kern_buf_free(b.w), kern_buf_free(b.x), kern_buf_free(b.y), kern_buf_free(b.dw);
+    free(off), free(t);
     return rc;
 }
 
@@ -244,7 +316,7 @@ static int layer_table(const model_opts *o)
         }
         rc = 1;
         ms = calloc(2 * (size_t)model_layer_count(m), sizeof *ms);
-        if (!ms || kern_gemm_init() || time_layers(m, o->reps, ms)) { /* kernels/ print nothing */
+        if (!ms || kern_gemm_init() || (o->cold ? time_layers_cold(m, o->reps, ms) : time_layers(m, o->reps, ms))) { /* kernels/ print nothing */
             fprintf(stderr, "ddlbench model --time: %s\n", ms ? "the GEMMs failed (the CUDA build's need device "
                                                                  "buffers: see gpu-check)" : "out of memory");
             goto out;
@@ -287,8 +359,8 @@ static int layer_table(const model_opts *o)
     if (ms) {
         printf("# gemm_fwd_ms_per_step      %.1f\n", tot[2]);
         printf("# gemm_bwd_ms_per_step      %.1f\n", tot[3]);
-        printf("# gemm_train_ms_per_step    %.1f  (%.2f GFLOP/s, median of %ld per GEMM)\n", tot[2] + tot[3],
-               (tot[0] + tot[1]) / ((tot[2] + tot[3]) * 1e-3), o->reps);
+        printf("# gemm_train_ms_per_step    %.1f  (%.2f GFLOP/s, median of %ld per GEMM%s)\n", tot[2] + tot[3],
+               (tot[0] + tot[1]) / ((tot[2] + tot[3]) * 1e-3), o->reps, o->cold ? ", cold" : "");
     }
     rc = 0;
 out:
@@ -313,7 +385,7 @@ static int print_text(const char *name)
 
 int cli_model_main(int argc, char **argv)
 {
-    model_opts o = { "resnet50", 32, 224, 0, 3, 0, NULL };
+    model_opts o = { "resnet50", 32, 224, 0, 3, 0, 0, NULL };
     char err[300];
     /* The mode is the first word: `train` (old spelling --train) the modelled training step
      * (cli_model_train.c), `cost` (or the old `--algo LIST` first) the cost of one allreduce

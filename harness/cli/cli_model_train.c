@@ -34,7 +34,7 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_csv, &(o)->csv),                       \
       OPTS_ONE(&cli_row_steps, &(o)->steps), OPTS_ONE(&cli_row_warmup, &(o)->warmup),                 \
       OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms), OPTS_ONE(&cli_row_call_us, &(o)->call_us),         \
-      OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct) }
+      OPTS_ONE(&cli_row_contention, &(o)->contention_pct), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct) }
 
 static void usage(FILE *f)
 {
@@ -77,7 +77,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
 {
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
                        (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20, NULL, NULL,
-                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us), o->jitter_pct / 100 };
+                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us, o->contention_pct), o->jitter_pct / 100 };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -96,6 +96,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
         r->med[F_EXPOSED] = s.exposed_s, r->med[F_SGD] = s.sgd_s;
         r->med[F_OTHER] = 0; /* step = compute + exposed + SGD by construction */
         r->images_per_s = (double)o->batch * platform_ranks(pf) / s.step_s;
+        r->slowed_s = s.slowed_s;
         r->gflops = r->ipc = -1;
     }
     return 0;
@@ -136,7 +137,7 @@ int cli_model_train(int argc, char **argv)
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
-    framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us);
+    framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct);
     char fdesc[200], jdesc[200];
     fw_describe(&fw, fdesc, sizeof fdesc);
     snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time (Exp); priced at the slowest rank's expectation, "
@@ -146,6 +147,9 @@ int cli_model_train(int argc, char **argv)
     printf("#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
            "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
     for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
+    for (int a = 0; a < o.nalgos && o.contention_pct > 0; a++) /* the effect's own term */
+        printf("# contention, %s: +%.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",
+               rows[a].algo, rows[a].slowed_s * 1e3);
     meta_local(argc, argv, NULL, &meta);
     snprintf(meta.mpi, sizeof meta.mpi, "none: alpha-beta-gamma model, no launch");
     snprintf(meta.blas, sizeof meta.blas, "modelled: %.6g GFLOP/s (profile %s)", pr.gemm_gflops_fp32, o.profile);

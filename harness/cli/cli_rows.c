@@ -41,9 +41,16 @@ const opt_row cli_row_jitter = { .name = "--jitter", .type = OPT_DOUBLE, .min = 
               "real: the rank spins, simulation: injected compute, model: the slowest\n"
               "rank's expectation, 1 + PCT/100 x H(ranks) (default 0)" };
 
-framework cli_framework(double cycle_ms, long bucket_mb, double call_us)
+const opt_row cli_row_contention = { .name = "--contention", .type = OPT_DOUBLE, .min = 0, .max = 1000, .unit = "PCT",
+      .expect = "a percentage in 0..1000",
+      .help = "compute slowed while communication runs: backward compute beside an\n"
+              "allreduce takes (1 + PCT/100) times as long, to first order (framework.h;\n"
+              "simulation and model only; measured: 18.9% mean on A100/H100/MI250,\n"
+              "docs/SOURCES.md §13; default 0)" };
+
+framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct)
 {
-    framework fw = { cycle_ms / 1e3, cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0, call_us / 1e6 };
+    framework fw = { cycle_ms / 1e3, cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0, call_us / 1e6, contention_pct / 100 };
     return fw;
 }
 

@@ -98,18 +98,19 @@ TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 
 step() { echo "# $*" >&2; }
 
 # Per-rank compute rates with k processes sharing the cores (kernel timings alone: no MPI, no step):
-# the GEMM rate of the trained model's own GEMMs (`ddlbench model --time`, the same shapes the step
-# runs) and the reduction cost (`ddlbench calibrate`: float32 sums of 64 MiB vectors); the median of
+# the GEMM rate of the trained model's own GEMMs (`ddlbench model --time --cold`, the same shapes the
+# step runs, each layer on its own weights in the step's order: one shared hot buffer priced the
+# step's GEMMs 2x fast, 26 against 55 ms a step on 2026-12-02) and the reduction cost (`ddlbench calibrate`: float32 sums of 64 MiB vectors); the median of
 # k concurrent runs of each -> local.profile.
 # On an allocation the launcher starts them, one per rank (each names its files by its rank).
 compute_profile() { # k dir
     if [ "$backend" = mpi ]; then
         real "$1" sh -c 'r=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-0}}}}
-            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --reps 3 >"$2/gemm$r.txt" &&
+            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$r.txt" &&
             "$1" calibrate -o "$2/cpu$r.profile" >/dev/null' sh "$exe" "$2" || return 1
     else
         i=0; while [ "$i" -lt "$1" ]; do
-            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --reps 3 >"$2/gemm$i.txt" &
+            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$i.txt" &
             "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null &
             i=$((i + 1)); done
         wait
@@ -124,7 +125,7 @@ compute_profile() { # k dir
         END { if (n < 1 || nk < 1) exit 1
               for (i = 1; i <= n; i++) gg["g", i] = g[i]
               printf "# local-%d: medians of %d concurrent runs (ranks sharing the cores): GEMM rate of\n", n, n
-              printf "# `ddlbench model --model resnet50 --batch 2 --image-size 32 --time`, the rest of `ddlbench calibrate`\n"
+              printf "# `ddlbench model --model resnet50 --batch 2 --image-size 32 --time --cold`, the rest of `ddlbench calibrate`\n"
               printf "gemm_gflops_fp32 = %s\ngemm_gflops_fp16 = %s\n", med(gg, n, "g"), med(gg, n, "g")
               for (i = 1; i <= nk; i++) printf "%s = %s\n", key[i], med(v, m[key[i]], key[i]) }' \
         "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"

@@ -25,6 +25,8 @@ typedef struct pricer {
     double *ready;          /* their ready times */
     size_t *count;          /* their elements */
     fw_group *groups;       /* the allreduces the framework makes of them (framework.h) */
+    double *start, *dur;    /* each allreduce's start and duration (contention) */
+    double slowed;          /* the compute that contention added */
     double gemm, mem;       /* compute seconds in GEMMs and in memory-bound kernels */
     double stretch;         /* the slowest rank's GEMMs: 1 + jitter x H(ranks) */
     int buckets;
@@ -87,7 +89,7 @@ static int m_post(void *a, int b)
 /* The framework's allreduces, one at a time: each starts at max(its enqueue, the previous one's end) and
  * lasts the per-call cost plus model_cost of its bytes (auto: the library's own choice,
  * ddl_auto_choose); nothing on one rank. */
-static int m_drain(void *a, double *comm_end, double *busy_s, int *buckets)
+static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int *buckets)
 {
     pricer *p = a;
     cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma };
@@ -96,9 +98,17 @@ static int m_drain(void *a, double *comm_end, double *busy_s, int *buckets)
         double s = 0, start = p->groups[i].enqueue > p->end ? p->groups[i].enqueue : p->end;
         if (model_cost(p->pf, p->algo, 4.0 * (double)p->groups[i].count, &o, &s, p->err, p->errlen)) return 2;
         s += p->in->fw.call_s;
+        p->start[i] = start, p->dur[i] = s;
         p->end = start + s;
         p->busy += s;
         p->buckets++;
+    }
+    if (p->in->fw.contention > 0) { /* the slowed compute, then the stream moved by it */
+        double b1 = p->clock, end;
+        p->slowed = fw_slowdown(&p->in->fw, b1, p->groups, p->start, p->dur, ng, &end);
+        *t_bwd += p->slowed;
+        p->clock = b1 + p->slowed;
+        if (ng) p->end = end;
     }
     *comm_end = p->end, *busy_s = p->busy, *buckets = p->buckets;
     if (p->end > p->clock) p->clock = p->end;
@@ -123,6 +133,8 @@ static int check_inputs(const step_inputs *in, char *err, size_t errlen)
     if (!(in->jitter >= 0) || isinf(in->jitter)) return snprintf(err, errlen, "jitter: expected a finite fraction >= 0"), 2;
     if (!(in->fw.cycle_s >= 0 && in->fw.call_s >= 0) || isinf(in->fw.cycle_s) || isinf(in->fw.call_s))
         return snprintf(err, errlen, "framework: expected a finite cycle and per-call cost >= 0"), 2;
+    if (!(in->fw.contention >= 0) || isinf(in->fw.contention))
+        return snprintf(err, errlen, "contention: expected a finite fraction >= 0"), 2;
     return 0;
 }
 
@@ -146,25 +158,28 @@ int model_step(const model *m, const platform *pf, const char *algo, const step_
     size_t nb = (size_t)plan.nbuckets;
     p = (pricer){ .m = m, .pf = pf, .algo = algo, .in = in, .plan = &plan, .rate = in->gemm_gflops * 1e9,
                   .bw = in->mem_gbps * 1e9, .order = malloc(nb * sizeof *p.order), .ready = malloc(nb * sizeof *p.ready),
-                  .count = malloc(nb * sizeof *p.count), .groups = malloc(nb * sizeof *p.groups), .err = err,
+                  .count = malloc(nb * sizeof *p.count), .groups = malloc(nb * sizeof *p.groups),
+                  .start = malloc(nb * sizeof *p.start), .dur = malloc(nb * sizeof *p.dur), .err = err,
                   .errlen = errlen, .stretch = 1 + in->jitter * harmonic(platform_ranks(pf)) };
-    if (!p.order || !p.ready || !p.count || !p.groups) goto nomem;
+    if (!p.order || !p.ready || !p.count || !p.groups || !p.start || !p.dur) goto nomem;
     if ((rc = sched_step(m, &plan, &model_pricer, &p, &st))) goto out;
     out->step_s = st.step_s;
     out->forward_s = st.forward_s;
     out->compute_s = st.compute_s;
-    out->gemm_s = p.gemm;
-    out->nongemm_s = p.mem;
+    /* the slowed compute is the GEMMs' and the kernels' own, in their shares (as trainer.c counts it) */
+    out->gemm_s = p.gemm + (p.gemm + p.mem > 0 ? p.slowed * p.gemm / (p.gemm + p.mem) : 0);
+    out->nongemm_s = p.mem + (p.gemm + p.mem > 0 ? p.slowed * p.mem / (p.gemm + p.mem) : 0);
     out->comm_s = st.comm_s;
     out->exposed_s = st.exposed_s;
     out->sgd_s = st.sgd_s;
     out->buckets = plan.nbuckets;
     out->allreduces = p.buckets;
+    out->slowed_s = p.slowed;
     goto out;
 nomem:
     snprintf(err, errlen, "out of memory");
 out:
-    free(p.order), free(p.ready), free(p.count), free(p.groups);
+    free(p.order), free(p.ready), free(p.count), free(p.groups), free(p.start), free(p.dur);
     free(counts);
     bucket_plan_free(&plan);
     return rc;

@@ -25,6 +25,7 @@ typedef struct step_prediction {
     double forward_s;          /* the forward pass (part of compute_s) */
     int buckets;               /* the plan's buckets (cycles: its tensors) */
     int allreduces;            /* the allreduces the framework made of them (framework.h) */
+    double slowed_s;           /* the backward compute that contention added (part of compute_s) */
 } step_prediction;
 
 typedef struct step_inputs {

@@ -23,6 +23,7 @@ typedef struct engine_stats {
     double first_start; /* MPI_Wtime when the first allreduce began */
     double last_end;    /* MPI_Wtime when the last allreduce ended */
     int buckets;        /* buckets allreduced */
+    double slowed_s;    /* simulation: the extra backward compute that contention costs (framework.h) */
 } engine_stats;
 
 /* The MPI thread level the engine needs from MPI_Init_thread. */

@@ -3,7 +3,8 @@
  * the bucket's ready time (the clock's mark); engine_wait_all then allreduces the buckets in order,
  * each starting at max(its ready time, the end of the previous allreduce) — the schedule a
  * communication thread produces, without the thread. The framework (framework.h) makes the allreduces
- * of the posted buckets: one each, or Horovod's cycles, which fuse what every rank has ready. */
+ * of the posted buckets: one each, or Horovod's cycles, which fuse what every rank has ready. With
+ * contention, the step then waits out the compute that the allreduces slowed (fw_slowdown). */
 #include "engine.h"
 #include "compute.h"
 #include "framework.h"
@@ -26,6 +27,7 @@ struct engine {
     size_t *count;            /* [nbuckets] the posted buckets' elements */
     fw_group *groups;         /* [nbuckets] the allreduces made of them */
     double *agree;            /* [nbuckets + 1] t0 and ready times, the maximum over ranks */
+    double *start, *dur;      /* [nbuckets] each allreduce's start and duration (contention) */
     int rc;                   /* first error */
     char err[256];            /* its message */
 };
@@ -48,7 +50,9 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->count = calloc((size_t)plan->nbuckets, sizeof *e->count);
     e->groups = calloc((size_t)plan->nbuckets, sizeof *e->groups);
     e->agree = calloc((size_t)plan->nbuckets + 1, sizeof *e->agree);
-    if (!e->order || !e->ready || !e->count || !e->groups || !e->agree) {
+    e->start = calloc((size_t)plan->nbuckets, sizeof *e->start);
+    e->dur = calloc((size_t)plan->nbuckets, sizeof *e->dur);
+    if (!e->order || !e->ready || !e->count || !e->groups || !e->agree || !e->start || !e->dur) {
         engine_free(e);
         return -1;
     }
@@ -93,6 +97,7 @@ int engine_wait_all(engine *e, engine_stats *st)
 {
     engine_stats s;
     int ng = 0;
+    const double b1 = kern_compute_mark(); /* the end of backward */
     memset(&s, 0, sizeof s);
     for (int i = 0; i < e->posted_n; i++) e->count[i] = e->plan->buckets[e->order[i]].count;
     if (!e->rc && (e->rc = agree(e)) == 0 &&
@@ -120,6 +125,13 @@ int engine_wait_all(engine *e, engine_stats *st)
         s.last_end = t1;
         s.busy_s += t1 - t0;
         s.buckets++;
+        e->start[i] = t0, e->dur[i] = t1 - t0;
+    }
+    if (!e->rc && e->fw.contention > 0) { /* the slowed compute, then the stream moved by it */
+        double end;
+        s.slowed_s = fw_slowdown(&e->fw, b1, e->groups, e->start, e->dur, ng, &end);
+        kern_compute_wait_until(end > b1 + s.slowed_s ? end : b1 + s.slowed_s);
+        if (ng) s.last_end = end;
     }
     e->posted_n = 0;
     if (st) *st = s;
@@ -136,5 +148,7 @@ void engine_free(engine *e)
     free(e->count);
     free(e->groups);
     free(e->agree);
+    free(e->start);
+    free(e->dur);
     free(e);
 }

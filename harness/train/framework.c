@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
-int fw_ideal(const framework *fw) { return !fw || (fw->cycle_s <= 0 && fw->call_s <= 0); }
+int fw_ideal(const framework *fw) { return !fw || (fw->cycle_s <= 0 && fw->call_s <= 0 && fw->contention <= 0); }
 
 int fw_groups(const framework *fw, double t0, const double *ready, const size_t *count, int n, size_t esize,
               fw_group *g)
@@ -33,6 +33,26 @@ int fw_groups(const framework *fw, double t0, const double *ready, const size_t 
     return ng;
 }
 
+double fw_slowdown(const framework *fw, double b1, const fw_group *g, const double *start, const double *dur, int n,
+                   double *comm_end)
+{
+    double overlap = 0, end = b1, extra;
+    for (int i = 0; i < n; i++) {
+        double e = start[i] + dur[i] < b1 ? start[i] + dur[i] : b1;
+        if (e > start[i]) overlap += e - start[i];
+    }
+    extra = fw && fw->contention > 0 ? fw->contention * overlap : 0;
+    end = b1 + extra;
+    for (int i = 0; i < n; i++) {
+        double enq = g[i].enqueue >= b1 - 1e-12 ? g[i].enqueue + extra : g[i].enqueue, s = start[i];
+        if (enq > s) s = enq;
+        if (i > 0 && end > s) s = end;
+        end = s + dur[i];
+    }
+    *comm_end = n ? end : b1 + extra;
+    return extra;
+}
+
 const char *fw_describe(const framework *fw, char *buf, size_t len)
 {
     int at = 0;
@@ -42,7 +62,9 @@ const char *fw_describe(const framework *fw, char *buf, size_t len)
                       (double)fw->fusion_bytes / 1048576.0);
     else at = snprintf(buf, len, "cycles of %g ms (Horovod), the ready gradients fused without a cap", fw->cycle_s * 1e3);
     if (fw && fw->call_s > 0 && at >= 0 && (size_t)at < len)
-        snprintf(buf + at, len - (size_t)at, "; %g us a call", fw->call_s * 1e6);
-    else if (at >= 0 && (size_t)at < len) snprintf(buf + at, len - (size_t)at, "; no per-call cost");
+        at += snprintf(buf + at, len - (size_t)at, "; %g us a call", fw->call_s * 1e6);
+    else if (at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "; no per-call cost");
+    if (fw && fw->contention > 0 && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, "; compute %g%% slower beside an allreduce", fw->contention * 100);
     return buf;
 }

@@ -14,7 +14,11 @@
  *     128-512 ranks over TCP is not published).
  * Either way the stream runs one allreduce at a time, in enqueue order: it starts at max(its enqueue,
  * the previous one's end) and first pays call_s, a fixed per-call cost (launch, framework bookkeeping).
- * The ideal framework is all zeros: buckets, no per-call cost. */
+ * Compute slowed while communication runs (contention > 0): the backward compute that overlaps an
+ * allreduce takes 1 + contention times as long (GPU SMs and memory bandwidth taken by the reduction
+ * kernels; on CPUs, the progress thread against BLAS; docs/SOURCES.md §13). Priced to first order by
+ * fw_slowdown, once for both pricers.
+ * The ideal framework is all zeros: buckets, no per-call cost, no contention. */
 #ifndef HARN_FRAMEWORK_H
 #define HARN_FRAMEWORK_H
 
@@ -24,6 +28,7 @@ typedef struct framework {
     double cycle_s;      /* 0: buckets; > 0: the loop's fixed sleep before each cycle, s */
     size_t fusion_bytes; /* cycles: the cap of one fused allreduce (0: no cap) */
     double call_s;       /* the fixed cost of every allreduce, s */
+    double contention;   /* backward compute overlapping an allreduce takes 1 + this as long (0: none) */
 } framework;
 
 /* One allreduce: posted units [first, first + n), their elements, and when it is enqueued. */
@@ -33,7 +38,7 @@ typedef struct fw_group {
     double enqueue;
 } fw_group;
 
-/* 1 when fw adds nothing to the ideal schedule (buckets, no per-call cost). */
+/* 1 when fw adds nothing to the ideal schedule (buckets, no per-call cost, no contention). */
 int fw_ideal(const framework *fw);
 
 /* The allreduces of one step from its posted units 0..n-1 in posting order: unit i became ready at
@@ -41,6 +46,17 @@ int fw_ideal(const framework *fw);
  * (room for n) and returns how many groups, or -1 (ready times decreasing, or a negative count). */
 int fw_groups(const framework *fw, double t0, const double *ready, const size_t *count, int n, size_t esize,
               fw_group *g);
+
+/* Compute slowed while communication runs, to first order: the overlap is taken on the schedule as
+ * run without the slowdown, where backward ended at b1 and allreduce i of n (g[i], in stream order)
+ * started at start[i] and lasted dur[i]. Backward then ends fw->contention x overlap later (the
+ * return value, the extra compute); the allreduces enqueued at or after b1 (the last buckets, the
+ * cycles after backward) are enqueued that much later, each starting at the latest of its start, its
+ * enqueue and the previous one's end. *comm_end: the stream's new end (b1 + extra when none). With no
+ * contention: 0, and *comm_end the unchanged end. The ready times before b1 are not moved (the first
+ * order): a slowdown of s on an overlap of x costs s x x, not the compounding of later posts. */
+double fw_slowdown(const framework *fw, double b1, const fw_group *g, const double *start, const double *dur, int n,
+                   double *comm_end);
 
 /* "ideal (an allreduce per bucket as it completes)" or "cycles of 5 ms, fused up to 64 MiB; 20 us a call". */
 const char *fw_describe(const framework *fw, char *buf, size_t len);

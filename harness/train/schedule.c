@@ -28,7 +28,7 @@ int sched_step(const model *m, const bucket_plan *plan, const sched_pricer *p, v
         if ((rc = backward_layer(m, plan, p, arg, l))) return rc;
     double t_bwd = p->now(arg);
     if (p->end_backward && (rc = p->end_backward(arg, &t_bwd))) return rc;
-    if ((rc = p->drain(arg, &comm_end, &busy, &nb))) return rc;
+    if ((rc = p->drain(arg, &t_bwd, &comm_end, &busy, &nb))) return rc;
     const double t_sgd = p->now(arg);
     if ((rc = p->update(arg))) return rc;
     const double t_end = p->now(arg);

@@ -26,9 +26,11 @@ typedef struct sched_pricer {
     int (*gradient)(void *arg, int tensor);  /* optional: tensor's gradient is written, before a post */
     int (*post)(void *arg, int bucket);      /* bucket complete: its allreduce may start */
     int (*end_backward)(void *arg, double *t_bwd); /* optional: after the last layer; may move t_bwd */
-    int (*drain)(void *arg, double *comm_end, double *busy_s, int *buckets); /* all allreduces done: when
-                                              the last ended, their summed time, how many; the clock is
-                                              then where the optimizer may start */
+    int (*drain)(void *arg, double *t_bwd, double *comm_end, double *busy_s, int *buckets); /* all
+                                              allreduces done: when the last ended, their summed time,
+                                              how many; t_bwd moves later by the compute that contention
+                                              slowed (framework.h); the clock is then where the
+                                              optimizer may start */
     int (*update)(void *arg);                /* the optimizer */
 } sched_pricer;
 

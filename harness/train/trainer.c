@@ -267,7 +267,7 @@ static int p_end_backward(void *a, double *t_bwd)
     return 0;
 }
 
-static int p_drain(void *a, double *comm_end, double *busy_s, int *buckets)
+static int p_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int *buckets)
 {
     trainer *t = a;
     engine_stats es;
@@ -276,6 +276,11 @@ static int p_drain(void *a, double *comm_end, double *busy_s, int *buckets)
         return 1;
     }
     *comm_end = MPI_Wtime();
+    *t_bwd += es.slowed_s; /* the compute that contention slowed (engine_sim.c; 0 elsewhere), in the */
+    if (t->gemm_s + t->nongemm_s > 0) { /* GEMMs' and the kernels' shares (as model_step.c counts it) */
+        double g = t->gemm_s, o = t->nongemm_s;
+        t->gemm_s += es.slowed_s * g / (g + o), t->nongemm_s += es.slowed_s * o / (g + o);
+    }
     *busy_s = es.busy_s;
     *buckets = es.buckets;
     kern_compute_begin(); /* the update starts once both the gradients and their sums are there */
