@@ -109,10 +109,11 @@ compute_profile() { # k dir
             OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$r.txt" &&
             "$1" calibrate -o "$2/cpu$r.profile" >/dev/null' sh "$exe" "$2" || return 1
     else
-        i=0; while [ "$i" -lt "$1" ]; do
+        i=0; while [ "$i" -lt "$1" ]; do # the GEMMs alone first (as the step runs them: no other process beside)
             OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$i.txt" &
-            "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null &
             i=$((i + 1)); done
+        wait
+        i=0; while [ "$i" -lt "$1" ]; do "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null & i=$((i + 1)); done
         wait
     fi
     [ -z "$dry" ] || return 0
@@ -129,6 +130,34 @@ compute_profile() { # k dir
               printf "gemm_gflops_fp32 = %s\ngemm_gflops_fp16 = %s\n", med(gg, n, "g"), med(gg, n, "g")
               for (i = 1; i <= nk; i++) printf "%s = %s\n", key[i], med(v, m[key[i]], key[i]) }' \
         "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"
+}
+
+# Compute slowed while communication runs (train --contention, framework.h), measured on this machine:
+# k concurrent `model --time --cold` alone (compute_profile's), then again beside a k-rank ring allreduce of 25 MiB buckets
+# polling every 50 us (DDL_POLL_US, as the trainer's communication thread does); the ratio of the
+# medians' GEMM times less 1, in percent, >= 0 -> dir/contention. A calibration run of its own: no
+# compared point enters it. Single node only; on an allocation (--backend mpi) and the emulated
+# cluster not measured: 0.
+contention_probe() { # k dir
+    echo 0 >"$2/contention"
+    [ "$backend" = sim ] && [ -z "$dry" ] || return 0
+    gemms() { # k prefix: k concurrent cold GEMM timings
+        j=0; pids=""; while [ "$j" -lt "$1" ]; do
+            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2$j.txt" &
+            pids="$pids $!"; j=$((j + 1)); done
+        # shellcheck disable=SC2086
+        wait $pids
+    }
+    DDL_POLL_US=50 sh "$here/mpilaunch.sh" "$1" "$exe" allreduce -a ring -b 25M -e 25M -w 1 -n 300 >"$2/beside.log" 2>&1 &
+    bg=$!
+    sleep 2
+    gemms "$1" "$2/beside" || return 1
+    wait "$bg" || return 1
+    awk '/^# gemm_train_ms_per_step/ { if (FILENAME ~ /gemm[0-9]+\.txt$/) a[++na] = $3; else b[++nb] = $3 }
+        function med(v, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+                                       return v[int((n + 1) / 2)] }
+        END { if (na < 1 || nb < 1) exit 1; c = (med(b, nb) / med(a, na) - 1) * 100; printf "%.1f\n", (c > 0 ? c : 0) }' \
+        "$2"/gemm[0-9]*.txt "$2"/beside[0-9]*.txt >"$2/contention.tmp" && mv "$2/contention.tmp" "$2/contention"
 }
 
 merge_runs() { sh "$here/fidelity_join.sh" merge "$@"; } # per point: the median of the medians, the min of the mins
@@ -149,6 +178,7 @@ run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (
     step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps) and the compute rates"
     real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 2
     compute_profile "$np" "$d" || return 1
+    [ "$nn" -gt 1 ] || contention_probe "$np" "$d" || return 1
     x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
     step "$np ranks on $nn node(s)$where: real allreduce and train"
     k=1; while [ "$k" -le "$repeats" ]; do
@@ -165,8 +195,9 @@ run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (
     x env DDL_RANKS_PER_NODE="$gpn" sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $AR -w 1 -n 2 -c 0 \
         --profile "$d/local.profile" --csv "$d/allreduce_sim.csv" >"$d/allreduce_sim.log" 2>&1 || return 1
     # shellcheck disable=SC2086
+    cont=0; [ -n "$dry" ] || [ ! -s "$d/contention" ] || cont=$(cat "$d/contention")
     x env DDL_RANKS_PER_NODE="$gpn" sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
-        --csv "$d/train_sim.csv" >"$d/train_sim.log" 2>&1 || return 1
+        --contention "$cont" --csv "$d/train_sim.csv" >"$d/train_sim.log" 2>&1 || return 1
     [ -z "$dry" ] || rm -rf "$d"
 }
 
