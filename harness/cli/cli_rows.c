@@ -46,7 +46,7 @@ const opt_row cli_row_contention = { .name = "--contention", .type = OPT_DOUBLE,
       .help = "compute slowed while communication runs: backward compute beside an\n"
               "allreduce takes (1 + PCT/100) times as long, to first order (framework.h;\n"
               "simulation and model only; measured: 18.9% mean on A100/H100/MI250,\n"
-              "docs/SOURCES.md §13; default 0)" };
+              "docs/SOURCES.md §14; default 0)" };
 
 framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct)
 {
