@@ -97,73 +97,10 @@ AR="allreduce -b 1K -e $maxb -f 4 -a $algos"
 TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 --warmup 1 --steps $steps"
 step() { echo "# $*" >&2; }
 
-# Per-rank compute rates with k processes sharing the cores (kernel timings alone: no MPI, no step):
-# the GEMM rate of the trained model's own GEMMs (`ddlbench model --time --cold`, the same shapes the
-# step runs, each layer on its own weights in the step's order: one shared hot buffer priced the
-# step's GEMMs 2x fast, 26 against 55 ms a step on 2026-12-02) and the reduction cost (`ddlbench calibrate`: float32 sums of 64 MiB vectors); the median of
-# k concurrent runs of each -> local.profile.
-# On an allocation the launcher starts them, one per rank (each names its files by its rank).
-compute_profile() { # k dir
-    if [ "$backend" = mpi ]; then
-        real "$1" sh -c 'r=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-0}}}}
-            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$r.txt" &&
-            "$1" calibrate -o "$2/cpu$r.profile" >/dev/null' sh "$exe" "$2" || return 1
-    else
-        i=0; while [ "$i" -lt "$1" ]; do # the GEMMs alone first (as the step runs them: no other process beside)
-            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$i.txt" &
-            i=$((i + 1)); done
-        wait
-        i=0; while [ "$i" -lt "$1" ]; do "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null & i=$((i + 1)); done
-        wait
-    fi
-    [ -z "$dry" ] || return 0
-    awk -F' = ' '/^# gemm_train_ms_per_step/ { s = $0; sub(/.*\(/, "", s); sub(/ GFLOP.*/, "", s); g[++n] = s }
-        /^#/ || NF != 2 { next }
-        FILENAME ~ /cpu[0-9]+\.profile$/ && $1 !~ /^gemm_/ { if (!($1 in m)) key[++nk] = $1; v[$1, ++m[$1]] = $2 }
-        function med(a, k, pre,   i, j, t, w) { for (i = 1; i <= k; i++) w[i] = a[pre, i]
-                                        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
-                                        return w[int((k + 1) / 2)] }
-        END { if (n < 1 || nk < 1) exit 1
-              for (i = 1; i <= n; i++) gg["g", i] = g[i]
-              printf "# local-%d: medians of %d concurrent runs (ranks sharing the cores): GEMM rate of\n", n, n
-              printf "# `ddlbench model --model resnet50 --batch 2 --image-size 32 --time --cold`, the rest of `ddlbench calibrate`\n"
-              printf "gemm_gflops_fp32 = %s\ngemm_gflops_fp16 = %s\n", med(gg, n, "g"), med(gg, n, "g")
-              for (i = 1; i <= nk; i++) printf "%s = %s\n", key[i], med(v, m[key[i]], key[i]) }' \
-        "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"
-}
-
-# Compute slowed while communication runs (train --contention, framework.h), measured on this machine:
-# k concurrent `model --time --cold` alone (compute_profile's), then again beside a k-rank ring allreduce of 25 MiB buckets
-# polling every 50 us (DDL_POLL_US, as the trainer's communication thread does); the ratio of the
-# medians' GEMM times less 1, in percent, >= 0 -> dir/contention. A calibration run of its own: no
-# compared point enters it. Single node only; on an allocation (--backend mpi) and the emulated
-# cluster not measured: 0.
-contention_probe() { # k dir
-    echo 0 >"$2/contention"
-    [ "$backend" = sim ] && [ -z "$dry" ] || return 0
-    gemms() { # k prefix: k concurrent cold GEMM timings
-        j=0; pids=""; while [ "$j" -lt "$1" ]; do
-            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2$j.txt" &
-            pids="$pids $!"; j=$((j + 1)); done
-        # shellcheck disable=SC2086
-        wait $pids
-    }
-    # the allreduce runs until the GEMMs are done (a fixed count ended before them in one run: 6.6%
-    # measured where another run, whose allreduce lasted, measured 43.2%); alive before and after them
-    DDL_POLL_US=50 sh "$here/mpilaunch.sh" "$1" "$exe" allreduce -a ring -b 25M -e 25M -w 1 -n 1000000 \
-        >"$2/beside.log" 2>&1 </dev/null &
-    bg=$!
-    sleep 2
-    kill -0 "$bg" 2>/dev/null || { echo "fidelity: the contention probe's allreduce ended early (see $2/beside.log)" >&2; return 1; }
-    gemms "$1" "$2/beside" || { kill "$bg" 2>/dev/null; return 1; }
-    kill -0 "$bg" 2>/dev/null || { echo "fidelity: the contention probe's allreduce ended before the GEMMs (see $2/beside.log)" >&2; return 1; }
-    kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null || :
-    awk '/^# gemm_train_ms_per_step/ { if (FILENAME ~ /gemm[0-9]+\.txt$/) a[++na] = $3; else b[++nb] = $3 }
-        function med(v, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-                                       return v[int((n + 1) / 2)] }
-        END { if (na < 1 || nb < 1) exit 1; c = (med(b, nb) / med(a, na) - 1) * 100; printf "%.1f\n", (c > 0 ? c : 0) }' \
-        "$2"/gemm[0-9]*.txt "$2"/beside[0-9]*.txt >"$2/contention.tmp" && mv "$2/contention.tmp" "$2/contention"
-}
+# The compute calibration (compute_profile: GEMM rate and kernel timings -> local.profile) and the
+# contention probe (contention_probe -> contention): fidelity_profile.sh, sourced (it uses $exe, $backend,
+# $dry, $here and real()).
+. "$here/fidelity_profile.sh"
 
 merge_runs() { sh "$here/fidelity_join.sh" merge "$@"; } # per point: the median of the medians, the min of the mins
 

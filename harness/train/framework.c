@@ -36,7 +36,7 @@ int fw_groups(const framework *fw, double t0, const double *ready, const size_t 
 double fw_slowdown(const framework *fw, double b1, const fw_group *g, const double *start, const double *dur, int n,
                    double *comm_end)
 {
-    double overlap = 0, end = b1, extra;
+    double overlap = 0, end, extra;
     for (int i = 0; i < n; i++) {
         double e = start[i] + dur[i] < b1 ? start[i] + dur[i] : b1;
         if (e > start[i]) overlap += e - start[i];
@@ -49,7 +49,7 @@ double fw_slowdown(const framework *fw, double b1, const fw_group *g, const doub
         if (i > 0 && end > s) s = end;
         end = s + dur[i];
     }
-    *comm_end = n ? end : b1 + extra;
+    *comm_end = end; /* b1 + extra when there are none */
     return extra;
 }
 
