@@ -5,8 +5,8 @@
  * Each SMPI_SHARED_MALLOC maps and populates every page of its size and its free unmaps them (a third
  * of a launch's CPU time when every configuration did it): freed buffers are kept per rank
  * (mem_pool.h; globals are per rank under SMPI) and reused by the next configuration.
- * kern_copy, kern_landed and kern_posted charge the copy cost by working set and the per-call
- * overhead (sim.h) to the calling rank's clock; both are 0 unless the platform has them. */
+ * kern_copy (the plain copy's cost by working set), kern_landed (the exchange's) and kern_posted (the
+ * per-call overhead) charge the calling rank's clock (sim.h); all 0 unless the platform has them. */
 #include "mem.h"
 #include "mem_pool.h"
 #include "sim.h"
@@ -52,13 +52,17 @@ static void sim_env_load(void)
 {
     size_t b[KERN_SIM_WS_POINTS];
     double ns[KERN_SIM_WS_POINTS], o;
-    const char *why = NULL, *ws = getenv("DDL_SIM_WS_COPY"), *oh = getenv("DDL_SIM_CALL_OVERHEAD");
+    const char *why = NULL, *oh = getenv("DDL_SIM_CALL_OVERHEAD");
+    static const char *const var[2] = { "DDL_SIM_WS_COPY", "DDL_SIM_COPY" };
+    int (*const set[2])(int, const size_t *, const double *) = { kern_sim_set_ws_table, kern_sim_set_copy_table };
     char *end;
     int n;
     sim_env_read = 1;
-    if (ws && *ws) {
-        if ((n = kern_sim_ws_parse(ws, KERN_SIM_WS_POINTS, b, ns, &why)) < 0 || kern_sim_set_ws_table(n, b, ns)) {
-            fprintf(stderr, "ddlbench: DDL_SIM_WS_COPY: %s, got \"%.60s\"\n", why ? why : "bad table", ws);
+    for (int k = 0; k < 2; k++) {
+        const char *v = getenv(var[k]);
+        if (!v || !*v) continue;
+        if ((n = kern_sim_ws_parse(v, KERN_SIM_WS_POINTS, b, ns, &why)) < 0 || set[k](n, b, ns)) {
+            fprintf(stderr, "ddlbench: %s: %s, got \"%.60s\"\n", var[k], why ? why : "bad table", v);
             exit(2);
         }
     }
@@ -81,7 +85,7 @@ void kern_copy(void *dst, const void *src, size_t bytes)
     if (!sim_env_read) sim_env_load();
     memcpy(dst, src, bytes);
     size_t ws = kern_sim_working_set();
-    sim_charge((double)bytes * kern_sim_ws_cost(ws > bytes ? ws : bytes) * 1e-9);
+    sim_charge((double)bytes * kern_sim_copy_cost(ws > bytes ? ws : bytes) * 1e-9);
 }
 
 void kern_landed(size_t bytes)

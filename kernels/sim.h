@@ -31,7 +31,8 @@ double kern_sim_reduce_interp(int n, const size_t *sizes, const double *ns, doub
 
 /* The copy cost by working set (issue 26): on one node MPI's transfers and the whole-buffer copies
  * run through shared memory at the rate of the collective's working set (its vector), not of one
- * segment: n points (0 = none, at most KERN_SIM_WS_POINTS) of (working-set bytes, ns per byte),
+ * segment: n points (0 = none, at most KERN_SIM_WS_POINTS) of (working-set bytes, ns per byte; looked
+ * up at what the call touches, both vectors out of place, as kern_reduce_set_working_set is given),
  * bytes strictly increasing; from a calibrated platform's ws_copy_ns (calibrate --network) through
  * DDL_SIM_WS_COPY (simlaunch.sh). Returns 0, or -1 (unchanged) for bad input. */
 #define KERN_SIM_WS_POINTS 12
@@ -39,6 +40,11 @@ int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte)
 /* ns per byte copied when the working set is `bytes` (linear in log(size) between the points, the end
  * points' values beyond them; 0 without a table). */
 double kern_sim_ws_cost(size_t bytes);
+/* The plain copy's cost by working set (a memcpy on every rank of a node at once; calibrate --network's
+ * copy sweep, platform key copy_ns, DDL_SIM_COPY): the same kind of table, which kern_copy charges;
+ * without one, kern_sim_copy_cost is kern_sim_ws_cost (platform files from before it). */
+int kern_sim_set_copy_table(int n, const size_t *bytes, const double *ns_per_byte);
+double kern_sim_copy_cost(size_t bytes);
 /* "SIZE:NS;SIZE:NS..." (SIZE a whole number of bytes, strictly increasing; NS >= 0, decimal) into at
  * most max points. Returns the count (>= 1), or -1 with why (a short phrase) for a malformed or
  * non-monotonic list. bytes and ns NULL: a check only. Pure: the platform file's parser checks the

@@ -9,9 +9,9 @@ static double gemm_gflops, reduce_ns, mem_gbps; /* SMPI privatises globals: one 
 static int red_n;                               /* the size-dependent reduction cost: points */
 static size_t red_bytes[KERN_SIM_REDUCE_POINTS];
 static double red_ns[KERN_SIM_REDUCE_POINTS];
-static int ws_n;                                /* the copy cost by working set: points */
-static size_t ws_bytes[KERN_SIM_WS_POINTS];
-static double ws_ns[KERN_SIM_WS_POINTS], call_overhead;
+typedef struct ws_table { int n; size_t bytes[KERN_SIM_WS_POINTS]; double ns[KERN_SIM_WS_POINTS]; } ws_table;
+static ws_table ws, cp;                         /* the exchange's and the plain copy's cost by working set */
+static double call_overhead;
 
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte)
 {
@@ -61,18 +61,26 @@ double kern_sim_reduce_cost(size_t bytes)
     return kern_sim_reduce_interp(red_n, red_bytes, red_ns, reduce_ns, bytes);
 }
 
-int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte)
+static int table_set(ws_table *t, int n, const size_t *bytes, const double *ns_per_byte)
 {
     if (n < 0 || n > KERN_SIM_WS_POINTS || (n && (!bytes || !ns_per_byte))) return -1;
     for (int i = 0; i < n; i++)
         if (!bytes[i] || (i && bytes[i] <= bytes[i - 1]) || !(ns_per_byte[i] >= 0) || !isfinite(ns_per_byte[i]))
             return -1;
-    for (int i = 0; i < n; i++) ws_bytes[i] = bytes[i], ws_ns[i] = ns_per_byte[i];
-    ws_n = n;
+    for (int i = 0; i < n; i++) t->bytes[i] = bytes[i], t->ns[i] = ns_per_byte[i];
+    t->n = n;
     return 0;
 }
 
-double kern_sim_ws_cost(size_t bytes) { return kern_sim_reduce_interp(ws_n, ws_bytes, ws_ns, 0, bytes); }
+int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&ws, n, bytes, ns_per_byte); }
+int kern_sim_set_copy_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&cp, n, bytes, ns_per_byte); }
+
+double kern_sim_ws_cost(size_t bytes) { return kern_sim_reduce_interp(ws.n, ws.bytes, ws.ns, 0, bytes); }
+
+double kern_sim_copy_cost(size_t bytes)
+{
+    return cp.n ? kern_sim_reduce_interp(cp.n, cp.bytes, cp.ns, 0, bytes) : kern_sim_ws_cost(bytes);
+}
 
 /* A decimal number at s (digits, one '.', an exponent; no sign, hex, inf or nan); end past it. */
 static int ws_number(const char *s, double *v, const char **end)

@@ -44,6 +44,9 @@ if [ "$st" = 0 ] && [ "$(key intra_points "$tmp/real.platform")" = 9 ]; then
     ok
     expect_status 0 platform --preset "$tmp/real.platform" --nodes 4 -o "$tmp/p"
     grep -q "intra exchange" "$tmp/real.out" && grep -q "rms" "$tmp/real.out" && ok || bad "fit and residual lines printed"
+    # the plain copy's table (issue 26): a memcpy sweep, keyed by the bytes it touches (2 x 64 KiB first)
+    cp=$(sed -n 's/^copy_ns = //p' "$tmp/real.platform")
+    case $cp in 131072:[0-9]*\;524288:*) ok;; *) bad "copy_ns: $cp";; esac
 elif [ "$st" != 0 ] && grep -q "no fit with a positive bandwidth term" "$tmp/real.err" && [ ! -f "$tmp/real.platform" ]; then
     echo "NOTE: 2-rank calibration: times flat with size on this loaded machine; the fit refused, no file ($(uptime))"
     ok
@@ -61,6 +64,16 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     within "$(key inter_lat "$f")" 1e-5 0.02 && within "$(key inter_bw "$f")" 2.5e9 0.02 && ok ||
         bad "inter level recovered: $(key inter_lat "$f") s, $(key inter_bw "$f") B/s (want 1e-5, 2.5e9)"
     awk -v r="$(key intra_rms_pct "$f")" 'BEGIN { exit !(r < 1) }' && ok || bad "sim residual under 1%: $(key intra_rms_pct "$f")"
+    # the simulated `mpi` prices Open MPI's copy of the send vector out of place (allreduce_mpi_sim.c):
+    # at 1 ns/B, 16 MiB out of place takes 16.8 ms more than in place
+    { cat "$tmp/good.platform"; echo "copy_ns = 1:1"; } >"$tmp/copy.platform"
+    mkdir -p "$tmp/pc" && "$exe" platform --preset "$tmp/copy.platform" --nodes 1 --gpus-per-node 2 -o "$tmp/pc" >/dev/null
+    DDL_RANKS_PER_NODE=2 sh "$root/harness/scripts/simlaunch.sh" 2 "$tmp/pc" "$sim" allreduce -a mpi,ring -b 16M -e 16M \
+        -w 0 -n 1 -c 0 >"$tmp/copy.out" 2>&1
+    d=$(awk '$5 == "mpi" && $6 == "out" { o = $7 } $5 == "mpi" && $6 == "in" { i = $7 } END { print o - i }' "$tmp/copy.out")
+    r=$(awk '$5 == "ring" && $6 == "out" { o = $7 } $5 == "ring" && $6 == "in" { i = $7 } END { print o - i }' "$tmp/copy.out")
+    within "$d" 16777.216 0.02 && awk -v r="$r" 'BEGIN { exit !(r < 100 && r > -100) }' && ok ||
+        bad "mpi out of place: +$d us (want 16777 at 1 ns/B; ring: $r, want ~0)"
 else
     echo "SKIP: simulated round trip (no $sim or smpirun)"
 fi

@@ -153,6 +153,17 @@ int main(void)
         CHECK(kern_sim_ws_parse("", KERN_SIM_WS_POINTS, NULL, NULL, &why) < 0, "an empty table refused");
         CHECK(kern_sim_set_call_overhead(-1) == -1 && kern_sim_set_call_overhead(2e-7) == 0 &&
                   kern_sim_call_overhead() == 2e-7, "the call overhead: >= 0");
+        kern_sim_ws_parse("65536:0.1;1048576:0.3;16777216:0.9", KERN_SIM_WS_POINTS, b, v, &why);
+        kern_sim_set_ws_table(3, b, v);
+        CHECK(kern_sim_copy_cost(1 << 20) == kern_sim_ws_cost(1 << 20), "no copy table: a copy costs the exchange's");
+        size_t cb[2] = { 131072, 1 << 24 };
+        double cv[2] = { 0.02, 0.07 };
+        CHECK(kern_sim_set_copy_table(2, cb, cv) == 0 && kern_sim_copy_cost(131072) == 0.02 &&
+                  kern_sim_copy_cost(1 << 30) == 0.07 && kern_sim_ws_cost(1 << 20) == 0.3,
+              "a copy table: kern_copy's own, the exchange's unchanged");
+        CHECK(kern_sim_set_copy_table(2, (size_t[]){ 1 << 24, 131072 }, cv) == -1 && kern_sim_copy_cost(131072) == 0.02,
+              "a non-monotonic copy table refused, the old one kept");
+        kern_sim_set_copy_table(0, NULL, NULL);
         kern_sim_set_ws_table(0, NULL, NULL);
     }
     return TEST_REPORT();

@@ -89,7 +89,8 @@ static void usage(void)
            "per segment and written. Between real nodes the exchange goes in pieces of DDL_NET_SEGMENT_BYTES\n"
            "(default %u), two in flight, as libddl sends there; otherwise one message each way.\n"
            "With >= 2 ranks a node also: the copy cost by working set (ws_copy_ns: vectors of 64 KiB..64 MiB\n"
-           "exchanged in %zu KiB pieces, ns/B) and the per-call overhead (call_overhead: a burst of %d\n"
+           "exchanged in %zu KiB pieces, ns/B; copy_ns: a memcpy on every rank at once, ns/B at the bytes\n"
+           "it touches, 2x the vector) and the per-call overhead (call_overhead: a burst of %d\n"
            "8-byte messages against one, per message); the simulator charges both (kernels/sim.h).\n"
            "Noise: each figure is the median over iterations, then the median of the R round medians;\n"
            "where a size's rounds disagree by more than %.3gx (slowest / fastest), up to R more rounds\n"
@@ -254,6 +255,34 @@ static double ws_offset(const double *w, const double *tw, int nw, const double 
     return worst;
 }
 
+/* A figure above both its neighbours by more than NET_DISAGREE: a burst of load, the larger
+ * neighbour kept (said in one line). */
+static void despike(const net_state *s, const char *what, const double *w, double *tw, int nw)
+{
+    for (int i = 1; i + 1 < nw; i++) {
+        double hi = tw[i - 1] > tw[i + 1] ? tw[i - 1] : tw[i + 1];
+        if (tw[i] > NET_DISAGREE * hi) {
+            if (s->rank == 0) printf("# %s at %.0f B: %.4g ns/B, above both neighbours by > %.3gx: %.4g kept\n", what, w[i],
+                                     tw[i] * 1e9, NET_DISAGREE, hi * 1e9);
+            tw[i] = hi;
+        }
+    }
+}
+
+/* "SIZE:NS;..." with SIZE = k x the sweep's vector w. The simulator looks both tables up at the bytes
+ * a call touches (out of place: its two vectors, 2V). The copy table is keyed by what its memcpy
+ * touches (k = 2: source and destination), so a copy of V is priced at the memcpy of V. The exchange
+ * table stays keyed by its vector (k = 1): an out-of-place allreduce of V is priced at the exchange of
+ * 2V, nearer the 1.5V each way a rank moves at 4 ranks than the exchange of V; keyed by 2W it was
+ * measured worse at 1 MiB (docs/BENCHMARKS.md, 2026-12-02, third session). */
+static void table_put(char *dst, size_t len, double k, const double *w, const double *tw, int nw)
+{
+    int used = 0;
+    dst[0] = 0;
+    for (int i = 0; i < nw; i++)
+        used += snprintf(dst + used, len - (size_t)used, "%s%.0f:%.4g", i ? ";" : "", k * w[i], tw[i] * 1e9);
+}
+
 /* The copy cost by working set (64 KiB..NET_WS_MAX) and the per-call overhead into fit (intra level:
  * >= 2 ranks a node). Where both measure one message, a working-set sweep slower than the exchange
  * sweep (tx over n) by NET_DISAGREE saw a loaded machine: measured again, up to NET_WS_TRIES times,
@@ -261,8 +290,8 @@ static double ws_offset(const double *w, const double *tw, int nw, const double 
  * only adds time: the faster is the truer). */
 static void copy_costs(net_state *s, const double *n, int count, const double *tx, platform_fit *fit)
 {
-    double w[NET_MAX_SIZES], tw[NET_MAX_SIZES], o, one = 8, off = 1;
-    int nw = 0, used = 0;
+    double w[NET_MAX_SIZES], tw[NET_MAX_SIZES], tc[NET_MAX_SIZES], o, one = 8, off = 1;
+    int nw = 0;
     if (s->rpn < 2) return;
     for (size_t b = NET_WS_MIN; b <= NET_WS_MAX && nw < KERN_SIM_WS_POINTS; b *= 4) w[nw++] = (double)b;
     if (s->rank == 0) printf("# intra ws-copy: ns per byte of a vector exchanged in %zu KiB pieces (ns/B, not us)\n",
@@ -280,20 +309,18 @@ static void copy_costs(net_state *s, const double *n, int count, const double *t
             fprintf(stderr, "ddlbench calibrate: the working-set sweep stayed %.3gx off the exchange sweep (the load changed): no ws_copy_ns written\n", off);
         nw = 0;
     }
-    for (int i = 1; i + 1 < nw; i++) { /* a spike above both neighbours by NET_DISAGREE: a burst of load */
-        double hi = tw[i - 1] > tw[i + 1] ? tw[i - 1] : tw[i + 1];
-        if (tw[i] > NET_DISAGREE * hi) {
-            if (s->rank == 0) printf("# ws-copy at %.0f B: %.4g ns/B, above both neighbours by > %.3gx: %.4g kept\n", w[i],
-                                     tw[i] * 1e9, NET_DISAGREE, hi * 1e9);
-            tw[i] = hi;
-        }
+    despike(s, "ws-copy", w, tw, nw);
+    table_put(fit->ws_copy, sizeof fit->ws_copy, 1, w, tw, nw);
+    if (nw) { /* the plain copy's, on the same sizes (kern_copy charges it) */
+        net_sweep(s, LV_INTRA, SW_COPY, w, nw, tc);
+        despike(s, "copy", w, tc, nw);
+        table_put(fit->copy, sizeof fit->copy, 2, w, tc, nw);
     }
-    for (int i = 0; i < nw; i++)
-        used += snprintf(fit->ws_copy + used, sizeof fit->ws_copy - (size_t)used, "%s%.0f:%.4g", i ? ";" : "", w[i],
-                         tw[i] * 1e9);
     net_sweep(s, LV_INTRA, SW_BURST, &one, 1, &o);
     fit->call_overhead = o;
-    if (s->rank == 0) printf("# copy cost by working set: %s ns/B; per-call overhead %.3g us\n", nw ? fit->ws_copy : "none", o * 1e6);
+    if (s->rank == 0)
+        printf("# copy cost by working set: exchange %s, copy %s ns/B; per-call overhead %.3g us\n",
+               nw ? fit->ws_copy : "none", nw ? fit->copy : "none", o * 1e6);
 }
 
 static int measure_and_write(net_state *s, const double *n, int count)

@@ -33,10 +33,11 @@ typedef struct net_state {
 } net_state;
 
 enum { LV_INTRA, LV_INTER };
-enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST };
+enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST, SW_COPY };
 
 /* One sweep of one level and kind over the sizes n[0..count): t[i] (s; SW_WS: s per byte of a
- * working set n[i] exchanged in NET_WS_SEGMENT pieces; SW_BURST: s per message of a burst, n unused
+ * working set n[i] exchanged in NET_WS_SEGMENT pieces; SW_COPY: s per byte of an n[i]-byte memcpy on
+ * every rank at once; SW_BURST: s per message of a burst, n unused
  * beyond count = 1). Rounds as --help states: the median of R round medians; where the rounds of a
  * size disagree by more than NET_DISAGREE, up to R more rounds and the lower quartile of all of them.
  * Rank 0 prints the rows. Collective over MPI_COMM_WORLD. */

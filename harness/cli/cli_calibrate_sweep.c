@@ -4,6 +4,9 @@
  *   ws         the copy cost by working set (issue 26): the exchange of a W-byte vector in
  *              NET_WS_SEGMENT pieces, two in flight, as libddl's pipeline moves it on one node;
  *              s per byte, W = 64 KiB .. -e (memory-bound once W leaves the caches);
+ *   copy       the plain copy's cost by working set: a W-byte memcpy on every rank at once (the
+ *              whole-buffer copies of a collective, e.g. Open MPI's of the send vector), slowest
+ *              rank per iteration, s per byte;
  *   burst      the per-call overhead: NET_BURST 8-byte messages posted at once each way, less one
  *              alone, per message (what each further posted message costs beyond the latency).
  * Each figure is the median over iterations; then over rounds, robustly (net_sweep). */
@@ -14,6 +17,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -87,6 +91,20 @@ static double exchange(net_state *s, int level, int partner, size_t n)
     return net_median(s->tmax, k);
 }
 
+/* Median over iterations of the slowest rank's memcpy of n bytes, every rank at once, per byte. */
+static double copy(net_state *s, size_t n)
+{
+    long k = iters_for(s->o, n);
+    for (long it = -1; it < k; it++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        memcpy(s->rbuf, s->sbuf, n);
+        if (it >= 0) s->t[it] = MPI_Wtime() - t0;
+    }
+    MPI_Allreduce(s->t, s->tmax, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return net_median(s->tmax, k) / (double)n;
+}
+
 /* Seconds per message of a burst of NET_BURST 8-byte messages from a to b (Isend / Irecv all, then
  * a 0-byte acknowledgement), less a burst of one: the median over iterations; valid on every rank. */
 static double burst(net_state *s, int a, int b)
@@ -121,6 +139,7 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
     if (kind == SW_PINGPONG) return pingpong(s, 0, b, bytes);
     if (kind == SW_BURST) return burst(s, 0, b);
     if (kind == SW_EXCHANGE) return exchange(s, level, partner, bytes);
+    if (kind == SW_COPY) return copy(s, bytes);
     size_t piece = s->piece; /* SW_WS: the vector in the pipeline's pieces, per byte */
     s->piece = NET_WS_SEGMENT;
     double t = exchange(s, LV_INTER, partner, bytes) / (double)bytes; /* LV_INTER: the pieces' path */
@@ -133,7 +152,8 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
  * the figures are the same on every rank). */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
 {
-    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst" };
+    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst", "copy" };
+    const int per_byte = kind == SW_WS || kind == SW_COPY;
     int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds, got[NET_MAX_SIZES];
     double r[2 * NET_MAX_ROUNDS][NET_MAX_SIZES], v[2 * NET_MAX_ROUNDS];
     if (level == LV_INTRA && (local ^ 1) < s->rpn) partner = s->rank ^ 1;
@@ -164,7 +184,6 @@ void net_sweep(net_state *s, int level, int kind, const double *n, int count, do
         t[i] = m > R ? (net_median(v, m), v[0]) : net_median(v, m); /* sorted: the fastest round's */
         if (s->rank == 0)
             printf("  %-5s %-9s %10.0f %12.4g %12.4g %12.4g%s\n", lv[level], kd[kind], n[i],
-                   t[i] * (kind == SW_WS ? 1e9 : 1e6), v[0] * (kind == SW_WS ? 1e9 : 1e6),
-                   v[m - 1] * (kind == SW_WS ? 1e9 : 1e6), m > R ? "  (rounds disagreed: repeated)" : "");
+                   t[i] * (per_byte ? 1e9 : 1e6), v[0] * (per_byte ? 1e9 : 1e6), v[m - 1] * (per_byte ? 1e9 : 1e6), m > R ? "  (rounds disagreed: repeated)" : "");
     }
 }

@@ -53,6 +53,7 @@ static const key keys[] = {
     { "lat_factor", T_FACTOR, FIT, FT(lat_factor), 0 },
     { "bw_factor", T_FACTOR, FIT, FT(bw_factor), 0 },
     { "ws_copy_ns", T_WS, FIT, FT(ws_copy), 0 },
+    { "copy_ns", T_WS, FIT, FT(copy), 0 },
     { "call_overhead", T_LAT, FIT, FT(call_overhead), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))

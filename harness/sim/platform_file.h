@@ -23,9 +23,14 @@
  *   spine_lat = 7us              GPU to GPU across the spine, >= inter_lat         (optional)
  *   lat_factor = 0:1.4;65536:1   SMPI piecewise latency factor: SIZE:FACTOR pairs, sizes strictly
  *   bw_factor = 0:0.6;65536:1      increasing from 0, factors > 0            (optional; default 1)
- *   ws_copy_ns = 65536:0.08;...  the copy cost by working set: SIZE:NS pairs, ns per byte when a
- *                                collective's vector is SIZE bytes, sizes strictly increasing (issue 26;
- *                                optional: none = no copy cost, as before)
+ *   ws_copy_ns = 65536:0.08;...  the copy cost by working set: SIZE:NS pairs, ns per byte of a SIZE-byte
+ *                                vector exchanged in pieces, which the simulator charges a call that
+ *                                touches SIZE bytes (out of place: both vectors), sizes strictly
+ *                                increasing (issue 26; optional: none = no copy cost, as before)
+ *   copy_ns = 131072:0.02;...    a plain copy's (a memcpy on every rank of a node at once, keyed by the
+ *                                bytes it touches: 2x what it copies), which the simulator charges for
+ *                                whole-buffer copies (optional: none =
+ *                                ws_copy_ns's figures, as before)
  *   call_overhead = 0.3us        software overhead per posted message, >= 0  (optional; default 0)
  * Every key at most once. A malformed line, an unknown or repeated key, a missing one, a negative
  * fit (a latency < 0, a bandwidth <= 0), an unknown unit, factor sizes that do not increase, rails
@@ -51,6 +56,7 @@ typedef struct platform_fit {
     int points[2];
     char lat_factor[PLATFORM_FACTOR_LEN], bw_factor[PLATFORM_FACTOR_LEN];
     char ws_copy[PLATFORM_FACTOR_LEN]; /* ws_copy_ns: "SIZE:NS;..." ("" = none) */
+    char copy[PLATFORM_FACTOR_LEN];    /* copy_ns: the same for a plain copy ("" = ws_copy's) */
     double call_overhead;              /* s per posted message (0 = none) */
 } platform_fit;
 

@@ -58,6 +58,7 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
         if (fit->lat_factor[0]) fprintf(f, "lat_factor = %s\n", fit->lat_factor);
         if (fit->bw_factor[0]) fprintf(f, "bw_factor = %s\n", fit->bw_factor);
         if (fit->ws_copy[0]) fprintf(f, "ws_copy_ns = %s\n", fit->ws_copy);
+        if (fit->copy[0]) fprintf(f, "copy_ns = %s\n", fit->copy);
         if (fit->call_overhead > 0) fprintf(f, "call_overhead = %.4gus\n", fit->call_overhead * 1e6);
     }
     return outfile_commit(&o, err, errlen);
@@ -73,6 +74,7 @@ int platform_write_smpi_cfg(const platform_fit *fit, FILE *f)
 int platform_write_sim_env(const platform_fit *fit, FILE *f)
 {
     if (fit->ws_copy[0]) fprintf(f, "DDL_SIM_WS_COPY=%s\n", fit->ws_copy);
+    if (fit->copy[0]) fprintf(f, "DDL_SIM_COPY=%s\n", fit->copy);
     if (fit->call_overhead > 0) fprintf(f, "DDL_SIM_CALL_OVERHEAD=%.6g\n", fit->call_overhead);
     return ferror(f) ? -1 : 0;
 }
