@@ -18,8 +18,9 @@ void *kern_operand_alloc(size_t bytes);
 void kern_operand_free(void *p, size_t bytes);
 
 /* The copies of a collective, priced under simulation (issue 26; host build: memcpy, nothing):
- * kern_copy      a whole-buffer copy (the q = 1 step, a rank's own block): memcpy; simulated, also
- *                bytes x the copy cost at the working set (kern_sim_ws_cost of the collective's vector,
+ * kern_copy      a whole-buffer copy (the q = 1 step, a rank's own block, Open MPI's copy of the send
+ *                vector under the simulated `mpi`): memcpy; simulated, also bytes x the plain copy's
+ *                cost at the working set (kern_sim_copy_cost at what the collective touches,
  *                kern_reduce_set_working_set: reduce.h);
  * kern_landed    a segment MPI wrote into a landing slot or in place: simulated, bytes x what the
  *                working set costs beyond a segment alone (SMPI's link already prices that);
