@@ -29,10 +29,10 @@
  * dest or source may be MPI_PROC_NULL (a send-only or receive-only step).
  *
  * coll_waitall: MPI_Waitall, or, with ctx->poll_us > 0, MPI_Testall with a sleep between tests, so a
- * communication thread leaves the core to compute threads when ranks share cores. */
+ * communication thread leaves the core to compute threads when ranks share cores (kern_poll_pause:
+ * nanosleep, which under simulation moves the clock by the measured real pause). */
 #include "coll.h"
-
-#include <time.h>
+#include "mem.h"
 
 #define TAG_SEG 101
 #define TAG_PLAIN 102
@@ -184,11 +184,10 @@ int coll_waitall(const ddl_ctx *ctx, int n, MPI_Request *reqs)
         COLL_MPI(MPI_Waitall(n, reqs, st));
         return 0;
     }
-    struct timespec pause = { 0, 1000L * ctx->poll_us };
     for (;;) {
         int done = 0;
         COLL_MPI(MPI_Testall(n, reqs, &done, st));
         if (done) return 0;
-        nanosleep(&pause, NULL);
+        kern_poll_pause(ctx->poll_us); /* nanosleep; simulated: the real pause (mem.h) */
     }
 }

@@ -24,9 +24,13 @@ void kern_operand_free(void *p, size_t bytes);
  *                kern_reduce_set_working_set: reduce.h);
  * kern_landed    a segment MPI wrote into a landing slot or in place: simulated, bytes x what the
  *                working set costs beyond a segment alone (SMPI's link already prices that);
- * kern_posted    one message posted (send or receive): simulated, the per-call overhead. */
+ * kern_posted    one message posted (send or receive): simulated, the per-call overhead;
+ * kern_poll_pause the pause between two tests of a polling wait (coll_waitall, poll_us > 0): nanosleep
+ *                of us microseconds; simulated, us plus the machine's measured oversleep (the
+ *                platform's poll_slack: what a nanosleep takes beyond what it asks for). */
 void kern_copy(void *dst, const void *src, size_t bytes);
 void kern_landed(size_t bytes);
 void kern_posted(void);
+void kern_poll_pause(long us);
 
 #endif

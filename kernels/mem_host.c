@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void *kern_buf_alloc(size_t bytes)
 {
@@ -26,3 +27,9 @@ void kern_operand_free(void *p, size_t bytes)
 void kern_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
 void kern_landed(size_t bytes) { (void)bytes; }
 void kern_posted(void) {}
+
+void kern_poll_pause(long us)
+{
+    struct timespec pause = { us / 1000000, 1000L * (us % 1000000) };
+    nanosleep(&pause, NULL);
+}

@@ -52,7 +52,7 @@ static void sim_env_load(void)
 {
     size_t b[KERN_SIM_WS_POINTS];
     double ns[KERN_SIM_WS_POINTS], o;
-    const char *why = NULL, *oh = getenv("DDL_SIM_CALL_OVERHEAD");
+    const char *why = NULL, *oh = getenv("DDL_SIM_CALL_OVERHEAD"), *ps = getenv("DDL_SIM_POLL_SLACK");
     static const char *const var[2] = { "DDL_SIM_WS_COPY", "DDL_SIM_COPY" };
     int (*const set[2])(int, const size_t *, const double *) = { kern_sim_set_ws_table, kern_sim_set_copy_table };
     char *end;
@@ -70,6 +70,13 @@ static void sim_env_load(void)
         o = strtod(oh, &end);
         if (*end || end == oh || kern_sim_set_call_overhead(o)) {
             fprintf(stderr, "ddlbench: DDL_SIM_CALL_OVERHEAD: expected seconds >= 0, got \"%.60s\"\n", oh);
+            exit(2);
+        }
+    }
+    if (ps && *ps) {
+        o = strtod(ps, &end);
+        if (*end || end == ps || kern_sim_set_poll_slack(o)) {
+            fprintf(stderr, "ddlbench: DDL_SIM_POLL_SLACK: expected seconds >= 0, got \"%.60s\"\n", ps);
             exit(2);
         }
     }
@@ -101,4 +108,12 @@ void kern_posted(void)
 {
     if (!sim_env_read) sim_env_load();
     sim_charge(kern_sim_call_overhead());
+}
+
+/* The simulated clock moves by the pause the real one would take (SMPI's own time injected into the
+ * MPI_Testall before it is switched off: smpi/test:0, simlaunch.sh). */
+void kern_poll_pause(long us)
+{
+    if (!sim_env_read) sim_env_load();
+    sg_actor_sleep_for((double)us * 1e-6 + kern_sim_poll_slack());
 }

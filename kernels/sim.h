@@ -57,5 +57,10 @@ int kern_sim_set_call_overhead(double seconds);
 /* The collective's vector bytes now (reduce_sim.c; simulation build only). */
 size_t kern_sim_working_set(void);
 double kern_sim_call_overhead(void);
+/* What a polling wait's nanosleep takes beyond what it asks for (timer slack and the scheduler's
+ * granularity), fitted by calibrate --network (poll_slack), through DDL_SIM_POLL_SLACK: seconds >= 0;
+ * returns 0, or -1 (unchanged). kern_poll_pause (mem.h) adds it to each simulated pause. */
+int kern_sim_set_poll_slack(double seconds);
+double kern_sim_poll_slack(void);
 
 #endif

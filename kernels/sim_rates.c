@@ -11,7 +11,7 @@ static size_t red_bytes[KERN_SIM_REDUCE_POINTS];
 static double red_ns[KERN_SIM_REDUCE_POINTS];
 typedef struct ws_table { int n; size_t bytes[KERN_SIM_WS_POINTS]; double ns[KERN_SIM_WS_POINTS]; } ws_table;
 static ws_table ws, cp;                         /* the exchange's and the plain copy's cost by working set */
-static double call_overhead;
+static double call_overhead, poll_slack;
 
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte)
 {
@@ -130,3 +130,12 @@ int kern_sim_set_call_overhead(double seconds)
 }
 
 double kern_sim_call_overhead(void) { return call_overhead; }
+
+int kern_sim_set_poll_slack(double seconds)
+{
+    if (!(seconds >= 0) || !isfinite(seconds)) return -1;
+    poll_slack = seconds;
+    return 0;
+}
+
+double kern_sim_poll_slack(void) { return poll_slack; }

@@ -47,6 +47,10 @@ if [ "$st" = 0 ] && [ "$(key intra_points "$tmp/real.platform")" = 9 ]; then
     # the plain copy's table (issue 26): a memcpy sweep, keyed by the bytes it touches (2 x 64 KiB first)
     cp=$(sed -n 's/^copy_ns = //p' "$tmp/real.platform")
     case $cp in 131072:[0-9]*\;524288:*) ok;; *) bad "copy_ns: $cp";; esac
+    # the poll slack: what a 50 us nanosleep oversleeps here (0..10 ms; written when above 0)
+    ps=$(key poll_slack "$tmp/real.platform")
+    grep -q "^# poll slack: a nanosleep of 50 us takes" "$tmp/real.out" && awk -v v="${ps:-0}" 'BEGIN { exit !(v >= 0 && v < 0.01) }' &&
+        ok || bad "poll_slack: ${ps:-none}"
 elif [ "$st" != 0 ] && grep -q "no fit with a positive bandwidth term" "$tmp/real.err" && [ ! -f "$tmp/real.platform" ]; then
     echo "NOTE: 2-rank calibration: times flat with size on this loaded machine; the fit refused, no file ($(uptime))"
     ok
@@ -74,6 +78,16 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     r=$(awk '$5 == "ring" && $6 == "out" { o = $7 } $5 == "ring" && $6 == "in" { i = $7 } END { print o - i }' "$tmp/copy.out")
     within "$d" 16777.216 0.02 && awk -v r="$r" 'BEGIN { exit !(r < 100 && r > -100) }' && ok ||
         bad "mpi out of place: +$d us (want 16777 at 1 ns/B; ring: $r, want ~0)"
+    # a polling wait's pause moves the simulated clock by poll_us + poll_slack (kern_poll_pause): a 16 MiB
+    # ring at 2 ranks on 5 GB/s waits out 16 pauses, so 1 ms of slack adds 16 ms to DDL_POLL_US=1000
+    { cat "$tmp/good.platform"; echo "poll_slack = 1000us"; } >"$tmp/slack.platform"
+    mkdir -p "$tmp/ps0" "$tmp/ps1" && "$exe" platform --preset "$tmp/good.platform" --nodes 1 --gpus-per-node 2 -o "$tmp/ps0" >/dev/null &&
+        "$exe" platform --preset "$tmp/slack.platform" --nodes 1 --gpus-per-node 2 -o "$tmp/ps1" >/dev/null
+    pt() { DDL_POLL_US=$2 DDL_RANKS_PER_NODE=2 sh "$root/harness/scripts/simlaunch.sh" 2 "$1" "$sim" allreduce -a ring -b 16M \
+        -e 16M -w 0 -n 1 -c 0 2>/dev/null | awk '$5 == "ring" && $6 == "out" { print $7 }'; }
+    t0=$(pt "$tmp/ps0" 0) t1=$(pt "$tmp/ps0" 1000) t2=$(pt "$tmp/ps1" 1000)
+    awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { exit !(a > 0 && b > a && c - b > 15000 && c - b < 17000) }' && ok ||
+        bad "simulated polling: ${t0:-?} us blocking, ${t1:-?} polling, ${t2:-?} with 1 ms slack (want +16000)"
 else
     echo "SKIP: simulated round trip (no $sim or smpirun)"
 fi

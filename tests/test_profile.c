@@ -164,6 +164,9 @@ int main(void)
         CHECK(kern_sim_set_copy_table(2, (size_t[]){ 1 << 24, 131072 }, cv) == -1 && kern_sim_copy_cost(131072) == 0.02,
               "a non-monotonic copy table refused, the old one kept");
         kern_sim_set_copy_table(0, NULL, NULL);
+        CHECK(kern_sim_set_poll_slack(-1e-6) == -1 && kern_sim_poll_slack() == 0 && kern_sim_set_poll_slack(8e-5) == 0 &&
+                  kern_sim_poll_slack() == 8e-5, "the poll slack: >= 0, a negative one refused");
+        kern_sim_set_poll_slack(0);
         kern_sim_set_ws_table(0, NULL, NULL);
     }
     return TEST_REPORT();

@@ -92,6 +92,8 @@ static void usage(void)
            "exchanged in %zu KiB pieces, ns/B; copy_ns: a memcpy on every rank at once, ns/B at the bytes\n"
            "it touches, 2x the vector) and the per-call overhead (call_overhead: a burst of %d\n"
            "8-byte messages against one, per message); the simulator charges both (kernels/sim.h).\n"
+           "Always: the poll slack (poll_slack: what a nanosleep of %d us takes beyond it, the median of\n"
+           "%d on every rank at once, the slowest rank's), added to each simulated pause of a polling wait.\n"
            "Noise: each figure is the median over iterations, then the median of the R round medians;\n"
            "where a size's rounds disagree by more than %.3gx (slowest / fastest), up to R more rounds\n"
            "are run for it and the fastest round's median is kept (load only adds time). Where a fit's RMS\n"
@@ -102,8 +104,8 @@ static void usage(void)
            "working-set sweep slower than the exchange sweep by more than it where both are one message (64\n"
            "and 256 KiB) is measured again (up to %d times), else left out with one line.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
-           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_DISAGREE, FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT,
-           FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
+           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_POLL_US, NET_POLL_SLEEPS, NET_DISAGREE,
+           FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT, FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
 }
 
 /* 0 ok, 1 help printed, 2 bad input (message in err). argv[1] is the mode word (network, --network). */
@@ -345,6 +347,8 @@ static int measure_and_write(net_state *s, const double *n, int count)
         return 1;
     }
     copy_costs(s, n, count, t[LV_INTRA][SW_EXCHANGE], &fit);
+    fit.poll_slack = net_poll_slack();
+    if (s->rank == 0) printf("# poll slack: a nanosleep of %d us takes %.3g us more\n", NET_POLL_US, fit.poll_slack * 1e6);
     if (s->rank == 0 && s->repeated)
         printf("# %d figures' rounds disagreed by more than %.3gx: repeated, the lower quartile kept\n", s->repeated,
                NET_DISAGREE);

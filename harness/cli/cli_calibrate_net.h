@@ -15,6 +15,8 @@
 #define NET_WS_TRIES 3     /* working-set sweeps until one agrees with the exchange sweep */
 #define NET_WS_SEGMENT ((size_t)256 << 10) /* its pieces: libddl's host segment on one node */
 #define NET_BURST 32       /* messages per burst of the overhead sweep */
+#define NET_POLL_US 50     /* the pause the poll-slack sweep asks for: the trainer's default --poll-us */
+#define NET_POLL_SLEEPS 101
 
 typedef struct net_opts {
     const char *path, *name;
@@ -43,5 +45,7 @@ enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST, SW_COPY };
  * Rank 0 prints the rows. Collective over MPI_COMM_WORLD. */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t);
 double net_median(double *v, long k);
+/* Seconds a nanosleep of NET_POLL_US takes beyond it (>= 0; the slowest rank's median). Collective. */
+double net_poll_slack(void);
 
 #endif

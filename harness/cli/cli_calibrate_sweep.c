@@ -7,6 +7,7 @@
  *   copy       the plain copy's cost by working set: a W-byte memcpy on every rank at once (the
  *              whole-buffer copies of a collective, e.g. Open MPI's of the send vector), slowest
  *              rank per iteration, s per byte;
+ *   poll       what a nanosleep of NET_POLL_US (a polling wait's pause) takes beyond it (net_poll_slack);
  *   burst      the per-call overhead: NET_BURST 8-byte messages posted at once each way, less one
  *              alone, per message (what each further posted message costs beyond the latency).
  * Each figure is the median over iterations; then over rounds, robustly (net_sweep). */
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -103,6 +105,23 @@ static double copy(net_state *s, size_t n)
     }
     MPI_Allreduce(s->t, s->tmax, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return net_median(s->tmax, k) / (double)n;
+}
+
+/* What a polling wait's nanosleep of NET_POLL_US takes beyond it: the median over NET_POLL_SLEEPS on
+ * every rank at once (the communication threads of a node sleep together), the slowest rank's. */
+double net_poll_slack(void)
+{
+    double t[NET_POLL_SLEEPS], mine, worst;
+    struct timespec pause = { 0, 1000L * NET_POLL_US };
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < NET_POLL_SLEEPS; i++) {
+        double t0 = MPI_Wtime();
+        nanosleep(&pause, NULL);
+        t[i] = MPI_Wtime() - t0 - NET_POLL_US * 1e-6;
+    }
+    mine = net_median(t, NET_POLL_SLEEPS);
+    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return worst > 0 ? worst : 0;
 }
 
 /* Seconds per message of a burst of NET_BURST 8-byte messages from a to b (Isend / Irecv all, then

@@ -94,7 +94,7 @@ algos=$("$exe" list 2>/dev/null | awk '!/^#/ && NF {print $1}' | paste -sd, -)
 exec 3>&1
 x() { if [ -n "$dry" ]; then echo "$*" >&3; else "$@"; fi; } # --dry-run: the command, on stdout
 AR="allreduce -b 1K -e $maxb -f 4 -a $algos"
-TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 --warmup 1 --steps $steps"
+TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 --warmup 1 --steps $steps --poll-us 50"
 step() { echo "# $*" >&2; }
 
 # The compute calibration (compute_profile: GEMM rate and kernel timings -> local.profile) and the

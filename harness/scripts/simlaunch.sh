@@ -6,6 +6,9 @@
 #       calibrated on some TCP cluster; the presets give the links' own figures, so both are 1 (the
 #       value is a list size:factor; "1" alone crashes SimGrid 3.32).
 #   network/crosstraffic:0  no 5% reverse-path (TCP ack) traffic on NVLink or InfiniBand.
+#   smpi/test:0  SMPI injects 100 us into each MPI_Test(all), growing while they fail; a polling wait
+#       (coll_waitall, poll_us > 0) moves the clock by its own pause instead, as long as the real
+#       nanosleep takes (kern_poll_pause: poll_us + the platform's poll_slack).
 #   smpi/simulate-computation:no  the host CPU time between MPI calls is not simulated time: only the
 #       kernels' injected times (GEMM, reduction, SGD from the device profile) count.
 #   smpi/shared-malloc-blocksize:4 MiB  SMPI_SHARED_MALLOC maps one block repeatedly: 1 MiB blocks
@@ -48,14 +51,15 @@ if [ "$have" -gt 0 ] && [ "$have" -lt "$need" ]; then
 fi
 cal=""; [ -s "$dir/smpi.cfg" ] && cal=$(cat "$dir/smpi.cfg")
 # sim.env: a calibrated platform's copy costs by working set (the exchange's, the plain copy's) and
-# per-call overhead (kernels/sim.h), read by the simulated ranks from these three variables; none without the file (a preset: none).
-DDL_SIM_WS_COPY="" DDL_SIM_COPY="" DDL_SIM_CALL_OVERHEAD=""
+# per-call overhead and the poll slack (kernels/sim.h), read by the simulated ranks from these four; none without the file (a preset: none).
+DDL_SIM_WS_COPY="" DDL_SIM_COPY="" DDL_SIM_CALL_OVERHEAD="" DDL_SIM_POLL_SLACK=""
 if [ -s "$dir/sim.env" ]; then
     DDL_SIM_WS_COPY=$(sed -n 's/^DDL_SIM_WS_COPY=//p' "$dir/sim.env")
     DDL_SIM_COPY=$(sed -n 's/^DDL_SIM_COPY=//p' "$dir/sim.env")
     DDL_SIM_CALL_OVERHEAD=$(sed -n 's/^DDL_SIM_CALL_OVERHEAD=//p' "$dir/sim.env")
+    DDL_SIM_POLL_SLACK=$(sed -n 's/^DDL_SIM_POLL_SLACK=//p' "$dir/sim.env")
 fi
-export DDL_SIM_WS_COPY DDL_SIM_COPY DDL_SIM_CALL_OVERHEAD
+export DDL_SIM_WS_COPY DDL_SIM_COPY DDL_SIM_CALL_OVERHEAD DDL_SIM_POLL_SLACK
 # network/TCP-gamma: SimGrid caps a flow at window / (2 x latency), 4 MiB by default: 350 GB/s over a
 # 6 us NDR route, under the 400 GB/s of an H200 node's NICs. The alpha-beta-gamma model and RDMA
 # have no such window, so it is raised out of the way (no slower platform reaches it).
@@ -63,4 +67,4 @@ export DDL_SIM_WS_COPY DDL_SIM_COPY DDL_SIM_CALL_OVERHEAD
 exec smpirun -np "$np" -platform "$dir/platform.xml" -hostfile "$dir/hostfile" \
     --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1073741824 \
     --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc-blocksize:4194304 \
-    --cfg=smpi/display-timing:no --log=root.thres:critical $cal ${SMPI_FLAGS:-} "$@"
+    --cfg=smpi/display-timing:no --cfg=smpi/test:0 --log=root.thres:critical $cal ${SMPI_FLAGS:-} "$@"
