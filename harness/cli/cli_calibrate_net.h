@@ -47,5 +47,10 @@ void net_sweep(net_state *s, int level, int kind, const double *n, int count, do
 double net_median(double *v, long k);
 /* Seconds a nanosleep of NET_POLL_US takes beyond it (>= 0; the slowest rank's median). Collective. */
 double net_poll_slack(void);
+/* The copy costs by working set (exchange and plain copy: ws_copy, copy) and the per-call overhead
+ * into fit, from the intra level (>= 2 ranks a node; nothing otherwise); tx: the exchange sweep's
+ * times at sizes n[0..count), to check the working-set sweep against (cli_calibrate_copy.c). */
+struct platform_fit;
+void net_copy_costs(net_state *s, const double *n, int count, const double *tx, struct platform_fit *fit);
 
 #endif

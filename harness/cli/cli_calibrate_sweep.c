@@ -172,7 +172,7 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
 {
     static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst", "copy" };
-    const int per_byte = kind == SW_WS || kind == SW_COPY;
+    const double unit = kind == SW_WS || kind == SW_COPY ? 1e9 : 1e6; /* printed: ns per byte, else us */
     int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds, got[NET_MAX_SIZES];
     double r[2 * NET_MAX_ROUNDS][NET_MAX_SIZES], v[2 * NET_MAX_ROUNDS];
     if (level == LV_INTRA && (local ^ 1) < s->rpn) partner = s->rank ^ 1;
@@ -203,6 +203,6 @@ void net_sweep(net_state *s, int level, int kind, const double *n, int count, do
         t[i] = m > R ? (net_median(v, m), v[0]) : net_median(v, m); /* sorted: the fastest round's */
         if (s->rank == 0)
             printf("  %-5s %-9s %10.0f %12.4g %12.4g %12.4g%s\n", lv[level], kd[kind], n[i],
-                   t[i] * (per_byte ? 1e9 : 1e6), v[0] * (per_byte ? 1e9 : 1e6), v[m - 1] * (per_byte ? 1e9 : 1e6), m > R ? "  (rounds disagreed: repeated)" : "");
+                   t[i] * unit, v[0] * unit, v[m - 1] * unit, m > R ? "  (rounds disagreed: repeated)" : "");
     }
 }
