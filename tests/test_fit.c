@@ -77,5 +77,17 @@ int main(void)
               "16 KiB priced near its measured 3.45 us, not the one line's 2.6: %.3g us",
               1e6 * fit_model_predict(&x, xn, 16384));
     }
+    { /* the emulated cluster's inter-node exchange (500 Mbit/s, 2026-12-03): small sizes flat, and
+       * falling with noise (4 KiB below 64 B), under a shaped link: a flat first segment fits them */
+        double en[11], et[11] = { 35.53, 35.85, 34.39, 32.33, 533.2, 2164, 8747, 34940, 139900, 561900, 2252000 };
+        fit_model e;
+        for (int i = 0; i < 11; i++) en[i] = 64.0 * pow(4, i), et[i] *= 1e-6;
+        CHECK(fit_model_make(en, et, 11, &e) == 0 && e.nseg >= 2 && e.first[e.nseg - 1] <= 4 && e.rms_pct < 10,
+              "a flat latency segment does not push the link's segment past 16 KiB: %d segments, the last from point %d, rms %.1f%%",
+              e.nseg, e.first[e.nseg - 1], e.rms_pct);
+        CHECK(close_to(fit_model_predict(&e, en, 16384), 533.2e-6, 0.1) && close_to(fit_model_predict(&e, en, 1024), 34.4e-6, 0.1),
+              "16 KiB and 1 KiB priced near their measured 533 and 34 us: %.4g, %.4g us",
+              1e6 * fit_model_predict(&e, en, 16384), 1e6 * fit_model_predict(&e, en, 1024));
+    }
     return TEST_REPORT();
 }

@@ -22,7 +22,7 @@
  * piecewise where that explains the points clearly better, outliers left out (the residuals per
  * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
- * platform model; more ranks a node than cores: intra_lat = the exchange's α). SMPI's factors are
+ * platform model; more ranks on a machine than it has cores: both latencies = the exchanges' α). SMPI's factors are
  * global, so they come from one level: inter when measured,
  * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
@@ -93,6 +93,8 @@ static void usage(void)
            "exchanged in %zu KiB pieces, ns/B; copy_ns: a memcpy on every rank at once, ns/B at the bytes\n"
            "it touches, 2x the vector) and the per-call overhead (call_overhead: a burst of %d\n"
            "8-byte messages against one, per message); the simulator charges both (kernels/sim.h).\n"
+           "Every sweep sends data its sender has just rewritten, as an allreduce sends fresh gradients.\n"
+           "More ranks on one machine (one kernel) than it has cores: latency = the exchange's alpha.\n"
            "Always: the poll slack (poll_slack: what a nanosleep of %d us takes beyond it, the median of\n"
            "%d on every rank at once, the slowest rank's), added to each simulated pause of a polling wait.\n"
            "Noise: each figure is the median over iterations, then the median of the R round medians;\n"
@@ -168,6 +170,29 @@ static int ranks_per_node(net_state *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Ranks of this job on this rank's machine: those that share its kernel (the same boot_id, which network
+ * namespaces and containers share: the emulated cluster's nodes are one machine), the most of any
+ * machine; the ranks a node without /proc. Collective. */
+static int ranks_per_machine(const net_state *s)
+{
+    unsigned long long id = 1469598103934665603ULL, *all = malloc((size_t)s->size * sizeof *all);
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    int c, most = s->rpn, none = !f || !all, anynone = 0;
+    while (f && (c = fgetc(f)) != EOF) id = (id ^ (unsigned char)c) * 1099511628211ULL; /* FNV-1a */
+    if (f) fclose(f);
+    MPI_Allreduce(&none, &anynone, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* all gather, or none */
+    if (!anynone) {
+        MPI_Allgather(&id, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+        for (int i = 0; i < s->size; i++) {
+            int k = 0;
+            for (int j = 0; j < s->size; j++) k += all[j] == all[i];
+            if (k > most) most = k;
+        }
+    }
+    free(all);
+    return most;
+}
+
 static void print_fit(const char *what, const fit_model *m, const double *n, const double *t, int count)
 {
     printf("# %-16s alpha %8.3f us  beta %9.4f ns/B (%7.3f GB/s)  rms %5.1f%%", what, m->alpha * 1e6, m->beta * 1e9,
@@ -206,14 +231,15 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     pf->nodes = 1, pf->gpus_per_node = s->rpn;
     /* latency from the ping-pong: an exchange's slowest rank also waits out the barrier's skew (about
      * one α, on a real machine and in SMPI alike), so its α would count that twice. With more ranks
-     * a node than cores (real runs only), a message waits for its receiver to be scheduled, which the
-     * pair alone does not see and every rank at once does, step after step as an allreduce's steps
-     * do: then the exchange's α (on a quiet machine, 2026-12-02, 4 ranks on 2 cores: a real ring
-     * step 5.9 us, the exchange's α 5.2 us, half of it 2.6; docs/BENCHMARKS.md, issue 26) */
+     * on a machine than it has cores (real runs only; the emulated cluster's nodes are one machine),
+     * a message waits for its receiver to be scheduled, which the pair alone does not see and every
+     * rank at once does, step after step as an allreduce's steps do: then the exchange's α at every
+     * level (on a quiet machine, 2026-12-02, 4 ranks on 2 cores: a real ring step 5.9 us, the
+     * exchange's α 5.2 us, half of it 2.6; docs/BENCHMARKS.md, issue 26) */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int over = !kern_simulated() && cores > 0 && s->rpn > cores;
+    int here = s->here, over = s->over;
     double a_in = over ? m[first][SW_EXCHANGE].alpha : m[first][SW_PINGPONG].alpha;
-    double a_x = m[levels - 1][SW_PINGPONG].alpha;
+    double a_x = m[levels - 1][over ? SW_EXCHANGE : SW_PINGPONG].alpha;
     pf->intra_lat = a_in, pf->intra_bw = 1 / in->beta;
     pf->inter_lat = a_x > a_in ? a_x : a_in;
     pf->nic_bw = levels == 2 ? s->rpn / x->beta : pf->intra_bw;
@@ -237,8 +263,8 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
                           n, t[l][k], count);
         }
     if (over)
-        used += snprintf(header + used, hlen - (size_t)used, "%d ranks a node on %ld cores: intra latency = the exchange's alpha\n",
-                         s->rpn, cores);
+        used += snprintf(header + used, hlen - (size_t)used, "%d ranks on a machine of %ld cores: latency = the exchange's alpha\n",
+                         here, cores);
     if (levels == 1)
         snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");
     return 0;
@@ -269,8 +295,8 @@ static int measure_and_write(net_state *s, const double *n, int count)
     fit.poll_slack = net_poll_slack();
     if (s->rank == 0) printf("# poll slack: a nanosleep of %d us takes %.3g us more\n", NET_POLL_US, fit.poll_slack * 1e6);
     if (s->rank == 0 && s->repeated)
-        printf("# %d figures' rounds disagreed by more than %.3gx: repeated, the lower quartile kept\n", s->repeated,
-               NET_DISAGREE);
+        printf("# %d figures' rounds disagreed by more than %.3gx: repeated, %s kept\n", s->repeated,
+               NET_DISAGREE, "the fastest round");
     if (s->rank != 0) return 0;
     if (platform_file_write(s->o->path, &pf, &fit, header, err, sizeof err)) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);
@@ -306,6 +332,9 @@ int cli_calibrate_network(int argc, char **argv)
         if (s.rank == 0) fprintf(stderr, "ddlbench calibrate: %s\n", err);
         goto out;
     }
+    s.here = ranks_per_machine(&s);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    s.over = !kern_simulated() && cores > 0 && s.here > cores;
     size_t maxb = (size_t)n[count - 1];
     if (s.rpn >= 2 && maxb < NET_WS_MAX) maxb = NET_WS_MAX; /* the working-set sweep's largest vector */
     s.sbuf = kern_buf_alloc(maxb), s.rbuf = kern_buf_alloc(maxb);

@@ -27,6 +27,8 @@ typedef struct net_opts {
 typedef struct net_state {
     const net_opts *o;
     int rank, size, rpn, nodes;
+    int here;                  /* the most ranks of the job on one machine (one kernel: boot_id) */
+    int over;                  /* here > the machine's cores (real runs only) */
     char *sbuf, *rbuf;
     double *t, *tmax;
     size_t piece;              /* inter-node exchange: messages of at most this (0: whole) */
@@ -41,7 +43,7 @@ enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST, SW_COPY };
  * working set n[i] exchanged in NET_WS_SEGMENT pieces; SW_COPY: s per byte of an n[i]-byte memcpy on
  * every rank at once; SW_BURST: s per message of a burst, n unused
  * beyond count = 1). Rounds as --help states: the median of R round medians; where the rounds of a
- * size disagree by more than NET_DISAGREE, up to R more rounds and the lower quartile of all of them.
+ * size disagree by more than NET_DISAGREE, up to R more rounds and the fastest of all of them.
  * Rank 0 prints the rows. Collective over MPI_COMM_WORLD. */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t);
 double net_median(double *v, long k);

@@ -10,7 +10,13 @@
  *   poll       what a nanosleep of NET_POLL_US (a polling wait's pause) takes beyond it (net_poll_slack);
  *   burst      the per-call overhead: NET_BURST 8-byte messages posted at once each way, less one
  *              alone, per message (what each further posted message costs beyond the latency).
- * Each figure is the median over iterations; then over rounds, robustly (net_sweep). */
+ * Each figure is the median over iterations; then over rounds, robustly (net_sweep).
+ * The ping-pong, exchange and ws sweeps send data their sender has just written (fresh: rewritten
+ * before each iteration, outside the timed part), as an allreduce sends gradients backward has just
+ * written: a receiver that copies the message in (Open MPI's single copy) then pulls modified lines
+ * from the sender's core, 1.6x to 2.3x slower than a buffer both cores already share from 16 KiB to
+ * 1 MiB (2 ranks, 2026-12-03, docs/BENCHMARKS.md) — what the sweeps measured before, and so the
+ * simulator's collectives ran that much too fast there. */
 #include "cli_calibrate_net.h"
 #include "guard.h"
 #include "watchdog.h"
@@ -33,6 +39,9 @@ double net_median(double *v, long k)
     return v[k / 2];
 }
 
+/* The sender's data rewritten (a different value each iteration: every line modified). */
+static void fresh(net_state *s, size_t n, long it) { memset(s->sbuf, (int)(it & 0x7f) + 1, n); }
+
 static long iters_for(const net_opts *o, size_t n)
 {
     long k = (long)(NET_BYTES_PER_SIZE / n);
@@ -45,7 +54,9 @@ static double pingpong(net_state *s, int a, int b, size_t n)
     int me = s->rank == a ? 0 : s->rank == b ? 1 : -1, peer = me == 0 ? b : a;
     double med = 0;
     MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 1) fresh(s, n, -1);
     for (long it = -1; me >= 0 && it < k; it++) { /* it = -1: warm-up */
+        if (me == 0) fresh(s, n, it); /* b rewrites its data after sending, for the next round trip */
         double t0 = MPI_Wtime();
         if (me == 0) {
             MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
@@ -53,6 +64,7 @@ static double pingpong(net_state *s, int a, int b, size_t n)
         } else {
             MPI_Recv(s->rbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+            fresh(s, n, it + 1);
         }
         if (it >= 0) s->t[it] = (MPI_Wtime() - t0) / 2;
     }
@@ -80,6 +92,7 @@ static double exchange(net_state *s, int level, int partner, size_t n)
 {
     long k = iters_for(s->o, n);
     for (long it = -1; it < k; it++) {
+        if (partner >= 0) fresh(s, n, it);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         if (partner >= 0 && level == LV_INTER && s->piece && n > s->piece)

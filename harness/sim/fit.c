@@ -3,8 +3,11 @@
 
 #include <math.h>
 
-/* Minimise Σ ((α + n β - t) / t)² over [i0, i1). */
-static int fit_range(const double *n, const double *t, int i0, int i1, fit_line *out)
+/* Minimise Σ ((α + n β - t) / t)² over [i0, i1). flat: a segment below another may be flat or fall
+ * with size (latency-bound sizes whose noise outweighs their bandwidth term: a shaped link's small
+ * messages, 2026-12-03): then t = α, its best constant, with a β so small that n β stays under 0.1%
+ * of α there. Otherwise (or the last segment, whose β is the link's) no positive β: -1. */
+static int fit_range(const double *n, const double *t, int i0, int i1, int flat, fit_line *out)
 {
     double sw = 0, swn = 0, swnn = 0, swt = 0, swnt = 0;
     for (int i = i0; i < i1; i++) {
@@ -20,7 +23,11 @@ static int fit_range(const double *n, const double *t, int i0, int i1, fit_line 
         a = 0;
         b = swnn > 0 ? swnt / swnn : 0;
     }
-    if (b <= 0) { /* β bound: no bandwidth term fits (flat or falling times) */
+    if (b <= 0 && flat) { /* Σ w (α - t)² least at α = Σ w t / Σ w */
+        a = swt / sw;
+        b = 1e-3 * a / (n[i1 - 1] > 1 ? n[i1 - 1] : 1);
+    }
+    if (!(b > 0)) { /* β bound: no bandwidth term fits (flat or falling times) */
         return -1;
     }
     double ss = 0;
@@ -37,7 +44,7 @@ int fit_linear(const double *n, const double *t, int count, fit_line *out)
     if (count < 2) return -1;
     for (int i = 0; i < count; i++)
         if (!(t[i] > 0) || !(n[i] >= 0)) return -1;
-    return fit_range(n, t, 0, count, out);
+    return fit_range(n, t, 0, count, 0, out);
 }
 
 double fit_model_predict(const fit_model *m, const double *n, double bytes)
@@ -65,7 +72,7 @@ static int make_segments(fit_model *m, const double *n, const double *t, int cou
     m->nseg = nseg;
     for (int i = 0; i < nseg; i++) {
         m->first[i] = first[i];
-        if (fit_range(n, t, first[i], i + 1 < nseg ? first[i + 1] : count, &m->seg[i])) return -1;
+        if (fit_range(n, t, first[i], i + 1 < nseg ? first[i + 1] : count, i + 1 < nseg, &m->seg[i])) return -1;
     }
     m->alpha = m->seg[0].alpha, m->beta = m->seg[nseg - 1].beta;
     for (int i = 0; i < nseg; i++) {
