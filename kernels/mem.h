@@ -27,10 +27,14 @@ void kern_operand_free(void *p, size_t bytes);
  * kern_posted    one message posted (send or receive): simulated, the per-call overhead;
  * kern_poll_pause the pause between two tests of a polling wait (coll_waitall, poll_us > 0): nanosleep
  *                of us microseconds; simulated, us plus the machine's measured oversleep (the
- *                platform's poll_slack: what a nanosleep takes beyond what it asks for). */
+ *                platform's poll_slack: what a nanosleep takes beyond what it asks for);
+ * kern_moves_posted 1 where posted messages move without their ranks (the simulator's links: SMPI),
+ *                0 where a rank moves them inside its MPI calls (host build: on one node, MPI's
+ *                shared-memory copies; exchange.c posts its receives accordingly under polling). */
 void kern_copy(void *dst, const void *src, size_t bytes);
 void kern_landed(size_t bytes);
 void kern_posted(void);
 void kern_poll_pause(long us);
+int kern_moves_posted(void);
 
 #endif

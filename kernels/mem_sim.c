@@ -110,6 +110,8 @@ void kern_posted(void)
     sim_charge(kern_sim_call_overhead());
 }
 
+int kern_moves_posted(void) { return 1; }
+
 /* The simulated clock moves by the pause the real one would take (SMPI's own time injected into the
  * MPI_Testall before it is switched off: smpi/test:0, simlaunch.sh). */
 void kern_poll_pause(long us)
