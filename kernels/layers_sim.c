@@ -69,7 +69,10 @@ static int col2im(const float *col, float *x, const kern_window *g, int accumula
 static int sgd_momentum(float *w, float *v, const float *g, float lr, float mu, float wd, size_t n)
 {
     (void)w, (void)v, (void)g, (void)lr, (void)mu, (void)wd;
-    return charge(kern_bytes_sgd_momentum((double)n));
+    double gbps = kern_sim_sgd_gbps(); /* SGD's own rate where the profile has one, else mem_gbps */
+    if (!(gbps > 0)) return -1;
+    kern_compute_issue(kern_bytes_sgd_momentum((double)n) / (gbps * 1e9));
+    return 0;
 }
 
 static int avgpool_win(const float *x, float *y, const kern_window *g) { (void)x, (void)y; return charge(kern_bytes_avgpool_win(g)); }

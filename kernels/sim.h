@@ -16,6 +16,10 @@ double kern_sim_gemm_gflops(void);       /* 0 until set */
  * mem_gbps must be > 0; returns 0, or -1 (unchanged). */
 int kern_sim_set_mem_gbps(double mem_gbps);
 double kern_sim_mem_gbps(void);           /* 0 until set: the layer kernels then fail */
+/* SGD's own rate (the profile's optional sgd_gbps): layers_sim.c charges the momentum update at it
+ * where > 0, else at mem_gbps. Returns 0, or -1 (unchanged) for a negative or non-finite rate. */
+int kern_sim_set_sgd_gbps(double gbps);
+double kern_sim_sgd_gbps(void);
 
 /* The size-dependent reduction cost (profile keys reduce_ns_per_byte_at_SIZE): n points (0 = none,
  * at most KERN_SIM_REDUCE_POINTS) of (vector bytes, ns per byte), bytes increasing. Returns 0, or -1

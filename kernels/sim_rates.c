@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double gemm_gflops, reduce_ns, mem_gbps; /* SMPI privatises globals: one copy per simulated rank */
+static double gemm_gflops, reduce_ns, mem_gbps, sgd_gbps; /* SMPI privatises globals: one per simulated rank */
 static int red_n;                               /* the size-dependent reduction cost: points */
 static size_t red_bytes[KERN_SIM_REDUCE_POINTS];
 static double red_ns[KERN_SIM_REDUCE_POINTS];
@@ -33,6 +33,15 @@ int kern_sim_set_mem_gbps(double gbps)
 }
 
 double kern_sim_mem_gbps(void) { return mem_gbps; }
+
+int kern_sim_set_sgd_gbps(double gbps)
+{
+    if (!(gbps >= 0) || !isfinite(gbps)) return -1;
+    sgd_gbps = gbps;
+    return 0;
+}
+
+double kern_sim_sgd_gbps(void) { return sgd_gbps > 0 ? sgd_gbps : mem_gbps; }
 
 int kern_sim_set_reduce_table(int n, const size_t *bytes, const double *ns_per_byte)
 {

@@ -135,7 +135,23 @@ int main(void)
                   r.reduce_ns_per_byte == 0.0125 && r.mem_gbps == 4321.5 && r.reduce_points == 3 &&
                   r.reduce_bytes[0] == 1000 && r.reduce_ns[0] == 0.3 && r.reduce_bytes[1] == 65536 &&
                   r.reduce_bytes[2] == 1 << 20 && r.reduce_ns[2] == 0.2, "round trip: %s", err);
+        CHECK(r.sgd_gbps == 0 && profile_sgd_gbps(&r) == 4321.5, "no sgd_gbps: none written, SGD at mem_gbps");
+        w.sgd_gbps = 22.5;
+        CHECK(profile_write(path, &w, NULL, err, sizeof err) == 0 && profile_load(path, &r, err, sizeof err) == 0 &&
+                  r.sgd_gbps == 22.5 && profile_sgd_gbps(&r) == 22.5, "sgd_gbps written and read: %s", err);
         remove(path);
+    }
+    { /* sgd_gbps: optional, once, a rate in range */
+        const char *base = "gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 0.1\nmem_gbps = 10\n";
+        char t[512];
+        snprintf(t, sizeof t, "%ssgd_gbps = 0\n", base);
+        CHECK(profile_parse(t, strlen(t), "s", &pr, err, sizeof err) == 2 && strstr(err, "sgd_gbps"), "sgd_gbps 0 refused: %s", err);
+        snprintf(t, sizeof t, "%ssgd_gbps = 20\nsgd_gbps = 21\n", base);
+        CHECK(profile_parse(t, strlen(t), "s", &pr, err, sizeof err) == 2 && strstr(err, "twice"), "sgd_gbps twice refused: %s", err);
+        CHECK(kern_sim_set_sgd_gbps(-1) == -1 && kern_sim_set_sgd_gbps(0) == 0 && kern_sim_set_mem_gbps(10) == 0 &&
+                  kern_sim_sgd_gbps() == 10 && kern_sim_set_sgd_gbps(20) == 0 && kern_sim_sgd_gbps() == 20,
+              "the simulated SGD rate: its own where set, else mem_gbps");
+        kern_sim_set_sgd_gbps(0);
     }
     { /* the copy cost by working set (issue 26): its table's text, its interpolation, none = 0 */
         size_t b[KERN_SIM_WS_POINTS];

@@ -104,12 +104,16 @@ out:
 
 /* --cold: as time_layers, but every layer has its own weights (one array of all of them, as the
  * trainer's parameters) and each pass runs the step's order, forward 0..L-1 then backward L-1..0;
- * one warm-up pass, then reps timed passes, the median per GEMM. */
+ * one warm-up pass, then reps timed passes, the median per GEMM, scaled so that the GEMMs sum to the
+ * median pass: with more processes than cores each GEMM's median is one that the scheduler left
+ * alone, while a pass (and a training step) waits out its share of the core (4 processes on 2 cores,
+ * 2026-12-03: per-GEMM medians 56 to 81 ms a pass, the step's GEMMs 127 ms; docs/BENCHMARKS.md). */
 static int time_layers_cold(const model *m, long reps, double *ms)
 {
     int nl = model_layer_count(m), rc = 1;
     size_t nw = 0, nx, ny, dummy, *off = calloc((size_t)nl, sizeof *off);
     double *t = calloc((size_t)nl * 3 * (size_t)reps, sizeof *t); /* [layer][fwd, wgrad, dgrad][rep] */
+    double *pass = calloc((size_t)reps, sizeof *pass), sum = 0, scale = 1;
     gemm_bufs b = { NULL, NULL, NULL, NULL };
     model_time_buf_sizes(m, &dummy, &nx, &ny);
     for (int i = 0; i < nl; i++) {
@@ -118,7 +122,7 @@ static int time_layers_cold(const model *m, long reps, double *ms)
     }
     b.w = kern_buf_alloc((nw ? nw : 1) * sizeof(float)), b.x = kern_buf_alloc(nx * sizeof(float));
     b.y = kern_buf_alloc(ny * sizeof(float)), b.dw = kern_buf_alloc((nw ? nw : 1) * sizeof(float));
-    if (!off || !t || !b.w || !b.x || !b.y || !b.dw) {
+    if (!off || !t || !pass || !b.w || !b.x || !b.y || !b.dw) {
         fprintf(stderr, "ddlbench model: --time --cold: cannot allocate %.1f MB of GEMM buffers\n", (2 * nw + nx + ny) * 4.0 / 1e6);
         goto out;
     }
@@ -138,7 +142,7 @@ static int time_layers_cold(const model *m, long reps, double *ms)
                     fprintf(stderr, "ddlbench model: --time: GEMM of %s failed\n", l->name);
                     goto out;
                 }
-                if (r >= 0) t[((size_t)i * 3 + (size_t)which) * (size_t)reps + (size_t)r] = d;
+                if (r >= 0) t[((size_t)i * 3 + (size_t)which) * (size_t)reps + (size_t)r] = d, pass[r] += d;
             }
         }
     for (int i = 0; i < nl; i++) {
@@ -149,11 +153,15 @@ static int time_layers_cold(const model *m, long reps, double *ms)
             med[which] = v[reps / 2];
         }
         ms[2 * i] = med[MODEL_FWD] * 1e3, ms[2 * i + 1] = (med[MODEL_BWD_WEIGHT] + med[MODEL_BWD_DATA]) * 1e3;
+        sum += ms[2 * i] + ms[2 * i + 1];
     }
+    qsort(pass, (size_t)reps, sizeof *pass, cmp_double);
+    if (sum > 0) scale = pass[reps / 2] * 1e3 / sum;
+    for (int i = 0; i < 2 * nl; i++) ms[i] *= scale;
     rc = 0;
 out:
     kern_buf_free(b.w), kern_buf_free(b.x), kern_buf_free(b.y), kern_buf_free(b.dw);
-    free(off), free(t);
+    free(off), free(t), free(pass);
     return rc;
 }
 

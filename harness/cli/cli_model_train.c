@@ -77,7 +77,8 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
 {
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
                        (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20, NULL, NULL,
-                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us, o->contention_pct), o->jitter_pct / 100 };
+                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us, o->contention_pct), o->jitter_pct / 100,
+                       pr->sgd_gbps };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;

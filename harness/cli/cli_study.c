@@ -97,7 +97,7 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, 1,
                        overlap ? (size_t)(fig->bucket_mb ? fig->bucket_mb : o->bucket_mb) << 20 : 0,
                        (size_t)o->first_mb << 20, two ? grid : NULL,
-                       two ? fig->patterns : NULL, { 0, 0, 0, 0 }, 0 };
+                       two ? fig->patterns : NULL, { 0, 0, 0, 0 }, 0, pr->sgd_gbps };
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
         in.fw = (framework){ fig->cycle_ms / 1e3, in.bucket_bytes, 0, 0 };
     if (effects & EFFECT_JITTER) in.jitter = fig->jitter_pct / 100;
@@ -138,7 +138,7 @@ static int run_figure(const study_opts *o, const profile *base, double kscale, c
     char err[300];
     int n = 0;
     profile scaled = *base, *pr = &scaled;
-    scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale;
+    scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL;
         if (model_build(fig->model, fig->batches[b], fig->image_size, &m)) {

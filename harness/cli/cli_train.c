@@ -272,7 +272,8 @@ int cli_train_main(int argc, char **argv)
         kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
         kern_sim_set_reduce_table(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns); /* sorted, checked */
         kern_sim_set_mem_gbps(pr.mem_gbps); /* the layer kernels and SGD: bytes at the memory rate */
-        kern_sgd_set_rate(pr.mem_gbps * 1e9);
+        kern_sgd_set_rate(profile_sgd_gbps(&pr) * 1e9); /* SGD: its own rate where the profile has one */
+        kern_sim_set_sgd_gbps(pr.sgd_gbps);
         o.gamma = pr.reduce_ns_per_byte * 1e-9;
     }
     int provided;

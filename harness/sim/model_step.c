@@ -115,11 +115,13 @@ static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
     return 0;
 }
 
-/* SGD: with momentum, model_sgd_bytes (full); plain, 12 bytes per parameter (gemm) — at mem_gbps. */
+/* SGD: with momentum, model_sgd_bytes (full); plain, 12 bytes per parameter (gemm) — at sgd_gbps
+ * (else mem_gbps), as the simulator issues it (sgd_sim.c, layers_sim.c). */
 static int m_update(void *a)
 {
     pricer *p = a;
-    p->clock += (p->in->full ? model_sgd_bytes(p->m) : 12.0 * (double)p->plan->total) / p->bw;
+    double bw = p->in->sgd_gbps > 0 ? p->in->sgd_gbps * 1e9 : p->bw;
+    p->clock += (p->in->full ? model_sgd_bytes(p->m) : 12.0 * (double)p->plan->total) / bw;
     return 0;
 }
 
@@ -129,6 +131,7 @@ static int check_inputs(const step_inputs *in, char *err, size_t errlen)
 {
     if (!(in->gemm_gflops > 0) || isinf(in->gemm_gflops)) return snprintf(err, errlen, "GEMM rate: expected a finite rate > 0"), 2;
     if (!(in->mem_gbps > 0) || isinf(in->mem_gbps)) return snprintf(err, errlen, "memory rate: expected a finite rate > 0"), 2;
+    if (!(in->sgd_gbps >= 0) || isinf(in->sgd_gbps)) return snprintf(err, errlen, "SGD rate: expected a finite rate >= 0"), 2;
     if (!(in->gamma >= 0) || isinf(in->gamma)) return snprintf(err, errlen, "reduction cost: expected a finite value >= 0"), 2;
     if (!(in->jitter >= 0) || isinf(in->jitter)) return snprintf(err, errlen, "jitter: expected a finite fraction >= 0"), 2;
     if (!(in->fw.cycle_s >= 0 && in->fw.call_s >= 0) || isinf(in->fw.cycle_s) || isinf(in->fw.call_s))

@@ -44,6 +44,7 @@ typedef struct step_inputs {
                                   step waits for the slowest of the ranks, so the GEMMs are priced at
                                   1 + jitter x H(ranks), H the harmonic number (the expected largest of
                                   that many draws); 0: none */
+    double sgd_gbps;           /* profile: SGD's own rate, 1e9 bytes/s (0: mem_gbps) */
 } step_inputs;
 
 /* The predicted step of model m with allreduce algorithm algo (any registered algorithm with a cost

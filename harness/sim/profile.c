@@ -18,6 +18,7 @@ typedef struct key_row {
     const char *key;
     size_t off;        /* offset of the double in struct profile */
     double min, max;   /* the finite range allowed (profile.h): outside it a step would price 0 or inf */
+    int optional;      /* may be absent (then 0) */
 } key_row;
 
 static const key_row keys[] = {
@@ -25,6 +26,7 @@ static const key_row keys[] = {
     { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX },
     { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX },
     { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX },
+    { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -119,7 +121,7 @@ static int parse_line(const char *s, const char *end, const char *name, int line
     while (i < NKEYS && (strlen(keys[i].key) != (size_t)(k1 - k0) || strcmp(key, keys[i].key))) i++;
     if (i == NKEYS) {
         snprintf(err, errlen, "%s:%d: unknown key \"%s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
-                              "reduce_ns_per_byte, mem_gbps or reduce_ns_per_byte_at_SIZE)", name, lineno, key);
+                              "reduce_ns_per_byte, mem_gbps, sgd_gbps or reduce_ns_per_byte_at_SIZE)", name, lineno, key);
         return 2;
     }
     if (seen[i]) {
@@ -173,13 +175,15 @@ int profile_parse(const char *text, size_t len, const char *name, profile *out, 
         s = nl + 1;
     }
     for (int i = 0; i < NKEYS; i++)
-        if (!seen[i]) {
+        if (!seen[i] && !keys[i].optional) {
             snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[i].key);
             return 2;
         }
     *out = pr;
     return 0;
 }
+
+double profile_sgd_gbps(const profile *pr) { return pr->sgd_gbps > 0 ? pr->sgd_gbps : pr->mem_gbps; }
 
 static int path_is_name(const char *s) { return !strchr(s, '/') && !strchr(s, '.'); }
 
@@ -263,6 +267,7 @@ int profile_write(const char *path, const profile *pr, const char *header, char 
     }
     fprintf(f.f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\nmem_gbps = %.6g\n",
             pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte, pr->mem_gbps);
+    if (pr->sgd_gbps > 0) fprintf(f.f, "sgd_gbps = %.6g\n", pr->sgd_gbps);
     for (int i = 0; i < pr->reduce_points && i < PROFILE_REDUCE_POINTS; i++) {
         size_t b = pr->reduce_bytes[i];
         if (b % (1 << 20) == 0) fprintf(f.f, "%s%zuM = %.6g\n", PROFILE_REDUCE_KEY, b >> 20, pr->reduce_ns[i]);

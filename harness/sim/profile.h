@@ -12,7 +12,9 @@
  * Optional, any number up to PROFILE_REDUCE_POINTS: "reduce_ns_per_byte_at_SIZE = X" (SIZE as
  * parse_size reads it: 64K, 1M; each SIZE once): the reduction cost when the allreduce's vector is
  * SIZE bytes (in cache below the cache sizes, streaming above). The simulator interpolates between
- * them (kernels/sim.h); a profile without them charges reduce_ns_per_byte at every size. */
+ * them (kernels/sim.h); a profile without them charges reduce_ns_per_byte at every size.
+ * Optional, once: "sgd_gbps = X" (0.001..1e6): the SGD update's streaming rate (weights, gradients
+ * and momentum, bytes as layers.h counts them); without it SGD runs at mem_gbps, as before. */
 #ifndef HARN_PROFILE_H
 #define HARN_PROFILE_H
 
@@ -34,10 +36,14 @@ typedef struct profile {
     int reduce_points;          /* optional size-dependent reduction cost: how many (0 = none) */
     size_t reduce_bytes[PROFILE_REDUCE_POINTS];     /* vector sizes, increasing */
     double reduce_ns[PROFILE_REDUCE_POINTS];        /* ns per byte at each size */
+    double sgd_gbps;            /* optional: SGD's own rate, 1e9 B/s (0 = mem_gbps; profile_sgd_gbps) */
 } profile;
 
 
 #define PROFILE_MAX_BYTES 65536
+
+/* The rate SGD runs at: sgd_gbps where the profile has it, else mem_gbps. */
+double profile_sgd_gbps(const profile *pr);
 
 /* Parse text[0..len) (a file's contents; name is used in messages). 0, or 2 with err set. */
 int profile_parse(const char *text, size_t len, const char *name, profile *out, char *err, size_t errlen);
