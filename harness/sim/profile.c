@@ -22,10 +22,10 @@ typedef struct key_row {
 } key_row;
 
 static const key_row keys[] = {
-    { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX },
-    { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX },
-    { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX },
-    { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX },
+    { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX, 0 },
+    { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX, 0 },
+    { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX, 0 },
+    { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 0 },
     { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
