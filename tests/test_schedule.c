@@ -91,7 +91,7 @@ int main(void)
     for (int k = 0; k < 3; k++) { /* one bucket, DDP's 25 MiB, small 1 MiB buckets */
         static const size_t caps[] = { 0, 25u << 20, 1u << 20 };
         plan_of(m, caps[k], &plan);
-        rec r = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0 };
+        rec r = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0, 0 };
         CHECK(sched_step(m, &plan, &pricer, &r, &st) == 0, "step");
         check_order(&r);
         double bwd = 1 + 0.01 * L;
@@ -105,24 +105,24 @@ int main(void)
         bucket_plan_free(&plan);
     }
     plan_of(m, 25u << 20, &plan);
-    rec r = { m, &plan, 0, 0, 0, 0.01, 0.0, 0.5, 0, { 0 }, 0, 0, 0, 0 };
+    rec r = { m, &plan, 0, 0, 0, 0.01, 0.0, 0.5, 0, { 0 }, 0, 0, 0, 0, 0 };
     CHECK(sched_step(m, &plan, &pricer, &r, &st) == 0 && st.exposed_s == 0, "free allreduces expose nothing");
     sched_pricer p2 = pricer;
     p2.end_backward = r_end_backward;
-    rec r2 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0.25, { 0 }, 0, 0, 0, 0 };
+    rec r2 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0.25, { 0 }, 0, 0, 0, 0, 0 };
     CHECK(sched_step(m, &plan, &p2, &r2, &st) == 0 && fabs(st.compute_s - (1.25 + 0.01 * L)) < 1e-9 && st.exposed_s == 0,
           "end_backward moves the end of compute: %g", st.compute_s);
-    rec r4 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0 };
+    rec r4 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0, 0 };
     r4.slow = 0.125;
     CHECK(sched_step(m, &plan, &pricer, &r4, &st) == 0 && fabs(st.compute_s - (1.125 + 0.01 * L)) < 1e-9 &&
               fabs(st.step_s - (st.compute_s + st.exposed_s + st.sgd_s)) < 1e-9,
           "drain moves the end of compute by the slowed compute: %g", st.compute_s);
     p2 = pricer;
     p2.gradient = NULL;
-    rec r3 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0 };
+    rec r3 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0, 0 };
     CHECK(sched_step(m, &plan, &p2, &r3, &st) == 0 && r3.posts == plan.nbuckets, "no gradient hook: every bucket posted");
     for (int at = 1; at <= 40; at += 13) { /* a failure stops the step with the pricer's code */
-        rec rf = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, at, 0 };
+        rec rf = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, at, 0, 0 };
         CHECK(sched_step(m, &plan, &pricer, &rf, &st) == 7 && rf.nev == at, "failure at call %d stops the step", at);
     }
     bucket_plan_free(&plan);
