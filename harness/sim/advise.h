@@ -20,6 +20,7 @@ typedef struct advise_in {
     double gamma;         /* s per byte reduced (profile) */
     double mem_gbps;      /* memory-bound kernels and SGD, 1e9 B/s (profile) */
     int full;             /* 1: the full step (train's default, and what --sim runs); 0: GEMMs only */
+    double sgd_gbps;      /* SGD's own rate, 1e9 B/s (profile's sgd_gbps; 0: mem_gbps) */
 } advise_in;
 
 typedef struct advise_out {
