@@ -33,12 +33,13 @@
  * nanosleep, which under simulation moves the clock by the measured real pause).
  *
  * Under simulation with polling waits, a receive from a peer on the same node is posted one segment
- * ahead, just before the wait that needs it, not ctx->depth ahead (recv_ahead): on one node MPI moves a message by a copy that
- * a rank makes inside an MPI call (Open MPI's shared-memory single copy: the receiver reads the
- * sender's buffer when its progress engine sees the request), so a pre-posted receive moves nothing
- * while its rank sleeps between tests, and a send completes only once the peer, awake, has copied
- * it; SMPI moves posted data on its own clock. Posted there, the simulated transfer starts
- * where the real copy does, and the ranks wait out each other's pauses as the real ones do: a
+ * ahead, just before the wait that needs it, not ctx->depth ahead (recv_ahead): on one node MPI
+ * moves a message by a copy that a rank makes inside an MPI call (Open MPI's shared-memory single
+ * copy: the receiver reads the sender's buffer when its progress engine sees the request), so a
+ * pre-posted receive moves nothing while its rank sleeps between tests, and a send completes only
+ * once the peer, awake, has copied it; SMPI moves posted data on its own clock. Posted there, the
+ * simulated transfer starts where the real copy does, and the ranks wait out each other's pauses as
+ * the real ones do: a
  * ResNet-50 step's 100 MB allreduce at 2 ranks, --poll-us 50, exposed 54 ms real, 24 simulated with
  * the receives posted depth ahead and 52 one ahead (2026-12-03, docs/BENCHMARKS.md). */
 #include "coll.h"
@@ -117,9 +118,8 @@ static void abandon(step *s)
  * under simulation with polling waits from a peer on this node (see the top of the file). */
 static size_t recv_ahead(const ddl_ctx *ctx, const step *s, size_t ahead)
 {
-    if (kern_moves_posted() && ctx->poll_us > 0 && s->source != MPI_PROC_NULL && !coll_remote(ctx, s->comm, s->source))
-        return 1;
-    return ahead;
+    int on_node = s->source != MPI_PROC_NULL && !coll_remote(ctx, s->comm, s->source);
+    return kern_moves_posted() && ctx->poll_us > 0 && on_node ? 1 : ahead;
 }
 
 static int pipeline(ddl_ctx *ctx, step *s, kern_dtype dt, kern_op op)
@@ -131,8 +131,8 @@ static int pipeline(ddl_ctx *ctx, step *s, kern_dtype dt, kern_op op)
     s->nr = s->source == MPI_PROC_NULL ? 0 : coll_pieces(s->rbytes, s->rpiece);
     s->staged = s->sent = s->posted = 0;
     for (int w = 0; w < COLL_MAX_DEPTH; w++) s->sreq[w] = s->rreq[w] = MPI_REQUEST_NULL;
-    if ((rc = ctx->loc->enter(ctx)) || (rc = post_recvs(ctx, s, rahead < ahead ? rahead : depth)) || (rc = stage_sends(ctx, s, depth)) ||
-        (rc = post_sends(ctx, s, ahead)))
+    if ((rc = ctx->loc->enter(ctx)) || (rc = post_recvs(ctx, s, rahead < ahead ? rahead : depth)) ||
+        (rc = stage_sends(ctx, s, depth)) || (rc = post_sends(ctx, s, ahead)))
         goto out;
     for (size_t k = 0; k < s->nr || k < s->ns; k++) {
         const int w = (int)(k % depth);

@@ -22,9 +22,8 @@
  * piecewise where that explains the points clearly better, outliers left out (the residuals per
  * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
- * platform model; more ranks on a machine than it has cores: both latencies = the exchanges' α). SMPI's factors are
- * global, so they come from one level: inter when measured,
- * else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
+ * platform model; more ranks on a machine than it has cores: both latencies = the exchanges' α).
+ * SMPI's factors are global, so they come from one level: inter when measured, else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
 #include "cli_calibrate_net.h"
 #include "compute.h"
@@ -295,8 +294,8 @@ static int measure_and_write(net_state *s, const double *n, int count)
     fit.poll_slack = net_poll_slack();
     if (s->rank == 0) printf("# poll slack: a nanosleep of %d us takes %.3g us more\n", NET_POLL_US, fit.poll_slack * 1e6);
     if (s->rank == 0 && s->repeated)
-        printf("# %d figures' rounds disagreed by more than %.3gx: repeated, %s kept\n", s->repeated,
-               NET_DISAGREE, "the fastest round");
+        printf("# %d figures' rounds disagreed by more than %.3gx: repeated, the fastest round kept\n", s->repeated,
+               NET_DISAGREE);
     if (s->rank != 0) return 0;
     if (platform_file_write(s->o->path, &pf, &fit, header, err, sizeof err)) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);

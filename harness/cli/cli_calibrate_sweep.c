@@ -54,9 +54,9 @@ static double pingpong(net_state *s, int a, int b, size_t n)
     int me = s->rank == a ? 0 : s->rank == b ? 1 : -1, peer = me == 0 ? b : a;
     double med = 0;
     MPI_Barrier(MPI_COMM_WORLD);
-    if (me == 1) fresh(s, n, -1);
+    if (me == 1) fresh(s, n, -1); /* b rewrites its data after each reply, untimed, for the next one */
     for (long it = -1; me >= 0 && it < k; it++) { /* it = -1: warm-up */
-        if (me == 0) fresh(s, n, it); /* b rewrites its data after sending, for the next round trip */
+        if (me == 0) fresh(s, n, it);
         double t0 = MPI_Wtime();
         if (me == 0) {
             MPI_Send(s->sbuf, (int)n, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
