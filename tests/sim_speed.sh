@@ -94,6 +94,17 @@ if [ "$sim" = 1 ]; then
     awk -F, 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["algo"] == "ring" { v[f] = $c["compute_ms"] } END { exit !(v[1] > v[2] * 1.001) }' "$tmp/n.csv" "$tmp/n0.csv"
     ok $? "--contention 20 lengthens the ring's compute (backward beside its allreduces)"
+    # communication slowed beside backward's compute (fw_comm_stretch): the same term in both
+    simtrain 8 "$tmp/e.csv" --steps 1 --warmup 0 --compute gemm --comm-contention 150
+    ok $? "sim train at 32 GPUs with --comm-contention 150"
+    "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a "$ALGOS" --preset minsky --nodes 8 \
+        --profile p100 --compute gemm --comm-contention 150 --csv "$tmp/n1.csv" >/dev/null
+    within "$tmp/e.csv" "$tmp/n1.csv" "32 GPUs comm contention"
+    ok $? "model within 0.5% of the simulation at 32 GPUs with --comm-contention 150, every algorithm"
+    awk -F, 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["algo"] == "ring" { v[f] = $c["comm_ms"]; p[f] = $c["compute_ms"] }
+        END { exit !(v[1] > v[2] * 1.01 && p[1] == p[2]) }' "$tmp/n1.csv" "$tmp/n0.csv"
+    ok $? "--comm-contention 150 lengthens the ring's allreduces, not its compute"
     # parallel launches give the serial sweep's scaling.csv
     S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
     sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1; ok $? "sweep --jobs 1"

@@ -14,7 +14,7 @@ static int near(double a, double b) { return fabs(a - b) < 1e-12; }
 
 static void check_buckets(void)
 {
-    framework fw = { 0, 0, 0, 0 };
+    framework fw = { 0, 0, 0, 0, 0 };
     double ready[] = { 1, 2, 2, 5 };
     size_t count[] = { 10, 20, 30, 40 };
     fw_group g[4];
@@ -31,7 +31,7 @@ static void check_buckets(void)
 static void check_cycles(void)
 {
     /* t0 = 10, cycle 5: wake-ups at 15, 20, 25, ... */
-    framework fw = { 5, 0, 0, 0 };
+    framework fw = { 5, 0, 0, 0, 0 };
     double ready[] = { 11, 14, 15, 16, 31, 31.5 };
     size_t count[] = { 1, 2, 3, 4, 5, 6 };
     fw_group g[6];
@@ -50,7 +50,7 @@ static void check_cycles(void)
 
 static void check_fusion(void)
 {
-    framework fw = { 1, 64, 0, 0 }; /* 64 bytes; 4-byte elements */
+    framework fw = { 1, 64, 0, 0, 0 }; /* 64 bytes; 4-byte elements */
     double ready[] = { 0.5, 0.5, 0.5, 0.5, 0.5 };
     size_t count[] = { 8, 8, 20, 4, 4 }; /* 32, 32, 80, 16, 16 bytes */
     fw_group g[5];
@@ -65,7 +65,7 @@ static void check_fusion(void)
 
 static void check_bad_and_text(void)
 {
-    framework fw = { 5e-3, 64 << 20, 20e-6, 0 };
+    framework fw = { 5e-3, 64 << 20, 20e-6, 0, 0 };
     double ready[] = { 2, 1 };
     size_t count[] = { 1, 1 };
     fw_group g[2];
@@ -74,14 +74,14 @@ static void check_bad_and_text(void)
     CHECK(fw_groups(&fw, 0, ready, count, 0, 4, g) == 0, "nothing posted: no allreduce");
     fw_describe(&fw, buf, sizeof buf);
     CHECK(strstr(buf, "cycles of 5 ms") && strstr(buf, "64 MiB") && strstr(buf, "20 us a call"), "description: %s", buf);
-    framework ideal = { 0, 0, 0, 0 };
+    framework ideal = { 0, 0, 0, 0, 0 };
     fw_describe(&ideal, buf, sizeof buf);
     CHECK(strstr(buf, "buckets") && strstr(buf, "no per-call cost"), "ideal description: %s", buf);
 }
 
 static void check_slowdown(void)
 {
-    framework fw = { 0, 0, 0, 0.5 };
+    framework fw = { 0, 0, 0, 0.5, 0 };
     /* backward ends at 10; allreduces: [2,4] inside, [8,12] half inside, [10,11] enqueued at the end */
     fw_group g[3] = { { 0, 1, 1, 2 }, { 1, 1, 1, 8 }, { 2, 1, 1, 10 } };
     double start[] = { 2, 8, 12 }, dur[] = { 2, 4, 1 }, end = 0;
@@ -103,6 +103,30 @@ static void check_slowdown(void)
     CHECK(strstr(fw_describe(&fw, buf, sizeof buf), "compute 25% slower beside an allreduce") != NULL, "described: %s", buf);
 }
 
+static void check_comm_stretch(void)
+{
+    framework fw = { 0, 0, 0, 0, 1.5 }; /* 2.5x slower beside compute */
+    /* backward ends at 10: [2, 2+1] alone ends well inside, so all of it is slowed */
+    CHECK(near(fw_comm_stretch(&fw, 2, 1, 10), 2.5), "comm contention: inside backward, 1 s takes 2.5 (%g)",
+          fw_comm_stretch(&fw, 2, 1, 10));
+    /* [8, 8+4]: 2 s before b1 do 0.8 s of its work, the other 3.2 s at its own rate after: 5.2 */
+    CHECK(near(fw_comm_stretch(&fw, 8, 4, 10), 5.2), "comm contention: straddling the end of backward, 2 + 3.2 (%g)",
+          fw_comm_stretch(&fw, 8, 4, 10));
+    /* exactly filling the time before b1 when slowed: 4 s of work from 0 to 10 */
+    CHECK(near(fw_comm_stretch(&fw, 0, 4, 10), 10), "comm contention: slowed to exactly the end of backward (%g)",
+          fw_comm_stretch(&fw, 0, 4, 10));
+    CHECK(fw_comm_stretch(&fw, 10, 3, 10) == 3 && fw_comm_stretch(&fw, 11, 3, 10) == 3,
+          "comm contention: an allreduce from the end of backward on runs at its own rate");
+    CHECK(fw_comm_stretch(&fw, 2, 0, 10) == 0, "comm contention: an empty allreduce stays empty");
+    CHECK(!fw_ideal(&fw), "comm contention is not ideal");
+    char buf[256];
+    CHECK(strstr(fw_describe(&fw, buf, sizeof buf), "allreduces 150% slower beside backward compute") != NULL,
+          "described: %s", buf);
+    fw.comm_contention = 0;
+    CHECK(fw_comm_stretch(&fw, 2, 1, 10) == 1 && fw_ideal(&fw), "no comm contention: unchanged, ideal");
+    CHECK(fw_comm_stretch(NULL, 2, 1, 10) == 1, "no framework: unchanged");
+}
+
 int main(void)
 {
     check_buckets();
@@ -110,5 +134,6 @@ int main(void)
     check_fusion();
     check_bad_and_text();
     check_slowdown();
+    check_comm_stretch();
     return TEST_REPORT();
 }

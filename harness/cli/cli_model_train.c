@@ -34,7 +34,8 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_csv, &(o)->csv),                       \
       OPTS_ONE(&cli_row_steps, &(o)->steps), OPTS_ONE(&cli_row_warmup, &(o)->warmup),                 \
       OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms), OPTS_ONE(&cli_row_call_us, &(o)->call_us),         \
-      OPTS_ONE(&cli_row_contention, &(o)->contention_pct), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct) }
+      OPTS_ONE(&cli_row_contention, &(o)->contention_pct),                                            \
+      OPTS_ONE(&cli_row_comm_contention, &(o)->comm_contention_pct), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct) }
 
 static void usage(FILE *f)
 {
@@ -77,8 +78,8 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
 {
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
                        (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20, NULL, NULL,
-                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us, o->contention_pct), o->jitter_pct / 100,
-                       pr->sgd_gbps };
+                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us, o->contention_pct, o->comm_contention_pct),
+                       o->jitter_pct / 100, pr->sgd_gbps };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -98,6 +99,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
         r->med[F_OTHER] = 0; /* step = compute + exposed + SGD by construction */
         r->images_per_s = (double)o->batch * platform_ranks(pf) / s.step_s;
         r->slowed_s = s.slowed_s;
+        r->comm_slowed_s = s.comm_slowed_s;
         r->gflops = r->ipc = -1;
     }
     return 0;
@@ -138,8 +140,8 @@ int cli_model_train(int argc, char **argv)
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
-    framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct);
-    char fdesc[200], jdesc[200];
+    framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct, o.comm_contention_pct);
+    char fdesc[256], jdesc[200];
     fw_describe(&fw, fdesc, sizeof fdesc);
     snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time (Exp); priced at the slowest rank's expectation, "
              "1 + %g x H(%d)", o.jitter_pct, o.jitter_pct / 100, p);
@@ -151,6 +153,9 @@ int cli_model_train(int argc, char **argv)
     for (int a = 0; a < o.nalgos && o.contention_pct > 0; a++) /* the effect's own term */
         printf("# contention, %s: +%.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",
                rows[a].algo, rows[a].slowed_s * 1e3);
+    for (int a = 0; a < o.nalgos && o.comm_contention_pct > 0; a++)
+        printf("# comm contention, %s: +%.4f ms of allreduce a step (in comm), its allreduces beside backward\n",
+               rows[a].algo, rows[a].comm_slowed_s * 1e3);
     meta_local(argc, argv, NULL, &meta);
     snprintf(meta.mpi, sizeof meta.mpi, "none: alpha-beta-gamma model, no launch");
     snprintf(meta.blas, sizeof meta.blas, "modelled: %.6g GFLOP/s (profile %s)", pr.gemm_gflops_fp32, o.profile);

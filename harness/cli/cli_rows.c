@@ -48,9 +48,17 @@ const opt_row cli_row_contention = { .name = "--contention", .type = OPT_DOUBLE,
               "simulation and model only; measured: 18.9% mean on A100/H100/MI250,\n"
               "docs/SOURCES.md §14; default 0)" };
 
-framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct)
+const opt_row cli_row_comm_contention = { .name = "--comm-contention", .type = OPT_DOUBLE, .min = 0, .max = 1000,
+      .unit = "PCT", .expect = "a percentage in 0..1000",
+      .help = "communication slowed while compute runs: an allreduce beside backward's\n"
+              "compute progresses (1 + PCT/100) times slower, at its own rate after\n"
+              "backward ends (framework.h; simulation and model only; measured here by\n"
+              "make fidelity's contention probe; default 0)" };
+
+framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct)
 {
-    framework fw = { cycle_ms / 1e3, cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0, call_us / 1e6, contention_pct / 100 };
+    framework fw = { cycle_ms / 1e3, cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0, call_us / 1e6, contention_pct / 100,
+                     comm_pct / 100 };
     return fw;
 }
 

@@ -97,9 +97,9 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, 1,
                        overlap ? (size_t)(fig->bucket_mb ? fig->bucket_mb : o->bucket_mb) << 20 : 0,
                        (size_t)o->first_mb << 20, two ? grid : NULL,
-                       two ? fig->patterns : NULL, { 0, 0, 0, 0 }, 0, pr->sgd_gbps };
+                       two ? fig->patterns : NULL, { 0, 0, 0, 0, 0 }, 0, pr->sgd_gbps };
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
-        in.fw = (framework){ fig->cycle_ms / 1e3, in.bucket_bytes, 0, 0 };
+        in.fw = (framework){ fig->cycle_ms / 1e3, in.bucket_bytes, 0, 0, 0 };
     if (effects & EFFECT_JITTER) in.jitter = fig->jitter_pct / 100;
     return model_step(m, &pf, fig->algo, &in, t, err, errlen);
 }

@@ -88,7 +88,7 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_warmup, &(o)->warmup), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb),            \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms),           \
       OPTS_ONE(&cli_row_call_us, &(o)->call_us), OPTS_ONE(&cli_row_contention, &(o)->contention_pct),            \
-      OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct),        \
+      OPTS_ONE(&cli_row_comm_contention, &(o)->comm_contention_pct), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct), \
       OPTS_SET(rows, (o)), { platform_rows + PLATFORM_ROW_PLATFORM, 1, (po) },                            \
       { platform_rows + PLATFORM_ROW_GPN, 1, (po) }, { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) },     \
       OPTS_ONE(&cli_row_profile, &(o)->profile),                                                        \
@@ -240,10 +240,11 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
-    if (!kern_simulated() && (o.cycle_ms > 0 || o.call_us > 0 || o.contention_pct > 0)) {
+    if (!kern_simulated() && (o.cycle_ms > 0 || o.call_us > 0 || o.contention_pct > 0 || o.comm_contention_pct > 0)) {
         fprintf(stderr, "ddlbench train: %s: modelled by the simulation (ddlbench-sim) and `model train` only; a real "
                 "run pays its own framework's costs\n",
-                o.cycle_ms > 0 ? "--cycle-ms" : o.call_us > 0 ? "--call-us" : "--contention");
+                o.cycle_ms > 0 ? "--cycle-ms" : o.call_us > 0 ? "--call-us" : o.contention_pct > 0 ? "--contention"
+                                                                                            : "--comm-contention");
         return 2;
     }
     if ((rc = check_device(&o, ferr, sizeof ferr))) {
@@ -323,14 +324,15 @@ int cli_train_main(int argc, char **argv)
                  o.jitter_pct, o.jitter_pct / 100, o.seed);
         meta_add(&meta, "jitter", jdesc);
     }
-    if (o.cycle_ms > 0 || o.call_us > 0 || o.contention_pct > 0) {
-        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct);
-        char fdesc[200];
+    if (o.cycle_ms > 0 || o.call_us > 0 || o.contention_pct > 0 || o.comm_contention_pct > 0) {
+        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct, o.comm_contention_pct);
+        char fdesc[256];
         fw_describe(&fw, fdesc, sizeof fdesc);
         if (o.cycle_ms > 0 && o.nbuckets > 1) /* the caps are the rows' --bucket-mb */
             snprintf(fdesc, sizeof fdesc, "cycles of %g ms (Horovod), the ready gradients fused up to each row's "
-                     "--bucket-mb%s%s", o.cycle_ms, o.call_us > 0 ? "; a per-call cost (--call-us)" : "",
-                     o.contention_pct > 0 ? "; compute slowed beside an allreduce (--contention)" : "");
+                     "--bucket-mb%s%s%s", o.cycle_ms, o.call_us > 0 ? "; a per-call cost (--call-us)" : "",
+                     o.contention_pct > 0 ? "; compute slowed beside an allreduce (--contention)" : "",
+                     o.comm_contention_pct > 0 ? "; allreduces slowed beside compute (--comm-contention)" : "");
         meta_add(&meta, "framework", fdesc);
     }
     char cdesc[240];
@@ -346,13 +348,15 @@ int cli_train_main(int argc, char **argv)
     }
     if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
     if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
-    char jline[200] = "";
+    char jline[256] = "";
     int jl = o.jitter_pct > 0 ? snprintf(jline, sizeof jline, "; jitter %g%% (Exp, seed %ld)", o.jitter_pct, o.seed) : 0;
     if (o.cycle_ms > 0) jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; Horovod cycles of %g ms, --bucket-mb the "
                                        "fusion cap", o.cycle_ms);
     if (o.call_us > 0) jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; %g us a call", o.call_us);
     if (o.contention_pct > 0)
-        snprintf(jline + jl, sizeof jline - (size_t)jl, "; compute %g%% slower beside an allreduce", o.contention_pct);
+        jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; compute %g%% slower beside an allreduce", o.contention_pct);
+    if (o.comm_contention_pct > 0)
+        snprintf(jline + jl, sizeof jline - (size_t)jl, "; allreduces %g%% slower beside compute", o.comm_contention_pct);
     if (rank == 0) train_print_header(stdout, &o, size, jline);
     for (int i = 0; i < (int)o.rounds * nconf && !rc; i++) {
         int round, c;

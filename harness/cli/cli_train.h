@@ -43,6 +43,7 @@ typedef struct train_opts {
     long seed;                        /* --jitter-seed */
     double cycle_ms, call_us;         /* --cycle-ms, --call-us (framework.h; simulation only) */
     double contention_pct;            /* --contention (framework.h; simulation only) */
+    double comm_contention_pct;       /* --comm-contention (framework.h; simulation only) */
     const char *csv;                  /* --csv */
     const char *json;                 /* --json: the CSV's rows as one JSON document */
     int per_rank;                     /* --per-rank: each rank's own medians, slowest rank, stragglers */
@@ -63,6 +64,7 @@ typedef struct train_row {
     double round_med[ROUNDS_MAX]; /* each round's median step */
     double images_per_s;
     double slowed_s;          /* model train: the compute that contention added (in gemm and nongemm) */
+    double comm_slowed_s;     /* model train: the allreduce time that comm_contention added (in comm) */
     long wrong; /* elements wrong over ranks with --check; -1 = not checked (NA) */
     double gflops, ipc;       /* PAPI over the GEMMs of the timed steps, all ranks; < 0 = NA */
     double cnt[4];            /* this rank's counts over the rounds: flops, instructions, cycles, GEMM s */

@@ -27,6 +27,7 @@ typedef struct pricer {
     fw_group *groups;       /* the allreduces the framework makes of them (framework.h) */
     double *start, *dur;    /* each allreduce's start and duration (contention) */
     double slowed;          /* the compute that contention added */
+    double comm_slowed;     /* the allreduce time that comm_contention added */
     double gemm, mem;       /* compute seconds in GEMMs and in memory-bound kernels */
     double stretch;         /* the slowest rank's GEMMs: 1 + jitter x H(ranks) */
     int buckets;
@@ -98,6 +99,8 @@ static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
         double s = 0, start = p->groups[i].enqueue > p->end ? p->groups[i].enqueue : p->end;
         if (model_cost(p->pf, p->algo, 4.0 * (double)p->groups[i].count, &o, &s, p->err, p->errlen)) return 2;
         s += p->in->fw.call_s;
+        double slow = fw_comm_stretch(&p->in->fw, start, s, p->clock); /* beside backward (p->clock: its end) */
+        p->comm_slowed += slow - s, s = slow;
         p->start[i] = start, p->dur[i] = s;
         p->end = start + s;
         p->busy += s;
@@ -138,6 +141,8 @@ static int check_inputs(const step_inputs *in, char *err, size_t errlen)
         return snprintf(err, errlen, "framework: expected a finite cycle and per-call cost >= 0"), 2;
     if (!(in->fw.contention >= 0) || isinf(in->fw.contention))
         return snprintf(err, errlen, "contention: expected a finite fraction >= 0"), 2;
+    if (!(in->fw.comm_contention >= 0) || isinf(in->fw.comm_contention))
+        return snprintf(err, errlen, "communication contention: expected a finite fraction >= 0"), 2;
     return 0;
 }
 
@@ -178,6 +183,7 @@ int model_step(const model *m, const platform *pf, const char *algo, const step_
     out->buckets = plan.nbuckets;
     out->allreduces = p.buckets;
     out->slowed_s = p.slowed;
+    out->comm_slowed_s = p.comm_slowed;
     goto out;
 nomem:
     snprintf(err, errlen, "out of memory");

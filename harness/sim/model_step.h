@@ -26,6 +26,7 @@ typedef struct step_prediction {
     int buckets;               /* the plan's buckets (cycles: its tensors) */
     int allreduces;            /* the allreduces the framework made of them (framework.h) */
     double slowed_s;           /* the backward compute that contention added (part of compute_s) */
+    double comm_slowed_s;      /* the allreduce time that comm_contention added (part of comm_s) */
 } step_prediction;
 
 typedef struct step_inputs {

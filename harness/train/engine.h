@@ -24,6 +24,7 @@ typedef struct engine_stats {
     double last_end;    /* MPI_Wtime when the last allreduce ended */
     int buckets;        /* buckets allreduced */
     double slowed_s;    /* simulation: the extra backward compute that contention costs (framework.h) */
+    double comm_slowed_s; /* simulation: the extra allreduce time that comm_contention costs (in busy_s) */
 } engine_stats;
 
 /* The MPI thread level the engine needs from MPI_Init_thread. */

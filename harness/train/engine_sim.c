@@ -4,7 +4,9 @@
  * each starting at max(its ready time, the end of the previous allreduce) — the schedule a
  * communication thread produces, without the thread. The framework (framework.h) makes the allreduces
  * of the posted buckets: one each, or Horovod's cycles, which fuse what every rank has ready. With
- * contention, the step then waits out the compute that the allreduces slowed (fw_slowdown). */
+ * comm_contention, each allreduce that ran beside backward's compute is then waited out to its slowed
+ * length (fw_comm_stretch); with contention, the step then waits out the compute that the allreduces
+ * slowed (fw_slowdown). */
 #include "engine.h"
 #include "compute.h"
 #include "framework.h"
@@ -115,7 +117,12 @@ int engine_wait_all(engine *e, engine_stats *st)
         double t0 = MPI_Wtime();
         if (e->fw.call_s > 0) kern_compute_wait_until(t0 + e->fw.call_s);
         int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, g->count, e->dtype, DDL_SUM);
-        double t1 = MPI_Wtime();
+        double t1 = MPI_Wtime(), d = fw_comm_stretch(&e->fw, t0, t1 - t0, b1);
+        if (!rc && d > t1 - t0) { /* slowed beside backward's compute: the rest of it waited out */
+            s.comm_slowed_s += d - (t1 - t0);
+            kern_compute_wait_until(t0 + d);
+            t1 = t0 + d;
+        }
         if (rc) {
             e->rc = rc;
             snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", e->order[g->first], g->count * e->esize,

@@ -4,7 +4,10 @@
 #include <math.h>
 #include <stdio.h>
 
-int fw_ideal(const framework *fw) { return !fw || (fw->cycle_s <= 0 && fw->call_s <= 0 && fw->contention <= 0); }
+int fw_ideal(const framework *fw)
+{
+    return !fw || (fw->cycle_s <= 0 && fw->call_s <= 0 && fw->contention <= 0 && fw->comm_contention <= 0);
+}
 
 int fw_groups(const framework *fw, double t0, const double *ready, const size_t *count, int n, size_t esize,
               fw_group *g)
@@ -53,6 +56,14 @@ double fw_slowdown(const framework *fw, double b1, const fw_group *g, const doub
     return extra;
 }
 
+double fw_comm_stretch(const framework *fw, double start, double dur, double b1)
+{
+    double c = fw ? fw->comm_contention : 0, before = b1 - start;
+    if (!(c > 0) || !(dur > 0) || before <= 0) return dur;
+    if (dur * (1 + c) <= before) return dur * (1 + c);
+    return before + dur - before / (1 + c);
+}
+
 const char *fw_describe(const framework *fw, char *buf, size_t len)
 {
     int at = 0;
@@ -65,6 +76,8 @@ const char *fw_describe(const framework *fw, char *buf, size_t len)
         at += snprintf(buf + at, len - (size_t)at, "; %g us a call", fw->call_s * 1e6);
     else if (at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "; no per-call cost");
     if (fw && fw->contention > 0 && at >= 0 && (size_t)at < len)
-        snprintf(buf + at, len - (size_t)at, "; compute %g%% slower beside an allreduce", fw->contention * 100);
+        at += snprintf(buf + at, len - (size_t)at, "; compute %g%% slower beside an allreduce", fw->contention * 100);
+    if (fw && fw->comm_contention > 0 && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, "; allreduces %g%% slower beside backward compute", fw->comm_contention * 100);
     return buf;
 }

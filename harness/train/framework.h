@@ -17,8 +17,11 @@
  * Compute slowed while communication runs (contention > 0): the backward compute that overlaps an
  * allreduce takes 1 + contention times as long (GPU SMs and memory bandwidth taken by the reduction
  * kernels; on CPUs, the progress thread against BLAS; docs/SOURCES.md §13). Priced to first order by
- * fw_slowdown, once for both pricers.
- * The ideal framework is all zeros: buckets, no per-call cost, no contention. */
+ * fw_slowdown, once for both pricers. Its mirror, communication slowed while compute runs
+ * (comm_contention > 0: on CPUs the communication thread shares the cores with BLAS, on GPUs the
+ * reduction kernels share the SMs): an allreduce progresses 1 + comm_contention times slower while
+ * backward computes, then at its own rate (fw_comm_stretch, once for both pricers).
+ * The ideal framework is all zeros: buckets, no per-call cost, no contention either way. */
 #ifndef HARN_FRAMEWORK_H
 #define HARN_FRAMEWORK_H
 
@@ -29,6 +32,7 @@ typedef struct framework {
     size_t fusion_bytes; /* cycles: the cap of one fused allreduce (0: no cap) */
     double call_s;       /* the fixed cost of every allreduce, s */
     double contention;   /* backward compute overlapping an allreduce takes 1 + this as long (0: none) */
+    double comm_contention; /* an allreduce beside backward compute progresses 1 + this times slower (0: none) */
 } framework;
 
 /* One allreduce: posted units [first, first + n), their elements, and when it is enqueued. */
@@ -38,7 +42,7 @@ typedef struct fw_group {
     double enqueue;
 } fw_group;
 
-/* 1 when fw adds nothing to the ideal schedule (buckets, no per-call cost, no contention). */
+/* 1 when fw adds nothing to the ideal schedule (buckets, no per-call cost, no contention either way). */
 int fw_ideal(const framework *fw);
 
 /* The allreduces of one step from its posted units 0..n-1 in posting order: unit i became ready at
@@ -57,6 +61,13 @@ int fw_groups(const framework *fw, double t0, const double *ready, const size_t 
  * order): a slowdown of s on an overlap of x costs s x x, not the compounding of later posts. */
 double fw_slowdown(const framework *fw, double b1, const fw_group *g, const double *start, const double *dur, int n,
                    double *comm_end);
+
+/* Communication slowed while compute runs: the duration of an allreduce (its per-call cost included)
+ * that started at start and takes dur alone, when backward's compute runs until b1. Before b1 it
+ * progresses 1 + fw->comm_contention times slower, after b1 at its own rate: dur x (1 + c) when it
+ * ends before b1; (b1 - start) + dur - (b1 - start) / (1 + c) when it outlasts b1; dur when it starts
+ * at or after b1, or with no comm_contention. */
+double fw_comm_stretch(const framework *fw, double start, double dur, double b1);
 
 /* "ideal (an allreduce per bucket as it completes)" or "cycles of 5 ms, fused up to 64 MiB; 20 us a call". */
 const char *fw_describe(const framework *fw, char *buf, size_t len);
