@@ -71,6 +71,10 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- ddlbench train $P --contention -1 ## --contention
 -- ddlbench train $P --contention nan ## --contention
 -- ddlbench train $P --contention 5 ## --contention
+-- ddlbench train $P --comm-contention -1 ## --comm-contention
+-- ddlbench train $P --comm-contention inf ## --comm-contention
+-- ddlbench train $P --comm-contention 150 ## --comm-contention
+-- ddlbench model train --preset minsky --nodes 2 --comm-contention 1001 ## --comm-contention
 -- ddlbench train $P --jitter ' 1' ## --jitter
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring ## patterns
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,junk ## patterns

@@ -35,6 +35,19 @@ if command -v smpirun >/dev/null 2>&1; then
         bad "unreachable peer: exit $got, $(cat "$tmp/err"), points.csv $(cat "$tmp/old/points.csv")"
 fi
 
+# the communication probe's ratio (fidelity_profile.sh comm_ratio): beside / alone - 1 on the in-place
+# rows, in percent, never below 0; a file without an in-place row fails
+. "$root/harness/scripts/fidelity_profile.sh"
+arrow() { # FILE OUT_US IN_US: an allreduce CSV (comments first, as ddlbench writes it)
+    { echo "# ddlbench allreduce"; echo "size_B,count,type,op,algo,placement,ranks,iters,time_us_median,time_us_min"
+      echo "26214400,6553600,float32,sum,ring,out,2,9,$2,$2"; [ -z "$3" ] || echo "26214400,6553600,float32,sum,ring,in,2,9,$3,$3"; } >"$1"
+}
+arrow "$tmp/ca.csv" 900 1000; arrow "$tmp/cb.csv" 100 2500
+[ "$(comm_ratio "$tmp/ca.csv" "$tmp/cb.csv")" = 150.0 ] && ok || bad "comm_ratio 2500 / 1000: $(comm_ratio "$tmp/ca.csv" "$tmp/cb.csv")"
+[ "$(comm_ratio "$tmp/cb.csv" "$tmp/ca.csv")" = 0.0 ] && ok || bad "comm_ratio faster beside: $(comm_ratio "$tmp/cb.csv" "$tmp/ca.csv")"
+arrow "$tmp/cc.csv" 900 ""
+comm_ratio "$tmp/ca.csv" "$tmp/cc.csv" >/dev/null && bad "comm_ratio without an in-place row succeeded" || ok
+
 if ! [ -x "$BUILD/sim/ddlbench-sim" ] || ! command -v smpirun >/dev/null 2>&1; then
     echo "SKIP: --rejoin (fidelity.sh needs $BUILD/sim/ddlbench-sim and smpirun)"; report; exit $?
 fi

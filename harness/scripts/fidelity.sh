@@ -98,8 +98,8 @@ TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 
 step() { echo "# $*" >&2; }
 
 # The compute calibration (compute_profile: GEMM rate and kernel timings -> local.profile) and the
-# contention probe (contention_probe -> contention): fidelity_profile.sh, sourced (it uses $exe, $backend,
-# $dry, $here and real()).
+# contention probes (contention_probe -> contention, comm_probe -> comm_contention):
+# fidelity_profile.sh, sourced (it uses $exe, $backend, $dry, $here and real()).
 . "$here/fidelity_profile.sh"
 
 merge_runs() { sh "$here/fidelity_join.sh" merge "$@"; } # per point: the median of the medians, the min of the mins
@@ -120,7 +120,7 @@ run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (
     step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps) and the compute rates"
     real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 2
     compute_profile "$np" "$d" || return 1
-    [ "$nn" -gt 1 ] || contention_probe "$np" "$d" || return 1
+    [ "$nn" -gt 1 ] || { contention_probe "$np" "$d" && comm_probe "$np" "$d"; } || return 1
     x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
     step "$np ranks on $nn node(s)$where: real allreduce and train"
     k=1; while [ "$k" -le "$repeats" ]; do
@@ -138,8 +138,9 @@ run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (
         --profile "$d/local.profile" --csv "$d/allreduce_sim.csv" >"$d/allreduce_sim.log" 2>&1 || return 1
     # shellcheck disable=SC2086
     cont=0; [ -n "$dry" ] || [ ! -s "$d/contention" ] || cont=$(cat "$d/contention")
+    ccont=0; [ -n "$dry" ] || [ ! -s "$d/comm_contention" ] || ccont=$(cat "$d/comm_contention")
     x env DDL_RANKS_PER_NODE="$gpn" sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
-        --contention "$cont" --csv "$d/train_sim.csv" >"$d/train_sim.log" 2>&1 || return 1
+        --contention "$cont" --comm-contention "$ccont" --csv "$d/train_sim.csv" >"$d/train_sim.log" 2>&1 || return 1
     [ -z "$dry" ] || rm -rf "$d"
 }
 

@@ -69,3 +69,37 @@ contention_probe() { # k dir
         END { if (na < 1 || nb < 1) exit 1; c = (med(b, nb) / med(a, na) - 1) * 100; printf "%.1f\n", (c > 0 ? c : 0) }' \
         "$2"/gemm[0-9]*.txt "$2"/beside[0-9]*.txt >"$2/contention.tmp" && mv "$2/contention.tmp" "$2/contention"
 }
+
+# Communication slowed while compute runs (train --comm-contention, framework.h), the mirror, measured
+# on this machine: a k-rank ring allreduce of 25 MiB in place (a bucket of the compared train), polling
+# every 50 us, alone, then again while k concurrent `model --time --cold` loops run beside it (as the
+# trainer's communication thread runs beside its rank's GEMMs); the ratio of the medians less 1, in
+# percent, >= 0 -> dir/comm_contention. Its own runs: no compared point enters it. Single node only
+# (0 elsewhere, as contention_probe). Measured 2026-12-03: 2 ranks 10.7 -> 28.1 ms, 4 ranks 28 -> 169.
+comm_probe() { # k dir
+    echo 0 >"$2/comm_contention"
+    [ "$backend" = sim ] && [ -z "$dry" ] || return 0
+    ring() { DDL_POLL_US=50 sh "$here/mpilaunch.sh" "$1" "$exe" allreduce -a ring -b 25M -e 25M -w 1 -n 9 \
+        --csv "$2" >"$2.log" 2>&1 </dev/null; }
+    ring "$1" "$2/comm_alone.csv" || { echo "fidelity: the communication probe's allreduce failed (see $2/comm_alone.csv.log)" >&2; return 1; }
+    j=0; pids=""; while [ "$j" -lt "$1" ]; do # GEMM loops that outlast the allreduce; stopped after it
+        OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 1000 \
+            >/dev/null 2>&1 </dev/null &
+        pids="$pids $!"; j=$((j + 1)); done
+    sleep 1
+    ring "$1" "$2/comm_beside.csv"; st=$?
+    alive=1; for p in $pids; do kill -0 "$p" 2>/dev/null || alive=0; done
+    # shellcheck disable=SC2086
+    kill $pids 2>/dev/null; wait $pids 2>/dev/null
+    [ "$st" = 0 ] || { echo "fidelity: the communication probe's allreduce failed beside the GEMMs (see $2/comm_beside.csv.log)" >&2; return 1; }
+    [ "$alive" = 1 ] || { echo "fidelity: the communication probe's GEMMs ended before its allreduce" >&2; return 1; }
+    comm_ratio "$2/comm_alone.csv" "$2/comm_beside.csv" >"$2/comm_contention.tmp" &&
+        mv "$2/comm_contention.tmp" "$2/comm_contention"
+}
+# comm_ratio alone.csv beside.csv: (beside / alone - 1) x 100 of the in-place rows' median times, >= 0,
+# one decimal; exit 1 when either has no in-place row or alone's time is not > 0
+comm_ratio() {
+    awk -F, 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
+        $c[f, "placement"] == "in" { t[f] = $c[f, "time_us_median"] }
+        END { if (!(1 in t) || !(2 in t) || !(t[1] > 0)) exit 1; r = (t[2] / t[1] - 1) * 100; printf "%.1f\n", (r > 0 ? r : 0) }' "$1" "$2"
+}
