@@ -90,7 +90,7 @@ comm_probe() { # k dir
     ring "$1" "$2/comm_beside.csv"; st=$?
     alive=1; for p in $pids; do kill -0 "$p" 2>/dev/null || alive=0; done
     # shellcheck disable=SC2086
-    kill $pids 2>/dev/null; wait $pids 2>/dev/null
+    { kill $pids; wait $pids; } 2>/dev/null
     [ "$st" = 0 ] || { echo "fidelity: the communication probe's allreduce failed beside the GEMMs (see $2/comm_beside.csv.log)" >&2; return 1; }
     [ "$alive" = 1 ] || { echo "fidelity: the communication probe's GEMMs ended before its allreduce" >&2; return 1; }
     comm_ratio "$2/comm_alone.csv" "$2/comm_beside.csv" >"$2/comm_contention.tmp" &&
