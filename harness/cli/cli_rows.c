@@ -52,8 +52,8 @@ const opt_row cli_row_comm_contention = { .name = "--comm-contention", .type = O
       .unit = "PCT", .expect = "a percentage in 0..1000",
       .help = "communication slowed while compute runs: an allreduce beside backward's\n"
               "compute progresses (1 + PCT/100) times slower, at its own rate after\n"
-              "backward ends (framework.h; simulation and model only; measured here by\n"
-              "make fidelity's contention probe; default 0)" };
+              "backward ends (framework.h; simulation and model only; make fidelity\n"
+              "measures it on one node: N/comm_contention; default 0)" };
 
 framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct)
 {
