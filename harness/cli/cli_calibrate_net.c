@@ -93,6 +93,8 @@ static void usage(void)
            "it touches, 2x the vector) and the per-call overhead (call_overhead: a burst of %d\n"
            "8-byte messages against one, per message); the simulator charges both (kernels/sim.h).\n"
            "Every sweep sends data its sender has just rewritten, as an allreduce sends fresh gradients.\n"
+           "The inter-node exchange is taken less the barrier's skew: %zu B alone after a barrier less %d\n"
+           "back to back, per exchange (each size keeps at least the latter).\n"
            "More ranks on one machine (one kernel) than it has cores: latency = the exchange's alpha.\n"
            "Always: the poll slack (poll_slack: what a nanosleep of %d us takes beyond it, the median of\n"
            "%d on every rank at once, the slowest rank's), added to each simulated pause of a polling wait.\n"
@@ -106,7 +108,7 @@ static void usage(void)
            "working-set sweep slower than the exchange sweep by more than it where both are one message (64\n"
            "and 256 KiB) is measured again (up to %d times), else left out with one line.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
-           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_POLL_US, NET_POLL_SLEEPS, NET_DISAGREE,
+           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_POLL_US, NET_POLL_SLEEPS, NET_DISAGREE,
            FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT, FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
 }
 
@@ -322,7 +324,7 @@ int cli_calibrate_network(int argc, char **argv)
     }
     for (size_t b = o.min_bytes; b <= o.max_bytes && count < NET_MAX_SIZES; b *= 4) n[count++] = (double)b;
     memset(&s, 0, sizeof s);
-    s.o = &o;
+    s.o = &o, s.skew = -1;
     MPI_Init(&argc, &argv);
     rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
     MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
@@ -336,6 +338,7 @@ int cli_calibrate_network(int argc, char **argv)
     s.over = !kern_simulated() && cores > 0 && s.here > cores;
     size_t maxb = (size_t)n[count - 1];
     if (s.rpn >= 2 && maxb < NET_WS_MAX) maxb = NET_WS_MAX; /* the working-set sweep's largest vector */
+    if (maxb < NET_SKEW_BYTES * NET_SKEW_REPS) maxb = NET_SKEW_BYTES * NET_SKEW_REPS; /* the skew's exchanges */
     s.sbuf = kern_buf_alloc(maxb), s.rbuf = kern_buf_alloc(maxb);
     s.t = malloc((size_t)o.iters * sizeof *s.t), s.tmax = malloc((size_t)o.iters * sizeof *s.tmax);
     bad = !s.sbuf || !s.rbuf || !s.t || !s.tmax;

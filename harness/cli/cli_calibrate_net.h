@@ -14,6 +14,8 @@
 #define NET_WS_MAX ((size_t)64 << 20)
 #define NET_WS_TRIES 3     /* working-set sweeps until one agrees with the exchange sweep */
 #define NET_WS_SEGMENT ((size_t)256 << 10) /* its pieces: libddl's host segment on one node */
+#define NET_SKEW_BYTES ((size_t)64) /* the inter exchange's barrier skew: measured at this size, */
+#define NET_SKEW_REPS 16            /* alone against this many back to back */
 #define NET_BURST 32       /* messages per burst of the overhead sweep */
 #define NET_POLL_US 50     /* the pause the poll-slack sweep asks for: the trainer's default --poll-us */
 #define NET_POLL_SLEEPS 101
@@ -32,6 +34,8 @@ typedef struct net_state {
     char *sbuf, *rbuf;
     double *t, *tmax;
     size_t piece;              /* inter-node exchange: messages of at most this (0: whole) */
+    double skew, floor;        /* inter exchange: the barrier's skew (-1: not measured yet); the
+                                  back-to-back exchange of NET_SKEW_BYTES, the least figure kept */
     long step;                 /* DDL_FAULT_INJECT counter */
     int repeated;              /* sizes whose rounds disagreed and were repeated (rank 0 reports) */
 } net_state;
