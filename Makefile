@@ -51,6 +51,8 @@ check = $(if $(filter $1,$(GIVEN)),$(if $(call bad.text,$1),$(error $1: expected
 $(foreach r,$(CHECKS),$(call check,$(word 1,$(subst :, ,$r)),$(word 2,$(subst :, ,$r)),$\
     $(or $(word 3,$(subst :, ,$r)),-)))
 
+# `make` alone builds `all` (the meta.o rule below would otherwise be the first target)
+.DEFAULT_GOAL := all
 MPICC   ?= mpicc
 ifeq ($(origin CC),default)
 CC := $(MPICC)

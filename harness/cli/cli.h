@@ -44,5 +44,12 @@ int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
  * ResNet-50 step at `batch` per precision beside PyTorch's images/s. 0, or non-zero (message printed). */
 int gpucheck_mem_rate(double *gbps);
 int gpucheck_pytorch_step(long batch);
+void gpucheck_mpi_done(void); /* MPI_Finalize, where gpucheck_pytorch_step initialised MPI */
+/* gpu-check part 6 (cli_gpucheck_contend.c): GEMM g beside communication on a second stream, and the
+ * mirror, printed as contention percentages; A, B, C: device buffers large enough for g. */
+struct model_gemm;
+int gpucheck_contention(const struct model_gemm *g, void *A, void *B, float *C);
+/* Launches for a batch of about `target` seconds of `one`-second units, within [1, 900]. */
+int gpucheck_batch_count(double target, double one);
 
 #endif

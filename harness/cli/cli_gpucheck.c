@@ -7,7 +7,9 @@
  * 5. the memory-bound layer kernels' rate (batch norm + ReLU, cli_gpucheck_step.c) in GB/s;
  *    writes a device profile (--profile-out) with gemm_gflops_fp32 (tf32 rate), gemm_gflops_fp16,
  *    reduce_ns_per_byte and mem_gbps, measured here, for the simulator;
- * 6. the ResNet-50 step at batch 32 and 256 (or --step-batch N; 0 skips), --compute gemm and full, per
+ * 6. compute beside communication: the largest ResNet-50 GEMM beside the reduction kernel or pinned
+ *    copies on a second stream, and the mirror (cli_gpucheck_contend.c);
+ * 7. the ResNet-50 step at batch 32 and 256 (or --step-batch N; 0 skips), --compute gemm and full, per
  *    precision, beside the H200 reference figures at that batch (cli_gpucheck_step.c). Without a device: one SKIP line, exit 0.
  * Only rank 0 runs; timings are medians. */
 #include "cli.h"
@@ -228,6 +230,7 @@ int cli_gpucheck_main(int argc, char **argv)
     double mgbs = 0;
     if (gpucheck_mem_rate(&mgbs)) { rc = 1; goto out; }
     printf("# 5. layer kernels (batch norm + ReLU forward and backward, 256 MiB): %.0f GB/s\n", mgbs);
+    if (top[0] && gpucheck_contention(top[0], A, B, C)) { rc = 1; goto out; }
     profile pr = { .gemm_gflops_fp32 = peak[KERN_PREC_TF32], .gemm_gflops_fp16 = peak[KERN_PREC_FP16],
                    .reduce_ns_per_byte = nspb, .mem_gbps = mgbs };
     if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32; mem_gbps: batch norm + ReLU kernels)",
@@ -250,5 +253,6 @@ out:
     if (rc && !fails) fprintf(stderr, "ddlbench gpu-check: %s\n", kern_dev_last_error());
     model_free(m);
     kern_dev_free(A), kern_dev_free(B), kern_dev_free(C);
+    gpucheck_mpi_done();
     return rc;
 }

@@ -1,7 +1,7 @@
-/* cli_gpucheck_step.c — parts 5 and 6 of `ddlbench gpu-check` (cli_gpucheck.c):
+/* cli_gpucheck_step.c — parts 5 and 7 of `ddlbench gpu-check` (cli_gpucheck.c):
  * 5. the memory-bound kernels' rate on the device: batch norm + ReLU forward and backward over a
  *    256 MiB activation (kernels/layers_cuda.cu), bytes as layers.h counts them -> the profile's mem_gbps;
- * 6. the ResNet-50 training step at batch 32 and 256 (224×224; or one --step-batch) on this one GPU,
+ * 7. the ResNet-50 training step at batch 32 and 256 (224×224; or one --step-batch) on this one GPU,
  *    --compute gemm and full, per precision, beside the reference figures measured on an H200
  *    (docs/SOURCES.md: PyTorch 2.11's torchvision resnet50, channels_last, SGD, random data, bf16 under
  *    autocast; and ddlbench's own first H200 run, before event-timed spans, at batch 32 and 256), with
@@ -95,6 +95,15 @@ static const struct ref_row *ref_find(long batch, kern_precision p)
     return NULL;
 }
 
+static int mpi_ours; /* 1: MPI was initialised here (a singleton), and gpucheck_mpi_done finalises it */
+
+void gpucheck_mpi_done(void)
+{
+    int done = 0;
+    if (mpi_ours && !MPI_Finalized(&done) && !done) MPI_Finalize();
+    mpi_ours = 0;
+}
+
 int gpucheck_pytorch_step(long batch)
 {
     static const kern_precision precs[] = { KERN_PREC_FP32, KERN_PREC_TF32, KERN_PREC_BF16 };
@@ -103,7 +112,7 @@ int gpucheck_pytorch_step(long batch)
     ddl_config cfg = DDL_CONFIG_INIT;
     int inited = 0, provided, fails = 0;
     MPI_Initialized(&inited);
-    if (!inited) MPI_Init_thread(NULL, NULL, engine_thread_level(), &provided);
+    if (!inited) MPI_Init_thread(NULL, NULL, engine_thread_level(), &provided), mpi_ours = 1;
     rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
     cfg.algo = "ring", cfg.device = 1;
     if (model_build("resnet50", (int)batch, 224, &m) || ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
@@ -111,7 +120,7 @@ int gpucheck_pytorch_step(long batch)
         model_free(m);
         return 1;
     }
-    printf("# 6. ResNet-50 training step, batch %ld, 224x224, this GPU: images/s (median of %d steps after %d)\n"
+    printf("# 7. ResNet-50 training step, batch %ld, 224x224, this GPU: images/s (median of %d steps after %d)\n"
            "#    beside the H200 references at this batch: PyTorch 2.11 (torchvision resnet50, channels_last, SGD,\n"
            "#    random data) and ddlbench's first run (gemm only, a drain after every GEMM); ratio = full / pytorch\n"
            "# %-5s %10s %10s %9s %9s %10s %10s %8s %s\n", batch, STEP_REPS, STEP_WARMUP, "prec", "gemm_only", "full",
@@ -133,7 +142,6 @@ int gpucheck_pytorch_step(long batch)
                r->pytorch, r->first, ratio, ratio >= 0.75 && ratio <= 1.25 ? "yes" : "NO");
     }
     ddl_ctx_free(ctx);
-    model_free(m);
-    if (!inited) MPI_Finalize();
+    model_free(m); /* MPI stays up for the next batch: gpucheck_mpi_done ends it (it cannot restart) */
     return fails ? 1 : 0;
 }

@@ -17,7 +17,7 @@ set -euo pipefail
 # The Open MPI runtime and everything it loads, as verified on the GPU machine (Ubuntu 24.04).
 MPI_PKGS="openmpi-bin libopenmpi3 openmpi-common libpmix2 libhwloc15 libevent-core-2.1-7
     libevent-pthreads-2.1-7 libfabric1 libucx0 libpsm2-2 libpsm-infinipath1 libibverbs1 ibverbs-providers
-    librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2 libnuma1 libpapi7.0 libpfm4"
+    librdmacm1 libnl-3-200 libnl-route-3-200 libmunge2 libnuma1 libpapi7.0 libpfm4 libcjson1"
 # Core libraries an image normally has: carried in mpi/fallback/, used only where the system lacks one.
 FALLBACK_PKGS="zlib1g libuuid1 libudev1 libatomic1"
 ARCH=-march=x86-64-v3       # AVX2; -march=native here may emit AVX-512 that the GPU machine's CPU lacks
@@ -174,11 +174,11 @@ gpu=$(du -sb .gpu | cut -f1)
 carry='[".gpu", "build"]'
 total=$((tree + gpu + $(du -sb build | cut -f1)))
 if [ $((total * 4)) -gt $((LIMIT_MB * 1048576 * 3)) ]; then      # over 3/4 of the limit: carry less of build/
-    carry='[".gpu", "build/cuda", "build/tests"]'
-    total=$((tree + gpu + $(du -scb build/cuda build/tests | tail -n 1 | cut -f1)))
+    carry='[".gpu", "build/cuda", "build/tests/test_cuda", "build/tests/test_cuda_compute"]' # all gpu_check.sh runs
+    total=$((tree + gpu + $(du -scb build/cuda build/tests/test_cuda build/tests/test_cuda_compute | tail -n 1 | cut -f1)))
 fi
 echo
-du -sh .gpu build
+du -sh .gpu build build/cuda
 echo "working tree (tracked + untracked, not ignored) $(mib "$tree") MiB;" \
      "with the carry paths $(mib "$total") MiB (device tool limit: $LIMIT_MB MiB)"
 [ $total -lt $((LIMIT_MB * 1048576)) ] || die "too big for the device tool: clean build/ or the working tree"

@@ -16,8 +16,8 @@ gemm_gflops_fp32 = 144600
 gemm_gflops_fp16 = 241000
 # mem_gbps: 3.35 TB/s HBM3 peak (H100 SXM datasheet, sourced) at an assumed 75% achieved: 2,512.5
 # GB/s. ResNet-50's memory-bound kernels move 213.9 GB per step at batch 256 (`ddlbench model --batch
-# 256`): 85.1 ms; with the GEMMs (43.0 ms) the full fp32 step predicts 1,998 images/s, 80% of the
-# h200 profile's 2,499 (MLPerf Training v4.0, same NVIDIA software on both: H100 7,161 and H200 7,950
+# 256`): 85.1 ms; with the GEMMs (43.0 ms) the full fp32 step predicts 1,998 images/s, 84% of the
+# h200 profile's 2,383 (MLPerf Training v4.0, same NVIDIA software on both: H100 7,161 and H200 7,950
 # images/s per GPU, 90%).
 mem_gbps = 2512.5
 # reduce_ns_per_byte: 3 bytes of HBM3 traffic per byte of one input at the memory rate above:
