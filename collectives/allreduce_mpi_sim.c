@@ -15,12 +15,19 @@
  * it into a temporary (reduce + bcast: none) (open-mpi/ompi v4.1.x, ompi/mca/coll/base/coll_base_allreduce.c; measured here,
  * issue 26: the real `mpi` at 2 ranks and 64 MiB took 38.2 ms against 18.7 ms for ddlbench's rhd of
  * the same bytes). Not priced: recursive doubling's copy when in place and its final copy back on
- * some ranks, and the fresh pages of Rabenseifner's per-call temporary of the vector's size (glibc
- * maps allocations above its 32 MiB mmap-threshold maximum anew each call).
+ * some ranks. Priced (kern_fresh_pages, at the platform's fault_ns): the fresh pages of Rabenseifner's
+ * per-call temporary of the vector's size, which glibc maps anew on every call above its 32 MiB
+ * mmap-threshold maximum (measured here, issue 26: the real `mpi` at 2 ranks and 64 MiB, 42.7 ms
+ * against 27.7 simulated without them).
  * Its reduce-scatter and allgather follow the same pick for
  * the whole p·count vector: the ring's where it picks a ring, else rhd's (allreduce_ring.c, rsag_rhd.c).
  * Being the SMPI build's one collectives file, it also answers coll_simulated() (coll.h). */
 #include "coll.h"
+#include "mem.h"
+
+/* glibc's DEFAULT_MMAP_THRESHOLD_MAX on 64-bit systems (4 MiB x sizeof(long)): a malloc above it is
+ * always mmapped, and its pages are fresh (malloc/malloc.c) */
+#define OMPI_MMAP_MAX_BYTES (32.0 * 1024 * 1024)
 
 int coll_simulated(void) { return 1; }
 
@@ -41,6 +48,11 @@ static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t 
     if (sbuf != rbuf && coll_ompi_allreduce_pick(ctx->size, bytes) != COLL_OMPI_NONOVERLAP &&
         (rc = coll_copy(ctx, rbuf, sbuf, (size_t)bytes)))
         return rc;
+    /* Rabenseifner's temporary of the vector's size: above glibc's largest mmap threshold it is mapped
+     * anew on every call, and its first reduce-scatter step receives into half of it (all of it on
+     * the ranks that fold a non-power-of-two p) */
+    if (coll_ompi_allreduce_pick(ctx->size, bytes) == COLL_OMPI_RSAG && bytes > OMPI_MMAP_MAX_BYTES)
+        kern_fresh_pages((size_t)(ctx->size & (ctx->size - 1) ? bytes : bytes / 2));
     return (ring_pick(ctx, bytes) ? coll_allreduce_ring : coll_allreduce_rhd)(ctx, sbuf, rbuf, count, dt, op);
 }
 

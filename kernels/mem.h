@@ -28,6 +28,10 @@ void kern_operand_free(void *p, size_t bytes);
  * kern_poll_pause the pause between two tests of a polling wait (coll_waitall, poll_us > 0): nanosleep
  *                of us microseconds; simulated, us plus the machine's measured oversleep (the
  *                platform's poll_slack: what a nanosleep takes beyond what it asks for);
+ * kern_fresh_pages bytes of memory written for the first time since they were mapped (a temporary
+ *                that glibc's malloc maps anew on every call: above its 32 MiB largest mmap threshold):
+ *                host build, nothing (the real call pays its own faults); simulated, bytes x the
+ *                platform's fault_ns (sim.h);
  * kern_moves_posted 1 where posted messages move without their ranks (the simulator's links: SMPI),
  *                0 where a rank moves them inside its MPI calls (host build: on one node, MPI's
  *                shared-memory copies; exchange.c posts its receives accordingly under polling). */
@@ -35,6 +39,7 @@ void kern_copy(void *dst, const void *src, size_t bytes);
 void kern_landed(size_t bytes);
 void kern_posted(void);
 void kern_poll_pause(long us);
+void kern_fresh_pages(size_t bytes);
 int kern_moves_posted(void);
 
 #endif

@@ -27,6 +27,7 @@ void kern_operand_free(void *p, size_t bytes)
 void kern_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
 void kern_landed(size_t bytes) { (void)bytes; }
 void kern_posted(void) {}
+void kern_fresh_pages(size_t bytes) { (void)bytes; }
 int kern_moves_posted(void) { return 0; }
 
 void kern_poll_pause(long us)

@@ -52,7 +52,8 @@ static void sim_env_load(void)
 {
     size_t b[KERN_SIM_WS_POINTS];
     double ns[KERN_SIM_WS_POINTS], o;
-    const char *why = NULL, *oh = getenv("DDL_SIM_CALL_OVERHEAD"), *ps = getenv("DDL_SIM_POLL_SLACK");
+    const char *why = NULL, *oh = getenv("DDL_SIM_CALL_OVERHEAD"), *ps = getenv("DDL_SIM_POLL_SLACK"),
+               *fa = getenv("DDL_SIM_FAULT");
     static const char *const var[2] = { "DDL_SIM_WS_COPY", "DDL_SIM_COPY" };
     int (*const set[2])(int, const size_t *, const double *) = { kern_sim_set_ws_table, kern_sim_set_copy_table };
     char *end;
@@ -77,6 +78,13 @@ static void sim_env_load(void)
         o = strtod(ps, &end);
         if (*end || end == ps || kern_sim_set_poll_slack(o)) {
             fprintf(stderr, "ddlbench: DDL_SIM_POLL_SLACK: expected seconds >= 0, got \"%.60s\"\n", ps);
+            exit(2);
+        }
+    }
+    if (fa && *fa) {
+        o = strtod(fa, &end);
+        if (*end || end == fa || kern_sim_set_fault_cost(o)) {
+            fprintf(stderr, "ddlbench: DDL_SIM_FAULT: expected ns per byte >= 0, got \"%.60s\"\n", fa);
             exit(2);
         }
     }
@@ -111,6 +119,12 @@ void kern_posted(void)
 }
 
 int kern_moves_posted(void) { return 1; }
+
+void kern_fresh_pages(size_t bytes)
+{
+    if (!sim_env_read) sim_env_load();
+    sim_charge((double)bytes * kern_sim_fault_cost() * 1e-9);
+}
 
 /* The simulated clock moves by the pause the real one would take (SMPI's own time injected into the
  * MPI_Testall before it is switched off: smpi/test:0, simlaunch.sh). */

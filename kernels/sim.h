@@ -66,5 +66,10 @@ double kern_sim_call_overhead(void);
  * returns 0, or -1 (unchanged). kern_poll_pause (mem.h) adds it to each simulated pause. */
 int kern_sim_set_poll_slack(double seconds);
 double kern_sim_poll_slack(void);
+/* What fresh pages cost beyond writing warm memory, ns per byte (page faults and the kernel's zeroing:
+ * a large malloc that glibc maps anew on every call), fitted by calibrate --network (fault_ns), through
+ * DDL_SIM_FAULT: >= 0; returns 0, or -1 (unchanged). kern_fresh_pages (mem.h) charges it. */
+int kern_sim_set_fault_cost(double ns_per_byte);
+double kern_sim_fault_cost(void);
 
 #endif

@@ -11,7 +11,7 @@ static size_t red_bytes[KERN_SIM_REDUCE_POINTS];
 static double red_ns[KERN_SIM_REDUCE_POINTS];
 typedef struct ws_table { int n; size_t bytes[KERN_SIM_WS_POINTS]; double ns[KERN_SIM_WS_POINTS]; } ws_table;
 static ws_table ws, cp;                         /* the exchange's and the plain copy's cost by working set */
-static double call_overhead, poll_slack;
+static double call_overhead, poll_slack, fault_ns;
 
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte)
 {
@@ -148,3 +148,12 @@ int kern_sim_set_poll_slack(double seconds)
 }
 
 double kern_sim_poll_slack(void) { return poll_slack; }
+
+int kern_sim_set_fault_cost(double ns_per_byte)
+{
+    if (!(ns_per_byte >= 0) || !isfinite(ns_per_byte)) return -1;
+    fault_ns = ns_per_byte;
+    return 0;
+}
+
+double kern_sim_fault_cost(void) { return fault_ns; }

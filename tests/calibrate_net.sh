@@ -51,6 +51,10 @@ if [ "$st" = 0 ] && [ "$(key intra_points "$tmp/real.platform")" = 9 ]; then
     ps=$(key poll_slack "$tmp/real.platform")
     grep -q "^# poll slack: a nanosleep of 50 us takes" "$tmp/real.out" && awk -v v="${ps:-0}" 'BEGIN { exit !(v >= 0 && v < 0.01) }' &&
         ok || bad "poll_slack: ${ps:-none}"
+    # the fresh-page cost: 64 MiB mapped, written, unmapped less warm memory (0..20 ns/B; written when above 0)
+    fa=$(key fault_ns "$tmp/real.platform")
+    grep -q "^# fresh pages: [0-9.e+-]* ns per byte" "$tmp/real.out" && awk -v v="${fa:-0}" 'BEGIN { exit !(v >= 0 && v < 20) }' &&
+        ok || bad "fault_ns: ${fa:-none}"
 elif [ "$st" != 0 ] && grep -q "no fit with a positive bandwidth term" "$tmp/real.err" && [ ! -f "$tmp/real.platform" ]; then
     echo "NOTE: 2-rank calibration: times flat with size on this loaded machine; the fit refused, no file ($(uptime))"
     ok
@@ -83,6 +87,19 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     r=$(awk '$5 == "ring" && $6 == "out" { o = $7 } $5 == "ring" && $6 == "in" { i = $7 } END { print o - i }' "$tmp/copy.out")
     within "$d" 16777.216 0.02 && awk -v r="$r" 'BEGIN { exit !(r < 100 && r > -100) }' && ok ||
         bad "mpi out of place: +$d us (want 16777 at 1 ns/B; ring: $r, want ~0)"
+    # the simulated `mpi` at 2 ranks and 64 MiB (Open MPI's Rabenseifner) maps its 64 MiB temporary anew
+    # on every call and receives into half of it: at 1 ns/B of fresh pages, 33.5 ms more; 16 MiB (under
+    # glibc's 32 MiB threshold) and the ring nothing more
+    { cat "$tmp/good.platform"; echo "fault_ns = 1"; } >"$tmp/fault.platform"
+    mkdir -p "$tmp/pf" "$tmp/pg" && "$exe" platform --preset "$tmp/fault.platform" --nodes 1 --gpus-per-node 2 -o "$tmp/pf" >/dev/null &&
+        "$exe" platform --preset "$tmp/good.platform" --nodes 1 --gpus-per-node 2 -o "$tmp/pg" >/dev/null
+    ft() { DDL_RANKS_PER_NODE=2 sh "$root/harness/scripts/simlaunch.sh" 2 "$1" "$sim" allreduce -a "$2" -b "$3" -e "$3" \
+        -w 0 -n 1 -c 0 2>/dev/null | awk -v a="$2" '$5 == a && $6 == "in" { print $7 }'; }
+    f0=$(ft "$tmp/pg" mpi 64M) f1=$(ft "$tmp/pf" mpi 64M) g0=$(ft "$tmp/pg" mpi 16M) g1=$(ft "$tmp/pf" mpi 16M)
+    r0=$(ft "$tmp/pg" ring 64M) r1=$(ft "$tmp/pf" ring 64M)
+    awk -v a="$f0" -v b="$f1" -v c="$g0" -v d="$g1" -v e="$r0" -v f="$r1" 'BEGIN { x = b - a
+        exit !(a > 0 && x > 33554.4 * 0.98 && x < 33554.4 * 1.02 && d - c < 100 && c - d < 100 && f - e < 100 && e - f < 100) }' && ok ||
+        bad "fresh pages: mpi 64 MiB ${f0:-?} -> ${f1:-?} us (want +33554), 16 MiB ${g0:-?} -> ${g1:-?}, ring ${r0:-?} -> ${r1:-?}"
     # a polling wait's pause moves the simulated clock by poll_us + poll_slack (kern_poll_pause): a 16 MiB
     # ring at 2 ranks on 5 GB/s moves 64 pieces of 256 KiB, each received one ahead (exchange.c), and
     # waits out 32 pauses, so 1 ms of slack adds 32 ms to DDL_POLL_US=1000 (a real one here, 2026-12-03:

@@ -183,6 +183,9 @@ int main(void)
         CHECK(kern_sim_set_poll_slack(-1e-6) == -1 && kern_sim_poll_slack() == 0 && kern_sim_set_poll_slack(8e-5) == 0 &&
                   kern_sim_poll_slack() == 8e-5, "the poll slack: >= 0, a negative one refused");
         kern_sim_set_poll_slack(0);
+        CHECK(kern_sim_set_fault_cost(-0.1) == -1 && kern_sim_fault_cost() == 0 && kern_sim_set_fault_cost(0.3) == 0 &&
+                  kern_sim_fault_cost() == 0.3, "the fresh-page cost: >= 0, a negative one refused");
+        kern_sim_set_fault_cost(0);
         kern_sim_set_ws_table(0, NULL, NULL);
     }
     return TEST_REPORT();

@@ -97,7 +97,10 @@ static void usage(void)
            "back to back, per exchange (each size keeps at least the latter).\n"
            "More ranks on one machine (one kernel) than it has cores: latency = the exchange's alpha.\n"
            "Always: the poll slack (poll_slack: what a nanosleep of %d us takes beyond it, the median of\n"
-           "%d on every rank at once, the slowest rank's), added to each simulated pause of a polling wait.\n"
+           "%d on every rank at once, the slowest rank's), added to each simulated pause of a polling wait;\n"
+           "and the fresh-page cost (fault_ns: %zu MiB mapped, written and unmapped less writing warm memory,\n"
+           "ns/B, the slowest rank's median of %d), charged for the simulated `mpi`'s temporaries that glibc\n"
+           "maps anew on every call.\n"
            "Noise: each figure is the median over iterations, then the median of the R round medians;\n"
            "where a size's rounds disagree by more than %.3gx (slowest / fastest), up to R more rounds\n"
            "are run for it and the fastest round's median is kept (load only adds time). Where a fit's RMS\n"
@@ -108,7 +111,7 @@ static void usage(void)
            "working-set sweep slower than the exchange sweep by more than it where both are one message (64\n"
            "and 256 KiB) is measured again (up to %d times), else left out with one line.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
-           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_POLL_US, NET_POLL_SLEEPS, NET_DISAGREE,
+           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_POLL_US, NET_POLL_SLEEPS, NET_FAULT_BYTES >> 20, NET_FAULT_ROUNDS, NET_DISAGREE,
            FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT, FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
 }
 
@@ -295,6 +298,13 @@ static int measure_and_write(net_state *s, const double *n, int count)
     net_copy_costs(s, n, count, t[LV_INTRA][SW_EXCHANGE], &fit);
     fit.poll_slack = net_poll_slack();
     if (s->rank == 0) printf("# poll slack: a nanosleep of %d us takes %.3g us more\n", NET_POLL_US, fit.poll_slack * 1e6);
+    fit.fault_ns = net_fault_cost();
+    if (s->rank == 0 && fit.fault_ns >= 0)
+        printf("# fresh pages: %.4g ns per byte beyond writing warm memory (%zu MiB mapped, written, unmapped)\n",
+               fit.fault_ns, NET_FAULT_BYTES >> 20);
+    else if (s->rank == 0)
+        printf("# fresh pages: not measured (a %zu MiB mapping failed)\n", NET_FAULT_BYTES >> 20);
+    if (fit.fault_ns < 0) fit.fault_ns = 0;
     if (s->rank == 0 && s->repeated)
         printf("# %d figures' rounds disagreed by more than %.3gx: repeated, the fastest round kept\n", s->repeated,
                NET_DISAGREE);

@@ -19,6 +19,8 @@
 #define NET_BURST 32       /* messages per burst of the overhead sweep */
 #define NET_POLL_US 50     /* the pause the poll-slack sweep asks for: the trainer's default --poll-us */
 #define NET_POLL_SLEEPS 101
+#define NET_FAULT_BYTES ((size_t)64 << 20) /* the fresh-page sweep's mapping: above glibc's 32 MiB threshold */
+#define NET_FAULT_ROUNDS 5
 
 typedef struct net_opts {
     const char *path, *name;
@@ -53,6 +55,9 @@ void net_sweep(net_state *s, int level, int kind, const double *n, int count, do
 double net_median(double *v, long k);
 /* Seconds a nanosleep of NET_POLL_US takes beyond it (>= 0; the slowest rank's median). Collective. */
 double net_poll_slack(void);
+/* What fresh pages cost beyond writing warm memory, ns per byte (>= 0; the slowest rank's median of
+ * NET_FAULT_ROUNDS, every rank at once). Collective; < 0 when the mapping failed on some rank. */
+double net_fault_cost(void);
 /* The copy costs by working set (exchange and plain copy: ws_copy, copy) and the per-call overhead
  * into fit, from the intra level (>= 2 ranks a node; nothing otherwise); tx: the exchange sweep's
  * times at sizes n[0..count), to check the working-set sweep against (cli_calibrate_copy.c). */

@@ -9,6 +9,7 @@
  *              whole-buffer copies of a collective, e.g. Open MPI's of the send vector), slowest
  *              rank per iteration, s per byte;
  *   poll       what a nanosleep of NET_POLL_US (a polling wait's pause) takes beyond it (net_poll_slack);
+ *   fault      what fresh pages cost beyond warm memory, per byte (net_fault_cost);
  *   burst      the per-call overhead: NET_BURST 8-byte messages posted at once each way, less one
  *              alone, per message (what each further posted message costs beyond the latency).
  * Each figure is the median over iterations; then over rounds, robustly (net_sweep).
@@ -18,6 +19,9 @@
  * from the sender's core, 1.6x to 2.3x slower than a buffer both cores already share from 16 KiB to
  * 1 MiB (2 ranks, 2026-12-03, docs/BENCHMARKS.md) — what the sweeps measured before, and so the
  * simulator's collectives ran that much too fast there. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (sys/mman.h) beside -D_POSIX_C_SOURCE */
+#endif
 #include "cli_calibrate_net.h"
 #include "guard.h"
 #include "watchdog.h"
@@ -26,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static int cmp_double(const void *a, const void *b)
@@ -159,6 +164,42 @@ double net_poll_slack(void)
     mine = net_median(t, NET_POLL_SLEEPS);
     MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return worst > 0 ? worst : 0;
+}
+
+/* Seconds to write n bytes into p, a page at a time (what a receive into fresh memory does to it). */
+static double touch(char *p, size_t n)
+{
+    double t0 = MPI_Wtime();
+    memset(p, 1, n);
+    return MPI_Wtime() - t0;
+}
+
+/* Fresh pages beyond warm memory: mmap NET_FAULT_BYTES, write them, munmap (what glibc's malloc and
+ * free do with a temporary above its largest mmap threshold), less writing a buffer already mapped
+ * and written; every rank at once, ns per byte, the slowest rank's median over NET_FAULT_ROUNDS. */
+double net_fault_cost(void)
+{
+    double t[NET_FAULT_ROUNDS], mine, worst;
+    int bad = 0, anybad = 0;
+    char *warm = mmap(NULL, NET_FAULT_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    bad = warm == MAP_FAILED;
+    if (!bad) touch(warm, NET_FAULT_BYTES);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int r = 0; !bad && r < NET_FAULT_ROUNDS; r++) {
+        double t0 = MPI_Wtime(), w;
+        char *p = mmap(NULL, NET_FAULT_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if ((bad = p == MAP_FAILED)) break;
+        touch(p, NET_FAULT_BYTES);
+        munmap(p, NET_FAULT_BYTES);
+        t[r] = MPI_Wtime() - t0;
+        w = touch(warm, NET_FAULT_BYTES);
+        t[r] = t[r] > w ? (t[r] - w) * 1e9 / (double)NET_FAULT_BYTES : 0;
+    }
+    if (warm != MAP_FAILED) munmap(warm, NET_FAULT_BYTES);
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    mine = anybad ? 0 : net_median(t, NET_FAULT_ROUNDS);
+    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return anybad ? -1 : worst;
 }
 
 /* Seconds per message of a burst of NET_BURST 8-byte messages from a to b (Isend / Irecv all, then

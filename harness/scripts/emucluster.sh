@@ -6,7 +6,8 @@
 # every process started on it) and one NIC, eth0 (10.254.12.<i>/24), a veth link to a bridge in a
 # switch namespace <name>-sw. Nothing is made in the machine's own namespace and there is no route
 # out: traffic stays among the namespaces made here. --rate limits each node's NIC in both directions
-# with tc tbf (on eth0 and on its switch port); --delay adds netem delay on each node's egress, only
+# with tc tbf (on eth0 and on its switch port; a burst of one 16 KiB packet, packets capped at 16 KiB by
+# the veths' GSO size: a link of fixed rate, as the simulator's); --delay adds netem delay on each node's egress, only
 # where the kernel has netem (detected; otherwise --delay is refused).
 # Launchers: Open MPI reads OMPI_MCA_* (plm_rsh_agent = emu_agent.sh, a hostfile, the TCP BTL on the
 # cluster subnet); MPICH's hydra reads HYDRA_* (rsh launcher = emu_agent.sh, a hostfile). Either starts
@@ -23,6 +24,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 STATE=${EMU_STATE:-/run/ddl-emucluster}
 MAX_NODES=16
+GSO_BYTES=16384 # the shaped NICs' largest packet (veth gso_max_size), which the tbf burst holds
 SUBNET=10.254.12
 usage() {
     cat <<'EOF'
@@ -103,6 +105,10 @@ make_node() {
     try "address of $ns" ip -n "$ns" addr add "$SUBNET.$i/24" dev eth0
     try "eth0 of $ns up" ip -n "$ns" link set eth0 up
     try "lo of $ns up" ip -n "$ns" link set lo up
+    if [ "$bits" -gt 0 ]; then # shaped: packets of at most GSO_BYTES, so that a small tbf burst holds one
+        try "gso of $ns eth0" ip -n "$ns" link set eth0 gso_max_size "$GSO_BYTES"
+        try "gso of switch port p$i" ip -n "$sw" link set "p$i" gso_max_size "$GSO_BYTES"
+    fi
     if [ "$bits" -gt 0 ]; then
         try "tc tbf on $ns eth0" tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "${bits}bit" burst "$burst" latency 100ms
         try "tc tbf on switch port p$i" tc -n "$sw" qdisc add dev "p$i" root tbf rate "${bits}bit" burst "$burst" latency 100ms
@@ -144,8 +150,14 @@ cmd_up() {
         tc -n "$sw" qdisc del dev br0 root >/dev/null 2>&1
     [ "$delay" = none ] || [ "$netem" = present ] ||
         die "--delay: this kernel has no netem (sch_netem), so delay cannot be emulated; run without --delay"
-    # tbf burst: 2 ms at the rate, at least 64 KB (one GSO packet of a veth)
-    burst=$((bits / 8 / 500)); [ "$burst" -ge 65536 ] || burst=65536
+    # tbf burst: one packet of at most GSO_BYTES and its headers. A larger bucket lets every message that
+    # fits it after a pause cross at the veth's speed, so a size's time depended on the traffic before it:
+    # with 2 ms at the rate (125 KB at 500mbit, as before 2026-12-04) a 16 KiB allreduce at 4 ranks took
+    # 66 us in one run and 254 in the next, which no fixed-rate link (the simulator's) reproduces
+    # (docs/BENCHMARKS.md, "The emulated NIC's burst"). Packets: veth's 64 KB GSO packets would not fit;
+    # capped at GSO_BYTES, not at the MTU (1,500-byte packets made 2 cores the bottleneck). At rates
+    # above 3.3 Gbit/s, 50 us at the rate (fewer timer wake-ups than one packet's worth at a time).
+    burst=$((GSO_BYTES + 4096)); [ $((bits / 8 / 20000)) -le "$burst" ] || burst=$((bits / 8 / 20000))
     i=1
     while [ "$i" -le "$nodes" ]; do make_node "$i"; i=$((i + 1)); done
     printf 'nodes=%s\nrate=%s\nrate_bits=%s\ndelay=%s\nnetem=%s\n' "$nodes" "$rate" "$bits" "$delay" "$netem" >"$dir/config.tmp" &&

@@ -34,6 +34,8 @@
  *   call_overhead = 0.3us        software overhead per posted message, >= 0  (optional; default 0)
  *   poll_slack = 80us            what a nanosleep of a polling wait takes beyond what it asks, >= 0
  *                                (optional; default 0)
+ *   fault_ns = 0.25              fresh pages beyond warm memory, ns per byte, >= 0: what a temporary
+ *                                mapped anew on every call costs (optional; default 0)
  * Every key at most once. A malformed line, an unknown or repeated key, a missing one, a negative
  * fit (a latency < 0, a bandwidth <= 0), an unknown unit, factor sizes that do not increase, rails
  * that do not divide the GPUs, an oversubscription below 1 or a NUL byte: an error naming the file,
@@ -61,6 +63,7 @@ typedef struct platform_fit {
     char copy[PLATFORM_FACTOR_LEN];    /* copy_ns: the same for a plain copy ("" = ws_copy's) */
     double call_overhead;              /* s per posted message (0 = none) */
     double poll_slack;                 /* s a polling wait's pause oversleeps (0 = none) */
+    double fault_ns;                   /* ns per byte of fresh pages beyond warm memory (0 = none) */
 } platform_fit;
 
 /* Parse text[0..len) (name for messages). *pf gets nodes = 1; fit may be NULL. 0, or 2 with err. */

@@ -61,6 +61,7 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
         if (fit->copy[0]) fprintf(f, "copy_ns = %s\n", fit->copy);
         if (fit->call_overhead > 0) fprintf(f, "call_overhead = %.4gus\n", fit->call_overhead * 1e6);
         if (fit->poll_slack > 0) fprintf(f, "poll_slack = %.4gus\n", fit->poll_slack * 1e6);
+        if (fit->fault_ns > 0) fprintf(f, "fault_ns = %.4g\n", fit->fault_ns);
     }
     return outfile_commit(&o, err, errlen);
 }
@@ -78,5 +79,6 @@ int platform_write_sim_env(const platform_fit *fit, FILE *f)
     if (fit->copy[0]) fprintf(f, "DDL_SIM_COPY=%s\n", fit->copy);
     if (fit->call_overhead > 0) fprintf(f, "DDL_SIM_CALL_OVERHEAD=%.6g\n", fit->call_overhead);
     if (fit->poll_slack > 0) fprintf(f, "DDL_SIM_POLL_SLACK=%.6g\n", fit->poll_slack);
+    if (fit->fault_ns > 0) fprintf(f, "DDL_SIM_FAULT=%.6g\n", fit->fault_ns);
     return ferror(f) ? -1 : 0;
 }
