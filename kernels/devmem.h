@@ -55,6 +55,10 @@ int kern_dev_memset(void *dst, int byte, size_t bytes, kern_stream *s);
  * half types are reduced in float32 and rounded once; out may equal a or b). */
 int kern_reduce_device(kern_dtype dt, kern_op op, void *out, const void *a, const void *b, size_t n,
                        kern_stream *s);
+/* At most `blocks` blocks of 256 threads for kern_reduce_device from now on, in every thread (0: as
+ * many as the vector needs, up to 8192): gpu-check's contention probe runs the reduction on as few SMs
+ * as a collective library's kernels take. */
+int kern_reduce_device_cap(unsigned blocks);
 /* w -= lr * g over n floats, on the device in stream order. */
 int kern_sgd_device(float *w, const float *g, float lr, size_t n, kern_stream *s);
 /* p[i] = scale * ((i % 13) - 6) as float32 (synthetic values, as the host trainer's fill). */

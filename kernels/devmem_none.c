@@ -34,6 +34,11 @@ int kern_dev_memset(void *dst, int byte, size_t bytes, kern_stream *s)
     (void)dst, (void)byte, (void)bytes, (void)s;
     return KERN_DEV_ENOSUPPORT;
 }
+int kern_reduce_device_cap(unsigned blocks)
+{
+    (void)blocks;
+    return KERN_DEV_ENOSUPPORT;
+}
 int kern_reduce_device(kern_dtype dt, kern_op op, void *out, const void *a, const void *b, size_t n,
                        kern_stream *s)
 {

@@ -50,10 +50,20 @@ static unsigned blocks_for(size_t n)
     return (unsigned)(b > MAX_BLOCKS ? MAX_BLOCKS : (b ? b : 1));
 }
 
+static unsigned reduce_cap; /* kern_reduce_device_cap: at most this many blocks (0: blocks_for's) */
+
+extern "C" int kern_reduce_device_cap(unsigned blocks)
+{
+    reduce_cap = blocks;
+    return KERN_DEV_OK;
+}
+
 template <class T, class OP>
 static int launch(void *out, const void *a, const void *b, size_t n, cudaStream_t s)
 {
-    reduce_kernel<T, OP><<<blocks_for(n), THREADS, 0, s>>>((T *)out, (const T *)a, (const T *)b, n);
+    unsigned g = blocks_for(n);
+    if (reduce_cap && g > reduce_cap) g = reduce_cap;
+    reduce_kernel<T, OP><<<g, THREADS, 0, s>>>((T *)out, (const T *)a, (const T *)b, n);
     KERN_CU(cudaGetLastError());
     return KERN_DEV_OK;
 }

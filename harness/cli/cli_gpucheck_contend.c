@@ -5,7 +5,9 @@
  * Compute: a batch of the largest ResNet-50 GEMM (batch 32, 224x224) on the compute stream. Communication,
  * on a second stream, one of:
  *   reduce  the reduction kernel (float32 sum of two 64 MiB buffers, what an allreduce's reduce step
- *           runs; it takes every SM it can, where NCCL's kernels take a few channels: an upper bound);
+ *           runs) on every SM it can take (an upper bound), and capped at 32 blocks of 256 threads
+ *           (NCCL 2.x's kernels: at most MAXCHANNELS = 32 blocks, one a channel, of up to 512 threads,
+ *           src/include/devcomm.h: so about what a collective library takes);
  *   copy    a pinned D2H then H2D copy of 64 MiB (the staged path's traffic: copy engines and HBM only).
  * Each kind alone, then each beside a background of the other sized to outlast it 3 times (issued
  * first), so the timed batch is overlapped from its first kernel to its last. Median of 5 rounds;
@@ -32,6 +34,7 @@ typedef struct contend {
     kern_stream *cs;           /* the communication stream */
     void *x, *y, *h;           /* two device buffers, one pinned host buffer, COMM_BYTES each */
     int copy;                  /* 1: D2H + H2D copies, 0: the reduction kernel */
+    unsigned blocks;           /* the reduction's blocks (0: as many as the vector needs) */
     kern_event *ev[4];         /* gemm start/end, comm start/end */
 } contend;
 
@@ -109,6 +112,8 @@ static int measure(const contend *c, double *pg, double *pc, double *ms_g, doubl
 int gpucheck_contention(const model_gemm *g, void *A, void *B, float *C)
 {
     static const kern_precision precs[] = { KERN_PREC_TF32, KERN_PREC_BF16 };
+    static const struct { const char *name; int copy; unsigned blocks; } kinds[] = {
+        { "reduce", 0, 0 }, { "red/32", 0, 32 }, { "copy", 1, 0 } };
     contend c = { .g = g, .A = A, .B = B, .C = C };
     int rc = kern_stream_create(&c.cs) || kern_dev_alloc(&c.x, COMM_BYTES) || kern_dev_alloc(&c.y, COMM_BYTES) ||
              kern_dev_host_alloc(&c.h, COMM_BYTES) || kern_dev_memset(c.x, 0, COMM_BYTES, c.cs) ||
@@ -116,18 +121,20 @@ int gpucheck_contention(const model_gemm *g, void *A, void *B, float *C)
     for (int i = 0; !rc && i < 4; i++) rc = kern_event_create(&c.ev[i]);
     if (!rc)
         printf("# 6. compute beside communication on this GPU (two streams; median of %d rounds):\n"
-               "#    GEMM m=%d n=%d k=%d batches beside the reduction kernel (float32 sum, 64 MiB: every SM it can take)\n"
-               "#    or pinned D2H + H2D copies of 64 MiB (copy engines), and the mirror; contention = beside / alone - 1\n"
+               "#    GEMM m=%d n=%d k=%d batches beside the reduction kernel (float32 sum, 64 MiB: reduce on every SM\n"
+               "#    it can take, red/32 on 32 blocks as NCCL's channels) or pinned D2H + H2D copies of 64 MiB (copy\n"
+               "#    engines), and the mirror; contention = beside / alone - 1\n"
                "# %-6s %-5s %9s %9s %16s %16s\n", ROUNDS, g->m, g->n, g->k, "comm", "prec", "gemm_ms", "comm_ms",
                "compute_slowed%", "comm_slowed%");
-    for (int k = 0; !rc && k < 2; k++)
+    for (size_t k = 0; !rc && k < sizeof kinds / sizeof kinds[0]; k++)
         for (size_t p = 0; !rc && p < sizeof precs / sizeof precs[0]; p++) {
             double pg = 0, pc = 0, mg = 0, mc = 0;
-            c.copy = k, c.prec = precs[p];
-            if (!(rc = measure(&c, &pg, &pc, &mg, &mc)))
-                printf("  %-6s %-5s %9.4f %9.4f %16.1f %16.1f\n", k ? "copy" : "reduce", kern_precision_name(precs[p]),
-                       mg, mc, pg, pc);
+            c.copy = kinds[k].copy, c.prec = precs[p];
+            if (!(rc = kern_reduce_device_cap(kinds[k].blocks)) && !(rc = measure(&c, &pg, &pc, &mg, &mc)))
+                printf("  %-6s %-5s %9.4f %9.4f %16.1f %16.1f\n", kinds[k].name, kern_precision_name(precs[p]), mg, mc,
+                       pg, pc);
         }
+    kern_reduce_device_cap(0);
     for (int i = 0; i < 4; i++) kern_event_free(c.ev[i]);
     kern_dev_free(c.x), kern_dev_free(c.y), kern_dev_host_free(c.h), kern_stream_free(c.cs);
     return rc;
