@@ -51,8 +51,7 @@ check = $(if $(filter $1,$(GIVEN)),$(if $(call bad.text,$1),$(error $1: expected
 $(foreach r,$(CHECKS),$(call check,$(word 1,$(subst :, ,$r)),$(word 2,$(subst :, ,$r)),$\
     $(or $(word 3,$(subst :, ,$r)),-)))
 
-# `make` alone builds `all` (the meta.o rule below would otherwise be the first target)
-.DEFAULT_GOAL := all
+.DEFAULT_GOAL := all # else `make` alone would build the meta.o rule below, the first target
 MPICC   ?= mpicc
 ifeq ($(origin CC),default)
 CC := $(MPICC)

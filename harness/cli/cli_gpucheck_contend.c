@@ -12,6 +12,7 @@
  * Each kind alone, then each beside a background of the other sized to outlast it 3 times (issued
  * first), so the timed batch is overlapped from its first kernel to its last. Median of 5 rounds;
  * contention = beside / alone - 1. Times by CUDA events on each stream. */
+#include "bench.h"
 #include "cli.h"
 #include "devmem.h"
 #include "gemm.h"
@@ -19,7 +20,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #define ROUNDS 5
 #define COMM_BYTES ((size_t)64 << 20)
@@ -34,11 +34,8 @@ typedef struct contend {
     kern_stream *cs;           /* the communication stream */
     void *x, *y, *h;           /* two device buffers, one pinned host buffer, COMM_BYTES each */
     int copy;                  /* 1: D2H + H2D copies, 0: the reduction kernel */
-    unsigned blocks;           /* the reduction's blocks (0: as many as the vector needs) */
     kern_event *ev[4];         /* gemm start/end, comm start/end */
 } contend;
-
-static int cmp_d(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
 /* Launches for a batch of about `target` seconds of units of `one` seconds, in [1, MAX_LAUNCH]. */
 int gpucheck_batch_count(double target, double one)
@@ -102,10 +99,11 @@ static int measure(const contend *c, double *pg, double *pc, double *ms_g, doubl
         if (!rc) g[r] = a / ga[r], m[r] = b / ca[r];
     }
     if (rc) return rc;
-    qsort(g, ROUNDS, sizeof *g, cmp_d), qsort(m, ROUNDS, sizeof *m, cmp_d);
-    qsort(ga, ROUNDS, sizeof *ga, cmp_d), qsort(ca, ROUNDS, sizeof *ca, cmp_d);
-    *pg = 100 * (g[ROUNDS / 2] - 1), *pc = 100 * (m[ROUNDS / 2] - 1);
-    *ms_g = 1e3 * ga[ROUNDS / 2] / ng, *ms_c = 1e3 * ca[ROUNDS / 2] / nc;
+    bench_stats sg, sm, sga, sca;
+    bench_summarise(g, ROUNDS, &sg), bench_summarise(m, ROUNDS, &sm);
+    bench_summarise(ga, ROUNDS, &sga), bench_summarise(ca, ROUNDS, &sca);
+    *pg = 100 * (sg.median - 1), *pc = 100 * (sm.median - 1);
+    *ms_g = 1e3 * sga.median / ng, *ms_c = 1e3 * sca.median / nc;
     return 0;
 }
 

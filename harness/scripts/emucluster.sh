@@ -105,11 +105,9 @@ make_node() {
     try "address of $ns" ip -n "$ns" addr add "$SUBNET.$i/24" dev eth0
     try "eth0 of $ns up" ip -n "$ns" link set eth0 up
     try "lo of $ns up" ip -n "$ns" link set lo up
-    if [ "$bits" -gt 0 ]; then # shaped: packets of at most GSO_BYTES, so that a small tbf burst holds one
+    if [ "$bits" -gt 0 ]; then # packets of at most GSO_BYTES, so that the small tbf burst holds one
         try "gso of $ns eth0" ip -n "$ns" link set eth0 gso_max_size "$GSO_BYTES"
         try "gso of switch port p$i" ip -n "$sw" link set "p$i" gso_max_size "$GSO_BYTES"
-    fi
-    if [ "$bits" -gt 0 ]; then
         try "tc tbf on $ns eth0" tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "${bits}bit" burst "$burst" latency 100ms
         try "tc tbf on switch port p$i" tc -n "$sw" qdisc add dev "p$i" root tbf rate "${bits}bit" burst "$burst" latency 100ms
     fi
@@ -150,13 +148,10 @@ cmd_up() {
         tc -n "$sw" qdisc del dev br0 root >/dev/null 2>&1
     [ "$delay" = none ] || [ "$netem" = present ] ||
         die "--delay: this kernel has no netem (sch_netem), so delay cannot be emulated; run without --delay"
-    # tbf burst: one packet of at most GSO_BYTES and its headers. A larger bucket lets every message that
-    # fits it after a pause cross at the veth's speed, so a size's time depended on the traffic before it:
-    # with 2 ms at the rate (125 KB at 500mbit, as before 2026-12-04) a 16 KiB allreduce at 4 ranks took
-    # 66 us in one run and 254 in the next, which no fixed-rate link (the simulator's) reproduces
-    # (docs/BENCHMARKS.md, "The emulated NIC's burst"). Packets: veth's 64 KB GSO packets would not fit;
-    # capped at GSO_BYTES, not at the MTU (1,500-byte packets made 2 cores the bottleneck). At rates
-    # above 3.3 Gbit/s, 50 us at the rate (fewer timer wake-ups than one packet's worth at a time).
+    # tbf burst: one packet of at most GSO_BYTES and headers (at rates above 3.3 Gbit/s, 50 us at the
+    # rate). With 2 ms at the rate (125 KB at 500mbit, before 2026-12-04) a 16 KiB rhd at 4 ranks took
+    # 66 us over 5 iterations and 253 over 20: the bucket's history, which no fixed-rate link reproduces
+    # (docs/BENCHMARKS.md, 2026-12-04). Packets capped at 16 KiB, not the MTU: 1,500 B ones took 2 cores.
     burst=$((GSO_BYTES + 4096)); [ $((bits / 8 / 20000)) -le "$burst" ] || burst=$((bits / 8 / 20000))
     i=1
     while [ "$i" -le "$nodes" ]; do make_node "$i"; i=$((i + 1)); done
