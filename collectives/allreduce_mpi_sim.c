@@ -18,7 +18,11 @@
  * some ranks. Priced (kern_fresh_pages, at the platform's fault_ns): the fresh pages of Rabenseifner's
  * per-call temporary of the vector's size, which glibc maps anew on every call above its 32 MiB
  * mmap-threshold maximum (measured here, issue 26: the real `mpi` at 2 ranks and 64 MiB, 42.7 ms
- * against 27.7 simulated without them).
+ * against 27.7 simulated without them). Priced (kern_whole_message, at the platform's whole_ns): its
+ * messages between nodes go whole, where the real one's above the transport's eager limit are a
+ * rendezvous (Open MPI's TCP BTL: 64 KiB), not in libddl's eager pieces that the links' calibration
+ * sends (measured on the emulated 2 x 2 cluster, issue 26: ddlbench's rhd sending whole messages there
+ * took what the real `mpi` takes, 31.1 against 32.1 ms at 1 MiB, and 1.6-1.8x its eager-piece time).
  * Its reduce-scatter and allgather follow the same pick for
  * the whole p·count vector: the ring's where it picks a ring, else rhd's (allreduce_ring.c, rsag_rhd.c).
  * Being the SMPI build's one collectives file, it also answers coll_simulated() (coll.h). */
@@ -30,6 +34,9 @@
 #define OMPI_MMAP_MAX_BYTES (32.0 * 1024 * 1024)
 
 int coll_simulated(void) { return 1; }
+
+/* fn's run with this communicator's messages between nodes priced whole (exchange.c). */
+#define WHOLE(ctx, call) ((ctx)->whole_rpn = (ctx)->ranks_per_node, rc = (call), (ctx)->whole_rpn = 0, rc)
 
 /* Open MPI's allreduce pick for `bytes` on this communicator takes a ring (else: rhd, as above). */
 static int ring_pick(const ddl_ctx *ctx, double bytes)
@@ -53,7 +60,7 @@ static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t 
      * the ranks that fold a non-power-of-two p) */
     if (coll_ompi_allreduce_pick(ctx->size, bytes) == COLL_OMPI_RSAG && bytes > OMPI_MMAP_MAX_BYTES)
         kern_fresh_pages((size_t)(ctx->size & (ctx->size - 1) ? bytes : bytes / 2));
-    return (ring_pick(ctx, bytes) ? coll_allreduce_ring : coll_allreduce_rhd)(ctx, sbuf, rbuf, count, dt, op);
+    return WHOLE(ctx, (ring_pick(ctx, bytes) ? coll_allreduce_ring : coll_allreduce_rhd)(ctx, sbuf, rbuf, count, dt, op));
 }
 
 /* Reduce-scatter and allgather: the pick for the whole p·count vector. */
@@ -61,13 +68,15 @@ static int reduce_scatter_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, si
                                   kern_op op)
 {
     const double bytes = (double)ctx->size * (double)count * (double)kern_dtype_size(dt);
-    return (ring_pick(ctx, bytes) ? coll_reduce_scatter_ring : coll_reduce_scatter_rhd)(ctx, sbuf, rbuf, count, dt, op);
+    int rc;
+    return WHOLE(ctx, (ring_pick(ctx, bytes) ? coll_reduce_scatter_ring : coll_reduce_scatter_rhd)(ctx, sbuf, rbuf, count, dt, op));
 }
 
 static int allgather_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
 {
     const double bytes = (double)ctx->size * (double)count * (double)kern_dtype_size(dt);
-    return (ring_pick(ctx, bytes) ? coll_allgather_ring : coll_allgather_rhd)(ctx, sbuf, rbuf, count, dt);
+    int rc;
+    return WHOLE(ctx, (ring_pick(ctx, bytes) ? coll_allgather_ring : coll_allgather_rhd)(ctx, sbuf, rbuf, count, dt));
 }
 
 const coll_algo coll_algo_mpi = {

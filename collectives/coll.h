@@ -51,6 +51,10 @@ struct ddl_ctx {
         int *node;                    /* node of each of its ranks (lowest ctx->comm rank on the node) */
     } nodes[1 + DDL_MAX_DIMS];
     int my_node;                      /* this rank's node, as in the maps */
+    int whole_rpn;                    /* while the simulated `mpi` runs (allreduce_mpi_sim.c): ranks per
+                                         node of ctx->comm, whose messages between nodes go whole, as
+                                         MPI's own collectives send them (exchange.c charges
+                                         kern_whole_message); 0 otherwise */
     int depth;                        /* segments in flight per direction (pipeline depth) */
     int poll_us;                      /* 0: block in MPI_Wait; else test, sleeping this long between */
     const coll_loc *loc;              /* where the buffers live: location.c (host), device.c */

@@ -122,6 +122,16 @@ static size_t recv_ahead(const ddl_ctx *ctx, const step *s, size_t ahead)
     return kern_moves_posted() && ctx->poll_us > 0 && on_node ? 1 : ahead;
 }
 
+/* Under the simulated `mpi`, a message to another node goes whole, as MPI's own collectives send it:
+ * what that costs beyond the eager pieces the simulated links are calibrated with (kern_whole_message,
+ * mem.h) is charged before the step, on each side for what it sends. */
+static void charge_whole(const ddl_ctx *ctx, const step *s)
+{
+    const int k = ctx->whole_rpn;
+    if (k > 0 && s->comm == ctx->comm && s->dest >= 0 && s->sbytes && s->dest / k != ctx->rank / k)
+        kern_whole_message(s->sbytes);
+}
+
 static int pipeline(ddl_ctx *ctx, step *s, kern_dtype dt, kern_op op)
 {
     const size_t depth = (size_t)ctx->depth, ahead = depth - (size_t)ctx->loc->lag, rahead = recv_ahead(ctx, s, ahead);
@@ -131,6 +141,7 @@ static int pipeline(ddl_ctx *ctx, step *s, kern_dtype dt, kern_op op)
     s->nr = s->source == MPI_PROC_NULL ? 0 : coll_pieces(s->rbytes, s->rpiece);
     s->staged = s->sent = s->posted = 0;
     for (int w = 0; w < COLL_MAX_DEPTH; w++) s->sreq[w] = s->rreq[w] = MPI_REQUEST_NULL;
+    charge_whole(ctx, s);
     if ((rc = ctx->loc->enter(ctx)) || (rc = post_recvs(ctx, s, rahead < ahead ? rahead : depth)) ||
         (rc = stage_sends(ctx, s, depth)) || (rc = post_sends(ctx, s, ahead)))
         goto out;

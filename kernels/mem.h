@@ -32,6 +32,9 @@ void kern_operand_free(void *p, size_t bytes);
  *                that glibc's malloc maps anew on every call: above its 32 MiB largest mmap threshold):
  *                host build, nothing (the real call pays its own faults); simulated, bytes x the
  *                platform's fault_ns (sim.h);
+ * kern_whole_message a message of `bytes` sent whole to another node, as MPI's own collectives send
+ *                it (the simulated `mpi`): host build, nothing; simulated, bytes x the platform's
+ *                whole_ns at that size (sim.h: the rendezvous beyond eager pieces);
  * kern_moves_posted 1 where posted messages move without their ranks (the simulator's links: SMPI),
  *                0 where a rank moves them inside its MPI calls (host build: on one node, MPI's
  *                shared-memory copies; exchange.c posts its receives accordingly under polling). */
@@ -40,6 +43,7 @@ void kern_landed(size_t bytes);
 void kern_posted(void);
 void kern_poll_pause(long us);
 void kern_fresh_pages(size_t bytes);
+void kern_whole_message(size_t bytes);
 int kern_moves_posted(void);
 
 #endif

@@ -28,6 +28,7 @@ void kern_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, byte
 void kern_landed(size_t bytes) { (void)bytes; }
 void kern_posted(void) {}
 void kern_fresh_pages(size_t bytes) { (void)bytes; }
+void kern_whole_message(size_t bytes) { (void)bytes; }
 int kern_moves_posted(void) { return 0; }
 
 void kern_poll_pause(long us)

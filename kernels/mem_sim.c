@@ -6,7 +6,8 @@
  * of a launch's CPU time when every configuration did it): freed buffers are kept per rank
  * (mem_pool.h; globals are per rank under SMPI) and reused by the next configuration.
  * kern_copy (the plain copy's cost by working set), kern_landed (the exchange's) and kern_posted (the
- * per-call overhead) charge the calling rank's clock (sim.h); all 0 unless the platform has them. */
+ * per-call overhead), kern_fresh_pages and kern_whole_message charge the calling rank's clock (sim.h);
+ * all 0 unless the platform has them. */
 #include "mem.h"
 #include "mem_pool.h"
 #include "sim.h"
@@ -54,12 +55,13 @@ static void sim_env_load(void)
     double ns[KERN_SIM_WS_POINTS], o;
     const char *why = NULL, *oh = getenv("DDL_SIM_CALL_OVERHEAD"), *ps = getenv("DDL_SIM_POLL_SLACK"),
                *fa = getenv("DDL_SIM_FAULT");
-    static const char *const var[2] = { "DDL_SIM_WS_COPY", "DDL_SIM_COPY" };
-    int (*const set[2])(int, const size_t *, const double *) = { kern_sim_set_ws_table, kern_sim_set_copy_table };
+    static const char *const var[3] = { "DDL_SIM_WS_COPY", "DDL_SIM_COPY", "DDL_SIM_WHOLE" };
+    int (*const set[3])(int, const size_t *, const double *) = { kern_sim_set_ws_table, kern_sim_set_copy_table,
+                                                                 kern_sim_set_whole_table };
     char *end;
     int n;
     sim_env_read = 1;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         const char *v = getenv(var[k]);
         if (!v || !*v) continue;
         if ((n = kern_sim_ws_parse(v, KERN_SIM_WS_POINTS, b, ns, &why)) < 0 || set[k](n, b, ns)) {
@@ -124,6 +126,12 @@ void kern_fresh_pages(size_t bytes)
 {
     if (!sim_env_read) sim_env_load();
     sim_charge((double)bytes * kern_sim_fault_cost() * 1e-9);
+}
+
+void kern_whole_message(size_t bytes)
+{
+    if (!sim_env_read) sim_env_load();
+    sim_charge((double)bytes * kern_sim_whole_cost(bytes) * 1e-9);
 }
 
 /* The simulated clock moves by the pause the real one would take (SMPI's own time injected into the

@@ -71,5 +71,13 @@ double kern_sim_poll_slack(void);
  * DDL_SIM_FAULT: >= 0; returns 0, or -1 (unchanged). kern_fresh_pages (mem.h) charges it. */
 int kern_sim_set_fault_cost(double ns_per_byte);
 double kern_sim_fault_cost(void);
+/* What a message sent whole between nodes costs beyond the same bytes in libddl's eager pieces, ns
+ * per byte by message size (MPI's own collectives send whole messages: above the transport's eager
+ * limit a rendezvous, whose acknowledgement can wait behind other ranks' data on a shared NIC),
+ * fitted by calibrate --network (whole_ns), through DDL_SIM_WHOLE: the same kind of table as
+ * kern_sim_set_ws_table's, looked up at the message's bytes (0 without one). kern_whole_message
+ * (mem.h) charges it. */
+int kern_sim_set_whole_table(int n, const size_t *bytes, const double *ns_per_byte);
+double kern_sim_whole_cost(size_t bytes);
 
 #endif

@@ -10,7 +10,8 @@ static int red_n;                               /* the size-dependent reduction 
 static size_t red_bytes[KERN_SIM_REDUCE_POINTS];
 static double red_ns[KERN_SIM_REDUCE_POINTS];
 typedef struct ws_table { int n; size_t bytes[KERN_SIM_WS_POINTS]; double ns[KERN_SIM_WS_POINTS]; } ws_table;
-static ws_table ws, cp;                         /* the exchange's and the plain copy's cost by working set */
+static ws_table ws, cp, wh;                     /* the exchange's and the plain copy's cost by working set;
+                                                 * a whole message's between nodes */
 static double call_overhead, poll_slack, fault_ns;
 
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte)
@@ -83,6 +84,8 @@ static int table_set(ws_table *t, int n, const size_t *bytes, const double *ns_p
 
 int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&ws, n, bytes, ns_per_byte); }
 int kern_sim_set_copy_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&cp, n, bytes, ns_per_byte); }
+int kern_sim_set_whole_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&wh, n, bytes, ns_per_byte); }
+double kern_sim_whole_cost(size_t bytes) { return kern_sim_reduce_interp(wh.n, wh.bytes, wh.ns, 0, bytes); }
 
 double kern_sim_ws_cost(size_t bytes) { return kern_sim_reduce_interp(ws.n, ws.bytes, ws.ns, 0, bytes); }
 

@@ -80,6 +80,11 @@ $emu --name $name run --ppn 1 -- sh "$root/harness/scripts/mpilaunch.sh" 2 "$BUI
     -b 16K -e 4M --rounds 1 -n 5 -o "$tmp/cal.platform" >"$tmp/cal" 2>&1 </dev/null; rc=$?
 [ "$rc" -eq 0 ] && grep -q "inter exchange" "$tmp/cal" && grep -q inter "$tmp/cal.platform" && ok ||
     bad "calibrate --network on 2 x 1: exit $rc, $(tail -n 2 "$tmp/cal")"
+# and the same exchange sent whole (MPI's own collectives), less the pieces: whole_ns from the piece up
+wh=$(sed -n 's/^whole_ns = //p' "$tmp/cal.platform")
+echo "$wh" | awk -F';' '{ ok = $1 == "64512:0" && NF == 5
+    for (i = 2; i <= NF; i++) { split($i, p, ":"); ok = ok && p[1] == 65536 * 4 ^ (i - 2) && p[2] >= 0 } exit !ok }' &&
+    grep -q "^  inter whole " "$tmp/cal" && ok || bad "whole_ns on 2 x 1: \"$wh\""
 DDL_NET_SEGMENT_BYTES=12 $emu --name $name run --ppn 2 -- sh "$root/harness/scripts/mpilaunch.sh" 4 "$BUILD/ddlbench" \
     calibrate --network -e 1K -o "$tmp/bad.platform" >/dev/null 2>"$tmp/err" </dev/null; rc=$?
 [ "$rc" -eq 2 ] && grep -q "DDL_NET_SEGMENT_BYTES" "$tmp/err" && [ ! -e "$tmp/bad.platform" ] && ok ||

@@ -15,8 +15,9 @@
  * With >= 2 ranks a node, two more (issue 26): the copy cost by working set (ws_copy_ns: a vector of
  * 64 KiB..64 MiB exchanged in libddl's 256 KiB pieces, ns per byte; checked against the exchange
  * sweep where both are one message, measured again if the load changed) and the per-call overhead
- * (call_overhead: a burst of 32 small messages against one): cli_calibrate_copy.c. The sweeps:
- * cli_calibrate_sweep.c.
+ * (call_overhead: a burst of 32 small messages against one): cli_calibrate_copy.c. Between real
+ * nodes, one more: the exchange sent as one message each way (MPI's own collectives), less the same in
+ * pieces (whole_ns): cli_calibrate_whole.c. The sweeps: cli_calibrate_sweep.c.
  * Each figure is the median over iterations, then over --rounds, robustly (cli_calibrate_net.h).
  * Fit (fit.h): t = α + n·β by relative least squares,
  * piecewise where that explains the points clearly better, outliers left out (the residuals per
@@ -87,7 +88,10 @@ static void usage(void)
            "pairwise-exchange sweeps; the exchange fit (all ranks at once) sets the links, with SMPI\n"
            "lat/bw factors when a two-segment fit explains the points clearly better; residuals printed\n"
            "per segment and written. Between real nodes the exchange goes in pieces of DDL_NET_SEGMENT_BYTES\n"
-           "(default %u), two in flight, as libddl sends there; otherwise one message each way.\n"
+           "(default %u), two in flight, as libddl sends there; otherwise one message each way. Between\n"
+           "real nodes also the same exchange as one message each way, as MPI's own collectives send it\n"
+           "(sizes above the piece up to %zu MiB, at most %zu MiB moved a size): what that costs beyond\n"
+           "the pieces (whole_ns, ns/B by message size), charged by the simulated `mpi`.\n"
            "With >= 2 ranks a node also: the copy cost by working set (ws_copy_ns: vectors of 64 KiB..64 MiB\n"
            "exchanged in %zu KiB pieces, ns/B; copy_ns: a memcpy on every rank at once, ns/B at the bytes\n"
            "it touches, 2x the vector) and the per-call overhead (call_overhead: a burst of %d\n"
@@ -111,7 +115,7 @@ static void usage(void)
            "working-set sweep slower than the exchange sweep by more than it where both are one message (64\n"
            "and 256 KiB) is measured again (up to %d times), else left out with one line.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
-           DDL_NET_SEGMENT_DEFAULT, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_POLL_US, NET_POLL_SLEEPS, NET_FAULT_BYTES >> 20, NET_FAULT_ROUNDS, NET_DISAGREE,
+           DDL_NET_SEGMENT_DEFAULT, NET_WHOLE_MAX >> 20, NET_WHOLE_BYTES >> 20, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_POLL_US, NET_POLL_SLEEPS, NET_FAULT_BYTES >> 20, NET_FAULT_ROUNDS, NET_DISAGREE,
            FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT, FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
 }
 
@@ -296,6 +300,7 @@ static int measure_and_write(net_state *s, const double *n, int count)
         return 1;
     }
     net_copy_costs(s, n, count, t[LV_INTRA][SW_EXCHANGE], &fit);
+    net_whole_cost(s, n, count, t[LV_INTER][SW_EXCHANGE], &fit);
     fit.poll_slack = net_poll_slack();
     if (s->rank == 0) printf("# poll slack: a nanosleep of %d us takes %.3g us more\n", NET_POLL_US, fit.poll_slack * 1e6);
     fit.fault_ns = net_fault_cost();

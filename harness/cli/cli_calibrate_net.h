@@ -21,6 +21,8 @@
 #define NET_POLL_SLEEPS 101
 #define NET_FAULT_BYTES ((size_t)64 << 20) /* the fresh-page sweep's mapping: above glibc's 32 MiB threshold */
 #define NET_FAULT_ROUNDS 5
+#define NET_WHOLE_MAX ((size_t)16 << 20)   /* the whole-message sweep: sizes above the piece up to this */
+#define NET_WHOLE_BYTES ((size_t)16 << 20) /* its iterations shrink so a size moves at most this */
 
 typedef struct net_opts {
     const char *path, *name;
@@ -40,15 +42,16 @@ typedef struct net_state {
                                   back-to-back exchange of NET_SKEW_BYTES, the least figure kept */
     long step;                 /* DDL_FAULT_INJECT counter */
     int repeated;              /* sizes whose rounds disagreed and were repeated (rank 0 reports) */
+    size_t budget;             /* bytes a size moves at most (0: NET_BYTES_PER_SIZE) */
 } net_state;
 
 enum { LV_INTRA, LV_INTER };
-enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST, SW_COPY };
+enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST, SW_COPY, SW_WHOLE };
 
 /* One sweep of one level and kind over the sizes n[0..count): t[i] (s; SW_WS: s per byte of a
  * working set n[i] exchanged in NET_WS_SEGMENT pieces; SW_COPY: s per byte of an n[i]-byte memcpy on
  * every rank at once; SW_BURST: s per message of a burst, n unused
- * beyond count = 1). Rounds as --help states: the median of R round medians; where the rounds of a
+ * beyond count = 1; SW_WHOLE: the inter exchange sent as one message each way, s). Rounds as --help states: the median of R round medians; where the rounds of a
  * size disagree by more than NET_DISAGREE, up to R more rounds and the fastest of all of them.
  * Rank 0 prints the rows. Collective over MPI_COMM_WORLD. */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t);
@@ -63,5 +66,9 @@ double net_fault_cost(void);
  * times at sizes n[0..count), to check the working-set sweep against (cli_calibrate_copy.c). */
 struct platform_fit;
 void net_copy_costs(net_state *s, const double *n, int count, const double *tx, struct platform_fit *fit);
+/* The whole-message cost between real nodes (whole_ns into fit): the inter exchange of the sizes
+ * n[i] above the piece (up to NET_WHOLE_MAX) sent as one message each way, less tx[i] (the exchange
+ * sweep's, in pieces), ns per byte; nothing without real nodes (cli_calibrate_whole.c). */
+void net_whole_cost(net_state *s, const double *n, int count, const double *tx, struct platform_fit *fit);
 
 #endif

@@ -11,7 +11,9 @@
  *   poll       what a nanosleep of NET_POLL_US (a polling wait's pause) takes beyond it (net_poll_slack);
  *   fault      what fresh pages cost beyond warm memory, per byte (net_fault_cost);
  *   burst      the per-call overhead: NET_BURST 8-byte messages posted at once each way, less one
- *              alone, per message (what each further posted message costs beyond the latency).
+ *              alone, per message (what each further posted message costs beyond the latency);
+ *   whole      the inter exchange sent as one message each way (as MPI's own collectives send it),
+ *              NET_WHOLE_BYTES a size (cli_calibrate_whole.c).
  * Each figure is the median over iterations; then over rounds, robustly (net_sweep).
  * The ping-pong, exchange and ws sweeps send data their sender has just written (fresh: rewritten
  * before each iteration, outside the timed part), as an allreduce sends gradients backward has just
@@ -48,15 +50,15 @@ double net_median(double *v, long k)
 /* The sender's data rewritten (a different value each iteration: every line modified). */
 static void fresh(net_state *s, size_t n, long it) { memset(s->sbuf, (int)(it & 0x7f) + 1, n); }
 
-static long iters_for(const net_opts *o, size_t n)
+static long iters_for(const net_state *s, size_t n)
 {
-    long k = (long)(NET_BYTES_PER_SIZE / n);
-    return k < 3 ? 3 : k < o->iters ? k : o->iters;
+    long k = (long)((s->budget ? s->budget : NET_BYTES_PER_SIZE) / n);
+    return k < 3 ? 3 : k < s->o->iters ? k : s->o->iters;
 }
 /* Median one-way seconds of n bytes between ranks a and b (others idle); valid on every rank. */
 static double pingpong(net_state *s, int a, int b, size_t n)
 {
-    long k = iters_for(s->o, n);
+    long k = iters_for(s, n);
     int me = s->rank == a ? 0 : s->rank == b ? 1 : -1, peer = me == 0 ? b : a;
     double med = 0;
     MPI_Barrier(MPI_COMM_WORLD);
@@ -97,7 +99,7 @@ static void exchange_pieces(char *sb, char *rb, int partner, size_t n, size_t pi
  * them back to back in each timed iteration (from consecutive freshly written slices), per exchange. */
 static double exchange(net_state *s, int level, int partner, size_t n, int reps)
 {
-    long k = iters_for(s->o, n);
+    long k = iters_for(s, n);
     for (long it = -1; it < k; it++) {
         if (partner >= 0) fresh(s, n * (size_t)reps, it);
         MPI_Barrier(MPI_COMM_WORLD);
@@ -138,7 +140,7 @@ static double exchange_inter(net_state *s, int partner, size_t n)
 /* Median over iterations of the slowest rank's memcpy of n bytes, every rank at once, per byte. */
 static double copy(net_state *s, size_t n)
 {
-    long k = iters_for(s->o, n);
+    long k = iters_for(s, n);
     for (long it = -1; it < k; it++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
@@ -237,6 +239,13 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
     if (kind == SW_BURST) return burst(s, 0, b);
     if (kind == SW_EXCHANGE) return level == LV_INTER ? exchange_inter(s, partner, bytes) : exchange(s, level, partner, bytes, 1);
     if (kind == SW_COPY) return copy(s, bytes);
+    if (kind == SW_WHOLE) { /* one message each way, fewer bytes a size */
+        size_t piece = s->piece;
+        s->piece = 0, s->budget = NET_WHOLE_BYTES;
+        double t = exchange_inter(s, partner, bytes);
+        s->piece = piece, s->budget = 0;
+        return t;
+    }
     size_t piece = s->piece; /* SW_WS: the vector in the pipeline's pieces, per byte */
     s->piece = NET_WS_SEGMENT;
     double t = exchange(s, LV_INTER, partner, bytes, 1) / (double)bytes; /* LV_INTER: the pieces' path */
@@ -249,7 +258,7 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
  * the figures are the same on every rank). */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
 {
-    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst", "copy" };
+    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst", "copy", "whole" };
     const double unit = kind == SW_WS || kind == SW_COPY ? 1e9 : 1e6; /* printed: ns per byte, else us */
     int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds, got[NET_MAX_SIZES];
     double r[2 * NET_MAX_ROUNDS][NET_MAX_SIZES], v[2 * NET_MAX_ROUNDS];

@@ -51,16 +51,18 @@ if [ "$have" -gt 0 ] && [ "$have" -lt "$need" ]; then
 fi
 cal=""; [ -s "$dir/smpi.cfg" ] && cal=$(cat "$dir/smpi.cfg")
 # sim.env: a calibrated platform's copy costs by working set (the exchange's, the plain copy's) and
-# per-call overhead, the poll slack and the fresh-page cost (kernels/sim.h), read by the simulated ranks from these five; none without the file (a preset: none).
-DDL_SIM_WS_COPY="" DDL_SIM_COPY="" DDL_SIM_CALL_OVERHEAD="" DDL_SIM_POLL_SLACK="" DDL_SIM_FAULT=""
+# per-call overhead, the poll slack, the fresh-page cost and the whole-message cost between nodes
+# (kernels/sim.h), read by the simulated ranks from these six; none without the file (a preset: none).
+DDL_SIM_WS_COPY="" DDL_SIM_COPY="" DDL_SIM_CALL_OVERHEAD="" DDL_SIM_POLL_SLACK="" DDL_SIM_FAULT="" DDL_SIM_WHOLE=""
 if [ -s "$dir/sim.env" ]; then
     DDL_SIM_WS_COPY=$(sed -n 's/^DDL_SIM_WS_COPY=//p' "$dir/sim.env")
     DDL_SIM_COPY=$(sed -n 's/^DDL_SIM_COPY=//p' "$dir/sim.env")
     DDL_SIM_CALL_OVERHEAD=$(sed -n 's/^DDL_SIM_CALL_OVERHEAD=//p' "$dir/sim.env")
     DDL_SIM_POLL_SLACK=$(sed -n 's/^DDL_SIM_POLL_SLACK=//p' "$dir/sim.env")
     DDL_SIM_FAULT=$(sed -n 's/^DDL_SIM_FAULT=//p' "$dir/sim.env")
+    DDL_SIM_WHOLE=$(sed -n 's/^DDL_SIM_WHOLE=//p' "$dir/sim.env")
 fi
-export DDL_SIM_WS_COPY DDL_SIM_COPY DDL_SIM_CALL_OVERHEAD DDL_SIM_POLL_SLACK DDL_SIM_FAULT
+export DDL_SIM_WS_COPY DDL_SIM_COPY DDL_SIM_CALL_OVERHEAD DDL_SIM_POLL_SLACK DDL_SIM_FAULT DDL_SIM_WHOLE
 # network/TCP-gamma: SimGrid caps a flow at window / (2 x latency), 4 MiB by default: 350 GB/s over a
 # 6 us NDR route, under the 400 GB/s of an H200 node's NICs. The alpha-beta-gamma model and RDMA
 # have no such window, so it is raised out of the way (no slower platform reaches it).

@@ -57,6 +57,7 @@ static const key keys[] = {
     { "call_overhead", T_LAT, FIT, FT(call_overhead), 0 },
     { "poll_slack", T_LAT, FIT, FT(poll_slack), 0 },
     { "fault_ns", T_NUM, FIT, FT(fault_ns), 0 },
+    { "whole_ns", T_WS, FIT, FT(whole), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_INTER_BW = 5, K_NIC_BW = 6 };

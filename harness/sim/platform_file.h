@@ -36,6 +36,11 @@
  *                                (optional; default 0)
  *   fault_ns = 0.25              fresh pages beyond warm memory, ns per byte, >= 0: what a temporary
  *                                mapped anew on every call costs (optional; default 0)
+ *   whole_ns = 64512:0;65536:21  a message sent whole between nodes (as MPI's own collectives send
+ *                                it: above the eager limit, a rendezvous) beyond the same bytes in
+ *                                libddl's eager pieces: SIZE:NS pairs, ns per byte of a SIZE-byte
+ *                                message, sizes strictly increasing; the simulated `mpi` charges it
+ *                                (optional: none = no charge, as before)
  * Every key at most once. A malformed line, an unknown or repeated key, a missing one, a negative
  * fit (a latency < 0, a bandwidth <= 0), an unknown unit, factor sizes that do not increase, rails
  * that do not divide the GPUs, an oversubscription below 1 or a NUL byte: an error naming the file,
@@ -64,6 +69,7 @@ typedef struct platform_fit {
     double call_overhead;              /* s per posted message (0 = none) */
     double poll_slack;                 /* s a polling wait's pause oversleeps (0 = none) */
     double fault_ns;                   /* ns per byte of fresh pages beyond warm memory (0 = none) */
+    char whole[PLATFORM_FACTOR_LEN];   /* whole_ns: "SIZE:NS;..." ("" = none) */
 } platform_fit;
 
 /* Parse text[0..len) (name for messages). *pf gets nodes = 1; fit may be NULL. 0, or 2 with err. */

@@ -62,6 +62,7 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
         if (fit->call_overhead > 0) fprintf(f, "call_overhead = %.4gus\n", fit->call_overhead * 1e6);
         if (fit->poll_slack > 0) fprintf(f, "poll_slack = %.4gus\n", fit->poll_slack * 1e6);
         if (fit->fault_ns > 0) fprintf(f, "fault_ns = %.4g\n", fit->fault_ns);
+        if (fit->whole[0]) fprintf(f, "whole_ns = %s\n", fit->whole);
     }
     return outfile_commit(&o, err, errlen);
 }
@@ -80,5 +81,6 @@ int platform_write_sim_env(const platform_fit *fit, FILE *f)
     if (fit->call_overhead > 0) fprintf(f, "DDL_SIM_CALL_OVERHEAD=%.6g\n", fit->call_overhead);
     if (fit->poll_slack > 0) fprintf(f, "DDL_SIM_POLL_SLACK=%.6g\n", fit->poll_slack);
     if (fit->fault_ns > 0) fprintf(f, "DDL_SIM_FAULT=%.6g\n", fit->fault_ns);
+    if (fit->whole[0]) fprintf(f, "DDL_SIM_WHOLE=%s\n", fit->whole);
     return ferror(f) ? -1 : 0;
 }
