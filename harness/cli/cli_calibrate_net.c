@@ -4,7 +4,8 @@
  * Levels: ranks are grouped into nodes by MPI_COMM_TYPE_SHARED (or DDL_RANKS_PER_NODE, as libddl
  * does, so one machine can emulate nodes); intra = two ranks of node 0, inter = rank 0 and the first
  * rank of node 1 (only with >= 2 nodes). Two sweeps per level, sizes MIN..MAX by 4x:
- *   ping-pong  the pair alone, one-way time = round trip / 2 (the record: the link unloaded);
+ *   ping-pong  the pair alone, one-way time = round trip / 2 (the record: the link unloaded; between
+ *              nodes up to NET_PP_INTER_MAX: it gives the latency);
  *   exchange   every rank at once with a partner at that level (MPI_Sendrecv; intra: rank ^ 1 in
  *              the node, inter: the same local rank on node ^ 1), max over ranks per iteration —
  *              the load an allreduce puts on the links, so the platform's links come from it.
@@ -100,6 +101,7 @@ static void usage(void)
            "The inter-node exchange is taken less the barrier's skew: %zu B alone after a barrier less %d\n"
            "back to back, per exchange (each size keeps at least the latter).\n"
            "More ranks on one machine (one kernel) than it has cores: latency = the exchange's alpha.\n"
+           "The inter-node ping-pong stops at %zu MiB (it gives the latency; the links come from the exchange).\n"
            "Always: the poll slack (poll_slack: what a nanosleep of %d us takes beyond it, the median of\n"
            "%d on every rank at once, the slowest rank's), added to each simulated pause of a polling wait;\n"
            "and the fresh-page cost (fault_ns: %zu MiB mapped, written and unmapped less writing warm memory,\n"
@@ -115,7 +117,7 @@ static void usage(void)
            "working-set sweep slower than the exchange sweep by more than it where both are one message (64\n"
            "and 256 KiB) is measured again (up to %d times), else left out with one line.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
-           DDL_NET_SEGMENT_DEFAULT, NET_WHOLE_MAX >> 20, NET_WHOLE_BYTES >> 20, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_POLL_US, NET_POLL_SLEEPS, NET_FAULT_BYTES >> 20, NET_FAULT_ROUNDS, NET_DISAGREE,
+           DDL_NET_SEGMENT_DEFAULT, NET_WHOLE_MAX >> 20, NET_WHOLE_BYTES >> 20, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_PP_INTER_MAX >> 20, NET_POLL_US, NET_POLL_SLEEPS, NET_FAULT_BYTES >> 20, NET_FAULT_ROUNDS, NET_DISAGREE,
            FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT, FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
 }
 
@@ -219,6 +221,17 @@ static void print_fit(const char *what, const fit_model *m, const double *n, con
                 what, m->rms_pct, NET_RMS_LIMIT);
 }
 
+/* The sizes a sweep runs: all of n[0..count), but the inter ping-pong's up to NET_PP_INTER_MAX (at
+ * least FIT_MIN_SEGMENT): it gives the pair's latency, and its largest sizes took half a minute at
+ * 500 Mbit/s in `make fidelity` without changing the platform (the links come from the exchange). */
+static int sweep_sizes(int level, int kind, const double *n, int count)
+{
+    int k = 0;
+    if (level != LV_INTER || kind != SW_PINGPONG) return count;
+    while (k < count && n[k] <= (double)NET_PP_INTER_MAX) k++;
+    return k < FIT_MIN_SEGMENT ? (count < FIT_MIN_SEGMENT ? count : FIT_MIN_SEGMENT) : k;
+}
+
 /* Fit every level (exchange: the links; ping-pong: printed), fill pf and fit. 0, or 1 (no fit). */
 static int fit_all(const net_state *s, const double *n, int count, double t[2][2][NET_MAX_SIZES], platform *pf,
                    platform_fit *fit, char *header, size_t hlen)
@@ -227,7 +240,7 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
     int levels = s->nodes >= 2 ? 2 : 1, first = s->rpn >= 2 ? LV_INTRA : LV_INTER, used = 0;
     for (int l = first; l < levels; l++)
         for (int k = 0; k < 2; k++)
-            if (fit_model_make(n, t[l][k], count, &m[l][k])) return 1;
+            if (fit_model_make(n, t[l][k], sweep_sizes(l, k, n, count), &m[l][k])) return 1;
     for (int k = 0; k < 2 && levels == 2 && s->piece; k++) /* between real nodes a sweep's message is */
         for (int i = 1; i < m[LV_INTER][k].nseg; i++)      /* one piece up to the piece size, then */
             m[LV_INTER][k].at[i] = n[m[LV_INTER][k].first[i]]; /* several: a segment from its first size */
@@ -265,10 +278,11 @@ static int fit_all(const net_state *s, const double *n, int count, double t[2][2
             used += snprintf(header + used, hlen - (size_t)used,
                              "%s %s: alpha %.4g s, beta %.4g s/B (%.4g GB/s), rms %.2f%% over %d sizes%s\n",
                              l ? "inter" : "intra", k ? "exchange" : "ping-pong", f->alpha, f->beta,
-                             1e-9 / f->beta, f->rms_pct, count, f->nseg > 1 ? " (piecewise: SMPI factors)" : "");
+                             1e-9 / f->beta, f->rms_pct, sweep_sizes(l, k, n, count),
+                             f->nseg > 1 ? " (piecewise: SMPI factors)" : "");
             if (s->rank == 0)
                 print_fit(k ? (l ? "inter exchange" : "intra exchange") : (l ? "inter ping-pong" : "intra ping-pong"), f,
-                          n, t[l][k], count);
+                          n, t[l][k], sweep_sizes(l, k, n, count));
         }
     if (over)
         used += snprintf(header + used, hlen - (size_t)used, "%d ranks on a machine of %ld cores: latency = the exchange's alpha\n",
@@ -292,7 +306,7 @@ static int measure_and_write(net_state *s, const double *n, int count)
                              s->nodes, s->rpn);
     for (int l = LV_INTRA; l <= LV_INTER; l++) {
         if ((l == LV_INTRA && s->rpn < 2) || (l == LV_INTER && s->nodes < 2)) continue;
-        net_sweep(s, l, SW_PINGPONG, n, count, t[l][SW_PINGPONG]);
+        net_sweep(s, l, SW_PINGPONG, n, sweep_sizes(l, SW_PINGPONG, n, count), t[l][SW_PINGPONG]);
         net_sweep(s, l, SW_EXCHANGE, n, count, t[l][SW_EXCHANGE]);
     }
     if (fit_all(s, n, count, t, &pf, &fit, header + used, sizeof header - (size_t)used)) {

@@ -21,8 +21,9 @@
 #define NET_POLL_SLEEPS 101
 #define NET_FAULT_BYTES ((size_t)64 << 20) /* the fresh-page sweep's mapping: above glibc's 32 MiB threshold */
 #define NET_FAULT_ROUNDS 5
-#define NET_WHOLE_MAX ((size_t)16 << 20)   /* the whole-message sweep: sizes above the piece up to this */
+#define NET_WHOLE_MAX ((size_t)4 << 20)    /* the whole-message sweep: sizes above the piece up to this */
 #define NET_WHOLE_BYTES ((size_t)16 << 20) /* its iterations shrink so a size moves at most this */
+#define NET_PP_INTER_MAX ((size_t)1 << 20) /* the inter ping-pong's largest size: it gives the latency */
 
 typedef struct net_opts {
     const char *path, *name;
