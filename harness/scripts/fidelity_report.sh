@@ -27,7 +27,7 @@ stats() { # column of points.csv -> "median max n"
         END { for (k in n) { a = med(e, k, n[k]); b = top
                              printf "#   %-32s %6.1f%% %6.1f%%   %6.1f%%  (%d points)\n", k, a, b, med(f, k, n[k]), n[k] } }' "$out/points.csv" | sort
     echo "# nothing fitted to these points: the platform and profile come from separate calibration runs"
-    echo "# (calibrate --network's p2p, working-set, burst and fresh-page sweeps; the kernel timings), made before them"
+    echo "# (calibrate --network's p2p, working-set, burst, fresh-page and whole-message sweeps; the kernel timings), made before them"
     set -- $(stats 10)
     echo "fidelity (fastest real iteration): median |error| $1%, max $2% over $3 points"
     set -- $(stats 8)
