@@ -75,6 +75,10 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- ddlbench train $P --comm-contention inf ## --comm-contention
 -- ddlbench train $P --comm-contention 150 ## --comm-contention
 -- ddlbench model train --preset minsky --nodes 2 --comm-contention 1001 ## --comm-contention
+-- ddlbench train $P --overlap-from -1 ## --overlap-from
+-- ddlbench train $P --overlap-from 50 ## --overlap-from
+-- ddlbench model train --preset minsky --nodes 2 --overlap-from 101 ## --overlap-from
+-- ddlbench model train --preset minsky --nodes 2 --overlap-from nan ## --overlap-from
 -- ddlbench train $P --jitter ' 1' ## --jitter
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring ## patterns
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,junk ## patterns

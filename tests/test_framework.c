@@ -2,7 +2,9 @@
  * buckets as they complete; Horovod's cycles at t0 + k x cycle (a unit ready exactly at a wake-up is
  * taken by it, an idle stretch skips wake-ups, never one taken twice), fusion in posting order up to
  * the cap with a larger tensor alone, no cap, decreasing ready times refused, the descriptions, and
- * the first-order contention (fw_slowdown): overlap clipped at the end of backward, the tail moved.
+ * the first-order contention (fw_slowdown): overlap clipped at the end of backward, the tail moved;
+ * partial overlap (fw_hold): nothing enqueued before the share of the elements is ready, with buckets
+ * and with cycles.
  * No MPI needed. */
 #include "framework.h"
 #include "test.h"
@@ -14,7 +16,7 @@ static int near(double a, double b) { return fabs(a - b) < 1e-12; }
 
 static void check_buckets(void)
 {
-    framework fw = { 0, 0, 0, 0, 0 };
+    framework fw = { 0, 0, 0, 0, 0, 0 };
     double ready[] = { 1, 2, 2, 5 };
     size_t count[] = { 10, 20, 30, 40 };
     fw_group g[4];
@@ -31,7 +33,7 @@ static void check_buckets(void)
 static void check_cycles(void)
 {
     /* t0 = 10, cycle 5: wake-ups at 15, 20, 25, ... */
-    framework fw = { 5, 0, 0, 0, 0 };
+    framework fw = { 5, 0, 0, 0, 0, 0 };
     double ready[] = { 11, 14, 15, 16, 31, 31.5 };
     size_t count[] = { 1, 2, 3, 4, 5, 6 };
     fw_group g[6];
@@ -50,7 +52,7 @@ static void check_cycles(void)
 
 static void check_fusion(void)
 {
-    framework fw = { 1, 64, 0, 0, 0 }; /* 64 bytes; 4-byte elements */
+    framework fw = { 1, 64, 0, 0, 0, 0 }; /* 64 bytes; 4-byte elements */
     double ready[] = { 0.5, 0.5, 0.5, 0.5, 0.5 };
     size_t count[] = { 8, 8, 20, 4, 4 }; /* 32, 32, 80, 16, 16 bytes */
     fw_group g[5];
@@ -65,7 +67,7 @@ static void check_fusion(void)
 
 static void check_bad_and_text(void)
 {
-    framework fw = { 5e-3, 64 << 20, 20e-6, 0, 0 };
+    framework fw = { 5e-3, 64 << 20, 20e-6, 0, 0, 0 };
     double ready[] = { 2, 1 };
     size_t count[] = { 1, 1 };
     fw_group g[2];
@@ -74,14 +76,14 @@ static void check_bad_and_text(void)
     CHECK(fw_groups(&fw, 0, ready, count, 0, 4, g) == 0, "nothing posted: no allreduce");
     fw_describe(&fw, buf, sizeof buf);
     CHECK(strstr(buf, "cycles of 5 ms") && strstr(buf, "64 MiB") && strstr(buf, "20 us a call"), "description: %s", buf);
-    framework ideal = { 0, 0, 0, 0, 0 };
+    framework ideal = { 0, 0, 0, 0, 0, 0 };
     fw_describe(&ideal, buf, sizeof buf);
     CHECK(strstr(buf, "buckets") && strstr(buf, "no per-call cost"), "ideal description: %s", buf);
 }
 
 static void check_slowdown(void)
 {
-    framework fw = { 0, 0, 0, 0.5, 0 };
+    framework fw = { 0, 0, 0, 0.5, 0, 0 };
     /* backward ends at 10; allreduces: [2,4] inside, [8,12] half inside, [10,11] enqueued at the end */
     fw_group g[3] = { { 0, 1, 1, 2 }, { 1, 1, 1, 8 }, { 2, 1, 1, 10 } };
     double start[] = { 2, 8, 12 }, dur[] = { 2, 4, 1 }, end = 0;
@@ -105,7 +107,7 @@ static void check_slowdown(void)
 
 static void check_comm_stretch(void)
 {
-    framework fw = { 0, 0, 0, 0, 1.5 }; /* 2.5x slower beside compute */
+    framework fw = { 0, 0, 0, 0, 1.5, 0 }; /* 2.5x slower beside compute */
     /* backward ends at 10: [2, 2+1] alone ends well inside, so all of it is slowed */
     CHECK(near(fw_comm_stretch(&fw, 2, 1, 10), 2.5), "comm contention: inside backward, 1 s takes 2.5 (%g)",
           fw_comm_stretch(&fw, 2, 1, 10));
@@ -127,6 +129,38 @@ static void check_comm_stretch(void)
     CHECK(fw_comm_stretch(NULL, 2, 1, 10) == 1, "no framework: unchanged");
 }
 
+static void check_hold(void)
+{
+    framework fw = { 0, 0, 0, 0, 0, 0.5 };
+    double ready[] = { 1, 2, 4, 8 };
+    size_t count[] = { 10, 40, 20, 30 }; /* half of the 100 elements are ready with the second unit */
+    fw_group g[4];
+    CHECK(near(fw_hold(&fw, ready, count, 4), 2), "hold: 50%% of the elements ready at 2 (%g)", fw_hold(&fw, ready, count, 4));
+    int n = fw_groups(&fw, 0, ready, count, 4, 4, g), ok = n == 4;
+    double want[] = { 2, 2, 4, 8 };
+    for (int i = 0; ok && i < 4; i++) ok = g[i].first == i && g[i].n == 1 && near(g[i].enqueue, want[i]);
+    CHECK(ok, "hold, buckets: the first waits for 2, the rest as ready (%d groups)", n);
+    fw.overlap_from = 0.51;
+    CHECK(near(fw_hold(&fw, ready, count, 4), 4), "hold: 51%% needs the third unit (%g)", fw_hold(&fw, ready, count, 4));
+    fw.overlap_from = 1;
+    n = fw_groups(&fw, 0, ready, count, 4, 4, g);
+    ok = n == 4;
+    for (int i = 0; ok && i < 4; i++) ok = near(g[i].enqueue, 8);
+    CHECK(ok, "hold 100%%: every bucket enqueued when backward's last is ready");
+    fw.cycle_s = 3; /* wake-ups at 3, 6, 9: held to 4, the first three go at 6, the last at 9 */
+    fw.overlap_from = 0.6;
+    n = fw_groups(&fw, 0, ready, count, 4, 4, g);
+    CHECK(n == 2 && g[0].n == 3 && near(g[0].enqueue, 6) && g[1].first == 3 && near(g[1].enqueue, 9),
+          "hold with cycles: the held units fused at the first wake-up after the hold (%d groups, %g)", n, g[0].enqueue);
+    CHECK(fw_hold(&fw, ready, count, 0) == -INFINITY, "hold: nothing posted, no hold");
+    fw = (framework){ 0, 0, 0, 0, 0, 0 };
+    CHECK(fw_hold(&fw, ready, count, 4) == -INFINITY && fw_hold(NULL, ready, count, 4) == -INFINITY, "no hold at 0");
+    fw.overlap_from = 0.25;
+    char buf[256];
+    CHECK(!fw_ideal(&fw) && strstr(fw_describe(&fw, buf, sizeof buf), "overlap from 25% of the gradients") != NULL,
+          "partial overlap is not ideal; described: %s", buf);
+}
+
 int main(void)
 {
     check_buckets();
@@ -135,5 +169,6 @@ int main(void)
     check_bad_and_text();
     check_slowdown();
     check_comm_stretch();
+    check_hold();
     return TEST_REPORT();
 }

@@ -34,7 +34,7 @@ int main(void)
         return 1;
     }
     const double gamma = 5e-12, rate = 1000;
-    step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0 }, 0, 0 }; /* --compute gemm */
+    step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0 }; /* --compute gemm */
     step_prediction s;
     platform one = { .name = "custom", .nodes = 1, .gpus_per_node = 1, .intra_bw = 10e9, .intra_lat = 1e-6, .nic_bw = 10e9, .inter_lat = 1e-6 }, four = { .name = "custom", .nodes = 4, .gpus_per_node = 4, .intra_bw = 40e9, .intra_lat = 1e-6, .nic_bw = 10e9, .inter_lat = 5e-6 };
     char err[256];

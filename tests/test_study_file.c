@@ -43,6 +43,8 @@ int main(void)
               e.single_batch == 64 && !strcmp(e.single_source, "s") && e.cycle_ms == 5 && e.jitter_pct == 0.2 &&
               !strcmp(e.jitter_source, "j") && e.single_backward_ms == 0,
           "a published single-GPU rate, Horovod's cycle, stragglers: %s", err);
+    CHECK(parse(GOOD "overlap_from = 60\noverlap_source = o\n", &e, err, sizeof err) == 0 && e.overlap_from_pct == 60 &&
+              !strcmp(e.overlap_source, "o"), "partial overlap with its source: %s", err);
     CHECK(parse(GOOD "single_gpu_backward_ms = 120\nsingle_gpu_batch = 32\nsingle_gpu_source = s\n", &e, err,
                 sizeof err) == 0 && e.single_backward_ms == 120 && e.single_img_s == 0,
           "a published backward pass: %s", err);
@@ -52,6 +54,8 @@ int main(void)
         { GOOD "single_gpu_img_s = 1\nsingle_gpu_backward_ms = 2\nsingle_gpu_batch = 1\nsingle_gpu_source = s\n",
           ":12: single_gpu_backward_ms: single_gpu_img_s is given too" },
         { GOOD "jitter_pct = 1\n", "jitter_pct and jitter_source" },
+        { GOOD "overlap_from = 50\n", "overlap_from and overlap_source" },
+        { "overlap_from = 101\n", ":1: overlap_from: expected a number in (0, 100]" },
         { "jitter_pct = 101\n", ":1: jitter_pct: expected a number in (0, 100]" },
         { "cycle_ms = 0\n", ":1: cycle_ms: expected a number in (0, 1000]" },
         { "single_gpu_img_s = -3\n", ":1: single_gpu_img_s" },

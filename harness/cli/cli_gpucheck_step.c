@@ -58,7 +58,7 @@ int gpucheck_mem_rate(double *gbps)
 /* Median images/s of the step (full or gemm) at prec; < 0 on failure (message printed). */
 static double step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms, double *other_ms)
 {
-    step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0 } };
+    step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0, 0 } };
     trainer *t = NULL;
     char err[256];
     double s[STEP_REPS], g[STEP_REPS], o[STEP_REPS];

@@ -55,10 +55,18 @@ const opt_row cli_row_comm_contention = { .name = "--comm-contention", .type = O
               "backward ends (framework.h; simulation and model only; make fidelity\n"
               "measures it on one node: N/comm_contention; default 0)" };
 
-framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct)
+const opt_row cli_row_overlap_from = { .name = "--overlap-from", .type = OPT_DOUBLE, .min = 0, .max = 100,
+      .unit = "PCT", .expect = "a percentage in 0..100",
+      .help = "partial overlap: no allreduce is enqueued before PCT% of the step's\n"
+              "gradients are ready (backward's order); those ready earlier wait for that\n"
+              "moment, so only the rest of backward is overlapped (framework.h;\n"
+              "simulation and model only; 100 = none overlapped; default 0)" };
+
+framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct,
+                        double overlap_from_pct)
 {
     framework fw = { cycle_ms / 1e3, cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0, call_us / 1e6, contention_pct / 100,
-                     comm_pct / 100 };
+                     comm_pct / 100, overlap_from_pct / 100 };
     return fw;
 }
 

@@ -33,7 +33,9 @@ extern const opt_row cli_row_jitter;   /* --jitter PCT: double, 0..1000 (trainer
 /* The framework of --cycle-ms, --bucket-mb (with cycles: the fusion cap) and --call-us. */
 extern const opt_row cli_row_contention; /* --contention PCT: double, 0..1000 */
 extern const opt_row cli_row_comm_contention; /* --comm-contention PCT: double, 0..1000 */
-framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct);
+extern const opt_row cli_row_overlap_from; /* --overlap-from PCT: double, 0..100 */
+framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct,
+                        double overlap_from_pct);
 extern const opt_row cli_row_warmup;   /* --warmup N: long, 0..100000 untimed steps */
 
 /* The machine: platform_rows (platform.h), bound to a platform_opts as

@@ -97,9 +97,10 @@ static int step_on(const study_opts *o, const profile *pr, const model *m, const
     step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, 1,
                        overlap ? (size_t)(fig->bucket_mb ? fig->bucket_mb : o->bucket_mb) << 20 : 0,
                        (size_t)o->first_mb << 20, two ? grid : NULL,
-                       two ? fig->patterns : NULL, { 0, 0, 0, 0, 0 }, 0, pr->sgd_gbps };
+                       two ? fig->patterns : NULL, { 0, 0, 0, 0, 0, 0 }, 0, pr->sgd_gbps };
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
-        in.fw = (framework){ fig->cycle_ms / 1e3, in.bucket_bytes, 0, 0, 0 };
+        in.fw = (framework){ fig->cycle_ms / 1e3, in.bucket_bytes, 0, 0, 0, 0 };
+    if ((effects & EFFECT_HOLD) && overlap) in.fw.overlap_from = fig->overlap_from_pct / 100; /* partial overlap */
     if (effects & EFFECT_JITTER) in.jitter = fig->jitter_pct / 100;
     return model_step(m, &pf, fig->algo, &in, t, err, errlen);
 }
@@ -128,7 +129,8 @@ static int compute_scale(const study_opts *o, const profile *pr, const figure *f
 
 int study_effects_on(const figure *fig, int overlap)
 {
-    return (fig->cycle_ms > 0 && overlap ? EFFECT_CYCLES : 0) | (fig->jitter_pct > 0 ? EFFECT_JITTER : 0);
+    return (fig->cycle_ms > 0 && overlap ? EFFECT_CYCLES : 0) | (fig->jitter_pct > 0 ? EFFECT_JITTER : 0) |
+           (fig->overlap_from_pct > 0 && overlap ? EFFECT_HOLD : 0);
 }
 
 /* Every corner of one figure: each batch x platform x overlap it may have run with, the profile's compute
@@ -204,9 +206,9 @@ int cli_study_main(int argc, char **argv)
     for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
         if (study_out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
     printf("# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
-           "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s %5s %5s\n", study_gpus_flag(&o, g, sizeof g),
+           "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s %5s %5s %5s\n", study_gpus_flag(&o, g, sizeof g),
            o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte, o.bucket_mb, "platform", "ovl",
-           "batch", "ars", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%", "cyc", "jit");
+           "batch", "ars", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%", "cyc", "jit", "hold");
     int inside = 0;
     double wmax = 0, offmax = 0; /* the widest band; the centre farthest from its published figure */
     for (int k = 0; k < o.nfig; k++) {

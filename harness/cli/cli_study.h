@@ -12,7 +12,7 @@
 #define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2) /* platforms x overlaps x batches */
 
 /* The non-ideal effects an entry may turn on (harness/train/framework.h, model_step.h), as bits. */
-enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECTS_ALL = 3, STUDY_EFFECTS = 2 };
+enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
 
 typedef study_entry figure; /* one published figure of the catalogue (study_file.h) */
 
@@ -22,7 +22,7 @@ typedef struct corner {
     step_prediction base, full;
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */
-    double share[2];         /* points of efficiency each effect costs (STUDY_EFFECTS; 0 when off) */
+    double share[STUDY_EFFECTS]; /* points of efficiency each effect costs (0 when off) */
 } corner;
 
 typedef struct study_opts {

@@ -53,13 +53,14 @@ void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig
 {
     if (md)
         fprintf(f, "| platform | overlap | batch | allreduces | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm "
-                   "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) |\n"
-                   "|---|---|---|---|---|---|---|---|---|---|---|\n", fig->baseline, study_scale(o, fig), fig->baseline);
+                   "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) | "
+                   "partial overlap cost (points) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", fig->baseline, study_scale(o, fig), fig->baseline);
     for (int i = 0; i < n; i++)
-        fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f |\n"
-                      : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f %5.1f %5.1f\n",
+        fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f | %.1f |\n"
+                      : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f %5.1f %5.1f %5.1f\n",
                 c[i].platform, c[i].overlap ? "on" : "off", c[i].batch, c[i].full.allreduces, c[i].base.step_s * 1e3,
-                c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1, c[i].share[0], c[i].share[1]);
+                c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1, c[i].share[0], c[i].share[1],
+                c[i].share[2]);
 }
 
 /* "effects: Horovod's cycles of 5 ms (fused up to 64 MiB); stragglers 0.2% (source)" or "effects: none (ideal)" */
@@ -72,7 +73,10 @@ const char *study_effects_desc(const figure *fig, char *buf, size_t len)
     if (fig->jitter_pct > 0 && at >= 0 && (size_t)at < len)
         at += snprintf(buf + at, len - (size_t)at, " stragglers, %g%% mean extra GEMM time per rank and step (%s);",
                        fig->jitter_pct, fig->jitter_source);
-    if (!(fig->cycle_ms > 0) && !(fig->jitter_pct > 0) && at >= 0 && (size_t)at < len)
+    if (fig->overlap_from_pct > 0 && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " partial overlap, nothing enqueued before %g%% of the gradients are "
+                       "ready, on the overlapped corners (%s);", fig->overlap_from_pct, fig->overlap_source);
+    if (!(fig->cycle_ms > 0) && !(fig->jitter_pct > 0) && !(fig->overlap_from_pct > 0) && at >= 0 && (size_t)at < len)
         snprintf(buf + at, len - (size_t)at, " none (ideal: buckets as they complete, no stragglers)");
     else if (at > 0 && (size_t)at <= len && buf[at - 1] == ';') buf[at - 1] = '\0';
     return buf;
@@ -129,7 +133,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
     char v[200], t[800], g[32], bs[32], cd[500];
     if (!pass) fprintf(f, "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
                           "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
-                          "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts\n",
+                          "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts\n",
                        study_gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb);
     else fprintf(f, "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
                     "(`make study`): the alpha-beta-gamma step of harness/sim/model_step.h for every entry of the catalogue "
@@ -157,13 +161,13 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             continue;
         }
         for (int i = 0; i < n[k]; i++)
-            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s,%.4f,%.2f,%.2f\n", fg->label, fg->model,
+            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n", fg->label, fg->model,
                     c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces,
                     fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
                     c[k][i].eff, c[k][i].eff1, fg->published,
                     workload_hours(workload_of(fg->model), (double)study_scale(o, fg) * c[k][i].batch / c[k][i].full.step_s),
                     fg->published_hours, study_scale(o, fg), fg->name, o->compute_scale[k], c[k][i].share[0],
-                    c[k][i].share[1]);
+                    c[k][i].share[1], c[k][i].share[2]);
     }
 }
 

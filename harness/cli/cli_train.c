@@ -89,6 +89,7 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms),           \
       OPTS_ONE(&cli_row_call_us, &(o)->call_us), OPTS_ONE(&cli_row_contention, &(o)->contention_pct),            \
       OPTS_ONE(&cli_row_comm_contention, &(o)->comm_contention_pct), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct), \
+      OPTS_ONE(&cli_row_overlap_from, &(o)->overlap_from_pct),                                            \
       OPTS_SET(rows, (o)), { platform_rows + PLATFORM_ROW_PLATFORM, 1, (po) },                            \
       { platform_rows + PLATFORM_ROW_GPN, 1, (po) }, { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) },     \
       OPTS_ONE(&cli_row_profile, &(o)->profile),                                                        \
@@ -195,6 +196,13 @@ static int parse_opts(int argc, char **argv, train_opts *o, char *err, size_t er
 }
 
 /* --device against this build, before MPI: 0 ok; 2 the wrong build; 1 no usable device (message in err). */
+/* 1 when the options ask for a framework the simulation and the model price (framework.h). */
+static int train_fw_asked(const train_opts *o)
+{
+    return o->cycle_ms > 0 || o->call_us > 0 || o->contention_pct > 0 || o->comm_contention_pct > 0 ||
+           o->overlap_from_pct > 0;
+}
+
 static int check_device(const train_opts *o, char *err, size_t errlen)
 {
     int n = 0, st = kern_dev_count(&n);
@@ -240,11 +248,11 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
-    if (!kern_simulated() && (o.cycle_ms > 0 || o.call_us > 0 || o.contention_pct > 0 || o.comm_contention_pct > 0)) {
+    if (!kern_simulated() && train_fw_asked(&o)) {
         fprintf(stderr, "ddlbench train: %s: modelled by the simulation (ddlbench-sim) and `model train` only; a real "
                 "run pays its own framework's costs\n",
                 o.cycle_ms > 0 ? "--cycle-ms" : o.call_us > 0 ? "--call-us" : o.contention_pct > 0 ? "--contention"
-                                                                                            : "--comm-contention");
+                : o.comm_contention_pct > 0 ? "--comm-contention" : "--overlap-from");
         return 2;
     }
     if ((rc = check_device(&o, ferr, sizeof ferr))) {
@@ -324,15 +332,17 @@ int cli_train_main(int argc, char **argv)
                  o.jitter_pct, o.jitter_pct / 100, o.seed);
         meta_add(&meta, "jitter", jdesc);
     }
-    if (o.cycle_ms > 0 || o.call_us > 0 || o.contention_pct > 0 || o.comm_contention_pct > 0) {
-        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct, o.comm_contention_pct);
-        char fdesc[256];
+    if (train_fw_asked(&o)) {
+        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct, o.comm_contention_pct,
+                                     o.overlap_from_pct);
+        char fdesc[400];
         fw_describe(&fw, fdesc, sizeof fdesc);
         if (o.cycle_ms > 0 && o.nbuckets > 1) /* the caps are the rows' --bucket-mb */
             snprintf(fdesc, sizeof fdesc, "cycles of %g ms (Horovod), the ready gradients fused up to each row's "
-                     "--bucket-mb%s%s%s", o.cycle_ms, o.call_us > 0 ? "; a per-call cost (--call-us)" : "",
+                     "--bucket-mb%s%s%s%s", o.cycle_ms, o.call_us > 0 ? "; a per-call cost (--call-us)" : "",
                      o.contention_pct > 0 ? "; compute slowed beside an allreduce (--contention)" : "",
-                     o.comm_contention_pct > 0 ? "; allreduces slowed beside compute (--comm-contention)" : "");
+                     o.comm_contention_pct > 0 ? "; allreduces slowed beside compute (--comm-contention)" : "",
+                     o.overlap_from_pct > 0 ? "; partial overlap (--overlap-from)" : "");
         meta_add(&meta, "framework", fdesc);
     }
     char cdesc[240];
@@ -356,7 +366,10 @@ int cli_train_main(int argc, char **argv)
     if (o.contention_pct > 0)
         jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; compute %g%% slower beside an allreduce", o.contention_pct);
     if (o.comm_contention_pct > 0)
-        snprintf(jline + jl, sizeof jline - (size_t)jl, "; allreduces %g%% slower beside compute", o.comm_contention_pct);
+        jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; allreduces %g%% slower beside compute",
+                       o.comm_contention_pct);
+    if (o.overlap_from_pct > 0)
+        snprintf(jline + jl, sizeof jline - (size_t)jl, "; overlap from %g%% of the gradients", o.overlap_from_pct);
     if (rank == 0) train_print_header(stdout, &o, size, jline);
     for (int i = 0; i < (int)o.rounds * nconf && !rc; i++) {
         int round, c;

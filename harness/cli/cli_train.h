@@ -44,6 +44,7 @@ typedef struct train_opts {
     double cycle_ms, call_us;         /* --cycle-ms, --call-us (framework.h; simulation only) */
     double contention_pct;            /* --contention (framework.h; simulation only) */
     double comm_contention_pct;       /* --comm-contention (framework.h; simulation only) */
+    double overlap_from_pct;          /* --overlap-from (framework.h; simulation only) */
     const char *csv;                  /* --csv */
     const char *json;                 /* --json: the CSV's rows as one JSON document */
     int per_rank;                     /* --per-rank: each rank's own medians, slowest rank, stragglers */

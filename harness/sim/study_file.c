@@ -46,10 +46,12 @@ static const key keys[] = {
     { "cycle_ms", T_POS, 0, offsetof(study_entry, cycle_ms), 0, 1000 },
     { "jitter_pct", T_POS, 0, offsetof(study_entry, jitter_pct), 0, 100 },
     { "jitter_source", T_TEXT, 0, F(jitter_source), 0 },
+    { "overlap_from", T_POS, 0, offsetof(study_entry, overlap_from_pct), 0, 100 },
+    { "overlap_source", T_TEXT, 0, F(overlap_source), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
-       K_JITTER, K_JSOURCE };
+       K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -191,6 +193,8 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
                         "single_gpu_source: expected all three or none", name), 2;
     if (seen[K_JITTER] != seen[K_JSOURCE])
         return snprintf(err, errlen, "%s: jitter_pct and jitter_source: expected both or neither", name), 2;
+    if (seen[K_HOLD] != seen[K_HSOURCE])
+        return snprintf(err, errlen, "%s: overlap_from and overlap_source: expected both or neither", name), 2;
     return 0;
 }
 

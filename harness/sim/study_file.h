@@ -37,6 +37,9 @@
  *   jitter_pct = 0.2                          stragglers: each rank's GEMMs (1 + x) times as long,
  *                                             x = jitter_pct/100 x Exp(1) (trainer.h)     (optional)
  *   jitter_source = a measurement              where it is from       (required with jitter_pct)
+ *   overlap_from = 60                         partial overlap on the overlapped corners: no allreduce
+ *                                             before this % of the gradients is ready (framework.h) (optional)
+ *   overlap_source = the framework's code      where it is from     (required with overlap_from)
  * A malformed line, an unknown or repeated key, a missing one, a number out of range, or a
  * baseline above the scale: one line naming the file, the line and the key (exit 2 in the CLI). */
 #ifndef HARN_STUDY_FILE_H
@@ -66,6 +69,8 @@ typedef struct study_entry {
     double cycle_ms;                       /* the framework's fixed wait before each cycle (0: none) */
     double jitter_pct;                     /* stragglers: trainer.h's mean Exp draw, % (0: none) */
     char jitter_source[200];               /* the measurement it is from */
+    double overlap_from_pct;               /* partial overlap of the overlapped corners, % (0: from the first) */
+    char overlap_source[200];              /* where it is from */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

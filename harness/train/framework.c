@@ -6,7 +6,20 @@
 
 int fw_ideal(const framework *fw)
 {
-    return !fw || (fw->cycle_s <= 0 && fw->call_s <= 0 && fw->contention <= 0 && fw->comm_contention <= 0);
+    return !fw || (fw->cycle_s <= 0 && fw->call_s <= 0 && fw->contention <= 0 && fw->comm_contention <= 0 &&
+                   fw->overlap_from <= 0);
+}
+
+double fw_hold(const framework *fw, const double *ready, const size_t *count, int n)
+{
+    double total = 0, sum = 0;
+    if (!fw || !(fw->overlap_from > 0) || n <= 0) return -INFINITY;
+    for (int i = 0; i < n; i++) total += (double)count[i];
+    for (int i = 0; i < n; i++) { /* the unit that brings the ready share to overlap_from (rounding aside) */
+        sum += (double)count[i];
+        if (sum >= fw->overlap_from * total * (1 - 1e-12)) return ready[i];
+    }
+    return ready[n - 1];
 }
 
 int fw_groups(const framework *fw, double t0, const double *ready, const size_t *count, int n, size_t esize,
@@ -15,24 +28,27 @@ int fw_groups(const framework *fw, double t0, const double *ready, const size_t 
     int ng = 0;
     for (int i = 1; i < n; i++)
         if (ready[i] < ready[i - 1]) return -1;
+    double hold = fw_hold(fw, ready, count, n); /* partial overlap: nothing enqueued before it */
+#define READY(i) (ready[i] > hold ? ready[i] : hold)
     if (!fw || fw->cycle_s <= 0) { /* buckets: each unit as it completes */
-        for (int i = 0; i < n; i++) g[ng++] = (fw_group){ i, 1, count[i], ready[i] };
+        for (int i = 0; i < n; i++) g[ng++] = (fw_group){ i, 1, count[i], READY(i) };
         return ng;
     }
     long k = 0; /* the last wake-up taken */
     for (int i = 0; i < n;) {
         /* the first wake-up at or after unit i's readiness (a wake-up at exactly ready takes it) */
-        long need = (long)ceil((ready[i] - t0) / fw->cycle_s - 1e-12);
+        long need = (long)ceil((READY(i) - t0) / fw->cycle_s - 1e-12);
         k = need > k + 1 ? need : k + 1;
         double wake = t0 + (double)k * fw->cycle_s;
-        while (i < n && ready[i] <= wake + 1e-15) { /* every unit ready by this wake-up, fused in order */
+        while (i < n && READY(i) <= wake + 1e-15) { /* every unit ready by this wake-up, fused in order */
             fw_group x = { i, 0, 0, wake };
-            while (i < n && ready[i] <= wake + 1e-15 &&
+            while (i < n && READY(i) <= wake + 1e-15 &&
                    (!x.n || !fw->fusion_bytes || (x.count + count[i]) * esize <= fw->fusion_bytes))
                 x.count += count[i++], x.n++;
             g[ng++] = x;
         }
     }
+#undef READY
     return ng;
 }
 
@@ -78,6 +94,10 @@ const char *fw_describe(const framework *fw, char *buf, size_t len)
     if (fw && fw->contention > 0 && at >= 0 && (size_t)at < len)
         at += snprintf(buf + at, len - (size_t)at, "; compute %g%% slower beside an allreduce", fw->contention * 100);
     if (fw && fw->comm_contention > 0 && at >= 0 && (size_t)at < len)
-        snprintf(buf + at, len - (size_t)at, "; allreduces %g%% slower beside backward compute", fw->comm_contention * 100);
+        at += snprintf(buf + at, len - (size_t)at, "; allreduces %g%% slower beside backward compute",
+                       fw->comm_contention * 100);
+    if (fw && fw->overlap_from > 0 && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, "; overlap from %g%% of the gradients (none enqueued before)",
+                 fw->overlap_from * 100);
     return buf;
 }

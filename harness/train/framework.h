@@ -21,7 +21,12 @@
  * (comm_contention > 0: on CPUs the communication thread shares the cores with BLAS, on GPUs the
  * reduction kernels share the SMs): an allreduce progresses 1 + comm_contention times slower while
  * backward computes, then at its own rate (fw_comm_stretch, once for both pricers).
- * The ideal framework is all zeros: buckets, no per-call cost, no contention either way. */
+ * Partial overlap (overlap_from > 0): the framework enqueues no allreduce before that fraction of the
+ * step's gradient elements is ready, in posting order (backward's order: the last layers' first), so it
+ * overlaps only the rest of backward; what was ready before waits for that moment (0: from the first
+ * bucket, the ideal; 1: nothing overlapped, the buckets enqueued when backward ends). Applied to the
+ * ready times before buckets or cycles take them (fw_hold), once for both pricers.
+ * The ideal framework is all zeros: buckets, no per-call cost, no contention either way, full overlap. */
 #ifndef HARN_FRAMEWORK_H
 #define HARN_FRAMEWORK_H
 
@@ -33,6 +38,7 @@ typedef struct framework {
     double call_s;       /* the fixed cost of every allreduce, s */
     double contention;   /* backward compute overlapping an allreduce takes 1 + this as long (0: none) */
     double comm_contention; /* an allreduce beside backward compute progresses 1 + this times slower (0: none) */
+    double overlap_from; /* partial overlap: nothing enqueued before this fraction (0..1) of the gradients is ready */
 } framework;
 
 /* One allreduce: posted units [first, first + n), their elements, and when it is enqueued. */
@@ -42,8 +48,14 @@ typedef struct fw_group {
     double enqueue;
 } fw_group;
 
-/* 1 when fw adds nothing to the ideal schedule (buckets, no per-call cost, no contention either way). */
+/* 1 when fw adds nothing to the ideal schedule (buckets, no per-call cost, no contention either way,
+ * overlap from the first bucket). */
 int fw_ideal(const framework *fw);
+
+/* Partial overlap: the ready time of the unit with which fw->overlap_from of the step's elements
+ * (count[0..n), posting order) are ready, before which nothing is enqueued; -INFINITY when overlap_from
+ * is 0 (or n is 0). */
+double fw_hold(const framework *fw, const double *ready, const size_t *count, int n);
 
 /* The allreduces of one step from its posted units 0..n-1 in posting order: unit i became ready at
  * ready[i] (non-decreasing) with count[i] elements of esize bytes; t0 is the step's start. Fills g
@@ -69,7 +81,8 @@ double fw_slowdown(const framework *fw, double b1, const fw_group *g, const doub
  * at or after b1, or with no comm_contention. */
 double fw_comm_stretch(const framework *fw, double start, double dur, double b1);
 
-/* "ideal (an allreduce per bucket as it completes)" or "cycles of 5 ms, fused up to 64 MiB; 20 us a call". */
+/* "ideal (an allreduce per bucket as it completes)" or "cycles of 5 ms, fused up to 64 MiB; 20 us a call";
+ * partial overlap adds "; overlap from 60% of the gradients". */
 const char *fw_describe(const framework *fw, char *buf, size_t len);
 
 #endif
