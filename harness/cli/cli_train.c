@@ -195,7 +195,6 @@ static int parse_opts(int argc, char **argv, train_opts *o, char *err, size_t er
     return resolve_poll(o, err, errlen);
 }
 
-/* --device against this build, before MPI: 0 ok; 2 the wrong build; 1 no usable device (message in err). */
 /* 1 when the options ask for a framework the simulation and the model price (framework.h). */
 static int train_fw_asked(const train_opts *o)
 {
@@ -203,6 +202,7 @@ static int train_fw_asked(const train_opts *o)
            o->overlap_from_pct > 0;
 }
 
+/* --device against this build, before MPI: 0 ok; 2 the wrong build; 1 no usable device (message in err). */
 static int check_device(const train_opts *o, char *err, size_t errlen)
 {
     int n = 0, st = kern_dev_count(&n);
@@ -345,7 +345,7 @@ int cli_train_main(int argc, char **argv)
                      o.overlap_from_pct > 0 ? "; partial overlap (--overlap-from)" : "");
         meta_add(&meta, "framework", fdesc);
     }
-    char cdesc[240];
+    char cdesc[240], jline[256];
     snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
     meta_add(&meta, "counters", cdesc);
     int nconf = o.nalgos * o.nbuckets;
@@ -358,19 +358,7 @@ int cli_train_main(int argc, char **argv)
     }
     if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
     if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
-    char jline[256] = "";
-    int jl = o.jitter_pct > 0 ? snprintf(jline, sizeof jline, "; jitter %g%% (Exp, seed %ld)", o.jitter_pct, o.seed) : 0;
-    if (o.cycle_ms > 0) jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; Horovod cycles of %g ms, --bucket-mb the "
-                                       "fusion cap", o.cycle_ms);
-    if (o.call_us > 0) jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; %g us a call", o.call_us);
-    if (o.contention_pct > 0)
-        jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; compute %g%% slower beside an allreduce", o.contention_pct);
-    if (o.comm_contention_pct > 0)
-        jl += snprintf(jline + jl, sizeof jline - (size_t)jl, "; allreduces %g%% slower beside compute",
-                       o.comm_contention_pct);
-    if (o.overlap_from_pct > 0)
-        snprintf(jline + jl, sizeof jline - (size_t)jl, "; overlap from %g%% of the gradients", o.overlap_from_pct);
-    if (rank == 0) train_print_header(stdout, &o, size, jline);
+    if (rank == 0) train_print_header(stdout, &o, size, train_effects_line(&o, jline, sizeof jline));
     for (int i = 0; i < (int)o.rounds * nconf && !rc; i++) {
         int round, c;
         rounds_order(i, nconf, &round, &c);

@@ -89,6 +89,8 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
 int train_finish_config(const train_opts *o, double *samples, train_row *r);
 /* cli_train_out.c — each row against the fastest (sig, vs_best: the rule of rounds.h). */
 void train_compare_rows(train_row *rows, int n, int nrounds);
+/* The header's line of modelled effects ("; jitter 2% (Exp, seed 1); 20 us a call ..."; "" for none) in buf. */
+const char *train_effects_line(const train_opts *o, char *buf, size_t len);
 /* The table's header lines. */
 void train_print_header(FILE *f, const train_opts *o, int size, const char *jline);
 /* A row as the table (csv = 0; with --per-rank a '#' line of the ranks' spread follows) or as CSV

@@ -43,6 +43,21 @@ static void vs_best_cell(const train_row *r, char *out, size_t len)
     else snprintf(out, len, "%+.1f%%%s", 100 * r->vs_best, r->sig == ROUNDS_SAME ? "(ns)" : r->sig == ROUNDS_NA ? "(NA)" : "");
 }
 
+const char *train_effects_line(const train_opts *o, char *buf, size_t len)
+{
+    size_t at = 0;
+#define ADD(...) (at < len ? (at += (size_t)snprintf(buf + at, len - at, __VA_ARGS__)) : at)
+    buf[0] = '\0';
+    if (o->jitter_pct > 0) ADD("; jitter %g%% (Exp, seed %ld)", o->jitter_pct, o->seed);
+    if (o->cycle_ms > 0) ADD("; Horovod cycles of %g ms, --bucket-mb the fusion cap", o->cycle_ms);
+    if (o->call_us > 0) ADD("; %g us a call", o->call_us);
+    if (o->contention_pct > 0) ADD("; compute %g%% slower beside an allreduce", o->contention_pct);
+    if (o->comm_contention_pct > 0) ADD("; allreduces %g%% slower beside compute", o->comm_contention_pct);
+    if (o->overlap_from_pct > 0) ADD("; overlap from %g%% of the gradients", o->overlap_from_pct);
+#undef ADD
+    return buf;
+}
+
 void train_print_header(FILE *f, const train_opts *o, int size, const char *jline)
 {
     fprintf(f, "# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s x %ld round%s%s, "
