@@ -5,17 +5,19 @@
  * sweep's budget. So the simulated `mpi` is Open MPI 4.1's coll/tuned fixed decision for allreduce
  * (the real build's MPI; ompi_decision.c) run with ddlbench's algorithms: ring and segmented ring ->
  * ring; Rabenseifner -> rhd (nearest partner first on nodes of several ranks, as Open MPI's; with one
- * rank per node either order costs the same); recursive doubling
- * and, at 128+ ranks below 128 KB, reduce + bcast -> rhd (same bandwidth term, lg p more latency
- * steps; no ResNet bucket is that small). Its cost model is the real entry's (coll_mpi_cost, cost.c),
- * which prices recursive doubling as itself. Open MPI's own copies are priced too (through coll_copy,
+ * rank per node either order costs the same); recursive doubling -> itself (allreduce_rdb.c: lg p
+ * exchanges of the whole vector, where rhd takes 2·lg p of halves: measured here, issue 26, the real
+ * `mpi` at 1 KiB took 1.7 µs on 2 ranks of one node, 12.0 on 4 and 28.2 on the emulated 2 x 2
+ * cluster, against 2.8, 23.1 and 69.5 simulated as rhd); and, at 128+ ranks below 128 KB, reduce +
+ * bcast -> recursive doubling (the same lg p steps of the whole vector; no ResNet bucket is that
+ * small). Its cost model is the real entry's (coll_mpi_cost, cost.c), which prices recursive doubling
+ * (and reduce + bcast) the same way. Open MPI's own copies are priced too (through coll_copy,
  * at the platform's copy cost by working set; 0 on a platform without one, so the model and the
  * simulation still agree there): out of place, its ring, segmented ring and Rabenseifner first copy
- * the whole send vector into the receive buffer and then run in place, and recursive doubling copies
- * it into a temporary (reduce + bcast: none) (open-mpi/ompi v4.1.x, ompi/mca/coll/base/coll_base_allreduce.c; measured here,
+ * the whole send vector into the receive buffer and then run in place, as recursive doubling does
+ * (coll_allreduce_rdb makes that copy itself) (open-mpi/ompi v4.1.x, ompi/mca/coll/base/coll_base_allreduce.c; measured here,
  * issue 26: the real `mpi` at 2 ranks and 64 MiB took 38.2 ms against 18.7 ms for ddlbench's rhd of
- * the same bytes). Not priced: recursive doubling's copy when in place and its final copy back on
- * some ranks. Priced (kern_fresh_pages, at the platform's fault_ns): the fresh pages of Rabenseifner's
+ * the same bytes). Priced (kern_fresh_pages, at the platform's fault_ns): the fresh pages of Rabenseifner's
  * per-call temporary of the vector's size, which glibc maps anew on every call above its 32 MiB
  * mmap-threshold maximum (measured here, issue 26: the real `mpi` at 2 ranks and 64 MiB, 42.7 ms
  * against 27.7 simulated without them). Priced (kern_whole_message, at the platform's whole_ns): its
@@ -45,16 +47,22 @@ static int ring_pick(const ddl_ctx *ctx, double bytes)
     return alg == COLL_OMPI_RING || alg == COLL_OMPI_SEGRING;
 }
 
+/* ... takes recursive doubling (or reduce + bcast, run as it: above). */
+static int rdb_pick(const ddl_ctx *ctx, double bytes)
+{
+    int alg = coll_ompi_allreduce_pick(ctx->size, bytes);
+    return alg == COLL_OMPI_RDB || alg == COLL_OMPI_NONOVERLAP;
+}
+
 static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
                              kern_op op)
 {
     const double bytes = (double)count * (double)kern_dtype_size(dt);
     int rc;
+    if (rdb_pick(ctx, bytes)) return WHOLE(ctx, coll_allreduce_rdb(ctx, sbuf, rbuf, count, dt, op));
     /* Open MPI's copy of the send vector (above); the algorithm then reads sbuf as before: the
      * same bytes move, and the copy's time is on this rank's clock */
-    if (sbuf != rbuf && coll_ompi_allreduce_pick(ctx->size, bytes) != COLL_OMPI_NONOVERLAP &&
-        (rc = coll_copy(ctx, rbuf, sbuf, (size_t)bytes)))
-        return rc;
+    if (sbuf != rbuf && (rc = coll_copy(ctx, rbuf, sbuf, (size_t)bytes))) return rc;
     /* Rabenseifner's temporary of the vector's size: above glibc's largest mmap threshold it is mapped
      * anew on every call, and its first reduce-scatter step receives into half of it (all of it on
      * the ranks that fold a non-power-of-two p) */

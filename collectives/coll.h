@@ -232,6 +232,8 @@ int coll_doubling_allgather(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_
  * on demand: collective, agreed). coll_rs_done: the block of rank `at` in work to rbuf. coll_ag_own:
  * this rank's contribution into its slot of rbuf (nothing in place). */
 int coll_rs_work(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, char **work);
+/* The context's work buffer of at least `bytes` (collective: every rank calls it alike). */
+int coll_work(ddl_ctx *ctx, size_t bytes, char **work);
 int coll_rs_done(ddl_ctx *ctx, const char *work, int at, void *rbuf, size_t count, kern_dtype dt);
 int coll_ag_own(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt);
 /* The same halving-doubling (allreduce_rhd.c) on the caller's blocks of `unit` elements folded onto
@@ -252,6 +254,9 @@ const char *coll_pattern_name(int pat);
  * simulated `mpi` (allreduce_mpi_sim.c) calls. */
 int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+/* Recursive doubling as Open MPI's coll/base runs it (allreduce_rdb.c): not a registry row, the
+ * simulated `mpi`'s pick for small vectors. */
+int coll_allreduce_rdb(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_reduce_scatter_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allgather_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 int coll_reduce_scatter_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);

@@ -60,12 +60,16 @@ int ddl_allgather(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t sendc
 
 int coll_rs_work(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, char **work)
 {
-    const size_t bytes = (size_t)ctx->size * count * kern_dtype_size(dt);
-    int rc = 0;
     if (sbuf == rbuf) {
         *work = rbuf;
         return 0;
     }
+    return coll_work(ctx, (size_t)ctx->size * count * kern_dtype_size(dt), work);
+}
+
+int coll_work(ddl_ctx *ctx, size_t bytes, char **work)
+{
+    int rc = 0;
     if (bytes > ctx->work_bytes) { /* every rank is here in the same call: grow together */
         if (ctx->work) ctx->loc->work_free(ctx, ctx->work);
         ctx->work = NULL;

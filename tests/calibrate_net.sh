@@ -40,7 +40,8 @@ expect_status 2 platform --preset "$tmp/none.platform" --nodes 1 -o "$tmp/p"
 # every round trip waits for the scheduler, times no longer grow with size and the fit refuses
 # (exit 1, one line): accepted here as that, since the fit itself is checked by the simulated round trip.
 $launch 2 "$exe" calibrate --network -b 64 -e 4M -n 5 -o "$tmp/real.platform" >"$tmp/real.out" 2>"$tmp/real.err"; st=$?
-if [ "$st" = 0 ] && [ "$(key intra_points "$tmp/real.platform")" = 9 ]; then
+# (64 B .. 1 MiB 2x apart, then 4 MiB: 16 sizes)
+if [ "$st" = 0 ] && [ "$(key intra_points "$tmp/real.platform")" = 16 ]; then
     ok
     expect_status 0 platform --preset "$tmp/real.platform" --nodes 4 -o "$tmp/p"
     grep -q "intra exchange" "$tmp/real.out" && grep -q "rms" "$tmp/real.out" && ok || bad "fit and residual lines printed"
@@ -137,7 +138,7 @@ DDL_FAULT_INJECT=1:2:stop timeout 120 $launch 2 "$exe" calibrate --network -b 64
     -o "$tmp/hang.platform" >"$tmp/hang.out" 2>"$tmp/hang.err" </dev/null
 st=$? secs=$(($(date +%s) - t0))
 [ "$st" -eq 2 ] && [ "$secs" -le 60 ] && ok || bad "hung peer: exit $st (want 2) after $secs s"
-[ "$(grep -c 'watchdog: rank 0: calibrate --network intra ping-pong, 1024 bytes' "$tmp/hang.err")" -eq 1 ] && ok ||
+[ "$(grep -c 'watchdog: rank 0: calibrate --network intra ping-pong, 256 bytes' "$tmp/hang.err")" -eq 1 ] && ok ||
     bad "hung peer: one watchdog line naming level, sweep and size ($(grep -m 1 watchdog "$tmp/hang.err"))"
 [ ! -f "$tmp/hang.platform" ] && ok || bad "hung peer: no file written"
 report

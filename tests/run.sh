@@ -28,6 +28,7 @@ test_engine:1 2 3
 test_cuda:1 2 3
 test_link:1 2
 test_link_cuda:1
+test_rdb:1 2 3 4 5 6 7 8
 "
 
 record() { # label logfile status

@@ -65,7 +65,7 @@ static const opt_row rows[] = {
     { .name = "--name", .type = OPT_STRING, .unit = "NAME", .off = offsetof(net_opts, name), .check = name_check,
       .help = "its preset name (default local)" },
     { .name = "--min-bytes", .alias = "-b", .type = OPT_SIZE, .min = 1, .max = 1 << 30, .off = offsetof(net_opts, min_bytes),
-      .help = "smallest message size (default 64); sizes 4x apart" },
+      .help = "smallest message size (default 64); sizes 2x apart up to 1M, 4x apart above" },
     { .name = "--max-bytes", .alias = "-e", .type = OPT_SIZE, .min = 1, .max = 1 << 30, .off = offsetof(net_opts, max_bytes),
       .help = "largest message size (default 16M)" },
     { .name = "--iters", .alias = "-n", .type = OPT_LONG, .min = 3, .max = 100000, .off = offsetof(net_opts, iters),
@@ -351,7 +351,9 @@ int cli_calibrate_network(int argc, char **argv)
         fprintf(stderr, "ddlbench calibrate: %s\n", err);
         return 2;
     }
-    for (size_t b = o.min_bytes; b <= o.max_bytes && count < NET_MAX_SIZES; b *= 4) n[count++] = (double)b;
+    /* 2x apart where the lines of the piecewise fit meet (a 2-rank allreduce of 4^k bytes sends 4^k / 2) */
+    for (size_t b = o.min_bytes; b <= o.max_bytes && count < NET_MAX_SIZES; b *= b < NET_FINE_MAX ? 2 : 4)
+        n[count++] = (double)b;
     memset(&s, 0, sizeof s);
     s.o = &o, s.skew = -1;
     MPI_Init(&argc, &argv);

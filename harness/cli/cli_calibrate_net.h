@@ -24,6 +24,7 @@
 #define NET_WHOLE_MAX ((size_t)4 << 20)    /* the whole-message sweep: sizes above the piece up to this */
 #define NET_WHOLE_BYTES ((size_t)16 << 20) /* its iterations shrink so a size moves at most this */
 #define NET_PP_INTER_MAX ((size_t)1 << 20) /* the inter ping-pong's largest size: it gives the latency */
+#define NET_FINE_MAX ((size_t)1 << 20)     /* the sweeps' sizes: 2x apart up to this, 4x apart above */
 
 typedef struct net_opts {
     const char *path, *name;
