@@ -24,6 +24,8 @@ expect_status 2 allreduce -n
 expect_status 2 allreduce --csv
 expect_status 2 allreduce --bogus 1
 expect_status 2 allreduce -a ring,rhd --label x
+expect_status 2 allreduce --place sideways
+expect_status 2 allreduce --place
 expect_status 2 kernels -r 0
 expect_status 2 kernels -s 1Q
 expect_status 0 allreduce --help
@@ -58,6 +60,15 @@ sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K
 [ "$st" -eq 0 ] && [ "$(grep -v '^#' "$tmp/nc" | awk '$NF != "N/A"' | wc -l)" -eq 0 ] &&
     [ "$(grep -v '^#' "$tmp/nc.csv" | awk -F, 'NR > 1 && $NF != "NA"' | wc -l)" -eq 0 ] && ok ||
     bad "-c 0: #wrong N/A, CSV NA, exit 0 (exit $st)"
+
+# --place: only the placement named is timed (out: what make fidelity compares), both rows otherwise
+for pl in out in; do
+    sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring,rhd --place $pl -b 1K -e 4K -f 4 -n 2 -w 0 \
+        >"$tmp/pl" 2>&1 </dev/null; st=$?
+    got=$(grep -v '^#' "$tmp/pl" | awk -v p=$pl '$6 == p { n++ } END { print n + 0 }')
+    [ "$st" -eq 0 ] && [ "$got" -eq 4 ] && [ "$(grep -vc '^#' "$tmp/pl")" -eq 4 ] && ok ||
+        bad "--place $pl: exit $st, $got rows $pl-place of $(grep -vc '^#' "$tmp/pl"), want 4 of 4"
+done
 
 # --label names the rows; an unwritable CSV is bad input (2, checked before MPI starts) and leaves nothing.
 sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null

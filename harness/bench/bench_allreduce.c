@@ -191,7 +191,7 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
     return 0;
 }
 
-/* One message size: roofline, then every algorithm out-of-place and in-place. */
+/* One message size: roofline, then every algorithm out-of-place and in-place (or the one --place names). */
 static int run_size(ar_state *s, size_t count)
 {
     const bench_allreduce_opts *o = s->o;
@@ -206,7 +206,7 @@ static int run_size(ar_state *s, size_t count)
     }
     row.copy_GBps = kern_simulated() ? 0 : copy_bandwidth(s, row.bytes); /* a simulated memcpy takes no time */
     for (int a = 0; a < o->nalgos; a++)
-        for (int ip = 0; ip < 2; ip++) {
+        for (int ip = o->place == BENCH_PLACE_IN; ip < (o->place == BENCH_PLACE_OUT ? 1 : 2); ip++) {
             if (time_one(s, a, ip, count, &row)) return 1;
             row.algo = o->label ? o->label : o->algos[a];
             row.place = ip ? "in" : "out";

@@ -11,6 +11,8 @@
 
 /* The collective measured: the subcommand's name. */
 typedef enum { BENCH_ALLREDUCE, BENCH_REDUCE_SCATTER, BENCH_ALLGATHER } bench_coll;
+/* The placements timed (--place): the order of the choices in cli_allreduce.c. */
+enum { BENCH_PLACE_BOTH, BENCH_PLACE_OUT, BENCH_PLACE_IN };
 
 typedef struct bench_allreduce_opts {
     bench_coll coll;                    /* from argv[0]: allreduce, reduce-scatter or allgather */
@@ -31,6 +33,7 @@ typedef struct bench_allreduce_opts {
     const char *csv;                    /* --csv FILE or NULL */
     const char *json;                   /* --json FILE or NULL: the same rows as one JSON document */
     int per_rank;                       /* --per-rank: each rank's own times, the slowest rank, stragglers */
+    int place;                          /* --place: BENCH_PLACE_BOTH, _OUT or _IN */
     const char *label;                  /* --label: name printed instead of the algorithm's */
     const char *profile;                /* --profile: device rates the simulation injects (γ); NULL = none */
     double gamma;                       /* the profile's γ, s per byte reduced (0 without --profile) */

@@ -28,6 +28,7 @@
 #define AR_TIMEOUT_S 60               /* watchdog base per iteration: see bench_allreduce.c */
 
 static const char *const devices[] = { "cpu", "gpu", NULL };
+static const char *const places[] = { "both", "out", "in", NULL }; /* BENCH_PLACE_* */
 
 static int dtype(const char *v, void *dst) { return ddl_dtype_parse(v, dst); }
 static int op(const char *v, void *dst) { return ddl_op_parse(v, dst); }
@@ -69,6 +70,8 @@ static const opt_row rows[] = {
       .help = "each rank's own median (min, p99) per size: a '#' line under each row (median\n"
               "of ranks, MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10% over the\n"
               "median), and in the CSV/JSON a rank column (all = the row above) with one row per rank" },
+    { .name = "--place", .type = OPT_CHOICE, .choices = places, .off = O(place),
+      .help = "both (default) | out | in: time out-of-place and in-place, or only one of them" },
     { .name = "--label", .type = OPT_STRING, .unit = "S", .off = O(label), .check = label_check,
       .help = "name the rows S instead of the algorithm (one algorithm only), e.g. to tag\n"
               "runs of `mpi` under different MCA settings" },
@@ -97,7 +100,7 @@ void bench_allreduce_usage(const bench_allreduce_opts *o)
     const opts_set sets[] = AR_SETS(&u, &po);
     printf("usage: ddlbench %s [options]      (start it with mpirun or harness/scripts/mpilaunch.sh)\n"
            "Sweeps message sizes over %s algorithms%s; times are the maximum over ranks per\n"
-           "iteration, then median (min, p99) over iterations; out-of-place and in-place both.\n",
+           "iteration, then median (min, p99) over iterations; out-of-place and in-place (--place).\n",
            o->cmd, o->cmd, ar ? "" : " (those that have one)");
     if (!ar)
         printf("Sizes (-b, -e, size_B) as nccl-tests': the whole vector of p x count elements, count per rank\n"

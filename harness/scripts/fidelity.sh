@@ -8,6 +8,9 @@
 #   2. real:      `ddlbench allreduce` (every algorithm, 1K..64M by 4x) and `ddlbench train` (every
 #                 algorithm, ResNet-50 batch 2 at 32x32, bucket 0 = one allreduce after backward and
 #                 25 MB = overlapped) under mpilaunch.sh;
+#      (1 and 2 interleaved in time: the first real allreduce run, the network calibration, the
+#      other runs, the compute calibration, the real training; each calibration beside the runs it
+#      prices, since this machine's speed moves between minutes);
 #   3. simulated: the same two commands under simlaunch.sh on the calibrated platform and profile;
 #   4. join: one row per point, error = (sim - real) / real, on the median time (allreduce:
 #      out-of-place, the slower rank per iteration, the median over --repeats runs; train: the step)
@@ -93,7 +96,7 @@ algos=$("$exe" list 2>/dev/null | awk '!/^#/ && NF {print $1}' | paste -sd, -)
 [ -n "$algos" ] || algos=mpi,ring,rhd,rhd-far,ddl,auto # --dry-run without a build
 exec 3>&1
 x() { if [ -n "$dry" ]; then echo "$*" >&3; else "$@"; fi; } # --dry-run: the command, on stdout
-AR="allreduce -b 1K -e $maxb -f 4 -a $algos"
+AR="allreduce -b 1K -e $maxb -f 4 -a $algos --place out" # the compared placement only
 TR="train --model resnet50 --batch 2 --image-size 32 -a $algos --bucket-mb 0,25 --warmup 1 --steps $steps --poll-us 50"
 step() { echo "# $*" >&2; }
 
@@ -113,23 +116,33 @@ real() {
     else x sh "$here/mpilaunch.sh" "$@" </dev/null; fi
 }
 
-run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (np / nodes each)
-    np=$1 nn=$2 d=$3 gpn=$(($1 / $2))
-    [ -z "$dry" ] || d=$(mktemp -d) # --dry-run: the logs go nowhere that stays
-    mkdir -p "$d/platform" || return 1
-    step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps) and the compute rates"
-    real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 2
-    compute_profile "$np" "$d" || return 1
-    [ "$nn" -gt 1 ] || { contention_probe "$np" "$d" && comm_probe "$np" "$d"; } || return 1
-    x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
-    step "$np ranks on $nn node(s)$where: real allreduce and train"
-    k=1; while [ "$k" -le "$repeats" ]; do
+real_allreduce() { # from to: the real allreduce runs from..to of run_level's $np ranks, into $d
+    k=$1; while [ "$k" -le "$2" ]; do
         # shellcheck disable=SC2086
         real "$np" "$exe" $AR -w 1 -n "$iters" --csv "$d/allreduce_real.$k.csv" >"$d/allreduce_real.$k.log" 2>&1 || return 1
         k=$((k + 1))
     done
+}
+
+run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (np / nodes each)
+    np=$1 nn=$2 d=$3 gpn=$(($1 / $2))
+    [ -z "$dry" ] || d=$(mktemp -d) # --dry-run: the logs go nowhere that stays
+    mkdir -p "$d/platform" || return 1
+    # Each calibration sits beside the real runs it prices, so that the machine's speed, which moves
+    # between minutes here (docs/BENCHMARKS.md, 2026-12-06), is the same for both: the network's in
+    # the middle of the real allreduce runs (after the first), the compute rates just before the
+    # real training. Still disjoint runs: no compared point enters a fit.
+    step "$np ranks on $nn node(s)$where: real allreduce (run 1 of $repeats)"
+    real_allreduce 1 1 || return 1
+    step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps)"
+    real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 2
+    x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
+    step "$np ranks on $nn node(s)$where: real allreduce (the other runs), the compute rates, real train"
+    real_allreduce 2 "$repeats" || return 1
     [ -n "$dry" ] || { merge_runs "$d"/allreduce_real.[0-9]*.csv >"$d/allreduce_real.csv.tmp" &&
         mv "$d/allreduce_real.csv.tmp" "$d/allreduce_real.csv"; }
+    compute_profile "$np" "$d" || return 1
+    [ "$nn" -gt 1 ] || { contention_probe "$np" "$d" && comm_probe "$np" "$d"; } || return 1
     # shellcheck disable=SC2086
     real "$np" "$exe" $TR --csv "$d/train_real.csv" >"$d/train_real.log" 2>&1 || return 1
     step "$np ranks on $nn node(s): simulated allreduce and train on the calibrated platform"
