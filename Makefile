@@ -109,7 +109,7 @@ TEST_INTERNAL := test_grid test_partition test_links test_rdb
 # collectives' private coll.h and partition.h; kernels/ see only kernels/.
 COLL_INC  := -Iinclude -Icollectives -Ikernels
 KERN_INC  := -Ikernels
-HARN_INC  := -Iinclude -Ikernels $(addprefix -Iharness/,cli common bench train sim) $(CJSON_CFLAGS)
+HARN_INC  := -Iinclude -Ikernels $(addprefix -Iharness/,cli common bench train sim calib) $(CJSON_CFLAGS)
 TEST_INC  := $(HARN_INC) -Icollectives -Itests
 DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)

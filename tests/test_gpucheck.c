@@ -1,6 +1,6 @@
-/* test_gpucheck.c — gpu-check's pure helpers (harness/cli/cli_gpucheck_contend.c): the launch count
+/* test_gpucheck.c — gpu-check's pure helpers (harness/calib/calib_contend.c): the launch count
  * that makes a timed batch last about a target time. The device parts run in `make gpu-check`. */
-#include "cli.h"
+#include "calib_gpu.h"
 #include "test.h"
 
 int main(void)

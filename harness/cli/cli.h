@@ -40,16 +40,13 @@ int cli_sweep_options(int argc, char **argv, struct sweep_params *p, const char 
 int cli_sweep_resolve(struct sweep_params *p, char *err, size_t errlen);
 int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
 
-/* gpu-check's device parts (cli_gpucheck_step.c): the layer kernels' memory rate (GB/s), and the
- * ResNet-50 step at `batch` per precision beside PyTorch's images/s. 0, or non-zero (message printed). */
-int gpucheck_mem_rate(double *gbps);
+/* gpu-check's tables (cli_gpucheck_step.c, cli_gpucheck_contend.c; the measurements: harness/calib/
+ * calib_gpu.h): the ResNet-50 step at `batch` per precision beside PyTorch's images/s; GEMM g beside
+ * communication on a second stream, and the mirror, as contention percentages (A, B, C: device
+ * buffers large enough for g). 0, or non-zero (message printed). */
 int gpucheck_pytorch_step(long batch);
 void gpucheck_mpi_done(void); /* MPI_Finalize, where gpucheck_pytorch_step initialised MPI */
-/* gpu-check part 6 (cli_gpucheck_contend.c): GEMM g beside communication on a second stream, and the
- * mirror, printed as contention percentages; A, B, C: device buffers large enough for g. */
 struct model_gemm;
 int gpucheck_contention(const struct model_gemm *g, void *A, void *B, float *C);
-/* Launches for a batch of about `target` seconds of `one`-second units, within [1, 900]. */
-int gpucheck_batch_count(double target, double one);
 
 #endif

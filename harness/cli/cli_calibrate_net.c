@@ -16,10 +16,10 @@
  * With >= 2 ranks a node, two more (issue 26): the copy cost by working set (ws_copy_ns: a vector of
  * 64 KiB..64 MiB exchanged in libddl's 256 KiB pieces, ns per byte; checked against the exchange
  * sweep where both are one message, measured again if the load changed) and the per-call overhead
- * (call_overhead: a burst of 32 small messages against one): cli_calibrate_copy.c. Between real
+ * (call_overhead: a burst of 32 small messages against one): calib_copy.c. Between real
  * nodes, one more: the exchange sent as one message each way (MPI's own collectives), less the same in
- * pieces (whole_ns): cli_calibrate_whole.c. The sweeps: cli_calibrate_sweep.c.
- * Each figure is the median over iterations, then over --rounds, robustly (cli_calibrate_net.h).
+ * pieces (whole_ns): calib_whole.c. The sweeps: calib_sweep.c.
+ * Each figure is the median over iterations, then over --rounds, robustly (calib_net.h).
  * Fit (fit.h): t = α + n·β by relative least squares,
  * piecewise where that explains the points clearly better, outliers left out (the residuals per
  * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
@@ -27,7 +27,7 @@
  * platform model; more ranks on a machine than it has cores: both latencies = the exchanges' α).
  * SMPI's factors are global, so they come from one level: inter when measured, else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
-#include "cli_calibrate_net.h"
+#include "calib_net.h"
 #include "compute.h"
 #include "ddl.h"
 #include "fit.h"
@@ -136,72 +136,6 @@ static int parse(int argc, char **argv, net_opts *o, char *err, size_t errlen)
     return 0;
 }
 
-/* Ranks per node: DDL_RANKS_PER_NODE, else the MPI_COMM_TYPE_SHARED group (checked node-major and
- * equal). 0, or 2 with a message. */
-static int ranks_per_node(net_state *s, char *err, size_t errlen)
-{
-    const char *env = getenv("DDL_RANKS_PER_NODE");
-    long k = 0;
-    if (env && *env && (parse_int(env, 1, 1 << 20, &k) || s->size % k)) {
-        snprintf(err, errlen, "DDL_RANKS_PER_NODE: expected a divisor of the %d ranks, got \"%.20s\"", s->size, env);
-        return 2;
-    }
-    if (!k) {
-        MPI_Comm node;
-        int local, n, mine[3], all[3];
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, s->rank, MPI_INFO_NULL, &node);
-        MPI_Comm_size(node, &n);
-        MPI_Comm_rank(node, &local);
-        MPI_Comm_free(&node);
-        mine[0] = s->rank % n != local, mine[1] = n, mine[2] = -n;
-        MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        if (all[0] || all[1] != -all[2]) {
-            snprintf(err, errlen, "ranks are not node-major on nodes of equal size; expected e.g. --map-by core");
-            return 2;
-        }
-        k = n;
-        /* real nodes: libddl cuts its messages between them (nodes.c); under SMPI it sends one size
-         * everywhere (context.c), and so does this */
-        if (!kern_simulated() && s->size > n) {
-            const char *e = getenv("DDL_NET_SEGMENT_BYTES");
-            long b = DDL_NET_SEGMENT_DEFAULT;
-            if (e && *e && parse_int(e, 64, 1 << 30, &b)) {
-                snprintf(err, errlen, "DDL_NET_SEGMENT_BYTES: expected 64..%d, got \"%.20s\"", 1 << 30, e);
-                return 2;
-            }
-            s->piece = (size_t)b & ~(size_t)7;
-        }
-    }
-    s->rpn = (int)k, s->nodes = s->size / (int)k;
-    if (s->rpn < 2 && s->nodes < 2) {
-        snprintf(err, errlen, "expected at least 2 ranks");
-        return 2;
-    }
-    return 0;
-}
-
-/* Ranks of this job on this rank's machine: those that share its kernel (the same boot_id, which network
- * namespaces and containers share: the emulated cluster's nodes are one machine), the most of any
- * machine; the ranks a node without /proc. Collective. */
-static int ranks_per_machine(const net_state *s)
-{
-    unsigned long long id = 1469598103934665603ULL, *all = malloc((size_t)s->size * sizeof *all);
-    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-    int c, most = s->rpn, none = !f || !all, anynone = 0;
-    while (f && (c = fgetc(f)) != EOF) id = (id ^ (unsigned char)c) * 1099511628211ULL; /* FNV-1a */
-    if (f) fclose(f);
-    MPI_Allreduce(&none, &anynone, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* all gather, or none */
-    if (!anynone) {
-        MPI_Allgather(&id, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
-        for (int i = 0; i < s->size; i++) {
-            int k = 0;
-            for (int j = 0; j < s->size; j++) k += all[j] == all[i];
-            if (k > most) most = k;
-        }
-    }
-    free(all);
-    return most;
-}
 
 static void print_fit(const char *what, const fit_model *m, const double *n, const double *t, int count)
 {
@@ -221,80 +155,22 @@ static void print_fit(const char *what, const fit_model *m, const double *n, con
                 what, m->rms_pct, NET_RMS_LIMIT);
 }
 
-/* The sizes a sweep runs: all of n[0..count), but the inter ping-pong's up to NET_PP_INTER_MAX (at
- * least FIT_MIN_SEGMENT): it gives the pair's latency, and its largest sizes took half a minute at
- * 500 Mbit/s in `make fidelity` without changing the platform (the links come from the exchange). */
-static int sweep_sizes(int level, int kind, const double *n, int count)
+/* Print every level's fits (exchange: the links; ping-pong: printed), as net_fit_levels made them. */
+static void print_fits(const net_state *s, const double *n, int count, double t[2][2][NET_MAX_SIZES],
+                       const fit_model m[2][2])
 {
-    int k = 0;
-    if (level != LV_INTER || kind != SW_PINGPONG) return count;
-    while (k < count && n[k] <= (double)NET_PP_INTER_MAX) k++;
-    return k < FIT_MIN_SEGMENT ? (count < FIT_MIN_SEGMENT ? count : FIT_MIN_SEGMENT) : k;
-}
-
-/* Fit every level (exchange: the links; ping-pong: printed), fill pf and fit. 0, or 1 (no fit). */
-static int fit_all(const net_state *s, const double *n, int count, double t[2][2][NET_MAX_SIZES], platform *pf,
-                   platform_fit *fit, char *header, size_t hlen)
-{
-    fit_model m[2][2];
-    int levels = s->nodes >= 2 ? 2 : 1, first = s->rpn >= 2 ? LV_INTRA : LV_INTER, used = 0;
+    int levels = s->nodes >= 2 ? 2 : 1, first = s->rpn >= 2 ? LV_INTRA : LV_INTER;
     for (int l = first; l < levels; l++)
         for (int k = 0; k < 2; k++)
-            if (fit_model_make(n, t[l][k], sweep_sizes(l, k, n, count), &m[l][k])) return 1;
-    for (int k = 0; k < 2 && levels == 2 && s->piece; k++) /* between real nodes a sweep's message is */
-        for (int i = 1; i < m[LV_INTER][k].nseg; i++)      /* one piece up to the piece size, then */
-            m[LV_INTER][k].at[i] = n[m[LV_INTER][k].first[i]]; /* several: a segment from its first size */
-    if (first == LV_INTER) m[LV_INTRA][SW_EXCHANGE] = m[LV_INTER][SW_EXCHANGE]; /* one rank per node */
-    const fit_model *in = &m[LV_INTRA][SW_EXCHANGE], *x = &m[levels - 1][SW_EXCHANGE];
-    memset(pf, 0, sizeof *pf);
-    memset(fit, 0, sizeof *fit);
-    snprintf(pf->name, sizeof pf->name, "%s", s->o->name);
-    pf->nodes = 1, pf->gpus_per_node = s->rpn;
-    /* latency from the ping-pong: an exchange's slowest rank also waits out the barrier's skew (about
-     * one α, on a real machine and in SMPI alike), so its α would count that twice. With more ranks
-     * on a machine than it has cores (real runs only; the emulated cluster's nodes are one machine),
-     * a message waits for its receiver to be scheduled, which the pair alone does not see and every
-     * rank at once does, step after step as an allreduce's steps do: then the exchange's α at every
-     * level (on a quiet machine, 2026-12-02, 4 ranks on 2 cores: a real ring step 5.9 us, the
-     * exchange's α 5.2 us, half of it 2.6; docs/BENCHMARKS.md, issue 26) */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int here = s->here, over = s->over;
-    double a_in = over ? m[first][SW_EXCHANGE].alpha : m[first][SW_PINGPONG].alpha;
-    double a_x = m[levels - 1][over ? SW_EXCHANGE : SW_PINGPONG].alpha;
-    pf->intra_lat = a_in, pf->intra_bw = 1 / in->beta;
-    pf->inter_lat = a_x > a_in ? a_x : a_in;
-    pf->nic_bw = levels == 2 ? s->rpn / x->beta : pf->intra_bw;
-    fit->rms_pct[0] = in->rms_pct, fit->rms_pct[1] = levels == 2 ? x->rms_pct : 0;
-    fit->points[0] = first == LV_INTRA ? count : 0, fit->points[1] = levels == 2 ? count : 0;
-    for (int i = 0, ul = 0, ub = 0; i < x->nseg && x->nseg > 1; i++) { /* first[0] = 0: the lists start at 0 */
-        ul += snprintf(fit->lat_factor + ul, sizeof fit->lat_factor - (size_t)ul, "%s%.0f:%.4g", i ? ";" : "",
-                       x->at[i], x->lat_f[i]);
-        ub += snprintf(fit->bw_factor + ub, sizeof fit->bw_factor - (size_t)ub, "%s%.0f:%.4g", i ? ";" : "",
-                       x->at[i], x->bw_f[i]);
-    }
-    for (int l = first; l < levels; l++)
-        for (int k = 0; k < 2; k++) {
-            const fit_model *f = &m[l][k];
-            used += snprintf(header + used, hlen - (size_t)used,
-                             "%s %s: alpha %.4g s, beta %.4g s/B (%.4g GB/s), rms %.2f%% over %d sizes%s\n",
-                             l ? "inter" : "intra", k ? "exchange" : "ping-pong", f->alpha, f->beta,
-                             1e-9 / f->beta, f->rms_pct, sweep_sizes(l, k, n, count),
-                             f->nseg > 1 ? " (piecewise: SMPI factors)" : "");
-            if (s->rank == 0)
-                print_fit(k ? (l ? "inter exchange" : "intra exchange") : (l ? "inter ping-pong" : "intra ping-pong"), f,
-                          n, t[l][k], sweep_sizes(l, k, n, count));
-        }
-    if (over)
-        used += snprintf(header + used, hlen - (size_t)used, "%d ranks on a machine of %ld cores: latency = the exchange's alpha\n",
-                         here, cores);
-    if (levels == 1)
-        snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");
-    return 0;
+            print_fit(k ? (l ? "inter exchange" : "intra exchange") : (l ? "inter ping-pong" : "intra ping-pong"),
+                      &m[l][k], n, t[l][k], net_sweep_sizes(l, k, n, count));
 }
+
 
 static int measure_and_write(net_state *s, const double *n, int count)
 {
     static double t[2][2][NET_MAX_SIZES];
+    fit_model m[2][2];
     char header[2048], err[300];
     platform pf;
     platform_fit fit;
@@ -306,13 +182,16 @@ static int measure_and_write(net_state *s, const double *n, int count)
                              s->nodes, s->rpn);
     for (int l = LV_INTRA; l <= LV_INTER; l++) {
         if ((l == LV_INTRA && s->rpn < 2) || (l == LV_INTER && s->nodes < 2)) continue;
-        net_sweep(s, l, SW_PINGPONG, n, sweep_sizes(l, SW_PINGPONG, n, count), t[l][SW_PINGPONG]);
+        net_sweep(s, l, SW_PINGPONG, n, net_sweep_sizes(l, SW_PINGPONG, n, count), t[l][SW_PINGPONG]);
         net_sweep(s, l, SW_EXCHANGE, n, count, t[l][SW_EXCHANGE]);
     }
-    if (fit_all(s, n, count, t, &pf, &fit, header + used, sizeof header - (size_t)used)) {
+    if (net_fit_levels(s, n, count, t, m)) {
         if (s->rank == 0) fprintf(stderr, "ddlbench calibrate: no fit with a positive bandwidth term (times fall with size?)\n");
         return 1;
     }
+    net_platform_build(s, m, count, &pf, &fit);
+    if (s->rank == 0) print_fits(s, n, count, t, m);
+    net_fit_header(s, n, count, m, header + used, sizeof header - (size_t)used);
     net_copy_costs(s, n, count, t[LV_INTRA][SW_EXCHANGE], &fit);
     net_whole_cost(s, n, count, t[LV_INTER][SW_EXCHANGE], &fit);
     fit.poll_slack = net_poll_slack();
@@ -360,11 +239,11 @@ int cli_calibrate_network(int argc, char **argv)
     rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
     MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &s.size);
-    if ((rc = ranks_per_node(&s, err, sizeof err))) {
+    if ((rc = net_ranks_per_node(&s, err, sizeof err))) {
         if (s.rank == 0) fprintf(stderr, "ddlbench calibrate: %s\n", err);
         goto out;
     }
-    s.here = ranks_per_machine(&s);
+    s.here = net_ranks_per_machine(&s);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     s.over = !kern_simulated() && cores > 0 && s.here > cores;
     size_t maxb = (size_t)n[count - 1];

@@ -4,7 +4,7 @@
  * 2. peak per precision: a square GEMM (--peak-n, default 8192), median of 5 timed by events;
  * 3. the three largest ResNet-50 GEMMs at batch 32 per precision, TFLOP/s beside that peak;
  * 4. the reduction kernel (float32 sum, 256 MB) in GB/s (3 bytes moved per byte) beside a D2D copy;
- * 5. the memory-bound layer kernels' rate (batch norm + ReLU, cli_gpucheck_step.c) in GB/s;
+ * 5. the memory-bound layer kernels' rate (batch norm + ReLU, harness/calib/calib_gpu.c) in GB/s;
  *    writes a device profile (--profile-out) with gemm_gflops_fp32 (tf32 rate), gemm_gflops_fp16,
  *    reduce_ns_per_byte and mem_gbps, measured here, for the simulator;
  * 6. compute beside communication: the largest ResNet-50 GEMM beside the reduction kernel or pinned
@@ -12,6 +12,7 @@
  * 7. the ResNet-50 step at batch 32 and 256 (or --step-batch N; 0 skips), --compute gemm and full, per
  *    precision, beside the H200 reference figures at that batch (cli_gpucheck_step.c). Without a device: one SKIP line, exit 0.
  * Only rank 0 runs; timings are medians. */
+#include "calib_gpu.h"
 #include "cli.h"
 #include "opts.h"
 #include "devmem.h"

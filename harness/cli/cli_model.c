@@ -14,7 +14,7 @@
 #include "model.h"
 #include "model_bytes.h"
 #include "cli_rows.h"
-#include "cli_model_time.h"
+#include "calib_model_time.h"
 #include "opts.h"
 #include "profile.h"
 

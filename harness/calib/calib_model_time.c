@@ -1,6 +1,6 @@
-/* cli_model_time.c — `ddlbench model --time [--cold]`: every GEMM of a network run through the
- * linked backend (cli_model_time.h). */
-#include "cli_model_time.h"
+/* calib_model_time.c — `ddlbench model --time [--cold]`: every GEMM of a network run through the
+ * linked backend (calib_model_time.h). */
+#include "calib_model_time.h"
 #include "gemm.h"
 #include "mem.h"
 

@@ -1,8 +1,8 @@
-/* cli_calibrate_copy.c — the copy costs of `ddlbench calibrate --network` (issue 26; >= 2 ranks a node):
+/* calib_copy.c — the copy costs of `ddlbench calibrate --network` (issue 26; >= 2 ranks a node):
  * the exchange's cost by working set (ws_copy_ns: the ws sweep, checked against the exchange sweep),
  * the plain copy's (copy_ns: the copy sweep) and the per-call overhead (call_overhead: the burst sweep),
- * into the platform fit. The sweeps themselves: cli_calibrate_sweep.c. */
-#include "cli_calibrate_net.h"
+ * into the platform fit. The sweeps themselves: calib_sweep.c. */
+#include "calib_net.h"
 #include "platform_file.h"
 #include "sim.h"
 

@@ -1,7 +1,11 @@
-/* cli_calibrate_net.h — what `ddlbench calibrate --network`'s two files share: the options and the
- * measuring state (cli_calibrate_net.c: options, fit, file; cli_calibrate_sweep.c: the sweeps). */
-#ifndef HARN_CLI_CALIBRATE_NET_H
-#define HARN_CLI_CALIBRATE_NET_H
+/* calib_net.h — the network calibration behind `ddlbench calibrate --network` (harness/cli/
+ * cli_calibrate_net.c parses, calls and prints): the options and the measuring state; where the ranks
+ * sit (calib_nodes.c); the sweeps (calib_sweep.c, calib_copy.c, calib_whole.c); the fits, the latency
+ * rule, the platform and its SMPI factors (calib_fit.c, pure functions of the measured times). */
+#ifndef HARN_CALIB_NET_H
+#define HARN_CALIB_NET_H
+
+#include "fit.h"
 
 #include <stddef.h>
 
@@ -65,12 +69,41 @@ double net_poll_slack(void);
 double net_fault_cost(void);
 /* The copy costs by working set (exchange and plain copy: ws_copy, copy) and the per-call overhead
  * into fit, from the intra level (>= 2 ranks a node; nothing otherwise); tx: the exchange sweep's
- * times at sizes n[0..count), to check the working-set sweep against (cli_calibrate_copy.c). */
+ * times at sizes n[0..count), to check the working-set sweep against (calib_copy.c). */
 struct platform_fit;
 void net_copy_costs(net_state *s, const double *n, int count, const double *tx, struct platform_fit *fit);
 /* The whole-message cost between real nodes (whole_ns into fit): the inter exchange of the sizes
  * n[i] above the piece (up to NET_WHOLE_MAX) sent as one message each way, less tx[i] (the exchange
- * sweep's, in pieces), ns per byte; nothing without real nodes (cli_calibrate_whole.c). */
+ * sweep's, in pieces), ns per byte; nothing without real nodes (calib_whole.c). */
 void net_whole_cost(net_state *s, const double *n, int count, const double *tx, struct platform_fit *fit);
+
+/* Ranks per node: DDL_RANKS_PER_NODE, else the MPI_COMM_TYPE_SHARED group (checked node-major and
+ * equal); s->piece between real nodes. Sets s->rpn, s->nodes. 0, or 2 with a message. Collective. */
+int net_ranks_per_node(net_state *s, char *err, size_t errlen);
+/* The most ranks of the job on one machine (one kernel: boot_id); s->rpn without /proc. Collective. */
+int net_ranks_per_machine(const net_state *s);
+
+/* The fits (calib_fit.c; fit.h). The sizes the sweep of level and kind runs out of n[0..count): all,
+ * but the inter ping-pong's up to NET_PP_INTER_MAX (at least FIT_MIN_SEGMENT). */
+struct platform;
+int net_sweep_sizes(int level, int kind, const double *n, int count);
+/* m[level][kind] for every level measured (s->rpn >= 2: intra; s->nodes >= 2: inter; one rank a node:
+ * the intra exchange is the inter one); between real nodes (s->piece) the inter segments start at
+ * their first size. t: the sweeps' times at n. 0, or 1 (no fit with a positive bandwidth term). */
+int net_fit_levels(const net_state *s, const double *n, int count, double t[2][2][NET_MAX_SIZES],
+                   fit_model m[2][2]);
+/* The latency rule: the ping-pong's alpha, or the exchange's where the ranks outnumber the machine's
+ * cores (s->over); inter at least intra. */
+void net_latency_rule(const net_state *s, const fit_model m[2][2], double *intra_lat, double *inter_lat);
+/* SMPI's piecewise factors of the fit x ("SIZE:F;..." into fit->lat_factor and fit->bw_factor; none
+ * for one segment). */
+void net_smpi_factors(const fit_model *x, struct platform_fit *fit);
+/* The platform named s->o->name from the fits (links: the exchange; latency: net_latency_rule) and
+ * its fit record (RMS, points, SMPI factors of the widest level's exchange); count: sizes swept. */
+void net_platform_build(const net_state *s, const fit_model m[2][2], int count, struct platform *pf,
+                        struct platform_fit *fit);
+/* The platform file's header lines on the fits into header[0..hlen). */
+void net_fit_header(const net_state *s, const double *n, int count, const fit_model m[2][2],
+                    char *header, size_t hlen);
 
 #endif

@@ -1,4 +1,4 @@
-/* cli_calibrate_whole.c — the whole-message cost of `ddlbench calibrate --network` (issue 26; >= 2
+/* calib_whole.c — the whole-message cost of `ddlbench calibrate --network` (issue 26; >= 2
  * real nodes): what a message sent whole between nodes costs beyond the same bytes in libddl's eager
  * pieces (platform key whole_ns), which the simulated `mpi` charges (allreduce_mpi_sim.c).
  * The links are calibrated with the pieces libddl sends between nodes (nodes.c); MPI's own collectives
@@ -6,7 +6,7 @@
  * acknowledgement can wait behind the data the node's other ranks are sending. Measured on the
  * emulated 2 x 2 cluster at 500 Mbit/s (2026-12-04, docs/BENCHMARKS.md): the exchange 1.6-1.8x its
  * time in pieces from 64 KiB to 4 MiB, what the real `mpi` took against the simulated one. */
-#include "cli_calibrate_net.h"
+#include "calib_net.h"
 #include "platform_file.h"
 #include "sim.h"
 

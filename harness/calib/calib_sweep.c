@@ -1,4 +1,4 @@
-/* cli_calibrate_sweep.c — the sweeps of `ddlbench calibrate --network` (cli_calibrate_net.h):
+/* calib_sweep.c — the sweeps of `ddlbench calibrate --network` (calib_net.h):
  *   ping-pong  the pair alone, one-way time = round trip / 2;
  *   exchange   every rank at once with a partner at that level, slowest rank per iteration; across
  *              nodes less the barrier's skew (exchange_inter);
@@ -13,7 +13,7 @@
  *   burst      the per-call overhead: NET_BURST 8-byte messages posted at once each way, less one
  *              alone, per message (what each further posted message costs beyond the latency);
  *   whole      the inter exchange sent as one message each way (as MPI's own collectives send it),
- *              NET_WHOLE_BYTES a size (cli_calibrate_whole.c).
+ *              NET_WHOLE_BYTES a size (calib_whole.c).
  * Each figure is the median over iterations; then over rounds, robustly (net_sweep).
  * The ping-pong, exchange and ws sweeps send data their sender has just written (fresh: rewritten
  * before each iteration, outside the timed part), as an allreduce sends gradients backward has just
@@ -24,7 +24,7 @@
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (sys/mman.h) beside -D_POSIX_C_SOURCE */
 #endif
-#include "cli_calibrate_net.h"
+#include "calib_net.h"
 #include "guard.h"
 #include "watchdog.h"
 

@@ -1,10 +1,10 @@
-/* cli_model_time.h — the GEMM timings of `ddlbench model --time` (cli_model.c).
+/* calib_model_time.h — the GEMM timings of `ddlbench model --time` (cli_model.c).
  * Hot (default): each GEMM 1 + reps times on one shared set of buffers sized for the largest layer.
  * Cold (--cold): as a training step runs them — every layer on its own weights, the weight gradients
  * in their own array, forward in layer order then backward in reverse; one warm-up pass and reps
  * timed passes. Either way the median per GEMM. */
-#ifndef HARN_CLI_MODEL_TIME_H
-#define HARN_CLI_MODEL_TIME_H
+#ifndef HARN_CALIB_MODEL_TIME_H
+#define HARN_CALIB_MODEL_TIME_H
 
 #include "model.h"
 
