@@ -1,45 +1,22 @@
-/* cli_study.h — `ddlbench study`'s pieces (cli_study.c runs the catalogue, cli_study_out.c prints and
- * writes what it found). */
+/* cli_study.h — `ddlbench study`'s pieces: cli_study.c parses and runs the catalogue through the study
+ * engine (harness/sim/study.h), cli_study_out.c prints and writes what it found. */
 #ifndef HARN_CLI_STUDY_H
 #define HARN_CLI_STUDY_H
 
-#include "model_step.h"
 #include "profile.h"
-#include "study_file.h"
+#include "study.h"
 
 #include <stdio.h>
 
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2) /* platforms x overlaps x batches */
-
-/* The non-ideal effects an entry may turn on (harness/train/framework.h, model_step.h), as bits. */
-enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
-
-typedef study_entry figure; /* one published figure of the catalogue (study_file.h) */
-
-typedef struct corner {
-    const char *platform;
-    int overlap, batch;
-    step_prediction base, full;
-    double eff;              /* % against the figure's baseline */
-    double eff1;             /* % against one GPU */
-    double share[STUDY_EFFECTS]; /* points of efficiency each effect costs (0 when off) */
-} corner;
-
 typedef struct study_opts {
-    long gpus, bucket_mb, first_mb;   /* gpus 0: each figure at its published scale */
-    const char *profile, *dir, *out, *catalogue;
+    study_setup run;                  /* gpus, buckets, platform folder (study.h) */
+    const char *profile, *out, *catalogue;
     figure *figs;                     /* the catalogue's entries */
     int nfig;
     double compute_scale[STUDY_MAX_ENTRIES]; /* per figure: its compute rates / the profile's (1: as is) */
 } study_opts;
 
 
-/* The GPUs a figure is predicted at: --gpus, else its published scale. */
-int study_scale(const study_opts *o, const figure *fig);
-/* The effects on for fig's corners with overlap off (0) or on (1). */
-int study_effects_on(const figure *fig, int overlap);
-/* The band of corners c[0..n): the lowest and highest efficiency. */
-void study_band(const corner *c, int n, double *lo, double *hi);
 /* The time-to-train line of a figure with a published time. */
 void study_ttt_line(const study_opts *o, const figure *fig, const corner *c, int n, char *buf, size_t len);
 /* The corners as a table: markdown (md) or the terminal's columns. */

@@ -1,4 +1,5 @@
-/* cli_study_out.c — what `ddlbench study` prints and writes (cli_study.h). */
+/* cli_study_out.c — what `ddlbench study` prints and writes (cli_study.h); the figures: the study
+ * engine (harness/sim/study.h). */
 #include "cli_study.h"
 
 #include "outfile.h"
@@ -7,37 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
-void study_band(const corner *c, int n, double *lo, double *hi)
-{
-    *lo = 1e9, *hi = -1e9;
-    for (int i = 0; i < n; i++) *lo = c[i].eff < *lo ? c[i].eff : *lo, *hi = c[i].eff > *hi ? c[i].eff : *hi;
-}
-
-/* Time to train of fig's workload (harness/train/workload.c) at the band's low end, high end and centre:
- * at efficiency E against the baseline step b, the full-scale step is b x 100 / E, and the run takes
- * epochs x images x step / (GPUs x batch). The ends use their own corners' baseline steps, the centre
- * the mean of the two. Hours in h[0..2] (low, high, centre); 0, or -1 without a workload. */
-static int band_hours(const study_opts *o, const figure *fig, const corner *c, int n, double h[3])
-{
-    const workload *w = workload_of(fig->model);
-    int lo = 0, hi = 0;
-    if (!w || n < 1) return -1;
-    for (int i = 1; i < n; i++) lo = c[i].eff < c[lo].eff ? i : lo, hi = c[i].eff > c[hi].eff ? i : hi;
-    double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
-    double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
-    for (int k = 0; k < 3; k++)
-        h[k] = workload_hours(w, (double)study_scale(o, fig) * (k == 0 ? c[lo].batch : k == 1 ? c[hi].batch
-                                                         : (c[lo].batch + c[hi].batch) / 2.0) / (base[k] * 100 / eff[k]));
-    return 0;
-}
-
 /* "time to train (90 epochs x 1281167 images of ImageNet-1K): 55 min at the band's low end (92.5%), ..." */
 void study_ttt_line(const study_opts *o, const figure *fig, const corner *c, int n, char *buf, size_t len)
 {
     const workload *w = workload_of(fig->model);
     double h[3], lo, hi;
     char t[3][32];
-    if (band_hours(o, fig, c, n, h)) {
+    if (study_band_hours(&o->run, fig, c, n, h)) {
         snprintf(buf, len, "time to train: no workload for %s", fig->model);
         return;
     }
@@ -54,7 +31,7 @@ void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig
     if (md)
         fprintf(f, "| platform | overlap | batch | allreduces | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm "
                    "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) | "
-                   "partial overlap cost (points) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", fig->baseline, study_scale(o, fig), fig->baseline);
+                   "partial overlap cost (points) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", fig->baseline, study_scale(&o->run, fig), fig->baseline);
     for (int i = 0; i < n; i++)
         fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f | %.1f |\n"
                       : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f %5.1f %5.1f %5.1f\n",
@@ -86,7 +63,7 @@ const char *study_verdict(double lo, double hi, double pub, char *buf, size_t le
 {
     double centre = (lo + hi) / 2;
     snprintf(buf, len, "band %.1f-%.1f%%, centre %.1f%%; published %.0f%% %s the band, %+.1f points from the centre",
-             lo, hi, centre, pub, pub >= lo - 1e-9 && pub <= hi + 1e-9 ? "inside" : "OUTSIDE", pub - centre);
+             lo, hi, centre, pub, study_inside(lo, hi, pub) ? "inside" : "OUTSIDE", pub - centre);
     return buf;
 }
 
@@ -122,7 +99,7 @@ static const char *batches(const figure *fig, char *buf, size_t len)
 /* "--gpus 256 " when given, for the command lines the outputs quote. */
 const char *study_gpus_flag(const study_opts *o, char *buf, size_t len)
 {
-    if (o->gpus) snprintf(buf, len, "--gpus %ld ", o->gpus);
+    if (o->run.gpus) snprintf(buf, len, "--gpus %ld ", o->run.gpus);
     else buf[0] = '\0';
     return buf;
 }
@@ -134,13 +111,13 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
     if (!pass) fprintf(f, "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
                           "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
                           "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts\n",
-                       study_gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb);
+                       study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb);
     else fprintf(f, "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
                     "(`make study`): the alpha-beta-gamma step of harness/sim/model_step.h for every entry of the catalogue "
                     "(%s) on the platform files in %s, GEMM rate %.0f GFLOP/s and reduction cost %.5f ns/B. Every constant "
                     "and its source: docs/SOURCES.md. The band of a figure spans its entry's unknowns (overlap off/on; its "
                     "platform alternatives, e.g. 1 or 2 EDR ports for the Minsky); its centre is the middle of the band.\n\n",
-                 study_gpus_flag(o, g, sizeof g), o->profile, o->bucket_mb, o->catalogue, o->dir, pr->gemm_gflops_fp32,
+                 study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb, o->catalogue, o->run.dir, pr->gemm_gflops_fp32,
                  pr->reduce_ns_per_byte);
     for (int k = 0; k < o->nfig; k++) {
         const figure *fg = &o->figs[k];
@@ -148,7 +125,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         study_band(c[k], n[k], &lo, &hi);
         if (pass) {
             fprintf(f, "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
-                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(o, fg), fg->algo,
+                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(&o->run, fg), fg->algo,
                     *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
             fprintf(f, "%s.\n\n", study_compute_desc(o, k, cd, sizeof cd));
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));
@@ -165,8 +142,8 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
                     c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces,
                     fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
                     c[k][i].eff, c[k][i].eff1, fg->published,
-                    workload_hours(workload_of(fg->model), (double)study_scale(o, fg) * c[k][i].batch / c[k][i].full.step_s),
-                    fg->published_hours, study_scale(o, fg), fg->name, o->compute_scale[k], c[k][i].share[0],
+                    workload_hours(workload_of(fg->model), (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s),
+                    fg->published_hours, study_scale(&o->run, fg), fg->name, o->compute_scale[k], c[k][i].share[0],
                     c[k][i].share[1], c[k][i].share[2]);
     }
 }

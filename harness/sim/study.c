@@ -1,0 +1,156 @@
+/* study.c — the study engine (study.h): the 2017 systems of the DDL study and the catalogue's other
+ * entries at their published scale (or s->gpus) with each unknown as a range, by the α-β-γ pricer of
+ * the one step schedule (model_step.h; the simulator checks it at spot points, harness/scripts/study.sh).
+ * Per published figure: the platform files of the machine as sourced (harness/sim/platforms,
+ * docs/SOURCES.md §1–§3, §10), the unknowns — whether the allreduce overlapped backward (bucket 0 = one
+ * allreduce after backward; DDP-style 25 MiB buckets) and, for the Minsky, 1 or 2 InfiniBand EDR ports
+ * per node — and the baseline the figure was measured against. */
+#include "study.h"
+#include "framework.h"
+#include "platform.h"
+#include "workload.h"
+
+#include <stdio.h>
+
+int study_scale(const study_setup *s, const figure *fig) { return s->gpus ? (int)s->gpus : fig->gpus; }
+
+int study_effects_on(const figure *fig, int overlap)
+{
+    return (fig->cycle_ms > 0 && overlap ? EFFECT_CYCLES : 0) | (fig->jitter_pct > 0 ? EFFECT_JITTER : 0) |
+           (fig->overlap_from_pct > 0 && overlap ? EFFECT_HOLD : 0);
+}
+
+int study_step_on(const study_setup *s, const profile *pr, const model *m, const figure *fig, const char *name,
+                  int gpus, int overlap, int effects, step_prediction *t, char *err, size_t errlen)
+{
+    char path[1024];
+    platform pf;
+    snprintf(path, sizeof path, "%s/%s.platform", s->dir, name);
+    if (platform_lookup(&pf, path, err, errlen)) return 2;
+    int g = pf.gpus_per_node < gpus ? pf.gpus_per_node : gpus;
+    if (gpus % g) {
+        snprintf(err, errlen, "%d GPUs are not whole nodes of %d", gpus, g);
+        return 2;
+    }
+    if (platform_init_partial(&pf, path, gpus / g, g, err, errlen)) return 2;
+    char grid[64];
+    int two = *fig->patterns && gpus > g;
+    snprintf(grid, sizeof grid, "%dx%d", g, gpus / g);
+    step_inputs in = {
+        .gemm_gflops = pr->gemm_gflops_fp32,
+        .gamma = pr->reduce_ns_per_byte * 1e-9,
+        .mem_gbps = pr->mem_gbps,
+        .full = 1,
+        .bucket_bytes = overlap ? (size_t)(fig->bucket_mb ? fig->bucket_mb : s->bucket_mb) << 20 : 0,
+        .first_bucket_bytes = (size_t)s->first_mb << 20,
+        .grid = two ? grid : NULL,
+        .patterns = two ? fig->patterns : NULL,
+        .sgd_gbps = pr->sgd_gbps,
+    };
+    if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
+        in.fw = (framework){ .cycle_s = fig->cycle_ms / 1e3, .fusion_bytes = in.bucket_bytes };
+    if ((effects & EFFECT_HOLD) && overlap) in.fw.overlap_from = fig->overlap_from_pct / 100; /* partial overlap */
+    if (effects & EFFECT_JITTER) in.jitter = fig->jitter_pct / 100;
+    return model_step(m, &pf, fig->algo, &in, t, err, errlen);
+}
+
+/* Measured on the same model and framework, so it replaces the profile's one ResNet-50 calibration
+ * (p100.profile) for models whose kernels run at other rates (VGG-16's 3x3 convolutions through Winograd). */
+int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
+                        size_t errlen)
+{
+    char why[300];
+    model *m = NULL;
+    step_prediction one;
+    *k = 1;
+    if (!fig->single_batch) return 0;
+    if (model_build(fig->model, fig->single_batch, fig->image_size, &m))
+        return snprintf(err, errlen, "%s: %s", fig->name, model_last_error()), 2;
+    int rc = study_step_on(s, pr, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one, why, sizeof why);
+    model_free(m);
+    if (rc) return snprintf(err, errlen, "%s: %s", fig->label, why), 2;
+    double pred = fig->single_img_s > 0 ? one.step_s : one.compute_s - one.forward_s;
+    *k = pred / (fig->single_img_s > 0 ? fig->single_batch / fig->single_img_s : fig->single_backward_ms / 1e3);
+    return 0;
+}
+
+/* Corner c (its base and full steps, eff) without each effect that is on: the points that effect costs. */
+static int effect_shares(const study_setup *s, const profile *pr, const model *m, const figure *fig, corner *c,
+                         char *err, size_t errlen)
+{
+    for (int e = 0; e < STUDY_EFFECTS; e++) {
+        step_prediction b0, f0;
+        c->share[e] = 0;
+        if (!(study_effects_on(fig, c->overlap) & (1 << e))) continue;
+        if (study_step_on(s, pr, m, fig, c->platform, fig->baseline, c->overlap, EFFECTS_ALL & ~(1 << e), &b0, err,
+                          errlen) ||
+            study_step_on(s, pr, m, fig, c->platform, study_scale(s, fig), c->overlap, EFFECTS_ALL & ~(1 << e), &f0,
+                          err, errlen))
+            return 2;
+        c->share[e] = 100 * b0.step_s / f0.step_s - c->eff;
+    }
+    return 0;
+}
+
+int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
+                     char *err, size_t errlen)
+{
+    char why[300];
+    int n = 0;
+    profile scaled = *base, *pr = &scaled;
+    scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
+    for (int b = 0; b < fig->nbatches; b++) {
+        model *m = NULL;
+        if (model_build(fig->model, fig->batches[b], fig->image_size, &m))
+            return snprintf(err, errlen, "%s: %s", fig->name, model_last_error()), -1;
+        for (int p = 0; p < fig->nplatforms; p++)
+            for (int k = 0; k < fig->noverlaps; k++, n++) {
+                step_prediction one;
+                int ov = fig->overlaps[k];
+                const char *pf = fig->platforms[p];
+                c[n].platform = pf, c[n].overlap = ov, c[n].batch = fig->batches[b];
+                if (study_step_on(s, pr, m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why, sizeof why) ||
+                    study_step_on(s, pr, m, fig, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
+                                  sizeof why) ||
+                    study_step_on(s, pr, m, fig, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why)) {
+                    snprintf(err, errlen, "%s: %s", fig->label, why);
+                    model_free(m);
+                    return -1;
+                }
+                c[n].eff = 100 * c[n].base.step_s / c[n].full.step_s;
+                c[n].eff1 = 100 * one.step_s / c[n].full.step_s;
+                if (effect_shares(s, pr, m, fig, &c[n], why, sizeof why)) {
+                    snprintf(err, errlen, "%s: %s", fig->label, why);
+                    model_free(m);
+                    return -1;
+                }
+            }
+        model_free(m);
+    }
+    return n;
+}
+
+void study_band(const corner *c, int n, double *lo, double *hi)
+{
+    *lo = 1e9, *hi = -1e9;
+    for (int i = 0; i < n; i++) *lo = c[i].eff < *lo ? c[i].eff : *lo, *hi = c[i].eff > *hi ? c[i].eff : *hi;
+}
+
+int study_inside(double lo, double hi, double pub) { return pub >= lo - 1e-9 && pub <= hi + 1e-9; }
+
+/* At efficiency E against the baseline step b, the full-scale step is b x 100 / E, and the run takes
+ * epochs x images x step / (GPUs x batch). The ends use their own corners' baseline steps, the centre
+ * the mean of the two. */
+int study_band_hours(const study_setup *s, const figure *fig, const corner *c, int n, double h[3])
+{
+    const workload *w = workload_of(fig->model);
+    int lo = 0, hi = 0;
+    if (!w || n < 1) return -1;
+    for (int i = 1; i < n; i++) lo = c[i].eff < c[lo].eff ? i : lo, hi = c[i].eff > c[hi].eff ? i : hi;
+    double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
+    double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
+    for (int k = 0; k < 3; k++)
+        h[k] = workload_hours(w, (double)study_scale(s, fig) * (k == 0 ? c[lo].batch : k == 1 ? c[hi].batch
+                                                         : (c[lo].batch + c[hi].batch) / 2.0) / (base[k] * 100 / eff[k]));
+    return 0;
+}

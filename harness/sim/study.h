@@ -1,0 +1,64 @@
+/* study.h — the study engine: a catalogue entry (study_file.h) predicted at every corner of its unknowns
+ * by the α-β-γ pricer of the one step schedule (model_step.h), the band of efficiencies the corners
+ * span, what each non-ideal effect costs, and the time to train at the band's ends. `ddlbench study`
+ * (harness/cli/cli_study.c) parses, calls this and prints; nothing here prints. */
+#ifndef HARN_STUDY_H
+#define HARN_STUDY_H
+
+#include "model.h"
+#include "model_step.h"
+#include "profile.h"
+#include "study_file.h"
+
+#include <stddef.h>
+
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2) /* platforms x overlaps x batches */
+
+/* The non-ideal effects an entry may turn on (harness/train/framework.h, model_step.h), as bits. */
+enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
+
+typedef study_entry figure; /* one published figure of the catalogue (study_file.h) */
+
+/* What every figure is predicted with (`ddlbench study`'s options). */
+typedef struct study_setup {
+    long gpus;          /* 0: each figure at its published scale */
+    long bucket_mb;     /* bucket cap of the overlapped corners, MiB, where the entry gives none */
+    long first_mb;      /* the first bucket, MiB */
+    const char *dir;    /* the folder of the entries' platform files */
+} study_setup;
+
+typedef struct corner {
+    const char *platform;
+    int overlap, batch;
+    step_prediction base, full;
+    double eff;              /* % against the figure's baseline */
+    double eff1;             /* % against one GPU */
+    double share[STUDY_EFFECTS]; /* points of efficiency each effect costs (0 when off) */
+} corner;
+
+/* The GPUs a figure is predicted at: s->gpus, else its published scale. */
+int study_scale(const study_setup *s, const figure *fig);
+/* The effects on for fig's corners with overlap off (0) or on (1). */
+int study_effects_on(const figure *fig, int overlap);
+/* The step of model m (built for fig) on `gpus` GPUs of the platform file s->dir/name.platform, with
+ * the profile's rates, overlapped or not, with the effects `effects` of fig. 0, or 2 with err. */
+int study_step_on(const study_setup *s, const profile *pr, const model *m, const figure *fig, const char *name,
+                  int gpus, int overlap, int effects, step_prediction *t, char *err, size_t errlen);
+/* How much faster than the profile fig's GPU computed (*k; 1 without a published single-GPU figure):
+ * the profile's prediction of the entry's single-GPU step or backward pass over that figure. Never
+ * fitted to the scaling figure itself. 0, or 2 with err ("entry: why"). */
+int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
+                        size_t errlen);
+/* Every corner of fig (each batch x platform x overlap) into c[0..MAX_CORNERS), the profile's compute
+ * rates times kscale, with each effect's share. The number of corners, or -1 with err ("entry: why"). */
+int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
+                     char *err, size_t errlen);
+/* The band of corners c[0..n): the lowest and highest efficiency. */
+void study_band(const corner *c, int n, double *lo, double *hi);
+/* Whether pub lies in the band [lo, hi] (to 1e-9). */
+int study_inside(double lo, double hi, double pub);
+/* Time to train of fig's workload (harness/train/workload.c) at the band's low end, high end and centre,
+ * hours in h[0..2]; 0, or -1 without a workload. */
+int study_band_hours(const study_setup *s, const figure *fig, const corner *c, int n, double h[3]);
+
+#endif

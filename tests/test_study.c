@@ -1,0 +1,95 @@
+/* test_study.c — the study engine (harness/sim/study.c) on a small catalogue entry, without argv:
+ * ResNet-50 at 16 GPUs against one 4-GPU Minsky (1 or 2 EDR ports, overlap off or on). The step's
+ * inputs reach the pricer (overlap off: one allreduce; on: buckets; a grid that is not whole nodes is
+ * refused), the compute scale is 1 without a single-GPU figure and the ratio to it with one, every
+ * corner is made with its band, a second port never lowers the efficiency, only the effects an entry
+ * turns on cost points, and the time to train grows as the efficiency falls. */
+#include "profile.h"
+#include "study.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char entry[] = "label = test ResNet-50 at 16\nmodel = resnet50\nbatch = 32\ngpus = 16\nbaseline = 4\n"
+                            "published = 90\nsource = a test\nalgo = ring\n"
+                            "platforms = minsky2017-1port|minsky2017-2port\noverlap = off|on\n";
+
+static int close_to(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
+
+int main(void)
+{
+    char err[300] = "", text[1024];
+    profile pr;
+    figure fig;
+    corner c[MAX_CORNERS];
+    step_prediction off, on, one;
+    model *m = NULL;
+    double k, lo, hi, h[3];
+    study_setup s = { .bucket_mb = 25, .first_mb = 1, .dir = "harness/sim/platforms" };
+    CHECK(profile_load("p100", &pr, err, sizeof err) == 0, "p100 profile: %s", err);
+    CHECK(study_file_parse(entry, strlen(entry), "t16", &fig, err, sizeof err) == 0, "entry: %s", err);
+    CHECK(study_scale(&s, &fig) == 16, "published scale");
+    s.gpus = 32;
+    CHECK(study_scale(&s, &fig) == 32, "--gpus overrides it");
+    s.gpus = 0;
+    CHECK(study_effects_on(&fig, 1) == 0, "no effects in the entry");
+
+    CHECK(model_build("resnet50", 32, 224, &m) == 0, "resnet50: %s", model_last_error());
+    CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 16, 0, EFFECTS_ALL, &off, err, sizeof err) == 0 &&
+              off.allreduces == 1, "overlap off: one allreduce after backward (%d; %s)", off.allreduces, err);
+    CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 16, 1, EFFECTS_ALL, &on, err, sizeof err) == 0 &&
+              on.allreduces > 1 && on.step_s < off.step_s,
+          "overlap on: buckets (%d allreduces), a shorter step (%g < %g)", on.allreduces, on.step_s, off.step_s);
+    CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 1, 0, EFFECTS_ALL, &one, err, sizeof err) == 0 &&
+              one.step_s > 0 && one.step_s < off.step_s && close_to(one.compute_s, off.compute_s, 1e-9),
+          "one GPU: the same compute, no communication (%g, %g)", one.step_s, one.compute_s);
+    CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 6, 0, EFFECTS_ALL, &one, err, sizeof err) == 2 &&
+              strstr(err, "not whole nodes"), "6 GPUs on 4-GPU nodes: %s", err);
+    CHECK(study_step_on(&s, &pr, m, &fig, "nosuch", 4, 0, EFFECTS_ALL, &one, err, sizeof err) == 2, "unknown platform");
+
+    CHECK(study_compute_scale(&s, &pr, &fig, &k, err, sizeof err) == 0 && k == 1, "no single-GPU figure: x1 (%g)", k);
+    CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 1, 0, EFFECTS_ALL, &one, err, sizeof err) == 0, "one");
+    snprintf(text, sizeof text, "%ssingle_gpu_img_s = %.9g\nsingle_gpu_batch = 32\nsingle_gpu_source = a test\n", entry,
+             2 * 32 / one.step_s);
+    CHECK(study_file_parse(text, strlen(text), "t16", &fig, err, sizeof err) == 0, "entry with a single GPU: %s", err);
+    CHECK(study_compute_scale(&s, &pr, &fig, &k, err, sizeof err) == 0 && close_to(k, 2, 1e-6),
+          "a GPU twice the profile's: x2 (%g)", k);
+    CHECK(study_file_parse(entry, strlen(entry), "t16", &fig, err, sizeof err) == 0, "entry again");
+
+    int n = study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err);
+    CHECK(n == 4, "4 corners: 2 platforms x 2 overlaps (%d; %s)", n, err);
+    for (int i = 0; i < n && n == 4; i++) {
+        CHECK(c[i].eff > 0 && c[i].eff <= 100 + 1e-9 && c[i].eff1 > 0, "corner %d: eff %g, vs 1 GPU %g", i, c[i].eff,
+              c[i].eff1);
+        CHECK(c[i].share[0] == 0 && c[i].share[1] == 0 && c[i].share[2] == 0, "corner %d: no effect costs points", i);
+        CHECK(close_to(c[i].eff, 100 * c[i].base.step_s / c[i].full.step_s, 1e-12), "corner %d: eff = base/full", i);
+    }
+    if (n == 4) { /* the order: platform, then overlap (off, on) */
+        CHECK(!strcmp(c[0].platform, "minsky2017-1port") && c[0].overlap == 0 && c[1].overlap == 1 &&
+                  !strcmp(c[2].platform, "minsky2017-2port"), "corner order");
+        CHECK(c[2].eff >= c[0].eff - 1e-9 && c[3].eff >= c[1].eff - 1e-9, "a second port never lowers it (%g/%g, %g/%g)",
+              c[2].eff, c[0].eff, c[3].eff, c[1].eff);
+        CHECK(close_to(c[0].full.step_s, off.step_s, 1e-12), "the corner is the step_on prediction");
+        study_band(c, n, &lo, &hi);
+        CHECK(lo <= hi && lo == fmin(fmin(c[0].eff, c[1].eff), fmin(c[2].eff, c[3].eff)), "band %g..%g", lo, hi);
+        CHECK(study_inside(lo, hi, lo) && study_inside(lo, hi, hi) && !study_inside(lo, hi, hi + 0.1), "inside");
+        CHECK(study_band_hours(&s, &fig, c, n, h) == 0 && h[0] >= h[1] && h[2] <= h[0] && h[2] >= h[1] && h[1] > 0,
+              "time to train: %g h at the low end, %g at the high, %g at the centre", h[0], h[1], h[2]);
+    }
+
+    /* stragglers on: only that effect costs points, and they are positive */
+    snprintf(text, sizeof text, "%sjitter_pct = 5\njitter_source = a test\n", entry);
+    CHECK(study_file_parse(text, strlen(text), "t16", &fig, err, sizeof err) == 0, "entry with jitter: %s", err);
+    CHECK(study_effects_on(&fig, 0) == EFFECT_JITTER, "jitter on");
+    n = study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err);
+    CHECK(n == 4 && c[0].share[1] > 0 && c[0].share[0] == 0 && c[0].share[2] == 0,
+          "stragglers cost %g points, the others none", n == 4 ? c[0].share[1] : -1);
+
+    snprintf(text, sizeof text, "%s", entry);
+    memcpy(strstr(text, "resnet50"), "resnet99", 8);
+    CHECK(study_file_parse(text, strlen(text), "t16", &fig, err, sizeof err) == 0, "entry with an unknown model");
+    CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && !strncmp(err, "t16: ", 5), "its error: %s", err);
+    model_free(m);
+    return TEST_REPORT();
+}
