@@ -77,11 +77,10 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
 
 static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)
 {
-    step_inputs in = { pr->gemm_gflops_fp32, pr->reduce_ns_per_byte * 1e-9, pr->mem_gbps, o->full,
-                       (size_t)o->bucket_mb[0] << 20, (size_t)o->first_mb << 20, NULL, NULL,
-                       cli_framework(o->cycle_ms, o->bucket_mb[0], o->call_us, o->contention_pct, o->comm_contention_pct,
-                                     o->overlap_from_pct),
-                       o->jitter_pct / 100, pr->sgd_gbps };
+    step_inputs in = { .gemm_gflops = pr->gemm_gflops_fp32, .gamma = pr->reduce_ns_per_byte * 1e-9,
+                       .mem_gbps = pr->mem_gbps, .full = o->full, .bucket_bytes = (size_t)o->bucket_mb[0] << 20,
+                       .first_bucket_bytes = (size_t)o->first_mb << 20, .fw = train_framework(o, o->bucket_mb[0]),
+                       .jitter = o->jitter_pct / 100, .sgd_gbps = pr->sgd_gbps };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -162,8 +161,7 @@ int cli_model_train(int argc, char **argv)
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
-    framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct, o.comm_contention_pct,
-                                 o.overlap_from_pct);
+    framework fw = train_framework(&o, o.bucket_mb[0]);
     char fdesc[256], jdesc[200];
     fw_describe(&fw, fdesc, sizeof fdesc);
     snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time (Exp); priced at the slowest rank's expectation, "

@@ -62,14 +62,6 @@ const opt_row cli_row_overlap_from = { .name = "--overlap-from", .type = OPT_DOU
               "moment, so only the rest of backward is overlapped (framework.h;\n"
               "simulation and model only; 100 = none overlapped; default 0)" };
 
-framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct,
-                        double overlap_from_pct)
-{
-    framework fw = { cycle_ms / 1e3, cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0, call_us / 1e6, contention_pct / 100,
-                     comm_pct / 100, overlap_from_pct / 100 };
-    return fw;
-}
-
 static const char *const computes[] = { "gemm", "full", NULL };
 const opt_row cli_row_compute = { .name = "--compute", .type = OPT_CHOICE, .choices = computes, .unit = "full|gemm",
       .help = "full (default): the whole network on real activations: im2col/col2im,\n"

@@ -30,12 +30,9 @@ extern const opt_row cli_row_steps;    /* --steps N: long, 1..100000 timed steps
 extern const opt_row cli_row_cycle_ms; /* --cycle-ms MS: double, 0..1000 (framework.h) */
 extern const opt_row cli_row_call_us;  /* --call-us US: double, 0..1e6 */
 extern const opt_row cli_row_jitter;   /* --jitter PCT: double, 0..1000 (trainer.h, model_step.h) */
-/* The framework of --cycle-ms, --bucket-mb (with cycles: the fusion cap) and --call-us. */
 extern const opt_row cli_row_contention; /* --contention PCT: double, 0..1000 */
 extern const opt_row cli_row_comm_contention; /* --comm-contention PCT: double, 0..1000 */
 extern const opt_row cli_row_overlap_from; /* --overlap-from PCT: double, 0..100 */
-framework cli_framework(double cycle_ms, long bucket_mb, double call_us, double contention_pct, double comm_pct,
-                        double overlap_from_pct);
 extern const opt_row cli_row_warmup;   /* --warmup N: long, 0..100000 untimed steps */
 
 /* The machine: platform_rows (platform.h), bound to a platform_opts as

@@ -1,4 +1,5 @@
-/* cli_train.c — `ddlbench train`: synthetic data-parallel training steps of a ResNet under MPI.
+/* cli_train.c — `ddlbench train`: synthetic data-parallel training steps of a ResNet under MPI; this file
+ * parses, calls the training runner (harness/train/runner.h) and prints.
  * Each algorithm (-a list) x bucket size (--bucket-mb list) is a configuration; they run interleaved in
  * --rounds rounds (A B A B: each round every configuration's warm-up and timed steps once, rounds.h).
  * Per step the figures are those of the rank whose step was longest; the table shows, over rounds x
@@ -224,16 +225,24 @@ static int check_device(const train_opts *o, char *err, size_t errlen)
     return 0;
 }
 
+/* After every configuration's round: rank 0 prints the round's median steps (with --rounds > 1). */
+static void round_line(const train_runner *r, int round, void *arg)
+{
+    (void)arg;
+    if (r->rank != 0 || r->o->rounds < 2) return;
+    printf("# round %d of %ld, median step:", round + 1, r->o->rounds);
+    for (int k = 0; k < r->nconf; k++)
+        printf(" %s/%ld %.2f ms%s", r->rows[k].algo, r->rows[k].bucket_mb, r->rows[k].round_med[round] * 1e3,
+               k + 1 < r->nconf ? "," : "\n");
+    fflush(stdout);
+}
+
 int cli_train_main(int argc, char **argv)
 {
     train_opts o;
-    run_meta meta;
-    char why[200] = "";
     model *m = NULL;
-    static train_row rows[MAX_LIST * MAX_LIST]; /* 256 rows of ~400 bytes: not on the stack */
-    double *samples = NULL;
-    char ferr[700];
-    int rank, size, nrows = 0, rc = parse_opts(argc, argv, &o, ferr, sizeof ferr);
+    char ferr[700], jline[256];
+    int rc = parse_opts(argc, argv, &o, ferr, sizeof ferr);
     if (rc == OPTS_HELP) return 0;
     if (rc) {
         fprintf(stderr, "ddlbench train: %s\n", ferr);
@@ -264,133 +273,30 @@ int cli_train_main(int argc, char **argv)
         return 2;
     }
     /* simulated operands take address space only (mem.h) */
-    if (!o.device && !kern_simulated() && guard_mem_check(guard_model_bytes(m, o.full), "--batch x --image-size", "a smaller batch or image", ferr, sizeof ferr)) {
+    if ((!o.device && !kern_simulated() && guard_mem_check(guard_model_bytes(m, o.full), "--batch x --image-size",
+                                                           "a smaller batch or image", ferr, sizeof ferr)) ||
+        train_runner_profile(&o, ferr, sizeof ferr)) {
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         model_free(m);
         return 2;
     }
-
-    if (o.profile) { /* the simulation backends' rates; the real build stores and ignores them */
-        profile pr;
-        char err[600];
-        if (profile_load(o.profile, &pr, err, sizeof err)) {
-            fprintf(stderr, "ddlbench train: --profile: %s\n", err);
-            model_free(m);
-            return 2;
-        }
-        kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
-        kern_sim_set_reduce_table(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns); /* sorted, checked */
-        kern_sim_set_mem_gbps(pr.mem_gbps); /* the layer kernels and SGD: bytes at the memory rate */
-        kern_sgd_set_rate(profile_sgd_gbps(&pr) * 1e9); /* SGD: its own rate where the profile has one */
-        kern_sim_set_sgd_gbps(pr.sgd_gbps);
-        o.gamma = pr.reduce_ns_per_byte * 1e-9;
+    train_runner r = { .o = &o, .m = m, .compute = cli_compute_desc(o.full) };
+    if ((rc = train_runner_start(&r, &argc, &argv))) goto out; /* said why */
+    if (r.rank == 0 && r.no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", r.why);
+    if (r.rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
+    if (r.rank == 0) train_print_header(stdout, &o, r.size, train_effects_line(&o, jline, sizeof jline));
+    rc = train_runner_rounds(&r, round_line, NULL);
+    if (!rc && r.rank == 0) {
+        train_compare_rows(r.rows, r.nrows, (int)o.rounds);
+        for (int c = 0; c < r.nrows; c++) train_print_row(stdout, 0, &o, r.size, &r.rows[c]);
+        train_print_comparison(stdout, &o, r.rows, r.nrows);
+        train_print_time_to_train(stdout, &o, r.size, r.rows, r.nrows);
     }
-    int provided;
-    MPI_Init_thread(&argc, &argv, engine_thread_level(), &provided);
-    rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    cost_hook hook;
-    if (o.cost_platform) {
-        char herr[256];
-        int hrc = cost_hook_init(&hook, o.cost_platform, size, o.cost_gpn ? (int)o.cost_gpn : 1, o.gamma, herr,
-                                 sizeof herr);
-        if (hrc) {
-            if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", herr);
-            rc = 2;
-            goto out;
-        }
-        o.hook = &hook;
-    }
-    if (provided < engine_thread_level()) {
-        if (rank == 0) fprintf(stderr, "ddlbench train: the MPI library gives thread level %d, need %d\n", provided,
-                               engine_thread_level());
-        rc = 1;
-        goto out;
-    }
-    if (o.timeout_s && watchdog_start("ddlbench train")) {
-        fprintf(stderr, "ddlbench train: rank %d: cannot start the watchdog thread\n", rank);
-        rc = 1;
-        goto out;
-    }
-    int no_dev = o.device && device_pick_local(), any_no_dev = 0;
-    MPI_Allreduce(&no_dev, &any_no_dev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (any_no_dev) {
-        if (no_dev) fprintf(stderr, "ddlbench train: rank %d: cannot select a CUDA device: %s\n", rank, kern_dev_last_error());
-        rc = 1;
-        goto out;
-    }
-    meta_collect(MPI_COMM_WORLD, argc, argv, o.device ? kern_dev_name() : NULL, &meta);
-    if (kern_simulated())
-        snprintf(meta.device, sizeof meta.device, "simulated: profile %s", o.profile ? o.profile : "none");
-    int no_counters = o.device ? snprintf(why, sizeof why, "the GEMMs run on the GPU") : counters_open(why, sizeof why);
-    if (o.device) meta_add(&meta, "gemm_precision", kern_precision_name(o.precision));
-    meta_add(&meta, "compute", cli_compute_desc(o.full));
-    if (o.jitter_pct > 0) {
-        char jdesc[160];
-        snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time, x = %g x Exp(1) per rank and step, seed %ld",
-                 o.jitter_pct, o.jitter_pct / 100, o.seed);
-        meta_add(&meta, "jitter", jdesc);
-    }
-    if (train_fw_asked(&o)) {
-        framework fw = cli_framework(o.cycle_ms, o.bucket_mb[0], o.call_us, o.contention_pct, o.comm_contention_pct,
-                                     o.overlap_from_pct);
-        char fdesc[400];
-        fw_describe(&fw, fdesc, sizeof fdesc);
-        if (o.cycle_ms > 0 && o.nbuckets > 1) /* the caps are the rows' --bucket-mb */
-            snprintf(fdesc, sizeof fdesc, "cycles of %g ms (Horovod), the ready gradients fused up to each row's "
-                     "--bucket-mb%s%s%s%s", o.cycle_ms, o.call_us > 0 ? "; a per-call cost (--call-us)" : "",
-                     o.contention_pct > 0 ? "; compute slowed beside an allreduce (--contention)" : "",
-                     o.comm_contention_pct > 0 ? "; allreduces slowed beside compute (--comm-contention)" : "",
-                     o.overlap_from_pct > 0 ? "; partial overlap (--overlap-from)" : "");
-        meta_add(&meta, "framework", fdesc);
-    }
-    char cdesc[240], jline[256];
-    snprintf(cdesc, sizeof cdesc, "%s%s", no_counters ? "unavailable: " : "PAPI on the main thread's GEMMs", why);
-    meta_add(&meta, "counters", cdesc);
-    int nconf = o.nalgos * o.nbuckets;
-    memset(rows, 0, sizeof rows);
-    if (!(samples = malloc((size_t)nconf * TRAIN_STRIDE(&o) * sizeof *samples))) {
-        if (rank == 0) fprintf(stderr, "ddlbench train: out of memory for %d configurations x %ld rounds x %ld steps\n", nconf,
-                               o.rounds, o.steps);
-        rc = 1;
-        goto out;
-    }
-    if (rank == 0 && no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", why);
-    if (rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
-    if (rank == 0) train_print_header(stdout, &o, size, train_effects_line(&o, jline, sizeof jline));
-    for (int i = 0; i < (int)o.rounds * nconf && !rc; i++) {
-        int round, c;
-        rounds_order(i, nconf, &round, &c);
-        rc = train_run_config(&o, m, c / o.nbuckets, c % o.nbuckets, round, samples + (size_t)c * TRAIN_STRIDE(&o), &rows[c]);
-        nrows = nrows > c + 1 ? nrows : c + 1;
-        if (!rc && rows[c].wrong > 0) {
-            if (rank == 0) fprintf(stderr, "ddlbench train: %s bucket %ld MB: %ld gradient elements wrong (--check)\n",
-                                   rows[c].algo, rows[c].bucket_mb, rows[c].wrong);
-            rc = 1;
-        }
-        if (!rc && rank == 0 && o.rounds > 1 && c == nconf - 1) {
-            printf("# round %d of %ld, median step:", round + 1, o.rounds);
-            for (int k = 0; k < nconf; k++)
-                printf(" %s/%ld %.2f ms%s", rows[k].algo, rows[k].bucket_mb, rows[k].round_med[round] * 1e3, k + 1 < nconf ? "," : "\n");
-            fflush(stdout);
-        }
-    }
-    for (int c = 0; c < nconf && !rc; c++) rc = train_finish_config(&o, samples + (size_t)c * TRAIN_STRIDE(&o), &rows[c]);
-    if (!rc && rank == 0) {
-        train_compare_rows(rows, nrows, (int)o.rounds);
-        for (int c = 0; c < nrows; c++) train_print_row(stdout, 0, &o, size, &rows[c]);
-        train_print_comparison(stdout, &o, rows, nrows);
-    }
-    if (rank == 0 && !rc) train_print_time_to_train(stdout, &o, size, rows, nrows);
     /* --csv, --json: written only when every configuration succeeded */
-    if (rank == 0 && (o.csv || o.json) && nrows && !rc && train_write_results(&meta, &o, size, rows, nrows)) rc = 1;
+    if (r.rank == 0 && (o.csv || o.json) && r.nrows && !rc && train_write_results(&r.meta, &o, r.size, r.rows, r.nrows))
+        rc = 1;
 out:
-    for (int i = 0; i < nrows; i++) free(rows[i].ranks);
-    watchdog_stop();
-    counters_close();
-    free(samples);
+    train_runner_end(&r);
     model_free(m);
-    MPI_Finalize();
     return rc;
 }

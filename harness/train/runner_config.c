@@ -1,20 +1,28 @@
-/* cli_train_run.c — one round of one `ddlbench train` configuration (algorithm x bucket size): a
+/* runner_config.c — one round of one `ddlbench train` configuration (algorithm x bucket size): a
  * context, a trainer, warm-up and timed steps; per step the figures of the rank whose step was longest
  * (whole: they add up); after the last round the statistics over rounds x steps (rounds.h), the
  * median step's breakdown, and with --per-rank each rank's own medians gathered on rank 0
- * (cli_train.h; the output: cli_train_out.c). */
-#include "cli_train.h"
-#include "cli_rows.h"
+ * (runner.h; the output: harness/cli/cli_train_out.c). */
+#include "runner.h"
 #include "counters.h"
 #include "engine.h"
 #include "guard.h"
-#include "outfile.h"
 #include "trainer.h"
 #include "watchdog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+framework train_framework(const train_opts *o, long bucket_mb)
+{
+    return (framework){ .cycle_s = o->cycle_ms / 1e3,
+                        .fusion_bytes = o->cycle_ms > 0 ? (size_t)bucket_mb << 20 : 0,
+                        .call_s = o->call_us / 1e6,
+                        .contention = o->contention_pct / 100,
+                        .comm_contention = o->comm_contention_pct / 100,
+                        .overlap_from = o->overlap_from_pct / 100 };
+}
 
 static double median_of(const double *v, size_t n, double *mn, double *mx)
 {
@@ -94,7 +102,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
     cfg.algo = o->algos[a];
     cfg.grid = o->grid;
     cfg.patterns = o->patterns;
-    cfg.poll_us = (int)o->poll_us; /* resolved by cli_train.c: --poll-us, DDL_POLL_US or the default */
+    cfg.poll_us = (int)o->poll_us; /* resolved by harness/cli/cli_train.c: --poll-us, DDL_POLL_US or the default */
     cfg.device = o->device;
     if (o->hook) { /* the platform's links: auto's cost model, and the segments' size (links.c) */
         cfg.cost = cost_hook_fn;
@@ -122,8 +130,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
                        o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed,
-                       cli_framework(o->cycle_ms, o->bucket_mb[b], o->call_us, o->contention_pct,
-                                     o->comm_contention_pct, o->overlap_from_pct) };
+                       train_framework(o, o->bucket_mb[b]) };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
