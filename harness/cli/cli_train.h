@@ -1,5 +1,5 @@
-/* cli_train.h — `ddlbench train`, private to cli_train.c (options, main) and cli_train_out.c (the table,
- * the comparison, the CSV); the run itself: harness/train/runner.h. */
+/* cli_train.h — `ddlbench train`, private to cli_train.c (main), cli_train_opts.c (options) and
+ * cli_train_out.c (the table, the comparison, the CSV); the run itself: harness/train/runner.h. */
 #ifndef HARN_CLI_TRAIN_H
 #define HARN_CLI_TRAIN_H
 
@@ -13,6 +13,13 @@
  * over the largest step we run yet ends a hung job minutes into an allocation, not hours. */
 #define TRAIN_TIMEOUT_S 300
 
+/* cli_train_opts.c — the options, defaults resolved (rounds, poll interval, the platform's profile).
+ * 0 ok, OPTS_HELP (usage printed), 2 bad input (message in err). */
+int train_parse_opts(int argc, char **argv, train_opts *o, char *err, size_t errlen);
+/* 1 when the options ask for a framework the simulation and the model price (framework.h). */
+int train_fw_asked(const train_opts *o);
+/* --device against this build, before MPI: 0 ok; 2 the wrong build; 1 no usable device (message in err). */
+int train_check_device(const train_opts *o, char *err, size_t errlen);
 /* cli_train_out.c — each row against the fastest (sig, vs_best: the rule of rounds.h). */
 void train_compare_rows(train_row *rows, int n, int nrounds);
 /* The header's line of modelled effects ("; jitter 2% (Exp, seed 1); 20 us a call ..."; "" for none) in buf. */

@@ -73,12 +73,13 @@ static void describe(train_runner *r)
     meta_add(&r->meta, "counters", cdesc);
 }
 
-int train_runner_start(train_runner *r, int *argc, char ***argv)
+int train_runner_start(train_runner *r, int *argc, char ***argv, char *err, size_t errlen)
 {
     train_opts *o = r->o;
     int provided;
     r->rows = rows_store, r->nrows = 0, r->samples = NULL, r->why[0] = '\0';
     r->nconf = o->nalgos * o->nbuckets;
+    *err = '\0';
     memset(rows_store, 0, sizeof rows_store);
     MPI_Init_thread(argc, argv, engine_thread_level(), &provided);
     rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
@@ -88,24 +89,24 @@ int train_runner_start(train_runner *r, int *argc, char ***argv)
         char herr[256];
         if (cost_hook_init(&r->hook, o->cost_platform, r->size, o->cost_gpn ? (int)o->cost_gpn : 1, o->gamma, herr,
                            sizeof herr)) {
-            if (r->rank == 0) fprintf(stderr, "ddlbench train: %s\n", herr);
+            if (r->rank == 0) snprintf(err, errlen, "%s", herr);
             return 2;
         }
         o->hook = &r->hook;
     }
     if (provided < engine_thread_level()) {
-        if (r->rank == 0) fprintf(stderr, "ddlbench train: the MPI library gives thread level %d, need %d\n", provided,
-                                  engine_thread_level());
+        if (r->rank == 0) snprintf(err, errlen, "the MPI library gives thread level %d, need %d", provided,
+                                   engine_thread_level());
         return 1;
     }
     if (o->timeout_s && watchdog_start("ddlbench train")) {
-        fprintf(stderr, "ddlbench train: rank %d: cannot start the watchdog thread\n", r->rank);
+        snprintf(err, errlen, "rank %d: cannot start the watchdog thread", r->rank);
         return 1;
     }
     int no_dev = o->device && device_pick_local(), any_no_dev = 0;
     MPI_Allreduce(&no_dev, &any_no_dev, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_no_dev) {
-        if (no_dev) fprintf(stderr, "ddlbench train: rank %d: cannot select a CUDA device: %s\n", r->rank, kern_dev_last_error());
+        if (no_dev) snprintf(err, errlen, "rank %d: cannot select a CUDA device: %s", r->rank, kern_dev_last_error());
         return 1;
     }
     meta_collect(MPI_COMM_WORLD, *argc, *argv, o->device ? kern_dev_name() : NULL, &r->meta);
@@ -113,31 +114,35 @@ int train_runner_start(train_runner *r, int *argc, char ***argv)
         snprintf(r->meta.device, sizeof r->meta.device, "simulated: profile %s", o->profile ? o->profile : "none");
     describe(r);
     if (!(r->samples = malloc((size_t)r->nconf * TRAIN_STRIDE(o) * sizeof *r->samples))) {
-        if (r->rank == 0) fprintf(stderr, "ddlbench train: out of memory for %d configurations x %ld rounds x %ld steps\n",
-                                  r->nconf, o->rounds, o->steps);
+        if (r->rank == 0) snprintf(err, errlen, "out of memory for %d configurations x %ld rounds x %ld steps", r->nconf,
+                                   o->rounds, o->steps);
         return 1;
     }
     return 0;
 }
 
-int train_runner_rounds(train_runner *r, void (*round_done)(const train_runner *r, int round, void *arg), void *arg)
+int train_runner_rounds(train_runner *r, const train_progress *p, char *err, size_t errlen)
 {
     const train_opts *o = r->o;
+    char desc[1024];
     int rc = 0, nconf = r->nconf;
+    *err = '\0';
     for (int i = 0; i < (int)o->rounds * nconf && !rc; i++) {
         int round, c;
         rounds_order(i, nconf, &round, &c);
         rc = train_run_config(o, r->m, c / o->nbuckets, c % o->nbuckets, round, r->samples + (size_t)c * TRAIN_STRIDE(o),
-                              &r->rows[c]);
+                              &r->rows[c], desc, sizeof desc, err, errlen);
+        if (*desc && p && p->context) p->context(r, desc, p->arg);
         r->nrows = r->nrows > c + 1 ? r->nrows : c + 1;
         if (!rc && r->rows[c].wrong > 0) {
-            if (r->rank == 0) fprintf(stderr, "ddlbench train: %s bucket %ld MB: %ld gradient elements wrong (--check)\n",
-                                      r->rows[c].algo, r->rows[c].bucket_mb, r->rows[c].wrong);
+            if (r->rank == 0) snprintf(err, errlen, "%s bucket %ld MB: %ld gradient elements wrong (--check)",
+                                       r->rows[c].algo, r->rows[c].bucket_mb, r->rows[c].wrong);
             rc = 1;
         }
-        if (!rc && c == nconf - 1 && round_done) round_done(r, round, arg);
+        if (!rc && c == nconf - 1 && p && p->round_done) p->round_done(r, round, p->arg);
     }
-    for (int c = 0; c < nconf && !rc; c++) rc = train_finish_config(o, r->samples + (size_t)c * TRAIN_STRIDE(o), &r->rows[c]);
+    for (int c = 0; c < nconf && !rc; c++)
+        rc = train_finish_config(o, r->samples + (size_t)c * TRAIN_STRIDE(o), &r->rows[c], err, errlen);
     return rc;
 }
 

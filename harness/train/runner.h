@@ -2,8 +2,10 @@
  * prints): the run's options, one row per configuration (algorithm x bucket size), one round of one
  * configuration and its statistics after the last (runner_config.c), and the whole run (runner.c):
  * the profile's rates, MPI, the cost hook, the watchdog, the device, the provenance and the rounds
- * loop. Errors: collective calls return 0, 1 (a run failed) or 2 (bad input), and rank 0 (or the
- * failing rank, for what only it sees) has printed one line saying why. */
+ * loop. Errors as docs/DESIGN.md's convention: each call returns 0, 1 (a run failed) or 2 (bad input)
+ * with one line in the caller's err buffer on the ranks that must say it — rank 0 for what every rank
+ * sees, the failing rank (with its number) for what only it sees — and "" on the others; the caller
+ * prints it. Nothing here prints to stderr; stdout: only through the caller's progress callbacks. */
 #ifndef HARN_RUNNER_H
 #define HARN_RUNNER_H
 
@@ -83,11 +85,14 @@ enum { TRAIN_BEST = 2, TRAIN_ALONE = 3 }; /* the fastest row; the only configura
 framework train_framework(const train_opts *o, long bucket_mb);
 /* Round `round` of one configuration (algorithm a, bucket size b): a context, a trainer, warm-up and
  * timed steps into samples (TRAIN_STRIDE doubles: F_COUNT fields of the step's slowest rank, then this
- * rank's own, TRAIN_SAMPLES each, round-major); round 0 starts r. Collective. 0, or 1/2 (a run
- * failed or bad input; rank 0 or the failing rank printed why). */
-int train_run_config(const train_opts *o, const model *m, int a, int b, int round, double *samples, train_row *r);
-/* After the last round: r's statistics, counter rates, --per-rank figures. Collective. 0, or 1. */
-int train_finish_config(const train_opts *o, double *samples, train_row *r);
+ * rank's own, TRAIN_SAMPLES each, round-major); round 0 starts r. On rank 0, the context's description
+ * into desc where the run shows it (round 0 of `auto`, or of the first configuration on the device;
+ * "" otherwise). Collective. 0, or 1/2 (a run failed or bad input) with the message in err on the ranks
+ * that say it (runner's convention, above). */
+int train_run_config(const train_opts *o, const model *m, int a, int b, int round, double *samples, train_row *r,
+                     char *desc, size_t desclen, char *err, size_t errlen);
+/* After the last round: r's statistics, counter rates, --per-rank figures. Collective. 0, or 1 with err. */
+int train_finish_config(const train_opts *o, double *samples, train_row *r, char *err, size_t errlen);
 
 /* Before MPI: the profile's rates (o->profile) into the simulated kernels and o->gamma; nothing
  * without one. 0, or 2 with a message in err. */
@@ -109,11 +114,18 @@ typedef struct train_runner {
 } train_runner;
 
 /* MPI (argc, argv as main's), the cost hook, the thread level, the watchdog, the device, the provenance
- * and the samples. Collective. 0, 1 or 2 (printed); train_runner_end in every case. */
-int train_runner_start(train_runner *r, int *argc, char ***argv);
-/* Every round of every configuration, interleaved (rounds.h), then each row's statistics; after each
- * round round_done(r, round, arg) on every rank (NULL: none). Collective. 0, 1 or 2 (printed). */
-int train_runner_rounds(train_runner *r, void (*round_done)(const train_runner *r, int round, void *arg), void *arg);
+ * and the samples. Collective. 0, 1 or 2 with err (above); train_runner_end in every case. */
+int train_runner_start(train_runner *r, int *argc, char ***argv, char *err, size_t errlen);
+/* What a run reports as it goes, on every rank (either NULL: nothing): a context's description (the
+ * ranks where train_run_config gave one), and the end of each round of every configuration. */
+typedef struct train_progress {
+    void (*context)(const train_runner *r, const char *desc, void *arg);
+    void (*round_done)(const train_runner *r, int round, void *arg);
+    void *arg;
+} train_progress;
+/* Every round of every configuration, interleaved (rounds.h), then each row's statistics. Collective.
+ * 0, 1 or 2 with err (above). */
+int train_runner_rounds(train_runner *r, const train_progress *p, char *err, size_t errlen);
 /* Frees the rows' buffers and the samples, stops the watchdog and the counters, MPI_Finalize. */
 void train_runner_end(train_runner *r);
 

@@ -56,7 +56,7 @@ static void counter_rates(train_row *r)
 }
 
 /* --per-rank: this rank's own medians (and step min, max) to rank 0's r->ranks; 0, or 1 out of memory. */
-static int gather_ranks(const train_opts *o, double *own, train_row *r)
+static int gather_ranks(const train_opts *o, double *own, train_row *r, char *err, size_t errlen)
 {
     int rank, size, nomem = 0, any;
     size_t n = TRAIN_SAMPLES(o);
@@ -68,7 +68,7 @@ static int gather_ranks(const train_opts *o, double *own, train_row *r)
     if (rank == 0 && !(r->ranks = malloc((size_t)size * TR_FIELDS * sizeof *r->ranks))) nomem = 1;
     MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (nomem) {
-        if (rank == 0) fprintf(stderr, "ddlbench train: out of memory for the per-rank times\n");
+        if (rank == 0) snprintf(err, errlen, "out of memory for the per-rank times");
         return 1;
     }
     any = MPI_Gather(mine, TR_FIELDS, MPI_DOUBLE, r->ranks, TR_FIELDS, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -85,13 +85,15 @@ static void step_figures(const double *v, int rank, double *out)
     MPI_Bcast(out, F_COUNT, MPI_DOUBLE, top.r, MPI_COMM_WORLD);
 }
 
-int train_run_config(const train_opts *o, const model *m, int a, int b, int round, double *samples, train_row *r)
+int train_run_config(const train_opts *o, const model *m, int a, int b, int round, double *samples, train_row *r,
+                     char *desc, size_t desclen, char *errbuf, size_t errlen)
 {
     ddl_config cfg = DDL_CONFIG_INIT;
     ddl_ctx *ctx = NULL;
     trainer *t = NULL;
     char err[256] = "";
     int rank, size, rc = 1;
+    *desc = *errbuf = '\0';
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (round == 0) {
@@ -118,15 +120,13 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
         const char *e = ddl_last_error(); /* name what the user typed: --grid or DDL_GRID, ... */
         int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10);
         if (rank == 0 && (g || p))
-            fprintf(stderr, "ddlbench train: %s: %s\n", g ? (o->grid ? "--grid" : "DDL_GRID") : (o->patterns ? "--patterns" : "DDL_PATTERNS"),
-                    e + (g ? 6 : 10));
-        else if (rank == 0) fprintf(stderr, "ddlbench train: %s\n", e);
+            snprintf(errbuf, errlen, "%s: %s", g ? (o->grid ? "--grid" : "DDL_GRID") : (o->patterns ? "--patterns" : "DDL_PATTERNS"),
+                     e + (g ? 6 : 10));
+        else if (rank == 0) snprintf(errbuf, errlen, "%s", e);
         return 2;
     }
     if (rank == 0 && round == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
-        char desc[1024];
-        ddl_ctx_describe(ctx, desc, sizeof desc);
-        printf("# %s\n", desc);
+        ddl_ctx_describe(ctx, desc, desclen);
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
                        o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed,
@@ -134,7 +134,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
-        if (local) fprintf(stderr, "ddlbench train: rank %d: %s\n", rank, err);
+        if (local) snprintf(errbuf, errlen, "rank %d: %s", rank, err);
         goto out;
     }
     r->buckets = trainer_buckets(t);
@@ -151,7 +151,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
         local = trainer_step(t, (int)s, &st);
         MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (any) {
-            if (local) fprintf(stderr, "ddlbench train: rank %d step %ld: %s\n", rank, s, trainer_error(t));
+            if (local) snprintf(errbuf, errlen, "rank %d step %ld: %s", rank, s, trainer_error(t));
             goto out;
         }
         if (o->check) wrong += trainer_verify(t, (int)s);
@@ -179,12 +179,13 @@ out:
     return rc;
 }
 
-int train_finish_config(const train_opts *o, double *samples, train_row *r)
+int train_finish_config(const train_opts *o, double *samples, train_row *r, char *err, size_t errlen)
 {
     size_t n = TRAIN_SAMPLES(o);
     double *w = malloc(n * sizeof *w);
+    *err = '\0';
     if (!w) {
-        fprintf(stderr, "ddlbench train: out of memory for the statistics\n");
+        snprintf(err, errlen, "out of memory for the statistics");
         return 1;
     }
     counter_rates(r);
@@ -196,5 +197,5 @@ int train_finish_config(const train_opts *o, double *samples, train_row *r)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     r->images_per_s = (double)o->batch * size / r->step.median; /* = r->med[F_STEP] */
     r->sig = ROUNDS_NA, r->vs_best = 0;
-    return o->per_rank && gather_ranks(o, samples + F_COUNT * n, r) ? 1 : 0;
+    return o->per_rank && gather_ranks(o, samples + F_COUNT * n, r, err, errlen) ? 1 : 0;
 }
