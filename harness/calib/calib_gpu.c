@@ -1,5 +1,6 @@
-/* calib_gpu.c — gpu-check's device measurements of the step (calib_gpu.h; the table: harness/cli/
- * cli_gpucheck_step.c):
+/* calib_gpu.c — gpu-check's device measurements (calib_gpu.h; the tables: harness/cli/cli_gpucheck*.c):
+ * 1.-4. a GEMM timed by events, cuBLAS against a float64 CPU reference and its bound, the reduction
+ *    kernel and a D2D copy;
  * 5. the memory-bound kernels' rate on the device: batch norm + ReLU forward and backward over a
  *    256 MiB activation (kernels/layers_cuda.cu), bytes as layers.h counts them -> the profile's mem_gbps;
  * 7. the trainer's step (one rank, MPI_COMM_WORLD) at one precision, gemm only or full: 2 warm-up and
@@ -7,11 +8,15 @@
 #include "calib_gpu.h"
 #include "devmem.h"
 #include "gemm.h"
+#include "half.h"
 #include "layers.h"
 #include "model.h"
 #include "trainer.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #define STEP_WARMUP GPUCHECK_STEP_WARMUP
@@ -50,21 +55,21 @@ int gpucheck_mem_rate(double *gbps)
     return rc;
 }
 
-/* Median images/s of the step (full or gemm) at prec; < 0 on failure (message printed). */
-double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms, double *other_ms)
+double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms, double *other_ms,
+                          char *why, size_t whylen)
 {
     step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0, 0 } };
     trainer *t = NULL;
     char err[256];
     double s[STEP_REPS], g[STEP_REPS], o[STEP_REPS];
     if (trainer_create(m, ctx, &sc, &t, err, sizeof err)) {
-        fprintf(stderr, "ddlbench gpu-check: %s step: %s\n", full ? "full" : "gemm", err);
+        snprintf(why, whylen, "%s step: %s", full ? "full" : "gemm", err);
         return -1;
     }
     for (int r = -STEP_WARMUP; r < STEP_REPS; r++) {
         step_times st;
         if (trainer_step(t, r + STEP_WARMUP, &st)) {
-            fprintf(stderr, "ddlbench gpu-check: step: %s\n", trainer_error(t));
+            snprintf(why, whylen, "step: %s", trainer_error(t));
             trainer_free(t);
             return -1;
         }
@@ -74,4 +79,107 @@ double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int
     qsort(s, STEP_REPS, sizeof *s, cmp_d), qsort(g, STEP_REPS, sizeof *g, cmp_d), qsort(o, STEP_REPS, sizeof *o, cmp_d);
     *gemm_ms = g[STEP_REPS / 2] * 1e3, *other_ms = o[STEP_REPS / 2] * 1e3;
     return model_batch(m) / s[STEP_REPS / 2];
+}
+
+#define REPS GPUCHECK_REPS
+
+
+/* Median seconds of REPS runs of one GEMM on device buffers (operands uninitialised: zeros). */
+int gpucheck_time_gemm(kern_precision p, const model_gemm *g, void *A, void *B, float *C, double *sec)
+{
+    kern_event *e0 = NULL, *e1 = NULL;
+    kern_stream *s = kern_dev_compute_stream();
+    double t[REPS];
+    int rc = kern_event_create(&e0) || kern_event_create(&e1);
+    for (int r = -1; !rc && r < REPS; r++) { /* r = -1: warm-up (cuBLAS heuristics, clocks) */
+        rc = kern_event_record(e0, s) ||
+             kern_gemm_ex(p, g->transa, g->transb, g->m, g->n, g->k, 1.0f, A, g->transa ? g->m : g->k, B,
+                          g->transb ? g->k : g->n, 0.0f, C, g->n) ||
+             kern_event_record(e1, s) || kern_event_sync(e1);
+        if (!rc && r >= 0) rc = kern_event_elapsed(e0, e1, &t[r]);
+    }
+    kern_event_free(e0), kern_event_free(e1);
+    if (rc) return rc;
+    qsort(t, REPS, sizeof *t, cmp_d);
+    *sec = t[REPS / 2];
+    return 0;
+}
+
+/* Max over C of |C - R| / Σ|a||b| for an m×n×k GEMM of values in [-1, 1). */
+int gpucheck_check_precision(kern_precision p, double *err)
+{
+    enum { M = 192, N = 160, K = 1024 };
+    float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N), *c = malloc(sizeof(float) * M * N);
+    char *ha = malloc(4 * (size_t)M * K), *hb = malloc(4 * (size_t)K * N);
+    void *da = NULL, *db = NULL, *dc = NULL;
+    size_t es = kern_precision_input_size(p);
+    int rc = !a || !b || !c || !ha || !hb;
+    unsigned x = 12345;
+    for (int i = 0; !rc && i < M * K + K * N; i++) {
+        x = x * 1103515245u + 12345u;
+        float v = (float)((x >> 8) & 0xffff) / 32768.0f - 1.0f;
+        if (i < M * K) a[i] = v; else b[i - M * K] = v;
+    }
+    for (int i = 0; !rc && i < M * K + K * N; i++) { /* inputs in the precision's type; the reference uses them */
+        float *f = i < M * K ? &a[i] : &b[i - M * K];
+        char *h = i < M * K ? ha + (size_t)i * es : hb + (size_t)(i - M * K) * es;
+        if (es == 4) memcpy(h, f, 4);
+        else {
+            uint16_t u = p == KERN_PREC_BF16 ? kern_f32_to_bf16(*f) : kern_f32_to_f16(*f);
+            memcpy(h, &u, 2);
+            *f = p == KERN_PREC_BF16 ? kern_bf16_to_f32(u) : kern_f16_to_f32(u);
+        }
+    }
+    rc = rc || kern_dev_alloc(&da, es * M * K) || kern_dev_alloc(&db, es * K * N) || kern_dev_alloc(&dc, 4 * (size_t)M * N) ||
+         kern_dev_copy(da, ha, es * M * K, NULL) || kern_dev_copy(db, hb, es * K * N, NULL) || kern_stream_sync(NULL) ||
+         kern_gemm_ex(p, 0, 0, M, N, K, 1.0f, da, K, db, N, 0.0f, dc, N) ||
+         kern_stream_sync(kern_dev_compute_stream()) || kern_dev_copy(c, dc, 4 * (size_t)M * N, NULL) ||
+         kern_stream_sync(NULL);
+    *err = 0;
+    for (int i = 0; !rc && i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double r = 0, mag = 0;
+            for (int k = 0; k < K; k++) {
+                r += (double)a[i * K + k] * b[k * N + j];
+                mag += fabs((double)a[i * K + k] * b[k * N + j]);
+            }
+            double e = fabs(c[i * N + j] - r) / (mag > 0 ? mag : 1);
+            if (e > *err) *err = e;
+        }
+    kern_dev_free(da), kern_dev_free(db), kern_dev_free(dc);
+    free(a), free(b), free(c), free(ha), free(hb);
+    return rc;
+}
+
+/* Bound on the relative error: the GEMM's own input rounding (tf32: 2^-11) plus float32 accumulation. */
+double gpucheck_bound(kern_precision p)
+{
+    double acc = 1024 * pow(2, -24);
+    return (p == KERN_PREC_TF32 ? 2 * pow(2, -11) : 0) + acc + 1e-7;
+}
+
+/* Reduction kernel and D2D copy on 256 MB: median GB/s (reduce counts 3 bytes moved per byte). */
+int gpucheck_time_memory(double *reduce_gbs, double *copy_gbs, double *ns_per_byte)
+{
+    const size_t bytes = (size_t)256 << 20;
+    void *a = NULL, *b = NULL;
+    kern_event *e0 = NULL, *e1 = NULL;
+    double tr[REPS], tc[REPS];
+    int rc = kern_dev_alloc(&a, bytes) || kern_dev_alloc(&b, bytes) || kern_dev_memset(a, 0, bytes, NULL) ||
+             kern_dev_memset(b, 0, bytes, NULL) || kern_event_create(&e0) || kern_event_create(&e1);
+    for (int r = -1; !rc && r < REPS; r++) {
+        double s1 = 0, s2 = 0;
+        rc = kern_event_record(e0, NULL) || kern_reduce_device(KERN_F32, KERN_SUM, a, a, b, bytes / 4, NULL) ||
+             kern_event_record(e1, NULL) || kern_event_sync(e1) || kern_event_elapsed(e0, e1, &s1) ||
+             kern_event_record(e0, NULL) || kern_dev_copy(a, b, bytes, NULL) || kern_event_record(e1, NULL) ||
+             kern_event_sync(e1) || kern_event_elapsed(e0, e1, &s2);
+        if (r >= 0) tr[r] = s1, tc[r] = s2;
+    }
+    kern_event_free(e0), kern_event_free(e1), kern_dev_free(a), kern_dev_free(b);
+    if (rc) return rc;
+    qsort(tr, REPS, sizeof *tr, cmp_d), qsort(tc, REPS, sizeof *tc, cmp_d);
+    *reduce_gbs = 3.0 * bytes / tr[REPS / 2] / 1e9;
+    *copy_gbs = 2.0 * bytes / tc[REPS / 2] / 1e9;
+    *ns_per_byte = tr[REPS / 2] * 1e9 / bytes;
+    return 0;
 }

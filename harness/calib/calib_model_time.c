@@ -70,7 +70,7 @@ void model_time_buf_sizes(const model *m, size_t *nw, size_t *nx, size_t *ny)
     }
 }
 
-static int time_layers(const model *m, long reps, double *ms)
+static int time_layers(const model *m, long reps, double *ms, char *err, size_t errlen)
 {
     size_t nw, nx, ny;
     gemm_bufs b = { NULL, NULL, NULL, NULL };
@@ -79,8 +79,7 @@ static int time_layers(const model *m, long reps, double *ms)
     b.w = kern_buf_alloc(nw * sizeof(float)), b.x = kern_buf_alloc(nx * sizeof(float));
     b.y = kern_buf_alloc(ny * sizeof(float));
     if (!b.w || !b.x || !b.y) {
-        fprintf(stderr, "ddlbench model: --time: cannot allocate %.1f MB of GEMM buffers\n",
-                (nw + nx + ny) * 4.0 / 1e6);
+        snprintf(err, errlen, "--time: cannot allocate %.1f MB of GEMM buffers", (nw + nx + ny) * 4.0 / 1e6);
         goto out;
     }
     fill(b.w, nw, 0.01f), fill(b.x, nx, 0.01f), fill(b.y, ny, 0.01f);
@@ -91,7 +90,7 @@ static int time_layers(const model *m, long reps, double *ms)
         double f = time_gemm(l, MODEL_FWD, &b, reps), w = time_gemm(l, MODEL_BWD_WEIGHT, &b, reps);
         double d = l->data_grad_needed ? time_gemm(l, MODEL_BWD_DATA, &b, reps) : 0;
         if (f < 0 || w < 0 || d < 0) {
-            fprintf(stderr, "ddlbench model: --time: GEMM of %s failed\n", l->name);
+            snprintf(err, errlen, "--time: GEMM of %s failed", l->name);
             goto out;
         }
         ms[2 * i] = f * 1e3, ms[2 * i + 1] = (w + d) * 1e3;
@@ -108,7 +107,7 @@ out:
  * median pass: with more processes than cores each GEMM's median is one that the scheduler left
  * alone, while a pass (and a training step) waits out its share of the core (4 processes on 2 cores,
  * 2026-12-03: per-GEMM medians 56 to 81 ms a pass, the step's GEMMs 127 ms; docs/BENCHMARKS.md). */
-static int time_layers_cold(const model *m, long reps, double *ms)
+static int time_layers_cold(const model *m, long reps, double *ms, char *err, size_t errlen)
 {
     int nl = model_layer_count(m), rc = 1;
     size_t nw = 0, nx, ny, dummy, *off = calloc((size_t)nl, sizeof *off);
@@ -123,7 +122,7 @@ static int time_layers_cold(const model *m, long reps, double *ms)
     b.w = kern_buf_alloc((nw ? nw : 1) * sizeof(float)), b.x = kern_buf_alloc(nx * sizeof(float));
     b.y = kern_buf_alloc(ny * sizeof(float)), b.dw = kern_buf_alloc((nw ? nw : 1) * sizeof(float));
     if (!off || !t || !pass || !b.w || !b.x || !b.y || !b.dw) {
-        fprintf(stderr, "ddlbench model: --time --cold: cannot allocate %.1f MB of GEMM buffers\n", (2 * nw + nx + ny) * 4.0 / 1e6);
+        snprintf(err, errlen, "--time --cold: cannot allocate %.1f MB of GEMM buffers", (2 * nw + nx + ny) * 4.0 / 1e6);
         goto out;
     }
     fill(b.w, nw, 0.01f), fill(b.dw, nw, 0), fill(b.x, nx, 0.01f), fill(b.y, ny, 0.01f);
@@ -139,7 +138,7 @@ static int time_layers_cold(const model *m, long reps, double *ms)
                 int which = w[j];
                 double d = run_gemm(l, which, &lb);
                 if (d < 0) {
-                    fprintf(stderr, "ddlbench model: --time: GEMM of %s failed\n", l->name);
+                    snprintf(err, errlen, "--time: GEMM of %s failed", l->name);
                     goto out;
                 }
                 if (r >= 0) t[((size_t)i * 3 + (size_t)which) * (size_t)reps + (size_t)r] = d, pass[r] += d;
@@ -165,7 +164,8 @@ out:
     return rc;
 }
 
-int model_time_layers(const model *m, long reps, int cold, double *ms)
+int model_time_layers(const model *m, long reps, int cold, double *ms, char *err, size_t errlen)
 {
-    return cold ? time_layers_cold(m, reps, ms) : time_layers(m, reps, ms);
+    *err = '\0';
+    return cold ? time_layers_cold(m, reps, ms, err, errlen) : time_layers(m, reps, ms, err, errlen);
 }

@@ -14,7 +14,7 @@
 void model_time_buf_sizes(const model *m, size_t *nw, size_t *nx, size_t *ny);
 
 /* Fills ms[2·i] (forward) and ms[2·i+1] (backward: data + weight gradient) for every layer, ms
- * (0 for layers without a GEMM). 0, or 1 with one line on stderr (allocation, a failed GEMM). */
-int model_time_layers(const model *m, long reps, int cold, double *ms);
+ * (0 for layers without a GEMM). 0, or 1 with one line in err (allocation, a failed GEMM). */
+int model_time_layers(const model *m, long reps, int cold, double *ms, char *err, size_t errlen);
 
 #endif

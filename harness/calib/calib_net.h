@@ -77,6 +77,13 @@ void net_copy_costs(net_state *s, const double *n, int count, const double *tx, 
  * sweep's, in pieces), ns per byte; nothing without real nodes (calib_whole.c). */
 void net_whole_cost(net_state *s, const double *n, int count, const double *tx, struct platform_fit *fit);
 
+/* The measuring state of o on MPI_COMM_WORLD (after MPI_Init): rank, size, ranks per node and per
+ * machine, whether they outnumber its cores, the send and receive buffers (the largest of the sizes
+ * n[0..count), the working-set sweep's and the skew's) and the per-iteration times. Collective. 0, or
+ * 2 (bad ranks per node: the message in err on rank 0) or 1 (out of memory: in err on the ranks that
+ * failed). net_state_close in every case. */
+int net_state_open(net_state *s, const net_opts *o, const double *n, int count, char *err, size_t errlen);
+void net_state_close(net_state *s);
 /* Ranks per node: DDL_RANKS_PER_NODE, else the MPI_COMM_TYPE_SHARED group (checked node-major and
  * equal); s->piece between real nodes. Sets s->rpn, s->nodes. 0, or 2 with a message. Collective. */
 int net_ranks_per_node(net_state *s, char *err, size_t errlen);

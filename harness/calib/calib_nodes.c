@@ -1,14 +1,17 @@
 /* calib_nodes.c — where the ranks of `ddlbench calibrate --network` sit (calib_net.h): ranks per node
  * (DDL_RANKS_PER_NODE or MPI_COMM_TYPE_SHARED; between real nodes, libddl's network piece) and the
- * most ranks of the job on one machine. Collective over MPI_COMM_WORLD. */
+ * most ranks of the job on one machine; the measuring state's buffers. Collective over MPI_COMM_WORLD. */
 #include "calib_net.h"
 #include "compute.h"
 #include "ddl.h"
+#include "mem.h"
 #include "parse.h"
 
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* Ranks per node: DDL_RANKS_PER_NODE, else the MPI_COMM_TYPE_SHARED group (checked node-major and
  * equal). 0, or 2 with a message. */
@@ -75,4 +78,43 @@ int net_ranks_per_machine(const net_state *s)
     }
     free(all);
     return most;
+}
+
+int net_state_open(net_state *s, const net_opts *o, const double *n, int count, char *err, size_t errlen)
+{
+    int rc, bad, anybad;
+    memset(s, 0, sizeof *s);
+    s->o = o, s->skew = -1;
+    *err = '\0';
+    MPI_Comm_rank(MPI_COMM_WORLD, &s->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &s->size);
+    if ((rc = net_ranks_per_node(s, err, errlen))) {
+        if (s->rank != 0) *err = '\0';
+        return rc;
+    }
+    s->here = net_ranks_per_machine(s);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    s->over = !kern_simulated() && cores > 0 && s->here > cores;
+    size_t maxb = (size_t)n[count - 1];
+    if (s->rpn >= 2 && maxb < NET_WS_MAX) maxb = NET_WS_MAX; /* the working-set sweep's largest vector */
+    if (maxb < NET_SKEW_BYTES * NET_SKEW_REPS) maxb = NET_SKEW_BYTES * NET_SKEW_REPS; /* the skew's exchanges */
+    s->sbuf = kern_buf_alloc(maxb), s->rbuf = kern_buf_alloc(maxb);
+    s->t = malloc((size_t)o->iters * sizeof *s->t), s->tmax = malloc((size_t)o->iters * sizeof *s->tmax);
+    bad = !s->sbuf || !s->rbuf || !s->t || !s->tmax;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (anybad) {
+        if (bad) snprintf(err, errlen, "rank %d: out of memory for 2 x %zu bytes", s->rank, maxb);
+        return 1;
+    }
+    memset(s->sbuf, s->rank & 0x7f, maxb);
+    return 0;
+}
+
+void net_state_close(net_state *s)
+{
+    kern_buf_free(s->sbuf);
+    kern_buf_free(s->rbuf);
+    free(s->t);
+    free(s->tmax);
+    s->sbuf = s->rbuf = NULL, s->t = s->tmax = NULL;
 }

@@ -28,26 +28,19 @@
  * SMPI's factors are global, so they come from one level: inter when measured, else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
 #include "calib_net.h"
-#include "compute.h"
 #include "ddl.h"
 #include "fit.h"
 #include "guard.h"
-#include "sim.h"
 #include "outfile.h"
-#include "mem.h"
 #include "opts.h"
-#include "parse.h"
 #include "platform_file.h"
 #include "watchdog.h"
 #include "rank.h"
 
-#include <math.h>
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define NET_RMS_LIMIT 25.0 /* %: a fit worse than this is reported as unreliable */
 
@@ -223,7 +216,7 @@ int cli_calibrate_network(int argc, char **argv)
     net_state s;
     char err[700];
     double n[NET_MAX_SIZES];
-    int count = 0, rc = parse(argc, argv, &o, err, sizeof err), bad, anybad;
+    int count = 0, rc = parse(argc, argv, &o, err, sizeof err);
     if (rc == 2) fprintf(stderr, "ddlbench calibrate: %s\n", err);
     if (rc) return rc == 1 ? 0 : rc;
     if (guard_fault_init(err, sizeof err) || outfile_check("-o", o.path, err, sizeof err)) {
@@ -233,32 +226,13 @@ int cli_calibrate_network(int argc, char **argv)
     /* 2x apart where the lines of the piecewise fit meet (a 2-rank allreduce of 4^k bytes sends 4^k / 2) */
     for (size_t b = o.min_bytes; b <= o.max_bytes && count < NET_MAX_SIZES; b *= b < NET_FINE_MAX ? 2 : 4)
         n[count++] = (double)b;
-    memset(&s, 0, sizeof s);
-    s.o = &o, s.skew = -1;
     MPI_Init(&argc, &argv);
     rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
-    MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &s.size);
-    if ((rc = net_ranks_per_node(&s, err, sizeof err))) {
-        if (s.rank == 0) fprintf(stderr, "ddlbench calibrate: %s\n", err);
+    err[0] = '\0';
+    if ((rc = net_state_open(&s, &o, n, count, err, sizeof err))) {
+        if (*err) fprintf(stderr, "ddlbench calibrate: %s\n", err); /* rank 0, or the failing rank */
         goto out;
     }
-    s.here = net_ranks_per_machine(&s);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    s.over = !kern_simulated() && cores > 0 && s.here > cores;
-    size_t maxb = (size_t)n[count - 1];
-    if (s.rpn >= 2 && maxb < NET_WS_MAX) maxb = NET_WS_MAX; /* the working-set sweep's largest vector */
-    if (maxb < NET_SKEW_BYTES * NET_SKEW_REPS) maxb = NET_SKEW_BYTES * NET_SKEW_REPS; /* the skew's exchanges */
-    s.sbuf = kern_buf_alloc(maxb), s.rbuf = kern_buf_alloc(maxb);
-    s.t = malloc((size_t)o.iters * sizeof *s.t), s.tmax = malloc((size_t)o.iters * sizeof *s.tmax);
-    bad = !s.sbuf || !s.rbuf || !s.t || !s.tmax;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (anybad) {
-        if (bad) fprintf(stderr, "ddlbench calibrate: rank %d: out of memory for 2 x %zu bytes\n", s.rank, maxb);
-        rc = 1;
-        goto out;
-    }
-    memset(s.sbuf, s.rank & 0x7f, maxb);
     watchdog_exit_status(2); /* a peer that does not answer: one line, exit 2 */
     if (o.timeout_s && watchdog_start("ddlbench calibrate")) {
         fprintf(stderr, "ddlbench calibrate: rank %d: cannot start the watchdog thread\n", s.rank);
@@ -269,10 +243,7 @@ int cli_calibrate_network(int argc, char **argv)
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 out:
     watchdog_stop();
-    kern_buf_free(s.sbuf);
-    kern_buf_free(s.rbuf);
-    free(s.t);
-    free(s.tmax);
+    net_state_close(&s);
     MPI_Finalize();
     return rc;
 }

@@ -68,7 +68,11 @@ int gpucheck_pytorch_step(long batch)
            "gemm_ms", "other_ms", "pytorch", "first_run", "ratio", "full within +-25%");
     for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++) {
         const struct ref_row *r = ref_find(batch, precs[i]);
-        double gm, om, gm2, om2, g = gpucheck_step_rate(m, ctx, precs[i], 0, &gm2, &om2), f = gpucheck_step_rate(m, ctx, precs[i], 1, &gm, &om);
+        char eg[300], ef[300];
+        double gm, om, gm2, om2, g = gpucheck_step_rate(m, ctx, precs[i], 0, &gm2, &om2, eg, sizeof eg);
+        if (g < 0) fprintf(stderr, "ddlbench gpu-check: %s\n", eg);
+        double f = gpucheck_step_rate(m, ctx, precs[i], 1, &gm, &om, ef, sizeof ef);
+        if (f < 0) fprintf(stderr, "ddlbench gpu-check: %s\n", ef);
         if (g < 0 || f < 0) {
             fails++;
             continue;

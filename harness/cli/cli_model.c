@@ -167,7 +167,9 @@ static int layer_table(const model_opts *o)
         }
         rc = 1;
         ms = calloc(2 * (size_t)model_layer_count(m), sizeof *ms);
-        if (!ms || kern_gemm_init() || model_time_layers(m, o->reps, o->cold, ms)) { /* kernels/ print nothing */
+        err[0] = '\0';
+        if (!ms || kern_gemm_init() || model_time_layers(m, o->reps, o->cold, ms, err, sizeof err)) { /* kernels/ print nothing */
+            if (*err) fprintf(stderr, "ddlbench model: %s\n", err);
             fprintf(stderr, "ddlbench model --time: %s\n", ms ? "the GEMMs failed (the CUDA build's need device "
                                                                  "buffers: see gpu-check)" : "out of memory");
             goto out;
