@@ -56,7 +56,7 @@ int main(void)
     double want = bwd_by_hand(m, in.gemm_flops), ar;
     CHECK(fabs(one.bwd_s - want) < 1e-12 * want && one.bwd_s > 0.1, "backward %g s, by hand %g s", one.bwd_s, want);
     cost_opts co = { NULL, NULL, in.gamma };
-    model_cost(&pf, "ddl", 4.0 * (double)model_param_count(m), &co, &ar, err, sizeof err);
+    perf_cost(&pf, "ddl", 4.0 * (double)model_param_count(m), &co, &ar, err, sizeof err);
     CHECK(one.buckets == 1 && fabs(one.exposed_s - ar) < 1e-12 && fabs(one.comm_s - ar) < 1e-12,
           "one bucket exposes its whole allreduce: %g vs %g", one.exposed_s, ar);
     CHECK(fabs(one.step_s - (one.fwd_s + one.bwd_s + one.exposed_s + one.sgd_s)) < 1e-12, "step = sum of parts");

@@ -1,6 +1,6 @@
 /* test_cost.c — the α-β-γ model on cases computed by hand (docs/SOURCES.md §5), flat and two-level (through the harness's
- * platform adapter, model_cost.h), and libddl's public entry to it (ddl_algo_cost, ddl_machine). */
-#include "model_cost.h"
+ * platform adapter, perf_cost.h), and libddl's public entry to it (ddl_algo_cost, ddl_machine). */
+#include "perf_cost.h"
 #include "test.h"
 #include "abg_machine.h"
 
@@ -14,7 +14,7 @@ static double cost(const platform *pf, const char *algo, double n, const char *g
     cost_opts o = { grid, NULL, gamma };
     char err[256];
     double t = -1;
-    if (model_cost(pf, algo, n, &o, &t, err, sizeof err)) return -1;
+    if (perf_cost(pf, algo, n, &o, &t, err, sizeof err)) return -1;
     return t;
 }
 
@@ -140,15 +140,15 @@ int main(void)
 
     {
         cost_opts o = { "3x3", NULL, 0 };
-        CHECK(model_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2 && strstr(err, "does not match"), "grid mismatch");
+        CHECK(perf_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2 && strstr(err, "does not match"), "grid mismatch");
         o.grid = "2x4";
         o.patterns = "ring,bogus";
-        CHECK(model_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2, "bad pattern");
+        CHECK(perf_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2, "bad pattern");
         o.patterns = "rhd";
-        CHECK(model_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 0 &&
+        CHECK(perf_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 0 &&
                   near(t, 2 * (a + n / 2 * b) + 4 * a + 2 * (n / 2) * 3 / 4 * b), "ddl 2x4 rhd: %.9g", t);
-        CHECK(model_cost(&flat, "nosuch", n, &o, &t, err, sizeof err) == 2 && strstr(err, "--algo"), "unknown algo");
-        CHECK(model_cost(&flat, "ring", -1, &o, &t, err, sizeof err) == 2, "negative bytes");
+        CHECK(perf_cost(&flat, "nosuch", n, &o, &t, err, sizeof err) == 2 && strstr(err, "--algo"), "unknown algo");
+        CHECK(perf_cost(&flat, "ring", -1, &o, &t, err, sizeof err) == 2, "negative bytes");
     }
     {   /* the public API directly: same numbers, and its refusals */
         ddl_machine m = abg_machine(8, 1, 1e-6, 1e9, 1e-6, 1e9, 1e-9), bad = m;

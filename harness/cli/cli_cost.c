@@ -1,10 +1,10 @@
 /* cli_cost.c — `ddlbench model cost --algo LIST ...` (old spelling `model --algo LIST ...`): the
- * analytic α-β-γ prediction (model_cost.h) of each algorithm for one message size on a platform. No MPI launch. Reached from cli_model.c's
+ * analytic α-β-γ prediction (perf_cost.h) of each algorithm for one message size on a platform. No MPI launch. Reached from cli_model.c's
  * dispatch (first word `cost`, or `--algo` first).
  *   ddlbench model cost --algo ring,rhd,ddl --platform minsky --nodes 64 [--gpus-per-node 4] --bytes 100M
  *                  [--profile p100] [--grid 4x16x4] [--patterns ring,rhd,ring] */
 #include "cli.h"
-#include "model_cost.h"
+#include "perf_cost.h"
 #include "cli_rows.h"
 #include "opts.h"
 #include "platform.h"
@@ -116,7 +116,7 @@ int cli_model_cost(int argc, char **argv)
     printf("# %-6s %12s %12s %12s\n", "algo", "time_us", "algbw_GBps", "busbw_GBps");
     for (int i = 0; i < n; i++) {
         double t;
-        if (model_cost(&pf, items[i], (double)c.bytes, &c.co, &t, err, sizeof err)) {
+        if (perf_cost(&pf, items[i], (double)c.bytes, &c.co, &t, err, sizeof err)) {
             int named = !strncmp(err, "grid: ", 6) || !strncmp(err, "patterns: ", 10); /* as typed: --grid */
             fprintf(stderr, "ddlbench model: %s%s\n", named ? "--" : "", err);
             return 2;

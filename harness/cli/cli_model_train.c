@@ -1,5 +1,5 @@
 /* cli_model_train.c — `ddlbench model train ...` (old spelling `model --train`): the training step of
- * `ddlbench train` predicted by the α-β-γ model (harness/sim/model_step.h) for a platform of any size, without MPI or a launch.
+ * `ddlbench train` predicted by the α-β-γ model (harness/sim/perf_step.h) for a platform of any size, without MPI or a launch.
  * Writes the rows and the CSV that `train` writes (same columns; `# backend: model` and the model's
  * inputs in the provenance lines), so the `--backend model` sweep merges them like simulated ones.
  *   ddlbench model train --model resnet50 --batch 32 -a ring,ddl,auto --bucket-mb 25
@@ -12,7 +12,7 @@
 #include "opts.h"
 #include "outfile.h"
 #include "meta.h"
-#include "model_step.h"
+#include "perf_step.h"
 #include "platform.h"
 #include "profile.h"
 
@@ -85,7 +85,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
         train_row *r = &rows[a];
-        if (model_step(m, pf, o->algos[a], &in, &s, err, sizeof err)) {
+        if (perf_step(m, pf, o->algos[a], &in, &s, err, sizeof err)) {
             fprintf(stderr, "ddlbench model: %s: %s\n", o->algos[a], err);
             return 2;
         }

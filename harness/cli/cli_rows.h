@@ -29,7 +29,7 @@ const char *cli_compute_desc(int full);
 extern const opt_row cli_row_steps;    /* --steps N: long, 1..100000 timed steps */
 extern const opt_row cli_row_cycle_ms; /* --cycle-ms MS: double, 0..1000 (framework.h) */
 extern const opt_row cli_row_call_us;  /* --call-us US: double, 0..1e6 */
-extern const opt_row cli_row_jitter;   /* --jitter PCT: double, 0..1000 (trainer.h, model_step.h) */
+extern const opt_row cli_row_jitter;   /* --jitter PCT: double, 0..1000 (trainer.h, perf_step.h) */
 extern const opt_row cli_row_contention; /* --contention PCT: double, 0..1000 */
 extern const opt_row cli_row_comm_contention; /* --comm-contention PCT: double, 0..1000 */
 extern const opt_row cli_row_overlap_from; /* --overlap-from PCT: double, 0..100 */

@@ -11,7 +11,7 @@
 #include "opts.h"
 #include "platform.h"
 #include "profile.h"
-#include "model_step.h"
+#include "perf_step.h"
 #include "workload.h"
 #include "study_file.h"
 
@@ -47,7 +47,7 @@ static void usage(void)
     printf("usage: ddlbench study [--gpus N] [--profile P] [--bucket-mb N] [--platform-dir DIR] [--catalogue DIR]\n"
            "                      [--out DIR]\n"
            "  The catalogue of published scaling figures (harness/sim/studies/*.study, docs/SOURCES.md), each at\n"
-           "  its published scale (or N GPUs) by the alpha-beta-gamma step model (harness/sim/model_step.h):\n"
+           "  its published scale (or N GPUs) by the alpha-beta-gamma step model (harness/sim/perf_step.h):\n"
            "  per figure every combination of its entry's unknowns (overlap off = one allreduce after backward /\n"
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
            "  ports per Minsky node), the band of efficiencies and where the figure falls. --profile default p100.\n");

@@ -113,7 +113,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
                           "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts\n",
                        study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb);
     else fprintf(f, "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
-                    "(`make study`): the alpha-beta-gamma step of harness/sim/model_step.h for every entry of the catalogue "
+                    "(`make study`): the alpha-beta-gamma step of harness/sim/perf_step.h for every entry of the catalogue "
                     "(%s) on the platform files in %s, GEMM rate %.0f GFLOP/s and reduction cost %.5f ns/B. Every constant "
                     "and its source: docs/SOURCES.md. The band of a figure spans its entry's unknowns (overlap off/on; its "
                     "platform alternatives, e.g. 1 or 2 EDR ports for the Minsky); its centre is the middle of the band.\n\n",

@@ -1,6 +1,6 @@
 /* advise.c — the bucket advice (advise.h): one setting is the one step schedule's α-β-γ pricer. */
 #include "advise.h"
-#include "model_step.h"
+#include "perf_step.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@ int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, 
     step_inputs si = { in->gemm_flops / 1e9, in->gamma, in->mem_gbps, in->full, cap, first, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, in->sgd_gbps };
     step_prediction p;
     memset(out, 0, sizeof *out);
-    int rc = model_step(in->m, in->pf, in->algo, &si, &p, err, errlen);
+    int rc = perf_step(in->m, in->pf, in->algo, &si, &p, err, errlen);
     if (rc) return rc;
     out->cap = cap, out->first = first, out->buckets = p.buckets;
     out->fwd_s = p.forward_s;

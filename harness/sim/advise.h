@@ -1,5 +1,5 @@
 /* advise.h — bucket advice from the α-β-γ model: each setting (bucket cap, first-bucket cap) is one
- * step of the one step schedule (harness/train/schedule.h) with the model's pricer (model_step.h),
+ * step of the one step schedule (harness/train/schedule.h) with the model's pricer (perf_step.h),
  * the same step `ddlbench train` runs and the simulation of `advise --sim` measures: forward, backward
  * layer by layer (GEMMs, and with full compute the memory-bound kernels), buckets as train plans
  * them, one allreduce at a time (auto: the library's own choice), then SGD.
@@ -8,7 +8,7 @@
 #define HARN_ADVISE_H
 
 #include "model.h"
-#include "model_cost.h"
+#include "perf_cost.h"
 
 #include <stddef.h>
 
@@ -29,7 +29,7 @@ typedef struct advise_out {
     double fwd_s, bwd_s;  /* compute */
     double comm_s;        /* sum of the allreduces */
     double exposed_s;     /* communication after the end of backward */
-    double sgd_s;         /* the update (model_step.h) */
+    double sgd_s;         /* the update (perf_step.h) */
     double step_s;        /* fwd + bwd + exposed + sgd */
 } advise_out;
 

@@ -11,7 +11,7 @@ int cost_hook_init(cost_hook *h, const char *preset, int ranks, int gpus_per_nod
         return 2;
     }
     if (platform_init_partial(&h->pf, preset, ranks / gpus_per_node, gpus_per_node, err, errlen)) return 2;
-    model_machine(&h->pf, gamma, &h->m);
+    perf_machine(&h->pf, gamma, &h->m);
     return 0;
 }
 

@@ -1,10 +1,10 @@
-/* cost_hook.h — the analytic model (model_cost.h) as the cost model of libddl's `auto` algorithm:
+/* cost_hook.h — the analytic model (perf_cost.h) as the cost model of libddl's `auto` algorithm:
  * the platform preset of the machine the ranks run on, its shape (ranks / gpus per node nodes), and
  * γ from the device profile. */
 #ifndef HARN_COST_HOOK_H
 #define HARN_COST_HOOK_H
 
-#include "model_cost.h"
+#include "perf_cost.h"
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* platform.h — the machines ddlbench simulates and models: one table of presets (platform.c, every
  * number with its source) and platform files (platform_file.h) feed the SMPI platform XML generator
- * (platform_xml.c), the analytic α-β-γ model and `auto` (model_cost.c: the same fields as a
+ * (platform_xml.c), the analytic α-β-γ model and `auto` (perf_cost.c: the same fields as a
  * ddl_machine), so simulation and model cannot disagree about the machine.
  *
  * The two-level machine (every field below "optional" at its default):

@@ -1,5 +1,5 @@
 /* profile.h — device profiles: what one GPU (or CPU) computes per second, for the simulation backends
- * (gemm_sim.c, reduce_sim.c) and the analytic model (model_cost.c).
+ * (gemm_sim.c, reduce_sim.c) and the analytic model (perf_cost.c).
  *
  * A profile is a small key=value text file (harness/sim/profiles/p100.profile, h200.profile; `ddlbench
  * calibrate` writes one for this machine). Lines are blank, "# comment", or "key = value" with an

@@ -1,6 +1,6 @@
 /* study.c — the study engine (study.h): the 2017 systems of the DDL study and the catalogue's other
  * entries at their published scale (or s->gpus) with each unknown as a range, by the α-β-γ pricer of
- * the one step schedule (model_step.h; the simulator checks it at spot points, harness/scripts/study.sh).
+ * the one step schedule (perf_step.h; the simulator checks it at spot points, harness/scripts/study.sh).
  * Per published figure: the platform files of the machine as sourced (harness/sim/platforms,
  * docs/SOURCES.md §1–§3, §10), the unknowns — whether the allreduce overlapped backward (bucket 0 = one
  * allreduce after backward; DDP-style 25 MiB buckets) and, for the Minsky, 1 or 2 InfiniBand EDR ports
@@ -51,7 +51,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         in.fw = (framework){ .cycle_s = fig->cycle_ms / 1e3, .fusion_bytes = in.bucket_bytes };
     if ((effects & EFFECT_HOLD) && overlap) in.fw.overlap_from = fig->overlap_from_pct / 100; /* partial overlap */
     if (effects & EFFECT_JITTER) in.jitter = fig->jitter_pct / 100;
-    return model_step(m, &pf, fig->algo, &in, t, err, errlen);
+    return perf_step(m, &pf, fig->algo, &in, t, err, errlen);
 }
 
 /* Measured on the same model and framework, so it replaces the profile's one ResNet-50 calibration

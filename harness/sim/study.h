@@ -1,12 +1,12 @@
 /* study.h — the study engine: a catalogue entry (study_file.h) predicted at every corner of its unknowns
- * by the α-β-γ pricer of the one step schedule (model_step.h), the band of efficiencies the corners
+ * by the α-β-γ pricer of the one step schedule (perf_step.h), the band of efficiencies the corners
  * span, what each non-ideal effect costs, and the time to train at the band's ends. `ddlbench study`
  * (harness/cli/cli_study.c) parses, calls this and prints; nothing here prints. */
 #ifndef HARN_STUDY_H
 #define HARN_STUDY_H
 
 #include "model.h"
-#include "model_step.h"
+#include "perf_step.h"
 #include "profile.h"
 #include "study_file.h"
 
@@ -14,7 +14,7 @@
 
 #define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2) /* platforms x overlaps x batches */
 
-/* The non-ideal effects an entry may turn on (harness/train/framework.h, model_step.h), as bits. */
+/* The non-ideal effects an entry may turn on (harness/train/framework.h, perf_step.h), as bits. */
 enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
 
 typedef study_entry figure; /* one published figure of the catalogue (study_file.h) */

@@ -1,6 +1,6 @@
 /* framework.h — what a training framework puts between a gradient's readiness and its allreduce,
  * written once for every pricer of the step schedule (schedule.h): the simulation engine
- * (engine_sim.c) and the alpha-beta-gamma step (harness/sim/model_step.c) both turn the step's posted
+ * (engine_sim.c) and the alpha-beta-gamma step (harness/sim/perf_step.c) both turn the step's posted
  * units and their ready times into allreduces here, so the two cannot drift apart.
  *
  * Two ways to launch (docs/SOURCES.md §7, §13; docs/STUDIES.md §4):

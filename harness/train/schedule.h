@@ -10,7 +10,7 @@
  *
  * What each piece costs is the pricer's (ASTRA-sim's split of one workload layer from interchangeable
  * backends): trainer.c runs the kernels and hands buckets to the engine, measured by the real engine
- * (engine_thread.c, a communication thread) or by SMPI's virtual clock (engine_sim.c); model_step.c
+ * (engine_thread.c, a communication thread) or by SMPI's virtual clock (engine_sim.c); perf_step.c
  * prices every piece on the α-β-γ model with no run at all. `ddlbench train`, `model train`, `study`
  * and `advise` all go through sched_step, so no copy of the schedule can drift from another. */
 #ifndef HARN_SCHEDULE_H

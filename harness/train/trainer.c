@@ -277,7 +277,7 @@ static int p_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
     }
     *comm_end = MPI_Wtime();
     *t_bwd += es.slowed_s; /* the compute that contention slowed (engine_sim.c; 0 elsewhere), in the */
-    if (t->gemm_s + t->nongemm_s > 0) { /* GEMMs' and the kernels' shares (as model_step.c counts it) */
+    if (t->gemm_s + t->nongemm_s > 0) { /* GEMMs' and the kernels' shares (as perf_step.c counts it) */
         double g = t->gemm_s, o = t->nongemm_s;
         t->gemm_s += es.slowed_s * g / (g + o), t->nongemm_s += es.slowed_s * o / (g + o);
     }

@@ -1,4 +1,4 @@
-/* model_step.h — one training step predicted without running it: the one step schedule
+/* perf_step.h — one training step predicted without running it: the one step schedule
  * (harness/train/schedule.h, the trainer's) with the α-β-γ pricer. `model train` (the `--backend model`
  * sweep, 4,096-65,536 GPUs), `study` (study.h) and `advise` (advise.h) are front-ends of it;
  * tests/sim_speed.sh holds it within 0.5% of a fresh simulation of the same step (every algorithm,
@@ -6,13 +6,13 @@
  *
  * The prices, as the simulation charges them (cli_train.c sets the simulation's rates from the same
  * profile): each GEMM 2mnk / the profile's GEMM rate; with --compute full each layer also moves
- * model_mem_bytes at mem_gbps, forward and backward; a bucket's allreduce model_cost(algo, bytes) on
+ * model_mem_bytes at mem_gbps, forward and backward; a bucket's allreduce perf_cost(algo, bytes) on
  * the platform (`auto`: what the library picks, ddl_auto_choose; grid and patterns for ddl); SGD at
  * mem_gbps (model_sgd_bytes with full, 12 bytes per parameter with gemm). What the model leaves out is
  * what the simulation adds: per-segment latencies inside a step, and the links' contention beyond the
- * NIC sharing model_cost.h charges. */
-#ifndef HARN_MODEL_STEP_H
-#define HARN_MODEL_STEP_H
+ * NIC sharing perf_cost.h charges. */
+#ifndef HARN_PERF_STEP_H
+#define HARN_PERF_STEP_H
 
 #include "framework.h"
 #include "model.h"
@@ -51,7 +51,7 @@ typedef struct step_inputs {
 /* The predicted step of model m with allreduce algorithm algo (any registered algorithm with a cost
  * model, auto included) on every rank of pf. Returns 0, or 2 with a one-line message (unknown
  * algorithm, bad grid, a rate not finite and > 0), or 1 (out of memory). */
-int model_step(const model *m, const platform *pf, const char *algo, const step_inputs *in, step_prediction *out,
+int perf_step(const model *m, const platform *pf, const char *algo, const step_inputs *in, step_prediction *out,
                char *err, size_t errlen);
 
 #endif

@@ -1,10 +1,10 @@
-/* model_cost.c — the platform as a ddl_machine, and libddl's cost model behind it (model_cost.h). */
-#include "model_cost.h"
+/* perf_cost.c — the platform as a ddl_machine, and libddl's cost model behind it (perf_cost.h). */
+#include "perf_cost.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void model_machine(const platform *pf, double gamma, ddl_machine *m)
+void perf_machine(const platform *pf, double gamma, ddl_machine *m)
 {
     memset(m, 0, sizeof *m);
     m->ranks = platform_ranks(pf);
@@ -31,12 +31,12 @@ static void costed_names(char *buf, size_t len)
             used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", ddl_algo_name(i));
 }
 
-int model_cost(const platform *pf, const char *algo, double n, const cost_opts *o, double *seconds,
+int perf_cost(const platform *pf, const char *algo, double n, const cost_opts *o, double *seconds,
                char *err, size_t errlen)
 {
     ddl_machine m;
     char names[128];
-    model_machine(pf, o ? o->gamma : 0, &m);
+    perf_machine(pf, o ? o->gamma : 0, &m);
     int rc = ddl_algo_cost(algo, o ? o->grid : NULL, o ? o->patterns : NULL, &m, n, seconds);
     if (rc == DDL_ERR_ALGO) {
         costed_names(names, sizeof names);

@@ -1,10 +1,10 @@
-/* model_step.c — the α-β-γ pricer of the one step schedule (model_step.h, schedule.h). */
-#include "model_step.h"
+/* perf_step.c — the α-β-γ pricer of the one step schedule (perf_step.h, schedule.h). */
+#include "perf_step.h"
 
 #include "bucket.h"
 #include "framework.h"
 #include "model_bytes.h"
-#include "model_cost.h"
+#include "perf_cost.h"
 #include "schedule.h"
 
 #include <math.h>
@@ -88,7 +88,7 @@ static int m_post(void *a, int b)
 }
 
 /* The framework's allreduces, one at a time: each starts at max(its enqueue, the previous one's end) and
- * lasts the per-call cost plus model_cost of its bytes (auto: the library's own choice,
+ * lasts the per-call cost plus perf_cost of its bytes (auto: the library's own choice,
  * ddl_auto_choose); nothing on one rank. */
 static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int *buckets)
 {
@@ -97,7 +97,7 @@ static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
     int ng = platform_ranks(p->pf) > 1 ? fw_groups(&p->in->fw, p->t0, p->ready, p->count, p->posted, 4, p->groups) : 0;
     for (int i = 0; i < ng; i++) {
         double s = 0, start = p->groups[i].enqueue > p->end ? p->groups[i].enqueue : p->end;
-        if (model_cost(p->pf, p->algo, 4.0 * (double)p->groups[i].count, &o, &s, p->err, p->errlen)) return 2;
+        if (perf_cost(p->pf, p->algo, 4.0 * (double)p->groups[i].count, &o, &s, p->err, p->errlen)) return 2;
         s += p->in->fw.call_s;
         double slow = fw_comm_stretch(&p->in->fw, start, s, p->clock); /* beside backward (p->clock: its end) */
         p->comm_slowed += slow - s, s = slow;
@@ -128,7 +128,7 @@ static int m_update(void *a)
     return 0;
 }
 
-static const sched_pricer model_pricer = { m_now, m_forward, m_backward, NULL, m_post, NULL, m_drain, m_update };
+static const sched_pricer perf_pricer = { m_now, m_forward, m_backward, NULL, m_post, NULL, m_drain, m_update };
 
 static int check_inputs(const step_inputs *in, char *err, size_t errlen)
 {
@@ -146,7 +146,7 @@ static int check_inputs(const step_inputs *in, char *err, size_t errlen)
     return 0;
 }
 
-int model_step(const model *m, const platform *pf, const char *algo, const step_inputs *in, step_prediction *out,
+int perf_step(const model *m, const platform *pf, const char *algo, const step_inputs *in, step_prediction *out,
                char *err, size_t errlen)
 {
     int nt = model_tensor_count(m), rc;
@@ -170,7 +170,7 @@ int model_step(const model *m, const platform *pf, const char *algo, const step_
                   .start = malloc(nb * sizeof *p.start), .dur = malloc(nb * sizeof *p.dur), .err = err,
                   .errlen = errlen, .stretch = 1 + in->jitter * harmonic(platform_ranks(pf)) };
     if (!p.order || !p.ready || !p.count || !p.groups || !p.start || !p.dur) goto nomem;
-    if ((rc = sched_step(m, &plan, &model_pricer, &p, &st))) goto out;
+    if ((rc = sched_step(m, &plan, &perf_pricer, &p, &st))) goto out;
     out->step_s = st.step_s;
     out->forward_s = st.forward_s;
     out->compute_s = st.compute_s;

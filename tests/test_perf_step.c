@@ -1,9 +1,9 @@
-/* test_model_step.c — the modelled training step (model_step.h) against its parts computed here:
- * GEMM time from the layer table, SGD at the memory rate, non-GEMM time with --compute full, one allreduce per bucket from model_cost, the overlap
+/* test_perf_step.c — the modelled training step (perf_step.h) against its parts computed here:
+ * GEMM time from the layer table, SGD at the memory rate, non-GEMM time with --compute full, one allreduce per bucket from perf_cost, the overlap
  * rule (a single bucket after backward is all exposed), and bad input. */
 #include "bucket.h"
-#include "model_cost.h"
-#include "model_step.h"
+#include "perf_cost.h"
+#include "perf_step.h"
 #include "test.h"
 
 #include <math.h>
@@ -41,12 +41,12 @@ int main(void)
     const double gemm = gemm_seconds(m, rate), sgd = 12.0 * (double)model_param_count(m) / 500e9;
 
     /* one rank: GEMMs and SGD only */
-    CHECK(model_step(m, &one, "ring", &in, &s, err, sizeof err) == 0, "1 rank: %s", err);
+    CHECK(perf_step(m, &one, "ring", &in, &s, err, sizeof err) == 0, "1 rank: %s", err);
     CHECK(near(s.gemm_s, gemm) && near(s.compute_s, gemm), "1 rank: gemm %.9g, expected %.9g", s.gemm_s, gemm);
     CHECK(s.comm_s == 0 && s.exposed_s == 0, "1 rank: comm %.3g exposed %.3g", s.comm_s, s.exposed_s);
     CHECK(near(s.step_s, gemm + sgd), "1 rank: step %.9g, expected %.9g", s.step_s, gemm + sgd);
 
-    /* 16 ranks, ring: comm is the sum of model_cost over the buckets the plan makes */
+    /* 16 ranks, ring: comm is the sum of perf_cost over the buckets the plan makes */
     size_t *counts = malloc((size_t)model_tensor_count(m) * sizeof *counts);
     bucket_plan plan;
     for (int i = 0; i < model_tensor_count(m); i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
@@ -55,10 +55,10 @@ int main(void)
     for (int b = 0; b < plan.nbuckets; b++) {
         cost_opts o = { NULL, NULL, gamma };
         double t;
-        model_cost(&four, "ring", (double)plan.buckets[b].count * 4, &o, &t, err, sizeof err);
+        perf_cost(&four, "ring", (double)plan.buckets[b].count * 4, &o, &t, err, sizeof err);
         comm += t;
     }
-    CHECK(model_step(m, &four, "ring", &in, &s, err, sizeof err) == 0, "16 ranks ring: %s", err);
+    CHECK(perf_step(m, &four, "ring", &in, &s, err, sizeof err) == 0, "16 ranks ring: %s", err);
     CHECK(s.buckets == plan.nbuckets, "buckets %d, plan %d", s.buckets, plan.nbuckets);
     CHECK(near(s.comm_s, comm), "16 ranks: comm %.9g, expected %.9g", s.comm_s, comm);
     CHECK(s.exposed_s >= 0 && s.exposed_s <= s.comm_s, "exposed %.9g within comm %.9g", s.exposed_s, s.comm_s);
@@ -67,13 +67,13 @@ int main(void)
     /* one bucket (cap 0): its allreduce starts after backward, so all of it is exposed */
     step_inputs whole = in;
     whole.bucket_bytes = 0;
-    CHECK(model_step(m, &four, "ring", &whole, &s, err, sizeof err) == 0 && s.buckets == 1, "one bucket");
+    CHECK(perf_step(m, &four, "ring", &whole, &s, err, sizeof err) == 0 && s.buckets == 1, "one bucket");
     CHECK(near(s.exposed_s, s.comm_s) && s.comm_s > 0, "one bucket: exposed %.9g = comm %.9g", s.exposed_s, s.comm_s);
 
     /* --compute full: the same GEMMs plus non-GEMM time, all inside compute */
     step_inputs full = in;
     full.full = 1;
-    CHECK(model_step(m, &one, "ring", &full, &s, err, sizeof err) == 0 && near(s.gemm_s, gemm) && s.nongemm_s > 0 &&
+    CHECK(perf_step(m, &one, "ring", &full, &s, err, sizeof err) == 0 && near(s.gemm_s, gemm) && s.nongemm_s > 0 &&
               near(s.compute_s, s.gemm_s + s.nongemm_s) && near(s.step_s, s.compute_s + s.sgd_s),
           "full: gemm %.9g nongemm %.9g compute %.9g", s.gemm_s, s.nongemm_s, s.compute_s);
 
@@ -81,12 +81,12 @@ int main(void)
     const char *algos[] = { "mpi", "ring", "rhd", "ddl", "auto" };
     double worst = 0, t_auto = 0;
     for (int a = 0; a < 5; a++) {
-        CHECK(model_step(m, &four, algos[a], &in, &s, err, sizeof err) == 0 && s.step_s > gemm, "%s: %s", algos[a], err);
+        CHECK(perf_step(m, &four, algos[a], &in, &s, err, sizeof err) == 0 && s.step_s > gemm, "%s: %s", algos[a], err);
         if (a < 4 && s.step_s > worst) worst = s.step_s;
         if (a == 4) t_auto = s.step_s;
     }
     CHECK(t_auto <= worst, "auto %.9g above the worst fixed algorithm %.9g", t_auto, worst);
-    CHECK(model_step(m, &four, "nosuch", &in, &s, err, sizeof err) == 2 && err[0], "unknown algorithm rejected");
+    CHECK(perf_step(m, &four, "nosuch", &in, &s, err, sizeof err) == 2 && err[0], "unknown algorithm rejected");
 
     bucket_plan_free(&plan);
     free(counts);
