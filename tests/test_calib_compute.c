@@ -17,8 +17,8 @@ int main(void)
     CHECK(pr.gemm_gflops_fp32 > 0 && isfinite(pr.gemm_gflops_fp32), "GEMM rate %g GFLOP/s", pr.gemm_gflops_fp32);
     CHECK(pr.gemm_gflops_fp16 == pr.gemm_gflops_fp32, "fp16 = fp32 on the CPU");
     CHECK(pr.reduce_ns_per_byte > 0 && isfinite(pr.reduce_ns_per_byte), "reduction %g ns/B", pr.reduce_ns_per_byte);
-    CHECK(pr.mem_gbps > 0 && isfinite(pr.mem_gbps) && pr.sgd_gbps > 0 && isfinite(pr.sgd_gbps), "memory %g, SGD %g GB/s",
-          pr.mem_gbps, pr.sgd_gbps);
+    CHECK(pr.mem_gbps > 0 && isfinite(pr.mem_gbps) && pr.sgd_gbps > 0 && isfinite(pr.sgd_gbps),
+          "memory %g, SGD %g GB/s", pr.mem_gbps, pr.sgd_gbps);
     CHECK(pr.reduce_points == 6, "6 reduction sizes (%d)", pr.reduce_points);
     for (int i = 0; i < pr.reduce_points && pr.reduce_points == 6; i++)
         CHECK(pr.reduce_bytes[i] == ((size_t)64 << 10) << (2 * i) && pr.reduce_ns[i] > 0,

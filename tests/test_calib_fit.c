@@ -31,12 +31,13 @@ int main(void)
     platform pf;
     platform_fit fit;
     for (size_t b = 64; b <= ((size_t)16 << 20); b *= b < NET_FINE_MAX ? 2 : 4) n[count++] = (double)b;
-    CHECK(net_sweep_sizes(LV_INTER, SW_PINGPONG, n, count) < count &&
-              n[net_sweep_sizes(LV_INTER, SW_PINGPONG, n, count) - 1] == (double)NET_PP_INTER_MAX,
-          "the inter ping-pong stops at NET_PP_INTER_MAX (%d of %d sizes)", net_sweep_sizes(LV_INTER, SW_PINGPONG, n, count), count);
-    CHECK(net_sweep_sizes(LV_INTER, SW_EXCHANGE, n, count) == count && net_sweep_sizes(LV_INTRA, SW_PINGPONG, n, count) == count,
-          "the other sweeps run every size");
-    CHECK(net_sweep_sizes(LV_INTER, SW_PINGPONG, n + count - 3, 3) == FIT_MIN_SEGMENT, "but at least FIT_MIN_SEGMENT sizes");
+    int pp = net_sweep_sizes(LV_INTER, SW_PINGPONG, n, count);
+    CHECK(pp < count && n[pp - 1] == (double)NET_PP_INTER_MAX,
+          "the inter ping-pong stops at NET_PP_INTER_MAX (%d of %d sizes)", pp, count);
+    CHECK(net_sweep_sizes(LV_INTER, SW_EXCHANGE, n, count) == count &&
+              net_sweep_sizes(LV_INTRA, SW_PINGPONG, n, count) == count, "the other sweeps run every size");
+    CHECK(net_sweep_sizes(LV_INTER, SW_PINGPONG, n + count - 3, 3) == FIT_MIN_SEGMENT,
+          "but at least FIT_MIN_SEGMENT sizes");
 
     /* 2 nodes x 4 ranks: ping-pong 1 us / 5 us, exchange 3 us / 9 us; 10 GB/s in a node, 1 GB/s between */
     memset(&s, 0, sizeof s);
@@ -59,7 +60,8 @@ int main(void)
     /* more ranks than cores: the exchange's alpha at every level */
     s.over = 1, s.here = 8;
     net_latency_rule(&s, m, &lin, &lx);
-    CHECK(close_to(lin, 3e-6, 1e-6) && close_to(lx, 9e-6, 1e-6), "oversubscribed: the exchange's alpha (%g, %g)", lin, lx);
+    CHECK(close_to(lin, 3e-6, 1e-6) && close_to(lx, 9e-6, 1e-6), "oversubscribed: the exchange's alpha (%g, %g)", lin,
+          lx);
     /* inter never below intra: an inter ping-pong faster than the intra one takes the intra latency */
     s.over = 0;
     line(t[LV_INTER][SW_PINGPONG], n, count, 0.5e-6, 1e9);

@@ -32,8 +32,8 @@ int main(void)
             gemms += has;
             bad += has ? !(ms[2 * i] > 0 && ms[2 * i + 1] > 0) : (ms[2 * i] != 0 || ms[2 * i + 1] != 0);
         }
-        CHECK(gemms == 54 && bad == 0, "%s: %d GEMM layers (53 conv + 1 FC), %d with a wrong time", cold ? "cold" : "hot",
-              gemms, bad);
+        CHECK(gemms == 54 && bad == 0, "%s: %d GEMM layers (53 conv + 1 FC), %d with a wrong time",
+              cold ? "cold" : "hot", gemms, bad);
     }
     free(ms);
     model_free(m);

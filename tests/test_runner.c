@@ -50,7 +50,8 @@ int main(int argc, char **argv)
 
     CHECK(train_runner_profile(&o, err, sizeof err) == 0 && o.gamma == 0, "no profile: nothing set");
     o.profile = "nosuch";
-    CHECK(train_runner_profile(&o, err, sizeof err) == 2 && !strncmp(err, "--profile: ", 11), "unknown profile: %s", err);
+    CHECK(train_runner_profile(&o, err, sizeof err) == 2 && !strncmp(err, "--profile: ", 11), "unknown profile: %s",
+          err);
     profile pr;
     o.profile = "p100";
     CHECK(profile_load("p100", &pr, err, sizeof err) == 0 && train_runner_profile(&o, err, sizeof err) == 0 &&

@@ -68,8 +68,8 @@ int main(void)
     if (n == 4) { /* the order: platform, then overlap (off, on) */
         CHECK(!strcmp(c[0].platform, "minsky2017-1port") && c[0].overlap == 0 && c[1].overlap == 1 &&
                   !strcmp(c[2].platform, "minsky2017-2port"), "corner order");
-        CHECK(c[2].eff >= c[0].eff - 1e-9 && c[3].eff >= c[1].eff - 1e-9, "a second port never lowers it (%g/%g, %g/%g)",
-              c[2].eff, c[0].eff, c[3].eff, c[1].eff);
+        CHECK(c[2].eff >= c[0].eff - 1e-9 && c[3].eff >= c[1].eff - 1e-9,
+              "a second port never lowers it (%g/%g, %g/%g)", c[2].eff, c[0].eff, c[3].eff, c[1].eff);
         CHECK(close_to(c[0].full.step_s, off.step_s, 1e-12), "the corner is the step_on prediction");
         study_band(c, n, &lo, &hi);
         CHECK(lo <= hi && lo == fmin(fmin(c[0].eff, c[1].eff), fmin(c[2].eff, c[3].eff)), "band %g..%g", lo, hi);
@@ -89,7 +89,8 @@ int main(void)
     snprintf(text, sizeof text, "%s", entry);
     memcpy(strstr(text, "resnet50"), "resnet99", 8);
     CHECK(study_file_parse(text, strlen(text), "t16", &fig, err, sizeof err) == 0, "entry with an unknown model");
-    CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && !strncmp(err, "t16: ", 5), "its error: %s", err);
+    CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && !strncmp(err, "t16: ", 5), "its error: %s",
+          err);
     model_free(m);
     return TEST_REPORT();
 }

@@ -92,8 +92,8 @@ void net_fit_header(const net_state *s, const double *n, int count, const fit_mo
                              f->nseg > 1 ? " (piecewise: SMPI factors)" : "");
         }
     if (s->over)
-        used += snprintf(header + used, hlen - (size_t)used, "%d ranks on a machine of %ld cores: latency = the exchange's alpha\n",
-                         s->here, cores);
+        used += snprintf(header + used, hlen - (size_t)used,
+                         "%d ranks on a machine of %ld cores: latency = the exchange's alpha\n", s->here, cores);
     if (levels == 1)
         snprintf(header + used, hlen - (size_t)used, "one node: no inter-node level measured; inter = intra");
 }

@@ -57,7 +57,8 @@ enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST, SW_COPY, SW_WHOLE };
 /* One sweep of one level and kind over the sizes n[0..count): t[i] (s; SW_WS: s per byte of a
  * working set n[i] exchanged in NET_WS_SEGMENT pieces; SW_COPY: s per byte of an n[i]-byte memcpy on
  * every rank at once; SW_BURST: s per message of a burst, n unused
- * beyond count = 1; SW_WHOLE: the inter exchange sent as one message each way, s). Rounds as --help states: the median of R round medians; where the rounds of a
+ * beyond count = 1; SW_WHOLE: the inter exchange sent as one message each way, s). Rounds as --help
+ * states: the median of R round medians; where the rounds of a
  * size disagree by more than NET_DISAGREE, up to R more rounds and the fastest of all of them.
  * Rank 0 prints the rows. Collective over MPI_COMM_WORLD. */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t);

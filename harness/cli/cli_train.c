@@ -99,8 +99,10 @@ int cli_train_main(int argc, char **argv)
     const train_progress progress = { context_line, round_line, NULL };
     ferr[0] = '\0';
     if ((rc = train_runner_start(&r, &argc, &argv, ferr, sizeof ferr))) goto out;
-    if (r.rank == 0 && r.no_counters) printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", r.why);
-    if (r.rank == 0 && o.device) printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
+    if (r.rank == 0 && r.no_counters)
+        printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", r.why);
+    if (r.rank == 0 && o.device)
+        printf("# device: %s; %s GEMMs (%s)\n", kern_dev_name(), kern_precision_name(o.precision), kern_gemm_backend());
     if (r.rank == 0) train_print_header(stdout, &o, r.size, train_effects_line(&o, jline, sizeof jline));
     rc = train_runner_rounds(&r, &progress, ferr, sizeof ferr);
     if (!rc && r.rank == 0) {

@@ -149,8 +149,9 @@ int study_band_hours(const study_setup *s, const figure *fig, const corner *c, i
     for (int i = 1; i < n; i++) lo = c[i].eff < c[lo].eff ? i : lo, hi = c[i].eff > c[hi].eff ? i : hi;
     double base[3] = { c[lo].base.step_s, c[hi].base.step_s, (c[lo].base.step_s + c[hi].base.step_s) / 2 };
     double eff[3] = { c[lo].eff, c[hi].eff, (c[lo].eff + c[hi].eff) / 2 };
-    for (int k = 0; k < 3; k++)
-        h[k] = workload_hours(w, (double)study_scale(s, fig) * (k == 0 ? c[lo].batch : k == 1 ? c[hi].batch
-                                                         : (c[lo].batch + c[hi].batch) / 2.0) / (base[k] * 100 / eff[k]));
+    for (int k = 0; k < 3; k++) {
+        double batch = k == 0 ? c[lo].batch : k == 1 ? c[hi].batch : (c[lo].batch + c[hi].batch) / 2.0;
+        h[k] = workload_hours(w, (double)study_scale(s, fig) * batch / (base[k] * 100 / eff[k]));
+    }
     return 0;
 }

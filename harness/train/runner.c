@@ -114,8 +114,9 @@ int train_runner_start(train_runner *r, int *argc, char ***argv, char *err, size
         snprintf(r->meta.device, sizeof r->meta.device, "simulated: profile %s", o->profile ? o->profile : "none");
     describe(r);
     if (!(r->samples = malloc((size_t)r->nconf * TRAIN_STRIDE(o) * sizeof *r->samples))) {
-        if (r->rank == 0) snprintf(err, errlen, "out of memory for %d configurations x %ld rounds x %ld steps", r->nconf,
-                                   o->rounds, o->steps);
+        if (r->rank == 0)
+            snprintf(err, errlen, "out of memory for %d configurations x %ld rounds x %ld steps", r->nconf, o->rounds,
+                     o->steps);
         return 1;
     }
     return 0;
@@ -130,8 +131,9 @@ int train_runner_rounds(train_runner *r, const train_progress *p, char *err, siz
     for (int i = 0; i < (int)o->rounds * nconf && !rc; i++) {
         int round, c;
         rounds_order(i, nconf, &round, &c);
-        rc = train_run_config(o, r->m, c / o->nbuckets, c % o->nbuckets, round, r->samples + (size_t)c * TRAIN_STRIDE(o),
-                              &r->rows[c], desc, sizeof desc, err, errlen);
+        double *samples = r->samples + (size_t)c * TRAIN_STRIDE(o);
+        rc = train_run_config(o, r->m, c / o->nbuckets, c % o->nbuckets, round, samples, &r->rows[c], desc, sizeof desc,
+                              err, errlen);
         if (*desc && p && p->context) p->context(r, desc, p->arg);
         r->nrows = r->nrows > c + 1 ? r->nrows : c + 1;
         if (!rc && r->rows[c].wrong > 0) {
