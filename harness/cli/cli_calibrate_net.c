@@ -159,7 +159,6 @@ static void print_fits(const net_state *s, const double *n, int count, double t[
                       &m[l][k], n, t[l][k], net_sweep_sizes(l, k, n, count));
 }
 
-
 static int measure_and_write(net_state *s, const double *n, int count)
 {
     static double t[2][2][NET_MAX_SIZES];
