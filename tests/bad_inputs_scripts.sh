@@ -51,6 +51,13 @@ rows <<EOF
 -- sweep --train-args '--csv x' ## --train-args
 -- sweep --train-args --bogus ## --train-args
 -- sweep --platform custom ## --platform
+# the sweep's own checks (issue 48): an output in the --opt=value form, a junk SEC_PER_KUNIT, an option
+# make would otherwise pass to a backend that ignores it
+-- sweep --train-args --csv=x ## --train-args
+-- sweep --train-args '--steps 1 --json=/tmp/x' ## --train-args
+SEC_PER_KUNIT=junk -- sweep --nodes 1 ## SEC_PER_KUNIT
+-- make run BACKEND=sim RATE=500mbit SWEEP_FLAGS=--dry-run ## RATE
+-- make run DEVICE=gpu BACKEND=sim SWEEP_FLAGS=--dry-run ## DEVICE
 -- sweep --nodes ## --nodes
 -- sweep --nodes 4096 --gpus-per-node 64 ## --nodes
 -- make run NODES=1.5 ## NODES

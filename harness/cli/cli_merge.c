@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "results.h"
 #include "scaling.h"
-#include "sweep_params.h"
+#include "sweep_opts.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +24,8 @@ static void usage(FILE *f)
                "nodes and GPUs per node, and the scaling efficiency E(N) = X(N) / ((N/N0) X(N0)) of images/s\n"
                "against 1 GPU (eff_vs_1gpu) and against 1 node (eff_vs_1node; NA without that baseline).\n"
                "The sweep options (ddlbench sweep-check --help; --command: the sweep's command line) give\n"
-               "its # provenance lines; --backend mpi labels the platform \"allocation\" when MPILAUNCH is set.\n"
+               "its # provenance lines; --backend mpi labels the platform \"allocation\" when DDL_LAUNCHER (set by\n"
+               "sweep.sh: launch.sh --which) names another launcher than this machine's mpilaunch.sh.\n"
                "Exit 0, 1 a write failed, 2 bad options or a raw CSV that is not one (nothing written).\n");
 }
 
@@ -59,7 +60,7 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
     snprintf(run, sizeof run, "%s", dir);
     for (size_t k = strlen(run); k > 1 && run[k - 1] == '/'; k--) run[k - 1] = '\0';
     const char *base = strrchr(run, '/') && run[1] ? strrchr(run, '/') + 1 : run;
-    const char *launcher = getenv("MPILAUNCH");
+    const char *launcher = getenv("DDL_LAUNCHER");
     if (!strcmp(p->backend, "sim") || !strcmp(p->backend, "model"))
         snprintf(plat, sizeof plat, "# platform: %s (%s)\n# profile: %s\n# gpus_per_node_from: %s\n", p->platform,
                  *p->backend == 's' ? "simulated" : "alpha-beta-gamma model, not simulated", p->profile,
@@ -69,11 +70,11 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
                  p->rate, p->delay);
     else
         snprintf(plat, sizeof plat, "# platform: real MPI, launcher: %s\n",
-                 launcher && *launcher ? launcher : "harness/scripts/mpilaunch.sh");
-    snprintf(m, len, "# run: %s\n# backend: %s\n%s# nodes: %s\n# gpus_per_node: %s\n# models: %s\n# algos: %s\n"
-                     "# bucket_MB: %s\n# train_args: %s\n# sweep_command: %s\n",
-             base, p->backend, plat, p->nodes, p->gpus_per_node, p->models, p->algos, p->bucket_mb, p->train_args,
-             p->command);
+                 launcher && *launcher ? launcher : "mpilaunch.sh");
+    snprintf(m, len, "# run: %s\n# backend: %s\n%s# nodes: %ld\n# gpus_per_node: %ld\n# models: %s\n# algos: %s\n"
+                     "# bucket_MB: %ld\n# train_args: %s%s%s\n# sweep_command: %s\n",
+             base, p->backend, plat, p->n_nodes, p->n_gpn, p->models, p->algos, p->n_bucket, p->train_args,
+             *p->add_train_args ? " " : "", p->add_train_args, p->command);
 }
 
 static int merge(const sweep_params *p, const char *dir, char **paths, int n, char *err, size_t errlen)
@@ -88,8 +89,9 @@ static int merge(const sweep_params *p, const char *dir, char **paths, int n, ch
         files[nread].name = paths[nread];
         if (cli_read_all(paths[nread], (char **)&files[nread].text, &files[nread].len, err, errlen)) goto out;
     }
-    const char *launcher = getenv("MPILAUNCH");
-    if (!strcmp(p->backend, "mpi")) snprintf(label, sizeof label, "%s", launcher && *launcher ? "allocation" : "local");
+    const char *launcher = getenv("DDL_LAUNCHER");
+    int alloc = launcher && *launcher && strcmp(launcher, "mpilaunch.sh");
+    if (!strcmp(p->backend, "mpi")) snprintf(label, sizeof label, "%s", alloc ? "allocation" : "local");
     else if (!strcmp(p->backend, "emu")) snprintf(label, sizeof label, "emu-%.200s", p->rate);
     else snprintf(label, sizeof label, "%.200s", p->platform);
     meta_lines(p, dir, meta, sizeof meta);
