@@ -77,6 +77,56 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
              *p->add_train_args ? " " : "", p->add_train_args, p->command);
 }
 
+/* The value of the "# key: " line in text[0..len) (not NUL-terminated), and its length in *n; NULL if none. */
+static const char *meta_value(const char *text, size_t len, const char *key, int *n)
+{
+    size_t k = strlen(key);
+    for (size_t i = 0; i + k <= len; i = (size_t)((const char *)memchr(text + i, '\n', len - i) - text) + 1) {
+        if (!memcmp(text + i, key, k)) {
+            size_t e = i + k;
+            while (e < len && text[e] != '\n') e++;
+            *n = (int)(e - i - k);
+            return text + i + k;
+        }
+        if (!memchr(text + i, '\n', len - i)) break;
+    }
+    return NULL;
+}
+
+/* On an allocation (mpi, DDL_LAUNCHER not this machine's mpilaunch.sh): each launch's "# placement:"
+ * (where its ranks landed: meta_placement) against the intended nodes x GPUs per node of its GPU count
+ * (NAME-G.csv). Appends "# placement_check: ..." to m and warns on stderr for each launch that differs.
+ * Returns the number that differ. */
+static int placement_check(const sweep_params *p, const scaling_file *files, int n, char *m, size_t len)
+{
+    const char *launcher = getenv("DDL_LAUNCHER");
+    char bad[1200] = "", want[64];
+    size_t used = 0;
+    int nbad = 0, checked = 0;
+    if (strcmp(p->backend, "mpi") || !launcher || !*launcher || !strcmp(launcher, "mpilaunch.sh")) return 0;
+    for (int i = 0; i < n; i++) {
+        const char *base = strrchr(files[i].name, '/') ? strrchr(files[i].name, '/') + 1 : files[i].name;
+        int got = 0;
+        const char *dash = strrchr(base, '-'), *at = meta_value(files[i].text, files[i].len, "# placement: ", &got);
+        long g = dash ? strtol(dash + 1, NULL, 10) : 0;
+        if (g < 1 || strstr(base, "-model.csv")) continue;
+        long nodes = g >= p->n_gpn ? (g + p->n_gpn - 1) / p->n_gpn : 1, k = g >= p->n_gpn ? p->n_gpn : g;
+        snprintf(want, sizeof want, "%ld host%s x %ld rank%s", nodes, nodes == 1 ? "" : "s", k, k == 1 ? "" : "s");
+        checked++;
+        if (at && (size_t)got == strlen(want) && !strncmp(at, want, (size_t)got)) continue;
+        nbad++;
+        fprintf(stderr, "ddlbench merge: %s: ranks on %.*s, intended %s (%ld nodes x %ld GPUs; the launcher placed "
+                "them otherwise)\n", base, at ? got : 7, at ? at : "unknown", want, nodes, p->n_gpn);
+        if (used < sizeof bad)
+            used += (size_t)snprintf(bad + used, sizeof bad - used, "%s%.100s %.*s, intended %s", nbad > 1 ? "; " : "",
+                                     base, at ? (got < 60 ? got : 60) : 7, at ? at : "unknown", want);
+    }
+    size_t ml = strlen(m);
+    if (nbad) snprintf(m + ml, len - ml, "# placement_check: MISMATCH %d of %d launches: %s\n", nbad, checked, bad);
+    else if (checked) snprintf(m + ml, len - ml, "# placement_check: %d launches as intended\n", checked);
+    return nbad;
+}
+
 static int merge(const sweep_params *p, const char *dir, char **paths, int n, char *err, size_t errlen)
 {
     scaling_file *files = calloc((size_t)n, sizeof *files);
@@ -95,6 +145,7 @@ static int merge(const sweep_params *p, const char *dir, char **paths, int n, ch
     else if (!strcmp(p->backend, "emu")) snprintf(label, sizeof label, "emu-%.200s", p->rate);
     else snprintf(label, sizeof label, "%.200s", p->platform);
     meta_lines(p, dir, meta, sizeof meta);
+    placement_check(p, files, n, meta, sizeof meta);
     scaling_setup s = { p->n_gpn, p->backend, label, meta };
     if ((rc = scaling_merge(files, n, &s, &text, &len, err, errlen))) goto out;
     snprintf(csv, sizeof csv, "%s/scaling.csv", dir);
