@@ -128,8 +128,11 @@ has "$out" "^mpirun --host a:4,b:4 --map-by ppr:4:node -np 8 $BUILD/ddlbench cal
 out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" STUDY=fidelity DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
 has "$out" "^mpirun --host n1:4,n2:4,n3:4 --map-by ppr:4:node -np 12 $BUILD/ddlbench calibrate --network " "pbs fidelity: 3 nodes x 4"
 has "$out" "simlaunch.sh 12 .*ddlbench-sim train " "pbs fidelity: simulated train"
-out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/fidelity_alloc.sh 2>&1)
-[ "$out" = "3 4" ]; ok $? "fidelity_alloc.sh reads the PBS nodefile (got \"$out\")"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/alloc.sh 2>&1)
+[ "$out" = "3 4" ]; ok $? "alloc.sh reads the PBS nodefile (got \"$out\")"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/fidelity.sh --build "$BUILD" --backend mpi \
+      --dry-run 2>&1 | grep -c "^mpirun --host n1:4,n2:4,n3:4 --map-by ppr:4:node -np 12 ")
+[ "$out" -ge 3 ]; ok $? "fidelity.sh --backend mpi reads the shape itself (alloc.sh): $out placed launches"
 out=$(make -s fidelity BUILD="$BUILD" BACKEND=mpi 2>&1); st=$?
 [ $st -ne 0 ] && [ "$(printf '%s\n' "$out" | grep -c 'not inside a Slurm, LSF or PBS allocation')" -eq 1 ]
 ok $? "make fidelity BACKEND=mpi outside an allocation: one line (exit $st: $out)"

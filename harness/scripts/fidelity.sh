@@ -23,7 +23,7 @@
 # them (also on Ctrl-C and failure); setup "emu-RATE" in points.csv. Without root or namespaces: one
 # SKIP line. --backend mpi (`make fidelity BACKEND=mpi`, the default inside an allocation; the batch
 # scripts with STUDY=fidelity) runs the same four steps on a Slurm, LSF or PBS allocation's nodes
-# instead (fidelity_alloc.sh: its shape and launcher; MPILAUNCH as in make run), setup "alloc-NxG";
+# instead (its shape from alloc.sh unless --nodes and --ranks-per-node; MPILAUNCH outside one), setup "alloc-NxG";
 # outside one and without MPILAUNCH: one line, exit 2, nothing written. Every launch goes through
 # launch.sh (on an allocation: placed on its nodes, --ranks-per-node each). --dry-run prints the commands.
 # Writes OUT/points.csv, OUT/fidelity.png and .svg (gnuplot), the raw CSVs and calibrations per rank
@@ -75,9 +75,15 @@ case $iters$steps$repeats in *[!0-9]*) die "-n/--steps/--repeats: expected posit
 inalloc=${SLURM_JOB_ID:-}${LSB_JOBID:-}${PBS_JOBID:-}
 [ -n "$backend" ] || { [ -n "$inalloc" ] && backend=mpi || backend=sim; }
 case $backend in sim|mpi) ;; *) die "--backend: expected sim or mpi (BACKEND=$backend has no fidelity run), got \"$backend\"";; esac
-if [ "$backend" = mpi ]; then # the allocation's shape and launcher, checked before anything is written
-    shape=$(sh "$here/fidelity_alloc.sh" "$anodes" "$agpn") || exit 2
-    set -- $shape; anodes=$1 agpn=$2
+if [ "$backend" = mpi ]; then # the allocation's shape (alloc.sh, as the batch scripts read it) unless given
+    if [ -n "$inalloc" ] && { [ -z "$anodes" ] || [ -z "$agpn" ]; }; then
+        shape=$(sh "$here/alloc.sh" fidelity.sh) || exit 2
+        set -- $shape; anodes=${anodes:-$1} agpn=${agpn:-$2}
+    elif [ -z "$inalloc" ] && [ -z "${MPILAUNCH:-}" ]; then
+        die "--backend mpi: not inside a Slurm, LSF or PBS allocation and no MPILAUNCH launcher (run it in one, set MPILAUNCH, or use BACKEND=sim: this machine)"
+    fi
+    case $anodes:$agpn in *[!0-9:]*|:*|*:|0*|*:0*) die "--nodes/--ranks-per-node: expected positive integers, got \"$anodes\" and \"$agpn\"";; esac
+    [ $((anodes * agpn)) -ge 2 ] || die "--backend mpi: expected at least 2 ranks, got $anodes node(s) x $agpn"
 fi
 exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -n "$dry" ] || { [ -x "$exe" ] && [ -x "$sim" ]; } || die "$exe and $sim must be built (make all sim)"
