@@ -58,7 +58,8 @@ int main(void)
               !strcmp(p.precision, "tf32"), "mpi on GPUs (make spellings): the study's batches, tf32");
     const char *j[] = { "-j", "3", NULL }, *unknown[] = { "--frobnicate", "1", NULL };
     CHECK(parse(&p, j, err, sizeof err) == 0 && p.n_jobs == 3, "-j is --jobs");
-    CHECK(parse(&p, unknown, err, sizeof err) == 2 && strstr(err, "unknown option \"--frobnicate\""), "unknown: %s", err);
+    CHECK(parse(&p, unknown, err, sizeof err) == 2 && strstr(err, "unknown option \"--frobnicate\""), "unknown: %s",
+          err);
     CHECK(!strcmp(sweep_name(&p, "--nodes"), "--nodes"), "without --make, the option");
     p.make = 1;
     CHECK(!strcmp(sweep_name(&p, "--nodes"), "NODES") && !strcmp(sweep_name(&p, "--sim-ring-max"), "--sim-ring-max"),
@@ -95,7 +96,8 @@ int main(void)
         "--train-args: expected train options the sweep does not set (--csv is its own), got \"--steps 2 --csv x\"");
     try("--train-args", "--steps 2 --json=/tmp/x", 0, 2, NULL); /* an output in the --opt=value form */
     try("--train-args", "--csvx 1", 0, 0, NULL);                 /* a name that only starts like one */
-    try("TRAIN_ARGS", "--profile v100", 1, 2, "TRAIN_ARGS: --profile is set by the sweep under simulation (use PROFILE)");
+    try("TRAIN_ARGS", "--profile v100", 1, 2,
+        "TRAIN_ARGS: --profile is set by the sweep under simulation (use PROFILE)");
     try("--add-train-args", "--platform=x", 0, 2, NULL);
     try("FORCE", "yes", 0, 2, "FORCE: expected 1 or nothing, got \"yes\"");
     /* a value's check reads all of it, not its first 4 KiB */
@@ -103,7 +105,8 @@ int main(void)
     memset(longv, ' ', sizeof longv - 10), memcpy(longv + sizeof longv - 10, "--csv x", 8);
     try("--train-args", longv, 0, 2, NULL);
     /* the model backend reaches 65536 nodes; every backend at most 65536 GPUs */
-    const char *m1[] = { "--backend", "model", "--nodes", "16384", NULL }, *m2[] = { "--backend", "model", "NODES=65536", NULL };
+    const char *m1[] = { "--backend", "model", "--nodes", "16384", NULL };
+    const char *m2[] = { "--backend", "model", "NODES=65536", NULL };
     CHECK(parse(&p, m1, err, sizeof err) == 0 && p.n_nodes == 16384 && p.n_gpn == 4, "model 16384 x 4: %s", err);
     CHECK(parse(&p, m2, err, sizeof err) == 2 &&
               !strcmp(err, "--nodes: expected at most 65536 GPUs in all, got 65536 nodes x 4 = 262144"),

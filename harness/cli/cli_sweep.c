@@ -142,8 +142,9 @@ static int print_plan(const sweep_params *p, const int *nb, char *err, size_t er
     if (!strcmp(p->backend, "sim") && !p->dry_run && !p->force && est > 3600) {
         char h[40];
         sweep_human(est, h, sizeof h);
-        snprintf(err, errlen, "%s %ld: about %s estimated on this machine (%d launches, %lld at once; expected at most 1 h); "
-                 "--force (make run FORCE=1) runs it anyway, --backend model predicts it at once", sweep_name(p, "--nodes"),
+        snprintf(err, errlen, "%s %ld: about %s estimated on this machine (%d launches, %lld at once; expected at most "
+                 "1 h); --force (make run FORCE=1) runs it anyway, --backend model predicts it at once",
+                 sweep_name(p, "--nodes"),
                  p->n_nodes, h, n, jobs);
         return 2;
     }
@@ -213,7 +214,8 @@ int cli_sweep_check_main(int argc, char **argv)
     if (!rc) rc = sweep_check(&p, err, sizeof err);
     if (!rc) rc = check_leaf(&p, err, sizeof err);
     if (!rc && cli_algos_parse(p.algos, buf, sizeof buf, items, 256, &n, &unknown) == 2) {
-        snprintf(err, sizeof err, "%s: unknown algorithm \"%.200s\" (see ddlbench list)", sweep_name(&p, "--algos"), unknown);
+        snprintf(err, sizeof err, "%s: unknown algorithm \"%.200s\" (see ddlbench list)", sweep_name(&p, "--algos"),
+                 unknown);
         rc = 2;
     }
     if (!rc) rc = model_buckets(&p, nb, err, sizeof err);

@@ -51,7 +51,8 @@ static int check_models(const char *v, char *want, size_t wantlen)
         size_t k = n > name ? n - name - 1 : 0, d = strspn(b, "0123456789");
         if (name == 0 || name >= n) return snprintf(want, wantlen, "a comma list of model:batch like resnet50:32"), 1;
         if (!k || d < k || (b[0] == '0') || k > 9 || strtol(b, NULL, 10) > SWEEP_BATCH_MAX)
-            return snprintf(want, wantlen, "a batch in 1..%d for %.*s", SWEEP_BATCH_MAX, (int)(name < 64 ? name : 64), mb), 1;
+            return snprintf(want, wantlen, "a batch in 1..%d for %.*s", SWEEP_BATCH_MAX, (int)(name < 64 ? name : 64),
+                            mb), 1;
     }
     return 0;
 }
@@ -176,8 +177,8 @@ void sweep_defaults(sweep_params *p)
 void sweep_fill(sweep_params *p)
 {
     for (size_t i = 0; i < sizeof by_backend / sizeof by_backend[0]; i++) {
-        if (strcmp(p->backend, by_backend[i].backend) || (by_backend[i].device && strcmp(p->device, by_backend[i].device)))
-            continue;
+        const char *dev = by_backend[i].device;
+        if (strcmp(p->backend, by_backend[i].backend) || (dev && strcmp(p->device, dev))) continue;
         if (!p->models) p->models = by_backend[i].models;
         if (!p->train_args) p->train_args = by_backend[i].train_args;
     }

@@ -44,10 +44,14 @@ else
     die "not inside a Slurm, LSF or PBS allocation (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID); expected sbatch, bsub or qsub"
 fi
 for v in "$nodes" "$tasks" "$gpus"; do
-    case $v in *[!0-9]*) die "cannot read the allocation's shape: nodes \"$nodes\", tasks per node \"$tasks\", GPUs per node \"$gpus\"";; esac
+    case $v in *[!0-9]*)
+        die "cannot read the allocation's shape: nodes \"$nodes\", tasks per node \"$tasks\", GPUs per node \"$gpus\"";;
+    esac
 done
 if [ -n "${GPUS_PER_NODE:-}" ]; then
-    case $GPUS_PER_NODE in ''|*[!0-9]*|0*) die "GPUS_PER_NODE: expected a positive integer, got \"$GPUS_PER_NODE\"";; esac
+    case $GPUS_PER_NODE in ''|*[!0-9]*|0*)
+        die "GPUS_PER_NODE: expected a positive integer, got \"$GPUS_PER_NODE\"";;
+    esac
     if [ -n "$gpus" ] && [ "$gpus" != 0 ] && [ "$gpus" != "$GPUS_PER_NODE" ]; then
         die "GPUS_PER_NODE=$GPUS_PER_NODE differs from the allocation's $gpus GPUs per node ($from); expected $gpus"
     fi
@@ -55,7 +59,8 @@ if [ -n "${GPUS_PER_NODE:-}" ]; then
 fi
 if [ -n "$gpus" ] && [ "$gpus" != 0 ]; then
     if [ -n "$tasks" ] && [ "$tasks" != "$gpus" ]; then
-        die "$tasks tasks per node ($src) but $gpus GPUs per node ($from); expected one rank per GPU: $gpus tasks per node"
+        die "$tasks tasks per node ($src) but $gpus GPUs per node ($from); expected one rank per GPU:" \
+            "$gpus tasks per node"
     fi
     gpn=$gpus
 elif [ -n "$tasks" ]; then gpn=$tasks
