@@ -1,5 +1,6 @@
 #!/bin/sh
-# shellcheck disable=SC2086 # unquoted on purpose, the whole file: --train-args, the flags $part, $override
+# shellcheck disable=SC2086,SC2154 # unquoted on purpose, the whole file: --train-args, the flags $part, $override; the
+# options are set by the eval of `ddlbench sweep-check --resolve`
 # sweep.sh — the scaling study: `ddlbench train` at 1 GPU, then 1, 2, 4, ... NODES nodes of
 # GPUS_PER_NODE ranks, for each model and every algorithm, one launch per (model, GPU count); then
 # scaling efficiency E(N) = X(N) / ((N/N0)·X(N0)) against 1 GPU and against 1 node, in one CSV.
