@@ -215,51 +215,37 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 # ---- The main job: the scaling study (harness/scripts/sweep.sh) ----------------------------------
 # Outside a batch allocation it simulates (SMPI); inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it
 # runs the real build; BACKEND=emu runs the real build on an emulated cluster (emucluster.sh; root).
-NODES         ?= 2
+# The sweep's defaults and limits are ddlbench's option table (harness/common/sweep_opts.c; `sh
+# harness/scripts/sweep.sh --help`): make passes only the variables given, as NODES='4' words, which
+# ddlbench takes for its options and names in its messages. Make decides only what to build: the
+# backend (mpi inside an allocation) and, under mpi, the device (the CUDA build where GPUs are).
+SWEEP_VARS    := NODES GPUS_PER_NODE MODELS ALGOS BUCKET_MB PLATFORM PROFILE TRAIN_ARGS RATE DELAY JOBS PRECISION
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
-ALGOS         ?= mpi,ring,rhd,ddl,auto
-BUCKET_MB     ?= 25
-RATE          ?= none
-DELAY         ?= none
-# DEVICE: gpu where $(BUILD)/cuda/ddlbench and GPUs are; tf32: frameworks' "fp32" on Ampere and up
 ifeq ($(BACKEND),mpi)
 DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
-PRECISION     ?= tf32
 endif
 RUN_DEPS      := $(EXE)
 ifeq ($(BACKEND)$(DEVICE),mpigpu)
-MODELS        ?= resnet50:32,resnet101-22k:20
-TRAIN_ARGS    ?= --precision $(PRECISION) --steps 5 --warmup 1
 RUN_DEPS      += $(CUDA_BUILD)/ddlbench
-else ifneq ($(filter mpi emu,$(BACKEND)),)
-MODELS        ?= resnet50:8
-TRAIN_ARGS    ?= --image-size 64 --steps 5 --warmup 1
-else ifneq ($(BACKEND),model)
-# sim: one timed step, no warm-up: the simulation is deterministic and its first step equals the
-# second (tests/sim_speed.sh checks it), so a warm-up step would only double the wall time.
-TRAIN_ARGS    ?= --steps 1 --warmup 0
+else ifeq ($(BACKEND),sim)
 RUN_DEPS      += $(SIM_EXE)
 endif
-MODELS        ?= resnet50:32,resnet101-22k:20
 # a dry run builds nothing
 DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
 RUN_DEPS      := $(if $(DRY_RUN),,$(RUN_DEPS))
 # REALISM=study: the sweep again into RUN/realism with harness/sim/studies/04-09's effects (§13; held
 # equal by tests/run_outputs.sh), 5 steps (the last --steps counts) to sample the stragglers' draws
 REALISM       ?= ideal
-REAL_TRAIN    = $(TRAIN_ARGS) --cycle-ms 5 --jitter 0.2 --steps 5
-sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh --backend $(call qv,BACKEND) \
-	    --nodes $(call qv,NODES) --gpus-per-node $(call qv,GPUS_PER_NODE) \
-	    --models $(call qv,MODELS) --algos $(call qv,ALGOS) --bucket-mb $(call qv,BUCKET_MB) \
-	    --platform $(call qv,PLATFORM) --profile $(call qv,PROFILE) --build $(call qv,BUILD) \
-	    $(if $(JOBS),--jobs $(call qv,JOBS)) $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS) \
-	    $(if $(filter emu,$(BACKEND)),--rate $(call qv,RATE) --delay $(call qv,DELAY)) \
-	    $(if $(filter mpi,$(BACKEND)),--device $(call qv,DEVICE))
+REAL_TRAIN    := --cycle-ms 5 --jitter 0.2 --steps 5
+sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh BACKEND=$(call qv,BACKEND) BUILD=$(call qv,BUILD) \
+	    $(foreach v,$(SWEEP_VARS),$(if $(filter $v,$(GIVEN)),$v=$(call qv,$v))) \
+	    $(if $(filter mpi,$(BACKEND))$(filter DEVICE,$(GIVEN)),DEVICE=$(call qv,DEVICE)) $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS)
 run: $(RUN_DEPS)
 	$(if $(and $(filter study,$(REALISM)),$(filter mpi emu,$(BACKEND))),@echo "REALISM=study: the \
 	    modelled effects are for BACKEND=sim or model; a real run pays its own" >&2; exit 2)
-	$(sweep) --train-args $(call qv,TRAIN_ARGS) $(if $(OUT),--out $(call qv,OUT))
-	$(if $(filter study,$(REALISM)),$(sweep) --train-args $(call qv,REAL_TRAIN) -q --out $(call qv,RUN)/realism)
+	$(sweep) $(if $(OUT),OUT=$(call qv,OUT))
+	$(if $(filter study,$(REALISM)),$(sweep) --add-train-args $(call q,$(REAL_TRAIN)) -q \
+	    --out $(call qv,RUN)/realism)
 	$(if $(DRY_RUN),,for s in harness/scripts/run_allreduce.sh harness/scripts/report.sh \
 	    plots/plots.sh; do BUILD=$(call qv,BUILD) sh $$s $(call qv,RUN) || exit 1; done)
 

@@ -1,7 +1,10 @@
 #!/bin/bash
 # pbs.sh — the scaling study on a PBS / PBS Pro / Torque allocation with the real-MPI backend, one rank
 # per GPU:   qsub batch/pbs.sh   (or qsub -l select=16:ncpus=16:ngpus=4:mpiprocs=4 batch/pbs.sh)
-# Launcher: mpirun with $PBS_NODEFILE. Results: results/<run-id>/.
+# Launcher (harness/scripts/launch.sh): mpirun on the first hosts of $PBS_NODEFILE, G each (Open MPI
+# --host h:G --map-by ppr:G:node; MPICH -hosts -ppn G). GPUs per node: CUDA_VISIBLE_DEVICES, else
+# GPUS_PER_NODE (default 4); mpiprocs that differ from them are refused before any work
+# (harness/scripts/alloc.sh). Results: results/<run-id>/.
 # STUDY=fidelity: `make fidelity` on the allocation instead (results/fidelity/, setup alloc-NxG).
 # DRY_RUN=1 bash batch/pbs.sh (with PBS_JOBID and PBS_NODEFILE set) prints the commands.
 # Device: where the CUDA build (build/cuda/ddlbench) exists and the allocation has GPUs, each rank
@@ -13,10 +16,8 @@
 #PBS -j oe
 set -euo pipefail
 cd "${PBS_O_WORKDIR:-$(dirname "$0")/..}"
-gpn=${GPUS_PER_NODE:-4}
-nodefile=${PBS_NODEFILE:-}
-if [ -n "$nodefile" ] && [ -f "$nodefile" ]; then nodes=$(sort -u "$nodefile" | wc -l); else nodes=${NODES:-1}; fi
-export MPILAUNCH="${MPILAUNCH:-mpirun --hostfile ${nodefile:-/dev/null} --map-by ppr:$gpn:node -np}"
+shape=$(sh harness/scripts/alloc.sh pbs.sh) || exit 2
+read -r nodes gpn <<<"$shape"
 if [ "${STUDY:-}" = fidelity ]; then # make fidelity here: calibrate, run and simulate on these nodes
     exec make fidelity BACKEND=mpi FIDELITY_FLAGS="--nodes $nodes --ranks-per-node $gpn ${DRY_RUN:+--dry-run }${FIDELITY_FLAGS:-}" \
         ${MAKE_ARGS:-}

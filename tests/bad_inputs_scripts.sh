@@ -51,6 +51,24 @@ rows <<EOF
 -- sweep --train-args '--csv x' ## --train-args
 -- sweep --train-args --bogus ## --train-args
 -- sweep --platform custom ## --platform
+# the sweep's own checks (issue 48): an output in the --opt=value form, a junk SEC_PER_KUNIT, an option
+# make would otherwise pass to a backend that ignores it
+-- sweep --train-args --csv=x ## --train-args
+-- sweep --train-args '--steps 1 --json=/tmp/x' ## --train-args
+SEC_PER_KUNIT=junk -- sweep --nodes 1 ## SEC_PER_KUNIT
+-- make run BACKEND=sim RATE=500mbit SWEEP_FLAGS=--dry-run ## RATE
+-- make run DEVICE=gpu BACKEND=sim SWEEP_FLAGS=--dry-run ## DEVICE
+# the launcher and the allocation's shape (launch.sh, alloc.sh)
+-- script launch.sh -b nosuch -n 2 x ## -b
+-- script launch.sh -b real -n 0 x ## -n
+-- script launch.sh -b real -n 4 -g x x ## -g
+-- script launch.sh -b simulated -n 4 x ## -p
+SLURM_JOB_ID= LSB_JOBID= PBS_JOBID= MPILAUNCH= -- script launch.sh -b scheduler -n 4 x ## allocation
+-- script launch.sh -b real -n 2 ## program
+SLURM_JOB_ID=1 SLURM_NTASKS_PER_NODE=4 SLURM_GPUS_PER_NODE=h100:8 -- script alloc.sh slurm.sbatch ## one rank per GPU
+SLURM_JOB_ID=1 SLURM_GPUS_PER_NODE=h100:x -- script alloc.sh slurm.sbatch ## shape
+PBS_JOBID=1 GPUS_PER_NODE=0 -- script alloc.sh pbs.sh ## GPUS_PER_NODE
+SLURM_JOB_ID= LSB_JOBID= PBS_JOBID= -- script alloc.sh ## allocation
 -- sweep --nodes ## --nodes
 -- sweep --nodes 4096 --gpus-per-node 64 ## --nodes
 -- make run NODES=1.5 ## NODES

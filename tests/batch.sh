@@ -24,21 +24,29 @@ latest_before=$(readlink results/latest 2>/dev/null)
 mk="MAKE_ARGS=BUILD=$BUILD"
 out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=4 SLURM_NTASKS_PER_NODE='4(x4)' DRY_RUN=1 "$mk" bash batch/slurm.sbatch 2>&1)
 ok $? "slurm dry run exit status"
-has "$out" "^srun .* -n 16 $BUILD/ddlbench train " "slurm: 16 ranks via srun, real build"
-count "$out" "^srun .*-n [0-9]+ $BUILD/ddlbench train " 4 "slurm: 1, 4, 8, 16 GPUs"
+has "$out" "^srun -N 4 --ntasks-per-node 4 --cpu-bind=cores -n 16 $BUILD/ddlbench train " "slurm: 16 ranks on 4 nodes x 4"
+has "$out" "^srun -N 1 --ntasks-per-node 4 --cpu-bind=cores -n 4 $BUILD/ddlbench train " "slurm: the 1-node point on 1 node"
+has "$out" "^srun -N 2 --ntasks-per-node 4 --cpu-bind=cores -n 8 $BUILD/ddlbench train " "slurm: 8 ranks on 2 nodes"
+has "$out" "^srun -N 1 --ntasks-per-node 1 --cpu-bind=cores -n 1 $BUILD/ddlbench train " "slurm: the 1-GPU point"
+count "$out" "^srun -N [0-9]+ --ntasks-per-node [0-9]+ .*-n [0-9]+ $BUILD/ddlbench train " 4 "slurm: 1, 4, 8, 16 GPUs, each placed"
 has "$out" "^srun .* -n 1 $BUILD/ddlbench train .*--csv results/[0-9TZ]+-mpi-16gpus/raw/resnet50-1.csv" "slurm: results folder"
 
 printf 'launch\n' >"$tmp/lsf_hosts"; for h in a a a a b b b b; do echo "$h" >>"$tmp/lsf_hosts"; done
 out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" DRY_RUN=1 "$mk" PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
 ok $? "lsf dry run exit status"
-has "$out" "^mpirun --hostfile $tmp/lsf_hosts --map-by ppr:4:node -np 8 $BUILD/ddlbench train " "lsf: mpirun over the hostfile, 2 nodes"
+has "$out" "^mpirun --host a:4,b:4 --map-by ppr:4:node -np 8 $BUILD/ddlbench train " "lsf: mpirun on the 2 hosts (launch node not one), 4 each"
+has "$out" "^mpirun --host a:4 --map-by ppr:4:node -np 4 $BUILD/ddlbench train " "lsf: the 1-node point on 1 host"
 out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" LAUNCHER=jsrun DRY_RUN=1 "$mk" bash batch/lsf.bsub 2>&1)
-has "$out" "^jsrun --rs_per_host 4 --tasks_per_rs 1 --gpu_per_rs 1 .* -n 8 $BUILD/ddlbench train " "lsf: jsrun, one resource set per GPU"
+has "$out" "^jsrun --nrs 8 --rs_per_host 4 --tasks_per_rs 1 --gpu_per_rs 1 --cpu_per_rs 1 $BUILD/ddlbench train " "lsf: jsrun, one resource set per GPU, 4 a host"
+has "$out" "^jsrun --nrs 4 --rs_per_host 4 .* $BUILD/ddlbench train " "lsf: jsrun, the 1-node point"
 
 for h in n1 n2 n3; do for i in 1 2 3 4; do echo "$h"; done; done >"$tmp/pbs_nodes"
 out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
 ok $? "pbs dry run exit status"
-has "$out" "^mpirun --hostfile $tmp/pbs_nodes --map-by ppr:4:node -np 12 $BUILD/ddlbench train " "pbs: 3 nodes, 12 ranks"
+has "$out" "^mpirun --host n1:4,n2:4,n3:4 --map-by ppr:4:node -np 12 $BUILD/ddlbench train " "pbs: 3 nodes, 12 ranks"
+has "$out" "^mpirun --host n1:4,n2:4 --map-by ppr:4:node -np 8 $BUILD/ddlbench train " "pbs: 8 ranks on the first 2 nodes"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" MPIRUN=mpirun.mpich DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
+has "$out" "^mpirun.mpich -hosts n1,n2 -ppn 4 -n 8 $BUILD/ddlbench train " "pbs, MPICH: -hosts and -ppn"
 count "$out" "$BUILD/ddlbench train " 4 "pbs: 1, 4, 8, 12 GPUs"
 
 # GPU allocations: a CUDA build (a fake one in a temporary BUILD) and GPUs on the node run the study's
@@ -46,7 +54,7 @@ count "$out" "$BUILD/ddlbench train " 4 "pbs: 1, 4, 8, 12 GPUs"
 gb=$tmp/gbuild; mkdir -p "$gb/cuda"; printf '#!/bin/sh\nexit 0\n' >"$gb/cuda/ddlbench"; chmod +x "$gb/cuda/ddlbench"
 gpu="$gb/cuda/ddlbench train --model"
 out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_NTASKS_PER_NODE=4 SLURM_GPUS_ON_NODE=4 DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
-has "$out" "^srun .*--gpus-per-task=1 -n 8 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " "slurm GPUs: CUDA build, batch 32, tf32"
+has "$out" "^srun -N 2 --ntasks-per-node 4 --cpu-bind=cores --gpus-per-task=1 -n 8 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " "slurm GPUs: CUDA build, batch 32, tf32"
 count "$out" "^srun .* $gpu resnet101-22k --batch 20 .*--device gpu " 3 "slurm GPUs: ResNet-101-22K batch 20 at 1, 4, 8 GPUs"
 count "$out" "--image-size|$gb/ddlbench " 0 "slurm GPUs: 224x224 (no --image-size), no CPU build"
 out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_NTASKS_PER_NODE=4 SLURM_GPUS_ON_NODE=4 DEVICE=cpu DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
@@ -54,17 +62,54 @@ has "$out" "^srun .* -n 8 $gb/ddlbench train --model resnet50 --batch 8 .*--imag
 count "$out" "--device gpu" 0 "slurm DEVICE=cpu: no --device gpu"
 out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" CUDA_VISIBLE_DEVICES=0,1,2,3 PRECISION=bf16 DRY_RUN=1 MAKE_ARGS=BUILD=$gb PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
 has "$out" "^mpirun .* -np 8 $gpu resnet50 --batch 32 .*--device gpu --precision bf16 " "lsf GPUs (CUDA_VISIBLE_DEVICES): PRECISION=bf16"
-out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=0 DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/pbs.sh 2>&1)
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=0,1,2,3 DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/pbs.sh 2>&1)
 has "$out" "^mpirun .* -np 12 $gpu resnet50 --batch 32 .*--device gpu " "pbs GPUs: the CUDA build"
 out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=NoDevFiles DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/pbs.sh 2>&1)
 has "$out" "^mpirun .* -np 12 $gb/ddlbench train --model resnet50 --batch 8 " "pbs without GPUs: the CPU build"
 out=$(env SLURM_JOB_ID=1 SLURM_GPUS_ON_NODE=2 make -s run BUILD="$gb" NODES=1 GPUS_PER_NODE=2 SWEEP_FLAGS=--dry-run 2>&1)
-has "$out" "mpilaunch.sh 2 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " "make run BACKEND=mpi with GPUs: the CUDA build"
+has "$out" "^srun -N 1 --ntasks-per-node 2 .*-n 2 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " "make run BACKEND=mpi with GPUs: the CUDA build"
+out=$(env -u SLURM_JOB_ID make -s run BUILD="$gb" BACKEND=mpi DEVICE=gpu PRECISION=bf16 NODES=1 GPUS_PER_NODE=2 SWEEP_FLAGS=--dry-run 2>&1)
+has "$out" "mpilaunch.sh 2 $gpu resnet50 --batch 32 .*--device gpu --precision bf16 --steps 5 " "outside an allocation: this machine's mpilaunch.sh, PRECISION"
 out=$(env SLURM_JOB_ID=1 make -s run BUILD="$gb" DEVICE=tpu SWEEP_FLAGS=--dry-run 2>&1); st=$?
 [ $st -eq 2 ] && [ "$(printf '%s\n' "$out" | grep -c 'DEVICE: expected cpu or gpu')" -eq 1 ]; ok $? "make run DEVICE=tpu: one line, exit 2 (got $st)"
 
+# GPUs per node from the allocation (issue 48): typed GRES alone (sbatch --gpus-per-node=h100:8, no
+# --ntasks-per-node) gives 8 ranks a node on the CUDA build; a tasks per node that differs from the GPUs
+# is refused before any work (exit 2, one line, no results folder), on each scheduler.
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=16 SLURM_GPUS_PER_NODE=h100:8 DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
+has "$out" "^srun -N 16 --ntasks-per-node 8 --cpu-bind=cores --gpus-per-task=1 -n 128 $gpu resnet50 --batch 32 .*--device gpu " "slurm h100:8: 16 nodes x 8, the CUDA build"
+has "$out" "^srun -N 1 --ntasks-per-node 8 .* -n 8 $gpu resnet50 " "slurm h100:8: the 1-node point is 8 ranks on 1 node"
+has "$out" "results/[0-9TZ]+-mpi-128gpus/" "slurm h100:8: the run is named for 128 GPUs"
+shape_refused() { # what script VAR=value...: exit 2, one line ("one rank per GPU" or "differs"), nothing made
+    what=$1 script=$2; shift 2
+    o=$(env "$@" DRY_RUN=1 "$mk" bash "$script" 2>&1); s=$?
+    [ $s -eq 2 ] && [ "$(printf '%s\n' "$o" | wc -l)" -eq 1 ] && printf '%s' "$o" | grep -qE 'one rank per GPU|differs'
+    ok $? "$what: refused, one line, exit 2 (got $s: $(printf '%s' "$o" | head -c 300))"
+}
+shape_refused "slurm --ntasks-per-node 4 on 8 GPUs" batch/slurm.sbatch SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=16 \
+    SLURM_NTASKS_PER_NODE=4 SLURM_GPUS_PER_NODE=h100:8
+shape_refused "slurm --ntasks-per-node 8 on 4 GPUs (SLURM_GPUS_ON_NODE)" batch/slurm.sbatch SLURM_JOB_ID=77 \
+    SLURM_NTASKS_PER_NODE='8(x2)' SLURM_GPUS_ON_NODE=4
+shape_refused "lsf 4 slots a host on 2 GPUs" batch/lsf.bsub LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" \
+    CUDA_VISIBLE_DEVICES=0,1 PATH=/usr/bin:/bin
+shape_refused "pbs mpiprocs 4 on 1 GPU" batch/pbs.sh PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=0
+shape_refused "pbs GPUS_PER_NODE=8 on 4 GPUs" batch/pbs.sh PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" \
+    CUDA_VISIBLE_DEVICES=0,1,2,3 GPUS_PER_NODE=8
+ls -d results/*-mpi-* 2>/dev/null | grep -q .; [ $? -ne 0 ]; ok $? "refused shapes create no results folder"
+out=$(env SLURM_JOB_ID=1 SLURM_GPUS_PER_NODE=gpu:h100:8 sh harness/scripts/pick_device.sh "$gb"); [ "$out" = gpu ]
+ok $? "pick_device.sh: typed GRES alone is GPUs (got $out)"
+# launch.sh itself: more nodes asked than the allocation has, refused; the launcher each backend resolves to
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/launch.sh --dry-run -b mpi -n 16 -g 4 x 2>&1); st=$?
+[ $st -eq 2 ] && [ "$out" = "launch.sh: 4 nodes of 4 ranks asked, the allocation has 3 (in $tmp/pbs_nodes)" ]; ok $? "launch.sh: 4 nodes of 3 ($st: $out)"
+[ "$(sh harness/scripts/launch.sh --which -b mpi -n 1)" = mpilaunch.sh ] &&
+    [ "$(env SLURM_JOB_ID=1 sh harness/scripts/launch.sh --which -b mpi -n 1)" = srun ] &&
+    [ "$(env MPILAUNCH='mylauncher -np' sh harness/scripts/launch.sh --which -b mpi -n 1)" = mylauncher ] &&
+    [ "$(sh harness/scripts/launch.sh --which -b simulated -p d -n 1)" = simlaunch.sh ]; ok $? "launch.sh --which"
+out=$(sh harness/scripts/launch.sh --dry-run -b emulated -e c -n 4 -g 2 prog a 2>&1)
+has "$out" "^DDL_RANKS_PER_NODE=2 sh .*/emucluster.sh --name c run --ppn 2 -- sh .*/mpilaunch.sh 4 prog a$" "launch.sh: emulated"
+
 out=$(env SLURM_JOB_ID=1 make -s run BUILD="$BUILD" NODES=2 SWEEP_FLAGS=--dry-run 2>&1)
-has "$out" "mpilaunch.sh 8 $BUILD/ddlbench train " "make run in an allocation: real backend by default"
+has "$out" "^srun -N 2 --ntasks-per-node 4 --cpu-bind=cores -n 8 $BUILD/ddlbench train " "make run in an allocation: real backend, placed by srun"
 out=$(env SLURM_JOB_ID=1 make -s run BUILD="$BUILD" NODES=2 BACKEND=sim SWEEP_FLAGS=--dry-run 2>&1)
 has "$out" "simlaunch.sh 8 .*ddlbench-sim train " "make run BACKEND=sim inside an allocation"
 # make fidelity on an allocation (issue 26): STUDY=fidelity dry runs under fake allocations print the
@@ -79,12 +124,15 @@ has "$out" "^srun .* -n 16 $BUILD/ddlbench train " "slurm fidelity: real train"
 has "$out" "platform --preset .*local.platform --nodes 4 --gpus-per-node 4 " "slurm fidelity: a 4 x 4 platform from the calibration"
 has "$out" "DDL_RANKS_PER_NODE=4 sh .*simlaunch.sh 16 .*ddlbench-sim allreduce " "slurm fidelity: simulated on it"
 out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" STUDY=fidelity DRY_RUN=1 "$mk" PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
-has "$out" "^mpirun --hostfile $tmp/lsf_hosts --map-by ppr:4:node -np 8 $BUILD/ddlbench calibrate --network " "lsf fidelity: 2 nodes x 4"
+has "$out" "^mpirun --host a:4,b:4 --map-by ppr:4:node -np 8 $BUILD/ddlbench calibrate --network " "lsf fidelity: 2 nodes x 4"
 out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" STUDY=fidelity DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
-has "$out" "^mpirun --hostfile $tmp/pbs_nodes --map-by ppr:4:node -np 12 $BUILD/ddlbench calibrate --network " "pbs fidelity: 3 nodes x 4"
+has "$out" "^mpirun --host n1:4,n2:4,n3:4 --map-by ppr:4:node -np 12 $BUILD/ddlbench calibrate --network " "pbs fidelity: 3 nodes x 4"
 has "$out" "simlaunch.sh 12 .*ddlbench-sim train " "pbs fidelity: simulated train"
-out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/fidelity_alloc.sh 2>&1)
-[ "$out" = "3 4" ]; ok $? "fidelity_alloc.sh reads the PBS nodefile (got \"$out\")"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/alloc.sh 2>&1)
+[ "$out" = "3 4" ]; ok $? "alloc.sh reads the PBS nodefile (got \"$out\")"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" sh harness/scripts/fidelity.sh --build "$BUILD" --backend mpi \
+      --dry-run 2>&1 | grep -c "^mpirun --host n1:4,n2:4,n3:4 --map-by ppr:4:node -np 12 ")
+[ "$out" -ge 3 ]; ok $? "fidelity.sh --backend mpi reads the shape itself (alloc.sh): $out placed launches"
 out=$(make -s fidelity BUILD="$BUILD" BACKEND=mpi 2>&1); st=$?
 [ $st -ne 0 ] && [ "$(printf '%s\n' "$out" | grep -c 'not inside a Slurm, LSF or PBS allocation')" -eq 1 ]
 ok $? "make fidelity BACKEND=mpi outside an allocation: one line (exit $st: $out)"

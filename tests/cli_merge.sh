@@ -33,6 +33,28 @@ want=$(echo "$rows" | awk -F, '$9 == "ring" && $6 == 1 { x1 = $23 } $9 == "ring"
 [ "${want% *}" = "${want#* }" ]; ok $? "eff_vs_1gpu = X(4) / (4 X(1)) ($want)"
 [ -s "$tmp/s/scaling.json" ] && grep -q '"kind":[[:space:]]*"scaling"' "$tmp/s/scaling.json"; ok $? "scaling.json beside it"
 
+# placement (issue 48): on an allocation (DDL_LAUNCHER not mpilaunch.sh) each launch's "# placement:"
+# against its intended nodes x GPUs per node; a launch placed otherwise is flagged (stderr and a
+# placement_check line); on this machine (mpilaunch.sh) nothing is compared
+M="--backend mpi --nodes 2 --gpus-per-node 2 --models resnet50:8 --algos ring,ddl"
+place() { # 1-GPU 2-GPU 4-GPU placements -> $tmp/p/raw
+    rm -rf "$tmp/p"; mkdir -p "$tmp/p/raw"; i=0
+    for g in 1 2 4; do i=$((i + 1)); eval "pl=\${$i}"
+        sed "2i # placement: $pl" "$tmp/s/raw/resnet50-$g.csv" >"$tmp/p/raw/resnet50-$g.csv"; done
+}
+place "1 host x 1 rank" "1 host x 2 ranks" "2 hosts x 2 ranks"
+DDL_LAUNCHER=srun "$exe" merge $M "$tmp/p" 2>"$tmp/err"; st=$?
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q '^# placement_check: 3 launches as intended$' "$tmp/p/scaling.csv"
+ok $? "placement as intended: no warning, placement_check says so ($st: $(cat "$tmp/err"))"
+place "1 host x 1 rank" "2 hosts x 1 rank" "4 hosts x 1 rank"
+DDL_LAUNCHER=srun "$exe" merge $M "$tmp/p" 2>"$tmp/err"; st=$?
+[ $st -eq 0 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+    grep -q '^ddlbench merge: resnet50-4.csv: ranks on 4 hosts x 1 rank, intended 2 hosts x 2 ranks' "$tmp/err" &&
+    grep -q '^# placement_check: MISMATCH 2 of 3 launches: resnet50-2.csv 2 hosts x 1 rank, intended 1 host x 2 ranks; resnet50-4.csv 4 hosts x 1 rank, intended 2 hosts x 2 ranks$' "$tmp/p/scaling.csv"
+ok $? "placement spread one rank a node: flagged ($st: $(cat "$tmp/err"))"
+DDL_LAUNCHER=mpilaunch.sh "$exe" merge $M "$tmp/p" 2>"$tmp/err"; st=$?
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] && ! grep -q placement_check "$tmp/p/scaling.csv"; ok $? "this machine: nothing compared"
+
 # bad input: a malformed raw CSV, a missing folder, no CSVs: exit 2, one line, nothing written
 mkdir -p "$tmp/b/raw" "$tmp/e/raw"
 cp "$tmp/s/raw/resnet50-1.csv" "$tmp/b/raw/" && echo "resnet50,8,224" >>"$tmp/b/raw/resnet50-1.csv"

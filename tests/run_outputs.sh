@@ -86,7 +86,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
 fi
 # issue 25: REALISM=study runs the sweep again with the catalogue's effects into RUN/realism; report.md
 # shows the closest catalogue entries and both tables; the values are the Horovod entries' own
-cyc=$(sed -n 's/^REAL_TRAIN *= $(TRAIN_ARGS) --cycle-ms \([0-9.]*\) --jitter \([0-9.]*\).*/\1 \2/p' "$root/Makefile")
+cyc=$(sed -n 's/^REAL_TRAIN *:= --cycle-ms \([0-9.]*\) --jitter \([0-9.]*\).*/\1 \2/p' "$root/Makefile")
 for f in "$root"/harness/sim/studies/*.study; do
     c=$(sed -n 's/^cycle_ms = //p' "$f"); j=$(sed -n 's/^jitter_pct = //p' "$f")
     [ -z "$c$j" ] || [ "$c $j" = "$cyc" ] || bad "REAL_TRAIN ($cyc) against $(basename "$f") ($c $j)"

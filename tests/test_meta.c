@@ -44,6 +44,15 @@ int main(void)
     CHECK(!strcmp(out, "1 host: n1"), "one host: got \"%s\"", out);
     meta_hosts_list(&names[0][0], 5, 16, small, sizeof small);
     CHECK(strlen(small) + 1 == sizeof small && !strcmp(small + sizeof small - 4, "..."), "hosts trunc: \"%s\"", small);
+    meta_placement(&names[0][0], 5, 16, out, sizeof out);
+    CHECK(!strcmp(out, "3 hosts x 1-2 ranks"), "placement uneven: got \"%s\"", out);
+    meta_placement(&names[0][0], 3, 16, out, sizeof out);
+    CHECK(!strcmp(out, "2 hosts x 1-2 ranks"), "placement n1,n2,n1: got \"%s\"", out);
+    char even[4][16] = { "a", "b", "a", "b" };
+    meta_placement(&even[0][0], 4, 16, out, sizeof out);
+    CHECK(!strcmp(out, "2 hosts x 2 ranks"), "placement even: got \"%s\"", out);
+    meta_placement(&even[0][0], 1, 16, out, sizeof out);
+    CHECK(!strcmp(out, "1 host x 1 rank"), "placement one: got \"%s\"", out);
 
     run_meta m;
     memset(&m, 0, sizeof m);

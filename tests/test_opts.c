@@ -1,7 +1,7 @@
 /* test_opts.c — the option table (harness/common/opts.c): every type with good and bad values and
  * its range bounds, --opt=value, short and old-spelling aliases, unknown options with the nearest
  * name, missing values, repeated options (the last wins), operands, --help, shared rows bound to
- * one field, and the generated usage. */
+ * one field, the generated usage, make spellings (NODES=4) and defaults. */
 #include "opts.h"
 #include "test.h"
 
@@ -50,6 +50,13 @@ static const opt_row rows[] = {
     { .name = "--even", .type = OPT_CUSTOM, .off = offsetof(t, custom), .parse = even, .expect = "2 or 4", .help = "even" },
 };
 static const opt_row shared = { .name = "--shared", .type = OPT_INT, .min = 0, .max = 3, .help = "a shared row" };
+/* rows with make spellings (VAR=value words) and defaults */
+static const opt_row vrows[] = {
+    { .name = "--nodes", .var = "NODES", .type = OPT_INT, .min = 1, .max = 8, .off = offsetof(t, i), .dflt = "2",
+      .help = "nodes" },
+    { .name = "--force", .var = "FORCE", .type = OPT_FLAG, .off = offsetof(t, flag), .help = "force" },
+    { .name = "--str", .type = OPT_STRING, .off = offsetof(t, s), .dflt = "", .help = "a string" },
+};
 
 static t v;
 static int shared_v;
@@ -184,8 +191,37 @@ static void usage(void)
     free(buf);
 }
 
+/* VAR=value words set the row whose make spelling VAR is, messages name VAR; the defaults; the usage. */
+static void make_spellings(void)
+{
+    static const opts_set sets[] = { OPTS_SET(vrows, &v) };
+    char *argv[] = { "cmd", "NODES=5", "FORCE=1", "OTHER=1", "NODES=9", "FORCE=yes", "--nodes=0", NULL };
+    const char *o[2];
+    opts_parser q = { sets, 1, o, 2, 0, { 0 } };
+    memset(&v, 0, sizeof v);
+    CHECK(opts_defaults(sets, 1, err, sizeof err) == OPTS_OK && v.i == 2 && v.s && !*v.s && !v.flag, "defaults");
+    CHECK(opts_parse(&q, 4, argv, err, sizeof err) == OPTS_OK && v.i == 5 && v.flag == 1, "NODES=5 FORCE=1: %s", err);
+    CHECK(q.noperands == 1 && !strcmp(o[0], "OTHER=1") && opts_given(&q, "--nodes") == 1, "no row spelt OTHER: an operand");
+    char *bad1[] = { "cmd", "NODES=9" }, *bad2[] = { "cmd", "FORCE=yes" }, *bad3[] = { "cmd", "--nodes=0" };
+    CHECK(opts_parse(&q, 2, bad1, err, sizeof err) == OPTS_BAD && !strcmp(err, "NODES: expected an integer in 1..8, got \"9\""),
+          "NODES=9 names NODES: %s", err);
+    CHECK(opts_parse(&q, 2, bad2, err, sizeof err) == OPTS_BAD && !strcmp(err, "FORCE: expected 1 or nothing, got \"yes\""),
+          "FORCE=yes: %s", err);
+    CHECK(opts_parse(&q, 2, bad3, err, sizeof err) == OPTS_BAD && !strncmp(err, "--nodes: ", 9), "--nodes=0 names --nodes");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return;
+    opts_usage(f, sets, 1);
+    fclose(f);
+    CHECK(strstr(buf, "  --nodes N           nodes (default 2)\n") && strstr(buf, "a string (default none)\n") &&
+              strstr(buf, "  --force             force\n"), "defaults in the usage:\n%s", buf);
+    free(buf);
+}
+
 int main(void)
 {
+    make_spellings();
     numbers();
     others();
     argv_shapes();

@@ -9,7 +9,7 @@
 static sweep_params params(const char *backend, long nodes, long gpn, const char *algos, const char *train_args)
 {
     sweep_params p;
-    sweep_params_defaults(&p);
+    sweep_defaults(&p);
     p.backend = backend, p.algos = algos, p.train_args = train_args, p.models = "resnet50:32,resnet101-22k:20";
     p.n_nodes = nodes, p.n_gpn = gpn, p.n_ring_max = 256, p.n_jobs = 1;
     return p;

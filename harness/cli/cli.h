@@ -32,8 +32,9 @@ int cli_json_main(int argc, char **argv);      /* cli_json.c */
 int cli_read_all(const char *path, char **out, size_t *len, char *err, size_t errlen);
 int cli_merge_main(int argc, char **argv);     /* cli_merge.c */
 int cli_sweep_check_main(int argc, char **argv); /* cli_sweep.c */
-/* The sweep's options (sweep_params.h) and --make from argv[1..argc); a word not starting with '-'
- * into *dir when dir is not NULL (cli_sweep.c). 0, 3 --help asked, 4 --usage, or 2 with a message. */
+/* The sweep's options (the rows of sweep_opts.h, sweep-check's own, NODES=4 words) from argv[1..argc),
+ * with their defaults; a word not starting with '-' into *dir when dir is not NULL (cli_sweep.c).
+ * 0, 3 --help asked, 4 --usage, or 2 with a message. */
 struct sweep_params;
 int cli_sweep_options(int argc, char **argv, struct sweep_params *p, const char **dir, char *err, size_t errlen);
 /* GPUs per node and profile from the platform where not given; a conflict under sim/model is 2 (cli_sweep.c). */

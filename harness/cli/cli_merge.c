@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "results.h"
 #include "scaling.h"
-#include "sweep_params.h"
+#include "sweep_opts.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +24,8 @@ static void usage(FILE *f)
                "nodes and GPUs per node, and the scaling efficiency E(N) = X(N) / ((N/N0) X(N0)) of images/s\n"
                "against 1 GPU (eff_vs_1gpu) and against 1 node (eff_vs_1node; NA without that baseline).\n"
                "The sweep options (ddlbench sweep-check --help; --command: the sweep's command line) give\n"
-               "its # provenance lines; --backend mpi labels the platform \"allocation\" when MPILAUNCH is set.\n"
+               "its # provenance lines; --backend mpi labels the platform \"allocation\" when DDL_LAUNCHER (set by\n"
+               "sweep.sh: launch.sh --which) names another launcher than this machine's mpilaunch.sh.\n"
                "Exit 0, 1 a write failed, 2 bad options or a raw CSV that is not one (nothing written).\n");
 }
 
@@ -59,7 +60,7 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
     snprintf(run, sizeof run, "%s", dir);
     for (size_t k = strlen(run); k > 1 && run[k - 1] == '/'; k--) run[k - 1] = '\0';
     const char *base = strrchr(run, '/') && run[1] ? strrchr(run, '/') + 1 : run;
-    const char *launcher = getenv("MPILAUNCH");
+    const char *launcher = getenv("DDL_LAUNCHER");
     if (!strcmp(p->backend, "sim") || !strcmp(p->backend, "model"))
         snprintf(plat, sizeof plat, "# platform: %s (%s)\n# profile: %s\n# gpus_per_node_from: %s\n", p->platform,
                  *p->backend == 's' ? "simulated" : "alpha-beta-gamma model, not simulated", p->profile,
@@ -69,11 +70,61 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
                  p->rate, p->delay);
     else
         snprintf(plat, sizeof plat, "# platform: real MPI, launcher: %s\n",
-                 launcher && *launcher ? launcher : "harness/scripts/mpilaunch.sh");
-    snprintf(m, len, "# run: %s\n# backend: %s\n%s# nodes: %s\n# gpus_per_node: %s\n# models: %s\n# algos: %s\n"
-                     "# bucket_MB: %s\n# train_args: %s\n# sweep_command: %s\n",
-             base, p->backend, plat, p->nodes, p->gpus_per_node, p->models, p->algos, p->bucket_mb, p->train_args,
-             p->command);
+                 launcher && *launcher ? launcher : "mpilaunch.sh");
+    snprintf(m, len, "# run: %s\n# backend: %s\n%s# nodes: %ld\n# gpus_per_node: %ld\n# models: %s\n# algos: %s\n"
+                     "# bucket_MB: %ld\n# train_args: %s%s%s\n# sweep_command: %s\n",
+             base, p->backend, plat, p->n_nodes, p->n_gpn, p->models, p->algos, p->n_bucket, p->train_args,
+             *p->add_train_args ? " " : "", p->add_train_args, p->command);
+}
+
+/* The value of the "# key: " line in text[0..len) (not NUL-terminated), and its length in *n; NULL if none. */
+static const char *meta_value(const char *text, size_t len, const char *key, int *n)
+{
+    size_t k = strlen(key);
+    for (size_t i = 0; i + k <= len; i = (size_t)((const char *)memchr(text + i, '\n', len - i) - text) + 1) {
+        if (!memcmp(text + i, key, k)) {
+            size_t e = i + k;
+            while (e < len && text[e] != '\n') e++;
+            *n = (int)(e - i - k);
+            return text + i + k;
+        }
+        if (!memchr(text + i, '\n', len - i)) break;
+    }
+    return NULL;
+}
+
+/* On an allocation (mpi, DDL_LAUNCHER not this machine's mpilaunch.sh): each launch's "# placement:"
+ * (where its ranks landed: meta_placement) against the intended nodes x GPUs per node of its GPU count
+ * (NAME-G.csv). Appends "# placement_check: ..." to m and warns on stderr for each launch that differs.
+ * Returns the number that differ. */
+static int placement_check(const sweep_params *p, const scaling_file *files, int n, char *m, size_t len)
+{
+    const char *launcher = getenv("DDL_LAUNCHER");
+    char bad[1200] = "", want[64];
+    size_t used = 0;
+    int nbad = 0, checked = 0;
+    if (strcmp(p->backend, "mpi") || !launcher || !*launcher || !strcmp(launcher, "mpilaunch.sh")) return 0;
+    for (int i = 0; i < n; i++) {
+        const char *base = strrchr(files[i].name, '/') ? strrchr(files[i].name, '/') + 1 : files[i].name;
+        int got = 0;
+        const char *dash = strrchr(base, '-'), *at = meta_value(files[i].text, files[i].len, "# placement: ", &got);
+        long g = dash ? strtol(dash + 1, NULL, 10) : 0;
+        if (g < 1 || strstr(base, "-model.csv")) continue;
+        long nodes = g >= p->n_gpn ? (g + p->n_gpn - 1) / p->n_gpn : 1, k = g >= p->n_gpn ? p->n_gpn : g;
+        snprintf(want, sizeof want, "%ld host%s x %ld rank%s", nodes, nodes == 1 ? "" : "s", k, k == 1 ? "" : "s");
+        checked++;
+        if (at && (size_t)got == strlen(want) && !strncmp(at, want, (size_t)got)) continue;
+        nbad++;
+        fprintf(stderr, "ddlbench merge: %s: ranks on %.*s, intended %s (%ld nodes x %ld GPUs; the launcher placed "
+                "them otherwise)\n", base, at ? got : 7, at ? at : "unknown", want, nodes, p->n_gpn);
+        if (used < sizeof bad)
+            used += (size_t)snprintf(bad + used, sizeof bad - used, "%s%.100s %.*s, intended %s", nbad > 1 ? "; " : "",
+                                     base, at ? (got < 60 ? got : 60) : 7, at ? at : "unknown", want);
+    }
+    size_t ml = strlen(m);
+    if (nbad) snprintf(m + ml, len - ml, "# placement_check: MISMATCH %d of %d launches: %s\n", nbad, checked, bad);
+    else if (checked) snprintf(m + ml, len - ml, "# placement_check: %d launches as intended\n", checked);
+    return nbad;
 }
 
 static int merge(const sweep_params *p, const char *dir, char **paths, int n, char *err, size_t errlen)
@@ -88,11 +139,13 @@ static int merge(const sweep_params *p, const char *dir, char **paths, int n, ch
         files[nread].name = paths[nread];
         if (cli_read_all(paths[nread], (char **)&files[nread].text, &files[nread].len, err, errlen)) goto out;
     }
-    const char *launcher = getenv("MPILAUNCH");
-    if (!strcmp(p->backend, "mpi")) snprintf(label, sizeof label, "%s", launcher && *launcher ? "allocation" : "local");
+    const char *launcher = getenv("DDL_LAUNCHER");
+    int alloc = launcher && *launcher && strcmp(launcher, "mpilaunch.sh");
+    if (!strcmp(p->backend, "mpi")) snprintf(label, sizeof label, "%s", alloc ? "allocation" : "local");
     else if (!strcmp(p->backend, "emu")) snprintf(label, sizeof label, "emu-%.200s", p->rate);
     else snprintf(label, sizeof label, "%.200s", p->platform);
     meta_lines(p, dir, meta, sizeof meta);
+    placement_check(p, files, n, meta, sizeof meta);
     scaling_setup s = { p->n_gpn, p->backend, label, meta };
     if ((rc = scaling_merge(files, n, &s, &text, &len, err, errlen))) goto out;
     snprintf(csv, sizeof csv, "%s/scaling.csv", dir);

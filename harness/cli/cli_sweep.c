@@ -1,10 +1,12 @@
-/* cli_sweep.c — `ddlbench sweep-check`: the scaling sweep's parameters checked against their one set
- * of limits (sweep_params.h) and the registry's algorithm names, before sweep.sh launches anything;
- * and the option parsing `ddlbench merge` shares. No MPI. */
+/* cli_sweep.c — `ddlbench sweep-check`: the scaling sweep's options (rows of the option table,
+ * sweep_opts.h) parsed, resolved against the platform and the registry's algorithm names before
+ * sweep.sh launches anything, and printed resolved (--resolve) or as launches (--plan); and the option
+ * parsing `ddlbench merge` shares. No MPI. */
 #include "bucket.h"
 #include "cli.h"
 #include "model.h"
 #include "platform.h"
+#include "parse.h"
 #include "sweep_plan.h"
 
 #include <stdio.h>
@@ -13,119 +15,93 @@
 
 #define SWEEP_MAX_MODELS 64
 
-static void usage(FILE *f)
+/* The one usage (sweep-check --help, and sweep.sh --help through --usage): generated from the rows. */
+static void usage(int sweep_sh)
 {
-    fprintf(f, "usage: ddlbench sweep-check [--make] [--plan [--dry-run] [--force]] [--resolve] [sweep options]\n"
-               "       ddlbench sweep-check --usage   (sweep.sh --help: the sweep's options, defaults, limits)\n"
-               "Checks the options of harness/scripts/sweep.sh (which asks this before any launch) and exits 0,\n"
-               "or 2 with one line naming the option (with --make, the make variable: NODES). --plan then\n"
-               "prints the launches in the order sweep.sh starts them, one a line: \"FIRST WEIGHT MODEL BATCH\n"
-               "GPUS NODES GPUS_PER_NODE RING\" (FIRST 0 for the 1-GPU baselines, started first; then the largest\n"
-               "WEIGHT, the expected cost in units of SEC_PER_KUNIT/1000 s (default %d) of one core; RING 1\n"
-               "where the flat ring's rows come from the model, --sim-ring-max). A simulated sweep estimated at\n"
-               "over an hour on --jobs cores is refused (2) unless --force or --dry-run. --resolve prints\n"
-               "\"GPUS_PER_NODE PROFILE\" as the sweep runs them: the platform's own unless given; under sim and\n"
-               "model another is refused (2) unless --override-platform, as is a file's leaf over --nodes.\n"
-               "  --backend sim|mpi|emu|model   --device cpu|gpu (gpu: mpi only)\n"
-               "  --nodes N            1..%d (--backend model: 1..%d); at most %d GPUs in all\n"
-               "  --gpus-per-node G    1..%d (default: the platform's)\n"
-               "  --models LIST        model:batch pairs, batch 1..%d\n"
-               "  --algos LIST         registered algorithms (ddlbench list)\n"
-               "  --bucket-mb N        0..%d          -j, --jobs N   1..%d\n"
-               "  --sim-ring-max G     0..%d\n"
-               "  --rate R, --delay D  emu only (emucluster.sh checks their values)\n"
-               "  --train-args \"...\"   none of the options the sweep sets (--csv, --model, --batch, -a, --algo,\n"
-               "                       --bucket-mb; under sim also --profile, --platform, --gpus-per-node)\n"
-               "  --platform P, --profile P, --command C: taken as given (sweep.sh asks ddlbench model)\n",
-            SWEEP_SEC_PER_KUNIT, SWEEP_NODES_MAX, SWEEP_NODES_MAX_MODEL, SWEEP_GPUS_MAX, SWEEP_GPN_MAX, SWEEP_BATCH_MAX,
-            SWEEP_BUCKET_MAX,
-            SWEEP_JOBS_MAX, SWEEP_GPUS_MAX);
-}
-
-/* sweep.sh --help: its options, with the defaults and limits checked here. */
-static void sweep_usage(void)
-{
-    sweep_params d;
-    sweep_params_defaults(&d);
-    printf("usage: sweep.sh [options]   (harness/scripts/sweep.sh; make run passes the make variables)\n"
-           "  --backend sim|mpi|emu|model  simulation (SMPI), real MPI, real MPI on an emulated cluster, or the\n"
-           "                         alpha-beta-gamma model (default %s)\n"
-           "  --nodes N              largest node count, 1..%d (model: ..%d; default %s); node counts 1, 2, 4, ... N\n"
-           "  --gpus-per-node G      ranks per node, 1..%d (default: the platform's%s); at most %d GPUs in all\n"
-           "  --models LIST          model:batch pairs (default %s)\n"
-           "  --algos LIST           allreduce algorithms (default %s)\n"
-           "  --bucket-mb N          gradient bucket cap, 0..%d (default %s)\n"
-           "  --platform P           sim: platform preset or platform file (default %s; e.g. from\n"
-           "                         ddlbench calibrate --network)\n"
-           "  --profile P            sim: device profile (default: the platform's GPU%s)\n"
-           "  --override-platform    sim, model: run --gpus-per-node and --profile other than the platform's\n"
-           "  --rate R               emu: each node's NIC rate, e.g. 500mbit (default none = unshaped)\n"
-           "  --delay D              emu: one-way delay per node egress, e.g. 100us (needs netem; default none)\n"
-           "  --train-args \"...\"     extra ddlbench train options (e.g. \"--image-size 64 --steps 5\")\n"
-           "  --device cpu|gpu       mpi: the CPU build (BUILD/ddlbench) or the CUDA build's GPU step\n"
-           "                         (BUILD/cuda/ddlbench train --device gpu); default cpu\n"
-           "  --build DIR            where ddlbench and sim/ddlbench-sim are (default build)\n"
-           "  --out DIR              results folder (default results/<run-id>; results/latest points at it);\n"
-           "                         one holding an earlier sweep's results is refused unless --resume\n"
-           "  --resume               continue an interrupted sweep: skip configurations whose CSV is already in\n"
-           "                         --out (default: the run results/latest points at); the options must match\n"
-           "  --dry-run              print each launch command (one line each) instead of running it; writes nothing\n"
-           "  -j, --jobs N           sim and model: launches at once, 1..%d (default: the core count); mpi: always 1\n"
-           "  --force                run even when the estimate is over an hour (sim)\n"
-           "  --sim-ring-max G       sim: above G GPUs the flat ring's rows come from the alpha-beta-gamma model\n"
-           "                         (ddlbench model --train; rows labelled \"model\"), not from SMPI, whose max-min\n"
-           "                         solver spends tens of minutes on a 1,024-GPU ring launch (default %s, where\n"
-           "                         the model is within 0.1%% of the simulation; 0 = simulate every configuration)\n"
-           "  -q                     no progress lines\n",
-           d.backend, SWEEP_NODES_MAX, SWEEP_NODES_MAX_MODEL, d.nodes, SWEEP_GPN_MAX, "", SWEEP_GPUS_MAX,
-           d.models, d.algos, SWEEP_BUCKET_MAX, d.bucket_mb, "minsky", "", SWEEP_JOBS_MAX, d.ring_max);
+    sweep_params p;
+    const opts_set sets[] = { { sweep_rows, sweep_nrows, &p }, { sweep_check_rows, sweep_check_nrows, &p } };
+    if (sweep_sh) printf("usage: sweep.sh [options]   (harness/scripts/sweep.sh; make run passes NODES=... as the\n"
+                         "       make variables named in brackets)\n");
+    else printf("usage: ddlbench sweep-check [--make] [--plan] [--resolve] [sweep options]\n"
+                "Checks the options of harness/scripts/sweep.sh (which asks this before any launch) and exits 0, or\n"
+                "2 with one line naming the option (with --make, or given as NODES=4, the make variable).\n");
+    for (int i = 0; i < sweep_nrows; i++) {
+        opts_set one = { sweep_rows + i, 1, &p };
+        char var[40] = "";
+        if (sweep_rows[i].var) snprintf(var, sizeof var, "[%s]", sweep_rows[i].var);
+        opts_usage(stdout, &one, 1);
+        if (*var) printf("%22s%s\n", "", var);
+    }
+    if (!sweep_sh) opts_usage(stdout, sets + 1, 1);
+    sweep_defaults_usage(stdout);
+    if (sweep_sh) return;
+    printf("--plan prints the launches in the order sweep.sh starts them, one a line: \"FIRST WEIGHT MODEL BATCH\n"
+           "GPUS NODES GPUS_PER_NODE RING\" (FIRST 0 for the 1-GPU baselines, started first; then the largest\n"
+           "WEIGHT, the expected cost in units of SEC_PER_KUNIT/1000 s (default %d) of one core; RING 1 where\n"
+           "the flat ring's rows come from the model, --sim-ring-max). A simulated sweep estimated at over an\n"
+           "hour on --jobs cores is refused (2) unless --force or --dry-run. GPUs per node and the profile are\n"
+           "the platform's unless given; under sim and model another is refused (2) unless\n"
+           "--override-platform, as is a file's leaf over --nodes.\n", SWEEP_SEC_PER_KUNIT);
 }
 
 int cli_sweep_options(int argc, char **argv, sweep_params *p, const char **dir, char *err, size_t errlen)
 {
-    sweep_params_defaults(p);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return 3;
-        if (!strcmp(argv[i], "--usage")) return 4;
-        if (!strcmp(argv[i], "--make")) { p->make = 1; continue; }
-        if (!strcmp(argv[i], "--plan")) { p->plan = 1; continue; }
-        if (!strcmp(argv[i], "--dry-run")) { p->dry_run = 1; continue; }
-        if (!strcmp(argv[i], "--force")) { p->force = 1; continue; }
-        if (!strcmp(argv[i], "--override-platform")) { p->override = 1; continue; }
-        if (!strcmp(argv[i], "--resolve")) { p->resolve = 1; continue; }
-        if (dir && argv[i][0] != '-' && !*dir) { *dir = argv[i]; continue; }
-        if (i + 1 == argc && !sweep_params_set(p, argv[i], "")) {
-            snprintf(err, errlen, "%s: expected a value after it", argv[i]);
-            return 2;
-        }
-        if (i + 1 == argc || sweep_params_set(p, argv[i], argv[i + 1])) {
-            snprintf(err, errlen, "unknown option \"%.200s\" (see --help)", argv[i]);
-            return 2;
-        }
-        i++;
+    const opts_set sets[] = { { sweep_rows, sweep_nrows, p }, { sweep_check_rows, sweep_check_nrows, p } };
+    opts_parser ps = { sets, 2, dir, dir ? 1 : 0, 0, { 0 } };
+    int rc;
+    sweep_defaults(p);
+    rc = opts_parse(&ps, argc, argv, err, errlen);
+    if (rc == OPTS_HELP) return 3;
+    for (int i = 1; i < argc; i++) p->make |= !strcmp(argv[i], "--make");
+    if (rc && p->make && !strncmp(err, "unknown option", 14)) { /* under make, options come from SWEEP_FLAGS */
+        char why[400];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "SWEEP_FLAGS: %s", why);
     }
+    if (rc) return 2;
+    if (p->usage) return 4;
+    sweep_fill(p);
     return 0;
+}
+
+/* --resolve: every option of the sweep as it runs, NAME='value' a line (NAME the option without its
+ * dashes, '-' as '_'), for sweep.sh to read; values single-quoted for the shell. */
+static void print_resolved(const sweep_params *p)
+{
+    for (int i = 0; i < sweep_nrows; i++) {
+        const opt_row *r = &sweep_rows[i];
+        const char *at = (const char *)p + r->off, *v;
+        char name[40], num[32];
+        snprintf(name, sizeof name, "%s", r->name + 2);
+        for (char *c = name; *c; c++) if (*c == '-') *c = '_';
+        if (r->type == OPT_LONG) snprintf(num, sizeof num, "%ld", *(const long *)at), v = num;
+        else if (r->type == OPT_FLAG) snprintf(num, sizeof num, "%d", *(const int *)at), v = num;
+        else v = *(const char *const *)at ? *(const char *const *)at : "";
+        printf("%s='", name);
+        for (; *v; v++) if (*v == '\'') fputs("'\\''", stdout); else putchar(*v);
+        printf("'\n");
+    }
 }
 
 /* Gradient buckets per step of each model (at the sweep's cap; 1 MB first bucket, as train), which
  * also checks the names and batches. 0, 2 with a message, or 1 out of memory. */
 static int model_buckets(const sweep_params *p, int *nb, char *err, size_t errlen)
 {
-    char buf[4096], *save = NULL;
     int i = 0, rc = 0;
-    snprintf(buf, sizeof buf, "%s", p->models);
-    for (char *mb = strtok_r(buf, ",", &save); mb && !rc; mb = strtok_r(NULL, ",", &save), i++) {
-        char *colon = strchr(mb, ':');
+    for (const char *mb = p->models; mb && !rc; mb = strchr(mb, ',') ? strchr(mb, ',') + 1 : NULL, i++) {
+        char name[128];
+        size_t k = strcspn(mb, ":");
         model *m = NULL;
         bucket_plan plan = { 0 };
         size_t *counts = NULL;
-        *colon = '\0';
         if (i == SWEEP_MAX_MODELS) {
             snprintf(err, errlen, "%s: over %d models", sweep_name(p, "--models"), SWEEP_MAX_MODELS);
             return 2;
         }
-        if (model_build(mb, atoi(colon + 1), 224, &m)) {
-            snprintf(err, errlen, "%s: %s", sweep_name(p, "--models"), model_last_error());
+        snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name - 1 ? k : sizeof name - 1), mb);
+        if (k >= sizeof name - 1 || model_build(name, atoi(mb + k + 1), 224, &m)) {
+            snprintf(err, errlen, "%s: %s", sweep_name(p, "--models"),
+                     m || k < sizeof name - 1 ? model_last_error() : "a model name over 126 bytes");
             return 2;
         }
         int nt = model_tensor_count(m);
@@ -141,6 +117,16 @@ static int model_buckets(const sweep_params *p, int *nb, char *err, size_t errle
     return rc;
 }
 
+/* SEC_PER_KUNIT: seconds of one core here per 1000 cost units (sweep_plan.h); 0, or 2 when malformed. */
+static int sec_per_kunit(long *sec, char *err, size_t errlen)
+{
+    const char *spk = getenv("SEC_PER_KUNIT");
+    *sec = SWEEP_SEC_PER_KUNIT;
+    if (spk && *spk && parse_int(spk, 1, 1000000, sec))
+        return snprintf(err, errlen, "SEC_PER_KUNIT: expected an integer in 1..1000000, got \"%.64s\"", spk), 2;
+    return 0;
+}
+
 /* The launches, printed; refused when simulated and estimated at over an hour (not --force, --dry-run). */
 static int print_plan(const sweep_params *p, const int *nb, char *err, size_t errlen)
 {
@@ -149,15 +135,17 @@ static int print_plan(const sweep_params *p, const int *nb, char *err, size_t er
     double units = 0;
     if (sweep_plan(p, nb, l, (int)(sizeof l / sizeof l[0]), &n)) return snprintf(err, errlen, "too many launches"), 2;
     for (int i = 0; i < n; i++) units += (double)l[i].weight;
-    const char *spk = getenv("SEC_PER_KUNIT");
-    long long sec = spk && *spk ? atoll(spk) : SWEEP_SEC_PER_KUNIT, jobs = strcmp(p->backend, "sim") ? 1 : p->n_jobs;
+    long sec;
+    long long jobs = strcmp(p->backend, "sim") ? 1 : p->n_jobs;
+    if (sec_per_kunit(&sec, err, errlen)) return 2;
     long long est = (long long)(units + 0.5) * sec / 1000 / jobs;
     if (!strcmp(p->backend, "sim") && !p->dry_run && !p->force && est > 3600) {
         char h[40];
         sweep_human(est, h, sizeof h);
-        snprintf(err, errlen, "%s %s: about %s estimated on this machine (%d launches, %lld at once; expected at most 1 h); "
-                 "--force (make run FORCE=1) runs it anyway, --backend model predicts it at once", sweep_name(p, "--nodes"),
-                 p->nodes, h, n, jobs);
+        snprintf(err, errlen, "%s %ld: about %s estimated on this machine (%d launches, %lld at once; expected at most "
+                 "1 h); --force (make run FORCE=1) runs it anyway, --backend model predicts it at once",
+                 sweep_name(p, "--nodes"),
+                 p->n_nodes, h, n, jobs);
         return 2;
     }
     for (int i = 0; i < n; i++) {
@@ -172,26 +160,24 @@ static int print_plan(const sweep_params *p, const int *nb, char *err, size_t er
  * model a different one is refused unless --override-platform. 0, or 2 with a message. */
 int cli_sweep_resolve(sweep_params *p, char *err, size_t errlen)
 {
-    static char gpn[16];
     platform pf;
     const char *prof;
     char why[400];
     int sim = !strcmp(p->backend, "sim") || !strcmp(p->backend, "model");
     const char *hint = p->make ? "SWEEP_FLAGS=--override-platform" : "--override-platform";
     int given = *p->platform != '\0'; /* no --platform: minsky, reshaped by --gpus-per-node as asked */
-    if (!given) p->platform = "minsky", sim = 0;
+    if (!given) p->platform = SWEEP_PLATFORM, p->override = 1, sim = 0;
     if (!strcmp(p->platform, "custom")) {
-        if (!*p->gpus_per_node) p->gpus_per_node = "1";
+        if (!p->n_gpn) p->n_gpn = 1;
         if (!*p->profile) p->profile = "p100";
         return 0;
     }
     if (platform_lookup(&pf, p->platform, why, sizeof why))
         return snprintf(err, errlen, "%s: %s", sweep_name(p, "--platform"), why), 2;
-    if (!*p->gpus_per_node) snprintf(gpn, sizeof gpn, "%d", pf.gpus_per_node), p->gpus_per_node = gpn;
-    else if (sim && !p->override && strlen(p->gpus_per_node) <= 9 && /* else sweep_check's own message */
-             strspn(p->gpus_per_node, "0123456789") == strlen(p->gpus_per_node) && atol(p->gpus_per_node) != pf.gpus_per_node)
-        return snprintf(err, errlen, "%s: platform %s has %d GPUs per node, got %.20s; expected %d, or %s",
-                        sweep_name(p, "--gpus-per-node"), pf.name, pf.gpus_per_node, p->gpus_per_node, pf.gpus_per_node,
+    if (!p->n_gpn) p->n_gpn = pf.gpus_per_node;
+    else if (sim && !p->override && p->n_gpn != pf.gpus_per_node)
+        return snprintf(err, errlen, "%s: platform %s has %d GPUs per node, got %ld; expected %d, or %s",
+                        sweep_name(p, "--gpus-per-node"), pf.name, pf.gpus_per_node, p->n_gpn, pf.gpus_per_node,
                         hint), 2;
     if (platform_profile(&pf, *p->profile ? p->profile : NULL, p->override || !sim, &prof, why, sizeof why))
         return snprintf(err, errlen, "%s: platform %s has %s GPUs, got %.64s; expected %s, or %s",
@@ -222,18 +208,20 @@ int cli_sweep_check_main(int argc, char **argv)
     char err[600], buf[4096];
     const char *items[256], *unknown = NULL;
     int n = 0, rc = cli_sweep_options(argc, argv, &p, NULL, err, sizeof err);
-    if (rc == 3) { usage(stdout); return 0; }
-    if (rc == 4) { sweep_usage(); return 0; }
+    long sec;
+    if (rc == 3 || rc == 4) { usage(rc == 4 || p.resolve); return 0; }
     if (!rc) rc = cli_sweep_resolve(&p, err, sizeof err);
     if (!rc) rc = sweep_check(&p, err, sizeof err);
     if (!rc) rc = check_leaf(&p, err, sizeof err);
     if (!rc && cli_algos_parse(p.algos, buf, sizeof buf, items, 256, &n, &unknown) == 2) {
-        snprintf(err, sizeof err, "%s: unknown algorithm \"%.200s\" (see ddlbench list)", sweep_name(&p, "--algos"), unknown);
+        snprintf(err, sizeof err, "%s: unknown algorithm \"%.200s\" (see ddlbench list)", sweep_name(&p, "--algos"),
+                 unknown);
         rc = 2;
     }
     if (!rc) rc = model_buckets(&p, nb, err, sizeof err);
     if (!rc && p.plan) rc = print_plan(&p, nb, err, sizeof err);
-    if (!rc && p.resolve) printf("%s %s\n", p.gpus_per_node, p.profile);
+    if (!rc) rc = sec_per_kunit(&sec, err, sizeof err);
+    if (!rc && p.resolve) print_resolved(&p), printf("sec_per_kunit='%ld'\n", sec);
     if (rc) fprintf(stderr, "ddlbench sweep-check: %s\n", err);
     return rc;
 }

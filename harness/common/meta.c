@@ -80,6 +80,21 @@ void meta_hosts_list(const char *names, int n, size_t stride, char *out, size_t 
     if (strlen(out) + 1 == len && len >= 4) strcpy(out + len - 4, "...");
 }
 
+void meta_placement(const char *names, int n, size_t stride, char *out, size_t len)
+{
+    int hosts = 0, lo = 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        const char *s = names + (size_t)i * stride;
+        int seen = 0, k = 0;
+        for (int j = 0; j < i && !seen; j++) seen = !strcmp(s, names + (size_t)j * stride);
+        if (seen) continue;
+        for (int j = i; j < n; j++) k += !strcmp(s, names + (size_t)j * stride);
+        lo = hosts ? (k < lo ? k : lo) : k, hi = k > hi ? k : hi, hosts++;
+    }
+    if (lo == hi) snprintf(out, len, "%d host%s x %d rank%s", hosts, hosts == 1 ? "" : "s", hi, hi == 1 ? "" : "s");
+    else snprintf(out, len, "%d hosts x %d-%d ranks", hosts, lo, hi);
+}
+
 static void cpu_model(char *out, size_t len)
 {
     char line[512];
@@ -131,7 +146,10 @@ int meta_collect(MPI_Comm comm, int argc, char **argv, const char *device, run_m
         snprintf(m->hosts, sizeof m->hosts, "unknown");
         rc = 1;
     } else if (rank == 0) {
+        char where[64];
         meta_hosts_list(all, size, MPI_MAX_PROCESSOR_NAME, m->hosts, sizeof m->hosts);
+        meta_placement(all, size, MPI_MAX_PROCESSOR_NAME, where, sizeof where);
+        meta_add(m, "placement", where);
     }
     free(all);
     return rc;

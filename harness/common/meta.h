@@ -38,5 +38,9 @@ void meta_join_command(int argc, char **argv, char *out, size_t len);
 void meta_clean(const char *src, char *out, size_t len);
 /* "N hosts: a,b,c" of the distinct names among n names of stride `stride` bytes; "..." when long. */
 void meta_hosts_list(const char *names, int n, size_t stride, char *out, size_t len);
+/* Where the ranks landed: "H hosts x K ranks" when every host has K of the n ranks, else
+ * "H hosts x K1-K2 ranks" (the fewest and the most on one host); the train CSV's "# placement:" line,
+ * which `ddlbench merge` compares with the launch's intended nodes x GPUs per node. */
+void meta_placement(const char *names, int n, size_t stride, char *out, size_t len);
 
 #endif

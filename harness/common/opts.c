@@ -22,19 +22,24 @@ static int matches(const opt_row *r, const char *s, size_t n)
            (r->alias && strlen(r->alias) == n && !strncmp(r->alias, s, n));
 }
 
-static int lookup(const opts_parser *p, const char *s, size_t n, found *f)
+/* The row named s[0..n) (by_var: by its make spelling), its destination and number. */
+static int find(const opts_parser *p, const char *s, size_t n, int by_var, found *f)
 {
     int k = 0;
     for (int i = 0; i < p->nsets; i++)
-        for (int j = 0; j < p->sets[i].n; j++, k++)
-            if (matches(&p->sets[i].rows[j], s, n)) {
+        for (int j = 0; j < p->sets[i].n; j++, k++) {
+            const opt_row *r = &p->sets[i].rows[j];
+            if (by_var ? r->var && strlen(r->var) == n && !strncmp(r->var, s, n) : matches(r, s, n)) {
                 f->row = &p->sets[i].rows[j];
                 f->dst = (char *)p->sets[i].base + f->row->off;
                 f->k = k;
                 return 1;
             }
+        }
     return 0;
 }
+
+static int lookup(const opts_parser *p, const char *s, size_t n, found *f) { return find(p, s, n, 0, f); }
 
 /* Edit distance of two short strings (names); 99 when too long to matter. */
 int opts_distance(const char *a, const char *b)
@@ -251,13 +256,34 @@ static int one(opts_parser *p, int argc, char **argv, int *i, char *err, size_t 
     return set_value(&as, v, base_of(p, &f), f.dst, err, errlen);
 }
 
+/* VAR=value: the row's option with value, its messages naming VAR. */
+static int var_word(opts_parser *p, const found *f, const char *eq, char *err, size_t errlen)
+{
+    opt_row as = *f->row;
+    if (f->k < OPTS_MAX_ROWS) p->given[f->k]++;
+    as.name = f->row->var;
+    if (f->row->type == OPT_FLAG) {
+        if (!strcmp(eq + 1, "1")) return *(int *)f->dst = 1, OPTS_OK;
+        if (!eq[1]) return OPTS_OK;
+        snprintf(err, errlen, "%s: expected 1 or nothing, got \"%.64s\"", as.name, eq + 1);
+        return OPTS_BAD;
+    }
+    return set_value(&as, eq + 1, base_of(p, f), f->dst, err, errlen);
+}
+
 int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen)
 {
     int ended = 0;
     memset(p->given, 0, sizeof p->given);
     p->noperands = 0;
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *eq = strchr(a, '=');
+        found f;
+        if (!ended && a[0] != '-' && eq && find(p, a, (size_t)(eq - a), 1, &f)) { /* NODES=4: --nodes 4 */
+            int rc = var_word(p, &f, eq, err, errlen);
+            if (rc) return rc;
+            continue;
+        }
         if (ended || a[0] != '-' || !a[1]) {
             if (operand(p, a, err, errlen)) return OPTS_BAD;
             continue;
@@ -282,6 +308,17 @@ int opts_parse_one(opts_parser *p, int argc, char **argv, int *i, char *err, siz
     if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1] || !strcmp(argv[*i], "--")) return OPTS_NOT_MINE;
     int rc = one(p, argc, argv, i, err, errlen);
     return rc == NOT_MINE ? OPTS_NOT_MINE : rc;
+}
+
+int opts_defaults(const opts_set *sets, int nsets, char *err, size_t errlen)
+{
+    for (int i = 0; i < nsets; i++)
+        for (int j = 0; j < sets[i].n; j++) {
+            const opt_row *r = &sets[i].rows[j];
+            if (r->dflt && set_value(r, r->dflt, sets[i].base, (char *)sets[i].base + r->off, err, errlen))
+                return OPTS_BAD;
+        }
+    return OPTS_OK;
 }
 
 int opts_given(const opts_parser *p, const char *name)
@@ -318,6 +355,7 @@ void opts_usage(FILE *f, const opts_set *sets, int nsets)
                 fputc(*h, f);
                 if (*h == '\n') fprintf(f, "%*s", 22, "");
             }
+            if (r->dflt) fprintf(f, " (default %s)", *r->dflt ? r->dflt : "none");
             fputc('\n', f);
         }
 }

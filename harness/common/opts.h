@@ -41,6 +41,10 @@ typedef struct opt_row {
     int (*check)(const char *v, char *want, size_t wantlen); /* OPT_STRING, OPT_STRLIST: 0 ok, else
                                                  * non-zero and the "expected" phrase in want */
     int (*parse)(const char *v, void *dst);      /* OPT_CUSTOM: 0 ok */
+    const char *var;    /* make's spelling ("NODES"): the word NODES=value sets the row, and its
+                         * messages name NODES; NULL = none */
+    const char *dflt;   /* the default as it would be typed ("25"): opts_defaults sets it, the usage
+                         * shows it; NULL = none (or one the caller computes) */
 } opt_row;
 
 /* Rows bound to a destination: the fields the rows name are at base + row.off. A shared row (one
@@ -67,7 +71,7 @@ typedef struct opts_parser {
 
 enum { OPTS_OK = 0, OPTS_HELP = 1, OPTS_BAD = 2, OPTS_NOT_MINE = 3 };
 
-/* Parse argv[1..argc-1]. -h and --help stop the parse at once: OPTS_HELP (options before it were
+/* Parse argv[1..argc-1]. A word VAR=value whose VAR is a row's make spelling is that option. -h and --help stop the parse at once: OPTS_HELP (options before it were
  * checked). "--" ends the options. Returns OPTS_OK, OPTS_HELP, or OPTS_BAD with one line in err
  * (the option, what was expected, what was got; an unknown option with the nearest name). */
 int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen);
@@ -75,9 +79,13 @@ int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen);
  * *i on its last word (its value; a loop's i++ moves past it), OPTS_NOT_MINE (no row has that name),
  * or OPTS_BAD. */
 int opts_parse_one(opts_parser *p, int argc, char **argv, int *i, char *err, size_t errlen);
+/* Every row's default (dflt) into its destination: OPTS_OK, or OPTS_BAD when a default is out of its
+ * own row's range (a programming error; message in err). Call before opts_parse. */
+int opts_defaults(const opts_set *sets, int nsets, char *err, size_t errlen);
 /* How many times the option `name` (its name or alias) was given in the last parse. */
 int opts_given(const opts_parser *p, const char *name);
-/* The usage lines of the rows: "  --name, -x UNIT   help", help's continuations aligned. */
+/* The usage lines of the rows: "  --name, -x UNIT   help", help's continuations aligned, then
+ * "(default X)" where the row has one. */
 void opts_usage(FILE *f, const opts_set *sets, int nsets);
 
 /* Edit distance (Levenshtein) of two words up to 32 bytes (99 beyond): "did you mean" suggestions. */

@@ -3,7 +3,7 @@
 #ifndef HARN_SWEEP_PLAN_H
 #define HARN_SWEEP_PLAN_H
 
-#include "sweep_params.h"
+#include "sweep_opts.h"
 
 #define SWEEP_MAX_COUNTS 40     /* GPU counts of one model: 1, G, 2G, 4G, ... */
 #define SWEEP_SEC_PER_KUNIT 15  /* seconds of one core here per 1000 cost units (docs/BENCHMARKS.md "Sweep ETA") */

@@ -23,8 +23,9 @@
 # them (also on Ctrl-C and failure); setup "emu-RATE" in points.csv. Without root or namespaces: one
 # SKIP line. --backend mpi (`make fidelity BACKEND=mpi`, the default inside an allocation; the batch
 # scripts with STUDY=fidelity) runs the same four steps on a Slurm, LSF or PBS allocation's nodes
-# instead (fidelity_alloc.sh: its shape and launcher; MPILAUNCH as in make run), setup "alloc-NxG";
-# outside one and without MPILAUNCH: one line, exit 2, nothing written. --dry-run prints the commands.
+# instead (its shape from alloc.sh unless --nodes and --ranks-per-node; MPILAUNCH outside one), setup "alloc-NxG";
+# outside one and without MPILAUNCH: one line, exit 2, nothing written. Every launch goes through
+# launch.sh (on an allocation: placed on its nodes, --ranks-per-node each). --dry-run prints the commands.
 # Writes OUT/points.csv, OUT/fidelity.png and .svg (gnuplot), the raw CSVs and calibrations per rank
 # count; prints the table and ends with
 #   fidelity: median |error| X%, max Y% over N points; per group ...
@@ -47,8 +48,8 @@ usage: fidelity.sh [--build DIR] [--out DIR] [--ranks "2 4"] [-e SIZE] [-n ITERS
                 2 nodes x 2 ranks (emucluster.sh: root, network namespaces; SKIP line without them)
   --rejoin      run nothing: merge, join and report the runs already in --out
   --backend B   sim (default outside an allocation): this machine (--ranks) and the emulated cluster;
-                mpi (default inside one): the allocation's nodes, calibrated there (MPILAUNCH, else
-                mpilaunch.sh; outside an allocation MPILAUNCH is required)
+                mpi (default inside one): the allocation's nodes, calibrated there (launch.sh: srun,
+                jsrun or mpirun placed on them; outside an allocation MPILAUNCH is required)
   --nodes N, --ranks-per-node G   the allocation's shape (default: read from Slurm, LSF or PBS)
   --dry-run     print the commands of --backend mpi, run nothing
 Calibration and comparison are disjoint runs: the platform comes from p2p sweeps (calibrate
@@ -74,9 +75,15 @@ case $iters$steps$repeats in *[!0-9]*) die "-n/--steps/--repeats: expected posit
 inalloc=${SLURM_JOB_ID:-}${LSB_JOBID:-}${PBS_JOBID:-}
 [ -n "$backend" ] || { [ -n "$inalloc" ] && backend=mpi || backend=sim; }
 case $backend in sim|mpi) ;; *) die "--backend: expected sim or mpi (BACKEND=$backend has no fidelity run), got \"$backend\"";; esac
-if [ "$backend" = mpi ]; then # the allocation's shape and launcher, checked before anything is written
-    shape=$(sh "$here/fidelity_alloc.sh" "$anodes" "$agpn") || exit 2
-    set -- $shape; anodes=$1 agpn=$2
+if [ "$backend" = mpi ]; then # the allocation's shape (alloc.sh, as the batch scripts read it) unless given
+    if [ -n "$inalloc" ] && { [ -z "$anodes" ] || [ -z "$agpn" ]; }; then
+        shape=$(sh "$here/alloc.sh" fidelity.sh) || exit 2
+        set -- $shape; anodes=${anodes:-$1} agpn=${agpn:-$2}
+    elif [ -z "$inalloc" ] && [ -z "${MPILAUNCH:-}" ]; then
+        die "--backend mpi: not inside a Slurm, LSF or PBS allocation and no MPILAUNCH launcher (run it in one, set MPILAUNCH, or use BACKEND=sim: this machine)"
+    fi
+    case $anodes:$agpn in *[!0-9:]*|:*|*:|0*|*:0*) die "--nodes/--ranks-per-node: expected positive integers, got \"$anodes\" and \"$agpn\"";; esac
+    [ $((anodes * agpn)) -ge 2 ] || die "--backend mpi: expected at least 2 ranks, got $anodes node(s) x $agpn"
 fi
 exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -n "$dry" ] || { [ -x "$exe" ] && [ -x "$sim" ]; } || die "$exe and $sim must be built (make all sim)"
@@ -107,14 +114,17 @@ step() { echo "# $*" >&2; }
 
 merge_runs() { sh "$here/fidelity_join.sh" merge "$@"; } # per point: the median of the medians, the min of the mins
 
-# real NP CMD...: CMD on NP ranks of the machine in use: one node (mpilaunch.sh), the emulated
-# cluster's 2 nodes x $ppn ranks (emucluster.sh run, which sets Open MPI up for its nodes) when $emu is
-# set, or the allocation (MPILAUNCH NP CMD, as make run; else mpilaunch.sh: mpirun finds its nodes)
+# real NP CMD...: CMD on NP ranks of the machine in use, through launch.sh: this node, the emulated
+# cluster's 2 nodes x $ppn ranks when $emu is set, or the allocation's nodes, $gpn ranks each.
+# simulated NP DIR CMD...: CMD on NP simulated ranks, $gpn a node, on the platform folder DIR.
+launch() { if [ -n "$dry" ]; then sh "$here/launch.sh" --dry-run "$@" >&3; else sh "$here/launch.sh" "$@"; fi; }
 real() {
-    if [ -n "$emu" ]; then x $emu run --ppn "$ppn" -- sh "$here/mpilaunch.sh" "$@" </dev/null
-    elif [ "$backend" = mpi ] && [ -n "${MPILAUNCH:-}" ]; then x $MPILAUNCH "$@" </dev/null
-    else x sh "$here/mpilaunch.sh" "$@" </dev/null; fi
+    n=$1; shift
+    if [ -n "$emu" ]; then launch -b emulated -e "$emuname" -g "$ppn" -n "$n" "$@"
+    elif [ "$backend" = mpi ]; then launch -b mpi -g "$gpn" -n "$n" "$@"
+    else launch -b real -n "$n" "$@"; fi
 }
+simulated() { n=$1 pd=$2; shift 2; launch -b simulated -n "$n" -g "$gpn" -p "$pd" "$@"; }
 
 real_allreduce() { # from to: the real allreduce runs from..to of run_level's $np ranks, into $d
     k=$1; while [ "$k" -le "$2" ]; do
@@ -147,12 +157,12 @@ run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (
     real "$np" "$exe" $TR --csv "$d/train_real.csv" >"$d/train_real.log" 2>&1 || return 1
     step "$np ranks on $nn node(s): simulated allreduce and train on the calibrated platform"
     # shellcheck disable=SC2086
-    x env DDL_RANKS_PER_NODE="$gpn" sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $AR -w 1 -n 2 -c 0 \
+    simulated "$np" "$d/platform" "$sim" $AR -w 1 -n 2 -c 0 \
         --profile "$d/local.profile" --csv "$d/allreduce_sim.csv" >"$d/allreduce_sim.log" 2>&1 || return 1
     # shellcheck disable=SC2086
     cont=0; [ -n "$dry" ] || [ ! -s "$d/contention" ] || cont=$(cat "$d/contention")
     ccont=0; [ -n "$dry" ] || [ ! -s "$d/comm_contention" ] || ccont=$(cat "$d/comm_contention")
-    x env DDL_RANKS_PER_NODE="$gpn" sh "$here/simlaunch.sh" "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
+    simulated "$np" "$d/platform" "$sim" $TR --profile "$d/local.profile" \
         --contention "$cont" --comm-contention "$ccont" --csv "$d/train_sim.csv" >"$d/train_sim.log" 2>&1 || return 1
     [ -z "$dry" ] || rm -rf "$d"
 }

@@ -29,8 +29,8 @@ echo "jitter_pct,gpus,step_ms_1gpu,step_ms_median,step_ms_min,step_ms_max,eff_me
 for j in $pcts; do
     echo "# jitter $j%: 1 and $g simulated GPUs" >&2
     # shellcheck disable=SC2086
-    DDL_RANKS_PER_NODE=1 sh "$here/simlaunch.sh" 1 "$out/p1" "$sim" $T --jitter "$j" --csv "$out/j$j-1.csv" >"$out/j$j-1.log" 2>&1 &&
-        DDL_RANKS_PER_NODE=4 sh "$here/simlaunch.sh" "$g" "$out/pN" "$sim" $T --jitter "$j" --csv "$out/j$j-$g.csv" \
+    sh "$here/launch.sh" -b simulated -n 1 -p "$out/p1" "$sim" $T --jitter "$j" --csv "$out/j$j-1.csv" >"$out/j$j-1.log" 2>&1 &&
+        sh "$here/launch.sh" -b simulated -n "$g" -g 4 -p "$out/pN" "$sim" $T --jitter "$j" --csv "$out/j$j-$g.csv" \
             >"$out/j$j-$g.log" 2>&1 || { echo "jitter.sh: the jitter $j run failed; see $out/j$j-*.log" >&2; exit 1; }
     awk -v j="$j" -v g="$g" -v t1="$(col step_ms_median "$out/j$j-1.csv")" -v md="$(col step_ms_median "$out/j$j-$g.csv")" \
         -v mn="$(col step_ms_min "$out/j$j-$g.csv")" -v mx="$(col step_ms_max "$out/j$j-$g.csv")" \

@@ -27,7 +27,7 @@ ranks=$((nodes * gpn))
     >/dev/null || exit 2
 if [ "$backend" = sim ]; then
     # shellcheck disable=SC2086
-    DDL_RANKS_PER_NODE=$gpn sh "$here/simlaunch.sh" "$ranks" "$tmp" "$build/sim/ddlbench-sim" allreduce \
+    sh "$here/launch.sh" -b simulated -n "$ranks" -g "$gpn" -p "$tmp" "$build/sim/ddlbench-sim" allreduce \
         -a "$algos" -b 1K -e 64M -f 8 -w 0 -n 1 -c 0 --profile "$profile" --platform "$platform" \
         --gpus-per-node "$gpn" --csv "$out.tmp" >"$tmp/log" 2>&1 </dev/null ||
         { echo "run_allreduce.sh: the simulated allreduce failed: $(grep -v '^#' "$tmp/log" | tail -n 1)" >&2; exit 1; }

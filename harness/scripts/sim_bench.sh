@@ -45,7 +45,7 @@ st=0
 for n in $(echo "$NODES" | tr , ' '); do
     np=$((n * gpn)) dir=$tmp/p$n
     mkdir "$dir" && "$EXE" platform --platform "$PLATFORM" --nodes "$n" -o "$dir" >/dev/null || { st=2; continue; }
-    if ! DDL_RANKS_PER_NODE=$gpn sh harness/scripts/simlaunch.sh "$np" "$dir" "$SIM" allreduce -a "$ALGOS" \
+    if ! sh harness/scripts/launch.sh -b simulated -n "$np" -g "$gpn" -p "$dir" "$SIM" allreduce -a "$ALGOS" \
         -b "$MINB" -e "$MAXB" -f 4 -w 0 -n 1 -c 0 --profile "$PROFILE" --platform "$PLATFORM" \
         --csv "$tmp/sim$n.csv" >"$tmp/sim$n.log" 2>&1 </dev/null; then
         echo "sim_bench.sh: $n nodes: the simulation failed: $(grep -v '^#' "$tmp/sim$n.log" | tail -1)" >&2

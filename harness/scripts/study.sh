@@ -41,7 +41,7 @@ fi
 sim_step() { # model batch platform bucket gpus -> step ms (median) of a simulated run
     d=$out/spots/$3-$5; mkdir -p "$d"
     "$exe" platform --preset "harness/sim/platforms/$3.platform" --nodes $(($5 / 4)) --gpus-per-node 4 -o "$d" >/dev/null || return 1
-    DDL_RANKS_PER_NODE=4 sh "$here/simlaunch.sh" "$5" "$d" "$sim" train --model "$1" --batch "$2" -a ddl --bucket-mb "$4" \
+    sh "$here/launch.sh" -b simulated -n "$5" -g 4 -p "$d" "$sim" train --model "$1" --batch "$2" -a ddl --bucket-mb "$4" \
         --steps 1 --warmup 1 --profile p100 --csv "$d/$1-$4.csv" >"$d/$1-$4.log" 2>&1 || return 1
     awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$d/$1-$4.csv"
 }

@@ -1,10 +1,12 @@
 #!/bin/sh
-# shellcheck disable=SC2086 # unquoted on purpose, the whole file: --train-args, the flags $part, $override
+# shellcheck disable=SC2086,SC2154 # unquoted on purpose, the whole file: --train-args, the flags $part, $override; the
+# options are set by the eval of `ddlbench sweep-check --resolve`
 # sweep.sh — the scaling study: `ddlbench train` at 1 GPU, then 1, 2, 4, ... NODES nodes of
 # GPUS_PER_NODE ranks, for each model and every algorithm, one launch per (model, GPU count); then
 # scaling efficiency E(N) = X(N) / ((N/N0)·X(N0)) against 1 GPU and against 1 node, in one CSV.
-# Backends (--help): sim (SMPI), mpi (the MPI launcher, or MPILAUNCH in an allocation), emu (an emulated
-# cluster), model (ddlbench model --train). The logic is ddlbench's: `sweep-check` checks the options
+# Backends (--help): sim (SMPI), mpi (real MPI: this machine, or the allocation's nodes, each launch
+# placed on its nodes x GPUS_PER_NODE), emu (an emulated cluster), model (ddlbench model --train); every
+# launch goes through launch.sh. The logic is ddlbench's: `sweep-check` checks the options
 # (one set of limits) and plans the launches, `merge` rewrites scaling.csv and scaling.json from
 # raw/*.csv after each launch. This script launches up to --jobs at once and reports progress; each
 # launch writes its CSV whole, so an interrupted sweep keeps what finished (--resume).
@@ -13,10 +15,6 @@ cmdline="sh harness/scripts/sweep.sh"
 for a in "$@"; do case $a in ""|*[!A-Za-z0-9_./:,=+-]*) a="'$a'";; esac; cmdline="$cmdline $a"; done
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/outdir.sh"
-usage() { # the options, defaults and limits: ddlbench's (BUILD's or the default build's)
-    for c in "$build/ddlbench" "$here/../../build/ddlbench"; do [ -x "$c" ] && exec "$c" sweep-check --usage; done
-    echo "sweep.sh: no ddlbench built (make all), which prints the options (ddlbench sweep-check --usage)"; exit 2
-}
 # Messages name the option as the user typed it: --out here, OUT under `make run` (DDL_SWEEP_FROM_MAKE).
 name() { if [ -n "${DDL_SWEEP_FROM_MAKE:-}" ]; then case $1 in --platform) echo PLATFORM;; --profile) echo PROFILE;;
     --train-args) echo TRAIN_ARGS;; --build) echo BUILD;; --out) echo OUT;; *) echo "$1";; esac; else echo "$1"; fi; }
@@ -38,46 +36,37 @@ sweep() {
         --rate "$rate" --delay "$delay" --train-args "$train_args" --jobs "$jobs" --sim-ring-max "$ringmax" \
         --device "$device" --command "$cmdline" $override "$@"
 }
-backend=sim nodes=2 gpn="" models=resnet50:32,resnet101-22k:20 algos=mpi,ring,rhd,ddl,auto bucket=25
-platform="" profile="" train_args="" build=build out="" resume=0 quiet=0 dry=0 rate=none delay=none force=0
-ringmax=256 override=""
-jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) device=cpu
-while [ $# -gt 0 ]; do
-    case $1 in
-    -h|--help) usage;; # exits
-    -q) quiet=1; shift; continue;;
-    --resume) resume=1; shift; continue;;
-    --dry-run) dry=1; shift; continue;;
-    --force) force=1; shift; continue;;
-    --override-platform) override=--override-platform; shift; continue;;
-    --backend|--nodes|--gpus-per-node|--models|--algos|--bucket-mb|--platform|--profile|--train-args|--build|--out|--rate|--delay|-j|--jobs|--device|--sim-ring-max) ;;
-    *) [ -n "${DDL_SWEEP_FROM_MAKE:-}" ] && die "SWEEP_FLAGS: unknown sweep.sh option \"$1\"; expected --resume, --dry-run or -q"
-       die "unknown option \"$1\" (see --help)";;
-    esac
-    [ $# -ge 2 ] || bad "$1" "expected a value after it"
-    case $1 in
-    --backend) backend=$2;; --nodes) nodes=$2;; --gpus-per-node) gpn=$2;; --models) models=$2;;
-    --algos) algos=$2;; --bucket-mb) bucket=$2;; --platform) platform=$2;; --profile) profile=$2;;
-    --train-args) train_args=$2;; --build) build=$2;; --out) out=$2;; --rate) rate=$2;; --delay) delay=$2;;
-    -j|--jobs) jobs=$2;; --device) device=$2;; --sim-ring-max) ringmax=$2;;
-    esac
-    shift 2
+# The options, their defaults and checks are ddlbench's (sweep-check --resolve prints them resolved,
+# NAME='value' a line): BUILD's ddlbench, or the default build's (a dry run of another BUILD, --help)
+build=build prev=""
+for a in "$@"; do
+    case $prev in --build) build=$a;; esac
+    case $a in --build=*) build=${a#--build=};; BUILD=*) build=${a#BUILD=};; esac
+    prev=$a
 done
-# The checks: ddlbench's (BUILD's, or the default build's for a dry run of another BUILD), then the
-# emulated cluster's values, root and tools, before anything is written
-chk=$build/ddlbench; [ -x "$chk" ] || [ "$dry" = 0 ] || chk=$here/../../build/ddlbench
-[ -x "$chk" ] || bad --build "$build/ddlbench not built (make all)"
-msg=$(sweep sweep-check --resolve 2>&1) || die "${msg#ddlbench sweep-check: }"
-gpn=${msg% *} profile=${msg#* } part="--override-platform --partial-leaf" # a point: part of a node or leaf
-[ -n "$platform" ] || { platform=minsky override=--override-platform; } # no platform: minsky, reshaped
-case $backend in mpi|emu) jobs=1;; esac # real ranks would share the cores (and an allocation's nodes)
+chk=$build/ddlbench; [ -x "$chk" ] || chk=$here/../../build/ddlbench
+[ -x "$chk" ] || bad --build "$build/ddlbench not built (make all), which checks the options (sweep.sh --help)"
+res=$("$chk" sweep-check --resolve ${DDL_SWEEP_FROM_MAKE:+--make} --command "$cmdline" "$@" 2>&1) ||
+    die "${res#ddlbench sweep-check: }"
+case $res in usage:*) printf '%s\n' "$res"; exit 0;; esac # -h, --help
+eval "$res"
+gpn=$gpus_per_node bucket=$bucket_mb ringmax=$sim_ring_max dry=$dry_run override=""
+SEC_PER_KUNIT=$sec_per_kunit part="--override-platform --partial-leaf" # a point: part of a node or leaf
+[ "$override_platform" = 1 ] && override=--override-platform
+[ -z "$add_train_args" ] || train_args="$train_args $add_train_args"
+[ -x "$build/ddlbench" ] || [ "$dry" = 1 ] || bad --build "$build/ddlbench not built (make all)"
+if [ "$backend" = mpi ]; then # which launcher places the ranks (merge's provenance; launch.sh's refusal)
+    DDL_LAUNCHER=$(sh "$here/launch.sh" --which -b mpi -n 1 2>&1) || die "$DDL_LAUNCHER"
+    export DDL_LAUNCHER
+fi
 if [ "$backend" = emu ] && [ "$dry" = 0 ]; then
     sh "$here/emucluster.sh" up --nodes "$nodes" --rate "$rate" --delay "$delay" --check || exit 2
 fi
 exe=$build/ddlbench
 [ "$backend" = sim ] && exe=$build/sim/ddlbench-sim # mpi, emu: the real build
 texe=$build/ddlbench # the executable that checks --train-args: the one that will run them
-[ "$device" = gpu ] && exe=$build/cuda/ddlbench texe=$build/cuda/ddlbench train_args="--device gpu $train_args"
+[ "$device" = gpu ] && exe=$build/cuda/ddlbench texe=$build/cuda/ddlbench \
+    train_args="--device gpu --precision $precision $train_args"
 [ -x "$exe" ] || [ "$dry" = 1 ] || bad --build "$exe not built (make all sim; the CUDA build needs nvcc)"
 "$build/ddlbench" list >/dev/null 2>&1 || [ "$dry" = 1 ] || bad --build "$build/ddlbench does not run"
 if [ "$backend" = sim ] || [ "$backend" = model ]; then # presets, profiles and train options, before any launch
@@ -91,7 +80,6 @@ set +f
 plan=$(sweep sweep-check --plan $([ "$force" = 1 ] && echo --force) $([ "$dry" = 1 ] && echo --dry-run) 2>&1) ||
     die "${plan#ddlbench sweep-check: }"
 total=$(echo "$plan" | grep -c .); units=$(echo "$plan" | awk '{ u += $2 } END { printf "%.0f\n", u }')
-SEC_PER_KUNIT=${SEC_PER_KUNIT:-15} # seconds per 1000 units of launch cost (ddlbench sweep-check --help)
 . "$here/sweep_jobs.sh"
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus

@@ -28,23 +28,15 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
         set -- "$build/ddlbench" model --train "$@" --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
             --profile "$profile" $part
         if [ "$dry" = 1 ]; then echo "$*"; else "$@"; fi
-    elif [ "$dry" = 1 ]; then # one line per launch, as it would run
-        if [ "$backend" = sim ]; then
-            echo "DDL_RANKS_PER_NODE=$gp sh $here/simlaunch.sh $r $out/platforms/$nn-$gp $exe $* --profile $profile"
-        elif [ "$backend" = emu ]; then echo "$emu run --ppn $gp -- sh $here/mpilaunch.sh $r $exe $*"
-        elif [ -n "${MPILAUNCH:-}" ]; then echo "$MPILAUNCH $r $exe $*"
-        else echo "DDL_RANKS_PER_NODE=$gp sh $here/mpilaunch.sh $r $exe $*"; fi
-    elif [ "$backend" = sim ]; then
-        pdir=$out/platforms/$nn-$gp # made by platform_dir before the launch started
-        DDL_RANKS_PER_NODE=$gp sh "$here/simlaunch.sh" "$r" "$pdir" "$exe" "$@" --profile "$profile" \
-            --platform "$platform" --gpus-per-node "$gp" $part
-    elif [ "$backend" = emu ]; then
-        $emu run --ppn "$gp" -- sh "$here/mpilaunch.sh" "$r" "$exe" "$@" </dev/null
-    elif [ -n "${MPILAUNCH:-}" ]; then
-        $MPILAUNCH "$r" "$exe" "$@"
-    else
-        DDL_RANKS_PER_NODE=$gp sh "$here/mpilaunch.sh" "$r" "$exe" "$@"
+        return
     fi
+    # one launcher (launch.sh): sim on the launch's platform folder (made by platform_dir before it
+    # started), mpi on this machine or placed on the allocation's nodes, emu on the sweep's cluster
+    [ "$backend" = sim ] && set -- "$@" --profile "$profile" --platform "$platform" --gpus-per-node "$gp" $part
+    lb=$backend; case $backend in sim) lb=simulated;; emu) lb=emulated;; esac
+    # shellcheck disable=SC2046 # one word or none
+    sh "$here/launch.sh" $([ "$dry" = 1 ] && echo --dry-run) -b "$lb" -n "$r" -g "$gp" -p "$out/platforms/$nn-$gp" \
+        -e sweep "$exe" "$@"
 }
 
 # platform_dir nodes gpus_per_node: sim: the launch's platform folder, made in the foreground before the
