@@ -103,6 +103,19 @@ static void check_order(void)
     CHECK(scaling_order("/r/x-sim-8/raw/b-1.csv", "/r/x-sim-8/raw/a-2.csv") > 0, "no number: by bytes");
 }
 
+/* A quoted cell (RFC 4180) is read as one cell and written back quoted: the row keeps its width. */
+static void check_quotes(void)
+{
+    static const char raw[] = HDR "\"resnet50,v2\",32,224,1,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,100,0\n";
+    scaling_file f = { "raw/m-1.csv", raw, sizeof raw - 1 };
+    char err[300] = "";
+    int rc;
+    char *t = merge(&f, 1, 4, &rc, err);
+    CHECK(rc == 0 && has(t, "sim,minsky,\"resnet50,v2\",32,224,1,1,1,ring,") && has(t, ",100,1.0000,NA" TAIL),
+          "quoted cell: %s", t ? t : err);
+    free(t);
+}
+
 static void check_refusals(void)
 {
     static const char *const bad[] = {
@@ -136,6 +149,7 @@ int main(void)
     check_table();
     check_kinds();
     check_order();
+    check_quotes();
     check_refusals();
     return TEST_REPORT();
 }
