@@ -31,6 +31,7 @@ int cli_json_main(int argc, char **argv);      /* cli_json.c */
 /* A whole file into *out (malloc'd, *len bytes; cli_json.c). 0, or 2 with a message (unreadable, over 256 MB). */
 int cli_read_all(const char *path, char **out, size_t *len, char *err, size_t errlen);
 int cli_merge_main(int argc, char **argv);     /* cli_merge.c */
+int cli_fidelity_main(int argc, char **argv);  /* cli_fidelity.c */
 int cli_sweep_check_main(int argc, char **argv); /* cli_sweep.c */
 /* The sweep's options (sweep_params.h) and --make from argv[1..argc); a word not starting with '-'
  * into *dir when dir is not NULL (cli_sweep.c). 0, 3 --help asked, 4 --usage, or 2 with a message. */
