@@ -116,6 +116,28 @@ static void check_quotes(void)
     free(t);
 }
 
+/* Weak-scaling efficiency of one run's steps against a baseline run: t0 / t at the same batch. */
+static void check_step_efficiency(void)
+{
+    static const char base[] = "# one GPU\nmodel,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max\n"
+                               "resnet50,ddl,25,1,32,100,90,110\n";
+    static const char run[] = "model,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max\n"
+                              "resnet50,ddl,25,256,32,125,120,200\n";
+    static const char other[] = "model,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max\n"
+                                "resnet50,ring,25,256,32,125,120,200\n";
+    scaling_file b = { "b.csv", base, sizeof base - 1 }, r = { "r.csv", run, sizeof run - 1 };
+    scaling_file o = { "o.csv", other, sizeof other - 1 }, h = { "h.csv", "model,ranks\n", 12 };
+    char *out = NULL, err[300] = "";
+    CHECK(scaling_step_efficiency(&b, &r, &out, err, sizeof err) == 0 &&
+          !strcmp(out, SCALING_STEP_HEADER "\n256,100.000,125.000,120.000,200.000,80.00,50.00,83.33\n"),
+          "t0 / t on the median, slowest and fastest steps: %s", out ? out : err);
+    free(out), out = NULL;
+    CHECK(scaling_step_efficiency(&b, &o, &out, err, sizeof err) == 2 && !out &&
+          !strncmp(err, "o.csv: line 2: no row", 21), "no baseline row: %s", err);
+    CHECK(scaling_step_efficiency(&h, &r, &out, err, sizeof err) == 2 && strstr(err, "h.csv: no model") == NULL &&
+          strstr(err, "h.csv: no algo column"), "not a train CSV: %s", err);
+}
+
 static void check_refusals(void)
 {
     static const char *const bad[] = {
@@ -150,6 +172,7 @@ int main(void)
     check_kinds();
     check_order();
     check_quotes();
+    check_step_efficiency();
     check_refusals();
     return TEST_REPORT();
 }

@@ -275,3 +275,63 @@ out:
     free(f), free(m.rows), free(m.text.p), free(o.p);
     return rc;
 }
+
+/* step efficiency: the columns read from a train CSV */
+static const char *const step_cols[] = { "model", "algo", "bucket_MB", "ranks", "batch", "step_ms_median",
+                                         "step_ms_min", "step_ms_max" };
+enum { S_MODEL, S_ALGO, S_BUCKET, S_RANKS, S_BATCH, S_MED, S_MIN, S_MAX, S_NEED };
+
+static int step_read(const scaling_file *f, csv_doc *d, int *c, char *err, size_t errlen)
+{
+    char what[300];
+    int rc = csv_read(f->text, f->len, 0, d, what, sizeof what);
+    if (rc) return rc == 1 ? 1 : (snprintf(err, errlen, "%.200s: %s", f->name, what), 2);
+    for (int k = 0; k < S_NEED; k++)
+        if ((c[k] = csv_col(d, step_cols[k])) < 0)
+            return snprintf(err, errlen, "%.200s: no %s column; expected a train CSV", f->name, step_cols[k]), 2;
+    return 0;
+}
+
+/* images/s of a step of t ms at n ranks of batch b */
+static double step_rate(double n, double b, double t) { return t > 0 ? n * b / (t * 1e-3) : NAN; }
+
+int scaling_step_efficiency(const scaling_file *base, const scaling_file *run, char **out, char *err, size_t errlen)
+{
+    csv_doc b = { 0 }, r = { 0 };
+    int cb[S_NEED], cr[S_NEED], rc = step_read(base, &b, cb, err, errlen);
+    sbuf o = { 0 };
+    if (!rc) rc = step_read(run, &r, cr, err, errlen);
+    sb_puts(&o, SCALING_STEP_HEADER "\n");
+    for (int i = 0; !rc && i < r.nrows; i++) {
+        int j = b.nrows - 1;
+        while (j >= 0 && (strcmp(csv_cell(&b, j, cb[S_MODEL]), csv_cell(&r, i, cr[S_MODEL])) ||
+                          strcmp(csv_cell(&b, j, cb[S_ALGO]), csv_cell(&r, i, cr[S_ALGO])) ||
+                          strcmp(csv_cell(&b, j, cb[S_BUCKET]), csv_cell(&r, i, cr[S_BUCKET]))))
+            j--;
+        if (j < 0) {
+            rc = 2, snprintf(err, errlen, "%.200s: line %ld: no row of %.200s with its model, algo and bucket_MB",
+                             run->name, r.lines[i], base->name);
+            break;
+        }
+        double n0 = value(csv_cell(&b, j, cb[S_RANKS])), t0 = value(csv_cell(&b, j, cb[S_MED]));
+        double n = value(csv_cell(&r, i, cr[S_RANKS])), bt = value(csv_cell(&r, i, cr[S_BATCH]));
+        double x0 = step_rate(n0, value(csv_cell(&b, j, cb[S_BATCH])), t0), t[3];
+        for (int k = 0; k < 3; k++) t[k] = value(csv_cell(&r, i, cr[S_MED + k]));
+        if (!(x0 > 0) || !(n0 >= 1) || !(n >= 1) || !(t[0] > 0 && t[1] > 0 && t[2] > 0)) {
+            rc = 2, snprintf(err, errlen, "%.200s: a step time or rank count not > 0; expected a train CSV's",
+                             !(x0 > 0) || !(n0 >= 1) ? base->name : run->name);
+            break;
+        }
+        sb_printf(&o, "%.0f,%.3f,%.3f,%.3f,%.3f", n, t0, t[0], t[1], t[2]);
+        int order[3] = { 0, 2, 1 }; /* eff_min on the slowest step, eff_max on the fastest */
+        for (int k = 0; k < 3; k++)
+            sb_printf(&o, ",%.2f", 100 * scaling_efficiency(step_rate(n, bt, t[order[k]]), n, n0, x0));
+        sb_puts(&o, "\n");
+    }
+    csv_free(&b), csv_free(&r);
+    if (!rc && o.oom) rc = 1;
+    if (rc == 1) snprintf(err, errlen, "out of memory");
+    if (rc) free(o.p);
+    else *out = o.p;
+    return rc;
+}

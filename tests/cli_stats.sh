@@ -1,0 +1,40 @@
+#!/bin/sh
+# cli_stats.sh — the command lines over the statistics and results layer: `ddlbench efficiency`
+# (common/scaling.c) on two train CSVs, `ddlbench fidelity` (sim/fidelity.c) on synthetic runs, and
+# the one file reader behind them: a missing file, a FIFO (refused, not waited on) and a folder are
+# one line and exit 2, a quoted CSV cell is one cell. Prints "N passed, N failed".
+. "$(dirname "$0")/lib/cli.sh"
+[ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
+
+H="model,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max"
+printf '%s\nresnet50,ddl,25,1,32,100,90,110\n' "$H" >"$tmp/one.csv"
+printf '# 256 GPUs\n%s\n"resnet50",ddl,25,256,32,125,120,200\n' "$H" >"$tmp/many.csv"
+out=$("$exe" efficiency "$tmp/one.csv" "$tmp/many.csv" 2>&1)
+[ "$(echo "$out" | tail -n 1)" = "256,100.000,125.000,120.000,200.000,80.00,50.00,83.33" ] && ok ||
+    bad "efficiency: $out"
+mkfifo "$tmp/fifo"
+expect_status 2 efficiency "$tmp/one.csv" "$tmp/fifo"
+grep -q "fifo: not a regular file" "$tmp/err" && ok || bad "a FIFO: $(cat "$tmp/err")"
+expect_status 2 efficiency "$tmp/one.csv" "$tmp/none.csv"
+expect_status 2 efficiency "$tmp/one.csv" "$tmp"
+expect_status 2 efficiency "$tmp/one.csv"
+sed 's/,ddl,/,ring,/' "$tmp/one.csv" >"$tmp/ring.csv"
+expect_status 2 efficiency "$tmp/ring.csv" "$tmp/many.csv" # no baseline row of the run's algo: one line
+
+# fidelity: merge two runs (the mean of the two medians), report a point, the actions' refusals
+A="size_B,algo,placement,ranks,time_us_median,time_us_min"
+printf '%s\n1024,ring,out,2,10,9\n' "$A" >"$tmp/r1.csv"; printf '%s\n1024,ring,out,2,30,7\n' "$A" >"$tmp/r2.csv"
+[ "$("$exe" fidelity merge "$tmp/r1.csv" "$tmp/r2.csv" | tail -n 1)" = "1024,ring,out,2,20,7,2" ] && ok ||
+    bad "fidelity merge: $("$exe" fidelity merge "$tmp/r1.csv" "$tmp/r2.csv" 2>&1)"
+printf 'kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct\n' >"$tmp/p.csv"
+printf 'allreduce,1node,2,ring,1024,100,140,40.00,100,40.00\n' >>"$tmp/p.csv"
+"$exe" fidelity report "$tmp/p.csv" | tail -n 1 |
+    grep -q '(median/max %, \* = misses 15/35): allreduce-1node-2 40.0/40.0\*$' && ok || bad "fidelity report: $("$exe" fidelity report "$tmp/p.csv" 2>&1 | tail -n 1)"
+expect_status 2 fidelity comm-ratio "$tmp/r1.csv" "$tmp/r2.csv"
+expect_status 2 fidelity nosuch "$tmp/p.csv"
+expect_status 2 fidelity report
+expect_status 2 fidelity report "$tmp/fifo"
+expect_status 2 fidelity merge "$tmp/one.csv"
+expect_status 2 fidelity join 1node "$tmp/none"
+expect_status 0 fidelity --help
+report
