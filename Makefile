@@ -294,9 +294,9 @@ cluster-bench: $(EXE)
 # ---- Results: charts and report (results/README.md) ----------------------------------------------
 RUN ?= $(if $(OUT),$(OUT),results/latest)
 plots:
-	sh plots/plots.sh $(call qv,RUN) $(if $(OVERLAY),$(call qv,OVERLAY))
+	BUILD=$(call qv,BUILD) sh plots/plots.sh $(call qv,RUN) $(if $(OVERLAY),$(call qv,OVERLAY))
 report:
-	sh harness/scripts/report.sh $(call qv,RUN)
+	BUILD=$(call qv,BUILD) sh harness/scripts/report.sh $(call qv,RUN)
 
 # ---- CUDA build (docs/GPU.md) --------------------------------------------------------------------
 # With nvcc (on PATH, else $(CUDA_HOME)/bin) and CUDA not 0, `make` also builds $(CUDA_BUILD)/ and

@@ -1,9 +1,11 @@
 #!/bin/sh
 # cli_stats.sh — the command lines over the statistics and results layer: `ddlbench efficiency`
-# (common/scaling.c) on two train CSVs, `ddlbench fidelity` (sim/fidelity.c) on synthetic runs, and
+# (common/scaling.c) on two train CSVs, `ddlbench fidelity` (sim/fidelity.c) on synthetic runs,
+# `ddlbench catalogue` (the published figures the reports read), and
 # the one file reader behind them: a missing file, a FIFO (refused, not waited on) and a folder are
 # one line and exit 2, a quoted CSV cell is one cell. Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
+root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
 
 H="model,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max"
@@ -29,7 +31,8 @@ printf '%s\n1024,ring,out,2,10,9\n' "$A" >"$tmp/r1.csv"; printf '%s\n1024,ring,o
 printf 'kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct\n' >"$tmp/p.csv"
 printf 'allreduce,1node,2,ring,1024,100,140,40.00,100,40.00\n' >>"$tmp/p.csv"
 "$exe" fidelity report "$tmp/p.csv" | tail -n 1 |
-    grep -q '(median/max %, \* = misses 15/35): allreduce-1node-2 40.0/40.0\*$' && ok || bad "fidelity report: $("$exe" fidelity report "$tmp/p.csv" 2>&1 | tail -n 1)"
+    grep -q '(median/max %, \* = misses 15/35): allreduce-1node-2 40.0/40.0\*$' && ok ||
+    bad "fidelity report: $("$exe" fidelity report "$tmp/p.csv" 2>&1 | tail -n 1)"
 expect_status 2 fidelity comm-ratio "$tmp/r1.csv" "$tmp/r2.csv"
 expect_status 2 fidelity nosuch "$tmp/p.csv"
 expect_status 2 fidelity report
@@ -37,4 +40,23 @@ expect_status 2 fidelity report "$tmp/fifo"
 expect_status 2 fidelity merge "$tmp/one.csv"
 expect_status 2 fidelity join 1node "$tmp/none"
 expect_status 0 fidelity --help
+
+# catalogue: every entry, then only those comparable with a platform (a model and scale of which an
+# entry runs on the platform's family); a catalogue entry with a comma in its label comes back quoted
+"$exe" catalogue >"$tmp/cat.csv" &&
+    [ "$(head -n 1 "$tmp/cat.csv")" = "entry,model,gpus,baseline,published_pct,hours,platforms,label" ] &&
+    [ "$(grep -c . "$tmp/cat.csv")" -eq $(($(ls "$root/harness/sim/studies"/*.study | wc -l) + 1)) ] && ok ||
+    bad "catalogue: $(head -n 2 "$tmp/cat.csv")"
+"$exe" catalogue --platform bigbasin >"$tmp/bb.csv" &&
+    grep -q '^01-ddl-resnet50,resnet50,256,4,95,0.833333,' "$tmp/bb.csv" &&
+    grep -q '^03-goyal-resnet50,' "$tmp/bb.csv" && ! grep -q 'resnet101-22k\|horovod' "$tmp/bb.csv" && ok ||
+    bad "catalogue --platform bigbasin: $(cat "$tmp/bb.csv")"
+[ "$("$exe" catalogue --platform dgxh200 | wc -l)" -eq 1 ] && ok || bad "catalogue --platform dgxh200: a header only"
+mkdir -p "$tmp/cat" &&
+    sed 's/^label = .*/label = A, "quoted" figure/' "$root/harness/sim/studies/03-goyal-resnet50.study" \
+        >"$tmp/cat/x.study"
+"$exe" catalogue --catalogue "$tmp/cat" | tail -n 1 | grep -q ',"A, ""quoted"" figure"$' && ok ||
+    bad "catalogue: a label with a comma: $("$exe" catalogue --catalogue "$tmp/cat" 2>&1 | tail -n 1)"
+expect_status 2 catalogue --catalogue "$tmp/none"
+expect_status 2 catalogue --colour blue
 report

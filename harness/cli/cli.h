@@ -34,6 +34,7 @@ int cli_read_all(const char *path, char **out, size_t *len, char *err, size_t er
 int cli_merge_main(int argc, char **argv);     /* cli_merge.c */
 int cli_fidelity_main(int argc, char **argv);  /* cli_fidelity.c */
 int cli_efficiency_main(int argc, char **argv); /* cli_efficiency.c */
+int cli_catalogue_main(int argc, char **argv);  /* cli_catalogue.c */
 int cli_sweep_check_main(int argc, char **argv); /* cli_sweep.c */
 /* The sweep's options (sweep_params.h) and --make from argv[1..argc); a word not starting with '-'
  * into *dir when dir is not NULL (cli_sweep.c). 0, 3 --help asked, 4 --usage, or 2 with a message. */
