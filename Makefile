@@ -348,7 +348,7 @@ gpu-bundle:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c tree.c kv.c textfile.c) \
+FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c tree.c kv.c textfile.c csv.c) \
                 $(wildcard harness/sim/platform*.c) harness/sim/profile.c harness/sim/study_file.c \
                 collectives/grid.c collectives/errors.c kernels/sim_rates.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
