@@ -280,9 +280,9 @@ cluster-bench: $(EXE)
 # ---- Results: charts and report (results/README.md) ----------------------------------------------
 RUN ?= $(if $(OUT),$(OUT),results/latest)
 plots:
-	sh plots/plots.sh $(call qv,RUN) $(if $(OVERLAY),$(call qv,OVERLAY))
+	BUILD=$(call qv,BUILD) sh plots/plots.sh $(call qv,RUN) $(if $(OVERLAY),$(call qv,OVERLAY))
 report:
-	sh harness/scripts/report.sh $(call qv,RUN)
+	BUILD=$(call qv,BUILD) sh harness/scripts/report.sh $(call qv,RUN)
 
 # ---- CUDA build (docs/GPU.md) --------------------------------------------------------------------
 # With nvcc (on PATH, else $(CUDA_HOME)/bin) and CUDA not 0, `make` also builds $(CUDA_BUILD)/ and
@@ -334,7 +334,7 @@ gpu-bundle:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c tree.c) \
+FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c tree.c kv.c textfile.c csv.c) \
                 $(wildcard harness/sim/platform*.c) harness/sim/profile.c harness/sim/study_file.c \
                 collectives/grid.c collectives/errors.c kernels/sim_rates.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers

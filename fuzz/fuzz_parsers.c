@@ -1,11 +1,14 @@
 /* fuzz_parsers.c — libFuzzer target over every parser of untrusted text: option values
  * (harness/common/parse.c), device profiles (profile_parse), ddl grids and patterns (collectives/grid.c),
  * platform bandwidths and latencies (platform.c), platform files (platform_file.c), the study
- * catalogue's entries (study_file.c). The first input byte picks the parser, the rest is
+ * catalogue's entries (study_file.c), ddlbench's CSV (csv.c: first byte 250 and up, even) and the
+ * key = value grammar (kv.c: odd). The first input byte picks the parser, the rest is
  * the text (NUL-terminated copy; profile_parse also gets the raw bytes, NULs included). Each result is
  * checked for the parser's own promises (value in range, items non-empty, dims multiply without
  * overflow), so a wrong accept aborts too. Build and run: make fuzz (FUZZ_SECONDS=60). */
 #include "coll.h"
+#include "csv.h"
+#include "kv.h"
 #include "parse.h"
 #include "platform.h"
 #include "platform_file.h"
@@ -31,7 +34,10 @@ static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
     platform pf;
     platform_fit fit;
     study_entry se;
-    switch (which % 10) {
+    csv_doc cd;
+    kv_reader kr;
+    char *key, *val;
+    switch (which >= 250 ? 10 + which % 2 : which % 10) {
     case 0: if (!parse_size(s, 1, (size_t)1 << 40, &z)) CHECK(z >= 1 && z <= (size_t)1 << 40); break;
     case 1: if (!parse_int(s, -1000, 1000000, &v)) CHECK(v >= -1000 && v <= 1000000); break;
     case 2:
@@ -70,6 +76,19 @@ static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
             CHECK(se.baseline >= 1 && se.baseline <= se.gpus && se.batch >= 1 && se.published > 0 && se.published <= 100);
             CHECK(se.nplatforms >= 1 && se.nplatforms <= STUDY_MAX_ALTS && se.noverlaps >= 1 && se.noverlaps <= 2);
         }
+        break;
+    case 10:
+        if (!csv_read((const char *)raw, n, CSV_TEXT, &cd, err, sizeof err)) {
+            CHECK(cd.ncols >= 1 && cd.ncols <= CSV_MAX_COLUMNS && cd.header_line >= 1);
+            for (int r = 0; r < cd.nrows; r++) CHECK(cd.lines[r] > (r ? cd.lines[r - 1] : cd.header_line));
+        }
+        csv_free(&cd);
+        break;
+    case 11:
+        kv_start(&kr, (const char *)raw, n);
+        while ((k = kv_next(&kr, &key, &val, err, sizeof err)) == 1)
+            CHECK(key[0] && !strpbrk(key, " \t=") && strlen(key) + strlen(val) <= KV_LINE_MAX);
+        CHECK(k == 0 || (k == 2 && err[0]));
         break;
     }
 }

@@ -17,9 +17,9 @@ do for [m in models] {
         plot 100 with lines lc rgb "black" dt 2 title "ideal (100%)", \
              for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:2 \
                  with linespoints ls sty(i, 1) dt sty(i, 2) pt sty(i, 3) title label(i), \
-             datadir . "/ref_" . m . ".dat" using 1:2 with points pt 6 ps 2 lw 2 lc rgb "black" title "study, 256 GPUs", \
+             datadir . "/ref_" . m . ".dat" using 1:2 with points pt 6 ps 2 lw 2 lc rgb "black" title "published (ddlbench catalogue)", \
              "" using 1:2:3 with labels offset char -1, char 1 right notitle
-    } else { # not a 2017 platform at 256 GPUs: no study points
+    } else { # no comparable published figure: no points
         plot 100 with lines lc rgb "black" dt 2 title "ideal (100%)", \
              for [i = 1:words(algos)] datadir . "/eff_" . m . "_" . word(algos, i) . ".dat" using 1:2 \
                  with linespoints ls sty(i, 1) dt sty(i, 2) pt sty(i, 3) title label(i)

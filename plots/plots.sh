@@ -5,7 +5,9 @@
 # "ALGO-model", drawn dashed with open markers in their algorithm's colour; measured or simulated
 # rows are solid with filled markers.
 #   efficiency  scaling efficiency vs GPUs per model and algorithm (the run's own axis), ideal line,
-#               the study's figures where the run is of a 2017 platform at 256 GPUs
+#               the published figures of the catalogue comparable with the run (`ddlbench catalogue
+#               --platform P`: the run's model, a scale within its axis, a platform of its family; the
+#               executable: $DDLBENCH, else $BUILD/ddlbench, else build/ddlbench)
 #   throughput  images/s vs GPUs (log-log) with ideal scaling
 #   busbw       allreduce bus bandwidth vs message size per algorithm: RUN_DIR/allreduce.csv, the
 #               run's own platform (run_allreduce.sh), else results/bench/allreduce.csv from `make
@@ -26,16 +28,25 @@ dir=$(cd "$dir" && pwd)
 run=$(basename "$(cd "$dir" && pwd -P)")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; rm -f "$dir"/*.png.tmp "$dir"/*.svg.tmp' EXIT INT TERM
+pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["platform"]; exit }' \
+    "$dir/scaling.csv")
+b=${BUILD:-build}; case $b in /*) ;; *) b=$root/$b;; esac
+"${DDLBENCH:-$b/ddlbench}" catalogue --platform "${pl:-none}" >"$tmp/catalogue.csv" 2>/dev/null ||
+    : >"$tmp/catalogue.csv" # no executable: no published points
 
-# scaling.csv -> eff_MODEL_ALGO.dat (gpus eff% images/s), ideal_MODEL.dat, ref_MODEL.dat (the study's),
+# scaling.csv -> eff_MODEL_ALGO.dat (gpus eff% images/s), ideal_MODEL.dat, ref_MODEL.dat (published),
 # bd_MODEL.dat (algo gemm non-GEMM other-compute exposed sgd at the largest count), gmax_MODEL; prints models|algos|gmax
-info=$(awk -F, -v d="$tmp" '
+info=$(awk -F, -v d="$tmp" -v catf="$tmp/catalogue.csv" '
     FNR == 1 { hdr = 0 }
+    FILENAME == catf && FNR == 1 { for (i = 1; i <= NF; i++) cc[$i] = i; next }
+    FILENAME == catf { lab = $0; for (i = 1; i < cc["label"]; i++) sub(/^[^,]*,/, "", lab) # the last cell, maybe quoted
+                if (lab ~ /^"/) { lab = substr(lab, 2, length(lab) - 2); gsub(/""/, "\"", lab) }
+                gsub(/"/, "'"'"'", lab); npub++; pm[npub] = $cc["model"]; pg[npub] = $cc["gpus"] + 0
+                pp[npub] = $cc["published_pct"]; pl[npub] = lab; next }
     /^#/ { next }
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
     {
         m = $c["model"]; a = $c["algo"] ($c["backend"] == "model" ? "-model" : ""); g = $c["gpus"] + 0
-        if ($c["platform"] ~ /(^|\/)(minsky|bigbasin)[^\/]*$/) y2017 = 1
         if (!(m in seenm)) { seenm[m] = 1; models = models " " m }
         if (!(a in seena)) { seena[a] = 1; algos = algos " " a }
         e = $c["eff_vs_1gpu"]; e = e == "NA" ? "NA" : 100 * e
@@ -52,9 +63,8 @@ info=$(awk -F, -v d="$tmp" '
             print gmax[m] > (d "/gmax_" m)
             all = gmax[m] > all ? gmax[m] : all
             ref = d "/ref_" m ".dat"
-            if (!y2017 || gmax[m] < 256) continue # the study: 2017 platforms, 256 GPUs
-            if (m == "resnet50") printf "256 95 \"IBM DDL 95%%\"\n256 89 \"Facebook 89%%\"\n" > ref
-            else if (m == "resnet101-22k") printf "256 88 \"IBM DDL 88%%\"\n" > ref
+            for (i = 1; i <= npub; i++) # the catalogue: this model, a scale within the run axis
+                if (pm[i] == m && pg[i] <= gmax[m]) printf "%d %s \"%s\"\n", pg[i], pp[i], pl[i] > ref
         }
         for (i = 1; i <= n; i++) {
             split(row[i], f, ",")
@@ -68,7 +78,7 @@ info=$(awk -F, -v d="$tmp" '
             }
         }
         printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all
-    }' "$dir/scaling.csv" ${overlay:+"$overlay/scaling.csv"})
+    }' "$tmp/catalogue.csv" "$dir/scaling.csv" ${overlay:+"$overlay/scaling.csv"})
 models=${info%%|*}; rest=${info#*|}; algos=${rest%%|*}; gmax=${rest#*|}
 # per series: line style (its algorithm's colour), dash (2 = model) and point type (open = model)
 styles=$(echo "$algos" | tr ' ' '\n' | awk '{ b = $0; sub(/-model$/, "", b); if (!(b in k)) k[b] = ++n

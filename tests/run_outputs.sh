@@ -30,19 +30,24 @@ sh "$root/plots/plots.sh" "$tmp/h" >"$tmp/o" 2>&1; st=$?
 if command -v gnuplot >/dev/null 2>&1; then
     [ $st -eq 0 ] && [ -s "$tmp/h/busbw.svg" ] && grep -q "allreduce.csv" "$tmp/h/busbw.svg" && ! grep -q "make bench" "$tmp/h/busbw.svg" &&
         ok || bad "busbw chart: the run's allreduce.csv, no make-bench caveat ($(tail -n 1 "$tmp/o"))"
-    ! grep -q "IBM DDL" "$tmp/h/efficiency.svg" && ok || bad "efficiency chart of dgxh200: no study points"
+    ! grep -q "DDL ResNet" "$tmp/h/efficiency.svg" && ok || bad "efficiency chart of dgxh200: no published points"
 fi
-sh "$root/harness/scripts/summary.sh" "$tmp/h/scaling.csv" | grep -v '^#' | grep -q 'IBM' && bad "summary: the study on dgxh200" || ok
-sh "$root/harness/scripts/report.sh" "$tmp/h" >/dev/null && ! grep -q '| IBM DDL' "$tmp/h/report.md" && ok ||
+sh "$root/harness/scripts/summary.sh" "$tmp/h/scaling.csv" "$exe" | grep -v '^#' | grep -q 'DDL ResNet' &&
+    bad "summary: the study on dgxh200" || ok
+sh "$root/harness/scripts/report.sh" "$tmp/h" "$exe" >/dev/null && ! grep -q '% | DDL ResNet' "$tmp/h/report.md" && ok ||
     bad "report.md of dgxh200: no study figures in the table"
 grep -q '^Compute mode: full: GEMMs' "$tmp/h/report.md" && ok || bad "report.md of a model run: the compute mode it ran (full)"
 
 # the 2017 platform at 256 GPUs: the study beside the run, and at 8 GPUs not
 sweep --backend model --platform minsky --nodes 64 --algos ddl --out "$tmp/m" && ok || bad "minsky 256: $(tail -n 1 "$tmp/log")"
-sh "$root/harness/scripts/summary.sh" "$tmp/m/scaling.csv" | grep -q 'resnet50 .* 256 .*IBM DDL 95%' && ok ||
-    bad "summary: minsky at 256 GPUs shows the study"
+sh "$root/harness/scripts/summary.sh" "$tmp/m/scaling.csv" "$exe" |
+    grep -q 'resnet50 .* 256 .*DDL ResNet-50 (Caffe) 95%, Facebook ResNet-50 (Goyal) 89%; 50 min, 1.0 h (256 GPUs)$' &&
+    ok || bad "summary: minsky at 256 GPUs shows the catalogue's figures"
+sh "$root/harness/scripts/report.sh" "$tmp/m" "$exe" >/dev/null &&
+    grep -q '| resnet50 | 256 | ddl (α-β-γ model) | .* | DDL ResNet-50 (Caffe) 95%, Facebook ResNet-50 (Goyal) 89% |$' \
+        "$tmp/m/report.md" && ok || bad "report.md of minsky at 256 GPUs: the catalogue's figures in the table"
 sweep --backend model --platform minsky --nodes 2 --algos ddl --out "$tmp/m2" && ok || bad "minsky 8: $(tail -n 1 "$tmp/log")"
-sh "$root/harness/scripts/summary.sh" "$tmp/m2/scaling.csv" | grep -q 'IBM' && bad "summary: the study at 8 GPUs" || ok
+sh "$root/harness/scripts/summary.sh" "$tmp/m2/scaling.csv" "$exe" | grep -q 'DDL ResNet' && bad "summary: the study at 8 GPUs" || ok
 
 # bad input: GPUs per node or a profile other than the platform's, one line and exit 2, nothing run
 sweep --backend model --platform dgxh200 --nodes 2 --gpus-per-node 4 --algos ddl --out "$tmp/x"; st=$?

@@ -48,6 +48,19 @@ static void check_doc(void)
     cJSON_Delete(doc);
 }
 
+static void check_quoted(void) /* RFC 4180: a quoted cell keeps its comma and its quotes, in one JSON value */
+{
+    static const char q[] = "name,n\n\"a,\"\"b\"\"\",2\n";
+    cJSON *doc = NULL;
+    char err[200] = "";
+    CHECK(results_json_from_csv(q, sizeof q - 1, "k", &doc, err, sizeof err) == 0, "quoted: %s", err);
+    const cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "rows"), 0);
+    const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r0, "name"));
+    CHECK(v && !strcmp(v, "a,\"b\"") && cJSON_GetObjectItemCaseSensitive(r0, "n")->valuedouble == 2, "quoted cell: %s",
+          v ? v : "none");
+    cJSON_Delete(doc);
+}
+
 static void check_refusals(void)
 {
     static const char *bad[] = { "# only: provenance\n", "a,b\n1,2,3\n", "a,b\n1\n", "a,a\n1,2\n", "a,,b\n1,2,3\n", "" };
@@ -98,6 +111,7 @@ int main(void)
 {
     check_numbers();
     check_doc();
+    check_quoted();
     check_refusals();
     check_files();
     return TEST_REPORT();

@@ -103,6 +103,41 @@ static void check_order(void)
     CHECK(scaling_order("/r/x-sim-8/raw/b-1.csv", "/r/x-sim-8/raw/a-2.csv") > 0, "no number: by bytes");
 }
 
+/* A quoted cell (RFC 4180) is read as one cell and written back quoted: the row keeps its width. */
+static void check_quotes(void)
+{
+    static const char raw[] = HDR "\"resnet50,v2\",32,224,1,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,100,0\n";
+    scaling_file f = { "raw/m-1.csv", raw, sizeof raw - 1 };
+    char err[300] = "";
+    int rc;
+    char *t = merge(&f, 1, 4, &rc, err);
+    CHECK(rc == 0 && has(t, "sim,minsky,\"resnet50,v2\",32,224,1,1,1,ring,") && has(t, ",100,1.0000,NA" TAIL),
+          "quoted cell: %s", t ? t : err);
+    free(t);
+}
+
+/* Weak-scaling efficiency of one run's steps against a baseline run: t0 / t at the same batch. */
+static void check_step_efficiency(void)
+{
+    static const char base[] = "# one GPU\nmodel,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max\n"
+                               "resnet50,ddl,25,1,32,100,90,110\n";
+    static const char run[] = "model,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max\n"
+                              "resnet50,ddl,25,256,32,125,120,200\n";
+    static const char other[] = "model,algo,bucket_MB,ranks,batch,step_ms_median,step_ms_min,step_ms_max\n"
+                                "resnet50,ring,25,256,32,125,120,200\n";
+    scaling_file b = { "b.csv", base, sizeof base - 1 }, r = { "r.csv", run, sizeof run - 1 };
+    scaling_file o = { "o.csv", other, sizeof other - 1 }, h = { "h.csv", "model,ranks\n", 12 };
+    char *out = NULL, err[300] = "";
+    CHECK(scaling_step_efficiency(&b, &r, &out, err, sizeof err) == 0 &&
+          !strcmp(out, SCALING_STEP_HEADER "\n256,100.000,125.000,120.000,200.000,80.00,50.00,83.33\n"),
+          "t0 / t on the median, slowest and fastest steps: %s", out ? out : err);
+    free(out), out = NULL;
+    CHECK(scaling_step_efficiency(&b, &o, &out, err, sizeof err) == 2 && !out &&
+          !strncmp(err, "o.csv: line 2: no row", 21), "no baseline row: %s", err);
+    CHECK(scaling_step_efficiency(&h, &r, &out, err, sizeof err) == 2 && strstr(err, "h.csv: no model") == NULL &&
+          strstr(err, "h.csv: no algo column"), "not a train CSV: %s", err);
+}
+
 static void check_refusals(void)
 {
     static const char *const bad[] = {
@@ -136,6 +171,8 @@ int main(void)
     check_table();
     check_kinds();
     check_order();
+    check_quotes();
+    check_step_efficiency();
     check_refusals();
     return TEST_REPORT();
 }

@@ -1,16 +1,52 @@
-/* test_stats.c — the benchmark statistics (harness/bench/bench_stats.c): median, min, p99 over
+/* test_stats.c — the one statistics layer (harness/common/stats.c): the comparator, the median
+ * (mean of the two middles), type-7 quantiles against R's quantile(), nearest-rank, MAD and relative
+ * error; then the benchmark statistics (harness/bench/bench_stats.c) built on it: median, min, p99 over
  * iterations, and the per-rank spread: median and MAD of the ranks, the slowest rank, its lag, and the
  * straggler rule (> 2 MAD and > 10% over the median) on ranks that agree, disagree a little, and hold
  * one slow rank. No MPI needed. */
 #include "bench.h"
+#include "stats.h"
 #include "test.h"
 
 #include <math.h>
 
 static int near(double a, double b) { return fabs(a - b) < 1e-12; }
 
+static void test_layer(void)
+{
+    double a[] = { 3, NAN, -1, 2 }, w[8];
+    stats_sort(a, 4);
+    CHECK(isnan(a[0]) && a[1] == -1 && a[2] == 2 && a[3] == 3, "NAN first, then ascending: %g %g %g", a[1], a[2], a[3]);
+    double one = 7, z = 0;
+    CHECK(stats_cmp_double(&one, &z) > 0 && stats_cmp_double(&z, &one) < 0 && stats_cmp_double(&z, &z) == 0, "cmp");
+    double odd[] = { 9, 1, 5 }, even[] = { 10, 1, 4, 2 }, single[] = { 4 };
+    CHECK(stats_median(odd, 3) == 5 && odd[0] == 1 && odd[2] == 9, "odd median, sorted after");
+    CHECK(stats_median(even, 4) == 3, "even median: the mean of 2 and 4, got %g", even[1]);
+    CHECK(stats_median(single, 1) == 4 && stats_quantile_sorted(single, 1, 0.75) == 4, "one value");
+    /* R: quantile(c(1, 2, 4, 10), c(.25, .5, .75, .9)) = 1.75 3.00 5.50 8.20 (type 7) */
+    double s[] = { 1, 2, 4, 10 };
+    CHECK(near(stats_quantile_sorted(s, 4, 0.25), 1.75) && near(stats_quantile_sorted(s, 4, 0.5), 3) &&
+          near(stats_quantile_sorted(s, 4, 0.75), 5.5) && near(stats_quantile_sorted(s, 4, 0.9), 8.2) &&
+          stats_quantile_sorted(s, 4, 0) == 1 && stats_quantile_sorted(s, 4, 1) == 10, "type-7 quantiles");
+    CHECK(stats_quantile_sorted(s, 4, 0.5) == stats_median_sorted(s, 4), "the median is the 0.5 quantile");
+    CHECK(stats_rank_sorted(s, 4, 0.99) == 10 && stats_rank_sorted(s, 4, 0.5) == 2 &&
+          stats_rank_sorted(s, 4, 0.01) == 1,
+          "nearest rank");
+    double v[] = { 10, 10.2, 30, 9.9, 10.1 };
+    stats_summary st;
+    stats_summarise(v, 5, w, &st);
+    CHECK(st.n == 5 && st.min == 9.9 && st.max == 30 && st.median == 10.1 && near(st.mad, 0.1) && near(st.q1, 10) &&
+          near(st.q3, 10.2) && v[2] == 30,
+          "summary: %g %g %g %g %g %g", st.min, st.max, st.median, st.mad, st.q1, st.q3);
+    CHECK(near(stats_mad(v, 5, w), 0.1) && v[0] == 10, "MAD, input kept");
+    CHECK(near(stats_rel_error(115, 100), 0.15) && near(stats_rel_error(65, 100), -0.35) &&
+          isnan(stats_rel_error(1, 0)) &&
+          isnan(stats_rel_error(1, -2)) && isnan(stats_rel_error(1, NAN)), "relative error");
+}
+
 int main(void)
 {
+    test_layer();
     double t[] = { 5, 1, 4, 2, 3 }, even[] = { 4, 1, 3, 2 };
     bench_stats st;
     bench_summarise(t, 5, &st);

@@ -1,25 +1,16 @@
 /* bench_stats.c — median, min and p99 of per-iteration times, and the spread of per-rank times with
- * its stragglers (see bench.h). */
+ * its stragglers (see bench.h), on the one statistics layer (common/stats.h). */
 #include "bench.h"
+#include "stats.h"
 
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 void bench_summarise(double *t, size_t n, bench_stats *out)
 {
-    size_t k;
-    qsort(t, n, sizeof *t, cmp_double);
+    stats_sort(t, n);
     out->min = t[0];
-    out->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-    k = (size_t)ceil(0.99 * (double)n);
-    out->p99 = t[(k ? k : 1) - 1];
+    out->median = stats_median_sorted(t, n);
+    out->p99 = stats_rank_sorted(t, n, 0.99);
 }
 
 int bench_rank_straggler(const bench_ranks *r, double t)
@@ -31,18 +22,14 @@ int bench_rank_straggler(const bench_ranks *r, double t)
 int bench_rank_spread(const double *t, int p, bench_ranks *out)
 {
     double *v = malloc((size_t)p * sizeof *v);
-    bench_stats st;
+    stats_summary st;
     if (!v) return -1;
-    memcpy(v, t, (size_t)p * sizeof *v);
-    bench_summarise(v, (size_t)p, &st);
+    stats_summarise(t, (size_t)p, v, &st);
     out->median = st.median;
+    out->mad = st.mad;
     out->slowest = 0;
-    for (int r = 0; r < p; r++) {
-        v[r] = fabs(t[r] - st.median);
+    for (int r = 0; r < p; r++)
         if (t[r] > t[out->slowest]) out->slowest = r;
-    }
-    bench_summarise(v, (size_t)p, &st);
-    out->mad = st.median;
     out->lag = t[out->slowest] - out->median;
     out->stragglers = 0;
     for (int r = 0; r < p; r++) out->stragglers += bench_rank_straggler(out, t[r]);

@@ -28,9 +28,13 @@ int cli_study_main(int argc, char **argv);     /* cli_study.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model cost` (or --algo first) */
 int cli_model_train(int argc, char **argv);    /* cli_model_train.c: `model train` (--train) */
 int cli_json_main(int argc, char **argv);      /* cli_json.c */
-/* A whole file into *out (malloc'd, *len bytes; cli_json.c). 0, or 2 with a message (unreadable, over 256 MB). */
+/* A whole regular file into *out (malloc'd, *len bytes; textfile_read, cli_json.c). 0, 1 out of memory, or 2
+ * with a message (unreadable, not a regular file, over 256 MiB). */
 int cli_read_all(const char *path, char **out, size_t *len, char *err, size_t errlen);
 int cli_merge_main(int argc, char **argv);     /* cli_merge.c */
+int cli_fidelity_main(int argc, char **argv);  /* cli_fidelity.c */
+int cli_efficiency_main(int argc, char **argv); /* cli_efficiency.c */
+int cli_catalogue_main(int argc, char **argv);  /* cli_catalogue.c */
 int cli_sweep_check_main(int argc, char **argv); /* cli_sweep.c */
 /* The sweep's options (the rows of sweep_opts.h, sweep-check's own, NODES=4 words) from argv[1..argc),
  * with their defaults; a word not starting with '-' into *dir when dir is not NULL (cli_sweep.c).

@@ -4,13 +4,12 @@
 #include "cli.h"
 #include "opts.h"
 #include "results.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define JSON_IN_MAX ((size_t)256 << 20) /* 256 MB: far above any results CSV */
 
 static void usage(FILE *f)
 {
@@ -23,27 +22,7 @@ static void usage(FILE *f)
 
 int cli_read_all(const char *path, char **out, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    if (!f) return snprintf(err, errlen, "%.200s: cannot read (%s)", path, strerror(errno)), 2;
-    for (;;) {
-        if (n + 65536 > cap) {
-            if (cap + 65536 > JSON_IN_MAX) { snprintf(err, errlen, "%.200s: larger than 256 MB", path); rc = 2; break; }
-            char *b = realloc(buf, cap += 65536);
-            if (!b) { snprintf(err, errlen, "%.200s: out of memory reading it", path); rc = 1; break; }
-            buf = b;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    if (!rc && ferror(f)) rc = 2, snprintf(err, errlen, "%.200s: read error", path);
-    fclose(f);
-    if (rc) free(buf);
-    else *out = buf, *len = n;
-    return rc;
+    return textfile_read(path, out, len, err, errlen);
 }
 
 int cli_json_main(int argc, char **argv)

@@ -20,6 +20,9 @@ static const cli_command commands[] = {
     { "advise", cli_advise_main, "bucket cap and first bucket with the least exposed communication (model; --sim)" },
     { "json", cli_json_main, "a ddlbench CSV (provenance, header, rows) as one JSON document (scaling.json)" },
     { "merge", cli_merge_main, "a scaling sweep's raw/*.csv -> scaling.csv (efficiency vs 1 GPU and 1 node) and scaling.json" },
+    { "catalogue", cli_catalogue_main, "published scaling figures of the catalogue (harness/sim/studies) as CSV, for the reports" },
+    { "efficiency", cli_efficiency_main, "weak-scaling efficiency of a train CSV's steps against a baseline train CSV (make jitter)" },
+    { "fidelity", cli_fidelity_main, "make fidelity's statistics: merge, join, report (15/35 pass rule), profile and contention medians" },
     { "sweep-check", cli_sweep_check_main, "check a scaling sweep's parameters (sweep.sh, make run) against their limits" },
     { "gpu-check", cli_gpucheck_main, "CUDA build, one GPU: cuBLAS checks and rates, memory GB/s, device profile, step vs PyTorch" },
 };

@@ -4,6 +4,7 @@
  * nongemm_ms inserted for raw CSVs from before the full step), the two efficiencies (%.4f), wrong,
  * the PAPI pair and SCALING_EXTRA. A baseline of 0 images/s gives NA (the awk stopped on it). */
 #include "scaling.h"
+#include "csv.h"
 #include "parse.h"
 
 #include <math.h>
@@ -11,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define SCALING_MAX_COLS 256
 
 typedef struct sbuf { char *p; size_t n, cap; int oom; } sbuf; /* a growing NUL-terminated text */
 
@@ -30,6 +29,13 @@ static void sb_add(sbuf *b, const char *s, size_t k)
     b->p[b->n] = '\0';
 }
 static void sb_puts(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_cell(sbuf *b, const char *s) /* a cell read from a raw CSV, quoted again when it must be */
+{
+    if (!csv_needs_quotes(s)) { sb_puts(b, s); return; }
+    sb_puts(b, "\"");
+    for (const char *q; (q = strchr(s, '"')); s = q + 1) sb_add(b, s, (size_t)(q - s) + 1), sb_puts(b, "\"");
+    sb_puts(b, s), sb_puts(b, "\"");
+}
 static void sb_printf(sbuf *b, const char *fmt, ...)
 {
     char tmp[128];
@@ -94,17 +100,6 @@ static double value(const char *s)
     return strtod(tmp, NULL);
 }
 
-static int split(char *line, char **cells, int max)
-{
-    int n = 0;
-    for (char *p = line;; p++) {
-        if (n == max) return -1;
-        cells[n++] = p;
-        if (!(p = strchr(p, ','))) return n;
-        *p = '\0';
-    }
-}
-
 static int col(char *const *names, int n, const char *name) /* the last column of that name, or -1 */
 {
     for (int i = n - 1; i >= 0; i--) if (!strcmp(names[i], name)) return i;
@@ -118,14 +113,14 @@ static void sb_number(sbuf *b, double v)
     else sb_printf(b, "%.6g", v);
 }
 
-typedef struct sfile { char *copy; char **meta; int nmeta; } sfile; /* one raw CSV, split in place */
+typedef struct sfile { csv_doc d; } sfile; /* one raw CSV, read */
 
 static const char *const needed[] = { "model", "batch", "image_size", "ranks", "algo", "bucket_MB", "buckets",
                                       "step_ms_median", "gemm_ms", "images_per_s", "wrong" };
 enum { C_MODEL, C_BATCH, C_SIZE, C_RANKS, C_ALGO, C_BUCKET, C_BUCKETS, C_STEP, C_GEMM, C_IPS, C_WRONG, C_NEED };
 
 /* One row's text pieces and key (cells of a row of the raw CSV whose columns are c[]). */
-static int add_row(merge_state *m, char **cells, char *const *names, int ncols, const int *c, int is_model,
+static int add_row(merge_state *m, const char *const *cells, char *const *names, int ncols, const int *c, int is_model,
                    const scaling_setup *s)
 {
     if (m->nrows == m->caprows) {
@@ -140,27 +135,27 @@ static int add_row(merge_state *m, char **cells, char *const *names, int ncols, 
     *r = (srow){ cells[c[C_MODEL]], cells[c[C_ALGO]], cells[c[C_BUCKET]], g, value(cells[c[C_IPS]]), m->text.n, 0, 0 };
     sbuf *b = &m->text;
     sb_printf(b, "%s,%s,", bk, s->platform);
-    sb_puts(b, cells[c[C_MODEL]]), sb_puts(b, ","), sb_puts(b, cells[c[C_BATCH]]), sb_puts(b, ",");
-    sb_puts(b, cells[c[C_SIZE]]), sb_puts(b, ","), sb_puts(b, gs), sb_puts(b, ",");
+    sb_cell(b, cells[c[C_MODEL]]), sb_puts(b, ","), sb_cell(b, cells[c[C_BATCH]]), sb_puts(b, ",");
+    sb_cell(b, cells[c[C_SIZE]]), sb_puts(b, ","), sb_cell(b, gs), sb_puts(b, ",");
     sb_number(b, g >= s->gpus_per_node ? g / s->gpus_per_node : 1);
     if (g >= s->gpus_per_node) sb_printf(b, ",%ld,", s->gpus_per_node);
     else sb_printf(b, ",%s,", gs);
-    sb_puts(b, cells[c[C_ALGO]]), sb_puts(b, ","), sb_puts(b, cells[c[C_BUCKET]]), sb_puts(b, ",");
-    sb_puts(b, cells[c[C_BUCKETS]]);
+    sb_cell(b, cells[c[C_ALGO]]), sb_puts(b, ","), sb_cell(b, cells[c[C_BUCKET]]), sb_puts(b, ",");
+    sb_cell(b, cells[c[C_BUCKETS]]);
     int nongemm = col(names, ncols, "nongemm_ms") >= 0;
     for (int j = c[C_STEP]; j <= c[C_IPS]; j++) {
-        sb_puts(b, ","), sb_puts(b, cells[j]);
+        sb_puts(b, ","), sb_cell(b, cells[j]);
         if (j == c[C_GEMM] && !nongemm) sb_puts(b, ",0"); /* a raw CSV from before the full step */
     }
     r->tail = b->n;
-    sb_puts(b, cells[c[C_WRONG]]);
+    sb_cell(b, cells[c[C_WRONG]]);
     int pg = col(names, ncols, "papi_gemm_GFLOPps"), pi = col(names, ncols, "papi_gemm_ipc");
-    if (pg >= 0) sb_printf(b, ",%s,%s", cells[pg], pi >= 0 ? cells[pi] : "NA");
+    if (pg >= 0) sb_puts(b, ","), sb_cell(b, cells[pg]), sb_puts(b, ","), sb_cell(b, pi >= 0 ? cells[pi] : "NA");
     else sb_puts(b, ",NA,NA");
     char extra[] = SCALING_EXTRA, *save = NULL;
     for (char *x = strtok_r(extra, ",", &save); x; x = strtok_r(NULL, ",", &save)) {
         int k = col(names, ncols, x);
-        sb_puts(b, ","), sb_puts(b, k >= 0 ? cells[k] : "NA");
+        sb_puts(b, ","), sb_cell(b, k >= 0 ? cells[k] : "NA");
     }
     r->end = b->n;
     return b->oom;
@@ -172,51 +167,37 @@ static int bad(char *err, size_t errlen, const char *name, long line, const char
     return 2;
 }
 
-/* One raw CSV: its # lines kept, its rows added. 0, 1 out of memory, 2 not a raw CSV (err). */
+/* One raw CSV: read (its # lines kept), its rows added. 0, 1 out of memory, 2 not a raw CSV (err). */
 static int parse_file(merge_state *m, int fi, sfile *f, const scaling_file *in, const scaling_setup *s,
                       char *err, size_t errlen)
 {
-    char *names[SCALING_MAX_COLS], *cells[SCALING_MAX_COLS], what[300];
-    int ncols = -1, c[C_NEED];
+    char what[300];
+    int c[C_NEED], rc;
     size_t nl = strlen(in->name);
     int is_model = nl >= 10 && !strcmp(in->name + nl - 10, "-model.csv");
-    long lineno = 0;
-    for (char *line = f->copy, *next; line; line = next) {
-        if ((next = strchr(line, '\n'))) *next++ = '\0';
-        lineno++;
-        if (!*line) continue;
-        if (*line == '#') {
-            char **mm = realloc(f->meta, (size_t)(f->nmeta + 1) * sizeof *mm);
-            if (!mm) return 1;
-            f->meta = mm, f->meta[f->nmeta++] = line;
-            continue;
+    csv_doc *d = &f->d;
+    if ((rc = csv_read(in->text, in->len, 0, d, what, sizeof what)) == 2 && !strcmp(what, "no header row"))
+        return bad(err, errlen, in->name, 1, "no header row; expected a train CSV");
+    if (rc) return rc == 2 ? (snprintf(err, errlen, "%.200s: %s", in->name, what), 2) : 1;
+    for (int k = 0; k < C_NEED; k++)
+        if ((c[k] = csv_col(d, needed[k])) < 0) {
+            snprintf(what, sizeof what, "no %s column; expected a train CSV header (model,batch,...)", needed[k]);
+            return bad(err, errlen, in->name, d->header_line, what);
         }
-        if (ncols < 0) {
-            if ((ncols = split(line, names, SCALING_MAX_COLS)) < 0) return bad(err, errlen, in->name, lineno, "over 256 columns");
-            for (int k = 0; k < C_NEED; k++)
-                if ((c[k] = col(names, ncols, needed[k])) < 0) {
-                    snprintf(what, sizeof what, "no %s column; expected a train CSV header (model,batch,...)", needed[k]);
-                    return bad(err, errlen, in->name, lineno, what);
-                }
-            continue;
-        }
-        int k = split(line, cells, SCALING_MAX_COLS);
-        if (k != ncols) {
-            snprintf(what, sizeof what, "%d cells, expected %d (the header's)", k < 0 ? SCALING_MAX_COLS : k, ncols);
-            return bad(err, errlen, in->name, lineno, what);
-        }
-        int rk = col(names, ncols, "rank"); /* --per-rank: one row per rank; the summary row is "all" */
+    int rk = csv_col(d, "rank"); /* --per-rank: one row per rank; the summary row is "all" */
+    for (int r = 0; r < d->nrows; r++) {
+        const char *const *cells = (const char *const *)d->cells + (size_t)r * (size_t)d->ncols;
         if (rk >= 0 && strcmp(cells[rk], "all")) continue;
         const char *g = cells[c[C_RANKS]];
         if (!*g || g[strspn(g, "0123456789")] || value(g) < 1) {
             snprintf(what, sizeof what, "ranks \"%.40s\": expected a positive integer", g);
-            return bad(err, errlen, in->name, lineno, what);
+            return bad(err, errlen, in->name, d->lines[r], what);
         }
         double gv = value(g);
-        if (gv > m->gmax || (gv == m->gmax && m->fmax_model && !is_model)) m->gmax = gv, m->fmax = fi, m->fmax_model = is_model;
-        if (add_row(m, cells, names, ncols, c, is_model, s)) return 1;
+        if (gv > m->gmax || (gv == m->gmax && m->fmax_model && !is_model))
+            m->gmax = gv, m->fmax = fi, m->fmax_model = is_model;
+        if (add_row(m, cells, d->names, d->ncols, c, is_model, s)) return 1;
     }
-    if (ncols < 0) return bad(err, errlen, in->name, lineno, "no header row; expected a train CSV");
     return 0;
 }
 
@@ -240,8 +221,8 @@ static void sb_eff(sbuf *b, double e)
 static void write_table(const merge_state *m, const sfile *files, const scaling_setup *s, sbuf *o)
 {
     sb_puts(o, s->meta ? s->meta : "");
-    for (int i = 0; m->nrows && i < files[m->fmax].nmeta; i++) {
-        const char *line = files[m->fmax].meta[i];
+    for (int i = 0; m->nrows && i < files[m->fmax].d.ncomments; i++) {
+        const char *line = files[m->fmax].d.comments[i];
         if (!strncmp(line, "# command:", 10)) sb_puts(o, "# launch_command:"), sb_puts(o, line + 10);
         else sb_puts(o, line);
         sb_puts(o, "\n");
@@ -274,9 +255,6 @@ int scaling_merge(const scaling_file *files, int n, const scaling_setup *setup, 
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        if (!(f[i].copy = malloc(files[i].len + 1))) { snprintf(err, errlen, "out of memory"); goto out; }
-        memcpy(f[i].copy, files[i].text, files[i].len);
-        f[i].copy[files[i].len] = '\0';
         if (memchr(files[i].text, '\0', files[i].len)) {
             rc = bad(err, errlen, files[i].name, 1, "a NUL byte; expected a text CSV");
             goto out;
@@ -293,7 +271,67 @@ int scaling_merge(const scaling_file *files, int n, const scaling_setup *setup, 
     o.p = NULL;
     rc = 0;
 out:
-    for (int i = 0; f && i < n; i++) free(f[i].copy), free(f[i].meta);
+    for (int i = 0; f && i < n; i++) csv_free(&f[i].d);
     free(f), free(m.rows), free(m.text.p), free(o.p);
+    return rc;
+}
+
+/* step efficiency: the columns read from a train CSV */
+static const char *const step_cols[] = { "model", "algo", "bucket_MB", "ranks", "batch", "step_ms_median",
+                                         "step_ms_min", "step_ms_max" };
+enum { S_MODEL, S_ALGO, S_BUCKET, S_RANKS, S_BATCH, S_MED, S_MIN, S_MAX, S_NEED };
+
+static int step_read(const scaling_file *f, csv_doc *d, int *c, char *err, size_t errlen)
+{
+    char what[300];
+    int rc = csv_read(f->text, f->len, 0, d, what, sizeof what);
+    if (rc) return rc == 1 ? 1 : (snprintf(err, errlen, "%.200s: %s", f->name, what), 2);
+    for (int k = 0; k < S_NEED; k++)
+        if ((c[k] = csv_col(d, step_cols[k])) < 0)
+            return snprintf(err, errlen, "%.200s: no %s column; expected a train CSV", f->name, step_cols[k]), 2;
+    return 0;
+}
+
+/* images/s of a step of t ms at n ranks of batch b */
+static double step_rate(double n, double b, double t) { return t > 0 ? n * b / (t * 1e-3) : NAN; }
+
+int scaling_step_efficiency(const scaling_file *base, const scaling_file *run, char **out, char *err, size_t errlen)
+{
+    csv_doc b = { 0 }, r = { 0 };
+    int cb[S_NEED], cr[S_NEED], rc = step_read(base, &b, cb, err, errlen);
+    sbuf o = { 0 };
+    if (!rc) rc = step_read(run, &r, cr, err, errlen);
+    sb_puts(&o, SCALING_STEP_HEADER "\n");
+    for (int i = 0; !rc && i < r.nrows; i++) {
+        int j = b.nrows - 1;
+        while (j >= 0 && (strcmp(csv_cell(&b, j, cb[S_MODEL]), csv_cell(&r, i, cr[S_MODEL])) ||
+                          strcmp(csv_cell(&b, j, cb[S_ALGO]), csv_cell(&r, i, cr[S_ALGO])) ||
+                          strcmp(csv_cell(&b, j, cb[S_BUCKET]), csv_cell(&r, i, cr[S_BUCKET]))))
+            j--;
+        if (j < 0) {
+            rc = 2, snprintf(err, errlen, "%.200s: line %ld: no row of %.200s with its model, algo and bucket_MB",
+                             run->name, r.lines[i], base->name);
+            break;
+        }
+        double n0 = value(csv_cell(&b, j, cb[S_RANKS])), t0 = value(csv_cell(&b, j, cb[S_MED]));
+        double n = value(csv_cell(&r, i, cr[S_RANKS])), bt = value(csv_cell(&r, i, cr[S_BATCH]));
+        double x0 = step_rate(n0, value(csv_cell(&b, j, cb[S_BATCH])), t0), t[3];
+        for (int k = 0; k < 3; k++) t[k] = value(csv_cell(&r, i, cr[S_MED + k]));
+        if (!(x0 > 0) || !(n0 >= 1) || !(n >= 1) || !(t[0] > 0 && t[1] > 0 && t[2] > 0)) {
+            rc = 2, snprintf(err, errlen, "%.200s: a step time or rank count not > 0; expected a train CSV's",
+                             !(x0 > 0) || !(n0 >= 1) ? base->name : run->name);
+            break;
+        }
+        sb_printf(&o, "%.0f,%.3f,%.3f,%.3f,%.3f", n, t0, t[0], t[1], t[2]);
+        int order[3] = { 0, 2, 1 }; /* eff_min on the slowest step, eff_max on the fastest */
+        for (int k = 0; k < 3; k++)
+            sb_printf(&o, ",%.2f", 100 * scaling_efficiency(step_rate(n, bt, t[order[k]]), n, n0, x0));
+        sb_puts(&o, "\n");
+    }
+    csv_free(&b), csv_free(&r);
+    if (!rc && o.oom) rc = 1;
+    if (rc == 1) snprintf(err, errlen, "out of memory");
+    if (rc) free(o.p);
+    else *out = o.p;
     return rc;
 }

@@ -40,4 +40,15 @@ int scaling_order(const char *a, const char *b);
 int scaling_merge(const scaling_file *files, int n, const scaling_setup *setup, char **out, size_t *outlen,
                   char *err, size_t errlen);
 
+/* Weak-scaling efficiency of a run's steps against a baseline run (two train CSVs, as `make jitter`
+ * compares 1 and N GPUs): for each row of run whose model, algo and bucket_MB have a row in base (the
+ * last), the CSV row "gpus,step_ms_base,step_ms_median,step_ms_min,step_ms_max,eff_median_pct,
+ * eff_min_pct,eff_max_pct" (SCALING_STEP_HEADER; %.3f ms, %.2f %), where images/s = ranks x batch /
+ * step and eff = 100 x scaling_efficiency against the baseline's median step: on the run's median,
+ * slowest (eff_min) and fastest (eff_max) steps. Header first. 0 with *out (malloc'd), 1 out of
+ * memory, 2 with "NAME: ..." (not a train CSV, a step time not > 0, no row of base matching run's). */
+#define SCALING_STEP_HEADER \
+    "gpus,step_ms_base,step_ms_median,step_ms_min,step_ms_max,eff_median_pct,eff_min_pct,eff_max_pct"
+int scaling_step_efficiency(const scaling_file *base, const scaling_file *run, char **out, char *err, size_t errlen);
+
 #endif

@@ -112,7 +112,7 @@ step() { echo "# $*" >&2; }
 # fidelity_profile.sh, sourced (it uses $exe, $backend, $dry, $here and real()).
 . "$here/fidelity_profile.sh"
 
-merge_runs() { sh "$here/fidelity_join.sh" merge "$@"; } # per point: the median of the medians, the min of the mins
+merge_runs() { "$exe" fidelity merge "$@"; } # per point: the median of the medians, the min of the mins
 
 # real NP CMD...: CMD on NP ranks of the machine in use, through launch.sh: this node, the emulated
 # cluster's 2 nodes x $ppn ranks when $emu is set, or the allocation's nodes, $gpn ranks each.
@@ -172,7 +172,7 @@ rejoin_level() { # dir: the real allreduce runs already there merged again
         mv "$1/allreduce_real.csv.tmp" "$1/allreduce_real.csv" || die "--rejoin: no runs in $1"
 }
 
-join_level() { sh "$here/fidelity_join.sh" join "$@"; } # label dir: the rows of points.csv
+join_level() { "$exe" fidelity join "$@"; } # label dir: the rows of points.csv
 
 # emu_probe: empty when the emulated cluster can be made here, else why not (one line)
 emu_probe() {
@@ -229,4 +229,4 @@ if [ "$rejoin" != 1 ]; then # all done: the new runs replace their folders in OU
     for lv in "$work"/*/; do [ -d "$lv" ] || continue; n=$(basename "$lv"); rm -rf "${out:?}/$n" && mv "$lv" "$out/$n" || die "cannot move $lv into $out"; done
     mv "$work/points.csv.tmp" "$out/points.csv" && rmdir "$work" || die "cannot write $out/points.csv"
 else mv "$out/points.csv.tmp" "$out/points.csv"; fi
-sh "$here/fidelity_report.sh" "$out"
+sh "$here/fidelity_report.sh" "$out" "$exe"

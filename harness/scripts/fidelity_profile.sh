@@ -1,12 +1,14 @@
 #!/bin/sh
 # fidelity_profile.sh — sourced by fidelity.sh (not run alone): the compute side of a setup's
-# calibration, made before any compared point. Uses fidelity.sh's $exe, $backend, $dry, $here and real().
+# calibration, made before any compared point: it launches the runs; `ddlbench fidelity` takes their
+# medians. Uses fidelity.sh's $exe, $backend, $dry, $here and real().
 
 # Per-rank compute rates with k processes sharing the cores (kernel timings alone: no MPI, no step):
 # the GEMM rate of the trained model's own GEMMs (`ddlbench model --time --cold`, the same shapes the
 # step runs, each layer on its own weights in the step's order: one shared hot buffer priced the
 # step's GEMMs 2x fast, 26 against 55 ms a step on 2026-12-02) and the reduction cost (`ddlbench
-# calibrate`: float32 sums of 64 MiB vectors); the median of k concurrent runs of each -> local.profile.
+# calibrate`: float32 sums of 64 MiB vectors); the median of k concurrent runs of each -> local.profile
+# (`ddlbench fidelity profile`: the mean of the two middle runs when k is even).
 # On an allocation the launcher starts them, one per rank (each names its files by its rank).
 compute_profile() { # k dir
     if [ "$backend" = mpi ]; then
@@ -22,25 +24,14 @@ compute_profile() { # k dir
         wait
     fi
     [ -z "$dry" ] || return 0
-    awk -F' = ' '/^# gemm_train_ms_per_step/ { s = $0; sub(/.*\(/, "", s); sub(/ GFLOP.*/, "", s); g[++n] = s }
-        /^#/ || NF != 2 { next }
-        FILENAME ~ /cpu[0-9]+\.profile$/ && $1 !~ /^gemm_/ { if (!($1 in m)) key[++nk] = $1; v[$1, ++m[$1]] = $2 }
-        function med(a, k, pre,   i, j, t, w) { for (i = 1; i <= k; i++) w[i] = a[pre, i]
-                                        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
-                                        return w[int((k + 1) / 2)] }
-        END { if (n < 1 || nk < 1) exit 1
-              for (i = 1; i <= n; i++) gg["g", i] = g[i]
-              printf "# local-%d: medians of %d concurrent runs (ranks sharing the cores): GEMM rate of\n", n, n
-              printf "# `ddlbench model --model resnet50 --batch 2 --image-size 32 --time --cold`, the rest of `ddlbench calibrate`\n"
-              printf "gemm_gflops_fp32 = %s\ngemm_gflops_fp16 = %s\n", med(gg, n, "g"), med(gg, n, "g")
-              for (i = 1; i <= nk; i++) printf "%s = %s\n", key[i], med(v, m[key[i]], key[i]) }' \
-        "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" && mv "$2/local.profile.tmp" "$2/local.profile"
+    "$exe" fidelity profile "$2"/gemm*.txt "$2"/cpu*.profile >"$2/local.profile.tmp" &&
+        mv "$2/local.profile.tmp" "$2/local.profile"
 }
 
 # Compute slowed while communication runs (train --contention, framework.h), measured on this machine:
 # k concurrent `model --time --cold` alone (compute_profile's), then again beside a k-rank ring allreduce of 25 MiB buckets
 # polling every 50 us (DDL_POLL_US, as the trainer's communication thread does); the ratio of the
-# medians' GEMM times less 1, in percent, >= 0 -> dir/contention. A calibration run of its own: no
+# medians' GEMM times less 1, in percent, >= 0 -> dir/contention (`ddlbench fidelity contention`). A calibration run of its own: no
 # compared point enters it. Single node only; on an allocation (--backend mpi) and the emulated
 # cluster not measured: 0.
 contention_probe() { # k dir
@@ -63,11 +54,8 @@ contention_probe() { # k dir
     gemms "$1" "$2/beside" || { kill "$bg" 2>/dev/null; return 1; }
     kill -0 "$bg" 2>/dev/null || { echo "fidelity: the contention probe's allreduce ended before the GEMMs (see $2/beside.log)" >&2; return 1; }
     kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null || :
-    awk '/^# gemm_train_ms_per_step/ { if (FILENAME ~ /gemm[0-9]+\.txt$/) a[++na] = $3; else b[++nb] = $3 }
-        function med(v, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-                                       return v[int((n + 1) / 2)] }
-        END { if (na < 1 || nb < 1) exit 1; c = (med(b, nb) / med(a, na) - 1) * 100; printf "%.1f\n", (c > 0 ? c : 0) }' \
-        "$2"/gemm[0-9]*.txt "$2"/beside[0-9]*.txt >"$2/contention.tmp" && mv "$2/contention.tmp" "$2/contention"
+    "$exe" fidelity contention "$2"/gemm[0-9]*.txt "$2"/beside[0-9]*.txt >"$2/contention.tmp" &&
+        mv "$2/contention.tmp" "$2/contention"
 }
 
 # Communication slowed while compute runs (train --comm-contention, framework.h), the mirror, measured
@@ -97,9 +85,5 @@ comm_probe() { # k dir
         mv "$2/comm_contention.tmp" "$2/comm_contention"
 }
 # comm_ratio alone.csv beside.csv: (beside / alone - 1) x 100 of the in-place rows' median times, >= 0,
-# one decimal; exit 1 when either has no in-place row or alone's time is not > 0
-comm_ratio() {
-    awk -F, 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
-        $c[f, "placement"] == "in" { t[f] = $c[f, "time_us_median"] }
-        END { if (!(1 in t) || !(2 in t) || !(t[1] > 0)) exit 1; r = (t[2] / t[1] - 1) * 100; printf "%.1f\n", (r > 0 ? r : 0) }' "$1" "$2"
-}
+# one decimal (`ddlbench fidelity comm-ratio`); fails when either has no in-place row or alone's time is not > 0
+comm_ratio() { "$exe" fidelity comm-ratio "$1" "$2"; }

@@ -11,4 +11,4 @@ rc=$?
 grep -E '^(stat::number_of_executed_units|stat::new_units_added|SUMMARY|Done)' fuzz.log
 if [ $rc -ne 0 ]; then tail -n 30 fuzz.log; echo "fuzz: FAILED, input in $dir/crash-*"; exit 1; fi
 echo "fuzz: $secs s over parse_size/int/list, profile_parse, coll_grid/patterns_parse, platform bw/lat," \
-    "platform files, study entries: nothing found"
+    "platform files, study entries, CSV, key = value lines: nothing found"

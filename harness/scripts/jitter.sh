@@ -4,7 +4,8 @@
 # `train --jitter PCT` in 0 1 2 5 10 (every rank's GEMMs stretched by PCT/100 x Exp(1) per step,
 # seeded: harness/train/trainer.h), STEPS timed steps each. Efficiency against 1 GPU at the same
 # jitter: median = t1 / t256 on the median steps, min-max = t1 / t256 on the slowest and fastest of
-# the 256-GPU steps. Writes OUT/jitter.csv and OUT/jitter.png/.svg; prints the table.
+# the 256-GPU steps (`ddlbench efficiency`, common/scaling.c). Writes OUT/jitter.csv and
+# OUT/jitter.png/.svg; prints the table.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -23,7 +24,6 @@ mkdir -p "$out/p1" "$out/pN" || die "cannot create $out"
 g=$((nodes * 4))
 "$exe" platform --preset minsky --nodes 1 --gpus-per-node 1 -o "$out/p1" >/dev/null &&
     "$exe" platform --preset minsky --nodes "$nodes" -o "$out/pN" >/dev/null || exit 2
-col() { awk -F, -v k="$1" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k] }' "$2"; }
 T="train --model resnet50 --batch 32 -a ddl --bucket-mb 25 --warmup 1 --steps $steps --profile p100"
 echo "jitter_pct,gpus,step_ms_1gpu,step_ms_median,step_ms_min,step_ms_max,eff_median_pct,eff_min_pct,eff_max_pct" >"$out/jitter.csv.tmp"
 for j in $pcts; do
@@ -32,10 +32,10 @@ for j in $pcts; do
     sh "$here/launch.sh" -b simulated -n 1 -p "$out/p1" "$sim" $T --jitter "$j" --csv "$out/j$j-1.csv" >"$out/j$j-1.log" 2>&1 &&
         sh "$here/launch.sh" -b simulated -n "$g" -g 4 -p "$out/pN" "$sim" $T --jitter "$j" --csv "$out/j$j-$g.csv" \
             >"$out/j$j-$g.log" 2>&1 || { echo "jitter.sh: the jitter $j run failed; see $out/j$j-*.log" >&2; exit 1; }
-    awk -v j="$j" -v g="$g" -v t1="$(col step_ms_median "$out/j$j-1.csv")" -v md="$(col step_ms_median "$out/j$j-$g.csv")" \
-        -v mn="$(col step_ms_min "$out/j$j-$g.csv")" -v mx="$(col step_ms_max "$out/j$j-$g.csv")" \
-        'BEGIN { printf "%s,%d,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f\n", j, g, t1, md, mn, mx, 100 * t1 / md, 100 * t1 / mx, 100 * t1 / mn }' \
-        >>"$out/jitter.csv.tmp"
+    # efficiency against 1 GPU at the same jitter (common/scaling.c): median, slowest and fastest step
+    row=$("$exe" efficiency "$out/j$j-1.csv" "$out/j$j-$g.csv" | sed 1d) && [ -n "$row" ] ||
+        { echo "jitter.sh: no efficiency for jitter $j (see above)" >&2; exit 1; }
+    echo "$j,$row" >>"$out/jitter.csv.tmp"
 done
 mv "$out/jitter.csv.tmp" "$out/jitter.csv"
 if command -v gnuplot >/dev/null 2>&1; then
@@ -44,5 +44,8 @@ if command -v gnuplot >/dev/null 2>&1; then
             "$root/plots/jitter.gp" && mv "$out/jitter.$term.tmp" "$out/jitter.$term"
     done
 fi
-awk -F, 'NR == 1 { printf "# %-7s %6s %10s %10s %8s %16s\n", "jitter%", "gpus", "1gpu_ms", "step_ms", "eff%", "eff min-max%"; next }
-    { printf "  %-7s %6s %10.1f %10.1f %8.1f %7.1f-%-7.1f\n", $1, $2, $3, $4, $7, $8, $9 }' "$out/jitter.csv"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                  printf "# %-7s %6s %10s %10s %8s %16s\n", "jitter%", "gpus", "1gpu_ms", "step_ms", "eff%", "eff min-max%"
+                  next }
+    { printf "  %-7s %6s %10.1f %10.1f %8.1f %7.1f-%-7.1f\n", $c["jitter_pct"], $c["gpus"], $c["step_ms_1gpu"],
+             $c["step_ms_median"], $c["eff_median_pct"], $c["eff_min_pct"], $c["eff_max_pct"] }' "$out/jitter.csv"

@@ -1,24 +1,35 @@
 #!/bin/sh
-# report.sh RUN_DIR — RUN_DIR/report.md from RUN_DIR/scaling.csv: provenance, scaling efficiency at
-# the largest GPU count per model and algorithm beside the study's figures (docs/SOURCES.md: IBM PowerAI DDL
-# 95% ResNet-50 and 88% ResNet-101 / ImageNet-22K on 256 GPUs; Facebook's Caffe2 89% ResNet-50),
-# where the step time goes there (compute: GEMM and non-GEMM, exposed communication, SGD), hardware
-# counters when measured, the projected time to train (beside the study's 50 min and 7 h), stragglers
-# flagged by the launches' --per-rank summary, the catalogue's closest published figures and, after
-# `make run REALISM=study`, the run with the non-ideal effects (report_study.sh), and links to the
-# charts (plots/plots.sh). Written whole:
-# report.md.tmp, then renamed.
+# report.sh RUN_DIR [EXE] — RUN_DIR/report.md from RUN_DIR/scaling.csv (columns by name): provenance,
+# scaling efficiency at the largest GPU count per model and algorithm beside the published figures of
+# the catalogue at that model and scale (`EXE catalogue --platform P`, harness/sim/studies; EXE
+# defaults to $DDLBENCH, else $BUILD/ddlbench, else build/ddlbench), where the step time goes there
+# (compute: GEMM and non-GEMM, exposed communication, SGD), hardware counters when measured, the
+# projected time to train (beside the catalogue's published times), stragglers flagged by the
+# launches' --per-rank summary, the catalogue's closest published figures and, after `make run
+# REALISM=study`, the run with the non-ideal effects (report_study.sh), and links to the charts
+# (plots/plots.sh). Written whole: report.md.tmp, then renamed.
 set -eu
-[ $# -eq 1 ] || { echo "usage: report.sh RUN_DIR" >&2; exit 2; }
-dir=$1 csv=$1/scaling.csv
+[ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: report.sh RUN_DIR [EXE]" >&2; exit 2; }
+dir=$1 csv=$1/scaling.csv root=$(cd "$(dirname "$0")/../.." && pwd)
+b=${BUILD:-build}; case $b in /*) ;; *) b=$root/$b;; esac
+exe=${2:-${DDLBENCH:-$b/ddlbench}}
 [ -f "$csv" ] || { echo "report.sh: $csv: no such file (expected a results folder of make run)" >&2; exit 2; }
 . "$(dirname "$0")/outdir.sh"
 outfile_ready RUN_DIR "$dir/report.md" # before any work; a link to report.md is followed
 out=$outdir_file
-trap 'rm -f "$out.tmp" "$out.tmp2" "$out.study"' EXIT
+trap 'rm -f "$out.tmp" "$out.tmp2" "$out.study" "$out.cat"' EXIT
 trap 'exit 130' INT TERM
+pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["platform"]; exit }' \
+    "$csv")
+"$exe" catalogue --platform "${pl:-none}" >"$out.cat" 2>/dev/null || : >"$out.cat" # none: no published column
 {
-awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
+awk -F, -v catf="$out.cat" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
+    FILENAME == catf && FNR == 1 { for (i = 1; i <= NF; i++) cc[$i] = i; next }
+    FILENAME == catf { lab = $0; for (i = 1; i < cc["label"]; i++) sub(/^[^,]*,/, "", lab) # the last cell, maybe quoted
+                if (lab ~ /^"/) { lab = substr(lab, 2, length(lab) - 2); gsub(/""/, "\"", lab) }
+                k = $cc["model"] SUBSEP $cc["gpus"]; if (k in pub) pub[k] = pub[k] ", " lab; else pub[k] = lab
+                h = $cc["hours"] == "NA" ? "" : hm($cc["hours"])
+                if (h != "" && (k in hrs)) hrs[k] = hrs[k] ", " h; else if (h != "") hrs[k] = h; next }
     /^# / { k = substr($0, 3); i = index(k, ":"); if (i) meta[substr(k, 1, i - 1)] = substr(k, i + 2)
             keys[++nk] = substr(k, 1, i - 1); next }
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -38,10 +49,6 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
     function pct(x) { return x == "NA" || x == "" ? "NA" : sprintf("%.1f%%", 100 * x) }
     function share(x, t) { return t > 0 ? sprintf("%.2f (%.1f%%)", x, 100 * x / t) : sprintf("%.2f", x) }
     END {
-        study["resnet50"] = "IBM DDL 95%, Facebook Caffe2 89%"
-        study["resnet101-22k"] = "IBM DDL 88%"
-        y2017 = meta["platform"] ~ /(^|\/)(minsky|bigbasin)[^\/ ]*( |$)/ # the study: 2017 platforms, 256 GPUs
-        for (j = 1; j <= nm; j++) if (!y2017 || gmax[models[j]] != 256) delete study[models[j]]
         printf "# Run %s\n\n", run
         printf "%s backend", meta["backend"]
         if (meta["platform"] != "") printf ", platform %s", meta["platform"]
@@ -51,13 +58,14 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
             print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/model_step.h; checked against the simulation in tests/sim_speed.sh), labelled `model` in the CSV.\n"
         print "## Scaling efficiency at the largest GPU count\n"
         print "Efficiency E(N) = images/s at N GPUs / (N/N0 x images/s at N0), against one GPU (N0 = 1) and"
-        print "against one node. The study figures (256 P100 GPUs, InfiniBand, 2017) are shown only for a run of"
-        print "a 2017 platform at 256 GPUs, for comparison.\n"
-        print "| model | GPUs | algorithm | bucket MB | images/s | E vs 1 GPU | E vs 1 node | study (256 GPUs) |"
+        print "against one node. Published: the figures of the catalogue (harness/sim/studies, `ddlbench catalogue`)"
+        print "at the same model and GPU count, where this run'"'"'s platform is of the family of one of theirs.\n"
+        print "| model | GPUs | algorithm | bucket MB | images/s | E vs 1 GPU | E vs 1 node | published (same GPUs) |"
         print "|---|---:|---|---:|---:|---:|---:|---|"
         for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])
             printf "| %s | %d | %s | %s | %.1f | %s | %s | %s |\n", models[j], gmax[models[j]], alg(r), f(r, "bucket_MB"),
-                f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")), study[models[j]] == "" ? "-" : study[models[j]]
+                f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")),
+                ((models[j] SUBSEP gmax[models[j]]) in pub) ? pub[models[j], gmax[models[j]]] : "-"
         print "\n@@STUDY@@" # report_study.sh: the closest catalogue figures, REALISM=study
         print "\n## Where the time goes (largest GPU count)\n"
         print "Medians over steps of the maximum over ranks, in ms (share of the step). Compute = forward and"
@@ -99,13 +107,13 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         if (!("time_to_train_h" in c)) { print "Not in this scaling.csv (written before the time_to_train_h column)."; return }
         print "Projected wall time (GPU-hours) of the study workloads at the images/s above: epochs x images / (images/s)."
         print "Assumptions: no data loading, no evaluation, every step at the measured or simulated rate; the"
-        print "ResNet-101 / ImageNet-22K epochs are an assumption (docs/SOURCES.md §1). Study: ResNet-50 90 epochs"
-        print "in 50 min, ResNet-101 / ImageNet-22K in about 7 h, both on 256 GPUs."
+        print "ResNet-101 / ImageNet-22K epochs are an assumption (docs/SOURCES.md §1). Published: the wall times of"
+        print "the catalogue'"'"'s figures at the same model and GPU count (as in the efficiency table)."
         img = ("image_size" in c) ? v[1, c["image_size"]] + 0 : 224
         if (img != 224) printf "**A projection of this configuration only:** its images are %dx%d, not the study'"'"'s 224x224, so these times are not comparable with the study'"'"'s.\n", img, img
         print ""
         hdr2 = "| model | workload | GPUs |"; for (k = 1; k <= na; k++) hdr2 = hdr2 " " algos[k] " |"
-        print hdr2 " study (256 GPUs) |"; hdr2 = "|---|---|---:|"; for (k = 1; k <= na; k++) hdr2 = hdr2 "---:|"; print hdr2 "---|"
+        print hdr2 " published |"; hdr2 = "|---|---|---:|"; for (k = 1; k <= na; k++) hdr2 = hdr2 "---:|"; print hdr2 "---|"
         for (j = 1; j <= nm; j++) {
             cnt = split(gl[models[j]], gs, " ")
             for (g = 2; g <= cnt; g++) { x = gs[g]; for (k = g - 1; k > 0 && gs[k] + 0 > x + 0; k--) gs[k + 1] = gs[k]; gs[k + 1] = x }
@@ -116,7 +124,7 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
                     if (f(r, "dataset") != "NA") wl = f(r, "epochs") " x " f(r, "dataset")
                 }
                 line = sprintf("| %s | %s | %s |", models[j], wl, gs[g]); for (k = 1; k <= na; k++) line = line " " ((algos[k] in cell) ? cell[algos[k]] : "-") " |"
-                print line " " (img != 224 ? "- (image " img ")" : models[j] == "resnet50" ? "50 min" : models[j] == "resnet101-22k" ? "7 h" : "-") " |"
+                print line " " (img != 224 ? "- (image " img ")" : ((models[j] SUBSEP gs[g]) in hrs) ? hrs[models[j], gs[g]] : "-") " |"
             }
         }
     }
@@ -132,9 +140,9 @@ awk -F, -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
         for (k = 1; k <= ns; k++) { r = strag[k]
             printf "| %s | %s | %s | %s | **%s flagged** | %s | %s | %s |\n", f(r, "model"), f(r, "gpus"), f(r, "algo"), f(r, "bucket_MB"),
                 f(r, "stragglers"), f(r, "slowest_rank"), f(r, "lag_ms"), f(r, "mad_ms") }
-    }' "$csv"
+    }' "$out.cat" "$csv"
 } >"$out.tmp"
-sh "$(dirname "$0")/report_study.sh" "$dir" >"$out.study"
+sh "$(dirname "$0")/report_study.sh" "$dir" "$exe" >"$out.study"
 sed -e "/^@@STUDY@@\$/r $out.study" -e '/^@@STUDY@@$/d' "$out.tmp" >"$out.tmp2" && rm -f "$out.study" "$out.tmp" &&
     mv "$out.tmp2" "$out"
 echo "# report: $dir/report.md"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# report_study.sh RUN_DIR — two sections of RUN_DIR/report.md (report.sh prints them into it):
+# report_study.sh RUN_DIR [EXE] — two sections of RUN_DIR/report.md (report.sh prints them into it):
 #   1. the catalogue's closest published figures: the entries of harness/sim/studies (ddlbench study)
 #      for the run's models on the run's platform family (the platform's name up to its first digit or
 #      dash: minsky, bigbasin, horovod, dgxh...), else on any platform, each with its published figure,
@@ -9,8 +9,10 @@
 #      of every model and algorithm, ideal beside the run with the non-ideal effects, and which effects.
 # Markdown on stdout; nothing when there is nothing to say of section 2.
 set -eu
-[ $# -eq 1 ] || { echo "usage: report_study.sh RUN_DIR" >&2; exit 2; }
+[ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: report_study.sh RUN_DIR [EXE]" >&2; exit 2; }
 dir=$1 root=$(cd "$(dirname "$0")/../.." && pwd)
+b=${BUILD:-build}; case $b in /*) ;; *) b=$root/$b;; esac
+exe=${2:-${DDLBENCH:-$b/ddlbench}} # its `catalogue`: the entries, read by column name
 cat_dir=$root/harness/sim/studies bands=$root/results/study/bands.csv
 csv_meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; } # a provenance line of a scaling.csv
 family() { basename "$1" .platform | sed 's/[ 0-9-].*//'; }
@@ -25,13 +27,15 @@ echo "against that baseline, where it reached both."
 echo
 echo "| model | entry | platform family | GPUs | baseline GPUs | published | predicted band | this run (its best algorithm) |"
 echo "|---|---|---|---:|---:|---:|---|---|"
-for f in "$cat_dir"/*.study; do
-    e=$(basename "$f" .study)
-    awk -F' = ' '!/^#/ && NF >= 2 { v[$1] = $2 } END { split(v["platforms"], p, "|"); print v["model"] "\t" v["gpus"] "\t" v["baseline"] "\t" v["published"] "\t" p[1] "\t" v["label"] }' "$f" |
-        while IFS="$(printf '\t')" read -r model gpus base pub plat label; do
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$e" "$model" "$gpus" "$base" "$pub" "$(family "$plat")" "$label"
-        done
-done | awk -F'\t' -v fam="$run_family" -v bands="$bands" -v csv="$dir/scaling.csv" '
+"$exe" catalogue --catalogue "$cat_dir" 2>/dev/null |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) cc[$i] = i; next }
+        { lab = $0; for (i = 1; i < cc["label"]; i++) sub(/^[^,]*,/, "", lab) # the last cell, maybe quoted
+          if (lab ~ /^"/) { lab = substr(lab, 2, length(lab) - 2); gsub(/""/, "\"", lab) }
+          split($cc["platforms"], p, "|")
+          print $cc["entry"] "\t" $cc["model"] "\t" $cc["gpus"] "\t" $cc["baseline"] "\t" $cc["published_pct"] "\t" p[1] "\t" lab }' |
+    while IFS="$(printf '\t')" read -r e model gpus base pub plat label; do
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$e" "$model" "$gpus" "$base" "$pub" "$(family "$plat")" "$label"
+    done | awk -F'\t' -v fam="$run_family" -v bands="$bands" -v csv="$dir/scaling.csv" '
     BEGIN { while ((getline l < bands) > 0) { split(l, b, ","); lo[b[2]] = b[3]; hi[b[2]] = b[4] }
             FS = ","; while ((getline l < csv) > 0) { if (l ~ /^#/) continue; n = split(l, x, ",")
                 if (!h) { h = 1; for (i = 1; i <= n; i++) c[x[i]] = i; continue }

@@ -1,5 +1,6 @@
 /* fit.c — weighted least squares of t = α + n·β and the two-segment model (see fit.h). */
 #include "fit.h"
+#include "stats.h"
 
 #include <math.h>
 
@@ -139,13 +140,8 @@ static int is_outlier(const fit_model *m, int i)
 static double log_median(const fit_model *m, const double *n, const double *t, int count)
 {
     double r[FIT_MAX_POINTS];
-    for (int i = 0; i < count; i++) {
-        double v = fabs(log(fit_model_predict(m, n, n[i]) / t[i]));
-        int j = i;
-        while (j > 0 && r[j - 1] > v) r[j] = r[j - 1], j--;
-        r[j] = v;
-    }
-    return count % 2 ? r[count / 2] : (r[count / 2 - 1] + r[count / 2]) / 2;
+    for (int i = 0; i < count; i++) r[i] = fabs(log(fit_model_predict(m, n, n[i]) / t[i]));
+    return stats_median(r, (size_t)count);
 }
 
 /* Leave one out: of the kept points (cn, ct) that took longer than the next larger size (which no

@@ -1,7 +1,9 @@
 /* platform_file.c — the strict parser of platform files (format in platform_file.h; the writers:
  * platform_file_write.c). */
 #include "platform_file.h"
+#include "kv.h"
 #include "parse.h"
+#include "textfile.h"
 #include "sim.h"
 
 #include <errno.h>
@@ -10,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LINE_MAX_BYTES 1000
 #define WIDE PLATFORM_MAX_GPUS_PER_NODE /* nvlinks are read before gpus_per_node is known */
 
 /* The keys: what each holds and where it goes. REQ: must be given (inter_bw or nic_bw: one of them). */
@@ -208,27 +209,12 @@ static int set_key(const key *k, const char *v, platform *pf, platform_fit *fit,
     return 0;
 }
 
-/* One line [s, end). 0, or 2 with err. */
-static int parse_line(const char *s, const char *end, platform *pf, platform_fit *fit, int *seen, char *err,
-                      size_t errlen)
+/* One key = value line (kv.h). 0, or 2 with err. */
+static int parse_pair(const char *p, char *v, platform *pf, platform_fit *fit, int *seen, char *err, size_t errlen)
 {
-    char line[LINE_MAX_BYTES + 1], *p, *eq, *v, *ve;
-    memcpy(line, s, (size_t)(end - s));
-    line[end - s] = '\0';
-    if ((p = strchr(line, '#'))) *p = '\0';
-    for (p = line; *p == ' ' || *p == '\t'; p++) {}
-    if (!*p || *p == '\r') return 0;
-    if (!(eq = strchr(p, '='))) {
-        snprintf(err, errlen, "expected \"key = value\"");
-        return 2;
-    }
-    for (ve = eq; ve > p && strchr(" \t", ve[-1]); ve--) {}
-    *ve = '\0';
-    for (v = eq + 1; *v == ' ' || *v == '\t'; v++) {}
-    for (ve = v + strlen(v); ve > v && strchr(" \t\r", ve[-1]); ve--) {}
-    *ve = '\0';
-    if (strpbrk(v, " \t")) {
-        snprintf(err, errlen, "%.40s: expected one value, then at most a # comment", p);
+    char why[120];
+    if (kv_word(v, why, sizeof why)) {
+        snprintf(err, errlen, "%.40s: %s", p, why);
         return 2;
     }
     int k = 0;
@@ -248,7 +234,7 @@ static int parse_line(const char *s, const char *end, platform *pf, platform_fit
 int platform_file_parse(const char *text, size_t len, const char *name, platform *pf, platform_fit *fit,
                         char *err, size_t errlen)
 {
-    int seen[NKEYS] = { 0 }, lineno = 0;
+    int seen[NKEYS] = { 0 };
     platform p;
     platform_fit f, *fp = fit ? fit : &f;
     char why[300];
@@ -256,28 +242,15 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
     memset(fp, 0, sizeof *fp);
     memset(wide_links, 0, sizeof wide_links);
     p.nodes = 1;
-    if (memchr(text, '\0', len)) {
-        snprintf(err, errlen, "platform file %s: contains a NUL byte; expected key = value text", name);
+    kv_reader r;
+    char *key, *val;
+    int got;
+    kv_start(&r, text, len);
+    while ((got = kv_next(&r, &key, &val, why, sizeof why)) == 1)
+        if (parse_pair(key, val, &p, fp, seen, why, sizeof why)) break;
+    if (got) { /* 1: a pair refused, 2: a line that is not one */
+        snprintf(err, errlen, "platform file %s:%d: %s", name, r.lineno, why);
         return 2;
-    }
-    for (const char *s = text, *end = text + len; s < end;) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s)), *eol = nl ? nl : end; /* last newline optional */
-        lineno++;
-        if (eol - s > LINE_MAX_BYTES) {
-            snprintf(err, errlen, "platform file %s:%d: line longer than 1000 bytes", name, lineno);
-            return 2;
-        }
-        long bad = parse_line_bad(s, (size_t)(eol - s));
-        if (bad >= 0) {
-            snprintf(err, errlen, "platform file %s:%d: byte %ld is a control character or not UTF-8; expected text",
-                     name, lineno, bad + 1);
-            return 2;
-        }
-        if (parse_line(s, eol, &p, fp, seen, why, sizeof why)) {
-            snprintf(err, errlen, "platform file %s:%d: %s", name, lineno, why);
-            return 2;
-        }
-        s = eol + 1;
     }
     for (int k = 0; k < NKEYS; k++)
         if ((keys[k].flags & REQ) && !seen[k]) {
@@ -317,22 +290,11 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
 
 int platform_file_load(const char *path, platform *pf, platform_fit *fit, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    int rc = 2;
-    if (!f) {
-        snprintf(err, errlen, "platform file %s: cannot open: %s", path, strerror(errno));
-        return 2;
-    }
+    char *buf = NULL, why[400];
     size_t len = 0;
-    if (!(buf = malloc(PLATFORM_FILE_MAX_BYTES + 1))) snprintf(err, errlen, "platform file %s: out of memory", path);
-    else if ((len = fread(buf, 1, PLATFORM_FILE_MAX_BYTES + 1, f)), ferror(f))
-        snprintf(err, errlen, "platform file %s: read error", path);
-    else if (len > PLATFORM_FILE_MAX_BYTES)
-        snprintf(err, errlen, "platform file %s: larger than %d bytes", path, PLATFORM_FILE_MAX_BYTES);
-    else
-        rc = platform_file_parse(buf, len, path, pf, fit, err, errlen);
-    fclose(f);
+    int rc = textfile_read(path, &buf, &len, why, sizeof why);
+    if (rc) snprintf(err, errlen, "platform file %s", why);
+    else rc = platform_file_parse(buf, len, path, pf, fit, err, errlen);
     free(buf);
     return rc;
 }

@@ -2,8 +2,8 @@
  * terms as the presets (platform.h), so the simulator (`make run PLATFORM=FILE`), the α-β-γ model
  * (`ddlbench model --algo ... --preset FILE`) and `auto` (`train --platform FILE`) read it alike.
  *
- * Format: key = value lines, "# comment" lines, blank lines; a trailing "# comment" is allowed; the
- * last line's newline is optional. Latencies take units (3us, 2ms, 1e-6: s); bandwidths too (400Gbit,
+ * Format: the one key = value grammar (common/kv.h): key = value lines, "# comment" lines, blank
+ * lines; a trailing "# comment" is allowed; the last line's newline is optional; read by textfile.h. Latencies take units (3us, 2ms, 1e-6: s); bandwidths too (400Gbit,
  * 50GB/s, 5e10: bytes/s):
  *   name = local                 [A-Za-z0-9._-], 1..63 characters            (required)
  *   gpus_per_node = 4            1..64: ranks per node the fit was made with  (required)
@@ -51,8 +51,6 @@
 #include "platform.h"
 
 #include <stdio.h>
-
-#define PLATFORM_FILE_MAX_BYTES 65536
 
 #define PLATFORM_FACTOR_LEN 256
 

@@ -1,7 +1,9 @@
 /* profile.c — the strict key=value parser and writer of device profiles (format in profile.h). */
 #include "profile.h"
+#include "kv.h"
 #include "outfile.h"
 #include "parse.h"
+#include "textfile.h"
 #include "tree.h"
 
 #include <errno.h>
@@ -10,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
-#include <sys/stat.h>
-
-#define LINE_MAX_BYTES 1000
 
 typedef struct key_row {
     const char *key;
@@ -29,12 +28,6 @@ static const key_row keys[] = {
     { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
-
-static const char *skip_space(const char *s, const char *end)
-{
-    while (s < end && (*s == ' ' || *s == '\t' || *s == '\r')) s++;
-    return s;
-}
 
 /* A decimal number >= 0 from val (vlen bytes). 0, or 2 with err set. */
 static int parse_value(const char *val, ptrdiff_t vlen, const char *name, int lineno, const char *key, double *v,
@@ -88,39 +81,21 @@ static int parse_reduce_point(const char *key, const char *val, ptrdiff_t vlen, 
     return 0;
 }
 
-/* One line [s, end) without its newline. 0, or 2 with err set. */
-static int parse_line(const char *s, const char *end, const char *name, int lineno, profile *out,
-                      int *seen, char *err, size_t errlen)
+/* One key = value line (kv.h). 0, or 2 with err set. */
+static int parse_pair(const char *key, char *val, const char *name, int lineno, profile *out, int *seen, char *err,
+                      size_t errlen)
 {
-    char key[64], val[128];
-    const char *k0, *k1, *v0, *v1;
-    s = skip_space(s, end);
-    if (s == end || *s == '#') return 0;
-    k0 = s;
-    while (s < end && *s != '=' && *s != ' ' && *s != '\t') s++;
-    k1 = s;
-    s = skip_space(s, end);
-    if (s == end || *s != '=' || k1 == k0) {
-        snprintf(err, errlen, "%s:%d: expected \"key = value\"", name, lineno);
+    char why[120];
+    if (kv_word(val, why, sizeof why)) {
+        snprintf(err, errlen, "%s:%d: %s", name, lineno, why);
         return 2;
     }
-    s = skip_space(s + 1, end);
-    v0 = s;
-    while (s < end && *s != ' ' && *s != '\t' && *s != '\r' && *s != '#') s++;
-    v1 = s;
-    s = skip_space(s, end);
-    if (s != end && *s != '#') {
-        snprintf(err, errlen, "%s:%d: expected one value, then at most a # comment", name, lineno);
-        return 2;
-    }
-    snprintf(key, sizeof key, "%.*s", (int)(k1 - k0 < 63 ? k1 - k0 : 63), k0);
-    snprintf(val, sizeof val, "%.*s", (int)(v1 - v0 < 127 ? v1 - v0 : 127), v0);
-    if (!strncmp(key, PROFILE_REDUCE_KEY, strlen(PROFILE_REDUCE_KEY)) && k1 - k0 < 63)
-        return parse_reduce_point(key, val, v1 - v0, name, lineno, out, err, errlen);
+    if (!strncmp(key, PROFILE_REDUCE_KEY, strlen(PROFILE_REDUCE_KEY)) && strlen(key) < 63)
+        return parse_reduce_point(key, val, (ptrdiff_t)strlen(val), name, lineno, out, err, errlen);
     int i = 0;
-    while (i < NKEYS && (strlen(keys[i].key) != (size_t)(k1 - k0) || strcmp(key, keys[i].key))) i++;
+    while (i < NKEYS && strcmp(key, keys[i].key)) i++;
     if (i == NKEYS) {
-        snprintf(err, errlen, "%s:%d: unknown key \"%s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
+        snprintf(err, errlen, "%s:%d: unknown key \"%.63s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
                               "reduce_ns_per_byte, mem_gbps, sgd_gbps or reduce_ns_per_byte_at_SIZE)", name, lineno, key);
         return 2;
     }
@@ -129,7 +104,7 @@ static int parse_line(const char *s, const char *end, const char *name, int line
         return 2;
     }
     double v;
-    if (parse_value(val, v1 - v0, name, lineno, key, &v, err, errlen)) return 2;
+    if (parse_value(val, (ptrdiff_t)strlen(val), name, lineno, key, &v, err, errlen)) return 2;
     if (!(v >= keys[i].min && v <= keys[i].max)) {
         snprintf(err, errlen, "%s:%d: %s: expected a number in %g..%g, got %s", name, lineno, key, keys[i].min,
                  keys[i].max, val);
@@ -142,9 +117,10 @@ static int parse_line(const char *s, const char *end, const char *name, int line
 
 int profile_parse(const char *text, size_t len, const char *name, profile *out, char *err, size_t errlen)
 {
-    int seen[NKEYS] = { 0 }, lineno = 0;
+    int seen[NKEYS] = { 0 }, got;
     profile pr = { 0 };
-    const char *s = text, *end = text + len;
+    kv_reader r;
+    char *key, *val, why[200];
     if (memchr(text, '\0', len)) {
         snprintf(err, errlen, "%s: contains a NUL byte (a binary file?); expected key = value text", name);
         return 2;
@@ -154,25 +130,16 @@ int profile_parse(const char *text, size_t len, const char *name, profile *out, 
                  name);
         return 2;
     }
-    while (s < end) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s));
-        lineno++;
-        if (!nl) {
-            snprintf(err, errlen, "%s:%d: last line has no newline (truncated file?)", name, lineno);
-            return 2;
-        }
-        if (nl - s > LINE_MAX_BYTES) {
-            snprintf(err, errlen, "%s:%d: line longer than %d bytes", name, lineno, LINE_MAX_BYTES);
-            return 2;
-        }
-        long bad = parse_line_bad(s, (size_t)(nl - s));
-        if (bad >= 0) {
-            snprintf(err, errlen, "%s:%d: byte %ld is a control character or not UTF-8; expected text", name, lineno,
-                     bad + 1);
-            return 2;
-        }
-        if (parse_line(s, nl, name, lineno, &pr, seen, err, errlen)) return 2;
-        s = nl + 1;
+    kv_start(&r, text, len);
+    while ((got = kv_next(&r, &key, &val, why, sizeof why)) == 1)
+        if (parse_pair(key, val, name, r.lineno, &pr, seen, err, errlen)) return 2;
+    if (got) {
+        snprintf(err, errlen, "%s:%d: %s", name, r.lineno, why);
+        return 2;
+    }
+    if (text[len - 1] != '\n') {
+        snprintf(err, errlen, "%s:%d: last line has no newline (truncated file?)", name, r.lineno);
+        return 2;
     }
     for (int i = 0; i < NKEYS; i++)
         if (!seen[i] && !keys[i].optional) {
@@ -214,9 +181,8 @@ int profile_load(const char *name_or_path, profile *out, char *err, size_t errle
 {
     char path[4400], dirbuf[4200], *buf = NULL;
     const char *dir = profile_dir(dirbuf, sizeof dirbuf);
-    FILE *f = NULL;
     size_t len;
-    int rc = 2;
+    int rc;
     if (!name_or_path || !*name_or_path) {
         snprintf(err, errlen, "expected a name (p100, h200, local) or a path, got \"\"");
         return 2;
@@ -225,33 +191,11 @@ int profile_load(const char *name_or_path, profile *out, char *err, size_t errle
         snprintf(path, sizeof path, "%s", name_or_path);
     else
         snprintf(path, sizeof path, "%s/%s.profile", dir, name_or_path);
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a FIFO would block, a device never end */
-        snprintf(err, errlen, "%s: not a regular file; expected a key = value profile", path);
-        goto out;
-    }
-    if (!(f = fopen(path, "rb"))) {
-        if (errno == ENOENT && path_is_name(name_or_path)) profile_unknown(name_or_path, dir, err, errlen);
-        else snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        goto out;
-    }
-    if (!(buf = malloc(PROFILE_MAX_BYTES + 1))) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        goto out;
-    }
-    len = fread(buf, 1, PROFILE_MAX_BYTES + 1, f);
-    if (ferror(f)) {
-        snprintf(err, errlen, "%s: read error", path);
-        goto out;
-    }
-    if (len > PROFILE_MAX_BYTES) {
-        snprintf(err, errlen, "%s: larger than %d bytes; expected a small key = value file", path,
-                 PROFILE_MAX_BYTES);
-        goto out;
+    if ((rc = textfile_read(path, &buf, &len, err, errlen))) {
+        if (rc == 2 && errno == ENOENT && path_is_name(name_or_path)) profile_unknown(name_or_path, dir, err, errlen);
+        return rc;
     }
     rc = profile_parse(buf, len, path, out, err, errlen);
-out:
-    if (f) fclose(f);
     free(buf);
     return rc;
 }

@@ -2,8 +2,8 @@
  * (gemm_sim.c, reduce_sim.c) and the analytic model (perf_cost.c).
  *
  * A profile is a small key=value text file (harness/sim/profiles/p100.profile, h200.profile; `ddlbench
- * calibrate` writes one for this machine). Lines are blank, "# comment", or "key = value" with an
- * optional trailing "# comment". Every key below must appear exactly once; values are decimal
+ * calibrate` writes one for this machine). Lines follow the one key = value grammar (common/kv.h):
+ * blank, "# comment", or "key = value" with an optional trailing "# comment". Every key below must appear exactly once; values are decimal
  * numbers in a finite range (gemm rates 0.001..1e8 GFLOP/s, mem_gbps 0.001..1e6 GB/s, reduction cost
  * 0..1e6 ns/B; no hexadecimal, inf or nan), so no step is priced 0 or inf. Anything
  * else — an unknown key, a duplicate, a missing key, a non-number, a negative, a NUL byte, a line
@@ -38,9 +38,6 @@ typedef struct profile {
     double reduce_ns[PROFILE_REDUCE_POINTS];        /* ns per byte at each size */
     double sgd_gbps;            /* optional: SGD's own rate, 1e9 B/s (0 = mem_gbps; profile_sgd_gbps) */
 } profile;
-
-
-#define PROFILE_MAX_BYTES 65536
 
 /* The rate SGD runs at: sgd_gbps where the profile has it, else mem_gbps. */
 double profile_sgd_gbps(const profile *pr);

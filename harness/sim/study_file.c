@@ -1,8 +1,10 @@
 /* study_file.c — catalogue entries of published scaling studies (study_file.h). */
 #include "study_file.h"
 
+#include "kv.h"
 #include "parse.h"
 #include "platform.h"
+#include "textfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -128,21 +130,9 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
     }
 }
 
-/* One line [s, end): blank, a comment, or key = value. 0, or 2 with why; *which = the key's row. */
-static int line(const char *s, const char *end, study_entry *e, int *seen, int *which, char *why, size_t wl)
+/* One key = value line (kv.h; a text value keeps its '#'). 0, or 2 with why; *which = the key's row. */
+static int pair(const char *k, const char *v, study_entry *e, int *seen, int *which, char *why, size_t wl)
 {
-    char buf[512];
-    while (s < end && (*s == ' ' || *s == '\t')) s++;
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r')) end--;
-    *which = -1;
-    if (s == end || *s == '#') return 0;
-    if ((size_t)(end - s) >= sizeof buf) return snprintf(why, wl, "line longer than %zu bytes", sizeof buf - 1), 2;
-    memcpy(buf, s, (size_t)(end - s)), buf[end - s] = '\0';
-    char *eq = strchr(buf, '='), *v = eq ? eq + 1 : NULL, *k = buf, *ke = eq;
-    if (!eq) return snprintf(why, wl, "expected \"key = value\""), 2;
-    while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t')) ke--;
-    *ke = '\0';
-    while (*v == ' ' || *v == '\t') v++;
     int i = 0;
     while (i < NKEYS && strcmp(keys[i].name, k)) i++;
     if (i == NKEYS) return snprintf(why, wl, "unknown key \"%.40s\"", k), 2;
@@ -155,24 +145,22 @@ static int line(const char *s, const char *end, study_entry *e, int *seen, int *
 
 int study_file_parse(const char *text, size_t len, const char *name, study_entry *e, char *err, size_t errlen)
 {
-    int seen[NKEYS] = { 0 }, lineno = 0, at[NKEYS] = { 0 }, which;
+    int seen[NKEYS] = { 0 }, at[NKEYS] = { 0 }, which;
     char why[700];
     const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
     memset(e, 0, sizeof *e);
     snprintf(e->name, sizeof e->name, "%.*s", (int)(strlen(base) > 6 && !strcmp(base + strlen(base) - 6, ".study")
                                                          ? strlen(base) - 6 : strlen(base)), base);
-    for (const char *s = text, *end = text + len; s < end;) {
-        const char *nl = memchr(s, '\n', (size_t)(end - s)), *eol = nl ? nl : end;
-        lineno++;
-        long bad = parse_line_bad(s, (size_t)(eol - s));
-        if (bad >= 0)
-            return snprintf(err, errlen, "%s:%d: byte %ld is a NUL, a control character or not UTF-8; expected text",
-                            name, lineno, bad + 1), 2;
-        if (line(s, eol, e, seen, &which, why, sizeof why))
-            return snprintf(err, errlen, "%.300s:%d: %s", name, lineno, why), 2;
-        if (which >= 0) at[which] = lineno;
-        s = eol + 1;
+    kv_reader r;
+    char *k, *v;
+    int got;
+    kv_start(&r, text, len);
+    while ((got = kv_next(&r, &k, &v, why, sizeof why)) == 1) {
+        if (pair(k, v, e, seen, &which, why, sizeof why))
+            return snprintf(err, errlen, "%.300s:%d: %s", name, r.lineno, why), 2;
+        at[which] = r.lineno;
     }
+    if (got) return snprintf(err, errlen, "%.300s:%d: %s", name, r.lineno, why), 2;
     for (int k = 0; k < NKEYS; k++)
         if ((keys[k].flags & REQ) && !seen[k]) return snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[k].name), 2;
     if (e->baseline > e->gpus)
@@ -219,15 +207,11 @@ int study_catalogue(const char *dir, study_entry *out, int max, int *n, char *er
     }
     if (!k) { snprintf(err, errlen, "%.300s: no .study files; expected the catalogue's folder", dir); goto out; }
     qsort(names, (size_t)k, sizeof *names, by_name);
-    if (!(text = malloc(STUDY_FILE_MAX_BYTES + 1))) { snprintf(err, errlen, "out of memory"); goto out; }
     for (int i = 0; i < k; i++) {
+        size_t len;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "rb");
-        size_t len = f ? fread(text, 1, STUDY_FILE_MAX_BYTES + 1, f) : 0;
-        int bad = !f || ferror(f);
-        if (f) fclose(f);
-        if (bad) { snprintf(err, errlen, "%.300s: cannot read it", path); goto out; }
-        if (len > STUDY_FILE_MAX_BYTES) { snprintf(err, errlen, "%.300s: larger than %d bytes", path, STUDY_FILE_MAX_BYTES); goto out; }
+        free(text), text = NULL;
+        if (textfile_read(path, &text, &len, err, errlen)) goto out;
         if (study_file_parse(text, len, path, &out[i], err, errlen)) goto out;
     }
     *n = k;

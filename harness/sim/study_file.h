@@ -3,9 +3,10 @@
  *
  * An entry is one published efficiency figure and what is known of the run behind it, each fact
  * with its source (docs/SOURCES.md); what no source gives is an unknown, written as alternatives
- * "a|b", and the prediction's band spans every combination of them. Format: key = value lines,
- * "# comment" lines and blank lines; a value is the rest of its line (no trailing comment); every
- * line printable UTF-8; the last newline optional:
+ * "a|b", and the prediction's band spans every combination of them. Format: the one key = value
+ * grammar (common/kv.h): key = value lines, "# comment" lines and blank lines; a value is the rest of
+ * its line (no trailing comment); lines of printable UTF-8, at most 1000 bytes; the last newline
+ * optional; files read by textfile.h:
  *   label = Facebook ResNet-50 (Goyal) 89%    what was published, 1..95 characters     (required)
  *   model = resnet50                          a model name or file (ddlbench model)       (required)
  *   batch = 32                                images per GPU, 1..65536; 32|64: unknown    (required)
@@ -49,7 +50,6 @@
 
 #define STUDY_MAX_ALTS 4
 #define STUDY_MAX_ENTRIES 32
-#define STUDY_FILE_MAX_BYTES 16384
 
 typedef struct study_entry {
     char name[64];                          /* the file's name without .study */

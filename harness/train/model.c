@@ -1,8 +1,9 @@
 /* model.c — a built model's accessors and model_build's dispatch: a built-in name is a model
  * description held in the program (model_resnet.c writes the ResNets from their stage table;
  * model_vgg.c and model_inception.c hold VGG-16 and Inception V3), a path is a user's file; both
- * are read by model_file.c. Files are read whole, at most MAX_FILE bytes. */
+ * are read by model_file.c. Files are read whole (textfile.h). */
 #include "model_priv.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILE (16 << 20)
 #define MAX_IMAGE 65536 /* keeps batch × H × W within long long; int GEMM sizes are checked too */
 
 static char last_error[512];
@@ -51,28 +51,19 @@ char *model_text(const char *name)
     return s ? strcpy(s, lit) : NULL;
 }
 
-/* The whole file at path, NUL-terminated; NULL with *rc and the message recorded. */
+/* The whole file at path (textfile.h), NUL-terminated; NULL with *rc and the message recorded. */
 static char *read_file(const char *path, int *rc)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
+    char *buf = NULL, why[400];
     size_t n = 0;
-    if (!f) return *rc = model_fail(MODEL_EARG, "--model %s: cannot open: %s", path, strerror(errno)), NULL;
-    if (!(buf = malloc(MAX_FILE + 1))) {
-        *rc = model_fail(MODEL_ENOMEM, "model: out of memory");
-        goto out;
+    int r = textfile_read(path, &buf, &n, why, sizeof why);
+    if (r == 1) return *rc = model_fail(MODEL_ENOMEM, "model: out of memory"), NULL;
+    if (r) return *rc = model_fail(MODEL_EARG, "--model %s", why), NULL;
+    if (memchr(buf, '\0', n)) {
+        free(buf);
+        *rc = model_fail(MODEL_EARG, "--model %s: holds a NUL byte; expected a text model description", path);
+        return NULL;
     }
-    n = fread(buf, 1, MAX_FILE + 1, f);
-    if (ferror(f) || n > MAX_FILE || memchr(buf, '\0', n)) {
-        *rc = model_fail(MODEL_EARG, "--model %s: %s", path, ferror(f) ? "cannot read it (a folder?)"
-                         : n > MAX_FILE ? "over 16 MB; expected a model description"
-                                        : "holds a NUL byte; expected a text model description");
-        free(buf), buf = NULL;
-        goto out;
-    }
-    buf[n] = '\0';
-out:
-    fclose(f);
     return buf;
 }
 

@@ -1,5 +1,6 @@
 /* rounds.c — interleaved rounds, their statistics and the significance rule (rounds.h). */
 #include "rounds.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,35 +14,18 @@ void rounds_order(int i, int nconfigs, int *round, int *config)
     *config = i % nconfigs;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The p-quantile of sorted s[0..n): s[h] interpolated at h = (n - 1) p. */
-static double quantile(const double *s, size_t n, double p)
-{
-    double h = (double)(n - 1) * p, lo = floor(h);
-    size_t k = (size_t)lo;
-    return k + 1 < n ? s[k] + (h - lo) * (s[k + 1] - s[k]) : s[n - 1];
-}
-
 void rounds_summarise(const double *v, size_t n, double *work, rounds_stats *out)
 {
-    memcpy(work, v, n * sizeof *work);
-    qsort(work, n, sizeof *work, cmp_double);
-    out->n = n;
-    out->min = work[0], out->max = work[n - 1];
-    out->median = n % 2 ? work[n / 2] : 0.5 * (work[n / 2 - 1] + work[n / 2]);
-    out->q1 = quantile(work, n, 0.25), out->q3 = quantile(work, n, 0.75);
+    stats_summary st;
+    stats_summarise(v, n, work, &st);
+    *out = (rounds_stats){ .median = st.median, .min = st.min, .max = st.max, .q1 = st.q1, .q3 = st.q3, .n = n };
 }
 
 void rounds_median_breakdown(const double *x, int nf, size_t n, int key, double *work, double *out)
 {
     const double *k = x + (size_t)key * n;
     memcpy(work, k, n * sizeof *work);
-    qsort(work, n, sizeof *work, cmp_double);
+    stats_sort(work, n);
     double lo = work[(n - 1) / 2], hi = work[n / 2];
     size_t i1 = 0, i2 = 0;
     while (k[i1] != lo) i1++;                             /* present: work is a permutation of k */
