@@ -32,10 +32,12 @@ static int delete_entry(MPI_Comm comm, int key, void *value, void *extra)
 {
     dmpi_entry *e = value;
     (void)comm, (void)key, (void)extra;
-    if (e->ctx && dmpi_settings_get()->verbose && e->rank == 0) {
-        printf("ddl_mpi: comm %s freed: libddl took", e->name);
-        for (int c = 0; c < DMPI_COLL_COUNT; c++) printf(" %s=%lu", coll_names[c], e->calls[c]);
-        printf("\n");
+    if (e->ctx && dmpi_settings_get()->verbose && e->rank == 0) { /* one write: ranks share the output */
+        char line[256];
+        int used = snprintf(line, sizeof line, "ddl_mpi: comm %s freed: libddl took", e->name);
+        for (int c = 0; c < DMPI_COLL_COUNT && used > 0 && (size_t)used < sizeof line; c++)
+            used += snprintf(line + used, sizeof line - (size_t)used, " %s=%lu", coll_names[c], e->calls[c]);
+        printf("%s\n", line);
         fflush(stdout);
     }
     unlink_entry(e);

@@ -22,15 +22,27 @@ client=$BUILD/tests/pmpi_client
 so=$(cd "$BUILD" 2>/dev/null && pwd)/libddl_mpi.so
 [ -f "$so" ] && [ -x "$client" ] || { echo "no $so or $client (build first)"; echo "0 passed, 1 failed"; exit 1; }
 mpich=${PMPI_MPICH:-0}
+# a SANITIZE=1 build's library needs the sanitizer runtime first in every process it is preloaded into
+if readelf -d "$so" | grep -q 'NEEDED.*libasan'; then echo "SKIP: $so is a sanitizer build"; report; exit 0; fi
 PY=/usr/bin/python3
 
+# ranks NP OUT COMMAND...: each rank's output into its own file, then all of them into OUT, rank by
+# rank (the launcher may cut lines of ranks writing at once and splice them)
+ranks() {
+    np=$1; out=$2; shift 2
+    sh "$launch" "$np" sh -c 'r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}}; exec "$@" >"$0.rank$r" 2>&1' "$out" "$@" \
+        >"$out.launcher" 2>&1 </dev/null
+    st=$?
+    cat "$out".rank* "$out.launcher" >"$out"; rm -f "$out".rank* "$out.launcher"
+    return $st
+}
 # run NP OUT ENV... -- ARGS: the client under the library with ENV, output in OUT
 run() {
     np=$1; out=$2; shift 2
     envs=""
     while [ "$1" != "--" ]; do envs="$envs $1"; shift; done; shift
     # shellcheck disable=SC2086
-    sh "$launch" "$np" env LD_PRELOAD="$so" $envs "$client" "$@" >"$out" 2>&1 </dev/null
+    ranks "$np" "$out" env LD_PRELOAD="$so" $envs "$client" "$@"
 }
 passes() { grep -q '^[0-9]* passed, 0 failed$' "$1" && ! grep -q '^[0-9]* passed, [1-9]' "$1"; }
 
@@ -43,10 +55,12 @@ n=$(readelf -rW "$so" | grep -Ec '(^|[^P])MPI_(Allreduce|Allgather|Reduce_scatte
 
 nps="2 3"; [ "$mpich" = 1 ] && nps=2
 for np in $nps; do
-    sh "$launch" "$np" "$client" >"$tmp/plain" 2>&1 </dev/null
-    passes "$tmp/plain" && ! grep -q ddl_mpi "$tmp/plain" && ok || { bad "np=$np: client without the library"; tail -n 5 "$tmp/plain"; }
+    ranks "$np" "$tmp/plain" "$client"
+    passes "$tmp/plain" && ! grep -q ddl_mpi "$tmp/plain" && ok ||
+        { bad "np=$np: client without the library"; tail -n 5 "$tmp/plain"; }
     run "$np" "$tmp/auto" DDL_MPI_VERBOSE=1 -- --errors
-    if passes "$tmp/auto" && grep -q '^ddl_mpi: comm MPI_COMM_WORLD: '"$np"' ranks, DDL_ALGO=auto threshold=65536 B -> libddl auto' "$tmp/auto" &&
+    world="^ddl_mpi: comm MPI_COMM_WORLD: $np ranks, DDL_ALGO=auto threshold=65536 B -> libddl auto"
+    if passes "$tmp/auto" && grep -q "$world" "$tmp/auto" &&
         grep -q '^ddl_mpi: comm dup freed: libddl took allreduce=0 reduce_scatter_block=2 allgather=2$' "$tmp/auto" &&
         grep -q '^ddl_mpi: comm split0 freed: libddl took allreduce=4 ' "$tmp/auto" &&
         grep -q '^# error string: libddl (ddl_mpi): ' "$tmp/auto"; then ok
@@ -64,17 +78,20 @@ one_line() { # OUT PATTERN WHAT
     passes "$1" && [ "$c" -eq 1 ] && ! grep -q -- '-> libddl' "$1" && ok || { bad "$3: $c lines"; cat "$1"; }
 }
 run 2 "$tmp/algo" DDL_ALGO=nosuch DDL_MPI_VERBOSE=1 --
-one_line "$tmp/algo" '^ddl_mpi: DDL_ALGO: expected mpi|ring|.*, got "nosuch"; every collective goes to MPI$' "DDL_ALGO=nosuch"
+one_line "$tmp/algo" '^ddl_mpi: DDL_ALGO: expected mpi|ring|.*, got "nosuch"; every collective goes to MPI$' \
+    "DDL_ALGO=nosuch"
 run 2 "$tmp/thr" DDL_MPI_THRESHOLD=64Q --
 one_line "$tmp/thr" '^ddl_mpi: DDL_MPI_THRESHOLD: expected a size' "DDL_MPI_THRESHOLD=64Q"
 run 2 "$tmp/multi" DDL_MPI_VERBOSE=1 -- --multiple
 one_line "$tmp/multi" '^ddl_mpi: MPI_THREAD_MULTIPLE: every collective goes to MPI' "MPI_THREAD_MULTIPLE"
 run 2 "$tmp/multi1" DDL_MPI_VERBOSE=1 DDL_MPI_MULTIPLE=1 -- --multiple --errors
 passes "$tmp/multi1" && grep -q -- '-> libddl' "$tmp/multi1" && ok || { bad "DDL_MPI_MULTIPLE=1"; cat "$tmp/multi1"; }
-# rank 1 fails its setup in every context: every rank of each communicator learns it, rank 0 says it
+# rank 1 of each communicator fails its setup (world, dup; the splits have one rank at np 2): every
+# rank of the communicator learns it, its rank 0 says it
 run 2 "$tmp/fail" DDL_TEST_FAIL=setup:1 --
 c=$(grep -c '^ddl_mpi: comm .*: no libddl context, its collectives go to MPI: .*injected on rank 1' "$tmp/fail")
-passes "$tmp/fail" && [ "$c" -eq 2 ] && ok || { bad "DDL_TEST_FAIL=setup:1: $c lines, want 2 (world, dup)"; cat "$tmp/fail"; }
+passes "$tmp/fail" && [ "$c" -eq 2 ] && ok ||
+    { bad "DDL_TEST_FAIL=setup:1: $c lines, want 2 (world, dup)"; cat "$tmp/fail"; }
 
 # mpi4py + numpy, with and without the library (Open MPI: Debian's mpi4py is built for it).
 if [ "$mpich" != 1 ]; then
@@ -84,11 +101,11 @@ if [ "$mpich" != 1 ]; then
         for case in "2 65536 " "3 1024 DDL_MPI_THRESHOLD=1K"; do
             set -- $case; np=$1; thr=$2; extra=${3:-}
             mkdir -p "$tmp/py0" "$tmp/py1"; rm -f "$tmp"/py0/* "$tmp"/py1/*
-            sh "$launch" "$np" "$PY" "$dir/pmpi/check.py" run "$tmp/py0" "$thr" >"$tmp/py0.out" 2>&1 </dev/null
+            ranks "$np" "$tmp/py0.out" "$PY" "$dir/pmpi/check.py" run "$tmp/py0" "$thr"
             st0=$?
             # shellcheck disable=SC2086
-            sh "$launch" "$np" env LD_PRELOAD="$so" DDL_MPI_VERBOSE=1 $extra "$PY" "$dir/pmpi/check.py" run \
-                "$tmp/py1" "$thr" >"$tmp/py1.out" 2>&1 </dev/null
+            ranks "$np" "$tmp/py1.out" env LD_PRELOAD="$so" DDL_MPI_VERBOSE=1 $extra "$PY" "$dir/pmpi/check.py" run \
+                "$tmp/py1" "$thr"
             st1=$?
             [ "$st0" -eq 0 ] && [ "$st1" -eq 0 ] && grep -q ', 0 failed$' "$tmp/py1.out" && ok ||
                 { bad "mpi4py np=$np: runs exit $st0, $st1"; tail -n 5 "$tmp/py0.out" "$tmp/py1.out"; }
@@ -105,13 +122,15 @@ fi
 
 # ddlbench's own mpi row, preloaded: MPI_Allreduce becomes libddl's; its checks still pass.
 if [ -x "$exe" ]; then
-    sh "$launch" 2 env LD_PRELOAD="$so" DDL_MPI_VERBOSE=1 "$exe" allreduce -a mpi -b 64K -e 1M -f 4 -w 1 -n 3 \
-        >"$tmp/bench" 2>&1 </dev/null
+    np=2
+    ranks 2 "$tmp/bench" env LD_PRELOAD="$so" DDL_MPI_VERBOSE=1 "$exe" allreduce -a mpi -b 64K -e 1M -f 4 -w 1 -n 3
     st=$?
     rows=$(grep -c '^ *[0-9].* mpi ' "$tmp/bench")
     wrong=$(grep -v '^#' "$tmp/bench" | grep -v '^ddl_mpi' | awk '$NF != 0' | wc -l)
-    took=$(sed -n 's/^ddl_mpi: comm .* freed: libddl took allreduce=\([0-9]*\) .*/\1/p' "$tmp/bench" | awk '{ s += $1 } END { print s + 0 }')
+    took=$(sed -n 's/^ddl_mpi: comm .* freed: libddl took allreduce=\([0-9]*\) .*/\1/p' "$tmp/bench" |
+        awk '{ s += $1 } END { print s + 0 }')
     [ "$st" -eq 0 ] && [ "$rows" -ge 3 ] && [ "$wrong" -eq 0 ] && [ "$took" -gt 0 ] && ok ||
-        { bad "ddlbench allreduce -a mpi preloaded: exit $st, $rows rows, $wrong wrong, libddl took $took"; cat "$tmp/bench"; }
+        { bad "ddlbench allreduce -a mpi preloaded: exit $st, $rows rows, $wrong wrong, libddl took $took"
+          cat "$tmp/bench"; }
 fi
 report

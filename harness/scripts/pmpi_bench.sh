@@ -39,6 +39,7 @@ awk -v np="$NP" '
       d = loss["mpi"] - loss["ddl"]; if (d < 0) d = -d
       printf "pmpi-bench: mpi4py MLP, %d ranks, %d-float32 gradient: step %.2f ms MPI / %.2f ms libddl = %.3f, " \
              "allreduce %.2f / %.2f = %.3f (best of each way; loss %.6f vs %.6f)\n", np, n, step["mpi"], \
-             step["ddl"], step["mpi"] / step["ddl"], ar["mpi"], ar["ddl"], ar["mpi"] / ar["ddl"], loss["mpi"], loss["ddl"]
+             step["ddl"], step["mpi"] / step["ddl"], ar["mpi"], ar["ddl"], ar["mpi"] / ar["ddl"], \
+             loss["mpi"], loss["ddl"]
       exit d > 1e-4 * (loss["mpi"] > 1 ? loss["mpi"] : 1)
     }' "$tmp/all"
