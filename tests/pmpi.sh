@@ -3,8 +3,9 @@
 #   - it exports the four MPI_* entry points and nothing of libddl, and libddl inside it calls
 #     PMPI_* (no relocation against MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block);
 #   - tests/pmpi/client.c (plain MPI, exact data): correct with and without the library, through
-#     DDL_ALGO auto, mpi (whose own MPI_Allreduce must not re-enter the library) and ring; a libddl
-#     failure comes back as an MPI error code through the communicator's handler;
+#     DDL_ALGO auto, mpi (whose own MPI_Allreduce must not re-enter the library) and ring; libddl
+#     takes the calls it should and no others (long, user op, derived type, intercommunicator: MPI);
+#     a libddl failure comes back as an MPI error code through the communicator's handler;
 #   - bad DDL_ALGO, DDL_MPI_THRESHOLD, a context that fails on one rank (DDL_TEST_FAIL): one line
 #     on rank 0, everything goes to MPI, the program still right; MPI_THREAD_MULTIPLE passes through
 #     unless DDL_MPI_MULTIPLE=1;
@@ -63,6 +64,8 @@ for np in $nps; do
     if passes "$tmp/auto" && grep -q "$world" "$tmp/auto" &&
         grep -q '^ddl_mpi: comm dup freed: libddl took allreduce=0 reduce_scatter_block=2 allgather=2$' "$tmp/auto" &&
         grep -q '^ddl_mpi: comm split0 freed: libddl took allreduce=4 ' "$tmp/auto" &&
+        grep -q '^ddl_mpi: comm MPI_COMM_WORLD freed: libddl took allreduce=4 reduce_scatter_block=2 allgather=2$' \
+            "$tmp/auto" && ! grep -q 'comm inter' "$tmp/auto" &&
         grep -q '^# error string: libddl (ddl_mpi): ' "$tmp/auto"; then ok
     else bad "np=$np: client under the library (auto)"; cat "$tmp/auto"; fi
     for algo in mpi ring; do

@@ -1,7 +1,8 @@
 /* client.c — a plain MPI program, no libddl in it: tests/pmpi.sh runs it under build/libddl_mpi.so
  * (LD_PRELOAD), with Open MPI and with MPICH. Data depend on rank and index and sum exactly (small
  * integers), so every result is checked exactly whoever computed it: libddl (vectors of 64 KiB and
- * more, float, double, int, SUM/MAX/MIN) or MPI (small vectors, long, a user op).
+ * more, float, double, int, SUM/MAX/MIN) or MPI (small vectors, long, a user op, a derived type, an
+ * intercommunicator).
  *   --errors    also a libddl failure (NULL buffers on a routed call): it must come back as an MPI
  *               error code through the communicator's error handler (only where libddl routes)
  *   --multiple  MPI_Init_thread(MPI_THREAD_MULTIPLE): the library must pass everything to MPI
@@ -111,6 +112,37 @@ static void halves(MPI_Comm comm, const char *name)
     free(s), free(o), free(a), free(b), free(mine);
 }
 
+/* What MPI keeps: an intercommunicator (each group gets the other group's sum), a derived type. */
+static void passthrough(MPI_Comm split)
+{
+    int r, p, bad = 0;
+    MPI_Comm inter;
+    MPI_Datatype one;
+    float *f = malloc(N * sizeof *f), *g = malloc(N * sizeof *g);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Intercomm_create(split, 0, MPI_COMM_WORLD, r % 2 ? 0 : 1, 7, &inter);
+    MPI_Comm_set_name(inter, "inter");
+    for (int i = 0; i < N; i++) f[i] = (float)((r + 1) * (i % 7 + 1));
+    MPI_Allreduce(f, g, N, MPI_FLOAT, MPI_SUM, inter);
+    int other = 0; /* the other group's sum of (q + 1) over its world ranks q */
+    for (int q = 0; q < p; q++) other += q % 2 != r % 2 ? q + 1 : 0;
+    for (int i = 0; i < N; i++) bad |= g[i] != (float)(other * (i % 7 + 1));
+    check(!bad, "intercommunicator: float SUM", r);
+    MPI_Comm_free(&inter);
+    MPI_Type_contiguous(1, MPI_INT, &one);
+    MPI_Type_commit(&one);
+    int *a = malloc((size_t)p * N * sizeof *a), *mine = malloc(N * sizeof *mine);
+    for (int i = 0; i < N; i++) mine[i] = r * 1000 + i % 97;
+    MPI_Allgather(mine, N, one, a, N, one, MPI_COMM_WORLD);
+    bad = 0;
+    for (int q = 0; q < p; q++)
+        for (int i = 0; i < N; i++) bad |= a[(size_t)q * N + i] != q * 1000 + i % 97;
+    check(!bad, "derived type: allgather", r);
+    MPI_Type_free(&one);
+    free(f), free(g), free(a), free(mine);
+}
+
 /* A libddl failure: an MPI error code through comm's handler, its string naming libddl. */
 static void errors(MPI_Comm world)
 {
@@ -150,6 +182,7 @@ int main(int argc, char **argv)
     halves(MPI_COMM_WORLD, "world");
     halves(dup, "dup");
     if (err) errors(MPI_COMM_WORLD);
+    passthrough(split);
     MPI_Comm_free(&split);
     MPI_Comm_free(&dup);
     int mine[2] = { passed, failed };
