@@ -95,6 +95,10 @@ run 2 "$tmp/fail" DDL_TEST_FAIL=setup:1 --
 c=$(grep -c '^ddl_mpi: comm .*: no libddl context, its collectives go to MPI: .*injected on rank 1' "$tmp/fail")
 passes "$tmp/fail" && [ "$c" -eq 2 ] && ok ||
     { bad "DDL_TEST_FAIL=setup:1: $c lines, want 2 (world, dup)"; cat "$tmp/fail"; }
+# DDL_GRID applies to every communicator: those it does not fit (all four here) stay with MPI
+run 2 "$tmp/grid" DDL_ALGO=ddl DDL_GRID=3x5 --
+c=$(grep -c '^ddl_mpi: comm .*: no libddl context, its collectives go to MPI: ddl: grid 3x5 has 15 ranks' "$tmp/grid")
+passes "$tmp/grid" && [ "$c" -eq 4 ] && ok || { bad "DDL_GRID=3x5: $c lines, want 4"; cat "$tmp/grid"; }
 
 # mpi4py + numpy, with and without the library (Open MPI: Debian's mpi4py is built for it).
 if [ "$mpich" != 1 ]; then
