@@ -1,7 +1,8 @@
 #!/bin/sh
 # pmpi.sh — build/libddl_mpi.so under unmodified MPI programs (LD_PRELOAD), at 2 and 3 ranks:
 #   - it exports the four MPI_* entry points and nothing of libddl, and libddl inside it calls
-#     PMPI_* (no relocation against MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block);
+#     PMPI_* (no relocation against MPI_Allreduce, MPI_Allgather, MPI_Reduce_scatter_block); a
+#     program linked with -lddl_mpi (instead of LD_PRELOAD) routes alike;
 #   - tests/pmpi/client.c (plain MPI, exact data): correct with and without the library, through
 #     DDL_ALGO auto, mpi (whose own MPI_Allreduce must not re-enter the library) and ring; libddl
 #     takes the calls it should and no others (long, user op, derived type, intercommunicator: MPI);
@@ -74,6 +75,14 @@ for np in $nps; do
             { bad "np=$np: client under the library, DDL_ALGO=$algo"; tail -n 8 "$tmp/$algo"; }
     done
 done
+
+# Linked instead of preloaded: the client built against the library, before the MPI library.
+cc=mpicc; [ "$mpich" = 1 ] && cc=mpicc.mpich
+if "$cc" -std=c11 -o "$tmp/linked" "$dir/pmpi/client.c" -L"${so%/*}" -lddl_mpi -Wl,-rpath,"${so%/*}" 2>"$tmp/cc"; then
+    ranks 2 "$tmp/link" env DDL_MPI_VERBOSE=1 "$tmp/linked" --errors
+    passes "$tmp/link" && grep -q '^ddl_mpi: comm MPI_COMM_WORLD freed: libddl took allreduce=4 ' "$tmp/link" && ok ||
+        { bad "client linked with -lddl_mpi"; cat "$tmp/link"; }
+else bad "$cc: cannot link the client with -lddl_mpi: $(head -n 3 "$tmp/cc")"; fi
 
 # Bad settings and failures: one line on rank 0, then MPI, and the program still right.
 one_line() { # OUT PATTERN WHAT
