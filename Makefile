@@ -263,7 +263,7 @@ run: $(RUN_DEPS)
 	$(if $(DRY_RUN),,for s in harness/scripts/run_allreduce.sh harness/scripts/report.sh \
 	    plots/plots.sh; do BUILD=$(call qv,BUILD) sh $$s $(call qv,RUN) || exit 1; done)
 
-# ---- The PMPI interposer (interpose/, docs/DESIGN.md): any MPI program's collectives through libddl ---
+# ---- The PMPI interposer (interpose/, docs/DESIGN.md): any MPI program through libddl ------------
 # $(PMPI_SO) = interpose/*.c and libddl's objects again with -fPIC ($(PIC_BUILD)), one partial link
 # in which libddl's own MPI_Allreduce, MPI_Reduce_scatter_block and MPI_Allgather calls are renamed
 # PMPI_* (so they never re-enter the interposer) and its hidden symbols made local; the version
