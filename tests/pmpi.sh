@@ -14,7 +14,8 @@
 #     MAX/MIN exact, float sums within their type's tolerance), and libddl took exactly the calls
 #     check.py predicts (DDL_MPI_VERBOSE's per-communicator counts), so the test cannot pass with
 #     nothing routed;
-#   - ddlbench allreduce -a mpi preloaded: its mpi row runs through libddl, #wrong 0.
+#   - ddlbench allreduce, reduce-scatter and allgather -a mpi preloaded: the mpi rows run through
+#     libddl, #wrong 0.
 # PMPI_MPICH=1 (make check-mpich): BUILD's MPICH build, the client and ddlbench at 2 ranks (mpi4py is
 # built for Open MPI). Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
@@ -136,17 +137,21 @@ if [ "$mpich" != 1 ]; then
     fi
 fi
 
-# ddlbench's own mpi row, preloaded: MPI_Allreduce becomes libddl's; its checks still pass.
+# ddlbench's own mpi rows, preloaded: MPI_Allreduce, MPI_Reduce_scatter_block and MPI_Allgather
+# become libddl's; their checks still pass (#wrong 0).
 if [ -x "$exe" ]; then
     np=2
-    ranks 2 "$tmp/bench" env LD_PRELOAD="$so" DDL_MPI_VERBOSE=1 "$exe" allreduce -a mpi -b 64K -e 1M -f 4 -w 1 -n 3
-    st=$?
-    rows=$(grep -c '^ *[0-9].* mpi ' "$tmp/bench")
-    wrong=$(grep -v '^#' "$tmp/bench" | grep -v '^ddl_mpi' | awk '$NF != 0' | wc -l)
-    took=$(sed -n 's/^ddl_mpi: comm .* freed: libddl took allreduce=\([0-9]*\) .*/\1/p' "$tmp/bench" |
-        awk '{ s += $1 } END { print s + 0 }')
-    [ "$st" -eq 0 ] && [ "$rows" -ge 3 ] && [ "$wrong" -eq 0 ] && [ "$took" -gt 0 ] && ok ||
-        { bad "ddlbench allreduce -a mpi preloaded: exit $st, $rows rows, $wrong wrong, libddl took $took"
-          cat "$tmp/bench"; }
+    for sub in allreduce:allreduce reduce-scatter:reduce_scatter_block allgather:allgather; do
+        cmd=${sub%%:*}; coll=${sub#*:}
+        ranks 2 "$tmp/bench" env LD_PRELOAD="$so" DDL_MPI_VERBOSE=1 "$exe" "$cmd" -a mpi -b 64K -e 1M -f 4 -w 1 -n 3
+        st=$?
+        rows=$(grep -c '^ *[0-9].* mpi ' "$tmp/bench")
+        wrong=$(grep -v '^#' "$tmp/bench" | grep -v '^ddl_mpi' | awk '$NF != 0' | wc -l)
+        took=$(sed -n "s/^ddl_mpi: comm .* freed: libddl took.* $coll=\([0-9]*\).*/\1/p" "$tmp/bench" |
+            awk '{ s += $1 } END { print s + 0 }')
+        [ "$st" -eq 0 ] && [ "$rows" -ge 3 ] && [ "$wrong" -eq 0 ] && [ "$took" -gt 0 ] && ok ||
+            { bad "ddlbench $cmd -a mpi preloaded: exit $st, $rows rows, $wrong wrong, libddl took $took"
+              cat "$tmp/bench"; }
+    done
 fi
 report
