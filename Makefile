@@ -249,15 +249,49 @@ run: $(RUN_DEPS)
 	$(if $(DRY_RUN),,for s in harness/scripts/run_allreduce.sh harness/scripts/report.sh \
 	    plots/plots.sh; do BUILD=$(call qv,BUILD) sh $$s $(call qv,RUN) || exit 1; done)
 
+# ---- The PMPI interposer (interpose/, docs/DESIGN.md): any MPI program through libddl ------------
+# $(PMPI_SO) = interpose/*.c and libddl's objects again with -fPIC ($(PIC_BUILD)), one partial link
+# in which libddl's own MPI_Allreduce, MPI_Reduce_scatter_block and MPI_Allgather calls are renamed
+# PMPI_* (so they never re-enter the interposer) and its hidden symbols made local; the version
+# script exports the MPI_* entry points only. $(BUILD)/tests/pmpi_client: a plain MPI program (no
+# libddl) that tests/pmpi.sh runs under it; test_pmpi_route: the routing decision's unit test.
+PMPI_SO     := $(BUILD)/libddl_mpi.so
+PIC_BUILD   := $(BUILD)/pic
+PMPI_OBJ    := $(patsubst %.c,$(PIC_BUILD)/%.o,$(wildcard interpose/*.c))
+PIC_LIB     := $(PIC_BUILD)/libddl_pmpi.o
+PMPI_RENAME := $(foreach f,Allreduce Reduce_scatter_block Allgather,--redefine-sym MPI_$f=PMPI_$f)
+all: $(PMPI_SO) $(BUILD)/tests/pmpi_client
+$(PIC_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC $(DIR_INC) -c $< -o $@
+$(PIC_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
+$(PIC_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
+$(PIC_BUILD)/interpose/%.o: DIR_INC = -Iinclude
+$(PIC_LIB): $(patsubst %.c,$(PIC_BUILD)/%.o,$(LIB_COMMON) $(LIB_REAL) $(LIBK))
+	$(LD) -r -o $@ $^
+	$(OBJCOPY) --localize-hidden $(PMPI_RENAME) $@
+$(PMPI_SO): $(PMPI_OBJ) $(PIC_LIB) interpose/exports.map
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=interpose/exports.map -o $@ $(PMPI_OBJ) $(PIC_LIB) -lm -lpthread
+$(BUILD)/tests/pmpi_client: tests/pmpi/client.c
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -MMD -MP -fvisibility=hidden,$(CFLAGS)) -o $@ $< -lm
+$(BUILD)/tests/test_pmpi_route: $(BUILD)/interpose/route.o
+$(BUILD)/tests/test_pmpi_route.o: DIR_INC = $(TEST_INC) -Iinterpose
+$(BUILD)/interpose/%.o: DIR_INC = -Iinclude
+pmpi-bench: $(PMPI_SO)
+	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/pmpi_bench.sh
+
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this) -------------------
 # MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
 MPICH_BUILD ?= $(BUILD)/mpich
 MPICH_TESTS := test_allreduce test_collectives test_api
 check-mpich:
 	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 \
-	    $(addprefix $(MPICH_BUILD)/tests/,$(MPICH_TESTS)) $(MPICH_BUILD)/ddlbench >/dev/null
+	    $(addprefix $(MPICH_BUILD)/tests/,$(MPICH_TESTS) pmpi_client) $(MPICH_BUILD)/ddlbench \
+	    $(MPICH_BUILD)/libddl_mpi.so >/dev/null
 	for t in $(MPICH_TESTS); do MPIRUN=mpirun.mpich \
 	    sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD))/tests/$$t || exit 1; done
+	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich PMPI_MPICH=1 sh tests/pmpi.sh
 	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich sh tests/cluster.sh
 
 # ---- Benchmarks (docs/BENCHMARKS.md) -------------------------------------------------------------
