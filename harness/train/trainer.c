@@ -192,12 +192,13 @@ static int backward_compute(trainer *t, const model_layer *L, int l)
         if (rc && !t->err[0]) snprintf(t->err, sizeof t->err, "%s", step_full_error(t->full));
         return rc;
     }
-    if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
-        float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
-        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)) return 1;
-        if (L->data_grad_needed && gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx)) return 1;
-    }
+    int which[2], n = sched_layer_gemms(L, 1, which); /* the weight gradient, then the data gradient */
+    float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
+    const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
+    for (int j = 0; j < n; j++)
+        if (which[j] == MODEL_BWD_WEIGHT ? gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)
+                                         : gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx))
+            return 1;
     return 0;
 }
 
