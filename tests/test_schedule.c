@@ -10,6 +10,8 @@
 
 #include <math.h>
 
+static char merr[512]; /* model_create's message */
+
 #define MAXEV 4096
 
 typedef struct rec {
@@ -122,7 +124,7 @@ static void check_gemms(const model *m)
 int main(void)
 {
     model *m = NULL;
-    if (model_build("resnet50", 8, 64, &m) != MODEL_OK) return printf("0 passed, 1 failed\n"), 1;
+    if (model_create("resnet50", 8, 64, &m, merr, sizeof merr) != MODEL_OK) return printf("0 passed, 1 failed\n"), 1;
     const int L = model_layer_count(m);
     bucket_plan plan;
     sched_times st;

@@ -120,7 +120,7 @@ static int e_call(void *a, int i, const fw_group *g, double at, double call_s, d
 /* An allreduce slowed beside backward's compute: the rest of it waited out. */
 static void e_hold(void *a, double t) { (void)a, kern_compute_wait_until(t); }
 
-int engine_wait_all(engine *e, engine_stats *st)
+int engine_wait_all(engine *e, engine_stats *st, char *err, size_t errlen)
 {
     engine_stats s;
     fw_drained d;
@@ -141,10 +141,9 @@ int engine_wait_all(engine *e, engine_stats *st)
     }
     e->posted_n = 0;
     if (st) *st = s;
+    if (e->rc) snprintf(err, errlen, "%s", e->err);
     return e->rc;
 }
-
-const char *engine_error(const engine *e) { return e->rc ? e->err : "no error"; }
 
 void engine_free(engine *e)
 {
