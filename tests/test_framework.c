@@ -236,8 +236,8 @@ static void check_drain_cycles(void)
           start[0], start[1], start[2]);
     fw.fusion_bytes = 16; /* exactly at the cap: four units of 4 bytes fit in one call */
     rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
-    CHECK(rc == 0 && d.calls == 2 && g[0].n == 4 && near(dur[0], 2), "drain, cycles: a call of exactly the cap fuses (%d)",
-          d.calls);
+    CHECK(rc == 0 && d.calls == 2 && g[0].n == 4 && near(dur[0], 2),
+          "drain, cycles: a call of exactly the cap fuses (%d)", d.calls);
 }
 
 static void check_drain_contention(void)
@@ -254,7 +254,8 @@ static void check_drain_contention(void)
     int rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
     /* [2, 2+2.5]; [8, 8+5.2] (check_comm_stretch's case); the last from 13.2 at its own rate */
     CHECK(rc == 0 && f.holds == 2 && near(f.hold[0], 4.5) && near(f.hold[1], 13.2) && near(start[2], 13.2),
-          "drain: comm contention held on the stream to the slowed ends (%d holds, %g %g)", f.holds, f.hold[0], f.hold[1]);
+          "drain: comm contention held on the stream to the slowed ends (%d holds, %g %g)", f.holds, f.hold[0],
+          f.hold[1]);
     CHECK(near(d.comm_slowed_s, 1.5 + 1.2) && near(d.busy_s, 2.5 + 5.2 + 1) && near(d.end, 14.2),
           "drain: comm contention added %g s; busy %g, end %g", d.comm_slowed_s, d.busy_s, d.end);
     fw = (framework){ 0, 0, 0, 0.5, 0, 0 }; /* compute 1.5x slower beside an allreduce */
@@ -278,12 +279,13 @@ static void check_drain_hold_and_errors(void)
     int rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
     /* held to 2: [2, 2.1], [2.1, 2.5], [4, 4.2], [8, 8.3] */
     CHECK(rc == 0 && near(start[0], 2) && near(start[1], 2.1) && near(start[2], 4) && near(d.end, 8.3),
-          "drain, partial overlap: the first waits for the hold (%g %g %g, end %g)", start[0], start[1], start[2], d.end);
+          "drain, partial overlap: the first waits for the hold (%g %g %g, end %g)", start[0], start[1], start[2],
+          d.end);
     f.fail_at = 2;
     f.calls = 0;
     rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
-    CHECK(rc == 7 && d.calls == 2 && f.calls == 2, "drain: a failed call stops the drain with its code (%d, %d calls)", rc,
-          d.calls);
+    CHECK(rc == 7 && d.calls == 2 && f.calls == 2,
+          "drain: a failed call stops the drain with its code (%d, %d calls)", rc, d.calls);
     double back[] = { 2, 1 };
     p.ready = back, p.n = 2;
     CHECK(fw_drain(&fw, &p, &be, g, start, dur, &d) == -1 && d.calls == 0, "drain: decreasing ready times refused");

@@ -111,9 +111,12 @@ static void check_gemms(const model *m)
     for (prev = L; ok && i < g.n; i++) {
         const model_layer *x = model_layer_at(m, g.layer[i]);
         if (g.which[i] == MODEL_BWD_WEIGHT) ok = g.layer[i] < prev, prev = g.layer[i];
-        else ok = g.which[i] == MODEL_BWD_DATA && g.layer[i] == prev && x->data_grad_needed && g.which[i - 1] == MODEL_BWD_WEIGHT;
+        else
+            ok = g.which[i] == MODEL_BWD_DATA && g.layer[i] == prev && x->data_grad_needed &&
+                 g.which[i - 1] == MODEL_BWD_WEIGHT;
     }
-    CHECK(ok && prev == 0, "sched_gemms: backward in reverse, each weight gradient before its data gradient (at %d)", i);
+    CHECK(ok && prev == 0, "sched_gemms: backward in reverse, each weight gradient before its data gradient (at %d)",
+          i);
     int which[2];
     CHECK(sched_layer_gemms(model_layer_at(m, 0), 1, which) == 1 && which[0] == MODEL_BWD_WEIGHT,
           "the first layer needs no data gradient");
