@@ -121,8 +121,8 @@ typedef struct fw_posts {
  * (fw_comm_stretch, the stream held to its slowed end: b->hold); then, with contention, the compute
  * they slowed (fw_slowdown) and the stream's end moved by it. The step resumes at
  * max(out->end, p->b1 + out->slowed_s). g, start and dur: scratch of room p->n (the groups, each
- * one's start and duration, in stream order). Returns 0, -1 (ready times decreasing, or a negative
- * count), or b->call's non-zero return (out then holds the allreduces up to the failed one). */
+ * one's start and duration, in stream order). Returns 0, -1 (ready times decreasing), or b->call's
+ * non-zero return (out then holds the allreduces up to the failed one). */
 int fw_drain(const framework *fw, const fw_posts *p, const fw_backend *b, fw_group *g, double *start, double *dur,
              fw_drained *out);
 
