@@ -30,7 +30,8 @@ static float rnd(void)
 static double loss(step_full *f, int n, size_t nout)
 {
     double other = 0, l = 0;
-    if (step_full_forward(f, &other)) return NAN;
+    char why[256];
+    if (step_full_forward(f, &other, why, sizeof why)) return NAN;
     const float *y = step_full_act(f, n - 1), *d = step_full_loss_grad(f);
     for (size_t i = 0; i < nout; i++) l += (double)d[i] * y[i];
     return l;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static char merr[512]; /* model_create's message */
+
 static double bwd_by_hand(const model *m, double rate)
 {
     double t = 0;
@@ -48,7 +50,7 @@ int main(void)
     model *m = NULL;
     platform pf;
     char err[256];
-    CHECK(model_build("resnet50", 32, 224, &m) == 0 && platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0, "setup");
+    CHECK(model_create("resnet50", 32, 224, &m, merr, sizeof merr) == 0 && platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0, "setup");
     if (!m) return TEST_REPORT();
     advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0 }; /* GEMMs only: backward checked by hand */
     advise_out one, b25, b25auto, bad;

@@ -7,12 +7,14 @@
 
 #include <stdlib.h>
 
+static char merr[512]; /* model_create's message */
+
 int main(void)
 {
     model *m = NULL;
     char err[300];
     size_t nw, nx, ny, mw = 1, mx = 1, my = 1;
-    CHECK(model_build("resnet50", 1, 32, &m) == 0, "resnet50: %s", model_last_error());
+    CHECK(model_create("resnet50", 1, 32, &m, merr, sizeof merr) == 0, "resnet50: %s", merr);
     if (!m) return TEST_REPORT();
     int nl = model_layer_count(m);
     for (int i = 0; i < nl; i++) {

@@ -37,7 +37,8 @@ static long run(const char *algo, int poll_us, size_t cap, const size_t *counts,
             if (plan.buckets[b].lowest_tensor == t) engine_post(e, b);
         }
         engine_stats st;
-        if (engine_wait_all(e, &st)) { wrong++; break; }
+        char why[256];
+        if (engine_wait_all(e, &st, why, sizeof why)) { wrong++; printf("# %s\n", why); break; }
         wrong += st.buckets != plan.nbuckets;
         for (size_t i = 0; i < plan.total; i++) {
             float want = 0;

@@ -4,7 +4,10 @@
  * the cap with a larger tensor alone, no cap, decreasing ready times refused, the descriptions, and
  * the first-order contention (fw_slowdown): overlap clipped at the end of backward, the tail moved;
  * partial overlap (fw_hold): nothing enqueued before the share of the elements is ready, with buckets
- * and with cycles.
+ * and with cycles; the drain policy both backends share (fw_drain), on a fake backend: grouping at the
+ * fusion cap, cycle wake-ups, each call from max(its enqueue, the previous end) paying the per-call
+ * cost, comm contention's stretch held on the stream, contention moving the tail, partial overlap,
+ * a backend that starts late, a failed call and decreasing ready times.
  * No MPI needed. */
 #include "framework.h"
 #include "test.h"
@@ -161,6 +164,133 @@ static void check_hold(void)
           "partial overlap is not ideal; described: %s", buf);
 }
 
+/* A fake backend: an allreduce of n elements lasts call_s + n x per_elem; it starts at `at`, or at
+ * `late` when that is later (a clock-driven backend, as the simulation engine). Records the calls. */
+typedef struct fake {
+    double per_elem, late;
+    int fail_at;            /* the call that fails (-1: none) */
+    int calls, holds;
+    double at[8], hold[8];
+} fake;
+
+static int fake_call(void *a, int i, const fw_group *g, double at, double call_s, double *start, double *dur)
+{
+    fake *f = a;
+    if (i == f->fail_at) return 7;
+    f->at[f->calls++] = at;
+    *start = at > f->late ? at : f->late;
+    *dur = call_s + (double)g->count * f->per_elem;
+    return 0;
+}
+
+static void fake_hold(void *a, double t)
+{
+    fake *f = a;
+    f->hold[f->holds++] = t;
+}
+
+static void check_drain_stream(void)
+{
+    /* buckets, 1 s a call + 1 s per element: ready at 1, 2, 2.5, 9 with 1, 2, 1, 1 elements */
+    framework fw = { 0, 0, 1, 0, 0, 0 };
+    double ready[] = { 1, 2, 2.5, 9 }, start[4], dur[4];
+    size_t count[] = { 1, 2, 1, 1 };
+    fw_group g[4];
+    fake f = { 1, 0, -1, 0, 0, { 0 }, { 0 } };
+    fw_backend be = { fake_call, fake_hold, &f };
+    fw_posts p = { 0, 10, ready, count, 4, 4 };
+    fw_drained d;
+    int rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    /* [1,3], [3,6] (waits for the first), [6,8], [9,11] (the stream idle from 8 to 9) */
+    CHECK(rc == 0 && d.calls == 4 && near(f.at[1], 3) && near(f.at[2], 6) && near(f.at[3], 9),
+          "drain: each call from max(its enqueue, the previous end) (%g %g %g)", f.at[1], f.at[2], f.at[3]);
+    CHECK(near(dur[0], 2) && near(dur[1], 3) && near(d.busy_s, 9) && near(d.first_start, 1) && near(d.end, 11),
+          "drain: the per-call cost in each duration; busy %g, end %g", d.busy_s, d.end);
+    CHECK(f.holds == 0 && d.slowed_s == 0 && d.comm_slowed_s == 0, "drain: no contention, nothing held or added");
+    f = (fake){ 1, 4, -1, 0, 0, { 0 }, { 0 } }; /* a clock backend that cannot start before 4 */
+    rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    CHECK(rc == 0 && near(start[0], 4) && near(f.at[1], 6) && near(d.end, 13),
+          "drain: a late start moves the next call's earliest start (%g, end %g)", f.at[1], d.end);
+    p.n = 0;
+    CHECK(fw_drain(&fw, &p, &be, g, start, dur, &d) == 0 && d.calls == 0 && d.end == 0 && d.first_start == 0,
+          "drain: nothing posted, no call, end 0");
+}
+
+static void check_drain_cycles(void)
+{
+    /* cycles of 5 from t0 = 10, fused up to 12 bytes (3 elements of 4 bytes); 0.5 s per element */
+    framework fw = { 5, 12, 0, 0, 0, 0 };
+    double ready[] = { 11, 12, 13, 14, 16 }, start[5], dur[5];
+    size_t count[] = { 1, 1, 1, 1, 1 };
+    fw_group g[5];
+    fake f = { 0.5, 0, -1, 0, 0, { 0 }, { 0 } };
+    fw_backend be = { fake_call, NULL, &f };
+    fw_posts p = { 10, 30, ready, count, 5, 4 };
+    fw_drained d;
+    int rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    /* wake-up 15 takes 11..14: 3 fill the 12-byte cap, the fourth alone; wake-up 20 takes 16 */
+    CHECK(rc == 0 && d.calls == 3 && g[0].n == 3 && g[1].n == 1 && near(g[1].enqueue, 15) && near(g[2].enqueue, 20),
+          "drain, cycles: fused at the cap, the rest of the wake-up after it (%d calls)", d.calls);
+    CHECK(near(start[0], 15) && near(start[1], 16.5) && near(start[2], 20) && near(d.end, 20.5),
+          "drain, cycles: the wake-up's second call after the first; the next cycle's at its wake-up (%g %g %g)",
+          start[0], start[1], start[2]);
+    fw.fusion_bytes = 16; /* exactly at the cap: four units of 4 bytes fit in one call */
+    rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    CHECK(rc == 0 && d.calls == 2 && g[0].n == 4 && near(dur[0], 2),
+          "drain, cycles: a call of exactly the cap fuses (%d)", d.calls);
+}
+
+static void check_drain_contention(void)
+{
+    /* backward ends at 10; comm 2.5x slower beside it; 1 s per element, no per-call cost */
+    framework fw = { 0, 0, 0, 0, 1.5, 0 };
+    double ready[] = { 2, 8, 12 }, start[3], dur[3];
+    size_t count[] = { 1, 4, 1 };
+    fw_group g[3];
+    fake f = { 1, 0, -1, 0, 0, { 0 }, { 0 } };
+    fw_backend be = { fake_call, fake_hold, &f };
+    fw_posts p = { 0, 10, ready, count, 3, 4 };
+    fw_drained d;
+    int rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    /* [2, 2+2.5]; [8, 8+5.2] (check_comm_stretch's case); the last from 13.2 at its own rate */
+    CHECK(rc == 0 && f.holds == 2 && near(f.hold[0], 4.5) && near(f.hold[1], 13.2) && near(start[2], 13.2),
+          "drain: comm contention held on the stream to the slowed ends (%d holds, %g %g)", f.holds, f.hold[0],
+          f.hold[1]);
+    CHECK(near(d.comm_slowed_s, 1.5 + 1.2) && near(d.busy_s, 2.5 + 5.2 + 1) && near(d.end, 14.2),
+          "drain: comm contention added %g s; busy %g, end %g", d.comm_slowed_s, d.busy_s, d.end);
+    fw = (framework){ 0, 0, 0, 0.5, 0, 0 }; /* compute 1.5x slower beside an allreduce */
+    rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    /* [2,3] and [8,12] overlap backward 1 + 2 = 3 s: 1.5 s more compute; the last, enqueued at 12 >= 10,
+     * moves to 13.5 and ends at 14.5 */
+    CHECK(rc == 0 && near(d.slowed_s, 1.5) && near(d.end, 14.5) && d.comm_slowed_s == 0,
+          "drain: contention slows backward by %g s and moves the tail to %g", d.slowed_s, d.end);
+}
+
+static void check_drain_hold_and_errors(void)
+{
+    framework fw = { 0, 0, 0, 0, 0, 0.5 }; /* nothing enqueued before half the elements are ready */
+    double ready[] = { 1, 2, 4, 8 }, start[4], dur[4];
+    size_t count[] = { 10, 40, 20, 30 };
+    fw_group g[4];
+    fake f = { 0.01, 0, -1, 0, 0, { 0 }, { 0 } };
+    fw_backend be = { fake_call, NULL, &f };
+    fw_posts p = { 0, 8, ready, count, 4, 4 };
+    fw_drained d;
+    int rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    /* held to 2: [2, 2.1], [2.1, 2.5], [4, 4.2], [8, 8.3] */
+    CHECK(rc == 0 && near(start[0], 2) && near(start[1], 2.1) && near(start[2], 4) && near(d.end, 8.3),
+          "drain, partial overlap: the first waits for the hold (%g %g %g, end %g)", start[0], start[1], start[2],
+          d.end);
+    f.fail_at = 2;
+    f.calls = 0;
+    rc = fw_drain(&fw, &p, &be, g, start, dur, &d);
+    CHECK(rc == 7 && d.calls == 2 && f.calls == 2,
+          "drain: a failed call stops the drain with its code (%d, %d calls)", rc, d.calls);
+    double back[] = { 2, 1 };
+    p.ready = back, p.n = 2;
+    CHECK(fw_drain(&fw, &p, &be, g, start, dur, &d) == -1 && d.calls == 0, "drain: decreasing ready times refused");
+}
+
 int main(void)
 {
     check_buckets();
@@ -170,5 +300,9 @@ int main(void)
     check_slowdown();
     check_comm_stretch();
     check_hold();
+    check_drain_stream();
+    check_drain_cycles();
+    check_drain_contention();
+    check_drain_hold_and_errors();
     return TEST_REPORT();
 }

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+static char merr[512]; /* model_create's message */
+
 static const model_tensor *find_tensor(const model *m, const char *name)
 {
     for (int t = 0; t < model_tensor_count(m); t++)
@@ -32,8 +34,8 @@ static void test_totals(void)
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         model *m = NULL;
-        int rc = model_build(want[i].name, 1, 224, &m);
-        CHECK(rc == MODEL_OK && m, "%s: build failed: %s", want[i].name, model_last_error());
+        int rc = model_create(want[i].name, 1, 224, &m, merr, sizeof merr);
+        CHECK(rc == MODEL_OK && m, "%s: build failed: %s", want[i].name, merr);
         if (!m) continue;
         CHECK(model_param_count(m) == want[i].params, "%s: %lld params, expected %lld", want[i].name,
               model_param_count(m), want[i].params);
@@ -58,8 +60,8 @@ static void test_totals(void)
 static void test_resnet50_tensors(void)
 {
     model *m = NULL;
-    if (model_build("resnet50", 32, 224, &m)) {
-        CHECK(0, "resnet50 build: %s", model_last_error());
+    if (model_create("resnet50", 32, 224, &m, merr, sizeof merr)) {
+        CHECK(0, "resnet50 build: %s", merr);
         return;
     }
     const model_tensor *fc = find_tensor(m, "fc.weight"), *big = find_tensor(m, "layer4.0.conv2.weight");
@@ -104,8 +106,8 @@ static void check_gemm(const model_layer *l, int M, int N, int K)
 static void test_gemm_shapes(void)
 {
     model *m = NULL;
-    if (model_build("resnet50", 32, 224, &m)) {
-        CHECK(0, "resnet50 build: %s", model_last_error());
+    if (model_create("resnet50", 32, 224, &m, merr, sizeof merr)) {
+        CHECK(0, "resnet50 build: %s", merr);
         return;
     }
     const model_layer *l;
@@ -140,8 +142,8 @@ static void test_image_sizes(void)
     static const struct { int size, final; } cases[] = { { 224, 7 }, { 256, 8 }, { 32, 1 }, { 33, 2 }, { 100, 4 }, { 299, 10 } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model *m = NULL;
-        if (model_build("resnet101", 2, cases[i].size, &m)) {
-            CHECK(0, "image %d: %s", cases[i].size, model_last_error());
+        if (model_create("resnet101", 2, cases[i].size, &m, merr, sizeof merr)) {
+            CHECK(0, "image %d: %s", cases[i].size, merr);
             continue;
         }
         const model_layer *pool = find_layer(m, "avgpool"), *fc = find_layer(m, "fc");
@@ -170,10 +172,10 @@ static void test_bad_inputs(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model *m = (model *)&m; /* must be reset to NULL */
-        int rc = model_build(cases[i].name, cases[i].batch, cases[i].size, &m);
-        CHECK(rc == MODEL_EARG && m == NULL && strstr(model_last_error(), cases[i].says),
+        int rc = model_create(cases[i].name, cases[i].batch, cases[i].size, &m, merr, sizeof merr);
+        CHECK(rc == MODEL_EARG && m == NULL && strstr(merr, cases[i].says),
               "case %zu (%s, %d, %d): rc %d, message \"%s\", expected to mention \"%s\"", i,
-              cases[i].name ? cases[i].name : "NULL", cases[i].batch, cases[i].size, rc, model_last_error(),
+              cases[i].name ? cases[i].name : "NULL", cases[i].batch, cases[i].size, rc, merr,
               cases[i].says);
     }
     model_free(NULL);
@@ -183,8 +185,8 @@ static void test_bad_inputs(void)
 static void test_flow_and_bytes(void)
 {
     model *m = NULL;
-    if (model_build("resnet50", 2, 64, &m)) {
-        CHECK(0, "resnet50 build: %s", model_last_error());
+    if (model_create("resnet50", 2, 64, &m, merr, sizeof merr)) {
+        CHECK(0, "resnet50 build: %s", merr);
         return;
     }
     int i1 = -1, ip = -1, ib = -1, id = -1, ic = -1;

@@ -12,6 +12,8 @@
 #include "step_mem.h"
 #include "test.h"
 
+static char merr[512], ferr[256]; /* model_create's and step_full's messages */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ static const char dag[] =
 
 #define STEP_FULL_TEST_SEED 7u
 #include "step_full_check.h"
+
 
 /* Tensor `name`'s largest-gradient element against a central difference (h relative 1e-3, 5%). */
 static void fd_check(const model *m, step_full *f, float *params, const float *grads, const size_t *off, const char *name)
@@ -65,9 +68,9 @@ static void test_dag_gradients(void)
     char err[256] = "";
     CHECK(tf && fputs(dag, tf) >= 0, "temp file");
     if (tf) fclose(tf);
-    int rc = model_build(path, 2, 16, &m);
+    int rc = model_create(path, 2, 16, &m, merr, sizeof merr);
     unlink(path);
-    CHECK(rc == 0, "build: %s", model_last_error());
+    CHECK(rc == 0, "build: %s", merr);
     if (rc) return;
     int nt = model_tensor_count(m), n = model_layer_count(m), kinds[MODEL_KINDS] = { 0 };
     for (int l = 0; l < n; l++) kinds[model_layer_at(m, l)->kind]++;
@@ -93,10 +96,10 @@ static void test_dag_gradients(void)
         float *d = step_full_loss_grad(f);
         double other = 0;
         for (size_t i = 0; i < nout; i++) d[i] = rnd();
-        rc = step_full_forward(f, &other);
+        rc = step_full_forward(f, &other, ferr, sizeof ferr);
         step_full_begin_backward(f);
-        for (int l = n - 1; l >= 0 && !rc; l--) rc = step_full_backward_layer(f, l, &other);
-        CHECK(rc == 0, "forward and backward: %s", step_full_error(f));
+        for (int l = n - 1; l >= 0 && !rc; l--) rc = step_full_backward_layer(f, l, &other, ferr, sizeof ferr);
+        CHECK(rc == 0, "forward and backward: %s", ferr);
         static const char *names[] = { "fc2.weight", "fc1.weight", "fc1.bias", "x.weight", "r1.bn.weight", "r1.weight",
                                        "b1.weight", "p1c.weight", "a1.bn.bias", "a1.weight", "stem.weight", "stem.bias" };
         for (size_t k = 0; !rc && k < sizeof names / sizeof *names; k++) fd_check(m, f, params, grads, off, names[k]);

@@ -17,13 +17,15 @@
 #include <string.h>
 #include <unistd.h>
 
+static char merr[512]; /* model_create's message */
+
 /* The dump and the bytes lines of the golden files for (name, batch, image), in memory. */
 static char *dump_of(const char *name, int batch, int image)
 {
     model *m = NULL;
     char *buf = NULL;
     size_t len = 0;
-    if (model_build(name, batch, image, &m)) return NULL;
+    if (model_create(name, batch, image, &m, merr, sizeof merr)) return NULL;
     FILE *f = open_memstream(&buf, &len);
     if (f) {
         model_dump(m, f);
@@ -59,7 +61,7 @@ static void test_resnets_identical(void)
         char path[128];
         snprintf(path, sizeof path, "tests/models/%s_b%d_i%d.golden", cases[i].name, cases[i].batch, cases[i].image);
         char *want = slurp(path), *got = dump_of(cases[i].name, cases[i].batch, cases[i].image);
-        CHECK(want && got, "%s: %s", path, !want ? "cannot read (run from the repository root)" : model_last_error());
+        CHECK(want && got, "%s: %s", path, !want ? "cannot read (run from the repository root)" : merr);
         if (!want || !got) {
             free(want), free(got);
             continue;
@@ -80,7 +82,7 @@ static int build_text(const char *text, int image, model **m, char *path, size_t
     FILE *f = fopen(path, "w");
     if (!f || fputs(text, f) < 0) return -1;
     fclose(f);
-    int rc = model_build(path, 2, image, m);
+    int rc = model_create(path, 2, image, m, merr, sizeof merr);
     unlink(path);
     return rc;
 }
@@ -90,7 +92,7 @@ static int build_text(const char *text, int image, model **m, char *path, size_t
 static void test_published_counts(void)
 {
     model *m = NULL;
-    CHECK(model_build("vgg16", 1, 224, &m) == 0, "vgg16: %s", model_last_error());
+    CHECK(model_create("vgg16", 1, 224, &m, merr, sizeof merr) == 0, "vgg16: %s", merr);
     if (m) {
         CHECK(model_param_count(m) == 138357544LL, "vgg16: %lld parameters, torchvision 138,357,544", model_param_count(m));
         CHECK(model_tensor_count(m) == 32 && fabs(model_fwd_macs(m) / 1e9 - 15.47) < 0.005, "vgg16: 32 tensors, 15.47 GMACs (%.3f)",
@@ -99,7 +101,7 @@ static void test_published_counts(void)
         CHECK(t && !strcmp(t->name, "classifier.0.weight") && t->numel == 4096LL * 25088, "vgg16: classifier.0.weight 4096 x 25088");
         model_free(m), m = NULL;
     }
-    CHECK(model_build("inception3", 1, 299, &m) == 0, "inception3: %s", model_last_error());
+    CHECK(model_create("inception3", 1, 299, &m, merr, sizeof merr) == 0, "inception3: %s", merr);
     if (!m) return;
     /* AuxLogits (torchvision InceptionAux(768, 1000)) on Mixed_6e's 768 x 17 x 17, behind a 1x1 stub conv from the image */
     static const char aux[] = "conv stub in=image cin=3 out=768 k=1\n"
@@ -109,7 +111,7 @@ static void test_published_counts(void)
                               "pool AuxLogits.avgpool avg global\nfc AuxLogits.fc cin=768 out=1000\n";
     model *a = NULL;
     char path[64];
-    CHECK(build_text(aux, 17, &a, path, sizeof path) == 0, "AuxLogits: %s", model_last_error());
+    CHECK(build_text(aux, 17, &a, path, sizeof path) == 0, "AuxLogits: %s", merr);
     long long auxp = a ? model_param_count(a) - 3 * 768 : 0;
     CHECK(auxp == 3326696, "AuxLogits: %lld parameters", auxp);
     CHECK(model_param_count(m) == 23834568LL && model_param_count(m) + auxp == 27161264LL,
@@ -150,16 +152,16 @@ static void test_bad_files(void)
         char path[64], where[96];
         int rc = build_text(cases[i].text, 32, &m, path, sizeof path);
         snprintf(where, sizeof where, "%s:%d: ", path, cases[i].line);
-        const char *e = model_last_error();
+        const char *e = merr;
         CHECK(rc == MODEL_EARG && !m && !strncmp(e, where, strlen(where)) && strstr(e, cases[i].says) && !strchr(e, '\n'),
               "case %zu: rc %d, \"%s\", expected \"%s...%s\"", i, rc, e, where, cases[i].says);
     }
     model *m = NULL;
-    CHECK(model_build("/nonexistent/x.txt", 1, 224, &m) == MODEL_EARG && strstr(model_last_error(), "cannot open"), "missing file");
-    CHECK(model_build("inception3", 1, 64, &m) == MODEL_EARG && strstr(model_last_error(), "--image-size 64: too small for inception3") &&
-          strstr(model_last_error(), "window does not fit"), "inception3 at 64: %s", model_last_error());
-    CHECK(model_build("vgg16", 1, 31, &m) == MODEL_EARG && strstr(model_last_error(), "at least 32"), "vgg16 at 31: %s", model_last_error());
-    CHECK(model_build("resnet50.txt", 1, 224, &m) == MODEL_EARG && strstr(model_last_error(), "cannot open"), "a .txt name is a file");
+    CHECK(model_create("/nonexistent/x.txt", 1, 224, &m, merr, sizeof merr) == MODEL_EARG && strstr(merr, "cannot open"), "missing file");
+    CHECK(model_create("inception3", 1, 64, &m, merr, sizeof merr) == MODEL_EARG && strstr(merr, "--image-size 64: too small for inception3") &&
+          strstr(merr, "window does not fit"), "inception3 at 64: %s", merr);
+    CHECK(model_create("vgg16", 1, 31, &m, merr, sizeof merr) == MODEL_EARG && strstr(merr, "at least 32"), "vgg16 at 31: %s", merr);
+    CHECK(model_create("resnet50.txt", 1, 224, &m, merr, sizeof merr) == MODEL_EARG && strstr(merr, "cannot open"), "a .txt name is a file");
 }
 
 /* The built-in texts read back as themselves (model_text is what `ddlbench model text` prints). */
@@ -169,7 +171,7 @@ static void test_texts(void)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char *t = model_text(names[i]), path[64];
         model *a = NULL, *b = NULL;
-        CHECK(t && build_text(t, 224, &a, path, sizeof path) == 0 && model_build(names[i], 2, 224, &b) == 0, "%s text", names[i]);
+        CHECK(t && build_text(t, 224, &a, path, sizeof path) == 0 && model_create(names[i], 2, 224, &b, merr, sizeof merr) == 0, "%s text", names[i]);
         CHECK(a && b && model_param_count(a) == model_param_count(b) && model_layer_count(a) == model_layer_count(b),
               "%s: the printed text builds the same network", names[i]);
         free(t), model_free(a), model_free(b);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static char merr[512]; /* model_create's message */
+
 static int near(double a, double b) { return fabs(a - b) <= 1e-12 + 1e-9 * fabs(b); }
 
 static double gemm_seconds(const model *m, double gflops)
@@ -29,7 +31,7 @@ static double gemm_seconds(const model *m, double gflops)
 int main(void)
 {
     model *m = NULL;
-    if (model_build("resnet50", 8, 64, &m) != MODEL_OK) {
+    if (model_create("resnet50", 8, 64, &m, merr, sizeof merr) != MODEL_OK) {
         printf("0 passed, 1 failed\n");
         return 1;
     }

@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+static char merr[512]; /* model_create's message */
+
 typedef struct seen {
     int rounds[4], nrounds, contexts;
     char desc[256];
@@ -59,7 +61,7 @@ int main(int argc, char **argv)
     o.profile = NULL;
 
     model *m = NULL;
-    CHECK(model_build(o.model, (int)o.batch, (int)o.image, &m) == 0, "model: %s", model_last_error());
+    CHECK(model_create(o.model, (int)o.batch, (int)o.image, &m, merr, sizeof merr) == 0, "model: %s", merr);
     if (!m) return TEST_REPORT();
     seen s = { { 0 }, 0, 0, "" };
     const train_progress p = { on_context, on_round, &s };

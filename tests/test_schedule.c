@@ -2,12 +2,15 @@
  * order of the calls (forward once, backward from the last layer to the first, each tensor's gradient
  * before the post of the bucket it completes, every bucket posted exactly once and in the plan's
  * order, drain, update), the times it composes from the clock (exposed only past the end of
- * backward; end_backward may move it), and a pricer's failure stopping the step with its code. */
+ * backward; end_backward may move it), a pricer's failure stopping the step with its code, and the
+ * step's GEMMs in its order (sched_gemms: forward 0 … L-1, backward L-1 … 0, weight then data gradient). */
 #include "bucket.h"
 #include "schedule.h"
 #include "test.h"
 
 #include <math.h>
+
+static char merr[512]; /* model_create's message */
 
 #define MAXEV 4096
 
@@ -81,10 +84,50 @@ static void plan_of(const model *m, size_t cap, bucket_plan *plan)
     bucket_plan_make(counts, model_tensor_count(m), 4, cap, 1u << 20, plan);
 }
 
+typedef struct gemm_rec {
+    int n, layer[1024], which[1024], stop_at;
+} gemm_rec;
+
+static int on_gemm(void *a, int l, int which)
+{
+    gemm_rec *g = a;
+    if (g->n < 1024) g->layer[g->n] = l, g->which[g->n] = which;
+    return ++g->n == g->stop_at ? 5 : 0;
+}
+
+/* sched_gemms: every GEMM once, forward in layer order, then backward in reverse, weight before data. */
+static void check_gemms(const model *m)
+{
+    static gemm_rec g;
+    int L = model_layer_count(m), want = 0, nf = 0, ok = 1, i = 0, prev = -1;
+    for (int l = 0; l < L; l++) {
+        const model_layer *x = model_layer_at(m, l);
+        if (x->kind == MODEL_CONV || x->kind == MODEL_FC) nf++, want += 2 + (x->data_grad_needed ? 1 : 0);
+    }
+    g.n = 0, g.stop_at = 0;
+    CHECK(sched_gemms(m, on_gemm, &g) == 0 && g.n == want, "sched_gemms: %d GEMMs (want %d)", g.n, want);
+    for (; ok && i < g.n && g.which[i] == MODEL_FWD; prev = g.layer[i++]) ok = g.layer[i] > prev;
+    CHECK(ok && i == nf && g.layer[0] == 0, "sched_gemms: the forward GEMMs first, in layer order (%d)", i);
+    for (prev = L; ok && i < g.n; i++) {
+        const model_layer *x = model_layer_at(m, g.layer[i]);
+        if (g.which[i] == MODEL_BWD_WEIGHT) ok = g.layer[i] < prev, prev = g.layer[i];
+        else
+            ok = g.which[i] == MODEL_BWD_DATA && g.layer[i] == prev && x->data_grad_needed &&
+                 g.which[i - 1] == MODEL_BWD_WEIGHT;
+    }
+    CHECK(ok && prev == 0, "sched_gemms: backward in reverse, each weight gradient before its data gradient (at %d)",
+          i);
+    int which[2];
+    CHECK(sched_layer_gemms(model_layer_at(m, 0), 1, which) == 1 && which[0] == MODEL_BWD_WEIGHT,
+          "the first layer needs no data gradient");
+    g.n = 0, g.stop_at = 3;
+    CHECK(sched_gemms(m, on_gemm, &g) == 5 && g.n == 3, "sched_gemms stops at the callback's failure");
+}
+
 int main(void)
 {
     model *m = NULL;
-    if (model_build("resnet50", 8, 64, &m) != MODEL_OK) return printf("0 passed, 1 failed\n"), 1;
+    if (model_create("resnet50", 8, 64, &m, merr, sizeof merr) != MODEL_OK) return printf("0 passed, 1 failed\n"), 1;
     const int L = model_layer_count(m);
     bucket_plan plan;
     sched_times st;
@@ -126,6 +169,7 @@ int main(void)
         CHECK(sched_step(m, &plan, &pricer, &rf, &st) == 7 && rf.nev == at, "failure at call %d stops the step", at);
     }
     bucket_plan_free(&plan);
+    check_gemms(m);
     model_free(m);
     return TEST_REPORT();
 }

@@ -11,6 +11,8 @@
 #include "step_mem.h"
 #include "test.h"
 
+static char merr[512], ferr[256]; /* model_create's and step_full's messages */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +27,8 @@ static const model_layer *find(const model *m, const char *name, int *idx)
 static void test_plan(void)
 {
     model *m = NULL;
-    if (model_build("resnet101", 4, 224, &m)) {
-        CHECK(0, "build: %s", model_last_error());
+    if (model_create("resnet101", 4, 224, &m, merr, sizeof merr)) {
+        CHECK(0, "build: %s", merr);
         return;
     }
     int n = model_layer_count(m), *gbuf = malloc(n * sizeof(int)), *slot = malloc(n * sizeof(int)), ns = 0, a, b, c, d;
@@ -51,6 +53,7 @@ static void test_plan(void)
 #define STEP_FULL_TEST_SEED 99u
 #include "step_full_check.h"
 
+
 /* Central difference of L in parameter i against the backward's gradient. Batch statistics over 8
  * values (layer4 at batch 2, 64x64) and ReLU kinks make L visibly curved: h = 1e-4 (relative) and
  * 10% agree (h = 1e-3 is off by up to 50% in the stem; a wrong gradient flow is off by far more). */
@@ -74,8 +77,8 @@ static void test_gradients(void)
     model *m = NULL;
     step_full *f = NULL;
     char err[256] = "";
-    if (model_build("resnet50", 2, 64, &m)) {
-        CHECK(0, "build: %s", model_last_error());
+    if (model_create("resnet50", 2, 64, &m, merr, sizeof merr)) {
+        CHECK(0, "build: %s", merr);
         return;
     }
     int nt = model_tensor_count(m), n = model_layer_count(m);
@@ -99,10 +102,10 @@ static void test_gradients(void)
     float *d = step_full_loss_grad(f);
     for (size_t i = 0; i < nout; i++) d[i] = rnd();
     double other = 0;
-    int rc = step_full_forward(f, &other);
+    int rc = step_full_forward(f, &other, ferr, sizeof ferr);
     step_full_begin_backward(f);
-    for (int l = n - 1; l >= 0 && !rc; l--) rc = step_full_backward_layer(f, l, &other);
-    CHECK(rc == 0, "forward and backward: %s", step_full_error(f));
+    for (int l = n - 1; l >= 0 && !rc; l--) rc = step_full_backward_layer(f, l, &other, ferr, sizeof ferr);
+    CHECK(rc == 0, "forward and backward: %s", ferr);
     size_t bad = 0;
     for (size_t i = 0; i < total; i++) bad += !isfinite(grads[i]);
     CHECK(bad == 0 && other >= 0, "%zu non-finite gradients", bad);

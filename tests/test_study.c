@@ -11,6 +11,8 @@
 #include <math.h>
 #include <string.h>
 
+static char merr[512]; /* model_create's message */
+
 static const char entry[] = "label = test ResNet-50 at 16\nmodel = resnet50\nbatch = 32\ngpus = 16\nbaseline = 4\n"
                             "published = 90\nsource = a test\nalgo = ring\n"
                             "platforms = minsky2017-1port|minsky2017-2port\noverlap = off|on\n";
@@ -35,7 +37,7 @@ int main(void)
     s.gpus = 0;
     CHECK(study_effects_on(&fig, 1) == 0, "no effects in the entry");
 
-    CHECK(model_build("resnet50", 32, 224, &m) == 0, "resnet50: %s", model_last_error());
+    CHECK(model_create("resnet50", 32, 224, &m, merr, sizeof merr) == 0, "resnet50: %s", merr);
     CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 16, 0, EFFECTS_ALL, &off, err, sizeof err) == 0 &&
               off.allreduces == 1, "overlap off: one allreduce after backward (%d; %s)", off.allreduces, err);
     CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 16, 1, EFFECTS_ALL, &on, err, sizeof err) == 0 &&

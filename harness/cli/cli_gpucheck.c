@@ -97,7 +97,8 @@ int cli_gpucheck_main(int argc, char **argv)
         printf("%-5s peak %.1f TFLOP/s\n", kern_precision_name((kern_precision)p), peak[p]);
     }
     printf("# 3. the largest ResNet-50 GEMMs (batch 32, 224x224), TFLOP/s and share of peak\n");
-    if (model_build("resnet50", 32, 224, &m)) { rc = 1; goto out; }
+    char why[512];
+    if (model_create("resnet50", 32, 224, &m, why, sizeof why)) { rc = 1; goto out; }
     const model_gemm *top[3] = { NULL, NULL, NULL };
     for (int l = 0; l < model_layer_count(m); l++)
         for (int k = 0; k < MODEL_GEMM_COUNT; k++) {

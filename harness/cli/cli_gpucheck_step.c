@@ -56,8 +56,9 @@ int gpucheck_pytorch_step(long batch)
     if (!inited) MPI_Init_thread(NULL, NULL, engine_thread_level(), &provided), mpi_ours = 1;
     rank_release_stderr(); /* from here a failing rank says why itself (rank.h) */
     cfg.algo = "ring", cfg.device = 1;
-    if (model_build("resnet50", (int)batch, 224, &m) || ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
-        fprintf(stderr, "ddlbench gpu-check: %s\n", m ? ddl_last_error() : model_last_error());
+    char why[512];
+    if (model_create("resnet50", (int)batch, 224, &m, why, sizeof why) || ddl_ctx_create(MPI_COMM_WORLD, &cfg, &ctx)) {
+        fprintf(stderr, "ddlbench gpu-check: %s\n", m ? ddl_last_error() : why);
         model_free(m);
         return 1;
     }

@@ -143,12 +143,12 @@ static void print_table(const model *m, const double *ms, double tot[6])
 static int layer_table(const model_opts *o)
 {
     profile prof, *pr = NULL;
-    char perr[300];
+    char perr[300], why[512];
     model *m = NULL;
     double tot[6], *ms = NULL;
     int rc = 2;
-    if (model_build(o->model, (int)o->batch, (int)o->image_size, &m)) {
-        fprintf(stderr, "ddlbench model: %s\n", model_last_error());
+    if (model_create(o->model, (int)o->batch, (int)o->image_size, &m, why, sizeof why)) {
+        fprintf(stderr, "ddlbench model: %s\n", why);
         goto out;
     }
     if (o->profile && profile_load(o->profile, &prof, perr, sizeof perr)) {

@@ -153,8 +153,8 @@ int cli_model_train(int argc, char **argv)
         fprintf(stderr, "ddlbench model: %s\n", ferr);
         return 2;
     }
-    if (model_build(o.model, (int)o.batch, (int)o.image, &m) != MODEL_OK) {
-        fprintf(stderr, "ddlbench model: %s\n", model_last_error());
+    if (model_create(o.model, (int)o.batch, (int)o.image, &m, ferr, sizeof ferr) != MODEL_OK) {
+        fprintf(stderr, "ddlbench model: %s\n", ferr);
         return 2;
     }
     if ((rc = predict(&o, m, &pf, &pr, rows))) goto out;

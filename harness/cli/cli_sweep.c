@@ -99,9 +99,9 @@ static int model_buckets(const sweep_params *p, int *nb, char *err, size_t errle
             return 2;
         }
         snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name - 1 ? k : sizeof name - 1), mb);
-        if (k >= sizeof name - 1 || model_build(name, atoi(mb + k + 1), 224, &m)) {
-            snprintf(err, errlen, "%s: %s", sweep_name(p, "--models"),
-                     m || k < sizeof name - 1 ? model_last_error() : "a model name over 126 bytes");
+        char why[512] = "a model name over 126 bytes";
+        if (k >= sizeof name - 1 || model_create(name, atoi(mb + k + 1), 224, &m, why, sizeof why)) {
+            snprintf(err, errlen, "%s: %s", sweep_name(p, "--models"), why);
             return 2;
         }
         int nt = model_tensor_count(m);

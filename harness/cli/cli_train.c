@@ -83,8 +83,8 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return rc;
     }
-    if (model_build(o.model, (int)o.batch, (int)o.image, &m)) {
-        fprintf(stderr, "ddlbench train: %s\n", model_last_error());
+    if (model_create(o.model, (int)o.batch, (int)o.image, &m, ferr, sizeof ferr)) {
+        fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
     /* simulated operands take address space only (mem.h) */

@@ -20,7 +20,6 @@ typedef struct pricer {
     const bucket_plan *plan;
     double rate, bw;        /* flop/s, bytes/s */
     double clock, t0;       /* the compute clock; the step's start */
-    double end, busy;       /* the last allreduce's end; their summed time */
     int *order, posted;     /* the buckets in posting order, how many */
     double *ready;          /* their ready times */
     size_t *count;          /* their elements */
@@ -87,34 +86,35 @@ static int m_post(void *a, int b)
     return 0;
 }
 
-/* The framework's allreduces, one at a time: each starts at max(its enqueue, the previous one's end) and
- * lasts the per-call cost plus perf_cost of its bytes (auto: the library's own choice,
- * ddl_auto_choose); nothing on one rank. */
-static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int *buckets)
+/* The backend under the framework's drain (framework.h): allreduce g costs the per-call cost plus
+ * perf_cost of its bytes (auto: the library's own choice, ddl_auto_choose), from the moment the
+ * stream may take it. */
+static int m_call(void *a, int i, const fw_group *g, double at, double call_s, double *start, double *dur)
 {
     pricer *p = a;
     cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma };
-    int ng = platform_ranks(p->pf) > 1 ? fw_groups(&p->in->fw, p->t0, p->ready, p->count, p->posted, 4, p->groups) : 0;
-    for (int i = 0; i < ng; i++) {
-        double s = 0, start = p->groups[i].enqueue > p->end ? p->groups[i].enqueue : p->end;
-        if (perf_cost(p->pf, p->algo, 4.0 * (double)p->groups[i].count, &o, &s, p->err, p->errlen)) return 2;
-        s += p->in->fw.call_s;
-        double slow = fw_comm_stretch(&p->in->fw, start, s, p->clock); /* beside backward (p->clock: its end) */
-        p->comm_slowed += slow - s, s = slow;
-        p->start[i] = start, p->dur[i] = s;
-        p->end = start + s;
-        p->busy += s;
-        p->buckets++;
-    }
-    if (p->in->fw.contention > 0) { /* the slowed compute, then the stream moved by it */
-        double b1 = p->clock, end;
-        p->slowed = fw_slowdown(&p->in->fw, b1, p->groups, p->start, p->dur, ng, &end);
-        *t_bwd += p->slowed;
-        p->clock = b1 + p->slowed;
-        if (ng) p->end = end;
-    }
-    *comm_end = p->end, *busy_s = p->busy, *buckets = p->buckets;
-    if (p->end > p->clock) p->clock = p->end;
+    double s = 0;
+    (void)i;
+    if (perf_cost(p->pf, p->algo, 4.0 * (double)g->count, &o, &s, p->err, p->errlen)) return 2;
+    *start = at, *dur = s + call_s;
+    return 0;
+}
+
+/* The framework's allreduces (fw_drain; nothing on one rank), then the compute that contention slowed. */
+static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int *buckets)
+{
+    pricer *p = a;
+    const fw_posts posts = { p->t0, p->clock, p->ready, p->count, platform_ranks(p->pf) > 1 ? p->posted : 0, 4 };
+    const fw_backend be = { m_call, NULL, p };
+    fw_drained d;
+    int rc = fw_drain(&p->in->fw, &posts, &be, p->groups, p->start, p->dur, &d);
+    if (rc < 0) return snprintf(p->err, p->errlen, "buckets posted out of order"), 2;
+    if (rc) return rc;
+    p->slowed = d.slowed_s, p->comm_slowed = d.comm_slowed_s;
+    if (p->in->fw.contention > 0) *t_bwd += d.slowed_s, p->clock += d.slowed_s;
+    *comm_end = d.end, *busy_s = d.busy_s, *buckets = d.calls;
+    p->buckets = d.calls;
+    if (d.end > p->clock) p->clock = d.end;
     return 0;
 }
 

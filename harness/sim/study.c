@@ -64,8 +64,8 @@ int study_compute_scale(const study_setup *s, const profile *pr, const figure *f
     step_prediction one;
     *k = 1;
     if (!fig->single_batch) return 0;
-    if (model_build(fig->model, fig->single_batch, fig->image_size, &m))
-        return snprintf(err, errlen, "%s: %s", fig->name, model_last_error()), 2;
+    if (model_create(fig->model, fig->single_batch, fig->image_size, &m, why, sizeof why))
+        return snprintf(err, errlen, "%s: %s", fig->name, why), 2;
     int rc = study_step_on(s, pr, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one, why, sizeof why);
     model_free(m);
     if (rc) return snprintf(err, errlen, "%s: %s", fig->label, why), 2;
@@ -101,8 +101,8 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
     scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL;
-        if (model_build(fig->model, fig->batches[b], fig->image_size, &m))
-            return snprintf(err, errlen, "%s: %s", fig->name, model_last_error()), -1;
+        if (model_create(fig->model, fig->batches[b], fig->image_size, &m, why, sizeof why))
+            return snprintf(err, errlen, "%s: %s", fig->name, why), -1;
         for (int p = 0; p < fig->nplatforms; p++)
             for (int k = 0; k < fig->noverlaps; k++, n++) {
                 step_prediction one;

@@ -45,8 +45,9 @@ int engine_post(engine *e, int bucket);
  * alone before allreducing it, never for a drain of the stream. 0, or -1 (kern_dev_last_error).
  * The simulation engine waits for its marks instead: a no-op there. */
 int engine_use_fences(engine *e);
-int engine_wait_all(engine *e, engine_stats *st);
-const char *engine_error(const engine *e);
+/* Waits for every posted allreduce; 0, or non-zero with the first failure's one-line message in err
+ * (a failure stays: every later wait returns it). */
+int engine_wait_all(engine *e, engine_stats *st, char *err, size_t errlen);
 void engine_free(engine *e);
 
 #endif

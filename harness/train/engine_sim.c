@@ -95,57 +95,55 @@ static int agree(engine *e)
     return 0;
 }
 
-int engine_wait_all(engine *e, engine_stats *st)
+/* The backend under the framework's drain (framework.h): allreduce g, once the clock reaches its
+ * enqueue (the stream is free by then: the previous one ran inline), after the per-call cost. */
+static int e_call(void *a, int i, const fw_group *g, double at, double call_s, double *start, double *dur)
+{
+    engine *e = a;
+    const bucket *bk = &e->plan->buckets[e->order[g->first]];
+    (void)i, (void)at;
+    for (int j = g->first + 1; j < g->first + g->n; j++) /* adjacent in the flat buffer (bucket.h) */
+        if (e->plan->buckets[e->order[j]].offset != e->plan->buckets[e->order[j - 1]].offset +
+                                                     e->plan->buckets[e->order[j - 1]].count)
+            return snprintf(e->err, sizeof e->err, "buckets %d and %d are not adjacent", e->order[j - 1], e->order[j]), 1;
+    kern_compute_wait_until(g->enqueue);
+    double t0 = MPI_Wtime();
+    if (call_s > 0) kern_compute_wait_until(t0 + call_s);
+    int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, g->count, e->dtype, DDL_SUM);
+    if (rc)
+        return snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", e->order[g->first], g->count * e->esize,
+                        ddl_last_error()), rc;
+    *start = t0, *dur = MPI_Wtime() - t0;
+    return 0;
+}
+
+/* An allreduce slowed beside backward's compute: the rest of it waited out. */
+static void e_hold(void *a, double t) { (void)a, kern_compute_wait_until(t); }
+
+int engine_wait_all(engine *e, engine_stats *st, char *err, size_t errlen)
 {
     engine_stats s;
-    int ng = 0;
+    fw_drained d;
     const double b1 = kern_compute_mark(); /* the end of backward */
+    const fw_backend be = { e_call, e_hold, e };
     memset(&s, 0, sizeof s);
     for (int i = 0; i < e->posted_n; i++) e->count[i] = e->plan->buckets[e->order[i]].count;
-    if (!e->rc && (e->rc = agree(e)) == 0 &&
-        (ng = fw_groups(&e->fw, e->t0, e->ready, e->count, e->posted_n, e->esize, e->groups)) < 0)
-        e->rc = 1, snprintf(e->err, sizeof e->err, "buckets posted out of order");
-    for (int i = 0; i < ng && !e->rc; i++) {
-        const fw_group *g = &e->groups[i];
-        const bucket *bk = &e->plan->buckets[e->order[g->first]];
-        for (int j = g->first + 1; j < g->first + g->n && !e->rc; j++) /* adjacent in the flat buffer (bucket.h) */
-            if (e->plan->buckets[e->order[j]].offset != e->plan->buckets[e->order[j - 1]].offset +
-                                                         e->plan->buckets[e->order[j - 1]].count)
-                e->rc = 1, snprintf(e->err, sizeof e->err, "buckets %d and %d are not adjacent", e->order[j - 1], e->order[j]);
-        if (e->rc) break;
-        kern_compute_wait_until(g->enqueue);
-        double t0 = MPI_Wtime();
-        if (e->fw.call_s > 0) kern_compute_wait_until(t0 + e->fw.call_s);
-        int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, g->count, e->dtype, DDL_SUM);
-        double t1 = MPI_Wtime(), d = fw_comm_stretch(&e->fw, t0, t1 - t0, b1);
-        if (!rc && d > t1 - t0) { /* slowed beside backward's compute: the rest of it waited out */
-            s.comm_slowed_s += d - (t1 - t0);
-            kern_compute_wait_until(t0 + d);
-            t1 = t0 + d;
+    if (!e->rc && (e->rc = agree(e)) == 0) {
+        const fw_posts posts = { e->t0, b1, e->ready, e->count, e->posted_n, e->esize };
+        int rc = fw_drain(&e->fw, &posts, &be, e->groups, e->start, e->dur, &d);
+        if (rc < 0) e->rc = 1, snprintf(e->err, sizeof e->err, "buckets posted out of order");
+        else if (rc) e->rc = rc;
+        else {
+            s = (engine_stats){ d.busy_s, d.first_start, d.end, d.calls, d.slowed_s, d.comm_slowed_s };
+            if (e->fw.contention > 0) /* the step waits out the compute that the allreduces slowed */
+                kern_compute_wait_until(d.end > b1 + d.slowed_s ? d.end : b1 + d.slowed_s);
         }
-        if (rc) {
-            e->rc = rc;
-            snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", e->order[g->first], g->count * e->esize,
-                     ddl_last_error());
-        }
-        if (i == 0) s.first_start = t0;
-        s.last_end = t1;
-        s.busy_s += t1 - t0;
-        s.buckets++;
-        e->start[i] = t0, e->dur[i] = t1 - t0;
-    }
-    if (!e->rc && e->fw.contention > 0) { /* the slowed compute, then the stream moved by it */
-        double end;
-        s.slowed_s = fw_slowdown(&e->fw, b1, e->groups, e->start, e->dur, ng, &end);
-        kern_compute_wait_until(end > b1 + s.slowed_s ? end : b1 + s.slowed_s);
-        if (ng) s.last_end = end;
     }
     e->posted_n = 0;
     if (st) *st = s;
+    if (e->rc) snprintf(err, errlen, "%s", e->err);
     return e->rc;
 }
-
-const char *engine_error(const engine *e) { return e->rc ? e->err : "no error"; }
 
 void engine_free(engine *e)
 {

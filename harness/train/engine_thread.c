@@ -154,17 +154,16 @@ int engine_post(engine *e, int b)
     return 0;
 }
 
-int engine_wait_all(engine *e, engine_stats *st)
+int engine_wait_all(engine *e, engine_stats *st, char *err, size_t errlen)
 {
     pthread_mutex_lock(&e->lock);
     while (e->done < e->posted_n) pthread_cond_wait(&e->drained, &e->lock);
     if (st) *st = e->stats;
     int rc = e->rc;
+    if (rc) snprintf(err, errlen, "%s", e->err);
     pthread_mutex_unlock(&e->lock);
     return rc;
 }
-
-const char *engine_error(const engine *e) { return e->rc ? e->err : "no error"; }
 
 void engine_free(engine *e)
 {

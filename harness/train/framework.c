@@ -80,6 +80,33 @@ double fw_comm_stretch(const framework *fw, double start, double dur, double b1)
     return before + dur - before / (1 + c);
 }
 
+int fw_drain(const framework *fw, const fw_posts *p, const fw_backend *b, fw_group *g, double *start, double *dur,
+             fw_drained *out)
+{
+    double call_s = fw ? fw->call_s : 0, end = 0;
+    int ng = fw_groups(fw, p->t0, p->ready, p->count, p->n, p->esize, g), rc;
+    *out = (fw_drained){ 0 };
+    if (ng < 0) return -1;
+    for (int i = 0; i < ng; i++) { /* one at a time, in enqueue order */
+        double at = i > 0 && end > g[i].enqueue ? end : g[i].enqueue, s, d;
+        if ((rc = b->call(b->arg, i, &g[i], at, call_s, &start[i], &d))) return rc;
+        s = fw_comm_stretch(fw, start[i], d, p->b1); /* slowed beside backward's compute */
+        if (s > d && b->hold) b->hold(b->arg, start[i] + s);
+        out->comm_slowed_s += s - d;
+        dur[i] = s, end = start[i] + s;
+        if (i == 0) out->first_start = start[i];
+        out->busy_s += s;
+        out->calls++;
+    }
+    if (fw && fw->contention > 0) { /* the slowed compute, then the stream moved by it */
+        double moved;
+        out->slowed_s = fw_slowdown(fw, p->b1, g, start, dur, ng, &moved);
+        if (ng) end = moved;
+    }
+    out->end = end;
+    return 0;
+}
+
 const char *fw_describe(const framework *fw, char *buf, size_t len)
 {
     int at = 0;

@@ -81,6 +81,51 @@ double fw_slowdown(const framework *fw, double b1, const fw_group *g, const doub
  * at or after b1, or with no comm_contention. */
 double fw_comm_stretch(const framework *fw, double start, double dur, double b1);
 
+/* The backend under the framework (ASTRA-sim's split of one system layer from its network backends):
+ * the simulation engine runs each allreduce (engine_sim.c), the alpha-beta-gamma model prices it
+ * (perf_step.c). fw_drain decides what and when; the backend only says how long. */
+typedef struct fw_backend {
+    /* Allreduce i (g) may begin at `at`: its enqueue, or the previous one's end if later. The backend
+     * begins it then (or, running on a clock, when it can: *start), pays call_s (the framework's
+     * per-call cost) before the collective, and sets *dur, call_s included. 0, or non-zero to stop. */
+    int (*call)(void *arg, int i, const fw_group *g, double at, double call_s, double *start, double *dur);
+    /* The stream stays busy until t: an allreduce slowed beside compute (fw_comm_stretch). NULL: a
+     * pricer, with no clock to advance. */
+    void (*hold)(void *arg, double t);
+    void *arg;
+} fw_backend;
+
+/* The allreduces of one step, drained (fw_drain). */
+typedef struct fw_drained {
+    int calls;            /* allreduces made and run (up to the failed one) */
+    double first_start;   /* the first one's start (0: none) */
+    double end;           /* the stream's end: the last one's, moved by contention (0: none) */
+    double busy_s;        /* their summed durations, comm_contention's stretch included */
+    double slowed_s;      /* the backward compute that contention added (fw_slowdown) */
+    double comm_slowed_s; /* the allreduce time that comm_contention added (fw_comm_stretch) */
+} fw_drained;
+
+/* The step's posted units, in posting order, for fw_drain. */
+typedef struct fw_posts {
+    double t0;            /* the step's start (cycles count their wake-ups from it) */
+    double b1;            /* the end of backward's compute */
+    const double *ready;  /* [n] when each unit was posted (non-decreasing) */
+    const size_t *count;  /* [n] its elements */
+    int n;
+    size_t esize;         /* bytes per element */
+} fw_posts;
+
+/* The framework's drain policy, once for every backend: the allreduces of the posted units
+ * (fw_groups), run one at a time in enqueue order, each from max(its enqueue, the previous one's end)
+ * and paying call_s first (b->call); each stretched by comm_contention beside backward's compute
+ * (fw_comm_stretch, the stream held to its slowed end: b->hold); then, with contention, the compute
+ * they slowed (fw_slowdown) and the stream's end moved by it. The step resumes at
+ * max(out->end, p->b1 + out->slowed_s). g, start and dur: scratch of room p->n (the groups, each
+ * one's start and duration, in stream order). Returns 0, -1 (ready times decreasing), or b->call's
+ * non-zero return (out then holds the allreduces up to the failed one). */
+int fw_drain(const framework *fw, const fw_posts *p, const fw_backend *b, fw_group *g, double *start, double *dur,
+             fw_drained *out);
+
 /* "ideal (an allreduce per bucket as it completes)" or "cycles of 5 ms, fused up to 64 MiB; 20 us a call";
  * partial overlap adds "; overlap from 60% of the gradients". */
 const char *fw_describe(const framework *fw, char *buf, size_t len);

@@ -13,18 +13,15 @@
 
 #define MAX_IMAGE 65536 /* keeps batch × H × W within long long; int GEMM sizes are checked too */
 
-static char last_error[512];
-
-int model_fail(int code, const char *fmt, ...)
+int model_fail(model *m, int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    vsnprintf(m->err, sizeof m->err, fmt, ap);
     va_end(ap);
     return code;
 }
 
-const char *model_last_error(void) { return last_error; }
 const char *model_names(void) { return "resnet50, resnet101, resnet101-22k, vgg16, inception3"; }
 
 static int builtin(const char *name)
@@ -51,55 +48,68 @@ char *model_text(const char *name)
     return s ? strcpy(s, lit) : NULL;
 }
 
-/* The whole file at path (textfile.h), NUL-terminated; NULL with *rc and the message recorded. */
-static char *read_file(const char *path, int *rc)
+/* The whole file at path (textfile.h), NUL-terminated; NULL with *rc and the message in err. */
+static char *read_file(const char *path, int *rc, char *err, size_t errlen)
 {
     char *buf = NULL, why[400];
     size_t n = 0;
     int r = textfile_read(path, &buf, &n, why, sizeof why);
-    if (r == 1) return *rc = model_fail(MODEL_ENOMEM, "model: out of memory"), NULL;
-    if (r) return *rc = model_fail(MODEL_EARG, "--model %s", why), NULL;
+    if (r == 1) return *rc = MODEL_ENOMEM, snprintf(err, errlen, "model: out of memory"), NULL;
+    if (r) return *rc = MODEL_EARG, snprintf(err, errlen, "--model %s", why), NULL;
     if (memchr(buf, '\0', n)) {
         free(buf);
-        *rc = model_fail(MODEL_EARG, "--model %s: holds a NUL byte; expected a text model description", path);
+        *rc = MODEL_EARG;
+        snprintf(err, errlen, "--model %s: holds a NUL byte; expected a text model description", path);
         return NULL;
     }
     return buf;
 }
 
-int model_build(const char *name, int batch, int image_size, model **out)
+int model_create(const char *name, int batch, int image_size, model **out, char *err, size_t errlen)
 {
     model *m = NULL;
     char *text = NULL;
     int rc = MODEL_OK, file = model_is_file(name);
     *out = NULL;
-    if (!file && name && builtin(name) && !(text = model_text(name))) return model_fail(MODEL_ENOMEM, "model: out of memory");
+    if (!file && name && builtin(name) && !(text = model_text(name)))
+        return snprintf(err, errlen, "model: out of memory"), MODEL_ENOMEM;
     if (!file && !text) {
-        return model_fail(MODEL_EARG, "--model \"%s\": unknown; expected one of %s, or a model file (a path with a '/' "
-                          "or ending in .txt; docs/MODELS.md)", name ? name : "(null)", model_names());
+        snprintf(err, errlen, "--model \"%s\": unknown; expected one of %s, or a model file (a path with a '/' "
+                 "or ending in .txt; docs/MODELS.md)", name ? name : "(null)", model_names());
+        return MODEL_EARG;
     }
     if (batch < 1) {
-        rc = model_fail(MODEL_EARG, "--batch %d: expected a positive integer", batch);
+        rc = MODEL_EARG, snprintf(err, errlen, "--batch %d: expected a positive integer", batch);
         goto out;
     }
     if (image_size > MAX_IMAGE) {
-        rc = model_fail(MODEL_EARG, "--image-size %d: too large; expected at most %d", image_size, MAX_IMAGE);
+        rc = MODEL_EARG, snprintf(err, errlen, "--image-size %d: too large; expected at most %d", image_size, MAX_IMAGE);
         goto out;
     }
-    if (file && !(text = read_file(name, &rc))) return rc;
+    if (file && !(text = read_file(name, &rc, err, errlen))) return rc;
     if (!(m = calloc(1, sizeof *m))) {
-        rc = model_fail(MODEL_ENOMEM, "model: out of memory");
+        rc = MODEL_ENOMEM, snprintf(err, errlen, "model: out of memory");
         goto out;
     }
     snprintf(m->name, sizeof m->name, "%s", name);
     m->batch = batch, m->image_size = image_size;
-    rc = model_parse(m, text, file ? name : m->name);
+    if ((rc = model_parse(m, text, file ? name : m->name))) snprintf(err, errlen, "%s", m->err);
 out:
     free(text);
     if (rc) model_free(m);
     else *out = m;
     return rc;
 }
+
+/* Transitional (model.h): the caller of model_build reads its message from here. */
+static char build_error[512];
+
+int model_build(const char *name, int batch, int image_size, model **out)
+{
+    return model_create(name, batch, image_size, out, build_error, sizeof build_error);
+}
+
+const char *model_last_error(void) { return build_error; }
 
 void model_free(model *m)
 {

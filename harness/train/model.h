@@ -34,6 +34,8 @@
 #ifndef HARN_MODEL_H
 #define HARN_MODEL_H
 
+#include <stddef.h>
+
 typedef struct model model; /* opaque; model_build makes one, model_free releases it */
 
 typedef enum { MODEL_CONV, MODEL_BN, MODEL_FC, MODEL_POOL, MODEL_ADD, MODEL_CONCAT, MODEL_DROPOUT } model_kind;
@@ -84,10 +86,13 @@ enum {
  * Output sizes follow PyTorch's conv arithmetic floor((H + 2p − k)/s) + 1. The image must be at
  * least the network's total stride (32) so the final feature map covers at least 1×1 real pixels,
  * every window must fit its input, and every GEMM dimension must fit in an int. Returns MODEL_OK and
- * *out, or an error code (then model_last_error() is a one-line message naming what was wrong and
- * what was expected; for a model file "FILE:LINE: ..."). */
-int model_build(const char *name, int batch, int image_size, model **out);
+ * *out, or an error code with a one-line message in err naming what was wrong and what was expected
+ * (for a model file "FILE:LINE: ..."). */
+int model_create(const char *name, int batch, int image_size, model **out, char *err, size_t errlen);
 void model_free(model *m);
+/* Transitional, for the one caller on another branch of issue 45 (harness/cli/cli_advise.c): model_create
+ * with the message kept for model_last_error(), a global. Both go once that caller calls model_create. */
+int model_build(const char *name, int batch, int image_size, model **out);
 const char *model_last_error(void);
 const char *model_names(void); /* "resnet50, resnet101, resnet101-22k, vgg16, inception3" */
 /* The built-in model description of `name` (NULL for an unknown name): what `ddlbench model text`

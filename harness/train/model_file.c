@@ -27,7 +27,7 @@ int mf_bad(mf_parser *p, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return model_fail(MODEL_EARG, "%s:%d: %s", p->file, p->line, msg);
+    return model_fail(p->m, MODEL_EARG, "%s:%d: %s", p->file, p->line, msg);
 }
 
 static int valid_name(const char *s)

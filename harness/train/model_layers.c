@@ -39,19 +39,19 @@ static int grow(mf_parser *p)
         if (n) p->lines = n;
         int *s = realloc(p->stride, (size_t)cap * sizeof *s);
         if (s) p->stride = s;
-        if (!l || !r || !n || !s) return model_fail(MODEL_ENOMEM, "model: out of memory");
+        if (!l || !r || !n || !s) return model_fail(m, MODEL_ENOMEM, "model: out of memory");
         m->cap_layers = p->cap = cap;
     }
     if (m->ntensors + 2 > m->cap_tensors) {
         int cap = m->cap_tensors ? 2 * m->cap_tensors : 64;
         model_tensor *t = realloc(m->tensors, (size_t)cap * sizeof *t);
-        if (!t) return model_fail(MODEL_ENOMEM, "model: out of memory");
+        if (!t) return model_fail(m, MODEL_ENOMEM, "model: out of memory");
         m->tensors = t, m->cap_tensors = cap;
     }
     if (p->ne == p->cap_e) {
         int cap = p->cap_e ? 2 * p->cap_e : 64;
         mf_entry *e = realloc(p->e, (size_t)cap * sizeof *e);
-        if (!e) return model_fail(MODEL_ENOMEM, "model: out of memory");
+        if (!e) return model_fail(m, MODEL_ENOMEM, "model: out of memory");
         p->e = e, p->cap_e = cap;
     }
     return MODEL_OK;
@@ -107,10 +107,10 @@ static void add_tensor(model *m, model_layer *l, const char *suffix, long long n
 static int set_gemms(model *m, model_layer *l, long long M, long long N, long long K)
 {
     if (N > INT_MAX || K > INT_MAX || M > INT_MAX)
-        return model_fail(MODEL_EARG, "--batch %d x --image-size %d: GEMM dimension N = %lld of %s exceeds %d; expected a smaller batch or image",
+        return model_fail(m, MODEL_EARG, "--batch %d x --image-size %d: GEMM dimension N = %lld of %s exceeds %d; expected a smaller batch or image",
                           m->batch, m->image_size, N, l->name, INT_MAX);
     if ((double)M * (double)K * (double)N > 1e18)
-        return model_fail(MODEL_EARG, "%s: a GEMM of %lld x %lld x %lld: too large; expected a smaller layer, batch or image",
+        return model_fail(m, MODEL_EARG, "%s: a GEMM of %lld x %lld x %lld: too large; expected a smaller layer, batch or image",
                           l->name, M, N, K);
     model_gemm *g = l->gemm;
     g[MODEL_FWD] = (model_gemm){ KERN_NOTRANS, KERN_NOTRANS, (int)M, (int)N, (int)K };
@@ -266,7 +266,7 @@ int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const 
 int mf_image_checks(mf_parser *p)
 {
     if (p->m->image_size < p->max_stride)
-        return model_fail(MODEL_EARG, "--image-size %d: too small for %s: expected at least %d (the network's total stride), "
+        return model_fail(p->m, MODEL_EARG, "--image-size %d: too small for %s: expected at least %d (the network's total stride), "
                           "so that the final feature map covers at least 1x1 pixels", p->m->image_size, p->m->name, p->max_stride);
-    return p->win[0] ? model_fail(MODEL_EARG, "%s", p->win) : MODEL_OK;
+    return p->win[0] ? model_fail(p->m, MODEL_EARG, "%s", p->win) : MODEL_OK;
 }

@@ -12,10 +12,12 @@ struct model {
     model_tensor *tensors;
     int nlayers, ntensors, cap_layers, cap_tensors;
     long long params, macs, max_tensor;
+    char err[512];         /* while it is built: the one-line message model_create hands its caller */
 };
 
-/* Records the one-line message model_last_error() returns and returns code. */
-int model_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records the one-line message of m's failed build (model_create copies it to its caller's buffer)
+ * and returns code. */
+int model_fail(model *m, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Builds m's layers from a model description (docs/MODELS.md). `file` names the text in messages
  * ("FILE:LINE: ..."). m holds the name, batch and image size; MODEL_OK, or an error code. */
 int model_parse(model *m, const char *text, const char *file);

@@ -144,14 +144,15 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
     long wrong = 0;
     for (long s = 0; s < o->warmup + o->steps; s++) {
         step_times st;
+        char why[256];
         snprintf(what, sizeof what, "train %s bucket-mb %ld%s step %ld", r->algo, r->bucket_mb, rnd, s);
         watchdog_arm((double)o->timeout_s, what);
         guard_fault_point(rank, s);
         MPI_Barrier(MPI_COMM_WORLD);
-        local = trainer_step(t, (int)s, &st);
+        local = trainer_run(t, (int)s, &st, why, sizeof why);
         MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (any) {
-            if (local) snprintf(errbuf, errlen, "rank %d step %ld: %s", rank, s, trainer_error(t));
+            if (local) snprintf(errbuf, errlen, "rank %d step %ld: %s", rank, s, why);
             goto out;
         }
         if (o->check) wrong += trainer_verify(t, (int)s);

@@ -41,3 +41,22 @@ int sched_step(const model *m, const bucket_plan *plan, const sched_pricer *p, v
     out->buckets = nb;
     return 0;
 }
+
+int sched_layer_gemms(const model_layer *L, int backward, int which[2])
+{
+    if (L->kind != MODEL_CONV && L->kind != MODEL_FC) return 0;
+    if (!backward) return which[0] = MODEL_FWD, 1;
+    which[0] = MODEL_BWD_WEIGHT, which[1] = MODEL_BWD_DATA;
+    return L->data_grad_needed ? 2 : 1;
+}
+
+int sched_gemms(const model *m, int (*fn)(void *arg, int layer, int which), void *arg)
+{
+    int n = model_layer_count(m), rc = 0;
+    for (int step = 0; step < 2 * n && !rc; step++) { /* forward 0 … L-1, then backward L-1 … 0 */
+        int l = step < n ? step : 2 * n - 1 - step, which[2];
+        int k = sched_layer_gemms(model_layer_at(m, l), step >= n, which);
+        for (int j = 0; j < k && !rc; j++) rc = fn(arg, l, which[j]);
+    }
+    return rc;
+}

@@ -48,4 +48,14 @@ typedef struct sched_times {
  * non-zero return of a pricer function (its message is the pricer's). */
 int sched_step(const model *m, const bucket_plan *plan, const sched_pricer *p, void *arg, sched_times *out);
 
+/* The GEMMs of layer L's pass in the order the trainer runs them (backward 0: forward, MODEL_FWD;
+ * backward 1: the weight gradient, then the data gradient when the layer needs it). Fills which and
+ * returns how many: 0 for a layer without GEMMs (neither conv nor FC). */
+int sched_layer_gemms(const model_layer *L, int backward, int which[2]);
+
+/* Every GEMM of one step in the schedule's order, for a measurement that runs the step's compute
+ * alone (`model --time --cold`): forward, layers 0 … L-1; backward, layers L-1 … 0; each layer's as
+ * sched_layer_gemms. Calls fn(arg, layer, which) for each; 0, or fn's first non-zero return. */
+int sched_gemms(const model *m, int (*fn)(void *arg, int layer, int which), void *arg);
+
 #endif

@@ -196,7 +196,6 @@ static int failed(step_full *f, const char *what, const model_layer *L)
     return -1;
 }
 
-const char *step_full_error(const step_full *f) { return f->err; }
 float *step_full_act(step_full *f, int l) { return A(f, l); }
 float *step_full_loss_grad(step_full *f) { return at(f, f->dloss); }
 
@@ -269,7 +268,7 @@ static int gemm_fwd(step_full *f, const model_layer *L, int l, double *other_s)
     return f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_FWD], weights(f, L), x, A(f, l), 0.0f, f->es == 2);
 }
 
-int step_full_forward(step_full *f, double *other_s)
+static int forward_pass(step_full *f, double *other_s)
 {
     const kern_layer_ops *k = f->io.ops;
     const model *m = f->io.m;
@@ -335,7 +334,7 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
     return rc ? failed(f, "col2im", L) : 0;
 }
 
-int step_full_backward_layer(step_full *f, int l, double *other_s)
+static int backward_layer(step_full *f, int l, double *other_s)
 {
     const kern_layer_ops *k = f->io.ops;
     const model *m = f->io.m;
@@ -376,4 +375,20 @@ int step_full_backward_layer(step_full *f, int l, double *other_s)
     if (rc) return failed(f, "the backward kernels", L);
     if (fresh && L->src >= 0) f->written[f->gbuf[L->src]] = 1;
     return gemm ? gemm_bwd(f, L, l, other_s) : 0;
+}
+
+/* The public passes: the message of a failure (empty when the GEMM callback failed: its caller says
+ * why) into the caller's buffer. */
+int step_full_forward(step_full *f, double *other_s, char *err, size_t errlen)
+{
+    int rc = forward_pass(f, other_s);
+    if (rc) snprintf(err, errlen, "%s", f->err);
+    return rc;
+}
+
+int step_full_backward_layer(step_full *f, int l, double *other_s, char *err, size_t errlen)
+{
+    int rc = backward_layer(f, l, other_s);
+    if (rc) snprintf(err, errlen, "%s", f->err);
+    return rc;
 }

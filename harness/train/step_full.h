@@ -57,13 +57,13 @@ double step_full_bytes(const model *m, int storage);
 
 int step_full_create(const step_full_io *io, step_full **out, char *err, size_t errlen);
 /* The forward pass; *gemm_s gets nothing here (the GEMM callback times GEMMs), *other_s the time in
- * the other kernels. 0, or non-zero with the message in step_full_error(). */
-int step_full_forward(step_full *f, double *other_s);
+ * the other kernels. 0, or non-zero with a one-line message in err (empty when the GEMM callback
+ * failed: the callback's owner has its message). */
+int step_full_forward(step_full *f, double *other_s, char *err, size_t errlen);
 /* Resets the per-step gradient bookkeeping (call before the first step_full_backward_layer). */
 void step_full_begin_backward(step_full *f);
-/* Layer l's backward: its weight and data gradients and its non-GEMM kernels. */
-int step_full_backward_layer(step_full *f, int l, double *other_s);
-const char *step_full_error(const step_full *f);
+/* Layer l's backward: its weight and data gradients and its non-GEMM kernels; errors as forward. */
+int step_full_backward_layer(step_full *f, int l, double *other_s, char *err, size_t errlen);
 /* Tests: layer l's output activation, and the classifier's output gradient (the implied loss is
  * L = Σ dloss · output of the last layer); float32 storage. */
 float *step_full_act(step_full *f, int l);

@@ -171,8 +171,9 @@ out:
 static int forward(trainer *t)
 {
     if (t->full) {
-        int rc = step_full_forward(t->full, &t->nongemm_s);
-        if (rc && !t->err[0]) snprintf(t->err, sizeof t->err, "%s", step_full_error(t->full));
+        char why[256];
+        int rc = step_full_forward(t->full, &t->nongemm_s, why, sizeof why);
+        if (rc && !t->err[0]) snprintf(t->err, sizeof t->err, "%s", why); /* else the GEMM's own message */
         return rc;
     }
     for (int l = 0; l < model_layer_count(t->m); l++) {
@@ -188,16 +189,18 @@ static int forward(trainer *t)
 static int backward_compute(trainer *t, const model_layer *L, int l)
 {
     if (t->full) {
-        int rc = step_full_backward_layer(t->full, l, &t->nongemm_s);
-        if (rc && !t->err[0]) snprintf(t->err, sizeof t->err, "%s", step_full_error(t->full));
+        char why[256];
+        int rc = step_full_backward_layer(t->full, l, &t->nongemm_s, why, sizeof why);
+        if (rc && !t->err[0]) snprintf(t->err, sizeof t->err, "%s", why);
         return rc;
     }
-    if (L->kind == MODEL_CONV || L->kind == MODEL_FC) {
-        float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
-        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)) return 1;
-        if (L->data_grad_needed && gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx)) return 1;
-    }
+    int which[2], n = sched_layer_gemms(L, 1, which); /* the weight gradient, then the data gradient */
+    float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
+    const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
+    for (int j = 0; j < n; j++)
+        if (which[j] == MODEL_BWD_WEIGHT ? gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)
+                                         : gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx))
+            return 1;
     return 0;
 }
 
@@ -271,8 +274,9 @@ static int p_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
 {
     trainer *t = a;
     engine_stats es;
-    if (engine_wait_all(t->eng, &es)) {
-        snprintf(t->err, sizeof t->err, "allreduce failed: %s", engine_error(t->eng));
+    char why[sizeof t->err - sizeof "allreduce failed: " + 1]; /* what fits after the prefix */
+    if (engine_wait_all(t->eng, &es, why, sizeof why)) {
+        snprintf(t->err, sizeof t->err, "allreduce failed: %s", why);
         return 1;
     }
     *comm_end = MPI_Wtime();
@@ -297,7 +301,7 @@ static int p_update(void *a)
 static const sched_pricer trainer_pricer = { p_now, p_forward, p_backward, p_gradient, p_post, p_end_backward,
                                              p_drain, p_update };
 
-int trainer_step(trainer *t, int step, step_times *st)
+int trainer_run(trainer *t, int step, step_times *st, char *err, size_t errlen)
 {
     sched_times s;
     memset(st, 0, sizeof *st);
@@ -308,7 +312,7 @@ int trainer_step(trainer *t, int step, step_times *st)
     kern_compute_begin();
     (void)kern_span_collect(NULL, NULL); /* drop spans a failed step may have left */
     engine_begin_step(t->eng);
-    if (sched_step(t->m, &t->plan, &trainer_pricer, t, &s)) return 1;
+    if (sched_step(t->m, &t->plan, &trainer_pricer, t, &s)) return snprintf(err, errlen, "%s", t->err), 1;
     st->step_s = s.step_s;
     st->compute_s = s.compute_s;
     st->gemm_s = t->gemm_s;
@@ -334,4 +338,6 @@ long trainer_verify(const trainer *t, int step)
 }
 
 int trainer_buckets(const trainer *t) { return t->plan.nbuckets; }
-const char *trainer_error(const trainer *t) { return t->err; }
+/* Transitional (trainer.h). */
+int trainer_step(trainer *t, int step, step_times *st) { return trainer_run(t, step, st, t->last, sizeof t->last); }
+const char *trainer_error(const trainer *t) { return t->last; }

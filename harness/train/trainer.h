@@ -57,12 +57,15 @@ typedef struct trainer trainer;
  * thread's device selected, and ctx created with ddl_config.device = 1. */
 int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err,
                    size_t errlen);
-/* Runs step number `step` through the one step schedule (schedule.h); 0, or 1 (a failed run) with the
- * message in trainer_error(). */
-int trainer_step(trainer *t, int step, step_times *times);
+/* Runs step number `step` through the one step schedule (schedule.h); 0, or 1 (a failed run) with a
+ * one-line message in err. */
+int trainer_run(trainer *t, int step, step_times *times, char *err, size_t errlen);
 /* Check mode: elements of the gradient buffer that differ from the exact sum over ranks. */
 long trainer_verify(const trainer *t, int step);
 int trainer_buckets(const trainer *t);
+/* Transitional, for the one caller on another branch of issue 45 (harness/calib/calib_gpu.c):
+ * trainer_run with the message kept in the trainer for trainer_error. Both go once it calls trainer_run. */
+int trainer_step(trainer *t, int step, step_times *times);
 const char *trainer_error(const trainer *t);
 void trainer_free(trainer *t);
 

@@ -6,7 +6,7 @@
 #define HARN_WORKLOAD_H
 
 typedef struct workload {
-    const char *model;       /* model_build name */
+    const char *model;       /* model_create name */
     const char *dataset;     /* "ImageNet-1K", "ImageNet-22K" */
     long images;             /* training images per epoch */
     int epochs;
