@@ -10,6 +10,7 @@
 #include "layers.h"
 #include "mem.h"
 #include "reduce.h"
+#include "stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,18 +28,6 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
-
 /* Median GFLOP/s of GEMM_REPS 1024^3 GEMMs (after one warm-up). 0 on failure. */
 static double measure_gemm(void)
 {
@@ -54,7 +43,7 @@ static double measure_gemm(void)
             goto out;
         if (r >= 0) t[r] = now() - t0;
     }
-    rate = kern_gemm_flops(GEMM_N, GEMM_N, GEMM_N) / median(t, GEMM_REPS) / 1e9;
+    rate = kern_gemm_flops(GEMM_N, GEMM_N, GEMM_N) / stats_median(t, GEMM_REPS) / 1e9;
 out:
     kern_buf_free(a);
     kern_buf_free(b);
@@ -78,7 +67,7 @@ static double measure_reduce(size_t bytes)
         for (size_t k = 0; k < passes; k++) kern_reduce(KERN_F32, KERN_SUM, o, o, b, n);
         if (r >= 0) t[r] = now() - t0;
     }
-    ns = median(t, RED_REPS) / ((double)bytes * (double)passes) * 1e9;
+    ns = stats_median(t, RED_REPS) / ((double)bytes * (double)passes) * 1e9;
 out:
     kern_buf_free(o);
     kern_buf_free(b);
@@ -118,7 +107,7 @@ static double measure_mem(void)
         k->relu_bwd(y, dy, e), k->bn_bwd(x, dy, dx, g, m, is, dg, db, c, n);
         if (r >= 0) t[r] = now() - t0;
     }
-    rate = bytes / median(t, RED_REPS) / 1e9;
+    rate = bytes / stats_median(t, RED_REPS) / 1e9;
 out:
     kern_buf_free(x), kern_buf_free(y), kern_buf_free(dy), kern_buf_free(dx);
     return rate;
@@ -140,7 +129,7 @@ static double measure_sgd(void)
         if (kern_layers_host.sgd_momentum(w, v, g, 0.01f, 0.9f, 1e-4f, n)) goto out;
         if (r >= 0) t[r] = now() - t0;
     }
-    rate = kern_bytes_sgd_momentum((double)n) / median(t, RED_REPS) / 1e9;
+    rate = kern_bytes_sgd_momentum((double)n) / stats_median(t, RED_REPS) / 1e9;
 out:
     kern_buf_free(w), kern_buf_free(v), kern_buf_free(g);
     return rate;
