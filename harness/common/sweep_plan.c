@@ -54,7 +54,7 @@ long long sweep_weight(const sweep_params *p, int nbuckets, long g)
         nalg += k > 0;
         nq += (k == 3 && !strncmp(a, "mpi", 3)) || (k == 4 && !strncmp(a, "ring", 4));
     }
-    if (!strcmp(p->backend, "model")) return nalg * (g / 1024 + 1); /* no launch: model_cost's O(g) loops */
+    if (!strcmp(p->backend, "model")) return nalg * (g / 1024 + 1); /* no launch: perf_cost's O(g) loops */
     if (sweep_ring_modelled(p, g)) nalg--, nq--;                      /* the ring from the model: no launch */
     steps(p->train_args, &st, &wu);
     long long mp = (nbuckets > 0 ? nbuckets : 5) * 20;
