@@ -115,8 +115,8 @@ out:
 
 /* Median GB/s of RED_REPS SGD momentum updates of RED_BYTES-byte weights (with momentum and gradient
  * arrays as large: out of cache, as a network's parameters), bytes as layers.h counts them: a
- * streaming kernel, faster per byte than batch norm's passes (2026-12-03: 22 against 15 GB/s here;
- * an SGD priced at mem_gbps took 34 ms of a simulated ResNet-50 step whose real SGD took 23). 0 on failure. */
+ * streaming kernel, faster per byte than batch norm's passes, so an SGD priced at mem_gbps is too slow
+ * (measured: docs/BENCHMARKS.md, "Notes moved from code comments"). 0 on failure. */
 static double measure_sgd(void)
 {
     const size_t n = RED_BYTES / sizeof(float);

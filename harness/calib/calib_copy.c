@@ -42,7 +42,7 @@ static void despike(const net_state *s, const char *what, const double *w, doubl
  * touches (k = 2: source and destination), so a copy of V is priced at the memcpy of V. The exchange
  * table stays keyed by its vector (k = 1): an out-of-place allreduce of V is priced at the exchange of
  * 2V, nearer the 1.5V each way a rank moves at 4 ranks than the exchange of V; keyed by 2W it was
- * measured worse at 1 MiB (docs/BENCHMARKS.md, 2026-12-02, third session). */
+ * measured worse at 1 MiB (docs/BENCHMARKS.md, "Notes moved from code comments"). */
 static void table_put(char *dst, size_t len, double k, const double *w, const double *tw, int nw)
 {
     int used = 0;

@@ -99,8 +99,9 @@ out:
  * trainer's parameters) and each pass runs the step's order, forward 0..L-1 then backward L-1..0;
  * one warm-up pass, then reps timed passes, the median per GEMM, scaled so that the GEMMs sum to the
  * median pass: with more processes than cores each GEMM's median is one that the scheduler left
- * alone, while a pass (and a training step) waits out its share of the core (4 processes on 2 cores,
- * 2026-12-03: per-GEMM medians 56 to 81 ms a pass, the step's GEMMs 127 ms; docs/BENCHMARKS.md). */
+ * alone, while a pass (and a training step) waits out its share of the core (with more processes
+ * than cores the per-GEMM medians sum to well under the step's GEMMs: docs/BENCHMARKS.md, "Notes
+ * moved from code comments"). */
 static int time_layers_cold(const model *m, long reps, double *ms, char *err, size_t errlen)
 {
     int nl = model_layer_count(m), rc = 1;

@@ -18,9 +18,9 @@
  * The ping-pong, exchange and ws sweeps send data their sender has just written (fresh: rewritten
  * before each iteration, outside the timed part), as an allreduce sends gradients backward has just
  * written: a receiver that copies the message in (Open MPI's single copy) then pulls modified lines
- * from the sender's core, 1.6x to 2.3x slower than a buffer both cores already share from 16 KiB to
- * 1 MiB (2 ranks, 2026-12-03, docs/BENCHMARKS.md) — what the sweeps measured before, and so the
- * simulator's collectives ran that much too fast there. */
+ * from the sender's core, slower than a buffer both cores already share (measured: docs/BENCHMARKS.md,
+ * "Notes moved from code comments") — what the sweeps measured before, and so the simulator's
+ * collectives ran that much too fast there. */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (sys/mman.h) beside -D_POSIX_C_SOURCE */
 #endif
