@@ -93,7 +93,8 @@ static double measure_mem(void)
 {
     const int c = 64;
     const size_t n = (RED_BYTES / sizeof(float)) / c, e = (size_t)c * n;
-    float *x = kern_buf_alloc(e * 4), *y = kern_buf_alloc(e * 4), *dy = kern_buf_alloc(e * 4), *dx = kern_buf_alloc(e * 4);
+    float *x = kern_buf_alloc(e * 4), *y = kern_buf_alloc(e * 4), *dy = kern_buf_alloc(e * 4),
+          *dx = kern_buf_alloc(e * 4);
     float g[64], b[64], m[64], is[64], dg[64], db[64];
     const kern_layer_ops *k = &kern_layers_host;
     double t[RED_REPS], rate = 0;
@@ -150,14 +151,15 @@ int calib_compute_profile(profile *pr)
 
 void calib_compute_header(char *header, size_t len)
 {
-    snprintf(header, len,
-             "local — measured by `ddlbench calibrate` on this machine.\n"
-             "gemm_gflops_fp32: median of %d single-precision %dx%dx%d GEMMs, backend: %.300s\n"
-             "gemm_gflops_fp16: no half-precision GEMM on the CPU: the fp32 rate\n"
-             "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors\n"
-             "reduce_ns_per_byte_at_SIZE: the same on SIZE-byte vectors, summed repeatedly (from cache where they fit)\n"
-             "mem_gbps: median of %d batch norm + ReLU forward and backward passes over %zu MiB activations\n"
-             "sgd_gbps: median of %d SGD momentum updates of %zu MiB weights (weights, momentum, gradients)",
-             GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20, RED_REPS, RED_BYTES >> 20,
-             RED_REPS, RED_BYTES >> 20);
+    snprintf(
+        header, len,
+        "local — measured by `ddlbench calibrate` on this machine.\n"
+        "gemm_gflops_fp32: median of %d single-precision %dx%dx%d GEMMs, backend: %.300s\n"
+        "gemm_gflops_fp16: no half-precision GEMM on the CPU: the fp32 rate\n"
+        "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors\n"
+        "reduce_ns_per_byte_at_SIZE: the same on SIZE-byte vectors, summed repeatedly (from cache where they fit)\n"
+        "mem_gbps: median of %d batch norm + ReLU forward and backward passes over %zu MiB activations\n"
+        "sgd_gbps: median of %d SGD momentum updates of %zu MiB weights (weights, momentum, gradients)",
+        GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20, RED_REPS, RED_BYTES >> 20,
+        RED_REPS, RED_BYTES >> 20);
 }

@@ -54,8 +54,8 @@ int gpucheck_mem_rate(double *gbps)
     return rc;
 }
 
-double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms, double *other_ms,
-                          char *why, size_t whylen)
+double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms,
+                          double *other_ms, char *why, size_t whylen)
 {
     step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0, 0 } };
     trainer *t = NULL;
@@ -127,8 +127,9 @@ int gpucheck_check_precision(kern_precision p, double *err)
             *f = p == KERN_PREC_BF16 ? kern_bf16_to_f32(u) : kern_f16_to_f32(u);
         }
     }
-    rc = rc || kern_dev_alloc(&da, es * M * K) || kern_dev_alloc(&db, es * K * N) || kern_dev_alloc(&dc, 4 * (size_t)M * N) ||
-         kern_dev_copy(da, ha, es * M * K, NULL) || kern_dev_copy(db, hb, es * K * N, NULL) || kern_stream_sync(NULL) ||
+    rc = rc || kern_dev_alloc(&da, es * M * K) || kern_dev_alloc(&db, es * K * N) ||
+         kern_dev_alloc(&dc, 4 * (size_t)M * N) || kern_dev_copy(da, ha, es * M * K, NULL) ||
+         kern_dev_copy(db, hb, es * K * N, NULL) || kern_stream_sync(NULL) ||
          kern_gemm_ex(p, 0, 0, M, N, K, 1.0f, da, K, db, N, 0.0f, dc, N) ||
          kern_stream_sync(kern_dev_compute_stream()) || kern_dev_copy(c, dc, 4 * (size_t)M * N, NULL) ||
          kern_stream_sync(NULL);

@@ -226,7 +226,8 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
     int b = level == LV_INTRA ? 1 : s->rpn;
     if (kind == SW_PINGPONG) return pingpong(s, 0, b, bytes);
     if (kind == SW_BURST) return burst(s, 0, b);
-    if (kind == SW_EXCHANGE) return level == LV_INTER ? exchange_inter(s, partner, bytes) : exchange(s, level, partner, bytes, 1);
+    if (kind == SW_EXCHANGE)
+        return level == LV_INTER ? exchange_inter(s, partner, bytes) : exchange(s, level, partner, bytes, 1);
     if (kind == SW_COPY) return copy(s, bytes);
     if (kind == SW_WHOLE) { /* one message each way, fewer bytes a size */
         size_t piece = s->piece;
@@ -247,7 +248,8 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
  * the figures are the same on every rank). */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
 {
-    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst", "copy", "whole" };
+    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy",
+                                                                          "burst",     "copy",     "whole" };
     const double unit = kind == SW_WS || kind == SW_COPY ? 1e9 : 1e6; /* printed: ns per byte, else us */
     int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds, got[NET_MAX_SIZES];
     double r[2 * NET_MAX_ROUNDS][NET_MAX_SIZES], v[2 * NET_MAX_ROUNDS];

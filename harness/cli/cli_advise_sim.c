@@ -45,8 +45,8 @@ static int write_platform(const platform *pf, const char *dir, char *err, size_t
 }
 
 /* One launch; 0 when it exited 0. */
-static int launch(const advise_opts *o, const platform *pf, const char *script, const char *exe, const char *dir, long first,
-                  const char *caps, const char *csv)
+static int launch(const advise_opts *o, const platform *pf, const char *script, const char *exe, const char *dir,
+                  long first, const char *caps, const char *csv)
 {
     char np[16], gpn[16], batch[16], image[16], firstv[16], log[PATH_MAX];
     snprintf(np, sizeof np, "%d", platform_ranks(pf));
@@ -160,8 +160,8 @@ int advise_sim_grid(const advise_opts *o, const platform *pf, double *exposed, d
         fprintf(stderr, "# advise --sim: %d simulated GPUs, first bucket %ld MiB, caps %s ...\n", platform_ranks(pf),
                 o->firsts[f], caps);
         if (launch(o, pf, script, exe, dir, o->firsts[f], caps, csv) || read_csv(o, csv, f, exposed, step)) {
-            snprintf(err, errlen, "the simulation with first bucket %ld MiB failed; its output: %s/first-%ld.log", o->firsts[f],
-                     dir, o->firsts[f]);
+            snprintf(err, errlen, "the simulation with first bucket %ld MiB failed; its output: %s/first-%ld.log",
+                     o->firsts[f], dir, o->firsts[f]);
             return 1;
         }
     }

@@ -41,7 +41,8 @@ static void steps(const char *train_args, long long *steps, long long *warm)
         if (prev && !strcmp(prev, "--steps")) s = a;
         if (prev && !strcmp(prev, "--warmup")) w = a;
     }
-    int digits = s[strspn(s, "0123456789")] == '\0' && w[strspn(w, "0123456789")] == '\0' && strlen(s) < 10 && strlen(w) < 10;
+    int digits =
+        s[strspn(s, "0123456789")] == '\0' && w[strspn(w, "0123456789")] == '\0' && strlen(s) < 10 && strlen(w) < 10;
     *steps = digits ? atoll(s) : 10;
     *warm = digits ? atoll(w) : 2;
 }
