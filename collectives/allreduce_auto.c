@@ -9,7 +9,8 @@
  * Without a cost model the built-in rule is: rhd below 64 KiB (latency: 2 lg p steps), else ddl on
  * ranks per node x nodes with rings when ranks are node-major on several nodes, else ring.
  * Cost: the chosen algorithm's; ddl_auto_choose (ddl.h) answers the choice on a ddl_machine with the
- * library's own model, and auto's registry cost prices that choice, so no caller re-enumerates. Memory: one context (a communicator set and scratch) per distinct
+ * library's own model, and auto's registry cost prices that choice, so no caller re-enumerates. Memory: one context (a
+ * communicator set and scratch) per distinct
  * winner. A call picks the class nearest its size: allocation-free.
  * Reduce-scatter and allgather (n = p·count elements in all) use the class of n and the same
  * choice restricted to candidates that have them (ring, rhd, ddl do): each candidate's halves are its

@@ -143,7 +143,8 @@ static int reduce_scatter_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t
     for (size_t k = 0, n = coll_pieces(count, chunk); k < n; k++) { /* in place, chunk k of block 0 is read first */
         const size_t len = coll_piece_len(count, chunk, k);
         for (int i = 0; i < ctx->size; i++)
-            if ((rc = coll_copy(ctx, stage + (size_t)i * len * es, in + ((size_t)i * count + k * chunk) * es, len * es)))
+            if ((rc =
+                     coll_copy(ctx, stage + (size_t)i * len * es, in + ((size_t)i * count + k * chunk) * es, len * es)))
                 return rc;
         COLL_MPI(MPI_Reduce_scatter_block(MPI_IN_PLACE, stage, (int)len, type, mop, ctx->comm));
         if ((rc = coll_copy(ctx, out + k * chunk * es, stage, len * es))) return rc;
@@ -171,7 +172,8 @@ static int allgather_mpi(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t coun
         if ((rc = coll_copy(ctx, stage + (size_t)ctx->rank * len * es, in + k * chunk * es, len * es))) return rc;
         COLL_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, stage, (int)len, type, ctx->comm));
         for (int i = 0; i < ctx->size; i++)
-            if ((rc = coll_copy(ctx, out + ((size_t)i * count + k * chunk) * es, stage + (size_t)i * len * es, len * es)))
+            if ((rc = coll_copy(ctx, out + ((size_t)i * count + k * chunk) * es, stage + (size_t)i * len * es,
+                                len * es)))
                 return rc;
     }
     return 0;

@@ -15,7 +15,8 @@
  * at the platform's copy cost by working set; 0 on a platform without one, so the model and the
  * simulation still agree there): out of place, its ring, segmented ring and Rabenseifner first copy
  * the whole send vector into the receive buffer and then run in place, as recursive doubling does
- * (coll_allreduce_rdb makes that copy itself) (open-mpi/ompi v4.1.x, ompi/mca/coll/base/coll_base_allreduce.c; measured here,
+ * (coll_allreduce_rdb makes that copy itself) (open-mpi/ompi v4.1.x, ompi/mca/coll/base/coll_base_allreduce.c; measured
+ * here,
  * issue 26: the real `mpi` at 2 ranks and 64 MiB took 38.2 ms against 18.7 ms for ddlbench's rhd of
  * the same bytes). Priced (kern_fresh_pages, at the platform's fault_ns): the fresh pages of Rabenseifner's
  * per-call temporary of the vector's size, which glibc maps anew on every call above its 32 MiB
@@ -68,7 +69,8 @@ static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t 
      * the ranks that fold a non-power-of-two p) */
     if (coll_ompi_allreduce_pick(ctx->size, bytes) == COLL_OMPI_RSAG && bytes > OMPI_MMAP_MAX_BYTES)
         kern_fresh_pages((size_t)(ctx->size & (ctx->size - 1) ? bytes : bytes / 2));
-    return WHOLE(ctx, (ring_pick(ctx, bytes) ? coll_allreduce_ring : coll_allreduce_rhd)(ctx, sbuf, rbuf, count, dt, op));
+    return WHOLE(ctx,
+                 (ring_pick(ctx, bytes) ? coll_allreduce_ring : coll_allreduce_rhd)(ctx, sbuf, rbuf, count, dt, op));
 }
 
 /* Reduce-scatter and allgather: the pick for the whole p·count vector. */
@@ -77,7 +79,8 @@ static int reduce_scatter_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, si
 {
     const double bytes = (double)ctx->size * (double)count * (double)kern_dtype_size(dt);
     int rc;
-    return WHOLE(ctx, (ring_pick(ctx, bytes) ? coll_reduce_scatter_ring : coll_reduce_scatter_rhd)(ctx, sbuf, rbuf, count, dt, op));
+    return WHOLE(ctx, (ring_pick(ctx, bytes) ? coll_reduce_scatter_ring : coll_reduce_scatter_rhd)(ctx, sbuf, rbuf,
+                                                                                                   count, dt, op));
 }
 
 static int allgather_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)

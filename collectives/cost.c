@@ -5,7 +5,8 @@
  * priced by walking every rank's partner in that step twice: first counting the messages on each
  * shared link they cross (a socket link, the sender's and the receiver's rail NIC, a leaf's uplink
  * to the spine), then pricing each at its level's latency and its most loaded link's share; the
- * step lasts as long as its slowest message. A flat algorithm is one dimension of stride 1 over all p ranks; ddl runs one per grid
+ * step lasts as long as its slowest message. A flat algorithm is one dimension of stride 1 over all p ranks; ddl runs
+ * one per grid
  * dimension. Segment pipelining inside a step is not modelled (one alpha per step).
  *
  * Also here, because both twins of the `mpi` entry (allreduce_mpi.c, allreduce_mpi_sim.c) use it:
@@ -208,7 +209,8 @@ int coll_machine_check(const ddl_machine *m, double bytes)
                                       "and finite latencies >= 0");
     if (m->nvlinks && (m->sockets == 2 || !(m->nvlink_bw > 0 && m->host_bw > 0 && m->host_lat >= 0) ||
                        isinf(m->host_lat)))
-        return coll_fail(DDL_ERR_ARG, "machine: nvlinks: expected nvlink_bw and host_bw > 0, host_lat >= 0, one socket");
+        return coll_fail(DDL_ERR_ARG,
+                         "machine: nvlinks: expected nvlink_bw and host_bw > 0, host_lat >= 0, one socket");
     if (!(bytes >= 0) || isinf(bytes)) return coll_fail(DDL_ERR_ARG, "cost: expected bytes >= 0, got %g", bytes);
     return 0;
 }

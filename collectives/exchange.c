@@ -39,9 +39,9 @@
  * pre-posted receive moves nothing while its rank sleeps between tests, and a send completes only
  * once the peer, awake, has copied it; SMPI moves posted data on its own clock. Posted there, the
  * simulated transfer starts where the real copy does, and the ranks wait out each other's pauses as
- * the real ones do: a
- * ResNet-50 step's 100 MB allreduce at 2 ranks, --poll-us 50, exposed 54 ms real, 24 simulated with
- * the receives posted depth ahead and 52 one ahead (2026-12-03, docs/BENCHMARKS.md). */
+ * the real ones do: posted depth ahead, a ResNet-50 step's allreduce at 2 ranks exposed half of what
+ * it exposed for real; one ahead, about as much (measured: docs/BENCHMARKS.md, "Notes moved from code
+ * comments"). */
 #include "coll.h"
 #include "mem.h"
 

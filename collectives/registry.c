@@ -1,5 +1,6 @@
 /* registry.c — the one table of allreduce algorithms. Each row (coll.h's coll_algo: name, help,
- * flags, run, setup/teardown, describe, cost, auto's candidates, reduce-scatter and allgather) is defined in its algorithm's file;
+ * flags, run, setup/teardown, describe, cost, auto's candidates, reduce-scatter and allgather) is defined in its
+ * algorithm's file;
  * this table lists them in order. `ddlbench list`, the CLI's name checks, the benchmark loops, the
  * tests, auto's candidates, the cost model and ddl_ctx_describe all iterate it: adding an algorithm
  * is one file plus one row here.

@@ -47,7 +47,8 @@ int ddl_reduce_scatter(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t 
 
 int ddl_allgather(ddl_ctx *ctx, const void *sendbuf, void *recvbuf, size_t sendcount, ddl_dtype dtype)
 {
-    int rc = check(ctx, "ddl_allgather", "allgather", sendcount, dtype, DDL_SUM, ctx && coll_algo_get(ctx->algo)->allgather);
+    int rc =
+        check(ctx, "ddl_allgather", "allgather", sendcount, dtype, DDL_SUM, ctx && coll_algo_get(ctx->algo)->allgather);
     if (rc || sendcount == 0) return rc;
     if (!recvbuf || !sendbuf)
         return coll_fail(DDL_ERR_ARG, "ddl_allgather: %s buffer is NULL with count %zu", recvbuf ? "send" : "receive",

@@ -73,7 +73,8 @@ static void one(uint8_t which, const char *s, const uint8_t *raw, size_t n)
     case 9:
         if (!study_file_parse((const char *)raw, n, "fuzz", &se, err, sizeof err)) {
             CHECK(se.label[0] && se.model[0] && se.algo[0] && se.source[0]);
-            CHECK(se.baseline >= 1 && se.baseline <= se.gpus && se.batch >= 1 && se.published > 0 && se.published <= 100);
+            CHECK(se.baseline >= 1 && se.baseline <= se.gpus && se.batch >= 1 && se.published > 0 &&
+                  se.published <= 100);
             CHECK(se.nplatforms >= 1 && se.nplatforms <= STUDY_MAX_ALTS && se.noverlaps >= 1 && se.noverlaps <= 2);
         }
         break;

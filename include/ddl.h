@@ -178,7 +178,8 @@ typedef struct ddl_machine {
 /* Predicted seconds of one allreduce of `bytes` by a registered algorithm on machine m; grid and
  * patterns as in ddl_config (used by algorithms with DDL_ALGO_GRID; NULL grid = derived from
  * ranks_per_node, as ddl_ctx_create derives it). Returns 0, DDL_ERR_ALGO (unknown, or no cost
- * model; "auto" is priced as what it picks, ddl_auto_choose), DDL_ERR_GRID, DDL_ERR_ARG (a bad machine or bytes) or DDL_ERR_NOMEM. */
+ * model; "auto" is priced as what it picks, ddl_auto_choose), DDL_ERR_GRID, DDL_ERR_ARG (a bad machine or bytes) or
+ * DDL_ERR_NOMEM. */
 DDL_API int ddl_algo_cost(const char *algo, const char *grid, const char *patterns, const ddl_machine *m,
                           double bytes, double *seconds);
 /* What "auto" runs for one allreduce of `bytes` on machine m when its cost model is the library's own

@@ -57,7 +57,10 @@ int kern_gemm_ex(kern_precision prec, int transa, int transb, int m, int n, int 
 int kern_gemm_ex_c(kern_precision prec, int transa, int transb, int m, int n, int k, float alpha, const void *A,
                    int lda, const void *B, int ldb, float beta, void *C, int ldc);
 
-static inline size_t kern_precision_input_size(kern_precision p) { return p == KERN_PREC_BF16 || p == KERN_PREC_FP16 ? 2 : 4; }
+static inline size_t kern_precision_input_size(kern_precision p)
+{
+    return p == KERN_PREC_BF16 || p == KERN_PREC_FP16 ? 2 : 4;
+}
 
 static inline const char *kern_precision_name(kern_precision p)
 {
@@ -84,9 +87,12 @@ static inline const char *kern_gemm_strerror(int status)
 {
     switch (status) {
     case KERN_GEMM_OK: return "ok";
-    case KERN_GEMM_EARG: return "gemm: bad argument (negative size, transpose flag not 0/1, leading dimension too small or NULL matrix)";
+    case KERN_GEMM_EARG:
+        return "gemm: bad argument (negative size, transpose flag not 0/1, leading dimension too small or NULL matrix)";
     case KERN_GEMM_EBACKEND: return "gemm: backend failure";
-    case KERN_GEMM_EPRECISION: return "gemm: precision not offered by this backend (CPU and simulation: fp32 only; tf32/bf16/fp16 need the CUDA build)";
+    case KERN_GEMM_EPRECISION:
+        return "gemm: precision not offered by this backend (CPU and simulation: fp32 only; tf32/bf16/fp16 need the "
+               "CUDA build)";
     default: return "gemm: unknown status";
     }
 }

@@ -1,7 +1,8 @@
 /* layers.h — the memory-bound work of a training step, besides its GEMMs: batch norm (forward with
  * batch statistics, backward), ReLU, residual add, max pooling, global average pooling, the FC
  * bias, im2col/col2im for the GEMM formulation of convolutions, windowed average pooling and a
- * copy (Inception's pools and concats), and SGD with momentum and weight decay. float32 throughout. Three backends behind one table (kern_layer_ops):
+ * copy (Inception's pools and concats), and SGD with momentum and weight decay. float32 throughout. Three backends
+ * behind one table (kern_layer_ops):
  *   layers.c       host, real: restrict-qualified loops GCC vectorises (the CPU and CUDA builds)
  *   layers_sim.c   host, simulated: no data touched; kern_layer_bytes(...) x the profile's per-byte
  *                  cost is issued on the compute clock (compute.h)
@@ -37,7 +38,8 @@ typedef struct kern_window {
 
 /* A kh × kw window (Inception's 1×7 and 7×1) with row and column padding ph, pw; 0, or -1 when a
  * size is < 1, a padding < 0 or the window does not fit. */
-static inline int kern_window_make2(kern_window *g, int c, int b, int h, int w, int kh, int kw, int stride, int ph, int pw)
+static inline int kern_window_make2(kern_window *g, int c, int b, int h, int w, int kh, int kw, int stride, int ph,
+                                    int pw)
 {
     if (c < 1 || b < 1 || h < 1 || w < 1 || kh < 1 || kw < 1 || stride < 1 || ph < 0 || pw < 0 || h + 2 * ph < kh ||
         w + 2 * pw < kw)
@@ -59,7 +61,8 @@ typedef struct kern_layer_ops {
      * y = γ·(x − mean)·invstd + β with invstd = 1/sqrt(var + eps); saves mean and invstd. */
     int (*bn_fwd)(const float *x, float *y, const float *gamma, const float *beta, float *mean, float *invstd,
                   int c, size_t n, float eps);
-    /* Its gradient: dβ = Σ dy, dγ = Σ dy·x̂, dx = γ·invstd·(dy − dβ/n − x̂·dγ/n), x̂ = (x − mean)·invstd. */
+    /* Its gradient: dβ = Σ dy, dγ = Σ dy·x̂, dx = γ·invstd·(dy − dβ/n − x̂·dγ/n), x̂ = (x −
+     * mean)·invstd. */
     int (*bn_bwd)(const float *x, const float *dy, float *dx, const float *gamma, const float *mean,
                   const float *invstd, float *dgamma, float *dbeta, int c, size_t n);
     int (*relu_fwd)(float *y, size_t n);                     /* y = max(y, 0), in place */
@@ -115,14 +118,23 @@ static inline double kern_window_cols(const kern_window *g)
 {
     return (double)g->c * g->kh * g->kw * g->b * g->oh * g->ow;
 }
-static inline double kern_bytes_maxpool_fwd(const kern_window *g) { return 4.0 * (kern_window_in(g) + 2 * kern_window_out(g)); }
-static inline double kern_bytes_maxpool_bwd(const kern_window *g) { return 4.0 * (kern_window_in(g) + 2 * kern_window_out(g)); }
+static inline double kern_bytes_maxpool_fwd(const kern_window *g)
+{
+    return 4.0 * (kern_window_in(g) + 2 * kern_window_out(g));
+}
+static inline double kern_bytes_maxpool_bwd(const kern_window *g)
+{
+    return 4.0 * (kern_window_in(g) + 2 * kern_window_out(g));
+}
 static inline double kern_bytes_im2col(const kern_window *g) { return 4.0 * (kern_window_in(g) + kern_window_cols(g)); }
 static inline double kern_bytes_col2im(const kern_window *g, int accumulate)
 {
     return 4.0 * ((1.0 + (accumulate != 0)) * kern_window_in(g) + kern_window_cols(g));
 }
-static inline double kern_bytes_avgpool_win(const kern_window *g) { return 4.0 * (kern_window_in(g) + kern_window_out(g)); }
+static inline double kern_bytes_avgpool_win(const kern_window *g)
+{
+    return 4.0 * (kern_window_in(g) + kern_window_out(g));
+}
 static inline double kern_bytes_copy(double n) { return 4.0 * 2 * n; }
 static inline double kern_bytes_sgd_momentum(double n) { return 4.0 * 5 * n; }            /* w, v, g; w, v */
 

@@ -51,7 +51,8 @@ static inline unsigned lc_blocks(size_t n)
  * a GPU); a row must hold at most INT_MAX elements. */
 static inline int lc_rows_grid(size_t rows, size_t inner, dim3 *grid)
 {
-    if (inner > 0x7fffffff) return kern_cu_failf(KERN_DEV_EARG, "layer kernel: %zu elements in one row (at most 2^31 - 1)", inner);
+    if (inner > 0x7fffffff)
+        return kern_cu_failf(KERN_DEV_EARG, "layer kernel: %zu elements in one row (at most 2^31 - 1)", inner);
     size_t bx = (inner + LC_THREADS - 1) / LC_THREADS, by = rows < 65535 ? rows : 65535;
     if (bx > LC_MAX_BLOCKS) bx = LC_MAX_BLOCKS;
     *grid = dim3((unsigned)(bx ? bx : 1), (unsigned)(by ? by : 1));

@@ -29,7 +29,11 @@ static int bn_bwd(const float *x, const float *dy, float *dx, const float *gamma
 }
 
 static int relu_fwd(float *y, size_t n) { (void)y; return charge(kern_bytes_relu_fwd((double)n)); }
-static int relu_bwd(const float *y, float *dy, size_t n) { (void)y, (void)dy; return charge(kern_bytes_relu_bwd((double)n)); }
+static int relu_bwd(const float *y, float *dy, size_t n)
+{
+    (void)y, (void)dy;
+    return charge(kern_bytes_relu_bwd((double)n));
+}
 static int add(float *y, const float *x, size_t n) { (void)y, (void)x; return charge(kern_bytes_add((double)n)); }
 
 static int maxpool_fwd(const float *x, float *y, int32_t *arg, const kern_window *g)
@@ -56,9 +60,21 @@ static int avgpool_bwd(const float *dy, float *dx, size_t planes, int hw)
     return charge(kern_bytes_avgpool((double)planes, hw));
 }
 
-static int bias_fwd(float *y, const float *b, int c, size_t n) { (void)y, (void)b; return charge(kern_bytes_bias_fwd(c, (double)n)); }
-static int bias_bwd(const float *dy, float *db, int c, size_t n) { (void)dy, (void)db; return charge(kern_bytes_bias_bwd(c, (double)n)); }
-static int im2col(const float *x, float *col, const kern_window *g) { (void)x, (void)col; return charge(kern_bytes_im2col(g)); }
+static int bias_fwd(float *y, const float *b, int c, size_t n)
+{
+    (void)y, (void)b;
+    return charge(kern_bytes_bias_fwd(c, (double)n));
+}
+static int bias_bwd(const float *dy, float *db, int c, size_t n)
+{
+    (void)dy, (void)db;
+    return charge(kern_bytes_bias_bwd(c, (double)n));
+}
+static int im2col(const float *x, float *col, const kern_window *g)
+{
+    (void)x, (void)col;
+    return charge(kern_bytes_im2col(g));
+}
 
 static int col2im(const float *col, float *x, const kern_window *g, int accumulate)
 {
@@ -75,7 +91,11 @@ static int sgd_momentum(float *w, float *v, const float *g, float lr, float mu, 
     return 0;
 }
 
-static int avgpool_win(const float *x, float *y, const kern_window *g) { (void)x, (void)y; return charge(kern_bytes_avgpool_win(g)); }
+static int avgpool_win(const float *x, float *y, const kern_window *g)
+{
+    (void)x, (void)y;
+    return charge(kern_bytes_avgpool_win(g));
+}
 static int copy(float *y, const float *x, size_t n) { (void)y, (void)x; return charge(kern_bytes_copy((double)n)); }
 
 const kern_layer_ops kern_layers_host = { "simulated", bn_fwd, bn_bwd, relu_fwd, relu_bwd, add, maxpool_fwd,

@@ -9,7 +9,9 @@ static int best_fit(const mem_pool *m, size_t bytes)
     int best = -1;
     for (int i = 0; i < MEM_POOL_SLOTS; i++) {
         const mem_pool_slot *s = &m->slot[i];
-        if (s->p && !s->live && s->bytes >= bytes && s->bytes / 2 <= bytes && (best < 0 || s->bytes < m->slot[best].bytes)) best = i;
+        if (s->p && !s->live && s->bytes >= bytes && s->bytes / 2 <= bytes &&
+            (best < 0 || s->bytes < m->slot[best].bytes))
+            best = i;
     }
     return best;
 }

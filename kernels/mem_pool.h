@@ -6,7 +6,8 @@
  * Pure bookkeeping around the backend's alloc/release; the contents of a reused buffer are whatever
  * was left in it (meaningless under SMPI_SHARED_MALLOC anyway).
  * Reuse: the smallest kept buffer that holds the request and is at most twice its size (so a small
- * scratch never takes the large gradient buffer that the next request needs). At most MEM_POOL_KEEP freed buffers are kept: past
+ * scratch never takes the large gradient buffer that the next request needs). At most MEM_POOL_KEEP freed buffers are
+ * kept: past
  * that the smallest is released (the largest serve any later request). MEM_POOL_SLOTS buffers are
  * tracked at once (live or kept); beyond that, buffers pass straight through to the backend. */
 #ifndef KERN_MEM_POOL_H

@@ -82,9 +82,18 @@ static int table_set(ws_table *t, int n, const size_t *bytes, const double *ns_p
     return 0;
 }
 
-int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&ws, n, bytes, ns_per_byte); }
-int kern_sim_set_copy_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&cp, n, bytes, ns_per_byte); }
-int kern_sim_set_whole_table(int n, const size_t *bytes, const double *ns_per_byte) { return table_set(&wh, n, bytes, ns_per_byte); }
+int kern_sim_set_ws_table(int n, const size_t *bytes, const double *ns_per_byte)
+{
+    return table_set(&ws, n, bytes, ns_per_byte);
+}
+int kern_sim_set_copy_table(int n, const size_t *bytes, const double *ns_per_byte)
+{
+    return table_set(&cp, n, bytes, ns_per_byte);
+}
+int kern_sim_set_whole_table(int n, const size_t *bytes, const double *ns_per_byte)
+{
+    return table_set(&wh, n, bytes, ns_per_byte);
+}
 double kern_sim_whole_cost(size_t bytes) { return kern_sim_reduce_interp(wh.n, wh.bytes, wh.ns, 0, bytes); }
 
 double kern_sim_ws_cost(size_t bytes) { return kern_sim_reduce_interp(ws.n, ws.bytes, ws.ns, 0, bytes); }

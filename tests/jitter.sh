@@ -1,7 +1,8 @@
 #!/bin/sh
 # jitter.sh — `train --jitter`: bad values are one line and exit 2; under simulation (deterministic
 # time) the same seed gives the same step times, another seed other ones, and jitter only ever slows a
-# step; the real build runs with it and records it in the CSV's provenance. Prints "N passed, N failed".
+# step; the real build runs with it and records it in the CSV's provenance; `make jitter`'s script
+# runs (1 node, jitter 0 and 5). Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
@@ -27,6 +28,10 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     awk -v a="$(col step_ms_min "$tmp/a.csv")" -v z="$(col step_ms_max "$tmp/j0.csv")" 'BEGIN { exit !(a > z) }' && ok ||
         bad "jitter slows every step: min $(col step_ms_min "$tmp/a.csv") vs $(col step_ms_max "$tmp/j0.csv") without"
     grep -q '^# jitter: 20% mean' "$tmp/a.csv" && ! grep -q '^# jitter' "$tmp/j0.csv" && ok || bad "jitter in the provenance"
+    # `make jitter`'s script, small: its 1-GPU baseline platform (1 of a minsky node's 4 GPUs) is made
+    sh "$root/harness/scripts/jitter.sh" --build "$BUILD" --out "$tmp/mj" --nodes 1 --pcts "0 5" --steps 1 >"$tmp/mj.out" 2>&1 &&
+        [ "$(awk -F, '!/^jitter_pct/ && NF == 9' "$tmp/mj/jitter.csv" | wc -l)" -eq 2 ] && ok ||
+        bad "harness/scripts/jitter.sh: $(tail -n 1 "$tmp/mj.out")"
 else
     echo "SKIP: simulated jitter runs (no $sim or smpirun)"
 fi

@@ -1,5 +1,6 @@
 /* test_advise.c — `ddlbench advise`'s settings (harness/sim/advise.c, the one step schedule's model
- * pricer): with GEMMs only, backward time is the backward GEMMs at the rate; the full step's is longer; one bucket exposes exactly one allreduce of every gradient; bucketing
+ * pricer): with GEMMs only, backward time is the backward GEMMs at the rate; the full step's is longer; one bucket
+ * exposes exactly one allreduce of every gradient; bucketing
  * exposes less; auto exposes no more than ddl; bucket counts follow train's plan; the pick's tolerance
  * and tie-breaks, the least exposed setting, the rule in words; a bad algorithm is refused. No MPI needed. */
 #include "advise.h"
@@ -20,14 +21,17 @@ static double bwd_by_hand(const model *m, double rate)
         const model_layer *L = model_layer_at(m, l);
         if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
         const model_gemm *w = &L->gemm[MODEL_BWD_WEIGHT], *d = &L->gemm[MODEL_BWD_DATA];
-        t += kern_gemm_flops(w->m, w->n, w->k) / rate + (L->data_grad_needed ? kern_gemm_flops(d->m, d->n, d->k) / rate : 0);
+        t += kern_gemm_flops(w->m, w->n, w->k) / rate +
+             (L->data_grad_needed ? kern_gemm_flops(d->m, d->n, d->k) / rate : 0);
     }
     return t;
 }
 
 static void check_pick(void)
 {
-    advise_out c[4] = { { .cap = 1 << 20, .buckets = 30 }, { .cap = 5 << 20, .buckets = 10 }, { .cap = 25 << 20, .buckets = 4 },
+    advise_out c[4] = { { .cap = 1 << 20, .buckets = 30 },
+                        { .cap = 5 << 20, .buckets = 10 },
+                        { .cap = 25 << 20, .buckets = 4 },
                         { .cap = 0, .buckets = 1 } };
     double ex[4] = { 1.00e-3, 1.05e-3, 1.20e-3, 20e-3 }; /* 1.05 is within 10% of 1.00; 1.20 is not */
     CHECK(advise_pick(c, ex, NULL, 4) == 1, "near tie goes to fewer buckets: %d", advise_pick(c, ex, NULL, 4));
@@ -37,7 +41,8 @@ static void check_pick(void)
     CHECK(advise_pick(c, tiny, NULL, 4) == 2, "0.1 ms tolerance: %d", advise_pick(c, tiny, NULL, 4));
     unsigned char none[4] = { 0 };
     CHECK(advise_pick(c, ex, none, 4) == -1, "nothing usable");
-    CHECK(advise_least(ex, NULL, 4) == 0 && advise_least(ex, use, 4) == 2 && advise_least(ex, none, 4) == -1, "the least exposed");
+    CHECK(advise_least(ex, NULL, 4) == 0 && advise_least(ex, use, 4) == 2 && advise_least(ex, none, 4) == -1,
+          "the least exposed");
     double tie[4] = { 2e-3, 1e-3, 1e-3, 3e-3 };
     CHECK(advise_least(tie, NULL, 4) == 1, "the least exposed: the first on ties");
     char rule[200];
@@ -50,7 +55,9 @@ int main(void)
     model *m = NULL;
     platform pf;
     char err[256];
-    CHECK(model_create("resnet50", 32, 224, &m, merr, sizeof merr) == 0 && platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0, "setup");
+    CHECK(model_create("resnet50", 32, 224, &m, merr, sizeof merr) == 0 &&
+              platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0,
+          "setup");
     if (!m) return TEST_REPORT();
     advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0 }; /* GEMMs only: backward checked by hand */
     advise_out one, b25, b25auto, bad;
@@ -63,7 +70,8 @@ int main(void)
           "one bucket exposes its whole allreduce: %g vs %g", one.exposed_s, ar);
     CHECK(fabs(one.step_s - (one.fwd_s + one.bwd_s + one.exposed_s + one.sgd_s)) < 1e-12, "step = sum of parts");
     CHECK(advise_eval(&in, (size_t)25 << 20, (size_t)1 << 20, &b25, err, sizeof err) == 0, "25 MiB: %s", err);
-    CHECK(b25.exposed_s < one.exposed_s && b25.exposed_s >= 0 && b25.comm_s > b25.exposed_s, "buckets hide communication");
+    CHECK(b25.exposed_s < one.exposed_s && b25.exposed_s >= 0 && b25.comm_s > b25.exposed_s,
+          "buckets hide communication");
     size_t counts[400];
     bucket_plan plan;
     for (int i = 0; i < model_tensor_count(m); i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
@@ -72,11 +80,13 @@ int main(void)
     bucket_plan_free(&plan);
     in.algo = "auto";
     CHECK(advise_eval(&in, (size_t)25 << 20, (size_t)1 << 20, &b25auto, err, sizeof err) == 0 &&
-          b25auto.exposed_s <= b25.exposed_s + 1e-15 && b25auto.comm_s <= b25.comm_s + 1e-15, "auto exposes no more than ddl");
+              b25auto.exposed_s <= b25.exposed_s + 1e-15 && b25auto.comm_s <= b25.comm_s + 1e-15,
+          "auto exposes no more than ddl");
     advise_out full;
     in.full = 1;
-    CHECK(advise_eval(&in, (size_t)25 << 20, (size_t)1 << 20, &full, err, sizeof err) == 0 && full.bwd_s > b25auto.bwd_s &&
-          full.fwd_s > b25auto.fwd_s && full.buckets == b25auto.buckets, "the full step: longer compute, same buckets");
+    CHECK(advise_eval(&in, (size_t)25 << 20, (size_t)1 << 20, &full, err, sizeof err) == 0 &&
+              full.bwd_s > b25auto.bwd_s && full.fwd_s > b25auto.fwd_s && full.buckets == b25auto.buckets,
+          "the full step: longer compute, same buckets");
     in.algo = "nosuch";
     CHECK(advise_eval(&in, (size_t)25 << 20, 0, &bad, err, sizeof err) == 2 && *err, "bad algorithm refused");
     check_pick();

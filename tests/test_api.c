@@ -79,7 +79,8 @@ static void test_rsag_calls(void)
     float x[4] = { 1, 2, 3, 4 };
     const size_t huge = (size_t)-1 / 16 / (size_t)size + 1;
     if (create("rhd", NULL, NULL, 0, &ctx)) { CHECK(0, "rhd create: %s", ddl_last_error()); return; }
-    CHECK(ddl_reduce_scatter(ctx, x, NULL, 1, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "reduce-scatter: NULL receive buffer");
+    CHECK(ddl_reduce_scatter(ctx, x, NULL, 1, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG,
+          "reduce-scatter: NULL receive buffer");
     CHECK(ddl_reduce_scatter(ctx, NULL, x, 1, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ARG, "reduce-scatter: NULL send buffer");
     CHECK(ddl_reduce_scatter(ctx, NULL, NULL, 0, DDL_FLOAT32, DDL_SUM) == 0, "reduce-scatter: count 0, NULL buffers");
     CHECK(ddl_reduce_scatter(ctx, x, x, 1, (ddl_dtype)99, DDL_SUM) == DDL_ERR_ARG, "reduce-scatter: unknown dtype");
@@ -108,7 +109,8 @@ static void test_names(void)
     CHECK(ddl_dtype_parse("float8", &dt) == DDL_ERR_ARG, "refuse float8");
     CHECK(ddl_op_parse("max", &op) == 0 && op == DDL_MAX, "parse max");
     CHECK(ddl_op_parse("prod", &op) == DDL_ERR_ARG, "refuse prod");
-    CHECK(strcmp(ddl_strerror(DDL_ERR_GRID), "invalid grid") == 0 && strcmp(ddl_strerror(1000), "unknown error code") == 0,
+    CHECK(strcmp(ddl_strerror(DDL_ERR_GRID), "invalid grid") == 0 &&
+              strcmp(ddl_strerror(1000), "unknown error code") == 0,
           "strerror");
     CHECK(ddl_algo_count() >= 4 && ddl_algo_name(ddl_algo_count()) == NULL, "registry bounds");
 }

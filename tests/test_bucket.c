@@ -29,7 +29,8 @@ static void check_plan(const size_t *counts, int n, size_t cap, size_t first, in
         if (cap && b < p.nbuckets - 1) ok &= bytes >= c && bytes - counts[bk->lowest_tensor] * 4 < c;
     }
     CHECK(ok && next == total, "buckets contiguous, cover all, caps respected (cap %zu)", cap);
-    if (want_buckets) CHECK(p.nbuckets == want_buckets, "cap %zu: %d buckets, expected %d", cap, p.nbuckets, want_buckets);
+    if (want_buckets)
+        CHECK(p.nbuckets == want_buckets, "cap %zu: %d buckets, expected %d", cap, p.nbuckets, want_buckets);
     bucket_plan_free(&p);
 }
 

@@ -41,7 +41,8 @@ int main(void)
     CHECK(run(ARGS("--platform", "minsky", "--nodes=4", "--gpus-per-node", "2", "--override-platform")) == 0 &&
           platform_from_opts(&po, &pf, err, sizeof err) == 0 && platform_ranks(&pf) == 8, "overridden: %s", err);
     CHECK(run(ARGS("--platform", "minsky", "--nodes=4", "--gpus-per-node", "4")) == 0 &&
-          platform_from_opts(&po, &pf, err, sizeof err) == 0 && platform_ranks(&pf) == 16, "the platform's own: %s", err);
+              platform_from_opts(&po, &pf, err, sizeof err) == 0 && platform_ranks(&pf) == 16,
+          "the platform's own: %s", err);
     CHECK(run(ARGS("--preset", "h200", "--nodes", "1")) == 0 && !strcmp(po.preset, "h200"), "old spelling");
     CHECK(run(ARGS("--preset", "")) == 2 && strstr(err, "--preset: expected"), "empty: %s", err);
     CHECK(run(ARGS("--nodes", "16385")) == 2 && strstr(err, "--nodes: expected an integer in 1..16384"), "%s", err);

@@ -64,7 +64,8 @@ static long ag_case(ddl_ctx *ctx, char *sbuf, char *rbuf, size_t n, ddl_dtype dt
     poison(rbuf, (size_t)size * n + GUARD, dt);
     bench_fill_at(dt, in_place ? rbuf + mine * es : sbuf, n, rank, mine);
     if (ddl_allgather(ctx, in_place ? DDL_IN_PLACE : sbuf, rbuf, n, dt)) return fail("allgather");
-    for (int r = 0; r < size; r++) wrong += (long)bench_check_input_at(dt, rbuf + (size_t)r * n * es, n, r, (size_t)r * n);
+    for (int r = 0; r < size; r++)
+        wrong += (long)bench_check_input_at(dt, rbuf + (size_t)r * n * es, n, r, (size_t)r * n);
     wrong += (long)poisoned(rbuf + (size_t)size * n * es, GUARD, dt);
     if (!in_place) wrong += (long)bench_check_input_at(dt, sbuf, n, rank, mine);
     return wrong;
@@ -97,7 +98,8 @@ static void run_variant(const ddl_config *cfg, const char *label, char *sbuf, ch
                     if (quick && op == DDL_MIN) continue;
                     char o[16];
                     snprintf(o, sizeof o, " %s", ddl_op_name(op));
-                    report(rs_case(ctx, sbuf, rbuf, counts[c], dt, op, ip), label, "reduce-scatter", counts[c], dt, o, ip);
+                    report(rs_case(ctx, sbuf, rbuf, counts[c], dt, op, ip), label, "reduce-scatter", counts[c], dt, o,
+                           ip);
                 }
                 report(ag_case(ctx, sbuf, rbuf, counts[c], dt, ip), label, "allgather", counts[c], dt, "", ip);
             }
@@ -113,7 +115,8 @@ static void run_lacking(const ddl_config *cfg, char *sbuf, char *rbuf)
     if (rc) return;
     CHECK(ddl_reduce_scatter(ctx, sbuf, rbuf, 4, DDL_FLOAT32, DDL_SUM) == DDL_ERR_ALGO &&
               strstr(ddl_last_error(), "has no reduce-scatter"), "%s: reduce-scatter: %s", cfg->algo, ddl_last_error());
-    CHECK(ddl_allgather(ctx, sbuf, rbuf, 4, DDL_FLOAT32) == DDL_ERR_ALGO && strstr(ddl_last_error(), "has no allgather"),
+    CHECK(ddl_allgather(ctx, sbuf, rbuf, 4, DDL_FLOAT32) == DDL_ERR_ALGO &&
+              strstr(ddl_last_error(), "has no allgather"),
           "%s: allgather: %s", cfg->algo, ddl_last_error());
     if (rank == 0) printf("# without reduce-scatter and allgather: %s\n", cfg->algo);
     ddl_ctx_free(ctx);

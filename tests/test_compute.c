@@ -47,7 +47,8 @@ static void test_bn(void)
     const size_t n = 1037;
     float *x = randv(C * n), *y = malloc(C * n * 4), *dy = randv(C * n), *dx = malloc(C * n * 4);
     float gamma[C] = { 1.5f, -0.5f, 0.25f }, beta[C] = { 0.1f, 0.2f, -0.3f }, mean[C], is[C], dg[C], db[C];
-    for (size_t i = 0; i < n; i++) x[i] = 3.0f + 0.5f * x[i]; /* an offset row: catastrophic cancellation if done badly */
+    for (size_t i = 0; i < n; i++)
+        x[i] = 3.0f + 0.5f * x[i]; /* an offset row: catastrophic cancellation if done badly */
     K->bn_fwd(x, y, gamma, beta, mean, is, C, n, 1e-5f);
     double worst = 0;
     for (int c = 0; c < C; c++) {
@@ -88,7 +89,8 @@ static void test_bn(void)
         double lm = bn_loss(x, gamma, beta, dy, C, n);
         x[i] = keep;
         double fd = (lp - lm) / (2 * h);
-        CHECK(fabs(fd - dx[i]) < 2e-3 * (1 + fabs(dx[i])), "bn_bwd dx[%zu] = %.6f, finite difference %.6f", i, dx[i], fd);
+        CHECK(fabs(fd - dx[i]) < 2e-3 * (1 + fabs(dx[i])), "bn_bwd dx[%zu] = %.6f, finite difference %.6f", i, dx[i],
+              fd);
     }
     float g0 = gamma[1];
     gamma[1] = g0 + 1e-2f;
@@ -161,7 +163,8 @@ static void test_pools(void)
                     for (int j = 0; j < 3; j++) {
                         int ih = 2 * oh - 1 + i, iw = 2 * ow - 1 + j;
                         if (ih < 0 || ih >= 13 || iw < 0 || iw >= 10) continue;
-                        if (at < 0 || x[p * 130 + ih * 10 + iw] > best) best = x[p * 130 + ih * 10 + iw], at = ih * 10 + iw;
+                        if (at < 0 || x[p * 130 + ih * 10 + iw] > best)
+                            best = x[p * 130 + ih * 10 + iw], at = ih * 10 + iw;
                     }
                 size_t o = p * 35 + oh * 5 + ow;
                 ok &= y[o] == best && arg[o] == at;
@@ -194,7 +197,8 @@ static void test_im2col_case(int c, int b, int h, int w, int k, int s, int p)
         return;
     }
     const int M = 5;
-    size_t in = (size_t)kern_window_in(&g), cols = (size_t)kern_window_cols(&g), N = (size_t)b * g.oh * g.ow, KK = (size_t)c * k * k;
+    size_t in = (size_t)kern_window_in(&g), cols = (size_t)kern_window_cols(&g), N = (size_t)b * g.oh * g.ow,
+           KK = (size_t)c * k * k;
     float *x = randv(in), *col = malloc(cols * 4), *wt = randv(M * KK), *y = malloc(M * N * 4), *cc = randv(cols),
           *back = malloc(in * 4);
     K->im2col(x, col, &g);
@@ -210,17 +214,20 @@ static void test_im2col_case(int c, int b, int h, int w, int k, int s, int p)
                             for (int j = 0; j < k; j++) {
                                 int ih = oh * s - p + i, iw = ow * s - p + j;
                                 if (ih >= 0 && ih < h && iw >= 0 && iw < w)
-                                    acc += (double)wt[m * KK + (ci * k + i) * k + j] * x[(((size_t)ci * b + bi) * h + ih) * w + iw];
+                                    acc += (double)wt[m * KK + (ci * k + i) * k + j] *
+                                           x[(((size_t)ci * b + bi) * h + ih) * w + iw];
                             }
                     worst = fmax(worst, fabs(y[m * N + ((size_t)bi * g.oh + oh) * g.ow + ow] - acc));
                 }
-    CHECK(worst < 1e-4, "im2col+GEMM = conv (c=%d b=%d %dx%d k=%d s=%d p=%d): max error %.3g", c, b, h, w, k, s, p, worst);
+    CHECK(worst < 1e-4, "im2col+GEMM = conv (c=%d b=%d %dx%d k=%d s=%d p=%d): max error %.3g", c, b, h, w, k, s, p,
+          worst);
     /* adjoint: <im2col(x), cc> = <x, col2im(cc)>; accumulate adds onto what is there */
     K->col2im(cc, back, &g, 0);
     double l = 0, r = 0;
     for (size_t i = 0; i < cols; i++) l += (double)col[i] * cc[i];
     for (size_t i = 0; i < in; i++) r += (double)x[i] * back[i];
-    CHECK(fabs(l - r) < 1e-3 * (1 + fabs(l)), "col2im is im2col's adjoint (k=%d s=%d p=%d): %.6f vs %.6f", k, s, p, l, r);
+    CHECK(fabs(l - r) < 1e-3 * (1 + fabs(l)), "col2im is im2col's adjoint (k=%d s=%d p=%d): %.6f vs %.6f", k, s, p, l,
+          r);
     memcpy(x, back, in * 4);
     K->col2im(cc, back, &g, 1);
     int ok = 1;
@@ -266,7 +273,8 @@ static void test_bytes(void)
 {
     kern_window g;
     kern_window_make(&g, 64, 2, 112, 112, 3, 2, 1); /* ResNet-50's max pool at batch 2 */
-    CHECK(g.oh == 56 && kern_bytes_maxpool_fwd(&g) == 4.0 * (64 * 2 * 112 * 112 + 2.0 * 64 * 2 * 56 * 56), "maxpool bytes");
+    CHECK(g.oh == 56 && kern_bytes_maxpool_fwd(&g) == 4.0 * (64 * 2 * 112 * 112 + 2.0 * 64 * 2 * 56 * 56),
+          "maxpool bytes");
     CHECK(kern_bytes_bn_fwd(64, 100) == 4.0 * 3 * 6400 && kern_bytes_bn_bwd(64, 100) == 4.0 * 5 * 6400, "bn bytes");
     CHECK(kern_bytes_col2im(&g, 1) - kern_bytes_col2im(&g, 0) == 4.0 * kern_window_in(&g), "col2im accumulate reads x");
     CHECK(!strcmp(K->name, "host"), "host table");
@@ -280,7 +288,8 @@ static void test_spans(void)
     double d = kern_span_close(sp, KERN_SPAN_GEMM), g = 0, o = 0;
     kern_fence *f = (kern_fence *)&sp;
     CHECK(d > 0 && !kern_span_collect(&g, &o) && g == 0 && o == 0, "host span: %g s at once, nothing collected", d);
-    CHECK(!kern_fence_create(&f) && f == NULL && !kern_fence_record(f) && !kern_fence_wait(f), "host fences: NULL no-ops");
+    CHECK(!kern_fence_create(&f) && f == NULL && !kern_fence_record(f) && !kern_fence_wait(f),
+          "host fences: NULL no-ops");
 }
 
 int main(void)

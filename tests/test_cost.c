@@ -1,4 +1,5 @@
-/* test_cost.c — the α-β-γ model on cases computed by hand (docs/SOURCES.md §5), flat and two-level (through the harness's
+/* test_cost.c — the α-β-γ model on cases computed by hand (docs/SOURCES.md §5), flat and two-level (through the
+ * harness's
  * platform adapter, perf_cost.h), and libddl's public entry to it (ddl_algo_cost, ddl_machine). */
 #include "perf_cost.h"
 #include "test.h"
@@ -61,7 +62,21 @@ int main(void)
 {
     today();
     /* flat: every message alpha = 1 us, beta = 1 ns/B (1 GB/s), one GPU per node */
-    platform flat = { .name = "custom", .nodes = 8, .gpus_per_node = 1, .intra_bw = 1e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 1e-6 }, six = flat, two = { .name = "custom", .nodes = 2, .gpus_per_node = 4, .intra_bw = 10e9, .intra_lat = 1e-6, .nic_bw = 1e9, .inter_lat = 5e-6 };
+    platform flat = { .name = "custom",
+                      .nodes = 8,
+                      .gpus_per_node = 1,
+                      .intra_bw = 1e9,
+                      .intra_lat = 1e-6,
+                      .nic_bw = 1e9,
+                      .inter_lat = 1e-6 },
+             six = flat,
+             two = { .name = "custom",
+                     .nodes = 2,
+                     .gpus_per_node = 4,
+                     .intra_bw = 10e9,
+                     .intra_lat = 1e-6,
+                     .nic_bw = 1e9,
+                     .inter_lat = 5e-6 };
     const double n = 8e6, a = 1e-6, b = 1e-9, g = 1e-9;
     double t;
     char err[256];
@@ -130,17 +145,20 @@ int main(void)
     t = cost(&two, "ring", n, NULL, 0); /* slowest hop: one flow per NIC direction */
     CHECK(near(t, 14 * (5e-6 + n / 8 / 1e9)), "ring two-level: %.9g", t);
     t = cost(&two, "rhd-far", n, NULL, 0); /* mask 4 first: n/2 across, 4 flows per NIC; masks 2, 1 stay in */
-    CHECK(near(t, 2 * ((5e-6 + n / 2 * 4 / 1e9) + (1e-6 + n / 4 / 10e9) + (1e-6 + n / 8 / 10e9))), "rhd-far two-level: %.9g", t);
+    CHECK(near(t, 2 * ((5e-6 + n / 2 * 4 / 1e9) + (1e-6 + n / 4 / 10e9) + (1e-6 + n / 8 / 10e9))),
+          "rhd-far two-level: %.9g", t);
     CHECK(t > cost(&two, "ddl", n, NULL, 0), "ddl beats rhd-far when the NIC is the bottleneck");
     t = cost(&two, "rhd", n, NULL, 0); /* nearest first: masks 1, 2 (n/2, n/4) inside, mask 4 (n/8) across */
-    CHECK(near(t, 2 * ((1e-6 + n / 2 / 10e9) + (1e-6 + n / 4 / 10e9) + (5e-6 + n / 8 * 4 / 1e9))), "rhd two-level: %.9g", t);
+    CHECK(near(t, 2 * ((1e-6 + n / 2 / 10e9) + (1e-6 + n / 4 / 10e9) + (5e-6 + n / 8 * 4 / 1e9))),
+          "rhd two-level: %.9g", t);
     CHECK(t < cost(&two, "rhd-far", n, NULL, 0), "rhd (nearest first) beats rhd-far on two levels");
     CHECK(near(cost(&flat, "rhd", n, NULL, g), cost(&flat, "rhd-far", n, NULL, g)), "one GPU per node: same order");
     CHECK(near(cost(&six, "rhd", n, NULL, g), cost(&six, "rhd-far", n, NULL, g)), "folded, one GPU per node: same");
 
     {
         cost_opts o = { "3x3", NULL, 0 };
-        CHECK(perf_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2 && strstr(err, "does not match"), "grid mismatch");
+        CHECK(perf_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2 && strstr(err, "does not match"),
+              "grid mismatch");
         o.grid = "2x4";
         o.patterns = "ring,bogus";
         CHECK(perf_cost(&flat, "ddl", n, &o, &t, err, sizeof err) == 2, "bad pattern");
@@ -188,7 +206,8 @@ int main(void)
                       "auto's pick %s %s %s at %g B is no dearer than ring, rhd, ddl: %g %g %g %g", c.algo, c.grid,
                       c.patterns, cls, tc, tr, th, td);
                 rc = ddl_algo_cost("auto", NULL, NULL, &m, sizes[k], &ta) |
-                     ddl_algo_cost(c.algo, c.grid[0] ? c.grid : NULL, c.patterns[0] ? c.patterns : NULL, &m, sizes[k], &tc);
+                     ddl_algo_cost(c.algo, c.grid[0] ? c.grid : NULL, c.patterns[0] ? c.patterns : NULL, &m, sizes[k],
+                                   &tc);
                 CHECK(rc == 0 && ta == tc, "ddl_algo_cost(auto) = its pick's cost: %g vs %g", ta, tc);
             }
         ddl_machine m = abg_machine(8, 3, 1e-6, 1e9, 1e-6, 1e9, 0);

@@ -54,12 +54,13 @@ static void test_reduce(void)
                         put((kern_dtype)dt, b, i, (int)((i * 7) % 89) - 44);
                     }
                     if (!rc) kern_reduce((kern_dtype)dt, (kern_op)op, want, a, b, n);
-                    rc = rc || kern_dev_alloc(&da, bytes) || kern_dev_alloc(&db, bytes) || kern_dev_alloc(&dout, bytes) ||
-                         kern_dev_copy(da, a, bytes, NULL) || kern_dev_copy(db, b, bytes, NULL) ||
+                    rc = rc || kern_dev_alloc(&da, bytes) || kern_dev_alloc(&db, bytes) ||
+                         kern_dev_alloc(&dout, bytes) || kern_dev_copy(da, a, bytes, NULL) ||
+                         kern_dev_copy(db, b, bytes, NULL) ||
                          kern_reduce_device((kern_dtype)dt, (kern_op)op, inplace ? da : dout, da, db, n, NULL) ||
                          kern_dev_copy(got, inplace ? da : dout, bytes, NULL) || kern_stream_sync(NULL);
-                    CHECK(!rc && !memcmp(got, want, bytes), "reduce_device dt=%d op=%d n=%zu in_place=%d: %s", dt, op, n,
-                          inplace, rc ? kern_dev_last_error() : "values differ from kern_reduce");
+                    CHECK(!rc && !memcmp(got, want, bytes), "reduce_device dt=%d op=%d n=%zu in_place=%d: %s", dt, op,
+                          n, inplace, rc ? kern_dev_last_error() : "values differ from kern_reduce");
                     kern_dev_free(da), kern_dev_free(db), kern_dev_free(dout);
                     free(a), free(b), free(want), free(got);
                 }
@@ -117,11 +118,14 @@ static void test_gemm_case(kern_precision prec, int ta, int tb, int m, int n, in
         rc = !dA || !dB || kern_dev_alloc(&dC, nc * 4) || kern_dev_copy(dC, C, nc * 4, NULL) || kern_stream_sync(NULL);
     }
     if (!rc) rc = kern_gemm_ex(prec, ta, tb, m, n, k, 1.0f, dA, lda, dB, ldb, 0.0f, dC, ldc);
-    if (!rc) rc = kern_stream_sync(kern_dev_compute_stream()) || kern_dev_copy(C, dC, nc * 4, NULL) || kern_stream_sync(NULL);
+    if (!rc)
+        rc =
+            kern_stream_sync(kern_dev_compute_stream()) || kern_dev_copy(C, dC, nc * 4, NULL) || kern_stream_sync(NULL);
     for (int i = 0; !rc && i < m; i++)
-        for (int j = 0; j < n; j++) wrong += (double)C[(long)i * ldc + j] != R[(long)i * n + j]; /* exact: small integers */
-    CHECK(!rc && !wrong, "gemm %s ta=%d tb=%d m=%d n=%d k=%d: rc=%d, %ld wrong", kern_precision_name(prec), ta, tb, m, n, k,
-          rc, wrong);
+        for (int j = 0; j < n; j++)
+            wrong += (double)C[(long)i * ldc + j] != R[(long)i * n + j]; /* exact: small integers */
+    CHECK(!rc && !wrong, "gemm %s ta=%d tb=%d m=%d n=%d k=%d: rc=%d, %ld wrong", kern_precision_name(prec), ta, tb, m,
+          n, k, rc, wrong);
     kern_dev_free(dA), kern_dev_free(dB), kern_dev_free(dC);
     free(A), free(B), free(C), free(R);
 }
@@ -185,7 +189,8 @@ static long rsag_device_case(ddl_ctx *ctx, char *h, void *ds, void *dr, size_t n
         return 1;
     }
     if (kern_dev_copy(h, dr, (ag ? all : n) * es, NULL) || kern_stream_sync(NULL)) return 1;
-    for (int r = 0; ag && r < size; r++) wrong += (long)bench_check_input_at(dt, h + (size_t)r * n * es, n, r, (size_t)r * n);
+    for (int r = 0; ag && r < size; r++)
+        wrong += (long)bench_check_input_at(dt, h + (size_t)r * n * es, n, r, (size_t)r * n);
     if (!ag) wrong += (long)bench_check_reduced_at(dt, DDL_SUM, h, n, size, mine);
     if (!in_place) {
         if (kern_dev_copy(h, ds, in_n * es, NULL) || kern_stream_sync(NULL)) return 1;

@@ -66,9 +66,11 @@ static void test_bn(int c, size_t n)
     size_t e = (size_t)c * n;
     float *x = randv(e), *dy = randv(e), *g = randv(c), *b = randv(c), *y = malloc(e * 4), *dx = malloc(e * 4);
     float *hm = malloc(c * 4), *hi = malloc(c * 4), *hdg = malloc(c * 4), *hdb = malloc(c * 4);
-    float *ty = malloc(e * 4), *tdx = malloc(e * 4), *tm = malloc(c * 4), *ti = malloc(c * 4), *tdg = malloc(c * 4), *tdb = malloc(c * 4);
+    float *ty = malloc(e * 4), *tdx = malloc(e * 4), *tm = malloc(c * 4), *ti = malloc(c * 4), *tdg = malloc(c * 4),
+          *tdb = malloc(c * 4);
     float *dX = up(x, e * 4), *dDY = up(dy, e * 4), *dG = up(g, c * 4), *dB = up(b, c * 4), *dY = up(NULL, e * 4),
-          *dDX = up(NULL, e * 4), *dM = up(NULL, c * 4), *dI = up(NULL, c * 4), *dDG = up(NULL, c * 4), *dDB = up(NULL, c * 4);
+          *dDX = up(NULL, e * 4), *dM = up(NULL, c * 4), *dI = up(NULL, c * 4), *dDG = up(NULL, c * 4),
+          *dDB = up(NULL, c * 4);
     int rc = !dX || !dDY || !dG || !dB || !dY || !dDX || !dM || !dI || !dDG || !dDB;
     H->bn_fwd(x, y, g, b, hm, hi, c, n, 1e-5f);
     H->bn_bwd(x, dy, dx, g, hm, hi, hdg, hdb, c, n);
@@ -90,11 +92,13 @@ static void test_bn(int c, size_t n)
 
 static void test_elementwise(size_t n)
 {
-    float *y = randv(n), *dy = randv(n), *x = randv(n), *w = randv(n), *v = randv(n), *t = malloc(n * 4), *u = malloc(n * 4);
+    float *y = randv(n), *dy = randv(n), *x = randv(n), *w = randv(n), *v = randv(n), *t = malloc(n * 4),
+          *u = malloc(n * 4);
     float *dY = up(y, n * 4), *dDY = up(dy, n * 4), *dX = up(x, n * 4), *dW = up(w, n * 4), *dV = up(v, n * 4);
     int rc = !dY || !dDY || !dX || !dW || !dV;
     H->relu_fwd(y, n), H->relu_bwd(y, dy, n), H->add(dy, x, n);
-    rc = rc || D->relu_fwd(dY, n) || D->relu_bwd(dY, dDY, n) || D->add(dDY, dX, n) || down(t, dY, n * 4) || down(u, dDY, n * 4);
+    rc = rc || D->relu_fwd(dY, n) || D->relu_bwd(dY, dDY, n) || D->add(dDY, dX, n) || down(t, dY, n * 4) ||
+         down(u, dDY, n * 4);
     CHECK(!rc && !memcmp(t, y, n * 4) && !memcmp(u, dy, n * 4), "relu fwd/bwd and add, n=%zu: bit for bit", n);
     H->sgd_momentum(w, v, x, 0.1f, 0.9f, 1e-4f, n);
     rc = rc || D->sgd_momentum(dW, dV, dX, 0.1f, 0.9f, 1e-4f, n) || down(t, dW, n * 4) || down(u, dV, n * 4);
@@ -142,7 +146,8 @@ static void test_im2col(int c, int b, int h, int w, int k, int s, int p)
     kern_window g;
     if (kern_window_make(&g, c, b, h, w, k, s, p)) return;
     size_t in = (size_t)kern_window_in(&g), cols = (size_t)kern_window_cols(&g);
-    float *x = randv(in), *cc = randv(cols), *col = malloc(cols * 4), *t = malloc((cols > in ? cols : in) * 4), *back = malloc(in * 4);
+    float *x = randv(in), *cc = randv(cols), *col = malloc(cols * 4), *t = malloc((cols > in ? cols : in) * 4),
+          *back = malloc(in * 4);
     float *dX = up(x, in * 4), *dC = up(NULL, cols * 4), *dCC = up(cc, cols * 4);
     int rc = !dX || !dC || !dCC;
     H->im2col(x, col, &g);
@@ -151,7 +156,8 @@ static void test_im2col(int c, int b, int h, int w, int k, int s, int p)
     for (int acc = 0; acc < 2; acc++) {
         memcpy(back, x, in * 4);
         H->col2im(cc, back, &g, acc);
-        rc = rc || kern_dev_copy(dX, x, in * 4, kern_dev_compute_stream()) || D->col2im(dCC, dX, &g, acc) || down(t, dX, in * 4);
+        rc = rc || kern_dev_copy(dX, x, in * 4, kern_dev_compute_stream()) || D->col2im(dCC, dX, &g, acc) ||
+             down(t, dX, in * 4);
         CHECK(!rc && !memcmp(t, back, in * 4), "col2im accumulate=%d k=%d s=%d p=%d: bit for bit", acc, k, s, p);
     }
     kern_dev_free(dX), kern_dev_free(dC), kern_dev_free(dCC);
@@ -196,7 +202,8 @@ static void test_storage16(int bf)
     float *t = malloc((cols > e ? cols : e) * 4), *col = malloc(cols * 4), m[8], is[8], dg[8], db[8];
     int32_t *arg = malloc(out * 4);
     CHECK(D16 != NULL, "2-byte table %s", bf ? "bf16" : "fp16");
-    void *dX = up16(x, e, bf), *dDY = up16(dy, e, bf), *dY = up(NULL, e * 2), *dDX = up(NULL, e * 2), *dC = up(NULL, cols * 2);
+    void *dX = up16(x, e, bf), *dDY = up16(dy, e, bf), *dY = up(NULL, e * 2), *dDX = up(NULL, e * 2),
+         *dC = up(NULL, cols * 2);
     float *dG = up(gm, c * 4), *dB = up(bt, c * 4), *dP = up(NULL, 4 * c * 4);
     int32_t *dA = up(NULL, out * 4);
     int rc = !D16 || !dX || !dDY || !dY || !dDX || !dC || !dG || !dB || !dP || !dA;
@@ -250,7 +257,8 @@ static void test_span_fence(void)
     CHECK(now == 0 && o > 0 && g == 0, "span: close %g s at once, collected other %g s, gemm %g s", now, o, g);
     int same = 1;
     for (int i = 0; i < 4; i++) same &= tail[i] == (float)((int)((n - 4 + i) % 13) - 6);
-    CHECK(!rc && same, "fence: the copy on another stream read the fill's tail (%g %g %g %g)", tail[0], tail[1], tail[2], tail[3]);
+    CHECK(!rc && same, "fence: the copy on another stream read the fill's tail (%g %g %g %g)", tail[0], tail[1],
+          tail[2], tail[3]);
     kern_fence_free(f);
     kern_stream_free(other);
     kern_dev_free(d);
@@ -264,7 +272,8 @@ static void test_inception_windows(int c, int b, int h, int w)
         int kh = v == 0 ? 1 : v == 1 ? 7 : 3, kw = v == 0 ? 7 : v == 1 ? 1 : 3, ph = kh / 2, pw = kw / 2;
         if (kern_window_make2(&g, c, b, h, w, kh, kw, 1, ph, pw)) return;
         size_t in = (size_t)kern_window_in(&g), out = (size_t)kern_window_out(&g), cols = (size_t)kern_window_cols(&g);
-        float *x = randv(in), *dy = randv(out > cols ? out : cols), *y = malloc(cols * 4), *t = malloc(cols * 4), *dx = malloc(in * 4);
+        float *x = randv(in), *dy = randv(out > cols ? out : cols), *y = malloc(cols * 4), *t = malloc(cols * 4),
+              *dx = malloc(in * 4);
         float *dX = up(x, in * 4), *dDY = up(dy, cols * 4), *dY = up(NULL, cols * 4), *dDX = up(NULL, in * 4);
         int rc = !dX || !dDY || !dY || !dDX;
         if (v < 2) {

@@ -70,7 +70,8 @@ int main(int argc, char **argv)
             for (int poll = 0; poll <= 10; poll += 10) { /* blocking waits and polling waits */
                 long wrong = run(algos[a], poll, caps[c], counts, n, 3), total;
                 MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-                if (rank == 0) CHECK(total == 0, "engine %s poll %d us cap %zu: %ld wrong", algos[a], poll, caps[c], total);
+                if (rank == 0)
+                    CHECK(total == 0, "engine %s poll %d us cap %zu: %ld wrong", algos[a], poll, caps[c], total);
             }
     int status = rank == 0 ? TEST_REPORT() : 0;
     MPI_Finalize();

@@ -19,7 +19,8 @@ int main(void)
     for (int i = 0; i < 12; i++) n[i] = 64.0 * pow(4, i), t[i] = 2e-6 + n[i] * 1e-10; /* 2 us, 10 GB/s */
     CHECK(fit_linear(n, t, 12, &l) == 0 && close_to(l.alpha, 2e-6, 1e-9) && close_to(l.beta, 1e-10, 1e-9) &&
               l.rms_pct < 1e-6, "exact line: alpha %g beta %g", l.alpha, l.beta);
-    CHECK(fit_model_make(n, t, 12, &m) == 0 && m.nseg == 1 && m.rms_pct < 1e-6, "a line stays one segment (%d)", m.nseg);
+    CHECK(fit_model_make(n, t, 12, &m) == 0 && m.nseg == 1 && m.rms_pct < 1e-6, "a line stays one segment (%d)",
+          m.nseg);
 
     /* falling intercept: the unconstrained α would be negative; bounded to 0 */
     for (int i = 0; i < 6; i++) n[i] = 1e6 * (i + 1), t[i] = n[i] * 1e-9 - 1e-4 * (i == 0);
@@ -58,7 +59,8 @@ int main(void)
     CHECK(fit_model_make(n2, t2, 16, &m) == 0 && m.outliers == 2, "two outliers left out (%d)", m.outliers);
     CHECK(m.outliers == 2 && ((m.outlier[0] == 0 && m.outlier[1] == 2) || (m.outlier[0] == 2 && m.outlier[1] == 0)),
           "the outliers named (%d, %d)", m.outlier[0], m.outlier[1]);
-    CHECK(m.nseg >= 2 && close_to(m.beta, 1e-9, 1e-3), "the piecewise fit not stopped: %d segments, beta %g", m.nseg, m.beta);
+    CHECK(m.nseg >= 2 && close_to(m.beta, 1e-9, 1e-3), "the piecewise fit not stopped: %d segments, beta %g", m.nseg,
+          m.beta);
     CHECK(m.rms_pct < 1, "the rest fitted (rms %g%%)", m.rms_pct);
     /* a memory-bound tail of two sizes in noisy points is a regime, not an outlier: times that rise
      * with size are never left out */
@@ -83,9 +85,11 @@ int main(void)
         fit_model e;
         for (int i = 0; i < 11; i++) en[i] = 64.0 * pow(4, i), et[i] *= 1e-6;
         CHECK(fit_model_make(en, et, 11, &e) == 0 && e.nseg >= 2 && e.first[e.nseg - 1] <= 4 && e.rms_pct < 10,
-              "a flat latency segment does not push the link's segment past 16 KiB: %d segments, the last from point %d, rms %.1f%%",
+              "a flat latency segment does not push the link's segment past 16 KiB: %d segments, the last from point "
+              "%d, rms %.1f%%",
               e.nseg, e.first[e.nseg - 1], e.rms_pct);
-        CHECK(close_to(fit_model_predict(&e, en, 16384), 533.2e-6, 0.1) && close_to(fit_model_predict(&e, en, 1024), 34.4e-6, 0.1),
+        CHECK(close_to(fit_model_predict(&e, en, 16384), 533.2e-6, 0.1) &&
+                  close_to(fit_model_predict(&e, en, 1024), 34.4e-6, 0.1),
               "16 KiB and 1 KiB priced near their measured 533 and 34 us: %.4g, %.4g us",
               1e6 * fit_model_predict(&e, en, 16384), 1e6 * fit_model_predict(&e, en, 1024));
     }

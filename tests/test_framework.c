@@ -25,7 +25,8 @@ static void check_buckets(void)
     fw_group g[4];
     int n = fw_groups(&fw, 0, ready, count, 4, 4, g);
     int ok = n == 4;
-    for (int i = 0; ok && i < 4; i++) ok = g[i].first == i && g[i].n == 1 && g[i].count == count[i] && g[i].enqueue == ready[i];
+    for (int i = 0; ok && i < 4; i++)
+        ok = g[i].first == i && g[i].n == 1 && g[i].count == count[i] && g[i].enqueue == ready[i];
     CHECK(ok, "buckets: one allreduce each, enqueued as ready (%d groups)", n);
     CHECK(fw_groups(NULL, 0, ready, count, 4, 4, g) == 4, "no framework: buckets");
     CHECK(fw_ideal(&fw) && fw_ideal(NULL), "all zeros is ideal");
@@ -78,7 +79,8 @@ static void check_bad_and_text(void)
     CHECK(fw_groups(&fw, 0, ready, count, 2, 4, g) == -1, "decreasing ready times refused");
     CHECK(fw_groups(&fw, 0, ready, count, 0, 4, g) == 0, "nothing posted: no allreduce");
     fw_describe(&fw, buf, sizeof buf);
-    CHECK(strstr(buf, "cycles of 5 ms") && strstr(buf, "64 MiB") && strstr(buf, "20 us a call"), "description: %s", buf);
+    CHECK(strstr(buf, "cycles of 5 ms") && strstr(buf, "64 MiB") && strstr(buf, "20 us a call"), "description: %s",
+          buf);
     framework ideal = { 0, 0, 0, 0, 0, 0 };
     fw_describe(&ideal, buf, sizeof buf);
     CHECK(strstr(buf, "buckets") && strstr(buf, "no per-call cost"), "ideal description: %s", buf);
@@ -92,11 +94,12 @@ static void check_slowdown(void)
     double start[] = { 2, 8, 12 }, dur[] = { 2, 4, 1 }, end = 0;
     double extra = fw_slowdown(&fw, 10, g, start, dur, 3, &end);
     /* overlap 2 + 2 = 4, extra 2; the last is enqueued at 12, starts at max(12, 12, prev end 12) */
-    CHECK(near(extra, 2) && near(end, 13), "contention: 50%% of 4 s overlapped = 2 s; tail ends at 13 (%g, %g)", extra, end);
+    CHECK(near(extra, 2) && near(end, 13), "contention: 50%% of 4 s overlapped = 2 s; tail ends at 13 (%g, %g)", extra,
+          end);
     start[2] = 10, dur[1] = 1; /* [8,9] and the last at [10,11]: now the moved enqueue decides */
     extra = fw_slowdown(&fw, 10, g, start, dur, 3, &end);
-    CHECK(near(extra, 1.5) && near(end, 12.5), "contention: the last allreduce starts at the moved end of backward (%g, %g)",
-          extra, end);
+    CHECK(near(extra, 1.5) && near(end, 12.5),
+          "contention: the last allreduce starts at the moved end of backward (%g, %g)", extra, end);
     fw.contention = 0;
     extra = fw_slowdown(&fw, 10, g, start, dur, 3, &end);
     CHECK(extra == 0 && near(end, 11), "no contention: nothing added, the stream's own end (%g, %g)", extra, end);
@@ -105,7 +108,8 @@ static void check_slowdown(void)
     CHECK(extra == 0 && near(end, 10), "no allreduces: no overlap, the end of backward (%g, %g)", extra, end);
     CHECK(!fw_ideal(&fw), "contention is not ideal");
     char buf[200];
-    CHECK(strstr(fw_describe(&fw, buf, sizeof buf), "compute 25% slower beside an allreduce") != NULL, "described: %s", buf);
+    CHECK(strstr(fw_describe(&fw, buf, sizeof buf), "compute 25% slower beside an allreduce") != NULL, "described: %s",
+          buf);
 }
 
 static void check_comm_stretch(void)
@@ -138,13 +142,15 @@ static void check_hold(void)
     double ready[] = { 1, 2, 4, 8 };
     size_t count[] = { 10, 40, 20, 30 }; /* half of the 100 elements are ready with the second unit */
     fw_group g[4];
-    CHECK(near(fw_hold(&fw, ready, count, 4), 2), "hold: 50%% of the elements ready at 2 (%g)", fw_hold(&fw, ready, count, 4));
+    CHECK(near(fw_hold(&fw, ready, count, 4), 2), "hold: 50%% of the elements ready at 2 (%g)",
+          fw_hold(&fw, ready, count, 4));
     int n = fw_groups(&fw, 0, ready, count, 4, 4, g), ok = n == 4;
     double want[] = { 2, 2, 4, 8 };
     for (int i = 0; ok && i < 4; i++) ok = g[i].first == i && g[i].n == 1 && near(g[i].enqueue, want[i]);
     CHECK(ok, "hold, buckets: the first waits for 2, the rest as ready (%d groups)", n);
     fw.overlap_from = 0.51;
-    CHECK(near(fw_hold(&fw, ready, count, 4), 4), "hold: 51%% needs the third unit (%g)", fw_hold(&fw, ready, count, 4));
+    CHECK(near(fw_hold(&fw, ready, count, 4), 4), "hold: 51%% needs the third unit (%g)",
+          fw_hold(&fw, ready, count, 4));
     fw.overlap_from = 1;
     n = fw_groups(&fw, 0, ready, count, 4, 4, g);
     ok = n == 4;
@@ -154,7 +160,8 @@ static void check_hold(void)
     fw.overlap_from = 0.6;
     n = fw_groups(&fw, 0, ready, count, 4, 4, g);
     CHECK(n == 2 && g[0].n == 3 && near(g[0].enqueue, 6) && g[1].first == 3 && near(g[1].enqueue, 9),
-          "hold with cycles: the held units fused at the first wake-up after the hold (%d groups, %g)", n, g[0].enqueue);
+          "hold with cycles: the held units fused at the first wake-up after the hold (%d groups, %g)", n,
+          g[0].enqueue);
     CHECK(fw_hold(&fw, ready, count, 0) == -INFINITY, "hold: nothing posted, no hold");
     fw = (framework){ 0, 0, 0, 0, 0, 0 };
     CHECK(fw_hold(&fw, ready, count, 4) == -INFINITY && fw_hold(NULL, ready, count, 4) == -INFINITY, "no hold at 0");

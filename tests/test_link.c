@@ -1,7 +1,8 @@
 /* test_link.c — a program that links libddl.a alone, as a framework would: only ddl.h, no harness,
  * no kernels (the Makefile links build/libddl.a as test_link and, where nvcc is found, the CUDA
  * build's build/cuda/libddl.a as test_link_cuda). Every registered algorithm allreduces exact data
- * in place and out of place, and (where it has them) reduce-scatters then allgathers it in place; a device context (cfg.device = 1) is either made, or refused with
+ * in place and out of place, and (where it has them) reduce-scatters then allgathers it in place; a device context
+ * (cfg.device = 1) is either made, or refused with
  * DDL_ERR_DEVICE (the host library, or no GPU) — never a crash or a link error. */
 #include "ddl.h"
 #include "test.h"

@@ -13,8 +13,10 @@ static int near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b); }
 int main(void)
 {
     const size_t K = 1024, M = 1024 * 1024;
-    ddl_machine h1 = abg_machine(8, 8, 3e-6, 450e9, 6e-6, 400e9, 0), h4 = h1, p = abg_machine(16, 4, 5e-6, 80e9, 6e-6, 12.5e9, 0);
-    ddl_machine tcp = abg_machine(4, 2, 1e-6, 20e9, 100e-6, 62.5e6, 0), flat = abg_machine(8, 1, 1e-3, 450e9, 1e-6, 1e9, 0);
+    ddl_machine h1 = abg_machine(8, 8, 3e-6, 450e9, 6e-6, 400e9, 0), h4 = h1,
+                p = abg_machine(16, 4, 5e-6, 80e9, 6e-6, 12.5e9, 0);
+    ddl_machine tcp = abg_machine(4, 2, 1e-6, 20e9, 100e-6, 62.5e6, 0),
+                flat = abg_machine(8, 1, 1e-3, 450e9, 1e-6, 1e9, 0);
     h4.ranks = 32;
     CHECK(near(coll_link_bdp(&h1), 1.35e6), "one NVSwitch node: %g", coll_link_bdp(&h1));
     CHECK(near(coll_link_bdp(&h4), 2.4e6), "four nodes: the NIC level, %g", coll_link_bdp(&h4));
@@ -23,7 +25,8 @@ int main(void)
     CHECK(coll_link_segment(&h1, 256 * K) == 4 * M, "h200 node: 4 MiB, got %zu", coll_link_segment(&h1, 256 * K));
     CHECK(coll_link_segment(&h4, 256 * K) == 8 * M, "h200 x 4: 8 MiB, got %zu", coll_link_segment(&h4, 256 * K));
     CHECK(coll_link_segment(&p, 256 * K) == 1 * M, "minsky: 1 MiB, got %zu", coll_link_segment(&p, 256 * K));
-    CHECK(coll_link_segment(&tcp, 256 * K) == 256 * K, "TCP: the host default stays, got %zu", coll_link_segment(&tcp, 256 * K));
+    CHECK(coll_link_segment(&tcp, 256 * K) == 256 * K, "TCP: the host default stays, got %zu",
+          coll_link_segment(&tcp, 256 * K));
     CHECK(coll_link_segment(&h1, 4 * M) == 4 * M, "device default 4 MiB already covers it");
     CHECK(coll_link_segment(&h4, 4 * M) == 8 * M, "device, four nodes: 8 MiB");
     ddl_machine far = abg_machine(8, 1, 0, 40e9, 1e-3, 20e9, 0); /* 20 MB in flight */

@@ -70,7 +70,8 @@ int main(void)
     }
     CHECK(all_lines_are_comments(buf), "meta_write: every line \"# key: value\"; got\n%s", buf);
     CHECK(strstr(buf, "# commit: abc1234\n") && strstr(buf, "# mpi: Open MPI v4.1.4\n"), "fields: got\n%s", buf);
-    CHECK(strstr(buf, "# profile: p100 (injected)\n") && strstr(buf, "# counters: unavailable\n"), "extra: got\n%s", buf);
+    CHECK(strstr(buf, "# profile: p100 (injected)\n") && strstr(buf, "# counters: unavailable\n"), "extra: got\n%s",
+          buf);
     for (int i = 0; i < 40; i++) meta_add(&m, "filler", "0123456789012345678901234567890123456789");
     CHECK(strlen(m.extra) < sizeof m.extra && m.extra[strlen(m.extra) - 1] == '\n', "extra overflow kept whole lines");
     return TEST_REPORT();

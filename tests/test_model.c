@@ -85,7 +85,8 @@ static void test_resnet50_tensors(void)
         model_kind k = model_layer_at(m, l)->kind;
         convs += k == MODEL_CONV, bns += k == MODEL_BN, fcs += k == MODEL_FC;
     }
-    CHECK(convs == 53 && bns == 53 && fcs == 1, "resnet50: %d convs, %d BNs, %d FC; expected 53, 53, 1", convs, bns, fcs);
+    CHECK(convs == 53 && bns == 53 && fcs == 1, "resnet50: %d convs, %d BNs, %d FC; expected 53, 53, 1", convs, bns,
+          fcs);
     CHECK(model_layer_at(m, -1) == NULL && model_layer_at(m, model_layer_count(m)) == NULL &&
           model_tensor_at(m, 161) == NULL, "out-of-range accessors return NULL");
     model_free(m);
@@ -139,7 +140,9 @@ static void test_gemm_shapes(void)
 
 static void test_image_sizes(void)
 {
-    static const struct { int size, final; } cases[] = { { 224, 7 }, { 256, 8 }, { 32, 1 }, { 33, 2 }, { 100, 4 }, { 299, 10 } };
+    static const struct {
+        int size, final;
+    } cases[] = { { 224, 7 }, { 256, 8 }, { 32, 1 }, { 33, 2 }, { 100, 4 }, { 299, 10 } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         model *m = NULL;
         if (model_create("resnet101", 2, cases[i].size, &m, merr, sizeof merr)) {
@@ -199,7 +202,8 @@ static void test_flow_and_bytes(void)
         if (!strcmp(n, "layer1.1.conv1")) ic = i;
     }
     const model_layer *bn1 = model_layer_at(m, i1), *pool = model_layer_at(m, ip), *ds = model_layer_at(m, id);
-    CHECK(bn1 && bn1->relu && bn1->src == 0 && model_layer_at(m, 0)->src == -1, "stem: conv1 reads the image, bn1 + ReLU");
+    CHECK(bn1 && bn1->relu && bn1->src == 0 && model_layer_at(m, 0)->src == -1,
+          "stem: conv1 reads the image, bn1 + ReLU");
     CHECK(pool && !pool->avg && pool->src == i1, "maxpool reads bn1");
     CHECK(ds && ds->res_into == ib && ds->res_from == id && model_layer_at(m, id - 1)->src == ip,
           "layer1.0: downsample.0 reads the block input, bn3 += downsample.1 after it");
@@ -211,7 +215,8 @@ static void test_flow_and_bytes(void)
     CHECK(model_mem_bytes(m, ip, MODEL_FWD) == 4 * (e + 2 * e / 4), "maxpool bytes");
     /* the stem conv 7x7/2: im2col forward; backward im2col again, no col2im (no data gradient) */
     double cols = 3.0 * 49 * 2 * 32 * 32, in = 3.0 * 2 * 64 * 64;
-    CHECK(model_mem_bytes(m, 0, MODEL_FWD) == 4 * (in + cols) && model_mem_bytes(m, 0, 1) == 4 * (in + cols), "stem conv");
+    CHECK(model_mem_bytes(m, 0, MODEL_FWD) == 4 * (in + cols) && model_mem_bytes(m, 0, 1) == 4 * (in + cols),
+          "stem conv");
     CHECK(model_mem_bytes(m, ic, MODEL_FWD) == 0, "1x1 stride-1 conv: no im2col");
     /* downsample.1 ends the block: BN + add + ReLU over 256 x 2 x 16 x 16 */
     double o = 256.0 * 2 * 16 * 16;
@@ -219,7 +224,8 @@ static void test_flow_and_bytes(void)
     double k[MODEL_MEM_KINDS], sum = 0, layers = model_sgd_bytes(m);
     model_mem_by_kind(m, k);
     for (int j = 0; j < MODEL_MEM_KINDS; j++) sum += k[j];
-    for (int i = 0; i < model_layer_count(m); i++) layers += model_mem_bytes(m, i, MODEL_FWD) + model_mem_bytes(m, i, 1);
+    for (int i = 0; i < model_layer_count(m); i++)
+        layers += model_mem_bytes(m, i, MODEL_FWD) + model_mem_bytes(m, i, 1);
     CHECK(fabs(sum - layers) < 1e-6 * sum && k[MODEL_MEM_SGD] == 20.0 * model_param_count(m), "bytes by kind add up");
     CHECK(!strcmp(model_mem_kind_name(MODEL_MEM_IM2COL), "im2col_col2im"), "kind names");
     model_free(m);

@@ -42,7 +42,8 @@ static const char dag[] =
 
 
 /* Tensor `name`'s largest-gradient element against a central difference (h relative 1e-3, 5%). */
-static void fd_check(const model *m, step_full *f, float *params, const float *grads, const size_t *off, const char *name)
+static void fd_check(const model *m, step_full *f, float *params, const float *grads, const size_t *off,
+                     const char *name)
 {
     int t = 0, n = model_layer_count(m), nt = model_tensor_count(m);
     size_t nout = (size_t)model_out_elems(m, model_layer_at(m, n - 1));
@@ -55,7 +56,8 @@ static void fd_check(const model *m, step_full *f, float *params, const float *g
     for (size_t j = off[t]; j < off[t] + (size_t)model_tensor_at(m, t)->numel; j++)
         if (fabsf(grads[j]) > fabsf(grads[i])) i = j;
     double fd = central_difference(f, params, i, n, nout, 1e-3f);
-    CHECK(fabs(fd - grads[i]) <= 0.05 * fabs(grads[i]) + 1e-4, "%s: backward %.6g, finite difference %.6g", name, grads[i], fd);
+    CHECK(fabs(fd - grads[i]) <= 0.05 * fabs(grads[i]) + 1e-4, "%s: backward %.6g, finite difference %.6g", name,
+          grads[i], fd);
 }
 
 static void test_dag_gradients(void)
@@ -74,7 +76,8 @@ static void test_dag_gradients(void)
     if (rc) return;
     int nt = model_tensor_count(m), n = model_layer_count(m), kinds[MODEL_KINDS] = { 0 };
     for (int l = 0; l < n; l++) kinds[model_layer_at(m, l)->kind]++;
-    CHECK(n == 15 && kinds[MODEL_ADD] == 1 && kinds[MODEL_CONCAT] == 1 && kinds[MODEL_DROPOUT] == 1 && kinds[MODEL_POOL] == 2,
+    CHECK(n == 15 && kinds[MODEL_ADD] == 1 && kinds[MODEL_CONCAT] == 1 && kinds[MODEL_DROPOUT] == 1 &&
+              kinds[MODEL_POOL] == 2,
           "layers: %d (the relu and the folded add are flags)", n);
     size_t total = (size_t)model_param_count(m), *off = malloc(nt * sizeof *off), nout = 5 * 2;
     float *params = malloc(total * 4), *grads = calloc(total, 4);
@@ -90,7 +93,9 @@ static void test_dag_gradients(void)
                                                 : (float)(rnd() * sqrt(3.0 / fan));
         }
     }
-    step_full_io io = { m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb, NULL };
+    step_full_io io = {
+        m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb, NULL
+    };
     CHECK(step_full_create(&io, &f, err, sizeof err) == 0, "create: %s", err);
     if (f) {
         float *d = step_full_loss_grad(f);
@@ -100,8 +105,9 @@ static void test_dag_gradients(void)
         step_full_begin_backward(f);
         for (int l = n - 1; l >= 0 && !rc; l--) rc = step_full_backward_layer(f, l, &other, ferr, sizeof ferr);
         CHECK(rc == 0, "forward and backward: %s", ferr);
-        static const char *names[] = { "fc2.weight", "fc1.weight", "fc1.bias", "x.weight", "r1.bn.weight", "r1.weight",
-                                       "b1.weight", "p1c.weight", "a1.bn.bias", "a1.weight", "stem.weight", "stem.bias" };
+        static const char *names[] = { "fc2.weight",   "fc1.weight", "fc1.bias",    "x.weight",
+                                       "r1.bn.weight", "r1.weight",  "b1.weight",   "p1c.weight",
+                                       "a1.bn.bias",   "a1.weight",  "stem.weight", "stem.bias" };
         for (size_t k = 0; !rc && k < sizeof names / sizeof *names; k++) fd_check(m, f, params, grads, off, names[k]);
     }
     step_full_free(f);
@@ -118,7 +124,8 @@ static void test_asymmetric_im2col(void)
     for (int v = 0; v < 2; v++) {
         kern_window g;
         int kh = v ? 3 : 1, kw = v ? 1 : 3, ph = v ? 1 : 0, pw = v ? 0 : 1, bad = 0;
-        CHECK(kern_window_make2(&g, C, B, H, W, kh, kw, 1, ph, pw) == 0 && g.oh == H && g.ow == W, "window %dx%d", kh, kw);
+        CHECK(kern_window_make2(&g, C, B, H, W, kh, kw, 1, ph, pw) == 0 && g.oh == H && g.ow == W, "window %dx%d", kh,
+              kw);
         kern_layers_host.im2col(x, col, &g);
         for (int c = 0; c < C; c++)
             for (int i = 0; i < kh; i++)
@@ -127,7 +134,8 @@ static void test_asymmetric_im2col(void)
                         for (int oh = 0; oh < H; oh++)
                             for (int ow = 0; ow < W; ow++) {
                                 int ih = oh - ph + i, iw = ow - pw + j;
-                                float want = ih < 0 || ih >= H || iw < 0 || iw >= W ? 0 : x[((c * B + b) * H + ih) * W + iw];
+                                float want =
+                                    ih < 0 || ih >= H || iw < 0 || iw >= W ? 0 : x[((c * B + b) * H + ih) * W + iw];
                                 bad += col[(((c * kh + i) * kw + j) * B + b) * H * W + oh * W + ow] != want;
                             }
         CHECK(bad == 0, "im2col %dx%d: %d wrong", kh, kw, bad);

@@ -42,12 +42,14 @@ static const opt_row rows[] = {
     { .name = "--dur", .type = OPT_DURATION, .min = 0, .max = 10, .off = offsetof(t, dur), .help = "a duration" },
     { .name = "--size", .type = OPT_SIZE, .min = 1, .max = 1099511627776.0, .off = offsetof(t, sz), .help = "a size" },
     { .name = "--str", .type = OPT_STRING, .min = 1, .off = offsetof(t, s), .check = no_x, .help = "a string" },
-    { .name = "--list", .type = OPT_LIST, .min = 0, .max = 99, .off = offsetof(t, list), .count_off = offsetof(t, nlist),
+    { .name = "--list", .type = OPT_LIST, .min = 0, .max = 99, .off = offsetof(t, list),
+      .count_off = offsetof(t, nlist),
       .max_items = 4, .unit = "MB", .help = "a list" },
     { .name = "--names", .type = OPT_STRLIST, .off = offsetof(t, names), .count_off = offsetof(t, nnames),
       .buf_off = offsetof(t, buf), .buf_len = sizeof ((t *)0)->buf, .max_items = 4, .check = no_x, .help = "names" },
     { .name = "--colour", .type = OPT_CHOICE, .choices = colours, .off = offsetof(t, choice), .help = "a colour" },
-    { .name = "--even", .type = OPT_CUSTOM, .off = offsetof(t, custom), .parse = even, .expect = "2 or 4", .help = "even" },
+    { .name = "--even", .type = OPT_CUSTOM, .off = offsetof(t, custom), .parse = even, .expect = "2 or 4",
+      .help = "even" },
 };
 static const opt_row shared = { .name = "--shared", .type = OPT_INT, .min = 0, .max = 3, .help = "a shared row" };
 /* rows with make spellings (VAR=value words) and defaults */
@@ -133,7 +135,8 @@ static void argv_shapes(void)
     BAD("--bogus", "unknown option \"--bogus\""); BAD("--colr red", "did you mean --colour?");
     BAD("--zzzzzzzzzz=3", "unknown option \"--zzzzzzzzzz\" (see --help)");
     BAD("--int", "--int: expected a value after it"); BAD("--flag --list", "--list: expected a value after it");
-    OK("--int 2 --int 3"); CHECK(v.i == 3 && opts_given(&p, "--int") == 2 && opts_given(&p, "-i") == 2, "repeat: last wins");
+    OK("--int 2 --int 3");
+    CHECK(v.i == 3 && opts_given(&p, "--int") == 2 && opts_given(&p, "-i") == 2, "repeat: last wins");
     CHECK(opts_given(&p, "--flag") == 0, "not given");
     CHECK(run("-- --flag", 1) == OPTS_OK && p.noperands == 1, "-- ends the options");
     BAD("--int 2 -- --flag", "unexpected argument \"--flag\"");
@@ -201,13 +204,17 @@ static void make_spellings(void)
     memset(&v, 0, sizeof v);
     CHECK(opts_defaults(sets, 1, err, sizeof err) == OPTS_OK && v.i == 2 && v.s && !*v.s && !v.flag, "defaults");
     CHECK(opts_parse(&q, 4, argv, err, sizeof err) == OPTS_OK && v.i == 5 && v.flag == 1, "NODES=5 FORCE=1: %s", err);
-    CHECK(q.noperands == 1 && !strcmp(o[0], "OTHER=1") && opts_given(&q, "--nodes") == 1, "no row spelt OTHER: an operand");
+    CHECK(q.noperands == 1 && !strcmp(o[0], "OTHER=1") && opts_given(&q, "--nodes") == 1,
+          "no row spelt OTHER: an operand");
     char *bad1[] = { "cmd", "NODES=9" }, *bad2[] = { "cmd", "FORCE=yes" }, *bad3[] = { "cmd", "--nodes=0" };
-    CHECK(opts_parse(&q, 2, bad1, err, sizeof err) == OPTS_BAD && !strcmp(err, "NODES: expected an integer in 1..8, got \"9\""),
+    CHECK(opts_parse(&q, 2, bad1, err, sizeof err) == OPTS_BAD &&
+              !strcmp(err, "NODES: expected an integer in 1..8, got \"9\""),
           "NODES=9 names NODES: %s", err);
-    CHECK(opts_parse(&q, 2, bad2, err, sizeof err) == OPTS_BAD && !strcmp(err, "FORCE: expected 1 or nothing, got \"yes\""),
+    CHECK(opts_parse(&q, 2, bad2, err, sizeof err) == OPTS_BAD &&
+              !strcmp(err, "FORCE: expected 1 or nothing, got \"yes\""),
           "FORCE=yes: %s", err);
-    CHECK(opts_parse(&q, 2, bad3, err, sizeof err) == OPTS_BAD && !strncmp(err, "--nodes: ", 9), "--nodes=0 names --nodes");
+    CHECK(opts_parse(&q, 2, bad3, err, sizeof err) == OPTS_BAD && !strncmp(err, "--nodes: ", 9),
+          "--nodes=0 names --nodes");
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

@@ -116,7 +116,8 @@ static void test_through(void)
     const char *fifo = at("fifo");
     CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
     CHECK(outfile_check("--csv", fifo, err, sizeof err) == 0, "a FIFO accepted: %s", err);
-    CHECK(write_text(fifo, "x\n") == 1 && stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "no reader: an error, not a hang");
+    CHECK(write_text(fifo, "x\n") == 1 && stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode),
+          "no reader: an error, not a hang");
     int rd = open(fifo, O_RDONLY | O_NONBLOCK);
     CHECK(rd >= 0 && write_text(fifo, "through\n") == 0, "a FIFO with a reader written through");
     CHECK(rd >= 0 && read(rd, buf, sizeof buf - 1) == 8 && !strncmp(buf, "through\n", 8), "the reader got it");

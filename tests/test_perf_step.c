@@ -1,5 +1,6 @@
 /* test_perf_step.c — the modelled training step (perf_step.h) against its parts computed here:
- * GEMM time from the layer table, SGD at the memory rate, non-GEMM time with --compute full, one allreduce per bucket from perf_cost, the overlap
+ * GEMM time from the layer table, SGD at the memory rate, non-GEMM time with --compute full, one allreduce per bucket
+ * from perf_cost, the overlap
  * rule (a single bucket after backward is all exposed), and bad input. */
 #include "bucket.h"
 #include "perf_cost.h"
@@ -36,9 +37,24 @@ int main(void)
         return 1;
     }
     const double gamma = 5e-12, rate = 1000;
-    step_inputs in = { rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0 }; /* --compute gemm */
+    step_inputs in = {
+        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0
+    }; /* --compute gemm */
     step_prediction s;
-    platform one = { .name = "custom", .nodes = 1, .gpus_per_node = 1, .intra_bw = 10e9, .intra_lat = 1e-6, .nic_bw = 10e9, .inter_lat = 1e-6 }, four = { .name = "custom", .nodes = 4, .gpus_per_node = 4, .intra_bw = 40e9, .intra_lat = 1e-6, .nic_bw = 10e9, .inter_lat = 5e-6 };
+    platform one = { .name = "custom",
+                     .nodes = 1,
+                     .gpus_per_node = 1,
+                     .intra_bw = 10e9,
+                     .intra_lat = 1e-6,
+                     .nic_bw = 10e9,
+                     .inter_lat = 1e-6 },
+             four = { .name = "custom",
+                      .nodes = 4,
+                      .gpus_per_node = 4,
+                      .intra_bw = 40e9,
+                      .intra_lat = 1e-6,
+                      .nic_bw = 10e9,
+                      .inter_lat = 5e-6 };
     char err[256];
     const double gemm = gemm_seconds(m, rate), sgd = 12.0 * (double)model_param_count(m) / 500e9;
 
@@ -52,7 +68,8 @@ int main(void)
     size_t *counts = malloc((size_t)model_tensor_count(m) * sizeof *counts);
     bucket_plan plan;
     for (int i = 0; i < model_tensor_count(m); i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
-    CHECK(bucket_plan_make(counts, model_tensor_count(m), 4, in.bucket_bytes, in.first_bucket_bytes, &plan) == 0, "plan");
+    CHECK(bucket_plan_make(counts, model_tensor_count(m), 4, in.bucket_bytes, in.first_bucket_bytes, &plan) == 0,
+          "plan");
     double comm = 0;
     for (int b = 0; b < plan.nbuckets; b++) {
         cost_opts o = { NULL, NULL, gamma };

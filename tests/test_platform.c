@@ -50,10 +50,12 @@ static void today(void)
           "dgxh200: 8 rails, leaves of 32: %s", err);
     x = xml_of(&pf, &len);
     CHECK(x && well_formed(x) && count(x, "<cluster ") == 64 * 8 && count(x, "<zone id=\"leaf") == 2 * 8 &&
-          count(x, "<zone id=\"spine\"") == 1 && count(x, "<link id=\"nic") == 64 * 8, "dgxh200 x 64: 512 units, 16 leaves");
+              count(x, "<zone id=\"spine\"") == 1 && count(x, "<link id=\"nic") == 64 * 8,
+          "dgxh200 x 64: 512 units, 16 leaves");
     CHECK(x && count(x, "<link_ctn id=\"nvs0_2\"/>") == 8 * 7, "rail leaves: in-node routes weigh 3 links");
     free(x);
-    CHECK(platform_init(&pf, "dgxh200", 4, 0, err, sizeof err) == 0 && pf.leaf_nodes == 4, "a preset's leaf part filled");
+    CHECK(platform_init(&pf, "dgxh200", 4, 0, err, sizeof err) == 0 && pf.leaf_nodes == 4,
+          "a preset's leaf part filled");
     CHECK(platform_init(&pf, "dgxh200", 4, 2, err, sizeof err) == 0 && pf.nics == 2 && pf.nic_bw == 100e9,
           "2 GPUs of a DGX: their 2 rails of 50 GB/s (%g)", pf.nic_bw);
     CHECK(platform_init(&pf, "dgx1", 2, 4, err, sizeof err) == 0 && pf.nics == 2 && pf.links[0 * 4 + 3] == 2 &&
@@ -137,8 +139,9 @@ int main(void)
     CHECK(platform_parse_lat("5us", &v) == 0 && v == 5e-6, "5us");
     CHECK(platform_parse_lat("2ms", &v) == 0 && v == 2e-3, "2ms");
     CHECK(platform_parse_lat("5 us", &v) == 2 && platform_parse_lat("us", &v) == 2, "bad latencies");
-    CHECK(platform_parse_bw("0x10G", &v) == 2 && platform_parse_bw("infGbit", &v) == 2 && platform_parse_bw("nan", &v) == 2 &&
-              platform_parse_lat("0x5us", &v) == 2 && platform_parse_lat("inf", &v) == 2 && platform_parse_lat("+5us", &v) == 2,
+    CHECK(platform_parse_bw("0x10G", &v) == 2 && platform_parse_bw("infGbit", &v) == 2 &&
+              platform_parse_bw("nan", &v) == 2 && platform_parse_lat("0x5us", &v) == 2 &&
+              platform_parse_lat("inf", &v) == 2 && platform_parse_lat("+5us", &v) == 2,
           "decimal numbers only: no hexadecimal, inf, nan or +");
 
     for (int nodes = 1; nodes <= 64; nodes *= 4) {

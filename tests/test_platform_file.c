@@ -64,8 +64,10 @@ static void today(void)
     CHECK(platform_init(&back, path, 2, 0, err, sizeof err) == 2 && strstr(err, "leaf_nodes") && strstr(err, path),
           "a leaf larger than the node count: names the key and the file: %s", err);
     unlink(path);
-    CHECK(refused(dgx_with("nics", "nics = 3"), "t.platform: nics: expected a divisor"), "rails that don't divide the GPUs");
-    CHECK(refused(dgx_with("oversub", "oversubscription = 0.5"), "oversubscription: expected a ratio >= 1"), "oversub < 1");
+    CHECK(refused(dgx_with("nics", "nics = 3"), "t.platform: nics: expected a divisor"),
+          "rails that don't divide the GPUs");
+    CHECK(refused(dgx_with("oversub", "oversubscription = 0.5"), "oversubscription: expected a ratio >= 1"),
+          "oversub < 1");
     CHECK(refused(dgx_with("oversub", "oversubscription = 1:2"), "oversubscription"), "oversub 1:2");
     CHECK(refused(dgx_with("intra_lat", "intra_lat = 3parsecs"), ":4: intra_lat"), "unknown latency unit");
     CHECK(refused(dgx_with("nic_bw", "nic_bw = 400Qbit"), ":8: nic_bw"), "unknown bandwidth unit");
@@ -82,8 +84,9 @@ static void today(void)
                        "host_lat = 9us\n";
     char buf[1024];
     CHECK(platform_file_parse(mesh, strlen(mesh), "m", &pf, NULL, err, sizeof err) == 0 && pf.links[0 * 4 + 1] == 2 &&
-          pf.links[1 * 4 + 0] == 2 && pf.links[1 * 4 + 2] == 1 && pf.links[3 * 4 + 2] == 3 && pf.links[0 * 4 + 3] == 0 &&
-          pf.link_bw == 25e9 && pf.host_bw == 16e9 && pf.host_lat == 9e-6, "nvlinks read: %s", err);
+              pf.links[1 * 4 + 0] == 2 && pf.links[1 * 4 + 2] == 1 && pf.links[3 * 4 + 2] == 3 &&
+              pf.links[0 * 4 + 3] == 0 && pf.link_bw == 25e9 && pf.host_bw == 16e9 && pf.host_lat == 9e-6,
+          "nvlinks read: %s", err);
     snprintf(buf, sizeof buf, "%.*s%s", (int)(strstr(mesh, "nvlinks") - mesh), mesh, "nvlinks = 0-4\nnvlink_bw = 1G\n"
              "host_bw = 1G\nhost_lat = 9us\n");
     CHECK(refused(buf, "nvlinks: pair 0-4 outside gpus_per_node 4"), "a pair outside the node");
@@ -109,14 +112,15 @@ int main(void)
     CHECK(platform_file_write(path, &pf, &fit, "a header\nof two lines", err, sizeof err) == 0, "write: %s", err);
     CHECK(platform_file_load(path, &back, &fit2, err, sizeof err) == 0 && !memcmp(&back, &pf, sizeof pf) &&
               !strcmp(fit2.lat_factor, fit.lat_factor), "round trip: %s", err);
-    CHECK(!fit2.ws_copy[0] && !fit2.copy[0] && fit2.call_overhead == 0, "no copy cost: none written, none read (as before)");
+    CHECK(!fit2.ws_copy[0] && !fit2.copy[0] && fit2.call_overhead == 0,
+          "no copy cost: none written, none read (as before)");
     const char *ws = with("bw_factor", "ws_copy_ns = 65536:0.07;16777216:0.8\ncopy_ns = 131072:0.02;33554432:0.07\n"
                                        "call_overhead = 0.25us\npoll_slack = 80us\nfault_ns = 0.35\n"
                                        "whole_ns = 64512:0;65536:21.3;16777216:30.8");
     CHECK(platform_file_parse(ws, strlen(ws), "w", &pf, &fit, err, sizeof err) == 0 &&
               !strcmp(fit.ws_copy, "65536:0.07;16777216:0.8") && !strcmp(fit.copy, "131072:0.02;33554432:0.07") &&
-              fabs(fit.call_overhead - 0.25e-6) < 1e-15 && fabs(fit.poll_slack - 80e-6) < 1e-15 && fit.fault_ns == 0.35 &&
-              !strcmp(fit.whole, "64512:0;65536:21.3;16777216:30.8"),
+              fabs(fit.call_overhead - 0.25e-6) < 1e-15 && fabs(fit.poll_slack - 80e-6) < 1e-15 &&
+              fit.fault_ns == 0.35 && !strcmp(fit.whole, "64512:0;65536:21.3;16777216:30.8"),
           "ws_copy_ns, copy_ns, call_overhead, poll_slack, fault_ns and whole_ns read: %s", err);
     CHECK(platform_file_write(path, &pf, &fit, NULL, err, sizeof err) == 0 &&
               platform_file_load(path, &back, &fit2, err, sizeof err) == 0 && !strcmp(fit2.ws_copy, fit.ws_copy) &&
@@ -127,9 +131,10 @@ int main(void)
     FILE *mf = fmemopen(env, sizeof env, "w");
     CHECK(mf && platform_write_sim_env(&fit, mf) == 0, "sim.env written");
     if (mf) fclose(mf);
-    CHECK(strstr(env, "DDL_SIM_WS_COPY=65536:0.07;16777216:0.8\n") && strstr(env, "DDL_SIM_COPY=131072:0.02;33554432:0.07\n") &&
-              strstr(env, "DDL_SIM_CALL_OVERHEAD=2.5e-07\n") && strstr(env, "DDL_SIM_POLL_SLACK=8e-05\n") && strstr(env, "DDL_SIM_FAULT=0.35\n") &&
-              strstr(env, "DDL_SIM_WHOLE=64512:0;65536:21.3;16777216:30.8\n"),
+    CHECK(strstr(env, "DDL_SIM_WS_COPY=65536:0.07;16777216:0.8\n") &&
+              strstr(env, "DDL_SIM_COPY=131072:0.02;33554432:0.07\n") &&
+              strstr(env, "DDL_SIM_CALL_OVERHEAD=2.5e-07\n") && strstr(env, "DDL_SIM_POLL_SLACK=8e-05\n") &&
+              strstr(env, "DDL_SIM_FAULT=0.35\n") && strstr(env, "DDL_SIM_WHOLE=64512:0;65536:21.3;16777216:30.8\n"),
           "sim.env: %s", env);
     CHECK(platform_init(&back, path, 8, 0, err, sizeof err) == 0 && back.nodes == 8 && back.gpus_per_node == 4 &&
               back.intra_bw == 1.2e10, "loads as a --preset: %s", err);
@@ -152,7 +157,8 @@ int main(void)
     CHECK(refused(with("bw_factor", "ws_copy_ns = 65536:0.1;"), "trailing"), "a trailing ';'");
     CHECK(refused(with("bw_factor", "copy_ns = 131072:0.1;65536:0.2"), "monotonic"), "a non-monotonic copy table");
     CHECK(refused(with("bw_factor", "copy_ns = 131072:x"), "NS"), "a copy cost that is not a number");
-    CHECK(refused(with("bw_factor", "whole_ns = 65536:21;64512:0"), "monotonic"), "a non-monotonic whole-message table");
+    CHECK(refused(with("bw_factor", "whole_ns = 65536:21;64512:0"), "monotonic"),
+          "a non-monotonic whole-message table");
     CHECK(refused(with("bw_factor", "whole_ns = 65536:-2"), "NS"), "a negative whole-message cost");
     CHECK(refused(with("bw_factor", "call_overhead = -1us"), "call_overhead"), "a negative call overhead");
     CHECK(refused(with("bw_factor", "poll_slack = -5us"), "poll_slack"), "a negative poll slack");

@@ -23,7 +23,8 @@ int main(void)
 {
     profile pr;
     char err[300];
-    static const struct { const char *text; const char *expect; } bad[] = {
+    static const struct { const char *text; const char *expect;
+    } bad[] = {
         { "", "empty" },
         { "gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\n", "missing key \"reduce_ns_per_byte\"" },
         { GOOD "bogus = 1\n", "unknown key" },
@@ -61,14 +62,16 @@ int main(void)
         { GOOD "reduce_ns_per_byte_at_64K = 1\nreduce_ns_per_byte_at_65536 = 2\n", "given twice" },
         { GOOD "reduce_ns_per_byte_at_1K = 1\nreduce_ns_per_byte_at_2K = 1\nreduce_ns_per_byte_at_3K = 1\n"
                "reduce_ns_per_byte_at_4K = 1\nreduce_ns_per_byte_at_5K = 1\nreduce_ns_per_byte_at_6K = 1\n"
-               "reduce_ns_per_byte_at_7K = 1\nreduce_ns_per_byte_at_8K = 1\nreduce_ns_per_byte_at_9K = 1\n", "more than 8" },
+               "reduce_ns_per_byte_at_7K = 1\nreduce_ns_per_byte_at_8K = 1\nreduce_ns_per_byte_at_9K = 1\n",
+          "more than 8" },
     };
     const int nbad = (int)(sizeof bad / sizeof bad[0]);
 
     CHECK(profile_parse(GOOD, strlen(GOOD), "t", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 == 3925 &&
               pr.gemm_gflops_fp16 == 7850 && pr.reduce_ns_per_byte == 0.005 && pr.mem_gbps == 549, "good: %s", err);
     {
-        const char *t = "# comment\n\n  gemm_gflops_fp16=2 # trailing\r\n\treduce_ns_per_byte = 0\nmem_gbps=1.5\ngemm_gflops_fp32 = 1e3\n";
+        const char *t = "# comment\n\n  gemm_gflops_fp16=2 # trailing\r\n\treduce_ns_per_byte = "
+                        "0\nmem_gbps=1.5\ngemm_gflops_fp32 = 1e3\n";
         CHECK(profile_parse(t, strlen(t), "t", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 == 1000 &&
                   pr.gemm_gflops_fp16 == 2, "comments, spacing, CRLF, any order: %s", err);
     }
@@ -120,7 +123,8 @@ int main(void)
               pr.gemm_gflops_fp32 < 10600 && pr.mem_gbps > 0 && pr.mem_gbps <= 732, "p100 (below its peaks): %s", err);
     CHECK(profile_load("h200", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 > 10000 && pr.mem_gbps <= 4800,
           "h200 by name: %s", err);
-    CHECK(profile_load("nosuch", &pr, err, sizeof err) == 2 && strstr(err, "no such profile; expected one of") && strstr(err, "p100"),
+    CHECK(profile_load("nosuch", &pr, err, sizeof err) == 2 && strstr(err, "no such profile; expected one of") &&
+              strstr(err, "p100"),
           "missing: the profiles there listed: %s", err);
     CHECK(profile_load("", &pr, err, sizeof err) == 2, "empty name");
 
@@ -131,10 +135,11 @@ int main(void)
         CHECK(fd >= 0, "mkstemp");
         if (fd >= 0) close(fd);
         CHECK(profile_write(path, &w, "line one\nline two", err, sizeof err) == 0, "write: %s", err);
-        CHECK(profile_load(path, &r, err, sizeof err) == 0 && r.gemm_gflops_fp32 == 123.5 && r.gemm_gflops_fp16 == 247 &&
-                  r.reduce_ns_per_byte == 0.0125 && r.mem_gbps == 4321.5 && r.reduce_points == 3 &&
-                  r.reduce_bytes[0] == 1000 && r.reduce_ns[0] == 0.3 && r.reduce_bytes[1] == 65536 &&
-                  r.reduce_bytes[2] == 1 << 20 && r.reduce_ns[2] == 0.2, "round trip: %s", err);
+        CHECK(profile_load(path, &r, err, sizeof err) == 0 && r.gemm_gflops_fp32 == 123.5 &&
+                  r.gemm_gflops_fp16 == 247 && r.reduce_ns_per_byte == 0.0125 && r.mem_gbps == 4321.5 &&
+                  r.reduce_points == 3 && r.reduce_bytes[0] == 1000 && r.reduce_ns[0] == 0.3 &&
+                  r.reduce_bytes[1] == 65536 && r.reduce_bytes[2] == 1 << 20 && r.reduce_ns[2] == 0.2,
+              "round trip: %s", err);
         CHECK(r.sgd_gbps == 0 && profile_sgd_gbps(&r) == 4321.5, "no sgd_gbps: none written, SGD at mem_gbps");
         w.sgd_gbps = 22.5;
         CHECK(profile_write(path, &w, NULL, err, sizeof err) == 0 && profile_load(path, &r, err, sizeof err) == 0 &&
@@ -145,9 +150,11 @@ int main(void)
         const char *base = "gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 0.1\nmem_gbps = 10\n";
         char t[512];
         snprintf(t, sizeof t, "%ssgd_gbps = 0\n", base);
-        CHECK(profile_parse(t, strlen(t), "s", &pr, err, sizeof err) == 2 && strstr(err, "sgd_gbps"), "sgd_gbps 0 refused: %s", err);
+        CHECK(profile_parse(t, strlen(t), "s", &pr, err, sizeof err) == 2 && strstr(err, "sgd_gbps"),
+              "sgd_gbps 0 refused: %s", err);
         snprintf(t, sizeof t, "%ssgd_gbps = 20\nsgd_gbps = 21\n", base);
-        CHECK(profile_parse(t, strlen(t), "s", &pr, err, sizeof err) == 2 && strstr(err, "twice"), "sgd_gbps twice refused: %s", err);
+        CHECK(profile_parse(t, strlen(t), "s", &pr, err, sizeof err) == 2 && strstr(err, "twice"),
+              "sgd_gbps twice refused: %s", err);
         CHECK(kern_sim_set_sgd_gbps(-1) == -1 && kern_sim_set_sgd_gbps(0) == 0 && kern_sim_set_mem_gbps(10) == 0 &&
                   kern_sim_sgd_gbps() == 10 && kern_sim_set_sgd_gbps(20) == 0 && kern_sim_sgd_gbps() == 20,
               "the simulated SGD rate: its own where set, else mem_gbps");
@@ -180,8 +187,9 @@ int main(void)
         CHECK(kern_sim_set_copy_table(2, (size_t[]){ 1 << 24, 131072 }, cv) == -1 && kern_sim_copy_cost(131072) == 0.02,
               "a non-monotonic copy table refused, the old one kept");
         kern_sim_set_copy_table(0, NULL, NULL);
-        CHECK(kern_sim_set_poll_slack(-1e-6) == -1 && kern_sim_poll_slack() == 0 && kern_sim_set_poll_slack(8e-5) == 0 &&
-                  kern_sim_poll_slack() == 8e-5, "the poll slack: >= 0, a negative one refused");
+        CHECK(kern_sim_set_poll_slack(-1e-6) == -1 && kern_sim_poll_slack() == 0 &&
+                  kern_sim_set_poll_slack(8e-5) == 0 && kern_sim_poll_slack() == 8e-5,
+              "the poll slack: >= 0, a negative one refused");
         kern_sim_set_poll_slack(0);
         CHECK(kern_sim_set_fault_cost(-0.1) == -1 && kern_sim_fault_cost() == 0 && kern_sim_set_fault_cost(0.3) == 0 &&
                   kern_sim_fault_cost() == 0.3, "the fresh-page cost: >= 0, a negative one refused");

@@ -47,8 +47,9 @@ static void check_one(ddl_ctx *ctx, kern_dtype dt, kern_op op, size_t n, int in_
         wrong += get(dt, rbuf, i) != expect(op, i);
         touched += !in_place && get(dt, sbuf, i) != value(rank, i);
     }
-    CHECK(rc == 0 && wrong == 0 && touched == 0, "rdb p=%d dtype %d op %d n=%zu %s: rc %d, %ld wrong, %ld inputs changed",
-          size, (int)dt, (int)op, n, in_place ? "in place" : "out of place", rc, wrong, touched);
+    CHECK(rc == 0 && wrong == 0 && touched == 0,
+          "rdb p=%d dtype %d op %d n=%zu %s: rc %d, %ld wrong, %ld inputs changed", size, (int)dt, (int)op, n,
+          in_place ? "in place" : "out of place", rc, wrong, touched);
 }
 
 /* Non-integer floats: every rank ends with the same bits. */
@@ -85,7 +86,8 @@ int main(int argc, char **argv)
     for (size_t c = 0; rc == 0 && c < sizeof counts / sizeof counts[0]; c++)
         for (size_t d = 0; d < sizeof dts / sizeof dts[0]; d++)
             for (int op = KERN_SUM; op < KERN_OP_COUNT; op++)
-                for (int place = 0; place < 2; place++) check_one(ctx, dts[d], (kern_op)op, counts[c], place, sbuf, rbuf);
+                for (int place = 0; place < 2; place++)
+                    check_one(ctx, dts[d], (kern_op)op, counts[c], place, sbuf, rbuf);
     if (rc == 0) check_same_bits(ctx, (float *)rbuf, 1031);
     ddl_ctx_free(ctx);
     free(sbuf);

@@ -32,7 +32,10 @@ static void put(kern_dtype dt, void *p, size_t i, int v)
     }
 }
 
-static int ref(kern_op op, int a, int b) { return op == KERN_SUM ? a + b : op == KERN_MAX ? (a > b ? a : b) : (a < b ? a : b); }
+static int ref(kern_op op, int a, int b)
+{
+    return op == KERN_SUM ? a + b : op == KERN_MAX ? (a > b ? a : b) : (a < b ? a : b);
+}
 
 static void test_kernels(void)
 {

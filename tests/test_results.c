@@ -27,10 +27,12 @@ static void check_doc(void)
     const cJSON *prov = cJSON_GetObjectItemCaseSensitive(back, "provenance");
     CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(back, "schema")), RESULTS_SCHEMA), "schema");
     CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(back, "kind")), "train"), "kind");
-    CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(prov, "command")), "ddlbench train --csv 'a b.csv'"),
+    CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(prov, "command")),
+                  "ddlbench train --csv 'a b.csv'"),
           "provenance command");
     CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(prov, "note")), "x: y"), "value with a colon");
-    const cJSON *cols = cJSON_GetObjectItemCaseSensitive(back, "columns"), *rows = cJSON_GetObjectItemCaseSensitive(back, "rows");
+    const cJSON *cols = cJSON_GetObjectItemCaseSensitive(back, "columns"),
+                *rows = cJSON_GetObjectItemCaseSensitive(back, "rows");
     CHECK(cJSON_GetArraySize(cols) == 6 && !strcmp(cJSON_GetArrayItem(cols, 2)->valuestring, "time_ms"), "columns");
     CHECK(cJSON_GetArraySize(rows) == 2, "rows: %d", cJSON_GetArraySize(rows));
     const cJSON *r0 = cJSON_GetArrayItem(rows, 0), *r1 = cJSON_GetArrayItem(rows, 1);
@@ -63,7 +65,9 @@ static void check_quoted(void) /* RFC 4180: a quoted cell keeps its comma and it
 
 static void check_refusals(void)
 {
-    static const char *bad[] = { "# only: provenance\n", "a,b\n1,2,3\n", "a,b\n1\n", "a,a\n1,2\n", "a,,b\n1,2,3\n", "" };
+    static const char *bad[] = {
+        "# only: provenance\n", "a,b\n1,2,3\n", "a,b\n1\n", "a,a\n1,2\n", "a,,b\n1,2,3\n", ""
+    };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cJSON *doc = NULL;
         char err[200] = "";
@@ -76,9 +80,13 @@ static void check_refusals(void)
 static void check_numbers(void)
 {
     static const char *yes[] = { "0", "-1", "+2", "3.5", ".5", "5.", "1e9", "1E-05", "12.345" };
-    static const char *no[] = { "", "NA", "-", ".", "e5", "1e", "0x10", "inf", "nan", "1,2", " 1", "1 ", "1e999", "all" };
-    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) CHECK(results_is_number(yes[i]), "\"%s\" is a number", yes[i]);
-    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) CHECK(!results_is_number(no[i]), "\"%s\" is not a number", no[i]);
+    static const char *no[] = {
+        "", "NA", "-", ".", "e5", "1e", "0x10", "inf", "nan", "1,2", " 1", "1 ", "1e999", "all"
+    };
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        CHECK(results_is_number(yes[i]), "\"%s\" is a number", yes[i]);
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        CHECK(!results_is_number(no[i]), "\"%s\" is not a number", no[i]);
 }
 
 static void check_files(void)

@@ -29,8 +29,8 @@ static void check_stats(void)
     double v[] = { 5, 1, 4, 2, 3 }, w[8];
     rounds_stats s;
     rounds_summarise(v, 5, w, &s);
-    CHECK(s.median == 3 && s.min == 1 && s.max == 5 && s.q1 == 2 && s.q3 == 4 && s.n == 5, "odd: %g %g %g %g %g", s.median,
-          s.min, s.max, s.q1, s.q3);
+    CHECK(s.median == 3 && s.min == 1 && s.max == 5 && s.q1 == 2 && s.q3 == 4 && s.n == 5, "odd: %g %g %g %g %g",
+          s.median, s.min, s.max, s.q1, s.q3);
     CHECK(v[0] == 5 && v[1] == 1, "input untouched");
     double e[] = { 4, 1, 3, 2 }; /* type 7: q1 at h = 0.75 -> 1.75, q3 at h = 2.25 -> 3.25 */
     rounds_summarise(e, 4, w, &s);
@@ -49,7 +49,8 @@ static void check_breakdown(void)
                    1,  10,  5 }; /* b */
     double w[3], out[3];
     rounds_median_breakdown(x, 3, 3, 0, w, out);
-    CHECK(out[0] == 11 && out[1] == 6 && out[2] == 5, "odd: the median step's own parts: %g %g %g", out[0], out[1], out[2]);
+    CHECK(out[0] == 11 && out[1] == 6 && out[2] == 5, "odd: the median step's own parts: %g %g %g", out[0], out[1],
+          out[2]);
     CHECK(out[1] + out[2] == out[0], "its parts add up");
     double y[] = { 10, 14, 12, 20,   /* step */
                    1,   13, 2, 10,   /* a */
@@ -72,7 +73,8 @@ static rounds_stats st(double med, double q1, double q3, size_t n)
 static void check_differ(void)
 {
     rounds_stats a = st(100, 95, 105, 30), b = st(120, 115, 125, 30), c = st(104, 90, 110, 30);
-    CHECK(rounds_differ(&a, &b, NULL, NULL, 0) == ROUNDS_DIFFER && rounds_differ(&b, &a, NULL, NULL, 0) == ROUNDS_DIFFER,
+    CHECK(rounds_differ(&a, &b, NULL, NULL, 0) == ROUNDS_DIFFER &&
+              rounds_differ(&b, &a, NULL, NULL, 0) == ROUNDS_DIFFER,
           "20 apart, spreads 10: differ");
     CHECK(rounds_differ(&a, &c, NULL, NULL, 0) == ROUNDS_SAME, "4 apart, spread 20: not significant");
     rounds_stats few = st(100, 100, 100, 2), exact = st(100.5, 100.5, 100.5, 3), exact2 = st(100, 100, 100, 3);

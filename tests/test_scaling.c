@@ -12,9 +12,10 @@
 #define HDR "model,batch,image_size,ranks,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,compute_ms," \
             "gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong\n"
 #define ROW(g, algo, ips) "resnet50,32,224," #g "," algo ",25,5,1,1,1,1,1,0,1,1,1,0,0.000," #ips ",0\n"
-#define OUT_HDR "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets," \
-                "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms," \
-                "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," SCALING_EXTRA "\n"
+#define OUT_HDR                                                                                                        \
+    "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets,"                         \
+    "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,"         \
+    "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," SCALING_EXTRA "\n"
 #define TAIL ",0,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA\n"
 
 static char *merge(const scaling_file *f, int n, long G, int *rc, char *err)
@@ -48,11 +49,16 @@ static void check_table(void)
     int rc;
     char *t = merge(f, 3, 4, &rc, err);
     CHECK(rc == 0, "merge: %d %s", rc, err);
-    CHECK(has(t, "# run: t\n# launch_command: train eight\n" OUT_HDR), "provenance of the largest file, renamed: %s", t);
-    CHECK(has(t, "sim,minsky,resnet50,32,224,1,1,1,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,100,1.0000,NA" TAIL), "1 GPU row");
-    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,300,0.7500,1.0000" TAIL), "1 node row");
-    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ddl,25,5,1,1,1,1,1,0,1,1,1,0,0.000,380,0.9500,1.0000" TAIL), "ddl row");
-    CHECK(has(t, "sim,minsky,resnet50,32,224,8,2,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,600,0.7500,1.0000" TAIL), "2 nodes");
+    CHECK(has(t, "# run: t\n# launch_command: train eight\n" OUT_HDR), "provenance of the largest file, renamed: %s",
+          t);
+    CHECK(has(t, "sim,minsky,resnet50,32,224,1,1,1,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,100,1.0000,NA" TAIL),
+          "1 GPU row");
+    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,300,0.7500,1.0000" TAIL),
+          "1 node row");
+    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ddl,25,5,1,1,1,1,1,0,1,1,1,0,0.000,380,0.9500,1.0000" TAIL),
+          "ddl row");
+    CHECK(has(t, "sim,minsky,resnet50,32,224,8,2,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,600,0.7500,1.0000" TAIL),
+          "2 nodes");
     free(t);
     /* without the 1-GPU file: no eff_vs_1gpu; without the 1-node file either: one row, both NA */
     t = merge(f + 1, 2, 4, &rc, err);
@@ -74,9 +80,11 @@ static void check_table(void)
  * heads the table), a raw CSV from before the full step (no nongemm_ms: 0 inserted), PAPI and extras. */
 static void check_kinds(void)
 {
-    static const char pr[] = "# command: sim\n"
+    static const char pr[] =
+        "# command: sim\n"
         "model,batch,image_size,ranks,rank,algo,bucket_MB,buckets,step_ms_median,step_ms_min,step_ms_max,compute_ms,"
-        "gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,lag_ms\n"
+        "gemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,other_pct,images_per_s,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,lag_"
+        "ms\n"
         "resnet50,32,224,2,0,ddl,25,5,1,1,1,1,1,1,1,1,0,0.000,150,0,NA,NA,3\n"
         "resnet50,32,224,2,all,ddl,25,5,2,2,2,2,2,2,2,2,0,0.000,160,0,12.5,1.25,4\n";
     static const char mo[] = "# command: model\n" HDR ROW(2, "ring", 170);
@@ -153,8 +161,8 @@ static void check_refusals(void)
         char err[300] = "";
         int rc;
         char *t = merge(&f, 1, 4, &rc, err);
-        CHECK(rc == 2 && !t && !strncmp(err, "raw/m-1.csv: line ", 18) && !strchr(err, '\n'), "bad %zu: rc %d \"%s\"", i,
-              rc, err);
+        CHECK(rc == 2 && !t && !strncmp(err, "raw/m-1.csv: line ", 18) && !strchr(err, '\n'), "bad %zu: rc %d \"%s\"",
+              i, rc, err);
         free(t);
     }
     static const char nul[] = "a\0b\n";

@@ -153,7 +153,8 @@ int main(void)
     sched_pricer p2 = pricer;
     p2.end_backward = r_end_backward;
     rec r2 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0.25, { 0 }, 0, 0, 0, 0, 0 };
-    CHECK(sched_step(m, &plan, &p2, &r2, &st) == 0 && fabs(st.compute_s - (1.25 + 0.01 * L)) < 1e-9 && st.exposed_s == 0,
+    CHECK(sched_step(m, &plan, &p2, &r2, &st) == 0 && fabs(st.compute_s - (1.25 + 0.01 * L)) < 1e-9 &&
+              st.exposed_s == 0,
           "end_backward moves the end of compute: %g", st.compute_s);
     rec r4 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0, 0 };
     r4.slow = 0.125;
@@ -163,7 +164,8 @@ int main(void)
     p2 = pricer;
     p2.gradient = NULL;
     rec r3 = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, 0, 0, 0 };
-    CHECK(sched_step(m, &plan, &p2, &r3, &st) == 0 && r3.posts == plan.nbuckets, "no gradient hook: every bucket posted");
+    CHECK(sched_step(m, &plan, &p2, &r3, &st) == 0 && r3.posts == plan.nbuckets,
+          "no gradient hook: every bucket posted");
     for (int at = 1; at <= 40; at += 13) { /* a failure stops the step with the pricer's code */
         rec rf = { m, &plan, 0, 0, 0, 0.01, 0.002, 0.5, 0, { 0 }, 0, 0, at, 0, 0 };
         CHECK(sched_step(m, &plan, &pricer, &rf, &st) == 7 && rf.nev == at, "failure at call %d stops the step", at);

@@ -34,17 +34,22 @@ static void test_plan(void)
     int n = model_layer_count(m), *gbuf = malloc(n * sizeof(int)), *slot = malloc(n * sizeof(int)), ns = 0, a, b, c, d;
     CHECK(step_full_plan(m, gbuf, slot, &ns) == 0, "plan of resnet101");
     CHECK(ns >= 2 && ns <= 6, "gradient slots: %d (expected a handful, not one per layer)", ns);
-    find(m, "layer2.0.bn3", &a), find(m, "layer2.0.downsample.1", &b), find(m, "layer2.1.bn3", &c), find(m, "layer2.1.conv1", &d);
+    find(m, "layer2.0.bn3", &a), find(m, "layer2.0.downsample.1", &b), find(m, "layer2.1.bn3", &c),
+        find(m, "layer2.1.conv1", &d);
     CHECK(a >= 0 && b >= 0 && c >= 0 && gbuf[b] == gbuf[a] && gbuf[c] == gbuf[a] && slot[c] == slot[a],
           "a stage's shortcut gradients share the first block output's buffer");
     CHECK(d >= 0 && gbuf[d] != gbuf[a] && model_layer_at(m, d)->src == a, "conv1 of block 1 reads block 0's output");
     CHECK(slot[n - 1] == -1, "the classifier's output gradient is the loss buffer");
     const model_layer *L = find(m, "layer3.5.bn3", &a);
-    CHECK(L && L->res_into == a && model_layer_at(m, L->res_from)->res_into >= 0, "identity block: bn3 += previous block output");
+    CHECK(L && L->res_into == a && model_layer_at(m, L->res_from)->res_into >= 0,
+          "identity block: bn3 += previous block output");
     L = find(m, "layer3.0.downsample.1", &b);
-    CHECK(L && L->res_from == b && model_layer_at(m, L->res_into)->kind == MODEL_BN, "downsample block: bn3 += downsample.1");
-    CHECK(find(m, "bn1", &a)->relu && !find(m, "layer1.0.bn3", &a)->relu && find(m, "layer1.0.bn2", &a)->relu, "ReLU flags");
-    CHECK(step_full_bytes(m, KERN_STORE_F32) > 0 && step_full_bytes(m, KERN_STORE_BF16) < 0.6 * step_full_bytes(m, KERN_STORE_F32),
+    CHECK(L && L->res_from == b && model_layer_at(m, L->res_into)->kind == MODEL_BN,
+          "downsample block: bn3 += downsample.1");
+    CHECK(find(m, "bn1", &a)->relu && !find(m, "layer1.0.bn3", &a)->relu && find(m, "layer1.0.bn2", &a)->relu,
+          "ReLU flags");
+    CHECK(step_full_bytes(m, KERN_STORE_F32) > 0 &&
+              step_full_bytes(m, KERN_STORE_BF16) < 0.6 * step_full_bytes(m, KERN_STORE_F32),
           "layout: 2-byte activations take about half the bytes");
     free(gbuf), free(slot);
     model_free(m);
@@ -60,7 +65,8 @@ static void test_plan(void)
 static void fd_check(step_full *f, float *params, const float *grads, size_t i, int n, size_t nout, const char *what)
 {
     double fd = central_difference(f, params, i, n, nout, 1e-4f);
-    CHECK(fabs(fd - grads[i]) <= 0.1 * fabs(grads[i]) + 1e-3, "%s: backward %.6g, finite difference %.6g", what, grads[i], fd);
+    CHECK(fabs(fd - grads[i]) <= 0.1 * fabs(grads[i]) + 1e-3, "%s: backward %.6g, finite difference %.6g", what,
+          grads[i], fd);
 }
 
 /* Index of the largest |gradient| within tensor t (a well-conditioned probe). */
@@ -96,7 +102,9 @@ static void test_gradients(void)
                                                          : (float)(rnd() * sqrt(3.0 / fan));
         }
     }
-    step_full_io io = { m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb, NULL };
+    step_full_io io = {
+        m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb, NULL
+    };
     CHECK(step_full_create(&io, &f, err, sizeof err) == 0, "create: %s", err);
     if (!f) goto out;
     float *d = step_full_loss_grad(f);

@@ -32,8 +32,10 @@ int main(void)
               e.published_hours == 0 && !e.patterns[0] && e.image_size == 224, "a minimal entry: %s", err);
     CHECK(parse(GOOD "batch = 64|32\nbucket_mb = 64\n", &e, err, sizeof err) == 2, "batch twice refused");
     CHECK(parse("label = L\nmodel = m\nbatch = 64|32\nbucket_mb = 64\ngpus = 512\nbaseline = 1\npublished = 90\n"
-                "source = s\nalgo = ring\nplatforms = a\noverlap = on\n", &e, err, sizeof err) == 0 && e.nbatches == 2 &&
-              e.batches[0] == 64 && e.batches[1] == 32 && e.batch == 64 && e.bucket_mb == 64 && e.noverlaps == 1,
+                "source = s\nalgo = ring\nplatforms = a\noverlap = on\n",
+                &e, err, sizeof err) == 0 &&
+              e.nbatches == 2 && e.batches[0] == 64 && e.batches[1] == 32 && e.batch == 64 && e.bucket_mb == 64 &&
+              e.noverlaps == 1,
           "batch alternatives and a bucket cap: %s", err);
     CHECK(parse("# c\r\n" GOOD "hours = 1.5\r\nhours_source = x\r\npatterns = ring,rhd", &e, err, sizeof err) == 0 &&
               e.published_hours == 1.5 && !strcmp(e.patterns, "ring,rhd") && !strcmp(e.time_source, "x"),
@@ -83,8 +85,8 @@ int main(void)
         { "label = a\033[2Jb\n", ":1: byte 10 is a NUL, a control character" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(parse(bad[i].text, &e, err, sizeof err) == 2 && strstr(err, bad[i].want) && !strncmp(err, "x/t.study", 9) &&
-                  !strchr(err, '\n') && !strchr(err, '\033'),
+        CHECK(parse(bad[i].text, &e, err, sizeof err) == 2 && strstr(err, bad[i].want) &&
+                  !strncmp(err, "x/t.study", 9) && !strchr(err, '\n') && !strchr(err, '\033'),
               "bad[%zu]: want \"%s\" in \"%s\"", i, bad[i].want, err);
     CHECK(study_file_parse("label = a\0b\n", 12, "x/t.study", &e, err, sizeof err) == 2 && strstr(err, ":1: byte 10"),
           "a NUL: %s", err);

@@ -47,8 +47,8 @@ int main(void)
     CHECK(l[0].first == 0 && l[1].first == 0 && l[0].weight >= l[1].weight, "the baselines first, larger first");
     int sorted = 1;
     for (int i = 3; i < n; i++) sorted &= l[i - 1].weight >= l[i].weight;
-    CHECK(sorted && l[2].gpus == 16 && !strcmp(l[2].model, "resnet101-22k"), "then the most expensive: %s %ld", l[2].model,
-          l[2].gpus);
+    CHECK(sorted && l[2].gpus == 16 && !strcmp(l[2].model, "resnet101-22k"), "then the most expensive: %s %ld",
+          l[2].model, l[2].gpus);
     CHECK(sweep_plan(&p, nb, l, 7, &n) == 2, "over max: refused");
 
     char h[40];

@@ -18,10 +18,12 @@ int main(void)
     char buf[4200], root[4096];
     struct stat st;
     CHECK(getcwd(root, sizeof root) != NULL && stat("harness/sim/profiles", &st) == 0, "run from the tree's root");
-    CHECK(!strcmp(tree_path("harness/sim/profiles", buf, sizeof buf), "harness/sim/profiles"), "from the root: as given");
+    CHECK(!strcmp(tree_path("harness/sim/profiles", buf, sizeof buf), "harness/sim/profiles"),
+          "from the root: as given");
     CHECK(chdir("/") == 0, "cd /");
     const char *p = tree_path("harness/sim/profiles", buf, sizeof buf);
-    CHECK(p == buf && chdir(root) == 0 && same_file(p, "harness/sim/profiles"), "from /: the executable's tree (%s)", p);
+    CHECK(p == buf && chdir(root) == 0 && same_file(p, "harness/sim/profiles"), "from /: the executable's tree (%s)",
+          p);
     CHECK(chdir("/") == 0, "cd / again");
     CHECK(!strcmp(tree_path("harness/no/such", buf, sizeof buf), "harness/no/such"), "missing: unchanged");
     CHECK(chdir(root) == 0, "cd back");

@@ -43,7 +43,8 @@ static int buf_set(const ar_state *s, void *dst, const void *src, int fill, size
         else memset(dst, fill, bytes);
         return 0;
     }
-    return (src ? kern_dev_copy(dst, src, bytes, NULL) : kern_dev_memset(dst, fill, bytes, NULL)) || kern_stream_sync(NULL);
+    return (src ? kern_dev_copy(dst, src, bytes, NULL) : kern_dev_memset(dst, fill, bytes, NULL)) ||
+           kern_stream_sync(NULL);
 }
 
 
@@ -87,7 +88,8 @@ static long check_result(const ar_state *s, size_t count, const void *res)
         return (long)bench_check_reduced_at(o->dtype, o->op, res, per, s->size, (size_t)s->rank * per);
     if (o->coll == BENCH_ALLREDUCE) return (long)bench_check_result(o->dtype, o->op, res, count, s->size);
     for (int r = 0; r < s->size; r++)
-        wrong += (long)bench_check_input_at(o->dtype, (const char *)res + (size_t)r * per * es, per, r, (size_t)r * per);
+        wrong +=
+            (long)bench_check_input_at(o->dtype, (const char *)res + (size_t)r * per * es, per, r, (size_t)r * per);
     return wrong;
 }
 
@@ -97,7 +99,8 @@ static long check_input(const ar_state *s, size_t count, const void *in)
     const bench_allreduce_opts *o = s->o;
     const size_t per = count / (size_t)s->size;
     if (o->coll == BENCH_REDUCE_SCATTER) return (long)bench_check_input_at(o->dtype, in, count, s->rank, 0);
-    if (o->coll == BENCH_ALLGATHER) return (long)bench_check_input_at(o->dtype, in, per, s->rank, (size_t)s->rank * per);
+    if (o->coll == BENCH_ALLGATHER)
+        return (long)bench_check_input_at(o->dtype, in, per, s->rank, (size_t)s->rank * per);
     return (long)bench_check_input(o->dtype, in, count, s->rank);
 }
 
@@ -157,8 +160,8 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         if (rc) break;
         if (it >= o->warmup) s->t[it - o->warmup] = t1 - t0;
     }
-    snprintf(what, sizeof what, "%s %s %s-place %zu bytes: gathering times", o->cmd, o->algos[a], in_place ? "in" : "out",
-             bytes);
+    snprintf(what, sizeof what, "%s %s %s-place %zu bytes: gathering times", o->cmd, o->algos[a],
+             in_place ? "in" : "out", bytes);
     watchdog_arm(phase_timeout(o, bytes), what); /* also checks every element */
     int bad = rc != 0, anybad = 0;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -180,7 +183,8 @@ static int time_one(ar_state *s, int a, int in_place, size_t count, ar_row *row)
         const void *in = s->sbuf; /* device: the result, then the input, copied through rbuf */
         if (o->device && (kern_dev_copy(s->rbuf, s->dr, bytes, NULL) || kern_stream_sync(NULL))) wrong = (long)count;
         wrong += check_result(s, count, s->rbuf);
-        if (o->device && !in_place && (kern_dev_copy(s->rbuf, s->ds, bytes, NULL) || kern_stream_sync(NULL))) wrong += (long)count;
+        if (o->device && !in_place && (kern_dev_copy(s->rbuf, s->ds, bytes, NULL) || kern_stream_sync(NULL)))
+            wrong += (long)count;
         if (o->device) in = s->rbuf;
         if (!in_place) wrong += check_input(s, count, in);
     }
@@ -226,9 +230,11 @@ static int setup(ar_state *s)
     if (o->per_rank && s->rank == 0) s->ranks = malloc(3 * (size_t)s->size * sizeof *s->ranks);
     s->ds = o->device ? NULL : s->sbuf, s->dr = o->device ? NULL : s->rbuf;
     int devfail = o->device && (device_pick_local() || kern_dev_alloc(&s->ds, bytes) || kern_dev_alloc(&s->dr, bytes));
-    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail || (o->per_rank && s->rank == 0 && !s->ranks), any = 0;
-    if (nomem) fprintf(stderr, "%s: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", o->cmd, s->rank,
-                       o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");
+    int nomem = !s->sbuf || !s->rbuf || !s->t || !s->tmax || devfail || (o->per_rank && s->rank == 0 && !s->ranks),
+        any = 0;
+    if (nomem)
+        fprintf(stderr, "%s: rank %d: cannot allocate two %sbuffers of %zu bytes%s%s\n", o->cmd, s->rank,
+                o->device ? "device " : "", bytes, o->device ? ": " : "", o->device ? kern_dev_last_error() : "");
     MPI_Allreduce(&nomem, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD); /* every rank leaves together */
     if (any) return 1;
     for (int a = 0; a < o->nalgos; a++) {
@@ -248,7 +254,13 @@ static int setup(ar_state *s)
         const char *e = rc ? ddl_last_error() : "context creation failed on another rank";
         int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10); /* only the environment sets them here */
         if (s->rank == 0)
-            fprintf(stderr, "%s: %s: %s%s\n", o->cmd, o->algos[a], g ? "DDL_GRID: " : p ? "DDL_PATTERNS: " : "", e + (g ? 6 : p ? 10 : 0));
+            fprintf(stderr, "%s: %s: %s%s\n", o->cmd, o->algos[a],
+                    g   ? "DDL_GRID: "
+                    : p ? "DDL_PATTERNS: "
+                        : "",
+                    e + (g   ? 6
+                         : p ? 10
+                             : 0));
         return input ? 2 : 1;
     }
     return 0;
@@ -269,7 +281,8 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc) goto out;
     if (s.rank == 0) bench_print_header(&s);
-    for (size_t b = o->min_bytes; b <= o->max_bytes && !rc; b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor) {
+    for (size_t b = o->min_bytes; b <= o->max_bytes && !rc;
+         b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor) {
         /* reduce-scatter, allgather: whole elements per rank, as nccl-tests rounds */
         size_t count = b / ddl_dtype_size(o->dtype), p = o->coll == BENCH_ALLREDUCE ? 1 : (size_t)s.size;
         if (count / p) rc = run_size(&s, count / p * p);

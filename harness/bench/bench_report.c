@@ -50,8 +50,8 @@ static void emit_ranks(ar_state *s, const ar_row *r)
         if (s->csv) fputs(",all,NA,NA,NA,NA\n", s->csv);
         return;
     }
-    printf("#   ranks' own medians: median %.1f us, MAD %.1f us, slowest rank %d (+%.1f us); stragglers:", br.median * 1e6,
-           br.mad * 1e6, br.slowest, br.lag * 1e6);
+    printf("#   ranks' own medians: median %.1f us, MAD %.1f us, slowest rank %d (+%.1f us); stragglers:",
+           br.median * 1e6, br.mad * 1e6, br.slowest, br.lag * 1e6);
     for (int k = 0; k < s->size; k++)
         if (bench_rank_straggler(&br, r->ranks[3 * k])) printf(" %d", k);
     printf("%s\n", br.stragglers ? "" : " none");
@@ -82,16 +82,17 @@ void bench_emit_row(ar_state *s, const ar_row *r)
     int copied = r->copy_GBps > 0, checked = r->wrong >= 0;
     double ratio = copied ? bus / r->copy_GBps : 0.0;
     char c1[32], c2[32], c3[32], v1[32], v2[32], v3[32];
-    printf("  %10zu %10zu %8s %4s %-22s %5s %10.1f %10.1f %10.1f %7.3f %7.3f %7s %8s %7s\n", r->bytes,
-           r->count, ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, r->st.median * 1e6,
-           r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, cell(c1, sizeof c1, "%.3f", r->copy_GBps, copied, "N/A"),
-           cell(c2, sizeof c2, "%.3f", ratio, copied, "N/A"), cell(c3, sizeof c3, "%.0f", (double)r->wrong, checked, "N/A"));
+    printf("  %10zu %10zu %8s %4s %-22s %5s %10.1f %10.1f %10.1f %7.3f %7.3f %7s %8s %7s\n", r->bytes, r->count,
+           ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, r->st.median * 1e6, r->st.min * 1e6,
+           r->st.p99 * 1e6, alg, bus, cell(c1, sizeof c1, "%.3f", r->copy_GBps, copied, "N/A"),
+           cell(c2, sizeof c2, "%.3f", ratio, copied, "N/A"),
+           cell(c3, sizeof c3, "%.0f", (double)r->wrong, checked, "N/A"));
     fflush(stdout);
     if (s->csv)
         fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%s,%s,%s%s", r->bytes, r->count,
-                ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters,
-                r->st.median * 1e6, r->st.min * 1e6, r->st.p99 * 1e6, alg, bus,
-                cell(v1, sizeof v1, "%.4f", r->copy_GBps, copied, "NA"), cell(v2, sizeof v2, "%.4f", ratio, copied, "NA"),
+                ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters, r->st.median * 1e6,
+                r->st.min * 1e6, r->st.p99 * 1e6, alg, bus, cell(v1, sizeof v1, "%.4f", r->copy_GBps, copied, "NA"),
+                cell(v2, sizeof v2, "%.4f", ratio, copied, "NA"),
                 cell(v3, sizeof v3, "%.0f", (double)r->wrong, checked, "NA"), r->ranks ? "" : "\n");
     if (r->ranks) emit_ranks(s, r);
     if (checked) s->wrong_total += r->wrong;

@@ -10,6 +10,7 @@
 #include "layers.h"
 #include "mem.h"
 #include "reduce.h"
+#include "stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,18 +28,6 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
-
 /* Median GFLOP/s of GEMM_REPS 1024^3 GEMMs (after one warm-up). 0 on failure. */
 static double measure_gemm(void)
 {
@@ -54,7 +43,7 @@ static double measure_gemm(void)
             goto out;
         if (r >= 0) t[r] = now() - t0;
     }
-    rate = kern_gemm_flops(GEMM_N, GEMM_N, GEMM_N) / median(t, GEMM_REPS) / 1e9;
+    rate = kern_gemm_flops(GEMM_N, GEMM_N, GEMM_N) / stats_median(t, GEMM_REPS) / 1e9;
 out:
     kern_buf_free(a);
     kern_buf_free(b);
@@ -78,7 +67,7 @@ static double measure_reduce(size_t bytes)
         for (size_t k = 0; k < passes; k++) kern_reduce(KERN_F32, KERN_SUM, o, o, b, n);
         if (r >= 0) t[r] = now() - t0;
     }
-    ns = median(t, RED_REPS) / ((double)bytes * (double)passes) * 1e9;
+    ns = stats_median(t, RED_REPS) / ((double)bytes * (double)passes) * 1e9;
 out:
     kern_buf_free(o);
     kern_buf_free(b);
@@ -104,7 +93,8 @@ static double measure_mem(void)
 {
     const int c = 64;
     const size_t n = (RED_BYTES / sizeof(float)) / c, e = (size_t)c * n;
-    float *x = kern_buf_alloc(e * 4), *y = kern_buf_alloc(e * 4), *dy = kern_buf_alloc(e * 4), *dx = kern_buf_alloc(e * 4);
+    float *x = kern_buf_alloc(e * 4), *y = kern_buf_alloc(e * 4), *dy = kern_buf_alloc(e * 4),
+          *dx = kern_buf_alloc(e * 4);
     float g[64], b[64], m[64], is[64], dg[64], db[64];
     const kern_layer_ops *k = &kern_layers_host;
     double t[RED_REPS], rate = 0;
@@ -118,7 +108,7 @@ static double measure_mem(void)
         k->relu_bwd(y, dy, e), k->bn_bwd(x, dy, dx, g, m, is, dg, db, c, n);
         if (r >= 0) t[r] = now() - t0;
     }
-    rate = bytes / median(t, RED_REPS) / 1e9;
+    rate = bytes / stats_median(t, RED_REPS) / 1e9;
 out:
     kern_buf_free(x), kern_buf_free(y), kern_buf_free(dy), kern_buf_free(dx);
     return rate;
@@ -126,8 +116,8 @@ out:
 
 /* Median GB/s of RED_REPS SGD momentum updates of RED_BYTES-byte weights (with momentum and gradient
  * arrays as large: out of cache, as a network's parameters), bytes as layers.h counts them: a
- * streaming kernel, faster per byte than batch norm's passes (2026-12-03: 22 against 15 GB/s here;
- * an SGD priced at mem_gbps took 34 ms of a simulated ResNet-50 step whose real SGD took 23). 0 on failure. */
+ * streaming kernel, faster per byte than batch norm's passes, so an SGD priced at mem_gbps is too slow
+ * (measured: docs/BENCHMARKS.md, "Notes moved from code comments"). 0 on failure. */
 static double measure_sgd(void)
 {
     const size_t n = RED_BYTES / sizeof(float);
@@ -140,7 +130,7 @@ static double measure_sgd(void)
         if (kern_layers_host.sgd_momentum(w, v, g, 0.01f, 0.9f, 1e-4f, n)) goto out;
         if (r >= 0) t[r] = now() - t0;
     }
-    rate = kern_bytes_sgd_momentum((double)n) / median(t, RED_REPS) / 1e9;
+    rate = kern_bytes_sgd_momentum((double)n) / stats_median(t, RED_REPS) / 1e9;
 out:
     kern_buf_free(w), kern_buf_free(v), kern_buf_free(g);
     return rate;
@@ -161,14 +151,15 @@ int calib_compute_profile(profile *pr)
 
 void calib_compute_header(char *header, size_t len)
 {
-    snprintf(header, len,
-             "local — measured by `ddlbench calibrate` on this machine.\n"
-             "gemm_gflops_fp32: median of %d single-precision %dx%dx%d GEMMs, backend: %.300s\n"
-             "gemm_gflops_fp16: no half-precision GEMM on the CPU: the fp32 rate\n"
-             "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors\n"
-             "reduce_ns_per_byte_at_SIZE: the same on SIZE-byte vectors, summed repeatedly (from cache where they fit)\n"
-             "mem_gbps: median of %d batch norm + ReLU forward and backward passes over %zu MiB activations\n"
-             "sgd_gbps: median of %d SGD momentum updates of %zu MiB weights (weights, momentum, gradients)",
-             GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20, RED_REPS, RED_BYTES >> 20,
-             RED_REPS, RED_BYTES >> 20);
+    snprintf(
+        header, len,
+        "local — measured by `ddlbench calibrate` on this machine.\n"
+        "gemm_gflops_fp32: median of %d single-precision %dx%dx%d GEMMs, backend: %.300s\n"
+        "gemm_gflops_fp16: no half-precision GEMM on the CPU: the fp32 rate\n"
+        "reduce_ns_per_byte: median of %d float32 sums out = out + b of %zu MiB vectors\n"
+        "reduce_ns_per_byte_at_SIZE: the same on SIZE-byte vectors, summed repeatedly (from cache where they fit)\n"
+        "mem_gbps: median of %d batch norm + ReLU forward and backward passes over %zu MiB activations\n"
+        "sgd_gbps: median of %d SGD momentum updates of %zu MiB weights (weights, momentum, gradients)",
+        GEMM_REPS, GEMM_N, GEMM_N, GEMM_N, kern_gemm_backend(), RED_REPS, RED_BYTES >> 20, RED_REPS, RED_BYTES >> 20,
+        RED_REPS, RED_BYTES >> 20);
 }

@@ -30,8 +30,9 @@ static void despike(const net_state *s, const char *what, const double *w, doubl
     for (int i = 1; i + 1 < nw; i++) {
         double hi = tw[i - 1] > tw[i + 1] ? tw[i - 1] : tw[i + 1];
         if (tw[i] > NET_DISAGREE * hi) {
-            if (s->rank == 0) printf("# %s at %.0f B: %.4g ns/B, above both neighbours by > %.3gx: %.4g kept\n", what, w[i],
-                                     tw[i] * 1e9, NET_DISAGREE, hi * 1e9);
+            if (s->rank == 0)
+                printf("# %s at %.0f B: %.4g ns/B, above both neighbours by > %.3gx: %.4g kept\n", what, w[i],
+                       tw[i] * 1e9, NET_DISAGREE, hi * 1e9);
             tw[i] = hi;
         }
     }
@@ -42,7 +43,7 @@ static void despike(const net_state *s, const char *what, const double *w, doubl
  * touches (k = 2: source and destination), so a copy of V is priced at the memcpy of V. The exchange
  * table stays keyed by its vector (k = 1): an out-of-place allreduce of V is priced at the exchange of
  * 2V, nearer the 1.5V each way a rank moves at 4 ranks than the exchange of V; keyed by 2W it was
- * measured worse at 1 MiB (docs/BENCHMARKS.md, 2026-12-02, third session). */
+ * measured worse at 1 MiB (docs/BENCHMARKS.md, "Notes moved from code comments"). */
 static void table_put(char *dst, size_t len, double k, const double *w, const double *tw, int nw)
 {
     int used = 0;
@@ -67,14 +68,20 @@ void net_copy_costs(net_state *s, const double *n, int count, const double *tx, 
     for (int k = 0; k < NET_WS_TRIES; k++) {
         net_sweep(s, LV_INTRA, SW_WS, w, nw, tw);
         if ((off = ws_offset(w, tw, nw, n, tx, count)) <= NET_DISAGREE) break;
-        if (s->rank == 0) printf("# ws-copy: %.3gx slower than the exchange sweep where both are one message: again\n", off);
+        if (s->rank == 0)
+            printf("# ws-copy: %.3gx slower than the exchange sweep where both are one message: again\n", off);
     }
     if (off < 1 / NET_DISAGREE && s->rank == 0)
-        fprintf(stderr, "ddlbench calibrate: the exchange sweep ran %.3gx slower than the working-set sweep where both are one message: its figures are suspect (load)\n",
+        fprintf(stderr,
+                "ddlbench calibrate: the exchange sweep ran %.3gx slower than the working-set sweep where both are one "
+                "message: its figures are suspect (load)\n",
                 1 / off);
     if (off > NET_DISAGREE) {
         if (s->rank == 0)
-            fprintf(stderr, "ddlbench calibrate: the working-set sweep stayed %.3gx off the exchange sweep (the load changed): no ws_copy_ns written\n", off);
+            fprintf(stderr,
+                    "ddlbench calibrate: the working-set sweep stayed %.3gx off the exchange sweep (the load changed): "
+                    "no ws_copy_ns written\n",
+                    off);
         nw = 0;
     }
     despike(s, "ws-copy", w, tw, nw);

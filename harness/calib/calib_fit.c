@@ -40,8 +40,8 @@ int net_fit_levels(const net_state *s, const double *n, int count, double t[2][2
  * on a machine than it has cores (real runs only; the emulated cluster's nodes are one machine),
  * a message waits for its receiver to be scheduled, which the pair alone does not see and every
  * rank at once does, step after step as an allreduce's steps do: then the exchange's α at every
- * level (on a quiet machine, 2026-12-02, 4 ranks on 2 cores: a real ring step 5.9 us, the
- * exchange's α 5.2 us, half of it 2.6; docs/BENCHMARKS.md, issue 26) */
+ * level (a real ring step matches the exchange's α, not half of it: docs/BENCHMARKS.md, "Notes moved
+ * from code comments"; issue 26) */
 void net_latency_rule(const net_state *s, const fit_model m[2][2], double *intra_lat, double *inter_lat)
 {
     int levels = s->nodes >= 2 ? 2 : 1, first = s->rpn >= 2 ? LV_INTRA : LV_INTER, over = s->over;

@@ -11,6 +11,7 @@
 #include "half.h"
 #include "layers.h"
 #include "model.h"
+#include "stats.h"
 #include "trainer.h"
 
 #include <math.h>
@@ -22,7 +23,6 @@
 #define STEP_WARMUP GPUCHECK_STEP_WARMUP
 #define STEP_REPS GPUCHECK_STEP_REPS
 
-static int cmp_d(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
 int gpucheck_mem_rate(double *gbps)
 {
@@ -46,17 +46,16 @@ int gpucheck_mem_rate(double *gbps)
         if (!rc && r >= 0) rc = kern_event_elapsed(e0, e1, &t[r]);
     }
     if (!rc) {
-        qsort(t, STEP_REPS, sizeof *t, cmp_d);
         *gbps = (kern_bytes_bn_fwd(c, n) + kern_bytes_relu_fwd(e) + kern_bytes_relu_bwd(e) + kern_bytes_bn_bwd(c, n)) /
-                t[STEP_REPS / 2] / 1e9;
+                stats_median(t, STEP_REPS) / 1e9;
     }
     kern_event_free(e0), kern_event_free(e1);
     kern_dev_free(x), kern_dev_free(y), kern_dev_free(dy), kern_dev_free(dx), kern_dev_free(p);
     return rc;
 }
 
-double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms, double *other_ms,
-                          char *why, size_t whylen)
+double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms,
+                          double *other_ms, char *why, size_t whylen)
 {
     step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0, 0 } };
     trainer *t = NULL;
@@ -76,9 +75,8 @@ double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int
         if (r >= 0) s[r] = st.step_s, g[r] = st.gemm_s, o[r] = st.nongemm_s + st.sgd_s;
     }
     trainer_free(t);
-    qsort(s, STEP_REPS, sizeof *s, cmp_d), qsort(g, STEP_REPS, sizeof *g, cmp_d), qsort(o, STEP_REPS, sizeof *o, cmp_d);
-    *gemm_ms = g[STEP_REPS / 2] * 1e3, *other_ms = o[STEP_REPS / 2] * 1e3;
-    return model_batch(m) / s[STEP_REPS / 2];
+    *gemm_ms = stats_median(g, STEP_REPS) * 1e3, *other_ms = stats_median(o, STEP_REPS) * 1e3;
+    return model_batch(m) / stats_median(s, STEP_REPS);
 }
 
 #define REPS GPUCHECK_REPS
@@ -100,8 +98,7 @@ int gpucheck_time_gemm(kern_precision p, const model_gemm *g, void *A, void *B, 
     }
     kern_event_free(e0), kern_event_free(e1);
     if (rc) return rc;
-    qsort(t, REPS, sizeof *t, cmp_d);
-    *sec = t[REPS / 2];
+    *sec = stats_median(t, REPS);
     return 0;
 }
 
@@ -130,8 +127,9 @@ int gpucheck_check_precision(kern_precision p, double *err)
             *f = p == KERN_PREC_BF16 ? kern_bf16_to_f32(u) : kern_f16_to_f32(u);
         }
     }
-    rc = rc || kern_dev_alloc(&da, es * M * K) || kern_dev_alloc(&db, es * K * N) || kern_dev_alloc(&dc, 4 * (size_t)M * N) ||
-         kern_dev_copy(da, ha, es * M * K, NULL) || kern_dev_copy(db, hb, es * K * N, NULL) || kern_stream_sync(NULL) ||
+    rc = rc || kern_dev_alloc(&da, es * M * K) || kern_dev_alloc(&db, es * K * N) ||
+         kern_dev_alloc(&dc, 4 * (size_t)M * N) || kern_dev_copy(da, ha, es * M * K, NULL) ||
+         kern_dev_copy(db, hb, es * K * N, NULL) || kern_stream_sync(NULL) ||
          kern_gemm_ex(p, 0, 0, M, N, K, 1.0f, da, K, db, N, 0.0f, dc, N) ||
          kern_stream_sync(kern_dev_compute_stream()) || kern_dev_copy(c, dc, 4 * (size_t)M * N, NULL) ||
          kern_stream_sync(NULL);
@@ -177,9 +175,9 @@ int gpucheck_time_memory(double *reduce_gbs, double *copy_gbs, double *ns_per_by
     }
     kern_event_free(e0), kern_event_free(e1), kern_dev_free(a), kern_dev_free(b);
     if (rc) return rc;
-    qsort(tr, REPS, sizeof *tr, cmp_d), qsort(tc, REPS, sizeof *tc, cmp_d);
-    *reduce_gbs = 3.0 * bytes / tr[REPS / 2] / 1e9;
-    *copy_gbs = 2.0 * bytes / tc[REPS / 2] / 1e9;
-    *ns_per_byte = tr[REPS / 2] * 1e9 / bytes;
+    double red = stats_median(tr, REPS), copy = stats_median(tc, REPS);
+    *reduce_gbs = 3.0 * bytes / red / 1e9;
+    *copy_gbs = 2.0 * bytes / copy / 1e9;
+    *ns_per_byte = red * 1e9 / bytes;
     return 0;
 }

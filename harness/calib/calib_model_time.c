@@ -3,6 +3,7 @@
 #include "calib_model_time.h"
 #include "gemm.h"
 #include "mem.h"
+#include "stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +14,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* --time buffers: W (M×K) weights / weight gradient, X (K×N) im2col input / data gradient,
@@ -55,8 +50,7 @@ static double time_gemm(const model_layer *l, int which, const gemm_bufs *b, lon
         if (d < 0) return -1;
         if (r >= 0) t[r] = d;
     }
-    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-    return t[reps / 2];
+    return stats_median(t, (size_t)reps);
 }
 
 /* Floats of the --time buffers: the largest M x K, K x N and M x N over the layers. */
@@ -105,8 +99,9 @@ out:
  * trainer's parameters) and each pass runs the step's order, forward 0..L-1 then backward L-1..0;
  * one warm-up pass, then reps timed passes, the median per GEMM, scaled so that the GEMMs sum to the
  * median pass: with more processes than cores each GEMM's median is one that the scheduler left
- * alone, while a pass (and a training step) waits out its share of the core (4 processes on 2 cores,
- * 2026-12-03: per-GEMM medians 56 to 81 ms a pass, the step's GEMMs 127 ms; docs/BENCHMARKS.md). */
+ * alone, while a pass (and a training step) waits out its share of the core (with more processes
+ * than cores the per-GEMM medians sum to well under the step's GEMMs: docs/BENCHMARKS.md, "Notes
+ * moved from code comments"). */
 static int time_layers_cold(const model *m, long reps, double *ms, char *err, size_t errlen)
 {
     int nl = model_layer_count(m), rc = 1;
@@ -147,15 +142,12 @@ static int time_layers_cold(const model *m, long reps, double *ms, char *err, si
     for (int i = 0; i < nl; i++) {
         double med[3];
         for (int which = 0; which < 3; which++) {
-            double *v = t + ((size_t)i * 3 + (size_t)which) * (size_t)reps;
-            qsort(v, (size_t)reps, sizeof *v, cmp_double);
-            med[which] = v[reps / 2];
+            med[which] = stats_median(t + ((size_t)i * 3 + (size_t)which) * (size_t)reps, (size_t)reps);
         }
         ms[2 * i] = med[MODEL_FWD] * 1e3, ms[2 * i + 1] = (med[MODEL_BWD_WEIGHT] + med[MODEL_BWD_DATA]) * 1e3;
         sum += ms[2 * i] + ms[2 * i + 1];
     }
-    qsort(pass, (size_t)reps, sizeof *pass, cmp_double);
-    if (sum > 0) scale = pass[reps / 2] * 1e3 / sum;
+    if (sum > 0) scale = stats_median(pass, (size_t)reps) * 1e3 / sum;
     for (int i = 0; i < 2 * nl; i++) ms[i] *= scale;
     rc = 0;
 out:

@@ -62,7 +62,6 @@ enum { SW_PINGPONG, SW_EXCHANGE, SW_WS, SW_BURST, SW_COPY, SW_WHOLE };
  * size disagree by more than NET_DISAGREE, up to R more rounds and the fastest of all of them.
  * Rank 0 prints the rows. Collective over MPI_COMM_WORLD. */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t);
-double net_median(double *v, long k);
 /* Seconds a nanosleep of NET_POLL_US takes beyond it (>= 0; the slowest rank's median). Collective. */
 double net_poll_slack(void);
 /* What fresh pages cost beyond writing warm memory, ns per byte (>= 0; the slowest rank's median of

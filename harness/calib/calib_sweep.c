@@ -18,14 +18,15 @@
  * The ping-pong, exchange and ws sweeps send data their sender has just written (fresh: rewritten
  * before each iteration, outside the timed part), as an allreduce sends gradients backward has just
  * written: a receiver that copies the message in (Open MPI's single copy) then pulls modified lines
- * from the sender's core, 1.6x to 2.3x slower than a buffer both cores already share from 16 KiB to
- * 1 MiB (2 ranks, 2026-12-03, docs/BENCHMARKS.md) — what the sweeps measured before, and so the
- * simulator's collectives ran that much too fast there. */
+ * from the sender's core, slower than a buffer both cores already share (measured: docs/BENCHMARKS.md,
+ * "Notes moved from code comments") — what the sweeps measured before, and so the simulator's
+ * collectives ran that much too fast there. */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS (sys/mman.h) beside -D_POSIX_C_SOURCE */
 #endif
 #include "calib_net.h"
 #include "guard.h"
+#include "stats.h"
 #include "watchdog.h"
 
 #include <mpi.h>
@@ -34,18 +35,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double net_median(double *v, long k)
-{
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
-    return v[k / 2];
-}
 
 /* The sender's data rewritten (a different value each iteration: every line modified). */
 static void fresh(net_state *s, size_t n, long it) { memset(s->sbuf, (int)(it & 0x7f) + 1, n); }
@@ -76,7 +65,7 @@ static double pingpong(net_state *s, int a, int b, size_t n)
         }
         if (it >= 0) s->t[it] = (MPI_Wtime() - t0) / 2;
     }
-    if (me == 0) med = net_median(s->t, k);
+    if (me == 0) med = stats_median(s->t, (size_t)k);
     MPI_Bcast(&med, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
     return med;
 }
@@ -113,7 +102,7 @@ static double exchange(net_state *s, int level, int partner, size_t n, int reps)
         if (it >= 0) s->t[it] = (MPI_Wtime() - t0) / reps;
     }
     MPI_Allreduce(s->t, s->tmax, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return net_median(s->tmax, k);
+    return stats_median(s->tmax, (size_t)k);
 }
 
 /* The inter-node exchange without the barrier's skew: an exchange timed alone after a barrier also
@@ -148,7 +137,7 @@ static double copy(net_state *s, size_t n)
         if (it >= 0) s->t[it] = MPI_Wtime() - t0;
     }
     MPI_Allreduce(s->t, s->tmax, (int)k, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return net_median(s->tmax, k) / (double)n;
+    return stats_median(s->tmax, (size_t)k) / (double)n;
 }
 
 /* What a polling wait's nanosleep of NET_POLL_US takes beyond it: the median over NET_POLL_SLEEPS on
@@ -163,7 +152,7 @@ double net_poll_slack(void)
         nanosleep(&pause, NULL);
         t[i] = MPI_Wtime() - t0 - NET_POLL_US * 1e-6;
     }
-    mine = net_median(t, NET_POLL_SLEEPS);
+    mine = stats_median(t, (size_t)NET_POLL_SLEEPS);
     MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return worst > 0 ? worst : 0;
 }
@@ -199,7 +188,7 @@ double net_fault_cost(void)
     }
     if (warm != MAP_FAILED) munmap(warm, NET_FAULT_BYTES);
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    mine = anybad ? 0 : net_median(t, NET_FAULT_ROUNDS);
+    mine = anybad ? 0 : stats_median(t, (size_t)NET_FAULT_ROUNDS);
     MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return anybad ? -1 : worst;
 }
@@ -226,7 +215,7 @@ static double burst(net_state *s, int a, int b)
             if (m == NET_BURST) s->t[it] = MPI_Wtime() - t0;
             else s->t[it] = (s->t[it] - (MPI_Wtime() - t0)) / (NET_BURST - 1);
         }
-    if (me == 0) med = net_median(s->t, k);
+    if (me == 0) med = stats_median(s->t, (size_t)k);
     MPI_Bcast(&med, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
     return med > 0 ? med : 0;
 }
@@ -237,7 +226,8 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
     int b = level == LV_INTRA ? 1 : s->rpn;
     if (kind == SW_PINGPONG) return pingpong(s, 0, b, bytes);
     if (kind == SW_BURST) return burst(s, 0, b);
-    if (kind == SW_EXCHANGE) return level == LV_INTER ? exchange_inter(s, partner, bytes) : exchange(s, level, partner, bytes, 1);
+    if (kind == SW_EXCHANGE)
+        return level == LV_INTER ? exchange_inter(s, partner, bytes) : exchange(s, level, partner, bytes, 1);
     if (kind == SW_COPY) return copy(s, bytes);
     if (kind == SW_WHOLE) { /* one message each way, fewer bytes a size */
         size_t piece = s->piece;
@@ -258,7 +248,8 @@ static double measure(net_state *s, int level, int kind, int partner, size_t byt
  * the figures are the same on every rank). */
 void net_sweep(net_state *s, int level, int kind, const double *n, int count, double *t)
 {
-    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy", "burst", "copy", "whole" };
+    static const char *const lv[] = { "intra", "inter" }, *const kd[] = { "ping-pong", "exchange", "ws-copy",
+                                                                          "burst",     "copy",     "whole" };
     const double unit = kind == SW_WS || kind == SW_COPY ? 1e9 : 1e6; /* printed: ns per byte, else us */
     int local = s->rank % s->rpn, node = s->rank / s->rpn, partner = -1, R = (int)s->o->rounds, got[NET_MAX_SIZES];
     double r[2 * NET_MAX_ROUNDS][NET_MAX_SIZES], v[2 * NET_MAX_ROUNDS];
@@ -287,7 +278,7 @@ void net_sweep(net_state *s, int level, int kind, const double *n, int count, do
     for (int i = 0; i < count; i++) {
         int m = got[i];
         for (int k = 0; k < m; k++) v[k] = r[k][i];
-        t[i] = m > R ? (net_median(v, m), v[0]) : net_median(v, m); /* sorted: the fastest round's */
+        t[i] = m > R ? (stats_sort(v, (size_t)m), v[0]) : stats_median(v, (size_t)m); /* sorted: the fastest round's */
         if (s->rank == 0)
             printf("  %-5s %-9s %10.0f %12.4g %12.4g %12.4g%s\n", lv[level], kd[kind], n[i],
                    t[i] * unit, v[0] * unit, v[m - 1] * unit, m > R ? "  (rounds disagreed: repeated)" : "");

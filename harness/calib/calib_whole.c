@@ -3,9 +3,9 @@
  * pieces (platform key whole_ns), which the simulated `mpi` charges (allreduce_mpi_sim.c).
  * The links are calibrated with the pieces libddl sends between nodes (nodes.c); MPI's own collectives
  * send their halves and blocks whole, and above the transport's eager limit each is a rendezvous whose
- * acknowledgement can wait behind the data the node's other ranks are sending. Measured on the
- * emulated 2 x 2 cluster at 500 Mbit/s (2026-12-04, docs/BENCHMARKS.md): the exchange 1.6-1.8x its
- * time in pieces from 64 KiB to 4 MiB, what the real `mpi` took against the simulated one. */
+ * acknowledgement can wait behind the data the node's other ranks are sending: on the emulated
+ * cluster the whole exchange took longer than its pieces by about what the real `mpi` took against
+ * the simulated one (measured: docs/BENCHMARKS.md, "Notes moved from code comments"). */
 #include "calib_net.h"
 #include "platform_file.h"
 #include "sim.h"

@@ -34,7 +34,8 @@ static const opt_row rows[] = {
     { .name = "--gpus", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_HOSTS, .off = offsetof(advise_opts, gpus),
       .help = "GPUs (ranks) in all: a multiple of the GPUs per node, or fewer than one node\n(instead of --nodes)" },
     { .name = "--algo", .type = OPT_STRING, .unit = "A", .off = offsetof(advise_opts, algo), .check = algo_check,
-      .help = "an algorithm with a cost model: ring | rhd | ddl | mpi | auto (default ddl;\nauto = per bucket what the library's auto picks, ddl_auto_choose)" },
+      .help = "an algorithm with a cost model: ring | rhd | ddl | mpi | auto (default ddl;\nauto = per bucket what the "
+              "library's auto picks, ddl_auto_choose)" },
     { .name = "--caps", .type = OPT_LIST, .min = 0, .max = CLI_BUCKET_MB_MAX, .off = offsetof(advise_opts, caps),
       .count_off = offsetof(advise_opts, ncaps), .max_items = ADV_MAX,
       .help = "bucket caps to try, MiB, 0 = one bucket (default 1,2,5,...,256,0)" },
@@ -42,7 +43,8 @@ static const opt_row rows[] = {
       .count_off = offsetof(advise_opts, nfirsts), .max_items = ADV_MAX,
       .help = "first-bucket caps to try, MiB, 0 = same as the cap (default 0,1,2,5,10)" },
     { .name = "--sim", .type = OPT_FLAG, .off = offsetof(advise_opts, sim),
-      .help = "also run the grid in the simulator (build/sim/ddlbench-sim; one launch\nper first-bucket size) and advise from its figures" },
+      .help = "also run the grid in the simulator (build/sim/ddlbench-sim; one launch\nper first-bucket size) and "
+              "advise from its figures" },
     { .name = "--sim-exe", .type = OPT_STRING, .unit = "PATH", .off = offsetof(advise_opts, sim_exe),
       .help = "the simulation binary (default: sim/ddlbench-sim beside this one)" },
 };
@@ -93,7 +95,10 @@ static int parse(int argc, char **argv, advise_opts *o, char *err, size_t errlen
         return snprintf(err, errlen, "expected --model, --platform and --nodes or --gpus (see --help)"), 2;
     if (o->gpus && po.nodes >= 0) return snprintf(err, errlen, "--nodes: expected --nodes or --gpus, not both"), 2;
     if (!strcmp(o->preset, "custom"))
-        return snprintf(err, errlen, "--platform: expected a preset with its links (ddlbench platform --help) or a platform file, got \"custom\""), 2;
+        return snprintf(err, errlen,
+                        "--platform: expected a preset with its links (ddlbench platform --help) or a platform file, "
+                        "got \"custom\""),
+               2;
     if (po.nodes >= 0) { /* --nodes N: N whole nodes of the platform's (or --gpus-per-node) GPUs */
         platform pf;
         if (platform_from_opts(&po, &pf, err, errlen)) return 2;
@@ -120,7 +125,9 @@ static int make_platform(const advise_opts *o, platform *pf)
     if (platform_lookup(pf, o->preset, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     int g = o->gpn ? (int)o->gpn : pf->gpus_per_node;
     if (o->gpus % g && o->gpus > g) {
-        fprintf(stderr, "ddlbench advise: --gpus: expected a multiple of %d GPUs per node (or fewer than %d), got %ld\n", g, g, o->gpus);
+        fprintf(stderr,
+                "ddlbench advise: --gpus: expected a multiple of %d GPUs per node (or fewer than %d), got %ld\n", g, g,
+                o->gpus);
         return 2;
     }
     long nodes = o->gpus < g ? 1 : o->gpus / g;
@@ -158,11 +165,16 @@ static int best_cell(const advise_opts *o, const advise_out *cells, const double
 }
 
 /* The share of cell i's step that its exposed time is, %. */
-static double share(const double *exposed, const double *step, int i) { return step[i] > 0 ? 100 * exposed[i] / step[i] : 0; }
-
-static void print_advice(const advise_opts *o, const advise_out *cells, const double *exposed, const double *step, const char *src)
+static double share(const double *exposed, const double *step, int i)
 {
-    int all = best_cell(o, cells, exposed, -1), ddp = best_cell(o, cells, exposed, 1), hvd = best_cell(o, cells, exposed, 0);
+    return step[i] > 0 ? 100 * exposed[i] / step[i] : 0;
+}
+
+static void print_advice(const advise_opts *o, const advise_out *cells, const double *exposed, const double *step,
+                         const char *src)
+{
+    int all = best_cell(o, cells, exposed, -1), ddp = best_cell(o, cells, exposed, 1),
+        hvd = best_cell(o, cells, exposed, 0);
     int least = advise_least(exposed, NULL, o->ncaps * o->nfirsts);
     const advise_out *b = &cells[all];
     char rule[200];
@@ -170,24 +182,29 @@ static void print_advice(const advise_opts *o, const advise_out *cells, const do
     printf("best (%s): --bucket-mb %ld --first-bucket-mb %ld: %d buckets, exposed communication %.2f ms per step "
            "(%.2f%% of its %.1f ms step)\n", src, o->caps[all % o->ncaps], o->firsts[all / o->ncaps], b->buckets,
            exposed[all] * 1e3, share(exposed, step, all), step[all] * 1e3);
-    printf("  rule: %s; the least exposed: --bucket-mb %ld --first-bucket-mb %ld, %d buckets, %.2f ms (%.2f%%)%s\n", rule,
-           o->caps[least % o->ncaps], o->firsts[least / o->ncaps], cells[least].buckets, exposed[least] * 1e3,
+    printf("  rule: %s; the least exposed: --bucket-mb %ld --first-bucket-mb %ld, %d buckets, %.2f ms (%.2f%%)%s\n",
+           rule, o->caps[least % o->ncaps], o->firsts[least / o->ncaps], cells[least].buckets, exposed[least] * 1e3,
            share(exposed, step, least), least == all ? ", the same setting" : "");
     if (ddp >= 0)
-        printf("  PyTorch DDP:  DistributedDataParallel(model, bucket_cap_mb=%ld)   (its first bucket is fixed at 1 MiB): "
-               "exposed %.2f ms (%.2f%%)\n", o->caps[ddp % o->ncaps], exposed[ddp] * 1e3, share(exposed, step, ddp));
+        printf(
+            "  PyTorch DDP:  DistributedDataParallel(model, bucket_cap_mb=%ld)   (its first bucket is fixed at 1 MiB): "
+            "exposed %.2f ms (%.2f%%)\n",
+            o->caps[ddp % o->ncaps], exposed[ddp] * 1e3, share(exposed, step, ddp));
     if (hvd >= 0 && o->caps[hvd % o->ncaps])
-        printf("  Horovod:      HOROVOD_FUSION_THRESHOLD=%ld   (%ld MiB; fusion has no separate first bucket): exposed %.2f ms (%.2f%%)\n",
+        printf("  Horovod:      HOROVOD_FUSION_THRESHOLD=%ld   (%ld MiB; fusion has no separate first bucket): exposed "
+               "%.2f ms (%.2f%%)\n",
                o->caps[hvd % o->ncaps] << 20, o->caps[hvd % o->ncaps], exposed[hvd] * 1e3, share(exposed, step, hvd));
     else if (hvd >= 0)
-        printf("  Horovod:      one fused allreduce after backward (no fusion threshold fits; exposed %.2f ms, %.2f%%)\n",
-               exposed[hvd] * 1e3, share(exposed, step, hvd));
+        printf(
+            "  Horovod:      one fused allreduce after backward (no fusion threshold fits; exposed %.2f ms, %.2f%%)\n",
+            exposed[hvd] * 1e3, share(exposed, step, hvd));
     else
         printf("  Horovod:      (not advised: --firsts has no 0, and Horovod has no separate first bucket)\n");
     if (ddp < 0) printf("  PyTorch DDP:  (not advised: --firsts has no 1, DDP's fixed first bucket)\n");
 }
 
-static int run(const advise_opts *o, const platform *pf, const advise_in *in, advise_out *cells, double *exposed, double *simx)
+static int run(const advise_opts *o, const platform *pf, const advise_in *in, advise_out *cells, double *exposed,
+               double *simx)
 {
     char err[256];
     int n = o->ncaps * o->nfirsts, rc = 0;
@@ -198,7 +215,8 @@ static int run(const advise_opts *o, const platform *pf, const advise_in *in, ad
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        rc = advise_eval(in, (size_t)o->caps[i % o->ncaps] << 20, (size_t)o->firsts[i / o->ncaps] << 20, &cells[i], err, sizeof err);
+        rc = advise_eval(in, (size_t)o->caps[i % o->ncaps] << 20, (size_t)o->firsts[i / o->ncaps] << 20, &cells[i], err,
+                         sizeof err);
         if (rc) {
             fprintf(stderr, "ddlbench advise: %s\n", err);
             goto out;
@@ -206,11 +224,14 @@ static int run(const advise_opts *o, const platform *pf, const advise_in *in, ad
         exposed[i] = cells[i].exposed_s, step[i] = cells[i].step_s;
     }
     printf("# ddlbench advise: %s batch %ld (image %ld) on %s, %d GPUs (%d nodes x %d), algorithm %s, profile %s\n",
-           o->model, o->batch, o->image, o->preset, platform_ranks(pf), pf->nodes, pf->gpus_per_node, o->algo, o->profile);
-    printf("# model: the %s step, as train --compute %s (its default): forward %.1f ms, backward %.1f ms (GEMMs at %.0f "
-           "GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, gradients %.1f MiB\n", in->full ? "full" : "GEMM-only",
-           in->full ? "full" : "gemm", cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3, in->gemm_flops / 1e9, in->full ? in->mem_gbps : 0.0,
-           cells[0].sgd_s * 1e3, (double)model_param_count(in->m) * 4 / 1048576.0);
+           o->model, o->batch, o->image, o->preset, platform_ranks(pf), pf->nodes, pf->gpus_per_node, o->algo,
+           o->profile);
+    printf(
+        "# model: the %s step, as train --compute %s (its default): forward %.1f ms, backward %.1f ms (GEMMs at %.0f "
+        "GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, gradients %.1f MiB\n",
+        in->full ? "full" : "GEMM-only", in->full ? "full" : "gemm", cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3,
+        in->gemm_flops / 1e9, in->full ? in->mem_gbps : 0.0, cells[0].sgd_s * 1e3,
+        (double)model_param_count(in->m) * 4 / 1048576.0);
     print_grid(o, "alpha-beta-gamma model", exposed, step);
     print_advice(o, cells, exposed, step, "model");
     if (!o->sim) goto out;
@@ -246,8 +267,10 @@ int cli_advise_main(int argc, char **argv)
         return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
-    if (model_build(o.model, (int)o.batch, (int)o.image, &m)) return fprintf(stderr, "ddlbench advise: %s\n", model_last_error()), 2;
-    advise_in in = { m, &pf, o.algo, pr.gemm_gflops_fp32 * 1e9, pr.reduce_ns_per_byte * 1e-9, pr.mem_gbps, 1, pr.sgd_gbps };
+    if (model_build(o.model, (int)o.batch, (int)o.image, &m))
+        return fprintf(stderr, "ddlbench advise: %s\n", model_last_error()), 2;
+    advise_in in = { m,           &pf, o.algo,     pr.gemm_gflops_fp32 * 1e9, pr.reduce_ns_per_byte * 1e-9,
+                     pr.mem_gbps, 1,   pr.sgd_gbps };
     size_t n = (size_t)o.ncaps * (size_t)o.nfirsts;
     advise_out *cells = malloc(n * sizeof *cells);
     double *exposed = malloc(n * sizeof *exposed), *simx = malloc(n * sizeof *simx);

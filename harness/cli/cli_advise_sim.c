@@ -1,9 +1,13 @@
 /* cli_advise_sim.c — `ddlbench advise --sim`: the bucket grid through the simulator. For each first-
  * bucket size, one launch of `ddlbench-sim train --bucket-mb CAPS --first-bucket-mb F --compute full`
  * (the full step the model prices; one warm-up and one timed step per cap, the sweep's settings)
- * under harness/scripts/simlaunch.sh on the platform written into a temporary folder; the exposed_ms and step_ms_median columns of its CSV fill the grid.
- * The launches' output is kept in the temporary folder only when one fails (its path is printed). */
+ * through the scripts' one launcher, `harness/scripts/launch.sh -b simulated -n RANKS -g GPUS_PER_NODE
+ * -p DIR`, on the platform written into a temporary folder DIR; the bucket_MB, exposed_ms and
+ * step_ms_median columns of its CSV, read by csv.h's reader, fill the grid. The launches' output is
+ * kept in the temporary folder only when one fails (its path is printed). */
 #include "cli_advise.h"
+#include "csv.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,8 +45,8 @@ static int write_platform(const platform *pf, const char *dir, char *err, size_t
 }
 
 /* One launch; 0 when it exited 0. */
-static int launch(const advise_opts *o, const platform *pf, const char *script, const char *exe, const char *dir, long first,
-                  const char *caps, const char *csv)
+static int launch(const advise_opts *o, const platform *pf, const char *script, const char *exe, const char *dir,
+                  long first, const char *caps, const char *csv)
 {
     char np[16], gpn[16], batch[16], image[16], firstv[16], log[PATH_MAX];
     snprintf(np, sizeof np, "%d", platform_ranks(pf));
@@ -57,10 +61,10 @@ static int launch(const advise_opts *o, const platform *pf, const char *script, 
     if (pid == 0) {
         FILE *f = freopen(log, "w", stdout);
         if (!f || dup2(fileno(stdout), 2) < 0) _exit(127);
-        setenv("DDL_RANKS_PER_NODE", gpn, 1);
-        execlp("sh", "sh", script, np, dir, exe, "train", "--model", o->model, "--batch", batch, "--image-size", image, "-a",
-               o->algo, "--bucket-mb", caps, "--first-bucket-mb", firstv, "--steps", "1", "--warmup", "1", "--compute", "full", "--profile",
-               o->profile, "--platform", o->preset, "--gpus-per-node", gpn, "--csv", csv, (char *)NULL);
+        execlp("sh", "sh", script, "-b", "simulated", "-n", np, "-g", gpn, "-p", dir, exe, "train", "--model", o->model,
+               "--batch", batch, "--image-size", image, "-a", o->algo, "--bucket-mb", caps, "--first-bucket-mb", firstv,
+               "--steps", "1", "--warmup", "1", "--compute", "full", "--profile", o->profile, "--platform", o->preset,
+               "--gpus-per-node", gpn, "--csv", csv, (char *)NULL);
         _exit(127);
     }
     int st = 0;
@@ -68,37 +72,28 @@ static int launch(const advise_opts *o, const platform *pf, const char *script, 
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-/* Reads bucket_MB, exposed_ms, step_ms_median of every row of csv into the grid column of first f. */
+/* Reads bucket_MB, exposed_ms, step_ms_median of every row of csv into the grid column of first f;
+ * 0 when every cap has its row. */
 static int read_csv(const advise_opts *o, const char *csv, int f, double *exposed, double *step)
 {
-    FILE *in = fopen(csv, "r");
-    char line[8192];
-    int cb = -1, ce = -1, cs = -1, got = 0;
-    while (in && fgets(line, sizeof line, in)) {
-        if (line[0] == '#') continue;
-        char *cells[64], *save = NULL;
-        int n = 0;
-        line[strcspn(line, "\n")] = '\0';
-        for (char *t = strtok_r(line, ",", &save); t && n < 64; t = strtok_r(NULL, ",", &save)) cells[n++] = t;
-        if (cb < 0) {
-            for (int i = 0; i < n; i++) {
-                if (!strcmp(cells[i], "bucket_MB")) cb = i;
-                if (!strcmp(cells[i], "exposed_ms")) ce = i;
-                if (!strcmp(cells[i], "step_ms_median")) cs = i;
-            }
-            if (cb < 0 || ce < 0 || cs < 0) break;
-            continue;
+    char *text = NULL, err[512];
+    size_t len = 0;
+    csv_doc d = { 0 };
+    int got = 0;
+    if (!textfile_read(csv, &text, &len, err, sizeof err) && !csv_read(text, len, 0, &d, err, sizeof err)) {
+        int cb = csv_col(&d, "bucket_MB"), ce = csv_col(&d, "exposed_ms"), cs = csv_col(&d, "step_ms_median");
+        for (int r = 0; cb >= 0 && ce >= 0 && cs >= 0 && r < d.nrows; r++) {
+            long mb = strtol(csv_cell(&d, r, cb), NULL, 10);
+            for (int c = 0; c < o->ncaps; c++)
+                if (o->caps[c] == mb) {
+                    exposed[f * o->ncaps + c] = strtod(csv_cell(&d, r, ce), NULL) * 1e-3;
+                    step[f * o->ncaps + c] = strtod(csv_cell(&d, r, cs), NULL) * 1e-3;
+                    got++;
+                }
         }
-        if (n <= cb || n <= ce || n <= cs) continue;
-        long mb = strtol(cells[cb], NULL, 10);
-        for (int c = 0; c < o->ncaps; c++)
-            if (o->caps[c] == mb) {
-                exposed[f * o->ncaps + c] = strtod(cells[ce], NULL) * 1e-3;
-                step[f * o->ncaps + c] = strtod(cells[cs], NULL) * 1e-3;
-                got++;
-            }
     }
-    if (in) fclose(in);
+    csv_free(&d);
+    free(text);
     return got >= o->ncaps ? 0 : -1;
 }
 
@@ -117,21 +112,22 @@ static void remove_files(const advise_opts *o, const char *dir)
     rmdir(dir);
 }
 
-/* The simulation binary and simlaunch.sh into exe and script (PATH_MAX each). 0, or 2 with a message. */
+/* The simulation binary and launch.sh into exe and script (PATH_MAX each). 0, or 2 with a message. */
 static int sim_paths(const advise_opts *o, char *exe, char *script, char *err, size_t errlen)
 {
     char here[PATH_MAX];
     if (exe_dir(here, sizeof here)) return snprintf(err, errlen, "cannot find this executable's folder"), 2;
     snprintf(exe, PATH_MAX, "%s", o->sim_exe ? o->sim_exe : "");
     if (!o->sim_exe) snprintf(exe, PATH_MAX, "%.4000s/sim/ddlbench-sim", here);
-    snprintf(script, PATH_MAX, "%.4000s/../harness/scripts/simlaunch.sh", here);
+    snprintf(script, PATH_MAX, "%.4000s/../harness/scripts/launch.sh", here);
     struct stat st;
     if (access(exe, X_OK)) return snprintf(err, errlen, "%.200s: not found (make sim, or --sim-exe PATH)", exe), 2;
     if (stat(exe, &st) || !S_ISREG(st.st_mode))
         return snprintf(err, errlen, "--sim-exe: \"%.200s\": not a regular file; expected the simulation binary "
                         "(build/sim/ddlbench-sim)", exe), 2;
-    if (access(script, R_OK)) snprintf(script, PATH_MAX, "harness/scripts/simlaunch.sh");
-    if (access(script, R_OK)) return snprintf(err, errlen, "harness/scripts/simlaunch.sh not found (run from the repository)"), 2;
+    if (access(script, R_OK)) snprintf(script, PATH_MAX, "harness/scripts/launch.sh");
+    if (access(script, R_OK))
+        return snprintf(err, errlen, "harness/scripts/launch.sh not found (run from the repository)"), 2;
     return 0;
 }
 
@@ -164,8 +160,8 @@ int advise_sim_grid(const advise_opts *o, const platform *pf, double *exposed, d
         fprintf(stderr, "# advise --sim: %d simulated GPUs, first bucket %ld MiB, caps %s ...\n", platform_ranks(pf),
                 o->firsts[f], caps);
         if (launch(o, pf, script, exe, dir, o->firsts[f], caps, csv) || read_csv(o, csv, f, exposed, step)) {
-            snprintf(err, errlen, "the simulation with first bucket %ld MiB failed; its output: %s/first-%ld.log", o->firsts[f],
-                     dir, o->firsts[f]);
+            snprintf(err, errlen, "the simulation with first bucket %ld MiB failed; its output: %s/first-%ld.log",
+                     o->firsts[f], dir, o->firsts[f]);
             return 1;
         }
     }

@@ -1,6 +1,7 @@
 /* cli_allreduce.c — `ddlbench allreduce`, `reduce-scatter` and `allgather`: option parsing (pure; see
  * bench_allreduce_parse) and main, shared: the subcommand's name picks the collective.
- * Options (the option table, opts.h) are parsed before MPI starts, so bad input costs no launch and exits 2 on every rank;
+ * Options (the option table, opts.h) are parsed before MPI starts, so bad input costs no launch and exits 2 on every
+ * rank;
  * only the rank the launcher calls 0 (or a lone process) prints. */
 #include "bench_allreduce.h"
 #include "meta.h"
@@ -52,14 +53,16 @@ static const opt_row rows[] = {
     { .name = "--dtype", .alias = "-d", .type = OPT_CUSTOM, .unit = "TYPE", .off = O(dtype), .parse = dtype,
       .expect = "float32|float64|float16|bfloat16|int32",
       .help = "float32 | float64 | float16 | bfloat16 | int32 (default float32)" },
-    { .name = "--op", .alias = "-o", .type = OPT_CUSTOM, .unit = "OP", .off = O(op), .parse = op, .expect = "sum|max|min",
+    { .name = "--op", .alias = "-o", .type = OPT_CUSTOM, .unit = "OP", .off = O(op), .parse = op,
+      .expect = "sum|max|min",
       .help = "sum | max | min (default sum; allgather reduces nothing and ignores it)" },
     { .name = "--warmup", .alias = "-w", .type = OPT_LONG, .min = 0, .max = 1000000, .off = O(warmup),
       .help = "warm-up iterations per size (default 5)" },
     { .name = "--iters", .alias = "-n", .type = OPT_LONG, .min = 1, .max = 1000000, .off = O(iters),
       .help = "timed iterations per size (default 20)" },
     { .name = "-c", .type = OPT_INT, .min = 0, .max = 1, .unit = "0|1", .off = O(check), .expect = "0 or 1",
-      .help = "check every result (default 1; 0 under simulation, whose buffers hold no\ndata: #wrong reads N/A); any wrong element makes the exit status 1" },
+      .help = "check every result (default 1; 0 under simulation, whose buffers hold no\ndata: #wrong reads N/A); any "
+              "wrong element makes the exit status 1" },
     { .name = "--csv", .type = OPT_STRING, .unit = "FILE", .off = O(csv),
       .help = "also write the rows as CSV, whole at the end (FILE.tmp, renamed; a FIFO or a\n"
               "device such as /dev/null is written through; checked before the run)" },
@@ -147,17 +150,20 @@ int bench_allreduce_parse(int argc, char **argv, bench_allreduce_opts *o, char *
     if (rc == OPTS_HELP) return 0;
     if (rc) return snprintf(err, errlen, "%s: %s", o->cmd, msg), 2;
     o->platform = po.preset, o->gpn = (int)po.gpus_per_node;
-    if (o->gpn && !o->platform) return snprintf(err, errlen, "%s: --gpus-per-node: applies to --platform only", o->cmd), 2;
+    if (o->gpn && !o->platform)
+        return snprintf(err, errlen, "%s: --gpus-per-node: applies to --platform only", o->cmd), 2;
     o->timeout_given = opts_given(&p, "--timeout") > 0;
     for (int k = 0; k < o->nalgos && o->coll != BENCH_ALLREDUCE; k++)
         if (!(ddl_algo_flags(ddl_algo_find(o->algos[k])) & DDL_ALGO_RSAG)) {
-            snprintf(err, errlen, "%s: -a: algorithm \"%s\" has no %s (see ddlbench list)", o->cmd, o->algos[k], o->cmd);
+            snprintf(err, errlen, "%s: -a: algorithm \"%s\" has no %s (see ddlbench list)", o->cmd, o->algos[k],
+                     o->cmd);
             return 2;
         }
     size_t es = ddl_dtype_size(o->dtype);
     if (o->min_bytes % es || o->max_bytes % es) { /* never rounded down to whole elements */
         snprintf(err, errlen, "%s: %s: expected a multiple of %zu bytes (one %s element), got %zu bytes", o->cmd,
-                 o->min_bytes % es ? "-b" : "-e", es, ddl_dtype_name(o->dtype), o->min_bytes % es ? o->min_bytes : o->max_bytes);
+                 o->min_bytes % es ? "-b" : "-e", es, ddl_dtype_name(o->dtype),
+                 o->min_bytes % es ? o->min_bytes : o->max_bytes);
         return 2;
     }
     if (o->max_bytes < o->min_bytes) {

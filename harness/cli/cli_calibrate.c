@@ -23,7 +23,8 @@ int cli_calibrate_main(int argc, char **argv)
     char err[700], header[1024];
     profile pr = { 0 };
     /* the mode is the first word: `network` (old spelling --network): the MPI links (an MPI launch) */
-    if (argc > 1 && (!strcmp(argv[1], "network") || !strcmp(argv[1], "--network"))) return cli_calibrate_network(argc, argv);
+    if (argc > 1 && (!strcmp(argv[1], "network") || !strcmp(argv[1], "--network")))
+        return cli_calibrate_network(argc, argv);
     const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "FILE",
                               .help = "the device profile to write (default harness/sim/profiles/local.profile)" };
     const opts_set sets[] = { OPTS_ONE(&out_row, &path) };
@@ -39,7 +40,8 @@ int cli_calibrate_main(int argc, char **argv)
         return 0;
     }
     for (int i = 2; i < argc && rc; i++) /* the mode typed later than first: say where it goes */
-        if (!strcmp(argv[i], "--network")) snprintf(err, sizeof err, "--network: expected first (ddlbench calibrate network ...)");
+        if (!strcmp(argv[i], "--network"))
+            snprintf(err, sizeof err, "--network: expected first (ddlbench calibrate network ...)");
     if (rc) {
         fprintf(stderr, "ddlbench calibrate: %s\n", err);
         return 2;

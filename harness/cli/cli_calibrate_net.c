@@ -25,7 +25,8 @@
  * segment printed; an RMS above NET_RMS_LIMIT says so); intra_lat = α of the ping-pong, intra_bw =
  * 1/β of the exchange; inter_lat the same, inter_bw = k/β (k ranks of a node share its NIC in the
  * platform model; more ranks on a machine than it has cores: both latencies = the exchanges' α).
- * SMPI's factors are global, so they come from one level: inter when measured, else intra. A peer that never answers: the watchdog ends the job after --timeout with one line. */
+ * SMPI's factors are global, so they come from one level: inter when measured, else intra. A peer that never answers:
+ * the watchdog ends the job after --timeout with one line. */
 #include "cli.h"
 #include "calib_net.h"
 #include "ddl.h"
@@ -57,16 +58,20 @@ static const opt_row rows[] = {
       .help = "platform file to write (default harness/sim/platforms/local.platform)" },
     { .name = "--name", .type = OPT_STRING, .unit = "NAME", .off = offsetof(net_opts, name), .check = name_check,
       .help = "its preset name (default local)" },
-    { .name = "--min-bytes", .alias = "-b", .type = OPT_SIZE, .min = 1, .max = 1 << 30, .off = offsetof(net_opts, min_bytes),
+    { .name = "--min-bytes", .alias = "-b", .type = OPT_SIZE, .min = 1, .max = 1 << 30,
+      .off = offsetof(net_opts, min_bytes),
       .help = "smallest message size (default 64); sizes 2x apart up to 1M, 4x apart above" },
-    { .name = "--max-bytes", .alias = "-e", .type = OPT_SIZE, .min = 1, .max = 1 << 30, .off = offsetof(net_opts, max_bytes),
+    { .name = "--max-bytes", .alias = "-e", .type = OPT_SIZE, .min = 1, .max = 1 << 30,
+      .off = offsetof(net_opts, max_bytes),
       .help = "largest message size (default 16M)" },
     { .name = "--iters", .alias = "-n", .type = OPT_LONG, .min = 3, .max = 100000, .off = offsetof(net_opts, iters),
       .help = "iterations per size and round (default 20; fewer above 12 MB)" },
-    { .name = "--rounds", .type = OPT_LONG, .min = 1, .max = NET_MAX_ROUNDS, .unit = "R", .off = offsetof(net_opts, rounds),
+    { .name = "--rounds", .type = OPT_LONG, .min = 1, .max = NET_MAX_ROUNDS, .unit = "R",
+      .off = offsetof(net_opts, rounds),
       .help = "sweeps over all sizes; each size's figure is the median of its R round medians\n"
               "(default 3: a burst of load on a shared machine spoils a round, not a size)" },
-    { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = offsetof(net_opts, timeout_s),
+    { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S",
+      .off = offsetof(net_opts, timeout_s),
       .expect = "seconds 0..1000000",
       .help = "watchdog per size: a peer that does not answer in S s (+1 s per 10 MB) ends\n"
               "the job with one line, exit 2 (default 30; 0 = off)" },
@@ -110,8 +115,10 @@ static void usage(void)
            "working-set sweep slower than the exchange sweep by more than it where both are one message (64\n"
            "and 256 KiB) is measured again (up to %d times), else left out with one line.\n"
            "Use the file as --platform FILE (platform, model, train, advise), PLATFORM=FILE (make run).\n",
-           DDL_NET_SEGMENT_DEFAULT, NET_WHOLE_MAX >> 20, NET_WHOLE_BYTES >> 20, NET_WS_SEGMENT >> 10, NET_BURST, NET_SKEW_BYTES, NET_SKEW_REPS, NET_PP_INTER_MAX >> 20, NET_POLL_US, NET_POLL_SLEEPS, NET_FAULT_BYTES >> 20, NET_FAULT_ROUNDS, NET_DISAGREE,
-           FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT, FIT_OUTLIER_RATIO, FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
+           DDL_NET_SEGMENT_DEFAULT, NET_WHOLE_MAX >> 20, NET_WHOLE_BYTES >> 20, NET_WS_SEGMENT >> 10, NET_BURST,
+           NET_SKEW_BYTES, NET_SKEW_REPS, NET_PP_INTER_MAX >> 20, NET_POLL_US, NET_POLL_SLEEPS, NET_FAULT_BYTES >> 20,
+           NET_FAULT_ROUNDS, NET_DISAGREE, FIT_OUTLIER_FIT_PCT, FIT_OUTLIER_MIN_PCT, FIT_OUTLIER_RATIO,
+           FIT_MAX_OUTLIERS, NET_RMS_LIMIT, NET_WS_TRIES);
 }
 
 /* 0 ok, 1 help printed, 2 bad input (message in err). argv[1] is the mode word (network, --network). */
@@ -137,14 +144,17 @@ static void print_fit(const char *what, const fit_model *m, const double *n, con
     if (m->nseg > 1) printf("  (one line: rms %.1f%%)", m->whole.rms_pct);
     putchar('\n');
     for (int i = 0; i < m->nseg; i++)
-        printf("#   from %10.0f B (fit from %.0f B): alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g; residual rms %.1f%%\n",
+        printf("#   from %10.0f B (fit from %.0f B): alpha %8.3f us, %7.3f GB/s -> SMPI lat x%.4g, bw x%.4g; residual "
+               "rms %.1f%%\n",
                m->at[i], n[m->first[i]], m->seg[i].alpha * 1e6, 1e-9 / m->seg[i].beta, m->lat_f[i], m->bw_f[i],
                fit_segment_rms(m, n, t, count, i));
     for (int i = 0; i < m->outliers; i++)
         printf("#   left out: %.0f B (%.4g us, off the fit by %.0f%%)\n", n[m->outlier[i]], t[m->outlier[i]] * 1e6,
                100 * (fit_model_predict(m, n, n[m->outlier[i]]) - t[m->outlier[i]]) / t[m->outlier[i]]);
     if (m->rms_pct > NET_RMS_LIMIT)
-        fprintf(stderr, "ddlbench calibrate: %s fit: rms %.1f%% is above the %.0f%% limit: the timings are too noisy to trust (a loaded machine?)\n",
+        fprintf(stderr,
+                "ddlbench calibrate: %s fit: rms %.1f%% is above the %.0f%% limit: the timings are too noisy to trust "
+                "(a loaded machine?)\n",
                 what, m->rms_pct, NET_RMS_LIMIT);
 }
 
@@ -166,19 +176,23 @@ static int measure_and_write(net_state *s, const double *n, int count)
     char header[2048], err[300];
     platform pf;
     platform_fit fit;
-    int used = snprintf(header, sizeof header, "%s — measured by `ddlbench calibrate --network` on %d ranks, %d node(s) x %d.\n"
-                        "Latency: ping-pong alpha; bandwidth and SMPI factors: the exchange sweep (every rank at once).\n",
-                        s->o->name, s->size, s->nodes, s->rpn);
-    if (s->rank == 0) printf("# ddlbench calibrate --network: %d ranks = %d node(s) x %d; median over iterations, then rounds\n"
-                             "# level kind           bytes      time_us  rounds: min_us       max_us\n", s->size,
-                             s->nodes, s->rpn);
+    int used =
+        snprintf(header, sizeof header,
+                 "%s — measured by `ddlbench calibrate --network` on %d ranks, %d node(s) x %d.\n"
+                 "Latency: ping-pong alpha; bandwidth and SMPI factors: the exchange sweep (every rank at once).\n",
+                 s->o->name, s->size, s->nodes, s->rpn);
+    if (s->rank == 0)
+        printf("# ddlbench calibrate --network: %d ranks = %d node(s) x %d; median over iterations, then rounds\n"
+               "# level kind           bytes      time_us  rounds: min_us       max_us\n",
+               s->size, s->nodes, s->rpn);
     for (int l = LV_INTRA; l <= LV_INTER; l++) {
         if ((l == LV_INTRA && s->rpn < 2) || (l == LV_INTER && s->nodes < 2)) continue;
         net_sweep(s, l, SW_PINGPONG, n, net_sweep_sizes(l, SW_PINGPONG, n, count), t[l][SW_PINGPONG]);
         net_sweep(s, l, SW_EXCHANGE, n, count, t[l][SW_EXCHANGE]);
     }
     if (net_fit_levels(s, n, count, t, m)) {
-        if (s->rank == 0) fprintf(stderr, "ddlbench calibrate: no fit with a positive bandwidth term (times fall with size?)\n");
+        if (s->rank == 0)
+            fprintf(stderr, "ddlbench calibrate: no fit with a positive bandwidth term (times fall with size?)\n");
         return 1;
     }
     net_platform_build(s, m, count, &pf, &fit);
@@ -187,7 +201,8 @@ static int measure_and_write(net_state *s, const double *n, int count)
     net_copy_costs(s, n, count, t[LV_INTRA][SW_EXCHANGE], &fit);
     net_whole_cost(s, n, count, t[LV_INTER][SW_EXCHANGE], &fit);
     fit.poll_slack = net_poll_slack();
-    if (s->rank == 0) printf("# poll slack: a nanosleep of %d us takes %.3g us more\n", NET_POLL_US, fit.poll_slack * 1e6);
+    if (s->rank == 0)
+        printf("# poll slack: a nanosleep of %d us takes %.3g us more\n", NET_POLL_US, fit.poll_slack * 1e6);
     fit.fault_ns = net_fault_cost();
     if (s->rank == 0 && fit.fault_ns >= 0)
         printf("# fresh pages: %.4g ns per byte beyond writing warm memory (%zu MiB mapped, written, unmapped)\n",

@@ -1,5 +1,6 @@
 /* cli_cost.c — `ddlbench model cost --algo LIST ...` (old spelling `model --algo LIST ...`): the
- * analytic α-β-γ prediction (perf_cost.h) of each algorithm for one message size on a platform. No MPI launch. Reached from cli_model.c's
+ * analytic α-β-γ prediction (perf_cost.h) of each algorithm for one message size on a platform. No MPI launch.
+ * Reached from cli_model.c's
  * dispatch (first word `cost`, or `--algo` first).
  *   ddlbench model cost --algo ring,rhd,ddl --platform minsky --nodes 64 [--gpus-per-node 4] --bytes 100M
  *                  [--profile p100] [--grid 4x16x4] [--patterns ring,rhd,ring] */
@@ -30,7 +31,8 @@ typedef struct cost_cli {
 
 static const opt_row rows[] = {
     { .name = "--algo", .alias = "-a", .type = OPT_STRLIST, .unit = "LIST", .off = offsetof(cost_cli, algos),
-      .count_off = offsetof(cost_cli, nalgos), .buf_off = offsetof(cost_cli, buf), .buf_len = sizeof ((cost_cli *)0)->buf,
+      .count_off = offsetof(cost_cli, nalgos), .buf_off = offsetof(cost_cli, buf),
+      .buf_len = sizeof ((cost_cli *)0)->buf,
       .max_items = MAX_ALGOS, .check = cli_algo_check,
       .help = "algorithms to price, comma list (those with a cost model; ddlbench list)" },
     { .name = "--bytes", .type = OPT_SIZE, .min = 0, .max = 1099511627776.0, .off = offsetof(cost_cli, bytes),
@@ -55,8 +57,8 @@ static int parse(int argc, char **argv, cost_cli *c)
     if (rc == OPTS_HELP) usage(stdout);
     else if (rc) fprintf(stderr, "ddlbench model: %s\n", err);
     else if (!c->nalgos || !opts_given(&p, "--bytes")) {
-        fprintf(stderr, "ddlbench model: %s: expected %s (required with model cost)\n", c->nalgos ? "--bytes" : "--algo",
-                c->nalgos ? "a size" : "a list of algorithms");
+        fprintf(stderr, "ddlbench model: %s: expected %s (required with model cost)\n",
+                c->nalgos ? "--bytes" : "--algo", c->nalgos ? "a size" : "a list of algorithms");
         rc = 2;
     }
     return rc;
@@ -66,14 +68,16 @@ static void usage(FILE *f)
 {
     cost_cli c;
     const opts_set sets[] = COST_SETS(&c);
-    fprintf(f, "usage: ddlbench model cost --algo LIST --platform NAME|FILE --nodes N [--gpus-per-node N] --bytes SIZE\n"
-               "                          [--profile NAME|FILE] [--grid AxBxC] [--patterns P1,P2,...]\n"
-               "  (old spelling: ddlbench model --algo LIST ...)\n"
-               "  Predicted allreduce time per algorithm (those with a cost model; ddlbench list) from\n"
-               "  libddl's alpha-beta-gamma model, with alpha/beta per link level from the platform preset and\n"
-               "  gamma from the device profile (default: h200 for --platform h200, else p100).\n"
-               "  --platform custom takes --intra-bw --intra-lat --inter-bw --inter-lat;\n"
-               "  FILE: a platform file, e.g. from ddlbench calibrate --network (its links; SMPI factors only simulate).\n");
+    fprintf(
+        f,
+        "usage: ddlbench model cost --algo LIST --platform NAME|FILE --nodes N [--gpus-per-node N] --bytes SIZE\n"
+        "                          [--profile NAME|FILE] [--grid AxBxC] [--patterns P1,P2,...]\n"
+        "  (old spelling: ddlbench model --algo LIST ...)\n"
+        "  Predicted allreduce time per algorithm (those with a cost model; ddlbench list) from\n"
+        "  libddl's alpha-beta-gamma model, with alpha/beta per link level from the platform preset and\n"
+        "  gamma from the device profile (default: h200 for --platform h200, else p100).\n"
+        "  --platform custom takes --intra-bw --intra-lat --inter-bw --inter-lat;\n"
+        "  FILE: a platform file, e.g. from ddlbench calibrate --network (its links; SMPI factors only simulate).\n");
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 

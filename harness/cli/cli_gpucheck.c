@@ -11,7 +11,8 @@
  * 6. compute beside communication: the largest ResNet-50 GEMM beside the reduction kernel or pinned
  *    copies on a second stream, and the mirror (cli_gpucheck_contend.c);
  * 7. the ResNet-50 step at batch 32 and 256 (or --step-batch N; 0 skips), --compute gemm and full, per
- *    precision, beside the H200 reference figures at that batch (cli_gpucheck_step.c). Without a device: one SKIP line, exit 0.
+ *    precision, beside the H200 reference figures at that batch (cli_gpucheck_step.c). Without a device: one SKIP line,
+ * exit 0.
  * Only rank 0 runs; timings are medians. */
 #include "calib_gpu.h"
 #include "cli.h"
@@ -37,7 +38,8 @@ int cli_gpucheck_main(int argc, char **argv)
     const opt_row rows[] = {
         { .name = "--profile-out", .type = OPT_STRING, .unit = "FILE",
           .help = "write the measured device profile (checked before the run)" },
-        { .name = "--peak-n", .type = OPT_LONG, .min = 256, .max = 32768, .help = "side of the square peak GEMM (default 8192)" },
+        { .name = "--peak-n", .type = OPT_LONG, .min = 256, .max = 32768,
+          .help = "side of the square peak GEMM (default 8192)" },
         { .name = "--step-batch", .type = OPT_LONG, .min = 0, .max = 4096,
           .help = "ResNet-50 step batch (--compute gemm and full) (default: 32, then 256,\n"
                   "the batches with H200 reference figures; 0 = skip)" },
@@ -46,7 +48,8 @@ int cli_gpucheck_main(int argc, char **argv)
     opts_parser p = { sets, 3, NULL, 0, 0, { 0 } };
     rc = opts_parse(&p, argc, argv, err, sizeof err);
     if (rc == OPTS_HELP) {
-        printf("usage: ddlbench gpu-check [--profile-out FILE] [--peak-n N] [--step-batch N]   (CUDA build, one GPU)\n");
+        printf(
+            "usage: ddlbench gpu-check [--profile-out FILE] [--peak-n N] [--step-batch N]   (CUDA build, one GPU)\n");
         opts_usage(stdout, sets, 3);
         return 0;
     }
@@ -104,7 +107,9 @@ int cli_gpucheck_main(int argc, char **argv)
         for (int k = 0; k < MODEL_GEMM_COUNT; k++) {
             const model_gemm *g = &model_layer_at(m, l)->gemm[k];
             double f = kern_gemm_flops(g->m, g->n, g->k);
-            if ((size_t)g->m * g->k > (size_t)64 << 20 || (size_t)g->k * g->n > (size_t)64 << 20 || (size_t)g->m * g->n > (size_t)64 << 20) continue;
+            if ((size_t)g->m * g->k > (size_t)64 << 20 || (size_t)g->k * g->n > (size_t)64 << 20 ||
+                (size_t)g->m * g->n > (size_t)64 << 20)
+                continue;
             for (int t = 0; t < 3; t++)
                 if (!top[t] || f > kern_gemm_flops(top[t]->m, top[t]->n, top[t]->k)) {
                     for (int u = 2; u > t; u--) top[u] = top[u - 1];
@@ -130,8 +135,11 @@ int cli_gpucheck_main(int argc, char **argv)
     if (top[0] && gpucheck_contention(top[0], A, B, C)) { rc = 1; goto out; }
     profile pr = { .gemm_gflops_fp32 = peak[KERN_PREC_TF32], .gemm_gflops_fp16 = peak[KERN_PREC_FP16],
                    .reduce_ns_per_byte = nspb, .mem_gbps = mgbs };
-    if (out && profile_write(out, &pr, "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32; mem_gbps: batch norm + ReLU kernels)",
-                             err, sizeof err)) {
+    if (out &&
+        profile_write(
+            out, &pr,
+            "measured by ddlbench gpu-check (peak GEMM rates; tf32 as fp32; mem_gbps: batch norm + ReLU kernels)", err,
+            sizeof err)) {
         fprintf(stderr, "ddlbench gpu-check: %s\n", err);
         rc = 1;
         goto out;
@@ -141,10 +149,11 @@ int cli_gpucheck_main(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    printf("# summary\n%-22s %s\n%-22s %.1f / %.1f / %.1f / %.1f\n%-22s %.0f (copy %.0f, %.2fx)\n%-22s %.0f\n%-22s %s\n%-22s %s\n",
+    printf("# summary\n%-22s %s\n%-22s %.1f / %.1f / %.1f / %.1f\n%-22s %.0f (copy %.0f, %.2fx)\n%-22s %.0f\n%-22s "
+           "%s\n%-22s %s\n",
            "device", kern_dev_name(), "peak TFLOP/s fp32/tf32/bf16/fp16", peak[0], peak[1], peak[2], peak[3],
-           "reduce GB/s", rgbs, cgbs, cgbs > 0 ? rgbs / cgbs : 0.0, "layer kernels GB/s", mgbs, "gemm checks", fails ? "FAIL" : "ok", "profile",
-           out ? out : "(not written)");
+           "reduce GB/s", rgbs, cgbs, cgbs > 0 ? rgbs / cgbs : 0.0, "layer kernels GB/s", mgbs, "gemm checks",
+           fails ? "FAIL" : "ok", "profile", out ? out : "(not written)");
     rc = fails ? 1 : 0;
 out:
     if (rc && !fails) fprintf(stderr, "ddlbench gpu-check: %s\n", kern_dev_last_error());

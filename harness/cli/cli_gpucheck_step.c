@@ -4,7 +4,8 @@
  *    --compute gemm and full, per precision, beside the reference figures measured on an H200
  *    (docs/SOURCES.md: PyTorch 2.11's torchvision resnet50, channels_last, SGD, random data, bf16 under
  *    autocast; and ddlbench's own first H200 run, before event-timed spans, at batch 32 and 256), with
- *    the ratio to PyTorch and whether the full step is within ±25%. Other batches have no reference. The step is the trainer's (one rank, MPI_COMM_WORLD of a singleton
+ *    the ratio to PyTorch and whether the full step is within ±25%. Other batches have no reference. The step is the
+ * trainer's (one rank, MPI_COMM_WORLD of a singleton
  *    MPI_Init, ring allreduce of nothing to do): 2 warm-up and 5 timed steps, the median. */
 #include "calib_gpu.h"
 #include "cli.h"

@@ -42,7 +42,8 @@ int cli_list_main(int argc, char **argv)
         return 2;
     }
     int w = 0; /* the widest name: every help in one column */
-    for (int i = 0; i < ddl_algo_count(); i++) w = (int)strlen(ddl_algo_name(i)) > w ? (int)strlen(ddl_algo_name(i)) : w;
+    for (int i = 0; i < ddl_algo_count(); i++)
+        w = (int)strlen(ddl_algo_name(i)) > w ? (int)strlen(ddl_algo_name(i)) : w;
     for (int i = 0; i < ddl_algo_count(); i++) {
         if (names) printf("%s\n", ddl_algo_name(i));
         else printf("%-*s %s%s\n", w, ddl_algo_name(i), ddl_algo_help(i),

@@ -48,7 +48,8 @@ static int list_raw(const char *dir, char **paths, int *n, char *err, size_t err
         else sprintf(paths[(*n)++], "%s/%s", raw, e->d_name);
     }
     closedir(d);
-    if (!rc && !*n) rc = 2, snprintf(err, errlen, "%.300s: no raw CSVs (*.csv); expected a sweep's results folder", raw);
+    if (!rc && !*n)
+        rc = 2, snprintf(err, errlen, "%.300s: no raw CSVs (*.csv); expected a sweep's results folder", raw);
     if (!rc) qsort(paths, (size_t)*n, sizeof *paths, by_order);
     return rc;
 }

@@ -160,15 +160,17 @@ static int layer_table(const model_opts *o)
         size_t nw, nx, ny;
         char err[300];
         model_time_buf_sizes(m, &nw, &nx, &ny);
-        if (guard_mem_check(4.0 * ((double)nw + (double)nx + (double)ny), "--time (GEMM buffers for --batch x --image-size)",
-                            "a smaller --batch or --image-size", err, sizeof err)) {
+        if (guard_mem_check(4.0 * ((double)nw + (double)nx + (double)ny),
+                            "--time (GEMM buffers for --batch x --image-size)", "a smaller --batch or --image-size",
+                            err, sizeof err)) {
             fprintf(stderr, "ddlbench model: %s\n", err);
             goto out;
         }
         rc = 1;
         ms = calloc(2 * (size_t)model_layer_count(m), sizeof *ms);
         err[0] = '\0';
-        if (!ms || kern_gemm_init() || model_time_layers(m, o->reps, o->cold, ms, err, sizeof err)) { /* kernels/ print nothing */
+        if (!ms || kern_gemm_init() ||
+            model_time_layers(m, o->reps, o->cold, ms, err, sizeof err)) { /* kernels/ print nothing */
             if (*err) fprintf(stderr, "ddlbench model: %s\n", err);
             fprintf(stderr, "ddlbench model --time: %s\n", ms ? "the GEMMs failed (the CUDA build's need device "
                                                                  "buffers: see gpu-check)" : "out of memory");
@@ -201,7 +203,8 @@ static int layer_table(const model_opts *o)
            guard_model_bytes(m, 1) / 1e9, guard_model_bytes(m, 0) / 1e9);
     if (pr) {
         double ts = sgd * 1e6 / (profile_sgd_gbps(pr) * 1e9) * 1e3; /* SGD at its own rate where the profile has one */
-        double tg = (tot[0] + tot[1]) / pr->gemm_gflops_fp32 * 1e3, tm = (mem - sgd) * 1e6 / (pr->mem_gbps * 1e9) * 1e3 + ts;
+        double tg = (tot[0] + tot[1]) / pr->gemm_gflops_fp32 * 1e3,
+               tm = (mem - sgd) * 1e6 / (pr->mem_gbps * 1e9) * 1e3 + ts;
         printf("# profile                   %s: gemm_gflops_fp32 %.6g, mem_gbps %.6g, sgd_gbps %.6g\n", o->profile,
                pr->gemm_gflops_fp32, pr->mem_gbps, profile_sgd_gbps(pr));
         printf("# predicted_gemm_ms         %.2f  (%.1f%% of compute)\n", tg, 100 * tg / (tg + tm));

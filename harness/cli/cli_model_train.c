@@ -1,5 +1,6 @@
 /* cli_model_train.c — `ddlbench model train ...` (old spelling `model --train`): the training step of
- * `ddlbench train` predicted by the α-β-γ model (harness/sim/perf_step.h) for a platform of any size, without MPI or a launch.
+ * `ddlbench train` predicted by the α-β-γ model (harness/sim/perf_step.h) for a platform of any size, without MPI or
+ * a launch.
  * Writes the rows and the CSV that `train` writes (same columns; `# backend: model` and the model's
  * inputs in the provenance lines), so the `--backend model` sweep merges them like simulated ones.
  *   ddlbench model train --model resnet50 --batch 32 -a ring,ddl,auto --bucket-mb 25
@@ -160,7 +161,8 @@ int cli_model_train(int argc, char **argv)
     if ((rc = predict(&o, m, &pf, &pr, rows))) goto out;
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
-           "(alpha-beta-gamma model, not simulated)\n", o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
+           "(alpha-beta-gamma model, not simulated)\n",
+           o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
     framework fw = train_framework(&o, o.bucket_mb[0]);
     char fdesc[256], jdesc[200];
     fw_describe(&fw, fdesc, sizeof fdesc);
@@ -168,8 +170,9 @@ int cli_model_train(int argc, char **argv)
              "1 + %g x H(%d)", o.jitter_pct, o.jitter_pct / 100, p);
     if (!fw_ideal(&fw)) printf("# framework: %s\n", fdesc);
     if (o.jitter_pct > 0) printf("# jitter: %s\n", jdesc);
-    printf("#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
-           "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
+    printf(
+        "#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
+        "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
     for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
     for (int a = 0; a < o.nalgos && o.contention_pct > 0; a++) /* the effect's own term */
         printf("# contention, %s: +%.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",

@@ -59,7 +59,8 @@ static int export_platform(const char *name, const char *path, char *err, size_t
         return snprintf(err, errlen, "--export: custom has no numbers; expected a preset or a platform file"), 2;
     if (platform_lookup(&pf, name, err, errlen)) return 2;
     platform_describe(&pf, line, sizeof line);
-    snprintf(header, sizeof header, "%s — exported by `ddlbench platform --export %s`: edit and pass as --platform FILE.\n"
+    snprintf(header, sizeof header,
+             "%s — exported by `ddlbench platform --export %s`: edit and pass as --platform FILE.\n"
              "%s\nKeys and units: harness/sim/platform_file.h; sources of the presets' numbers: docs/SOURCES.md.",
              pf.name, name, line);
     if (path) return platform_file_write(path, &pf, NULL, header, err, errlen) ? 1 : 0;

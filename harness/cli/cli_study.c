@@ -27,7 +27,8 @@
 static const opt_row rows[] = {
     { .name = "--gpus", .type = OPT_LONG, .min = 8, .max = PLATFORM_MAX_HOSTS, .off = offsetof(study_opts, run.gpus),
       .help = "GPUs of every figure, a multiple of 8 (4- and 8-GPU nodes; default: each\nfigure's published scale)" },
-    { .name = "--bucket-mb", .type = OPT_LONG, .min = 1, .max = CLI_BUCKET_MB_MAX, .off = offsetof(study_opts, run.bucket_mb),
+    { .name = "--bucket-mb", .type = OPT_LONG, .min = 1, .max = CLI_BUCKET_MB_MAX,
+      .off = offsetof(study_opts, run.bucket_mb),
       .help = "bucket cap of the overlapped corners, MiB (default 25)" },
     { .name = "--platform-dir", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, run.dir),
       .help = "where minsky2017-*.platform and bigbasin2017.platform are\n(default harness/sim/platforms)" },
@@ -58,8 +59,11 @@ static void usage(void)
 static int parse(int argc, char **argv, study_opts *o, char *err, size_t errlen)
 {
     static char tree[4200], cat[4200]; /* the tree's platforms and catalogue from any working directory */
-    *o = (study_opts){ .run = { .bucket_mb = 25, .first_mb = 1, .dir = tree_path("harness/sim/platforms", tree, sizeof tree) },
-                       .profile = "p100", .catalogue = tree_path("harness/sim/studies", cat, sizeof cat) };
+    *o = (study_opts){
+        .run = { .bucket_mb = 25, .first_mb = 1, .dir = tree_path("harness/sim/platforms", tree, sizeof tree) },
+        .profile = "p100",
+        .catalogue = tree_path("harness/sim/studies", cat, sizeof cat)
+    };
     const opts_set sets[] = STUDY_SETS(o);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int rc = opts_parse(&p, argc, argv, err, errlen);
@@ -86,8 +90,9 @@ int cli_study_main(int argc, char **argv)
     o.figs = figs;
     for (int k = 0; k < o.nfig; k++)
         if (figs[k].baseline > study_scale(&o.run, &figs[k]))
-            return fprintf(stderr, "ddlbench study: --gpus: %ld GPUs, below the baseline of %d of entry %s\n", o.run.gpus,
-                           figs[k].baseline, figs[k].name), 2;
+            return fprintf(stderr, "ddlbench study: --gpus: %ld GPUs, below the baseline of %d of entry %s\n",
+                           o.run.gpus, figs[k].baseline, figs[k].name),
+                   2;
     if (!(c = calloc((size_t)o.nfig, sizeof *c))) return fprintf(stderr, "ddlbench study: out of memory\n"), 1;
     err[0] = '\0';
     made = o.out && *o.out && mkdir(o.out, 0777) == 0; /* one level, like mkdir; removed again on failure */
@@ -95,10 +100,12 @@ int cli_study_main(int argc, char **argv)
     if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) goto fail; /* says why mkdir failed */
     for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
         if (study_out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
-    printf("# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
-           "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s %5s %5s %5s\n", study_gpus_flag(&o, g, sizeof g),
-           o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte, o.run.bucket_mb, "platform", "ovl",
-           "batch", "ars", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%", "cyc", "jit", "hold");
+    printf(
+        "# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
+        "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s %5s %5s %5s\n",
+        study_gpus_flag(&o, g, sizeof g), o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte,
+        o.run.bucket_mb, "platform", "ovl", "batch", "ars", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%", "cyc",
+        "jit", "hold");
     int inside = 0;
     double wmax = 0, offmax = 0; /* the widest band; the centre farthest from its published figure */
     for (int k = 0; k < o.nfig; k++) {
@@ -110,8 +117,8 @@ int cli_study_main(int argc, char **argv)
         inside += study_inside(lo, hi, figs[k].published);
         wmax = hi - lo > wmax ? hi - lo : wmax;
         offmax = fabs(figs[k].published - (lo + hi) / 2) > offmax ? fabs(figs[k].published - (lo + hi) / 2) : offmax;
-        printf("# %s (efficiency at %d vs %d GPUs; entry %s)\n", figs[k].label, study_scale(&o.run, &figs[k]), figs[k].baseline,
-               figs[k].name);
+        printf("# %s (efficiency at %d vs %d GPUs; entry %s)\n", figs[k].label, study_scale(&o.run, &figs[k]),
+               figs[k].baseline, figs[k].name);
         printf("# %s\n", study_compute_desc(&o, k, cd, sizeof cd));
         printf("# %s\n", study_effects_desc(&figs[k], cd, sizeof cd));
         study_print_corners(stdout, 0, &o, &figs[k], c[k], n[k]);

@@ -29,9 +29,12 @@ void study_ttt_line(const study_opts *o, const figure *fig, const corner *c, int
 void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n)
 {
     if (md)
-        fprintf(f, "| platform | overlap | batch | allreduces | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm "
-                   "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) | "
-                   "partial overlap cost (points) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", fig->baseline, study_scale(&o->run, fig), fig->baseline);
+        fprintf(
+            f,
+            "| platform | overlap | batch | allreduces | step at %d GPUs (ms) | step at %d GPUs (ms) | exposed comm "
+            "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) | "
+            "partial overlap cost (points) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+            fig->baseline, study_scale(&o->run, fig), fig->baseline);
     for (int i = 0; i < n; i++)
         fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f | %.1f |\n"
                       : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f %5.1f %5.1f %5.1f\n",
@@ -51,8 +54,10 @@ const char *study_effects_desc(const figure *fig, char *buf, size_t len)
         at += snprintf(buf + at, len - (size_t)at, " stragglers, %g%% mean extra GEMM time per rank and step (%s);",
                        fig->jitter_pct, fig->jitter_source);
     if (fig->overlap_from_pct > 0 && at >= 0 && (size_t)at < len)
-        at += snprintf(buf + at, len - (size_t)at, " partial overlap, nothing enqueued before %g%% of the gradients are "
-                       "ready, on the overlapped corners (%s);", fig->overlap_from_pct, fig->overlap_source);
+        at += snprintf(buf + at, len - (size_t)at,
+                       " partial overlap, nothing enqueued before %g%% of the gradients are "
+                       "ready, on the overlapped corners (%s);",
+                       fig->overlap_from_pct, fig->overlap_source);
     if (!(fig->cycle_ms > 0) && !(fig->jitter_pct > 0) && !(fig->overlap_from_pct > 0) && at >= 0 && (size_t)at < len)
         snprintf(buf + at, len - (size_t)at, " none (ideal: buckets as they complete, no stragglers)");
     else if (at > 0 && (size_t)at <= len && buf[at - 1] == ';') buf[at - 1] = '\0';
@@ -108,24 +113,31 @@ const char *study_gpus_flag(const study_opts *o, char *buf, size_t len)
 static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
 {
     char v[200], t[800], g[32], bs[32], cd[500];
-    if (!pass) fprintf(f, "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
-                          "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
-                          "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts\n",
-                       study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb);
-    else fprintf(f, "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
-                    "(`make study`): the alpha-beta-gamma step of harness/sim/perf_step.h for every entry of the catalogue "
-                    "(%s) on the platform files in %s, GEMM rate %.0f GFLOP/s and reduction cost %.5f ns/B. Every constant "
-                    "and its source: docs/SOURCES.md. The band of a figure spans its entry's unknowns (overlap off/on; its "
-                    "platform alternatives, e.g. 1 or 2 EDR ports for the Minsky); its centre is the middle of the band.\n\n",
-                 study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb, o->catalogue, o->run.dir, pr->gemm_gflops_fp32,
-                 pr->reduce_ns_per_byte);
+    if (!pass)
+        fprintf(f,
+                "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
+                "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
+                "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts\n",
+                study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb);
+    else
+        fprintf(
+            f,
+            "# Published scaling figures, predicted with bands\n\n`ddlbench study %s--profile %s --bucket-mb %ld` "
+            "(`make study`): the alpha-beta-gamma step of harness/sim/perf_step.h for every entry of the catalogue "
+            "(%s) on the platform files in %s, GEMM rate %.0f GFLOP/s and reduction cost %.5f ns/B. Every constant "
+            "and its source: docs/SOURCES.md. The band of a figure spans its entry's unknowns (overlap off/on; its "
+            "platform alternatives, e.g. 1 or 2 EDR ports for the Minsky); its centre is the middle of the band.\n\n",
+            study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb, o->catalogue, o->run.dir,
+            pr->gemm_gflops_fp32, pr->reduce_ns_per_byte);
     for (int k = 0; k < o->nfig; k++) {
         const figure *fg = &o->figs[k];
         double lo, hi;
         study_band(c[k], n[k], &lo, &hi);
         if (pass) {
-            fprintf(f, "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
-                       "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n", fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(&o->run, fg), fg->algo,
+            fprintf(f,
+                    "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
+                    "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n",
+                    fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(&o->run, fg), fg->algo,
                     *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
             fprintf(f, "%s.\n\n", study_compute_desc(o, k, cd, sizeof cd));
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));
@@ -138,11 +150,13 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             continue;
         }
         for (int i = 0; i < n[k]; i++)
-            fprintf(f, "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n", fg->label, fg->model,
-                    c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces,
-                    fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3,
-                    c[k][i].eff, c[k][i].eff1, fg->published,
-                    workload_hours(workload_of(fg->model), (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s),
+            fprintf(f,
+                    "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n",
+                    fg->label, fg->model, c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off",
+                    c[k][i].full.allreduces, fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3,
+                    c[k][i].full.exposed_s * 1e3, c[k][i].eff, c[k][i].eff1, fg->published,
+                    workload_hours(workload_of(fg->model),
+                                   (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s),
                     fg->published_hours, study_scale(&o->run, fg), fg->name, o->compute_scale[k], c[k][i].share[0],
                     c[k][i].share[1], c[k][i].share[2]);
     }

@@ -63,7 +63,8 @@ static const opt_row rows[] = {
               "with two or more configurations, else 1; simulation repeats exactly: 1)" },
     { .name = "--check", .type = OPT_FLAG, .off = offsetof(train_opts, check),
       .help = "known per-rank gradients; verify every allreduced value (exit 1 if wrong)" },
-    { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S", .off = offsetof(train_opts, timeout_s),
+    { .name = "--timeout", .type = OPT_LONG, .min = 0, .max = 1000000, .unit = "S",
+      .off = offsetof(train_opts, timeout_s),
       .expect = "seconds, an integer in 0..1000000",
       .help = "watchdog: a step (or a configuration's setup) not done in S seconds\n"
               "prints one line per rank and aborts the job, exit 1 (default 300; 0 = off)" },
@@ -139,7 +140,8 @@ static int check_combinations(const train_opts *o, char *err, size_t errlen)
     int ddl = 0;
     for (int k = 0; k < o->nalgos; k++) ddl |= !strcmp(o->algos[k], "ddl");
     if ((o->grid || o->patterns) && !ddl) {
-        snprintf(err, errlen, "%s: applies to -a ddl only; expected ddl among the algorithms", o->grid ? "--grid" : "--patterns");
+        snprintf(err, errlen, "%s: applies to -a ddl only; expected ddl among the algorithms",
+                 o->grid ? "--grid" : "--patterns");
         return 2;
     }
     if (o->cost_gpn && !o->cost_platform) {
@@ -174,7 +176,8 @@ static int resolve_poll(train_opts *o, char *err, size_t errlen)
 int train_parse_opts(int argc, char **argv, train_opts *o, char *err, size_t errlen)
 {
     *o = (train_opts){ .model = "resnet50", .batch = 32, .image = 224, .steps = 10, .warmup = 2,
-                       .algos = { "ddl" }, .nalgos = 1, .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1, .poll_us = -1,
+                       .algos = { "ddl" }, .nalgos = 1, .bucket_mb = { 25 }, .nbuckets = 1, .first_mb = 1,
+                       .poll_us = -1,
                        .timeout_s = TRAIN_TIMEOUT_S, .full = 1, .seed = 1 };
     platform_opts po = PLATFORM_OPTS_INIT;
     const opts_set sets[] = TRAIN_SETS(o, &po);

@@ -30,8 +30,9 @@ void train_compare_rows(train_row *rows, int n, int nrounds)
     for (int i = 0; i < n; i++) {
         const train_row *b = &rows[best];
         rows[i].vs_best = rows[i].step.median / b->step.median - 1;
-        rows[i].sig = n < 2 ? TRAIN_ALONE : i == best ? TRAIN_BEST
-                                          : rounds_differ(&rows[i].step, &b->step, rows[i].round_med, b->round_med, nrounds);
+        rows[i].sig = n < 2       ? TRAIN_ALONE
+                      : i == best ? TRAIN_BEST
+                                  : rounds_differ(&rows[i].step, &b->step, rows[i].round_med, b->round_med, nrounds);
     }
 }
 
@@ -40,7 +41,11 @@ static void vs_best_cell(const train_row *r, char *out, size_t len)
 {
     if (r->sig == TRAIN_ALONE) snprintf(out, len, "-");
     else if (r->sig == TRAIN_BEST) snprintf(out, len, "best");
-    else snprintf(out, len, "%+.1f%%%s", 100 * r->vs_best, r->sig == ROUNDS_SAME ? "(ns)" : r->sig == ROUNDS_NA ? "(NA)" : "");
+    else
+        snprintf(out, len, "%+.1f%%%s", 100 * r->vs_best,
+                 r->sig == ROUNDS_SAME ? "(ns)"
+                 : r->sig == ROUNDS_NA ? "(NA)"
+                                       : "");
 }
 
 const char *train_effects_line(const train_opts *o, char *buf, size_t len)
@@ -60,17 +65,22 @@ const char *train_effects_line(const train_opts *o, char *buf, size_t len)
 
 void train_print_header(FILE *f, const train_opts *o, int size, const char *jline)
 {
-    fprintf(f, "# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s x %ld round%s%s, "
-               "compute %s\n", o->model, o->batch, o->image, size, o->warmup, o->steps, o->check ? ", checking gradients" : "",
-            o->rounds, o->rounds > 1 ? "s (interleaved: each round runs every configuration once, in turn)" : "",
-            jline, o->full ? "full" : "gemm");
-    fprintf(f, "# times in ms over rounds x steps: the median step, min, max and IQR (q3 - q1); its breakdown is the\n"
-               "# median step's own, on the rank whose step was longest: step = gemm + nongemm + exposed + sgd + other\n"
-               "# (other: the harness's own time); compute = gemm + nongemm + the harness's time before the last\n"
-               "# gradient; comm = allreduce busy time, overlapped or not. vs_best: against the fastest, (ns) = not\n"
-               "# significant (within the larger IQR or 0.1%%, or a round ordered them otherwise), (NA) = under %d samples\n"
-               "#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
-               "      sgd     other    vs_best   images/s  wrong\n", ROUNDS_MIN_SAMPLES);
+    fprintf(f,
+            "# ddlbench train: %s batch %ld image %ld, %d ranks, %ld warm-up + %ld timed steps%s x %ld round%s%s, "
+            "compute %s\n",
+            o->model, o->batch, o->image, size, o->warmup, o->steps, o->check ? ", checking gradients" : "", o->rounds,
+            o->rounds > 1 ? "s (interleaved: each round runs every configuration once, in turn)" : "", jline,
+            o->full ? "full" : "gemm");
+    fprintf(
+        f,
+        "# times in ms over rounds x steps: the median step, min, max and IQR (q3 - q1); its breakdown is the\n"
+        "# median step's own, on the rank whose step was longest: step = gemm + nongemm + exposed + sgd + other\n"
+        "# (other: the harness's own time); compute = gemm + nongemm + the harness's time before the last\n"
+        "# gradient; comm = allreduce busy time, overlapped or not. vs_best: against the fastest, (ns) = not\n"
+        "# significant (within the larger IQR or 0.1%%, or a round ordered them otherwise), (NA) = under %d samples\n"
+        "#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
+        "      sgd     other    vs_best   images/s  wrong\n",
+        ROUNDS_MIN_SAMPLES);
 }
 
 static void print_na(FILE *f, double v, const char *fmt)
@@ -103,7 +113,8 @@ static void print_rank_rows(FILE *f, const train_opts *o, int size, const train_
         fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d", o->model, o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets);
         fprintf(f, ",%.4f,%.4f,%.4f", m[F_STEP] * 1e3, m[F_COUNT] * 1e3, m[F_COUNT + 1] * 1e3);
         for (int x = F_COMPUTE; x < F_COUNT; x++) fprintf(f, ",%.4f", m[x] * 1e3);
-        fprintf(f, ",%.3f,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA", m[F_STEP] > 0 ? 100 * m[F_OTHER] / m[F_STEP] : 0.0);
+        fprintf(f, ",%.3f,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA",
+                m[F_STEP] > 0 ? 100 * m[F_OTHER] / m[F_STEP] : 0.0);
         fprintf(f, ",%d,NA,%.4f,NA,%d\n", k, (m[F_COMPUTE] - br.median) * 1e3, bench_rank_straggler(&br, m[F_COMPUTE]));
     }
 }
@@ -124,9 +135,15 @@ static void print_csv_row(FILE *f, const train_opts *o, int size, const train_ro
     print_na(f, r->ipc, ",%.3f");
     if (w && h >= 0) fprintf(f, ",%s,%d,%ld,%.4f,%.3f", w->dataset, w->epochs, w->images, h, h * size);
     else fputs(",NA,NA,NA,NA,NA", f);
-    fprintf(f, ",%ld,%zu,%.4f,%.4f,%.4f", o->rounds, r->step.n, r->step.q1 * 1e3, r->step.q3 * 1e3, (r->step.q3 - r->step.q1) * 1e3);
+    fprintf(f, ",%ld,%zu,%.4f,%.4f,%.4f", o->rounds, r->step.n, r->step.q1 * 1e3, r->step.q3 * 1e3,
+            (r->step.q3 - r->step.q1) * 1e3);
     if (r->sig == TRAIN_ALONE) fputs(",NA,NA", f);
-    else fprintf(f, ",%.3f,%s", 100 * r->vs_best, r->sig == TRAIN_BEST ? "best" : r->sig == ROUNDS_DIFFER ? "yes" : r->sig == ROUNDS_SAME ? "no" : "NA");
+    else
+        fprintf(f, ",%.3f,%s", 100 * r->vs_best,
+                r->sig == TRAIN_BEST      ? "best"
+                : r->sig == ROUNDS_DIFFER ? "yes"
+                : r->sig == ROUNDS_SAME   ? "no"
+                                          : "NA");
     if (r->ranks) print_rank_rows(f, o, size, r);
     else fputc('\n', f);
 }
@@ -143,10 +160,10 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
     snprintf(wrong, sizeof wrong, r->wrong < 0 ? "N/A" : "%ld", r->wrong);
     char vs[32];
     vs_best_cell(r, vs, sizeof vs);
-    fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %10s %10.1f %6s\n", r->algo,
-            r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3, (r->step.q3 - r->step.q1) * 1e3,
-            m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3, m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3,
-            m[F_OTHER] * 1e3, vs, r->images_per_s, wrong);
+    fprintf(f, "%6s %6ld %5d %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %10s %10.1f %6s\n",
+            r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3,
+            (r->step.q3 - r->step.q1) * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
+            m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, vs, r->images_per_s, wrong);
     if (!r->ranks || spread(r, size, &br)) return;
     fprintf(f, "#   ranks' own compute: median %.2f ms, MAD %.2f ms, slowest rank %d (+%.2f ms); stragglers:",
             br.median * 1e3, br.mad * 1e3, br.slowest, br.lag * 1e3);
@@ -162,25 +179,31 @@ void train_print_comparison(FILE *f, const train_opts *o, const train_row *rows,
         if (rows[i].sig == TRAIN_BEST) best = i;
     if (best < 0) return;
     const train_row *b = &rows[best];
-    fprintf(f, "# against the fastest, %s %ld MB (median %.2f ms, IQR %.2f ms over %zu steps in %ld round%s):\n", b->algo,
-            b->bucket_mb, b->step.median * 1e3, (b->step.q3 - b->step.q1) * 1e3, b->step.n, o->rounds, o->rounds > 1 ? "s" : "");
+    fprintf(f, "# against the fastest, %s %ld MB (median %.2f ms, IQR %.2f ms over %zu steps in %ld round%s):\n",
+            b->algo, b->bucket_mb, b->step.median * 1e3, (b->step.q3 - b->step.q1) * 1e3, b->step.n, o->rounds,
+            o->rounds > 1 ? "s" : "");
     for (int i = 0; i < n; i++) {
         const train_row *r = &rows[i];
         if (i == best) continue;
-        double d = (r->step.median - b->step.median) * 1e3, iq = (r->step.q3 - r->step.q1) * 1e3, ib = (b->step.q3 - b->step.q1) * 1e3;
+        double d = (r->step.median - b->step.median) * 1e3, iq = (r->step.q3 - r->step.q1) * 1e3,
+               ib = (b->step.q3 - b->step.q1) * 1e3;
         double spread = iq > ib ? iq : ib;
-        fprintf(f, "#   %s %ld MB vs %s %ld MB: %+.2f ms (%+.1f%%): ", r->algo, r->bucket_mb, b->algo, b->bucket_mb, d, 100 * r->vs_best);
+        fprintf(f, "#   %s %ld MB vs %s %ld MB: %+.2f ms (%+.1f%%): ", r->algo, r->bucket_mb, b->algo, b->bucket_mb, d,
+                100 * r->vs_best);
         if (r->sig == ROUNDS_NA)
             fprintf(f, "not assessed (under %d timed steps%s)\n", ROUNDS_MIN_SAMPLES,
-                    kern_simulated() ? "; a simulated step repeats exactly, so the difference is exact" : "; run more --steps");
+                    kern_simulated() ? "; a simulated step repeats exactly, so the difference is exact"
+                                     : "; run more --steps");
         else if (r->sig == ROUNDS_DIFFER)
-            fprintf(f, "significant (beyond the larger IQR, %.2f ms%s)\n", spread, o->rounds > 1 ? ", and so in every round" : "");
+            fprintf(f, "significant (beyond the larger IQR, %.2f ms%s)\n", spread,
+                    o->rounds > 1 ? ", and so in every round" : "");
         else if (d <= ROUNDS_FLOOR * b->step.median * 1e3)
             fprintf(f, "not significant (under %g%% of the step)\n", ROUNDS_FLOOR * 100);
         else if (d <= spread)
             fprintf(f, "not significant (within the larger IQR, %.2f ms)\n", spread);
         else
-            fprintf(f, "not significant (beyond the larger IQR, %.2f ms, but a round ordered them the other way)\n", spread);
+            fprintf(f, "not significant (beyond the larger IQR, %.2f ms, but a round ordered them the other way)\n",
+                    spread);
     }
 }
 
@@ -192,12 +215,15 @@ void train_print_time_to_train(FILE *f, const train_opts *o, int size, const tra
     int study = o->image == STUDY_IMAGE; /* the study's figure is for its image size only */
     workload_fmt_time(w->study_hours, st, sizeof st);
     if (study)
-        fprintf(f, "# time to train: %s, %d epochs of %s (%ld images; epochs %s); %s\n", o->model, w->epochs, w->dataset,
-                w->images, w->epochs_note, WORKLOAD_ASSUMPTIONS);
+        fprintf(f, "# time to train: %s, %d epochs of %s (%ld images; epochs %s); %s\n", o->model, w->epochs,
+                w->dataset, w->images, w->epochs_note, WORKLOAD_ASSUMPTIONS);
     else
-        fprintf(f, "# time to train, a projection of this configuration only (image %ld, not the study's %d: not comparable with\n"
-                   "# the study's time): %s, %d epochs of %s (%ld images; epochs %s); %s\n", o->image, STUDY_IMAGE, o->model,
-                w->epochs, w->dataset, w->images, w->epochs_note, WORKLOAD_ASSUMPTIONS);
+        fprintf(f,
+                "# time to train, a projection of this configuration only (image %ld, not the study's %d: not "
+                "comparable with\n"
+                "# the study's time): %s, %d epochs of %s (%ld images; epochs %s); %s\n",
+                o->image, STUDY_IMAGE, o->model, w->epochs, w->dataset, w->images, w->epochs_note,
+                WORKLOAD_ASSUMPTIONS);
     for (int i = 0; i < n; i++) {
         double h = workload_hours(w, rows[i].images_per_s);
         workload_fmt_time(h, t, sizeof t);

@@ -1,5 +1,6 @@
 /* counters.c — PAPI behind counters.h in the real builds (counters_sim.c is the simulation's).
- * With DDL_HAVE_PAPI: one event set on the calling thread, started once; counters_begin/end read it and accumulate the difference, so a
+ * With DDL_HAVE_PAPI: one event set on the calling thread, started once; counters_begin/end read it and accumulate the
+ * difference, so a
  * region costs two PAPI_read calls and nothing is started or stopped per GEMM. Without: stubs that
  * report the counters unavailable, so the CSV columns read NA. */
 #include "counters.h"

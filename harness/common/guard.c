@@ -31,8 +31,8 @@ int guard_fault_init(char *err, size_t errlen)
     fault.on = fault.slow = 0;
     if (!s) return 0;
     if (!strncmp(s, "slow:", 5)) {
-        if (parse_list(s + 5, ':', buf, sizeof buf, items, 3, &n) || n != 2 || parse_int(items[0], 0, 1L << 30, &fault.rank) ||
-            parse_int(items[1], 1, 3600000, &fault.ms)) {
+        if (parse_list(s + 5, ':', buf, sizeof buf, items, 3, &n) || n != 2 ||
+            parse_int(items[0], 0, 1L << 30, &fault.rank) || parse_int(items[1], 1, 3600000, &fault.ms)) {
             snprintf(err, errlen, "DDL_FAULT_INJECT: expected slow:RANK:MS (MS 1..3600000), got \"%.64s\"", s);
             return 2;
         }
@@ -40,7 +40,8 @@ int guard_fault_init(char *err, size_t errlen)
         return 0;
     }
     if (parse_list(s, ':', buf, sizeof buf, items, 3, &n) || n < 2 || parse_int(items[0], 0, 1L << 30, &fault.rank) ||
-        parse_int(items[1], 0, 1L << 40, &fault.step) || (n == 3 && strcmp(items[2], "kill") && strcmp(items[2], "stop"))) {
+        parse_int(items[1], 0, 1L << 40, &fault.step) ||
+        (n == 3 && strcmp(items[2], "kill") && strcmp(items[2], "stop"))) {
         snprintf(err, errlen, "DDL_FAULT_INJECT: expected RANK:STEP[:kill|stop] or slow:RANK:MS, got \"%.64s\"", s);
         return 2;
     }
@@ -52,7 +53,8 @@ int guard_fault_init(char *err, size_t errlen)
 void guard_fault_point(int rank, long step)
 {
     if (!fault.on || rank != fault.rank || step != fault.step) return;
-    fprintf(stderr, "fault injection: rank %d step %ld: raising %s\n", rank, step, fault.sig == SIGSTOP ? "SIGSTOP" : "SIGKILL");
+    fprintf(stderr, "fault injection: rank %d step %ld: raising %s\n", rank, step,
+            fault.sig == SIGSTOP ? "SIGSTOP" : "SIGKILL");
     fflush(stderr);
     raise(fault.sig);
 }
@@ -92,8 +94,8 @@ int guard_mem_check(double bytes, const char *what, const char *expected, char *
 {
     size_t have = guard_mem_per_rank();
     if (!have || bytes <= (double)have) return 0;
-    snprintf(err, errlen, "%s needs %.3g GB per rank but %.3g GB are available per rank; expected %s", what, bytes / 1e9,
-             (double)have / 1e9, expected);
+    snprintf(err, errlen, "%s needs %.3g GB per rank but %.3g GB are available per rank; expected %s", what,
+             bytes / 1e9, (double)have / 1e9, expected);
     return 2;
 }
 

@@ -21,7 +21,8 @@ typedef struct run_meta {
 
 /* Fills m; collective over comm (gathers the processor names). device NULL = the CPU model from
  * /proc/cpuinfo. When DDL_CLUSTER is set (an emulated cluster, harness/scripts/emucluster.sh), it
- * becomes a "# cluster: ..." line of m->extra. argv[0..argc) is the full command line (main's argv). Returns 0, or 1 if the host
+ * becomes a "# cluster: ..." line of m->extra. argv[0..argc) is the full command line (main's argv). Returns 0, or 1 if
+ * the host
  * gather failed (the other fields are filled anyway). */
 int meta_collect(MPI_Comm comm, int argc, char **argv, const char *device, run_meta *m);
 /* The fields that need no MPI (commit, BLAS, device, date, command); mpi and hosts left empty. */

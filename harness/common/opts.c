@@ -158,7 +158,8 @@ static int list(const opt_row *r, const char *v, void *base, void *dst, char *er
     if (r->type == OPT_LIST) {
         long vals[LIST_MAX];
         for (int i = 0; i < n; i++)
-            if (parse_int(items[i], (long)r->min, (long)r->max, &vals[i])) return bad(r, items[i], 1, NULL, err, errlen);
+            if (parse_int(items[i], (long)r->min, (long)r->max, &vals[i]))
+                return bad(r, items[i], 1, NULL, err, errlen);
         memcpy(dst, vals, (size_t)n * sizeof vals[0]);
     } else {
         for (int i = 0; i < n; i++)

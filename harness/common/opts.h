@@ -71,7 +71,8 @@ typedef struct opts_parser {
 
 enum { OPTS_OK = 0, OPTS_HELP = 1, OPTS_BAD = 2, OPTS_NOT_MINE = 3 };
 
-/* Parse argv[1..argc-1]. A word VAR=value whose VAR is a row's make spelling is that option. -h and --help stop the parse at once: OPTS_HELP (options before it were
+/* Parse argv[1..argc-1]. A word VAR=value whose VAR is a row's make spelling is that option. -h and --help stop the
+ * parse at once: OPTS_HELP (options before it were
  * checked). "--" ends the options. Returns OPTS_OK, OPTS_HELP, or OPTS_BAD with one line in err
  * (the option, what was expected, what was got; an unknown option with the nearest name). */
 int opts_parse(opts_parser *p, int argc, char **argv, char *err, size_t errlen);

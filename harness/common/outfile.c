@@ -104,15 +104,20 @@ static int examine(const char *path, char *final, size_t len, int *direct, struc
         if (!S_ISREG(st->st_mode))
             return snprintf(why, wl, "is a %s; expected a regular file, a FIFO or a character device",
                             S_ISBLK(st->st_mode) ? "block device" : "socket"), 2;
-        if (kernel_fs(final)) return snprintf(why, wl, "is a kernel interface file (/proc, /sys); expected a results file"), 2;
+        if (kernel_fs(final))
+            return snprintf(why, wl, "is a kernel interface file (/proc, /sys); expected a results file"), 2;
         if (access(final, W_OK)) return snprintf(why, wl, "not writable (%s)", strerror(errno)), 2;
     }
     dir_of(final, dir, sizeof dir);
     struct stat ds;
     if (stat(dir, &ds) != 0) return snprintf(why, wl, "directory %.200s: %s", dir, strerror(errno)), 2;
     if (!S_ISDIR(ds.st_mode)) return snprintf(why, wl, "%.200s is not a directory", dir), 2;
-    if (kernel_fs(dir)) return snprintf(why, wl, "directory %.200s is a kernel interface (/proc, /sys); expected a results directory", dir), 2;
-    if (access(dir, W_OK | X_OK)) return snprintf(why, wl, "directory %.200s: not writable (%s)", dir, strerror(errno)), 2;
+    if (kernel_fs(dir))
+        return snprintf(why, wl, "directory %.200s is a kernel interface (/proc, /sys); expected a results directory",
+                        dir),
+               2;
+    if (access(dir, W_OK | X_OK))
+        return snprintf(why, wl, "directory %.200s: not writable (%s)", dir, strerror(errno)), 2;
     if (probe(dir)) return snprintf(why, wl, "directory %.200s: cannot create files (%s)", dir, strerror(errno)), 2;
     snprintf(tmp, sizeof tmp, "%s.tmp", final);
     if (lstat(tmp, &ds) == 0 && !S_ISREG(ds.st_mode))

@@ -44,7 +44,8 @@ static int add_provenance(cJSON *prov, char *line)
     if (!csv_meta(line, &key, &value)) return 0; /* a comment, not a key */
     cJSON *v = cJSON_CreateString(value);
     if (!v) return -1;
-    if (cJSON_GetObjectItemCaseSensitive(prov, key)) return cJSON_ReplaceItemInObjectCaseSensitive(prov, key, v) ? 0 : -1;
+    if (cJSON_GetObjectItemCaseSensitive(prov, key))
+        return cJSON_ReplaceItemInObjectCaseSensitive(prov, key, v) ? 0 : -1;
     return cJSON_AddItemToObject(prov, key, v) ? 0 : -1;
 }
 

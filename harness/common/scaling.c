@@ -227,9 +227,10 @@ static void write_table(const merge_state *m, const sfile *files, const scaling_
         else sb_puts(o, line);
         sb_puts(o, "\n");
     }
-    sb_puts(o, "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets,"
-               "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,"
-               "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," SCALING_EXTRA "\n");
+    sb_puts(
+        o, "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets,"
+           "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,"
+           "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," SCALING_EXTRA "\n");
     double G = (double)s->gpus_per_node;
     for (int i = 0; i < m->nrows; i++) {
         const srow *r = &m->rows[i];

@@ -41,7 +41,8 @@ static void steps(const char *train_args, long long *steps, long long *warm)
         if (prev && !strcmp(prev, "--steps")) s = a;
         if (prev && !strcmp(prev, "--warmup")) w = a;
     }
-    int digits = s[strspn(s, "0123456789")] == '\0' && w[strspn(w, "0123456789")] == '\0' && strlen(s) < 10 && strlen(w) < 10;
+    int digits =
+        s[strspn(s, "0123456789")] == '\0' && w[strspn(w, "0123456789")] == '\0' && strlen(s) < 10 && strlen(w) < 10;
     *steps = digits ? atoll(s) : 10;
     *warm = digits ? atoll(w) : 2;
 }
@@ -54,7 +55,7 @@ long long sweep_weight(const sweep_params *p, int nbuckets, long g)
         nalg += k > 0;
         nq += (k == 3 && !strncmp(a, "mpi", 3)) || (k == 4 && !strncmp(a, "ring", 4));
     }
-    if (!strcmp(p->backend, "model")) return nalg * (g / 1024 + 1); /* no launch: model_cost's O(g) loops */
+    if (!strcmp(p->backend, "model")) return nalg * (g / 1024 + 1); /* no launch: perf_cost's O(g) loops */
     if (sweep_ring_modelled(p, g)) nalg--, nq--;                      /* the ring from the model: no launch */
     steps(p->train_args, &st, &wu);
     long long mp = (nbuckets > 0 ? nbuckets : 5) * 20;

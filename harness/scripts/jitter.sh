@@ -22,7 +22,8 @@ exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -x "$exe" ] && [ -x "$sim" ] || die "$exe and $sim must be built (make all sim)"
 mkdir -p "$out/p1" "$out/pN" || die "cannot create $out"
 g=$((nodes * 4))
-"$exe" platform --preset minsky --nodes 1 --gpus-per-node 1 -o "$out/p1" >/dev/null &&
+# the 1-GPU baseline: one minsky node with 1 of its 4 GPUs (a shape the preset refuses unless overridden)
+"$exe" platform --preset minsky --nodes 1 --gpus-per-node 1 --override-platform -o "$out/p1" >/dev/null &&
     "$exe" platform --preset minsky --nodes "$nodes" -o "$out/pN" >/dev/null || exit 2
 T="train --model resnet50 --batch 32 -a ddl --bucket-mb 25 --warmup 1 --steps $steps --profile p100"
 echo "jitter_pct,gpus,step_ms_1gpu,step_ms_median,step_ms_min,step_ms_max,eff_median_pct,eff_min_pct,eff_max_pct" >"$out/jitter.csv.tmp"

@@ -55,7 +55,7 @@ awk -F, -v catf="$out.cat" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd 
         if (meta["profile"] != "") printf ", device profile %s", meta["profile"]
         printf "; up to %s nodes of %s GPUs. Data: [scaling.csv](scaling.csv) (columns: results/README.md).\n\n", meta["nodes"], meta["gpus_per_node"]
         if (meta["backend"] == "model")
-            print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/model_step.h; checked against the simulation in tests/sim_speed.sh), labelled `model` in the CSV.\n"
+            print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/perf_step.h; checked against the simulation in tests/sim_speed.sh), labelled `model` in the CSV.\n"
         print "## Scaling efficiency at the largest GPU count\n"
         print "Efficiency E(N) = images/s at N GPUs / (N/N0 x images/s at N0), against one GPU (N0 = 1) and"
         print "against one node. Published: the figures of the catalogue (harness/sim/studies, `ddlbench catalogue`)"

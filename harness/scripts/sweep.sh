@@ -143,6 +143,6 @@ reap 1
 ls "$out"/raw/*.csv >/dev/null 2>&1 && sweep merge "$out" # also when --resume found every configuration done
 failures
 [ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
-sh "$here/summary.sh" "$out/scaling.csv"
+sh "$here/summary.sh" "$out/scaling.csv" "$build/ddlbench" # the catalogue from this build's ddlbench
 echo "# results: $out/scaling.csv"
 exit "$status"

@@ -9,7 +9,8 @@
 
 int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, char *err, size_t errlen)
 {
-    step_inputs si = { in->gemm_flops / 1e9, in->gamma, in->mem_gbps, in->full, cap, first, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, in->sgd_gbps };
+    step_inputs si = { in->gemm_flops / 1e9, in->gamma, in->mem_gbps, in->full, cap, first, NULL, NULL,
+                       { 0, 0, 0, 0, 0, 0 }, 0,         in->sgd_gbps };
     step_prediction p;
     memset(out, 0, sizeof *out);
     int rc = perf_step(in->m, in->pf, in->algo, &si, &p, err, errlen);
@@ -46,8 +47,10 @@ int advise_pick(const advise_out *cells, const double *exposed, const unsigned c
     double tol = least * ADVISE_TOL_REL > ADVISE_TOL_S ? least * ADVISE_TOL_REL : ADVISE_TOL_S;
     for (int i = 0; i < n; i++) {
         if ((use && !use[i]) || exposed[i] > least + tol) continue;
-        size_t ci = cells[i].cap ? cells[i].cap : SIZE_MAX, cb = best >= 0 && cells[best].cap ? cells[best].cap : SIZE_MAX;
-        if (best < 0 || cells[i].buckets < cells[best].buckets || (cells[i].buckets == cells[best].buckets && ci > cb)) best = i;
+        size_t ci = cells[i].cap ? cells[i].cap : SIZE_MAX,
+               cb = best >= 0 && cells[best].cap ? cells[best].cap : SIZE_MAX;
+        if (best < 0 || cells[i].buckets < cells[best].buckets || (cells[i].buckets == cells[best].buckets && ci > cb))
+            best = i;
     }
     return best;
 }

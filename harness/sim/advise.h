@@ -45,7 +45,8 @@ int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, 
 #define ADVISE_TOL_REL 0.10
 int advise_pick(const advise_out *cells, const double *exposed, const unsigned char *use, int n);
 /* The rule advise_pick applies, in words, from ADVISE_TOL_S and ADVISE_TOL_REL, into buf (for --help and
- * the advice line): "the fewest buckets within 0.1 ms or 10% (the larger) of the least exposed, then the larger cap". */
+ * the advice line): "the fewest buckets within 0.1 ms or 10% (the larger) of the least exposed, then the larger cap".
+ * */
 void advise_rule(char *buf, size_t len);
 /* The setting with the least exposed communication (first on ties), among use (NULL = all); -1 if none. */
 int advise_least(const double *exposed, const unsigned char *use, int n);

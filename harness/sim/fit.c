@@ -6,8 +6,9 @@
 
 /* Minimise Σ ((α + n β - t) / t)² over [i0, i1). flat: a segment below another may be flat or fall
  * with size (latency-bound sizes whose noise outweighs their bandwidth term: a shaped link's small
- * messages, 2026-12-03): then t = α, its best constant, with a β so small that n β stays under 0.1%
- * of α there. Otherwise (or the last segment, whose β is the link's) no positive β: -1. */
+ * messages, docs/BENCHMARKS.md "Notes moved from code comments"): then t = α, its best constant,
+ * with a β so small that n β stays under 0.1% of α there. Otherwise (or the last segment, whose β is the link's) no
+ * positive β: -1. */
 static int fit_range(const double *n, const double *t, int i0, int i1, int flat, fit_line *out)
 {
     double sw = 0, swn = 0, swnn = 0, swt = 0, swnt = 0;
@@ -99,7 +100,8 @@ static void partitions(fit_model *best, int *found, const double *n, const doubl
 {
     if (i == nseg) {
         fit_model c = *best;
-        if (!make_segments(&c, n, t, count, nseg, first) && (!*found || c.rms_pct < best->rms_pct)) *best = c, *found = 1;
+        if (!make_segments(&c, n, t, count, nseg, first) && (!*found || c.rms_pct < best->rms_pct))
+            *best = c, *found = 1;
         return;
     }
     for (int a = first[i - 1] + FIT_MIN_SEGMENT; a + (nseg - i) * FIT_MIN_SEGMENT <= count; a++) {

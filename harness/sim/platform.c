@@ -29,7 +29,8 @@ static const preset_row presets[] = {
         .profile = "p100" },
       "IBM Minsky: 4 P100/node, NVLink 1.0, IB EDR 100 Gb/s" },
     /* Facebook Big Basin (Goyal et al., arXiv 1706.02677; docs/SOURCES.md §2):
-     *   8 P100 per node (docs/SOURCES.md §2); intra_bw 80 GB/s: P100 SXM2 NVLink 1.0, 4 x 20 GB/s (docs/SOURCES.md §1);
+     *   8 P100 per node (docs/SOURCES.md §2); intra_bw 80 GB/s: P100 SXM2 NVLink 1.0, 4 x 20 GB/s
+     *   (docs/SOURCES.md §1);
      *   intra_lat 5 us: assumption; nic_bw 6.25 GB/s: 50 Gbit Ethernet per server (docs/SOURCES.md §2);
      *   inter_lat 30 us: assumption (TCP over Ethernet through Gloo; not checked). */
     { { .name = "bigbasin", .gpus_per_node = 8, .intra_bw = 80e9, .intra_lat = 5e-6, .nic_bw = 6.25e9,
@@ -118,13 +119,14 @@ static int regroup(platform *pf, int g, char *err, size_t errlen)
     if (r0 > 1) pf->nics = g > q ? g / q : 1, pf->nic_bw = per_nic * platform_nics(pf);
     if (platform_sockets(pf) == 2 && g != g0) {
         if (g > g0 / 2)
-            return snprintf(err, errlen, "--gpus-per-node %d: platform %s has two sockets of %d GPUs; expected %d, or at "
-                                         "most %d", g, pf->name, g0 / 2, g0, g0 / 2), 2;
+            return snprintf(err, errlen, "--gpus-per-node %d: platform %s has two sockets of %d GPUs; expected %d, "
+                            "or at most %d", g, pf->name, g0 / 2, g0, g0 / 2), 2;
         pf->sockets = 1;
     }
     if (platform_has_links(pf)) { /* the first g GPUs' links among themselves */
-        if (g > g0) return snprintf(err, errlen, "--gpus-per-node %d: platform %s links %d GPUs pair by pair; expected at "
-                                                 "most %d", g, pf->name, g0, g0), 2;
+        if (g > g0)
+            return snprintf(err, errlen, "--gpus-per-node %d: platform %s links %d GPUs pair by pair; expected "
+                            "at most %d", g, pf->name, g0, g0), 2;
         unsigned char sub[sizeof pf->links] = { 0 };
         for (int i = 0; i < g; i++)
             for (int j = 0; j < g; j++) sub[i * g + j] = pf->links[i * g0 + j];
@@ -178,7 +180,8 @@ void platform_describe(const platform *pf, char *buf, size_t len)
                               pf->link_bw / 1e9, pf->host_bw / 1e9, pf->host_lat * 1e6);
     if (n < len)
         n += (size_t)snprintf(buf + n, len - n, "; %d NIC%s x %.4g GB/s, %.3g us", platform_nics(pf),
-                              platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9, pf->inter_lat * 1e6);
+                              platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9,
+                              pf->inter_lat * 1e6);
     if (n < len && pf->leaf_nodes)
         snprintf(buf + n, len - n, "; leaves of %d nodes%s, %.3g:1, spine %.3g us", pf->leaf_nodes,
                  pf->rail_leaves ? " per rail" : "", platform_oversub(pf), platform_spine_lat(pf) * 1e6);
@@ -201,7 +204,8 @@ int platform_profile(const platform *pf, const char *given, int override, const 
     if (!given) return *out = pf->profile[0] ? pf->profile : "p100", 0;
     profile_stem(given, stem, sizeof stem);
     *out = given;
-    if (override || !pf->profile[0] || !strcmp(stem, pf->profile) || strchr(given, '/')) return 0; /* a file: as given */
+    if (override || !pf->profile[0] || !strcmp(stem, pf->profile) || strchr(given, '/'))
+        return 0; /* a file: as given */
     profile probe;
     if (profile_load(given, &probe, err, errlen)) return 0; /* no such profile: the caller's load says so */
     snprintf(err, errlen, "--profile %.64s: platform %s has %s GPUs (its profile); expected %s, or --override-platform "
@@ -225,8 +229,8 @@ const char *platform_preset_names(void)
     static char names[256];
     size_t used = 0;
     for (int i = 0; i < NPRESETS && used < sizeof names; i++)
-        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? (i == NPRESETS - 1 ? " or " : ", ") : "",
-                                 presets[i].pf.name);
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                 i ? (i == NPRESETS - 1 ? " or " : ", ") : "", presets[i].pf.name);
     return names;
 }
 
@@ -243,7 +247,8 @@ static int check_links(const platform *pf, char *err, size_t errlen)
     for (int i = 0; i < PLATFORM_LINK_GPUS * PLATFORM_LINK_GPUS; i++) {
         int a = i / g, b = i % g, k = pf->links[i];
         if (k && (i >= g * g || a == b || k > 18 || pf->links[b * g + a] != k))
-            return snprintf(err, errlen, "nvlinks: expected pairs of GPUs 0..%d, each pair once, 1..18 links", g - 1), 2;
+            return snprintf(err, errlen, "nvlinks: expected pairs of GPUs 0..%d, each pair once, 1..18 links", g - 1),
+                   2;
     }
     if (bad_positive(pf->link_bw, 1e15) || bad_positive(pf->host_bw, 1e15) || !(pf->host_lat >= pf->intra_lat) ||
         pf->host_lat > 1)
@@ -272,7 +277,8 @@ static int platform_check_fabric(const platform *pf, char *err, size_t errlen)
     if (pf->rail_leaves != 0 && pf->rail_leaves != 1)
         return snprintf(err, errlen, "rail_leaves: expected yes or no"), 2;
     if (!(pf->oversub == 0 || (pf->oversub >= 1 && pf->oversub <= 1e6)))
-        return snprintf(err, errlen, "oversubscription: expected a ratio >= 1 (1 = non-blocking), got %g", pf->oversub), 2;
+        return snprintf(err, errlen, "oversubscription: expected a ratio >= 1 (1 = non-blocking), got %g", pf->oversub),
+               2;
     if (!(pf->spine_lat == 0 || (pf->spine_lat >= pf->inter_lat && pf->spine_lat <= 1)))
         return snprintf(err, errlen, "spine_lat: expected inter_lat..1 s (a message across the spine also crosses "
                                      "its leaves)"), 2;
@@ -337,30 +343,6 @@ int platform_parse_lat(const char *s, double *out)
     static const unit u[] = { { "", 1, 1 }, { "s", 1, 1 }, { "ms", 1, 1e3 }, { "us", 1, 1e6 }, { "ns", 1, 1e9 } };
     return parse_with_units(s, u, (int)(sizeof u / sizeof u[0]), out);
 }
-
-static int bw(const char *v, void *dst) { return platform_parse_bw(v, dst); }
-
-const opt_row platform_rows[PLATFORM_ROWS] = {
-    { .name = "--platform", .alias = "--preset", .type = OPT_STRING, .min = 1, .unit = "P",
-      .off = offsetof(platform_opts, preset),
-      .help = "machine: a preset (ddlbench platform --help lists them) or a\nplatform file (old spelling: --preset)" },
-    { .name = "--nodes", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_NODES, .off = offsetof(platform_opts, nodes),
-      .help = "nodes of the machine" },
-    { .name = "--gpus-per-node", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_GPUS_PER_NODE, .unit = "G",
-      .off = offsetof(platform_opts, gpus_per_node), .help = "GPUs (ranks) per node (default: the platform's)" },
-    { .name = "--intra-bw", .type = OPT_CUSTOM, .unit = "BW", .off = offsetof(platform_opts, intra_bw), .parse = bw,
-      .expect = "a bandwidth like 12.5G (bytes/s) or 100Gbit", .help = "--platform custom: GPU link bandwidth per direction" },
-    { .name = "--intra-lat", .type = OPT_DURATION, .min = 0, .max = 1, .off = offsetof(platform_opts, intra_lat),
-      .expect = "a latency like 5us", .help = "--platform custom: GPU to GPU latency inside a node" },
-    { .name = "--inter-bw", .type = OPT_CUSTOM, .unit = "BW", .off = offsetof(platform_opts, inter_bw), .parse = bw,
-      .expect = "a bandwidth like 12.5G (bytes/s) or 100Gbit", .help = "--platform custom: a node's NIC bandwidth per direction" },
-    { .name = "--inter-lat", .type = OPT_DURATION, .min = 0, .max = 1, .off = offsetof(platform_opts, inter_lat),
-      .expect = "a latency like 5us", .help = "--platform custom: GPU to GPU latency across nodes" },
-    { .name = "--partial-leaf", .type = OPT_FLAG, .off = offsetof(platform_opts, partial_leaf),
-      .help = "allow fewer nodes than a platform file's leaf switch holds" },
-    { .name = "--override-platform", .type = OPT_FLAG, .off = offsetof(platform_opts, override),
-      .help = "take --gpus-per-node and --profile over the platform's own" },
-};
 
 int platform_opt(int argc, char **argv, int *i, platform_opts *o, char *err, size_t errlen)
 {

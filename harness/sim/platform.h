@@ -61,8 +61,14 @@ typedef struct platform {
 static inline int platform_sockets(const platform *pf) { return pf->sockets == 2 ? 2 : 1; }
 static inline int platform_nics(const platform *pf) { return pf->nics > 1 ? pf->nics : 1; }
 static inline double platform_oversub(const platform *pf) { return pf->oversub > 1 ? pf->oversub : 1; }
-static inline double platform_socket_lat(const platform *pf) { return pf->socket_lat > 0 ? pf->socket_lat : pf->intra_lat; }
-static inline double platform_spine_lat(const platform *pf) { return pf->spine_lat > 0 ? pf->spine_lat : pf->inter_lat; }
+static inline double platform_socket_lat(const platform *pf)
+{
+    return pf->socket_lat > 0 ? pf->socket_lat : pf->intra_lat;
+}
+static inline double platform_spine_lat(const platform *pf)
+{
+    return pf->spine_lat > 0 ? pf->spine_lat : pf->inter_lat;
+}
 /* 1 when the node's GPUs are joined pair by pair (nvlinks), not through a switch. */
 static inline int platform_has_links(const platform *pf)
 {

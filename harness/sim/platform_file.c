@@ -71,7 +71,8 @@ int platform_factor_check(const char *s, char *err, size_t errlen)
         char *end;
         errno = 0;
         double size = strtod(s, &end), f;
-        if (end == s || end != s + parse_decimal_len(s) || *end != ':' || errno || !isfinite(size) || size != floor(size) || *s == '+' || *s == '-') {
+        if (end == s || end != s + parse_decimal_len(s) || *end != ':' || errno || !isfinite(size) ||
+            size != floor(size) || *s == '+' || *s == '-') {
             snprintf(err, errlen, "expected SIZE:FACTOR pairs separated by ';' (SIZE a whole number of bytes)");
             return 2;
         }
@@ -86,7 +87,8 @@ int platform_factor_check(const char *s, char *err, size_t errlen)
         s = end + 1;
         errno = 0;
         f = strtod(s, &end);
-        if (end == s || end != s + parse_decimal_len(s) || errno || !isfinite(f) || !(f > 0) || (*end && *end != ';') || *s == '+') {
+        if (end == s || end != s + parse_decimal_len(s) || errno || !isfinite(f) || !(f > 0) || (*end && *end != ';') ||
+            *s == '+') {
             snprintf(err, errlen, "factor at size %.0f: expected a number > 0", size);
             return 2;
         }
@@ -158,7 +160,8 @@ static int value_of(const key *k, const char *v, double *d, char *err, size_t er
     if (k->type == T_BW && !number(v, d) && *d <= 0)
         return snprintf(err, errlen, "%s: negative fit: expected a bandwidth > 0", k->name), 2;
     return snprintf(err, errlen, "%s: expected a %s, got \"%.40s\"", k->name,
-                    k->type == T_BW ? "decimal bandwidth like 400Gbit, 50GB/s or 5e10 (bytes/s)" : "decimal number", v), 2;
+                    k->type == T_BW ? "decimal bandwidth like 400Gbit, 50GB/s or 5e10 (bytes/s)" : "decimal number", v),
+           2;
 }
 
 /* nvlinks = 0-1:2,0-2,...: pairs of GPUs (0..63 here; checked against gpus_per_node later) with their
@@ -195,7 +198,8 @@ static int set_key(const key *k, const char *v, platform *pf, platform_fit *fit,
     if (k->type == T_FACTOR || k->type == T_WS) {
         char why[160];
         const char *w = "";
-        if (k->type == T_WS && strlen(v) < PLATFORM_FACTOR_LEN && kern_sim_ws_parse(v, KERN_SIM_WS_POINTS, NULL, NULL, &w) < 0)
+        if (k->type == T_WS && strlen(v) < PLATFORM_FACTOR_LEN &&
+            kern_sim_ws_parse(v, KERN_SIM_WS_POINTS, NULL, NULL, &w) < 0)
             return snprintf(err, errlen, "%s: %s", k->name, w), 2;
         if (strlen(v) >= PLATFORM_FACTOR_LEN || (k->type == T_FACTOR && platform_factor_check(v, why, sizeof why)))
             return snprintf(err, errlen, "%s: %s", k->name,

@@ -3,7 +3,8 @@
  * (`ddlbench model --algo ... --preset FILE`) and `auto` (`train --platform FILE`) read it alike.
  *
  * Format: the one key = value grammar (common/kv.h): key = value lines, "# comment" lines, blank
- * lines; a trailing "# comment" is allowed; the last line's newline is optional; read by textfile.h. Latencies take units (3us, 2ms, 1e-6: s); bandwidths too (400Gbit,
+ * lines; a trailing "# comment" is allowed; the last line's newline is optional; read by textfile.h. Latencies take
+ * units (3us, 2ms, 1e-6: s); bandwidths too (400Gbit,
  * 50GB/s, 5e10: bytes/s):
  *   name = local                 [A-Za-z0-9._-], 1..63 characters            (required)
  *   gpus_per_node = 4            1..64: ranks per node the fit was made with  (required)

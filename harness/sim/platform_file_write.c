@@ -29,7 +29,8 @@ void platform_file_put(FILE *f, const platform *pf)
         fprintf(f, "nvlinks = ");
         for (int a = 0, first = 1; a < g; a++)
             for (int b = a + 1; b < g; b++)
-                if (pf->links[a * g + b]) fprintf(f, "%s%d-%d:%d", first ? "" : ",", a, b, pf->links[a * g + b]), first = 0;
+                if (pf->links[a * g + b])
+                    fprintf(f, "%s%d-%d:%d", first ? "" : ",", a, b, pf->links[a * g + b]), first = 0;
         fprintf(f, "\n");
         put_bw(f, "nvlink_bw", pf->link_bw), put_bw(f, "host_bw", pf->host_bw), put_lat(f, "host_lat", pf->host_lat);
     }

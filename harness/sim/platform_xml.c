@@ -65,7 +65,10 @@ typedef struct split { int units, per_unit, nics, weight, leaves; } split;
 static split split_of(const platform *pf)
 {
     const int s = platform_sockets(pf), r = platform_nics(pf), k = pf->leaf_nodes;
-    split sp = { platform_has_links(pf) ? pf->gpus_per_node : s > r ? s : r, 0, r, pf->rail_leaves && r > 1 ? 3 : 1, 0 };
+    split sp = { platform_has_links(pf) ? pf->gpus_per_node
+                 : s > r                ? s
+                                        : r,
+                 0, r, pf->rail_leaves && r > 1 ? 3 : 1, 0 };
     sp.per_unit = pf->gpus_per_node / sp.units;
     if (k > 0) sp.leaves = ((pf->nodes + k - 1) / k) * (pf->rail_leaves ? r : 1);
     return sp;
@@ -122,8 +125,8 @@ static void node_parts(const platform *pf, const split *sp, FILE *f, int k)
         fprintf(f, "  <link id=\"nic%d_%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
                 k, j, pf->nic_bw / sp->nics, nic_lat);
     if (platform_sockets(pf) == 2)
-        fprintf(f, "  <link id=\"xbus%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n", k,
-                pf->socket_bw, platform_socket_lat(pf) - pf->intra_lat);
+        fprintf(f, "  <link id=\"xbus%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+                k, pf->socket_bw, platform_socket_lat(pf) - pf->intra_lat);
     if (platform_has_links(pf)) {
         const int g = pf->gpus_per_node;
         for (int a = 0; a < g; a++)
@@ -197,9 +200,11 @@ int platform_write_xml(const platform *pf, FILE *f)
                "NIC %.6g B/s per node, %.6g s GPU-GPU between nodes",
             name, pf->nodes, pf->gpus_per_node, pf->intra_bw, pf->intra_lat, pf->nic_bw, pf->inter_lat);
     if (!platform_two_level(pf))
-        fprintf(f, "; %d sockets (%.6g B/s, %.6g s); %d NICs; %d nodes per leaf%s, oversubscription %.6g, %.6g s "
-                   "across the spine", platform_sockets(pf), pf->socket_bw, platform_socket_lat(pf), platform_nics(pf),
-                pf->leaf_nodes, pf->rail_leaves ? " (a leaf per rail)" : "", platform_oversub(pf), platform_spine_lat(pf));
+        fprintf(f,
+                "; %d sockets (%.6g B/s, %.6g s); %d NICs; %d nodes per leaf%s, oversubscription %.6g, %.6g s "
+                "across the spine",
+                platform_sockets(pf), pf->socket_bw, platform_socket_lat(pf), platform_nics(pf), pf->leaf_nodes,
+                pf->rail_leaves ? " (a leaf per rail)" : "", platform_oversub(pf), platform_spine_lat(pf));
     fprintf(f, " -->\n");
     (platform_two_level(pf) ? write_two_level : write_split)(pf, f);
     fprintf(f, "</platform>\n");

@@ -64,7 +64,8 @@ static int parse_reduce_point(const char *key, const char *val, ptrdiff_t vlen, 
     }
     int n = out->reduce_points, i = n;
     if (n == PROFILE_REDUCE_POINTS) {
-        snprintf(err, errlen, "%s:%d: more than %d %sSIZE keys", name, lineno, PROFILE_REDUCE_POINTS, PROFILE_REDUCE_KEY);
+        snprintf(err, errlen, "%s:%d: more than %d %sSIZE keys", name, lineno, PROFILE_REDUCE_POINTS,
+                 PROFILE_REDUCE_KEY);
         return 2;
     }
     for (int j = 0; j < n; j++)
@@ -95,8 +96,10 @@ static int parse_pair(const char *key, char *val, const char *name, int lineno, 
     int i = 0;
     while (i < NKEYS && strcmp(key, keys[i].key)) i++;
     if (i == NKEYS) {
-        snprintf(err, errlen, "%s:%d: unknown key \"%.63s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
-                              "reduce_ns_per_byte, mem_gbps, sgd_gbps or reduce_ns_per_byte_at_SIZE)", name, lineno, key);
+        snprintf(err, errlen,
+                 "%s:%d: unknown key \"%.63s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
+                 "reduce_ns_per_byte, mem_gbps, sgd_gbps or reduce_ns_per_byte_at_SIZE)",
+                 name, lineno, key);
         return 2;
     }
     if (seen[i]) {
@@ -171,10 +174,12 @@ static void profile_unknown(const char *name, const char *dir, char *err, size_t
     for (struct dirent *e; d && (e = readdir(d)) && used < sizeof names;) {
         size_t n = strlen(e->d_name);
         if (n > 8 && !strcmp(e->d_name + n - 8, ".profile"))
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%.*s", used ? ", " : "", (int)(n - 8), e->d_name);
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%.*s", used ? ", " : "", (int)(n - 8),
+                                     e->d_name);
     }
     if (d) closedir(d);
-    snprintf(err, errlen, "\"%.64s\": no such profile; expected one of %s or a path", name, used ? names : "(none found)");
+    snprintf(err, errlen, "\"%.64s\": no such profile; expected one of %s or a path", name,
+             used ? names : "(none found)");
 }
 
 int profile_load(const char *name_or_path, profile *out, char *err, size_t errlen)

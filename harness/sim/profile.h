@@ -3,7 +3,8 @@
  *
  * A profile is a small key=value text file (harness/sim/profiles/p100.profile, h200.profile; `ddlbench
  * calibrate` writes one for this machine). Lines follow the one key = value grammar (common/kv.h):
- * blank, "# comment", or "key = value" with an optional trailing "# comment". Every key below must appear exactly once; values are decimal
+ * blank, "# comment", or "key = value" with an optional trailing "# comment". Every key below must appear exactly once;
+ * values are decimal
  * numbers in a finite range (gemm rates 0.001..1e8 GFLOP/s, mem_gbps 0.001..1e6 GB/s, reduction cost
  * 0..1e6 ns/B; no hexadecimal, inf or nan), so no step is priced 0 or inf. Anything
  * else — an unknown key, a duplicate, a missing key, a non-number, a negative, a NUL byte, a line

@@ -70,7 +70,8 @@ static int alternatives(const char *v, char items[][64], int max)
     int n = 0;
     for (const char *s = v;; n++) {
         size_t k = strcspn(s, "|");
-        if (n == max || !k || k > 63 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") < k)
+        if (n == max || !k || k > 63 ||
+            strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") < k)
             return -1;
         memcpy(items[n], s, k), items[n][k] = '\0';
         if (!s[k]) return n + 1;
@@ -162,7 +163,8 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
     }
     if (got) return snprintf(err, errlen, "%.300s:%d: %s", name, r.lineno, why), 2;
     for (int k = 0; k < NKEYS; k++)
-        if ((keys[k].flags & REQ) && !seen[k]) return snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[k].name), 2;
+        if ((keys[k].flags & REQ) && !seen[k])
+            return snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[k].name), 2;
     if (e->baseline > e->gpus)
         return snprintf(err, errlen, "%s:%d: baseline: %d GPUs, above the scale of %d GPUs; expected 1..%d", name,
                         at[K_BASELINE], e->baseline, e->gpus, e->gpus), 2;
@@ -173,8 +175,11 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
     if (seen[K_HOURS] != seen[K_HOURS_SOURCE])
         return snprintf(err, errlen, "%s: hours and hours_source: expected both or neither", name), 2;
     if (seen[K_IMG_S] && seen[K_BWD_MS])
-        return snprintf(err, errlen, "%s:%d: single_gpu_backward_ms: single_gpu_img_s is given too; expected one of the "
-                        "two", name, at[K_BWD_MS]), 2;
+        return snprintf(err, errlen,
+                        "%s:%d: single_gpu_backward_ms: single_gpu_img_s is given too; expected one of the "
+                        "two",
+                        name, at[K_BWD_MS]),
+               2;
     int rate = seen[K_IMG_S] || seen[K_BWD_MS];
     if (rate != seen[K_SBATCH] || rate != seen[K_SSOURCE])
         return snprintf(err, errlen, "%s: single_gpu_img_s or single_gpu_backward_ms, single_gpu_batch and "
@@ -199,7 +204,8 @@ int study_catalogue(const char *dir, study_entry *out, int max, int *n, char *er
         size_t l = strlen(de->d_name);
         if (l <= 6 || strcmp(de->d_name + l - 6, ".study") || de->d_name[0] == '.') continue;
         if (k == max || k == STUDY_MAX_ENTRIES) {
-            snprintf(err, errlen, "%.300s: more than %d .study files", dir, max < STUDY_MAX_ENTRIES ? max : STUDY_MAX_ENTRIES);
+            snprintf(err, errlen, "%.300s: more than %d .study files", dir,
+                     max < STUDY_MAX_ENTRIES ? max : STUDY_MAX_ENTRIES);
             goto out;
         }
         if (!(names[k] = strdup(de->d_name))) { snprintf(err, errlen, "out of memory"); goto out; }

@@ -28,7 +28,7 @@
  *   hours_source = 50 min, the DDL abstract (§1)   where that time is from (required with hours)
  *   single_gpu_img_s = 130.9                  a published single-GPU training rate, images/s, of
  *                                             this model and framework: the entry's compute is the
- *                                             profile's, scaled to it (cli_study.c)       (optional)
+ *                                             profile's, scaled to it (sim/study.c)      (optional)
  *   single_gpu_backward_ms = 120              or the published backward pass of one GPU, ms (optional)
  *   single_gpu_batch = 64                     the batch of that figure   (required with either)
  *   single_gpu_source = §13 (README, Sep 2017)   where it is from        (required with either)

@@ -24,6 +24,7 @@ framework train_framework(const train_opts *o, long bucket_mb)
                         .overlap_from = o->overlap_from_pct / 100 };
 }
 
+/* The median of v[0..n) (stats.h's convention, through rounds_summarise), its min and max when asked. */
 static double median_of(const double *v, size_t n, double *mn, double *mx)
 {
     double *w = malloc(n * sizeof *w);

@@ -118,7 +118,10 @@ void kern_dev_free(void *p)
         }
 }
 
-int kern_dev_host_alloc(void **p, size_t bytes) { return (*p = malloc(bytes ? bytes : 256)) ? KERN_DEV_OK : KERN_DEV_ECUDA; }
+int kern_dev_host_alloc(void **p, size_t bytes)
+{
+    return (*p = malloc(bytes ? bytes : 256)) ? KERN_DEV_OK : KERN_DEV_ECUDA;
+}
 void kern_dev_host_free(void *p) { free(p); }
 
 int kern_stream_create(kern_stream **s) { return (*s = calloc(1, sizeof **s)) ? KERN_DEV_OK : KERN_DEV_ECUDA; }
