@@ -2,13 +2,10 @@
 # style.sh — the column limit of .clang-format (ColumnLimit: 120) holds: no line of a tracked .c or .h
 # file is wider than 120 columns (UTF-8 characters, not bytes). One check per file, then a check that
 # the counter itself catches a 121-column line and passes a 120-column one with multibyte characters.
-# STYLE_PENDING: files still being rewrapped on another branch (issue 45: harness/train/ and
-# harness/sim/perf_*.c), reported but not failed; empty it once they meet the limit.
 # Prints "N passed, N failed".
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 pass=0 fail=0
-STYLE_PENDING=${STYLE_PENDING-'^harness/train/|^harness/sim/perf_'}
 # wide FILE...: "FILE:LINE: N columns" for every line over 120 columns (UTF-8 continuation bytes not counted)
 wide() {
     LC_ALL=C awk '{ s = $0; gsub(/[\200-\277]/, "", s); if (length(s) > 120) printf "%s:%d: %d columns\n", FILENAME, FNR, length(s) }' "$@"
@@ -23,18 +20,14 @@ else fail=$((fail + 1)); echo "FAIL the column counter: 121 columns must count, 
 if ! command -v git >/dev/null 2>&1 || ! git rev-parse --git-dir >/dev/null 2>&1; then
     echo "SKIP: not a git checkout (the check reads git ls-files)"
 else
-    pending=0
     for f in $(git ls-files '*.c' '*.h'); do
         [ -f "$f" ] || continue
         out=$(wide "$f")
         if [ -z "$out" ]; then pass=$((pass + 1))
-        elif [ -n "$STYLE_PENDING" ] && echo "$f" | grep -qE "$STYLE_PENDING"; then
-            pending=$((pending + $(echo "$out" | wc -l)))
         else
             fail=$((fail + 1)); echo "FAIL $f: lines over 120 columns:"; echo "$out" | head -n 5
         fi
     done
-    [ "$pending" -eq 0 ] || echo "# pending (STYLE_PENDING='$STYLE_PENDING'): $pending lines over 120 columns, not failed"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

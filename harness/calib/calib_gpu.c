@@ -67,8 +67,8 @@ double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int
     }
     for (int r = -STEP_WARMUP; r < STEP_REPS; r++) {
         step_times st;
-        if (trainer_step(t, r + STEP_WARMUP, &st)) {
-            snprintf(why, whylen, "step: %s", trainer_error(t));
+        if (trainer_run(t, r + STEP_WARMUP, &st, err, sizeof err)) {
+            snprintf(why, whylen, "step: %s", err);
             trainer_free(t);
             return -1;
         }

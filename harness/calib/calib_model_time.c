@@ -3,6 +3,7 @@
 #include "calib_model_time.h"
 #include "gemm.h"
 #include "mem.h"
+#include "schedule.h"
 #include "stats.h"
 
 #include <stdio.h>
@@ -95,6 +96,26 @@ out:
     return rc;
 }
 
+/* One pass of --cold: every layer on its own weights (off[i] into w and dw), times into t and pass. */
+typedef struct cold_pass {
+    const model *m;
+    const gemm_bufs *b;
+    const size_t *off;
+    double *t, *pass; /* [layer][fwd, wgrad, dgrad][rep]; [rep] */
+    long r, reps;     /* the pass (-1: the warm-up) */
+} cold_pass;
+
+/* sched_gemms' callback: 0, or the failed layer + 1. */
+static int cold_gemm(void *a, int i, int which)
+{
+    cold_pass *c = a;
+    gemm_bufs lb = { c->b->w + c->off[i], c->b->x, c->b->y, c->b->dw + c->off[i] };
+    double d = run_gemm(model_layer_at(c->m, i), which, &lb);
+    if (d < 0) return i + 1;
+    if (c->r >= 0) c->t[((size_t)i * 3 + (size_t)which) * (size_t)c->reps + (size_t)c->r] = d, c->pass[c->r] += d;
+    return 0;
+}
+
 /* --cold: as time_layers, but every layer has its own weights (one array of all of them, as the
  * trainer's parameters) and each pass runs the step's order, forward 0..L-1 then backward L-1..0;
  * one warm-up pass, then reps timed passes, the median per GEMM, scaled so that the GEMMs sum to the
@@ -121,24 +142,14 @@ static int time_layers_cold(const model *m, long reps, double *ms, char *err, si
         goto out;
     }
     fill(b.w, nw, 0.01f), fill(b.dw, nw, 0), fill(b.x, nx, 0.01f), fill(b.y, ny, 0.01f);
-    for (long r = -1; r < reps; r++)
-        for (int step = 0; step < 2 * nl; step++) { /* forward 0..L-1, then backward L-1..0 */
-            int i = step < nl ? step : 2 * nl - 1 - step;
-            const model_layer *l = model_layer_at(m, i);
-            if (l->kind != MODEL_CONV && l->kind != MODEL_FC) continue;
-            gemm_bufs lb = { b.w + off[i], b.x, b.y, b.dw + off[i] };
-            const int fwd[] = { MODEL_FWD }, bwd[] = { MODEL_BWD_WEIGHT, MODEL_BWD_DATA }; /* the trainer's order */
-            const int *w = step < nl ? fwd : bwd, nw_ = step < nl ? 1 : (l->data_grad_needed ? 2 : 1);
-            for (int j = 0; j < nw_; j++) {
-                int which = w[j];
-                double d = run_gemm(l, which, &lb);
-                if (d < 0) {
-                    snprintf(err, errlen, "--time: GEMM of %s failed", l->name);
-                    goto out;
-                }
-                if (r >= 0) t[((size_t)i * 3 + (size_t)which) * (size_t)reps + (size_t)r] = d, pass[r] += d;
-            }
+    cold_pass c = { m, &b, off, t, pass, -1, reps };
+    for (c.r = -1; c.r < reps; c.r++) { /* the step's GEMM order (schedule.h) */
+        int bad = sched_gemms(m, cold_gemm, &c);
+        if (bad) {
+            snprintf(err, errlen, "--time: GEMM of %s failed", model_layer_at(m, bad - 1)->name);
+            goto out;
         }
+    }
     for (int i = 0; i < nl; i++) {
         double med[3];
         for (int which = 0; which < 3; which++) {

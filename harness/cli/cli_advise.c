@@ -267,8 +267,9 @@ int cli_advise_main(int argc, char **argv)
         return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
-    if (model_build(o.model, (int)o.batch, (int)o.image, &m))
-        return fprintf(stderr, "ddlbench advise: %s\n", model_last_error()), 2;
+    char merr[512];
+    if (model_create(o.model, (int)o.batch, (int)o.image, &m, merr, sizeof merr))
+        return fprintf(stderr, "ddlbench advise: %s\n", merr), 2;
     advise_in in = { m,           &pf, o.algo,     pr.gemm_gflops_fp32 * 1e9, pr.reduce_ns_per_byte * 1e-9,
                      pr.mem_gbps, 1,   pr.sgd_gbps };
     size_t n = (size_t)o.ncaps * (size_t)o.nfirsts;

@@ -132,11 +132,16 @@ static const sched_pricer perf_pricer = { m_now, m_forward, m_backward, NULL, m_
 
 static int check_inputs(const step_inputs *in, char *err, size_t errlen)
 {
-    if (!(in->gemm_gflops > 0) || isinf(in->gemm_gflops)) return snprintf(err, errlen, "GEMM rate: expected a finite rate > 0"), 2;
-    if (!(in->mem_gbps > 0) || isinf(in->mem_gbps)) return snprintf(err, errlen, "memory rate: expected a finite rate > 0"), 2;
-    if (!(in->sgd_gbps >= 0) || isinf(in->sgd_gbps)) return snprintf(err, errlen, "SGD rate: expected a finite rate >= 0"), 2;
-    if (!(in->gamma >= 0) || isinf(in->gamma)) return snprintf(err, errlen, "reduction cost: expected a finite value >= 0"), 2;
-    if (!(in->jitter >= 0) || isinf(in->jitter)) return snprintf(err, errlen, "jitter: expected a finite fraction >= 0"), 2;
+    if (!(in->gemm_gflops > 0) || isinf(in->gemm_gflops))
+        return snprintf(err, errlen, "GEMM rate: expected a finite rate > 0"), 2;
+    if (!(in->mem_gbps > 0) || isinf(in->mem_gbps))
+        return snprintf(err, errlen, "memory rate: expected a finite rate > 0"), 2;
+    if (!(in->sgd_gbps >= 0) || isinf(in->sgd_gbps))
+        return snprintf(err, errlen, "SGD rate: expected a finite rate >= 0"), 2;
+    if (!(in->gamma >= 0) || isinf(in->gamma))
+        return snprintf(err, errlen, "reduction cost: expected a finite value >= 0"), 2;
+    if (!(in->jitter >= 0) || isinf(in->jitter))
+        return snprintf(err, errlen, "jitter: expected a finite fraction >= 0"), 2;
     if (!(in->fw.cycle_s >= 0 && in->fw.call_s >= 0) || isinf(in->fw.cycle_s) || isinf(in->fw.call_s))
         return snprintf(err, errlen, "framework: expected a finite cycle and per-call cost >= 0"), 2;
     if (!(in->fw.contention >= 0) || isinf(in->fw.contention))
@@ -164,11 +169,22 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
                            : bucket_plan_make(counts, nt, 4, in->bucket_bytes, in->first_bucket_bytes, &plan))
         goto nomem;
     size_t nb = (size_t)plan.nbuckets;
-    p = (pricer){ .m = m, .pf = pf, .algo = algo, .in = in, .plan = &plan, .rate = in->gemm_gflops * 1e9,
-                  .bw = in->mem_gbps * 1e9, .order = malloc(nb * sizeof *p.order), .ready = malloc(nb * sizeof *p.ready),
-                  .count = malloc(nb * sizeof *p.count), .groups = malloc(nb * sizeof *p.groups),
-                  .start = malloc(nb * sizeof *p.start), .dur = malloc(nb * sizeof *p.dur), .err = err,
-                  .errlen = errlen, .stretch = 1 + in->jitter * harmonic(platform_ranks(pf)) };
+    p = (pricer){ .m = m,
+                  .pf = pf,
+                  .algo = algo,
+                  .in = in,
+                  .plan = &plan,
+                  .rate = in->gemm_gflops * 1e9,
+                  .bw = in->mem_gbps * 1e9,
+                  .order = malloc(nb * sizeof *p.order),
+                  .ready = malloc(nb * sizeof *p.ready),
+                  .count = malloc(nb * sizeof *p.count),
+                  .groups = malloc(nb * sizeof *p.groups),
+                  .start = malloc(nb * sizeof *p.start),
+                  .dur = malloc(nb * sizeof *p.dur),
+                  .err = err,
+                  .errlen = errlen,
+                  .stretch = 1 + in->jitter * harmonic(platform_ranks(pf)) };
     if (!p.order || !p.ready || !p.count || !p.groups || !p.start || !p.dur) goto nomem;
     if ((rc = sched_step(m, &plan, &perf_pricer, &p, &st))) goto out;
     out->step_s = st.step_s;

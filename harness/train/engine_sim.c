@@ -105,7 +105,8 @@ static int e_call(void *a, int i, const fw_group *g, double at, double call_s, d
     for (int j = g->first + 1; j < g->first + g->n; j++) /* adjacent in the flat buffer (bucket.h) */
         if (e->plan->buckets[e->order[j]].offset != e->plan->buckets[e->order[j - 1]].offset +
                                                      e->plan->buckets[e->order[j - 1]].count)
-            return snprintf(e->err, sizeof e->err, "buckets %d and %d are not adjacent", e->order[j - 1], e->order[j]), 1;
+            return snprintf(e->err, sizeof e->err, "buckets %d and %d are not adjacent", e->order[j - 1], e->order[j]),
+                   1;
     kern_compute_wait_until(g->enqueue);
     double t0 = MPI_Wtime();
     if (call_s > 0) kern_compute_wait_until(t0 + call_s);

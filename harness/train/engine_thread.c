@@ -1,6 +1,7 @@
 /* engine_thread.c — real backend of engine.h: a communication thread with a FIFO of
- * posted buckets; in device mode each bucket's fence, recorded at post, is waited for by the thread. The queue is a ring of bucket indexes (each bucket is posted once per step, so
- * nbuckets slots suffice); nothing is allocated per step. */
+ * posted buckets; in device mode each bucket's fence, recorded at post, is waited for by the thread.
+ * The queue is a ring of bucket indexes (each bucket is posted once per step, so nbuckets slots
+ * suffice); nothing is allocated per step. */
 #include "engine.h"
 #include "compute.h"
 #include "devmem.h"
@@ -44,7 +45,8 @@ static void run_bucket(engine *e, int b)
     /* the bucket's gradients are complete on the compute stream (a no-op off the GPU) */
     int frc = e->fences && kern_fence_wait(e->fences[b]);
     double t0 = MPI_Wtime();
-    int rc = frc ? -1 : ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
+    int rc =
+        frc ? -1 : ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
     double t1 = MPI_Wtime();
     watchdog_note(NULL);
     pthread_mutex_lock(&e->lock);

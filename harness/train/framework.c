@@ -114,7 +114,9 @@ const char *fw_describe(const framework *fw, char *buf, size_t len)
     else if (fw->fusion_bytes)
         at = snprintf(buf, len, "cycles of %g ms (Horovod), the ready gradients fused up to %g MiB", fw->cycle_s * 1e3,
                       (double)fw->fusion_bytes / 1048576.0);
-    else at = snprintf(buf, len, "cycles of %g ms (Horovod), the ready gradients fused without a cap", fw->cycle_s * 1e3);
+    else
+        at =
+            snprintf(buf, len, "cycles of %g ms (Horovod), the ready gradients fused without a cap", fw->cycle_s * 1e3);
     if (fw && fw->call_s > 0 && at >= 0 && (size_t)at < len)
         at += snprintf(buf + at, len - (size_t)at, "; %g us a call", fw->call_s * 1e6);
     else if (at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "; no per-call cost");

@@ -1,4 +1,4 @@
-/* model.c — a built model's accessors and model_build's dispatch: a built-in name is a model
+/* model.c — a built model's accessors and model_create's dispatch: a built-in name is a model
  * description held in the program (model_resnet.c writes the ResNets from their stage table;
  * model_vgg.c and model_inception.c hold VGG-16 and Inception V3), a path is a user's file; both
  * are read by model_file.c. Files are read whole (textfile.h). */
@@ -83,7 +83,8 @@ int model_create(const char *name, int batch, int image_size, model **out, char 
         goto out;
     }
     if (image_size > MAX_IMAGE) {
-        rc = MODEL_EARG, snprintf(err, errlen, "--image-size %d: too large; expected at most %d", image_size, MAX_IMAGE);
+        rc = MODEL_EARG,
+        snprintf(err, errlen, "--image-size %d: too large; expected at most %d", image_size, MAX_IMAGE);
         goto out;
     }
     if (file && !(text = read_file(name, &rc, err, errlen))) return rc;
@@ -100,16 +101,6 @@ out:
     else *out = m;
     return rc;
 }
-
-/* Transitional (model.h): the caller of model_build reads its message from here. */
-static char build_error[512];
-
-int model_build(const char *name, int batch, int image_size, model **out)
-{
-    return model_create(name, batch, image_size, out, build_error, sizeof build_error);
-}
-
-const char *model_last_error(void) { return build_error; }
 
 void model_free(model *m)
 {

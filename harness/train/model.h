@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 
-typedef struct model model; /* opaque; model_build makes one, model_free releases it */
+typedef struct model model; /* opaque; model_create makes one, model_free releases it */
 
 typedef enum { MODEL_CONV, MODEL_BN, MODEL_FC, MODEL_POOL, MODEL_ADD, MODEL_CONCAT, MODEL_DROPOUT } model_kind;
 #define MODEL_KINDS 7
@@ -90,10 +90,6 @@ enum {
  * (for a model file "FILE:LINE: ..."). */
 int model_create(const char *name, int batch, int image_size, model **out, char *err, size_t errlen);
 void model_free(model *m);
-/* Transitional, for the one caller on another branch of issue 45 (harness/cli/cli_advise.c): model_create
- * with the message kept for model_last_error(), a global. Both go once that caller calls model_create. */
-int model_build(const char *name, int batch, int image_size, model **out);
-const char *model_last_error(void);
 const char *model_names(void); /* "resnet50, resnet101, resnet101-22k, vgg16, inception3" */
 /* The built-in model description of `name` (NULL for an unknown name): what `ddlbench model text`
  * prints, a starting point for a user's file. The caller frees it. */

@@ -76,13 +76,15 @@ static void layer_bytes(const model *m, int i, int pass, double *k)
         if (model_needs_im2col(l) && !model_window(m, l, &g))
             k[MODEL_MEM_IM2COL] += kern_bytes_im2col(&g) +
                                    (!fwd && l->data_grad_needed ? kern_bytes_col2im(&g, written_before(m, i, 0)) : 0);
-        if (l->ntensors > 1) k[MODEL_MEM_BIAS] += fwd ? kern_bytes_bias_fwd(l->out_c, per) : kern_bytes_bias_bwd(l->out_c, per);
+        if (l->ntensors > 1)
+            k[MODEL_MEM_BIAS] += fwd ? kern_bytes_bias_fwd(l->out_c, per) : kern_bytes_bias_bwd(l->out_c, per);
         break;
     case MODEL_BN:
         k[MODEL_MEM_BN] += fwd ? kern_bytes_bn_fwd(l->out_c, per) : kern_bytes_bn_bwd(l->out_c, per);
         break;
     case MODEL_POOL:
-        if (l->avg == MODEL_AVG_GLOBAL) k[MODEL_MEM_POOL] += kern_bytes_avgpool((double)l->in_c * model_batch(m), l->in_h * l->in_w);
+        if (l->avg == MODEL_AVG_GLOBAL)
+            k[MODEL_MEM_POOL] += kern_bytes_avgpool((double)l->in_c * model_batch(m), l->in_h * l->in_w);
         else if (model_window(m, l, &g)) break;
         else if (l->avg) k[MODEL_MEM_POOL] += kern_bytes_avgpool_win(&g);
         else k[MODEL_MEM_POOL] += fwd ? kern_bytes_maxpool_fwd(&g) : kern_bytes_maxpool_bwd(&g);

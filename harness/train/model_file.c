@@ -76,16 +76,22 @@ static int lookup(mf_parser *p, const char *name, const char *kind, const char *
     for (int i = p->ne - 1; i >= 0; i--) {
         if (strcmp(p->e[i].name, name)) continue;
         if (p->e[i].dead)
-            return mf_bad(p, "%s %s reads \"%s\", whose output line %d overwrote in place; expected the name line %d gave it",
-                          kind, me, name, p->e[i].dead, p->e[i].dead), -1;
+            return mf_bad(
+                       p,
+                       "%s %s reads \"%s\", whose output line %d overwrote in place; expected the name line %d gave it",
+                       kind, me, name, p->e[i].dead, p->e[i].dead),
+                   -1;
         return i;
     }
     int later = defined_later(p, name);
-    if (later == p->line) return mf_bad(p, "%s %s reads itself; expected an input defined on an earlier line", kind, me), -1;
+    if (later == p->line)
+        return mf_bad(p, "%s %s reads itself; expected an input defined on an earlier line", kind, me), -1;
     if (later)
         return mf_bad(p, "%s %s reads \"%s\", defined later at line %d: a cycle, or layers out of order; expected "
                       "every input defined on an earlier line (topological order)", kind, me, name, later), -1;
-    return mf_bad(p, "%s %s reads \"%s\", which no line defines; expected an earlier layer's name or image", kind, me, name), -1;
+    return mf_bad(p, "%s %s reads \"%s\", which no line defines; expected an earlier layer's name or image", kind, me,
+                  name),
+           -1;
 }
 
 static const char *const kinds[] = { "conv", "bn", "fc", "pool", "relu", "add", "concat", "dropout" };
@@ -105,12 +111,13 @@ static int parse_attrs(mf_parser *p, int kind, char **tok, int ntok, mf_attrs *a
         int klen = eq ? (int)(eq - tok[i]) : (int)strlen(tok[i]);
         snprintf(key, sizeof key, " %.*s ", klen, tok[i]);
         if (klen < 1 || klen > 10 || !strstr(allowed[kind], key) || (eq && !*v))
-            return mf_bad(p, "%s %s: unknown or incomplete attribute \"%s\"; expected one of%s", kinds[kind], tok[1], tok[i],
-                          allowed[kind]);
+            return mf_bad(p, "%s %s: unknown or incomplete attribute \"%s\"; expected one of%s", kinds[kind], tok[1],
+                          tok[i], allowed[kind]);
         int flag = !strcmp(key, " bias ") || !strcmp(key, " relu ") || !strcmp(key, " max ") || !strcmp(key, " avg ") ||
                    !strcmp(key, " global ");
         if (flag != !eq)
-            return mf_bad(p, "%s %s: \"%s\" %s", kinds[kind], tok[1], tok[i], flag ? "takes no value" : "needs a value (key=value)");
+            return mf_bad(p, "%s %s: \"%s\" %s", kinds[kind], tok[1], tok[i],
+                          flag ? "takes no value" : "needs a value (key=value)");
         long x, y;
         int rc = 0;
         if (!strcmp(key, " in ")) a->in = v;
@@ -167,12 +174,15 @@ static int parse_line(mf_parser *p, char *line)
     for (int k = 0; k < MF_KINDS; k++)
         if (!strcmp(tok[0], kinds[k])) kind = k;
     if (kind < 0)
-        return mf_bad(p, "unknown layer kind \"%s\"; expected conv, bn, fc, pool, relu, add, concat or dropout", tok[0]);
+        return mf_bad(p, "unknown layer kind \"%s\"; expected conv, bn, fc, pool, relu, add, concat or dropout",
+                      tok[0]);
     if (ntok < 2) return mf_bad(p, "%s without a name; expected %s NAME key=value ...", tok[0], tok[0]);
     if (!valid_name(tok[1]) || !strcmp(tok[1], "image"))
-        return mf_bad(p, "%s \"%s\": expected a name of at most 39 letters, digits, '_', '.' or '-' (not image)", tok[0], tok[1]);
+        return mf_bad(p, "%s \"%s\": expected a name of at most 39 letters, digits, '_', '.' or '-' (not image)",
+                      tok[0], tok[1]);
     for (int i = 0; i < p->ne; i++)
-        if (!strcmp(p->e[i].name, tok[1])) return mf_bad(p, "%s %s: the name is already defined at line %d", tok[0], tok[1], p->e[i].line);
+        if (!strcmp(p->e[i].name, tok[1]))
+            return mf_bad(p, "%s %s: the name is already defined at line %d", tok[0], tok[1], p->e[i].line);
     mf_attrs a;
     if (parse_attrs(p, kind, tok, ntok, &a) || (nsrc = inputs(p, kind, tok[1], a.in, src)) < 0) return MODEL_EARG;
     return mf_layer(p, kind, tok[1], &a, src, nsrc);
@@ -207,7 +217,8 @@ int model_parse(model *m, const char *text, const char *file)
         long bad = parse_line_bad(p.cur, n);
         if (n > MAX_LINE) rc = mf_bad(&p, "a line over %d characters", MAX_LINE);
         else if (bad >= 0) rc = mf_bad(&p, "byte %ld is a control character or not UTF-8; expected text", bad + 1);
-        else if (!nl) rc = mf_bad(&p, "the file ends in the middle of a line (no newline at its end); expected whole lines");
+        else if (!nl)
+            rc = mf_bad(&p, "the file ends in the middle of a line (no newline at its end); expected whole lines");
         if (rc) break;
         memcpy(line, p.cur, n), line[n] = '\0';
         rc = parse_line(&p, line);

@@ -107,10 +107,13 @@ static void add_tensor(model *m, model_layer *l, const char *suffix, long long n
 static int set_gemms(model *m, model_layer *l, long long M, long long N, long long K)
 {
     if (N > INT_MAX || K > INT_MAX || M > INT_MAX)
-        return model_fail(m, MODEL_EARG, "--batch %d x --image-size %d: GEMM dimension N = %lld of %s exceeds %d; expected a smaller batch or image",
-                          m->batch, m->image_size, N, l->name, INT_MAX);
+        return model_fail(
+            m, MODEL_EARG,
+            "--batch %d x --image-size %d: GEMM dimension N = %lld of %s exceeds %d; expected a smaller batch or image",
+            m->batch, m->image_size, N, l->name, INT_MAX);
     if ((double)M * (double)K * (double)N > 1e18)
-        return model_fail(m, MODEL_EARG, "%s: a GEMM of %lld x %lld x %lld: too large; expected a smaller layer, batch or image",
+        return model_fail(m, MODEL_EARG,
+                          "%s: a GEMM of %lld x %lld x %lld: too large; expected a smaller layer, batch or image",
                           l->name, M, N, K);
     model_gemm *g = l->gemm;
     g[MODEL_FWD] = (model_gemm){ KERN_NOTRANS, KERN_NOTRANS, (int)M, (int)N, (int)K };
@@ -135,9 +138,10 @@ static void window(mf_parser *p, model_layer *l)
     }
     l->out_h = l->out_w = 1;
     if (!p->win[0])
-        snprintf(p->win, sizeof p->win, "--image-size %d: too small for %s: %s's %dx%d window does not fit its %dx%d input "
-                 "(padded %lldx%lld); expected a larger image", p->m->image_size, p->m->name, l->name, l->kh, l->kw,
-                 l->in_h, l->in_w, hp, wp);
+        snprintf(p->win, sizeof p->win,
+                 "--image-size %d: too small for %s: %s's %dx%d window does not fit its %dx%d input "
+                 "(padded %lldx%lld); expected a larger image",
+                 p->m->image_size, p->m->name, l->name, l->kh, l->kw, l->in_h, l->in_w, hp, wp);
 }
 
 static int check_cin(mf_parser *p, int kind, const char *name, const mf_attrs *a, long long have, int src)
@@ -157,7 +161,8 @@ static int gemm_layer(mf_parser *p, int kind, const char *name, const mf_attrs *
         return mf_bad(p, "%s %s: expected out=%s", kind_word[kind], name, kind == MF_CONV ? " and k=" : "");
     model_layer *l = new_layer(p, kind == MF_CONV ? MODEL_CONV : MODEL_FC, name, src, 1);
     if (kind == MF_CONV)
-        l->kh = (int)a->kh, l->kw = (int)a->kw, l->stride = a->s < 0 ? 1 : (int)a->s, l->pad = (int)a->ph, l->pad_w = (int)a->pw;
+        l->kh = (int)a->kh, l->kw = (int)a->kw, l->stride = a->s < 0 ? 1 : (int)a->s, l->pad = (int)a->ph,
+        l->pad_w = (int)a->pw;
     else
         l->kh = h, l->kw = w; /* the whole map: a flatten, through im2col when it is over 1x1 */
     window(p, l);
@@ -175,11 +180,14 @@ static int pool_layer(mf_parser *p, const char *name, const mf_attrs *a, const i
     if (a->max == a->avg) return mf_bad(p, "pool %s: expected one of max or avg", name);
     if (a->global && a->max) return mf_bad(p, "pool %s: global is an average pool; expected avg global", name);
     if (!a->global && !a->has_k) return mf_bad(p, "pool %s: expected k= (or avg global)", name);
-    if (a->global && (a->has_k || a->s >= 0 || a->ph || a->pw)) return mf_bad(p, "pool %s: global takes no k=, s= or p=", name);
+    if (a->global && (a->has_k || a->s >= 0 || a->ph || a->pw))
+        return mf_bad(p, "pool %s: global takes no k=, s= or p=", name);
     model_layer *l = new_layer(p, MODEL_POOL, name, src, 1);
     l->avg = a->max ? MODEL_AVG_NONE : a->global ? MODEL_AVG_GLOBAL : MODEL_AVG_WINDOW;
     if (a->global) l->kh = l->in_h, l->kw = l->in_w; /* adaptive average pool to 1x1 */
-    else l->kh = (int)a->kh, l->kw = (int)a->kw, l->stride = a->s < 0 ? (int)a->kh : (int)a->s, l->pad = (int)a->ph, l->pad_w = (int)a->pw;
+    else
+        l->kh = (int)a->kh, l->kw = (int)a->kw, l->stride = a->s < 0 ? (int)a->kh : (int)a->s, l->pad = (int)a->ph,
+        l->pad_w = (int)a->pw;
     window(p, l);
     l->out_c = l->in_c;
     define(p, name, p->m->nlayers - 1, 0);
@@ -192,8 +200,10 @@ static int relu_line(mf_parser *p, const char *name, const int *src)
     int e = src[0];
     model_layer *l = e == MF_IMAGE ? NULL : &p->m->layers[p->e[e].layer];
     if (!l || e != p->prev || p->e[e].alias || p->e[e].layer != p->m->nlayers - 1 || l->relu)
-        return mf_bad(p, "relu %s: runs in place on the layer of the line above; expected in=%s (not a relu, an add "
-                      "with relu or the image: write relu on that line)", name, e == p->prev ? "that layer" : entry_name(p, p->prev));
+        return mf_bad(p,
+                      "relu %s: runs in place on the layer of the line above; expected in=%s (not a relu, an add "
+                      "with relu or the image: write relu on that line)",
+                      name, e == p->prev ? "that layer" : entry_name(p, p->prev));
     l->relu = 1;
     p->e[e].dead = p->line;
     define(p, name, p->e[e].layer, 1);
@@ -206,7 +216,8 @@ static int join_layer(mf_parser *p, int kind, const char *name, const mf_attrs *
     model *m = p->m;
     int c0, h0, w0, c, h, w, sum = 0;
     if ((kind == MF_DROPOUT) != (nsrc == 1))
-        return mf_bad(p, "%s %s: %d input(s); expected %s", kind_word[kind], name, nsrc, kind == MF_DROPOUT ? "one" : "two or more");
+        return mf_bad(p, "%s %s: %d input(s); expected %s", kind_word[kind], name, nsrc,
+                      kind == MF_DROPOUT ? "one" : "two or more");
     shape_of(p, src[0], &c0, &h0, &w0);
     for (int i = 0; i < nsrc; i++) {
         if (src[i] == MF_IMAGE) return mf_bad(p, "%s %s: reads the image; expected layers", kind_word[kind], name);
@@ -226,7 +237,11 @@ static int join_layer(mf_parser *p, int kind, const char *name, const mf_attrs *
         define(p, name, la, 1);
         return MODEL_OK;
     }
-    model_layer *l = new_layer(p, kind == MF_ADD ? MODEL_ADD : kind == MF_CONCAT ? MODEL_CONCAT : MODEL_DROPOUT, name, src, nsrc);
+    model_layer *l = new_layer(p,
+                               kind == MF_ADD      ? MODEL_ADD
+                               : kind == MF_CONCAT ? MODEL_CONCAT
+                                                   : MODEL_DROPOUT,
+                               name, src, nsrc);
     l->out_c = kind == MF_CONCAT ? sum : c0, l->out_h = h0, l->out_w = w0, l->relu = a->relu;
     define(p, name, m->nlayers - 1, 0);
     return MODEL_OK;
@@ -266,7 +281,9 @@ int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const 
 int mf_image_checks(mf_parser *p)
 {
     if (p->m->image_size < p->max_stride)
-        return model_fail(p->m, MODEL_EARG, "--image-size %d: too small for %s: expected at least %d (the network's total stride), "
-                          "so that the final feature map covers at least 1x1 pixels", p->m->image_size, p->m->name, p->max_stride);
+        return model_fail(p->m, MODEL_EARG,
+                          "--image-size %d: too small for %s: expected at least %d (the network's total stride), "
+                          "so that the final feature map covers at least 1x1 pixels",
+                          p->m->image_size, p->m->name, p->max_stride);
     return p->win[0] ? model_fail(p->m, MODEL_EARG, "%s", p->win) : MODEL_OK;
 }

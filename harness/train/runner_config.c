@@ -65,7 +65,8 @@ static int gather_ranks(const train_opts *o, double *own, train_row *r, char *er
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double mine[TR_FIELDS];
     for (int f = 0; f < F_COUNT; f++)
-        mine[f] = median_of(own + f * n, n, f == F_STEP ? &mine[F_COUNT] : NULL, f == F_STEP ? &mine[F_COUNT + 1] : NULL);
+        mine[f] =
+            median_of(own + f * n, n, f == F_STEP ? &mine[F_COUNT] : NULL, f == F_STEP ? &mine[F_COUNT + 1] : NULL);
     if (rank == 0 && !(r->ranks = malloc((size_t)size * TR_FIELDS * sizeof *r->ranks))) nomem = 1;
     MPI_Bcast(&nomem, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (nomem) {
@@ -121,12 +122,14 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
         const char *e = ddl_last_error(); /* name what the user typed: --grid or DDL_GRID, ... */
         int g = !strncmp(e, "grid: ", 6), p = !strncmp(e, "patterns: ", 10);
         if (rank == 0 && (g || p))
-            snprintf(errbuf, errlen, "%s: %s", g ? (o->grid ? "--grid" : "DDL_GRID") : (o->patterns ? "--patterns" : "DDL_PATTERNS"),
+            snprintf(errbuf, errlen, "%s: %s",
+                     g ? (o->grid ? "--grid" : "DDL_GRID") : (o->patterns ? "--patterns" : "DDL_PATTERNS"),
                      e + (g ? 6 : 10));
         else if (rank == 0) snprintf(errbuf, errlen, "%s", e);
         return 2;
     }
-    if (rank == 0 && round == 0 && (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
+    if (rank == 0 && round == 0 &&
+        (!strcmp(r->algo, "auto") || (o->device && a == 0 && b == 0))) { /* device=staged|cuda-aware */
         ddl_ctx_describe(ctx, desc, desclen);
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
@@ -157,7 +160,8 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
             goto out;
         }
         if (o->check) wrong += trainer_verify(t, (int)s);
-        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.nongemm_s, st.comm_s, st.exposed_s, st.sgd_s, st.other_s },
+        double v[F_COUNT] = { st.step_s, st.compute_s, st.gemm_s, st.nongemm_s,
+                              st.comm_s, st.exposed_s, st.sgd_s,  st.other_s },
                top[F_COUNT];
         step_figures(v, rank, top);
         if (s >= o->warmup)

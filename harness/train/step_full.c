@@ -136,7 +136,8 @@ static int fill(step_full *f, size_t off, size_t n, float scale)
         float v = scale * (float)((int)(i % 13) - 6);
         h[i] = f->io.storage == KERN_STORE_BF16 ? kern_f32_to_bf16(v) : kern_f32_to_f16(v);
     }
-    rc = rc || f->io.mem->put(f->arena + off, h, n * 2) || f->io.mem->ready(); /* put is asynchronous: h lives until ready */
+    rc = rc || f->io.mem->put(f->arena + off, h, n * 2) ||
+         f->io.mem->ready(); /* put is asynchronous: h lives until ready */
     free(h);
     return rc;
 }
@@ -153,11 +154,13 @@ int step_full_create(const step_full_io *io, step_full **out, char *err, size_t 
     f->written = calloc((size_t)n, 1);
     if (!f->act || !f->aux || !f->gbuf || !f->slot || !f->written) goto nomem;
     if (lay_out(f)) {
-        snprintf(err, errlen, "--compute full: %s has a data flow the step cannot run (internal error)", model_name(io->m));
+        snprintf(err, errlen, "--compute full: %s has a data flow the step cannot run (internal error)",
+                 model_name(io->m));
         goto out;
     }
     if (!(f->arena = io->mem->alloc_operand(f->total))) {
-        snprintf(err, errlen, "--compute full: out of %s memory for %.1f MB of activations", io->mem->name, f->total * 1e-6);
+        snprintf(err, errlen, "--compute full: out of %s memory for %.1f MB of activations", io->mem->name,
+                 f->total * 1e-6);
         goto out;
     }
     size_t img = (size_t)3 * model_batch(io->m) * model_image_size(io->m) * model_image_size(io->m);
@@ -287,8 +290,9 @@ static int forward_pass(step_full *f, double *other_s)
         } else if (L->kind == MODEL_POOL && L->avg == MODEL_AVG_GLOBAL) {
             rc = k->avgpool_fwd(A(f, L->src), A(f, l), (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
         } else if (L->kind == MODEL_POOL) {
-            rc = model_window(m, L, &g) || (L->avg ? k->avgpool_win_fwd(A(f, L->src), A(f, l), &g)
-                                                   : k->maxpool_fwd(A(f, L->src), A(f, l), (int32_t *)(at(f, f->aux[l])), &g));
+            rc = model_window(m, L, &g) ||
+                 (L->avg ? k->avgpool_win_fwd(A(f, L->src), A(f, l), &g)
+                         : k->maxpool_fwd(A(f, L->src), A(f, l), (int32_t *)(at(f, f->aux[l])), &g));
         } else if (gemm && L->ntensors > 1) { /* the bias */
             rc = k->bias_fwd(A(f, l), f->io.params + f->io.offset[L->tensor0 + 1], L->out_c, per);
         } else if (!gemm) {
@@ -345,7 +349,8 @@ static int backward_layer(step_full *f, int l, double *other_s)
     int rc = 0;
     kern_span t0 = kern_span_open();
     if (L->res_into >= 0) /* the block's ReLU; the add's gradient is the shared buffer itself */
-        rc = k->relu_bwd(A(f, L->res_into), G(f, L->res_into), (size_t)model_out_elems(m, model_layer_at(m, L->res_into)));
+        rc = k->relu_bwd(A(f, L->res_into), G(f, L->res_into),
+                         (size_t)model_out_elems(m, model_layer_at(m, L->res_into)));
     /* BN and pools write their input's gradient: into the scratch slot, then added, if another reader wrote it */
     int onto = fresh && L->src >= 0 && f->written[f->gbuf[L->src]];
     if (onto && !f->scratch) {

@@ -34,15 +34,24 @@ static void *dev_alloc(size_t bytes)
     return kern_dev_alloc(&p, bytes) == KERN_DEV_OK ? p : NULL;
 }
 static void dev_free_sized(void *p, size_t bytes) { (void)bytes; kern_dev_free(p); }
-static int dev_fill(float *p, size_t n, float scale) { return kern_fill_device(p, n, scale, kern_dev_compute_stream()); }
+static int dev_fill(float *p, size_t n, float scale)
+{
+    return kern_fill_device(p, n, scale, kern_dev_compute_stream());
+}
 static int dev_zero(void *p, size_t bytes) { return kern_dev_memset(p, 0, bytes, kern_dev_compute_stream()); }
-static int dev_put(void *dst, const void *host, size_t bytes) { return kern_dev_copy(dst, host, bytes, kern_dev_compute_stream()); }
+static int dev_put(void *dst, const void *host, size_t bytes)
+{
+    return kern_dev_copy(dst, host, bytes, kern_dev_compute_stream());
+}
 static int dev_ready(void) { return kern_stream_sync(kern_dev_compute_stream()); }
 static int dev_get(void *host, const void *src, size_t bytes)
 {
     return kern_dev_copy(host, src, bytes, kern_dev_compute_stream()) || dev_ready();
 }
-static int dev_sgd(float *w, const float *g, float lr, size_t n) { return kern_sgd_device(w, g, lr, n, kern_dev_compute_stream()); }
+static int dev_sgd(float *w, const float *g, float lr, size_t n)
+{
+    return kern_sgd_device(w, g, lr, n, kern_dev_compute_stream());
+}
 
 const step_mem step_mem_device = { "device", dev_alloc, kern_dev_free, dev_alloc, dev_free_sized,
                                    dev_fill, dev_zero, dev_put, dev_get, dev_sgd, dev_ready };

@@ -61,7 +61,8 @@ static uint64_t splitmix64(uint64_t x)
 
 double trainer_jitter_draw(unsigned long seed, int rank, int step)
 {
-    uint64_t h = splitmix64(splitmix64(splitmix64((uint64_t)seed) ^ (uint64_t)(uint32_t)rank) ^ (uint64_t)(uint32_t)step);
+    uint64_t h =
+        splitmix64(splitmix64(splitmix64((uint64_t)seed) ^ (uint64_t)(uint32_t)rank) ^ (uint64_t)(uint32_t)step);
     double u = ((double)(h >> 11) + 1.0) / 9007199254740992.0; /* (0, 1] */
     return -log(u);
 }
@@ -86,7 +87,8 @@ static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void 
     kern_span sp = kern_span_open();
     counters_begin();
     int lda = g->transa ? g->m : g->k, ldb = g->transb ? g->k : g->n;
-    int rc = c16 ? kern_gemm_ex_c(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta, c, g->n)
+    int rc = c16 ? kern_gemm_ex_c(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta,
+                                  c, g->n)
                  : kern_gemm_ex(t->cfg.precision, g->transa, g->transb, g->m, g->n, g->k, 1.0f, a, lda, b, ldb, beta,
                                 (float *)c, g->n);
     counters_end();
@@ -149,7 +151,10 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
     }
     if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) || 
         engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng) || (cfg->device && engine_use_fences(t->eng))) {
-        snprintf(err, errlen, "%s", t->err[0] ? t->err : t->eng ? kern_dev_last_error() : "cannot start the communication engine");
+        snprintf(err, errlen, "%s",
+                 t->err[0] ? t->err
+                 : t->eng  ? kern_dev_last_error()
+                           : "cannot start the communication engine");
         goto out;
     }
     if (engine_set_framework(t->eng, &cfg->fw)) {
@@ -242,14 +247,19 @@ static int p_forward(void *a)
     return 0;
 }
 
-static int p_backward(void *a, int l) { trainer *t = a; return backward_compute(t, model_layer_at(t->m, l), l) ? 1 : 0; }
+static int p_backward(void *a, int l)
+{
+    trainer *t = a;
+    return backward_compute(t, model_layer_at(t->m, l), l) ? 1 : 0;
+}
 static int p_gradient(void *a, int ti) { return write_gradient(a, ti); }
 
 static int p_post(void *a, int b)
 {
     trainer *t = a;
     if (!engine_post(t->eng, b)) return 0; /* device mode: records the bucket's fence (no drain) */
-    snprintf(t->err, sizeof t->err, "cannot post bucket %d: %s", b, t->cfg.device ? kern_dev_last_error() : "bad index");
+    snprintf(t->err, sizeof t->err, "cannot post bucket %d: %s", b,
+             t->cfg.device ? kern_dev_last_error() : "bad index");
     return 1;
 }
 
@@ -338,6 +348,4 @@ long trainer_verify(const trainer *t, int step)
 }
 
 int trainer_buckets(const trainer *t) { return t->plan.nbuckets; }
-/* Transitional (trainer.h). */
-int trainer_step(trainer *t, int step, step_times *st) { return trainer_run(t, step, st, t->last, sizeof t->last); }
-const char *trainer_error(const trainer *t) { return t->last; }
+

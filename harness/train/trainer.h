@@ -63,10 +63,6 @@ int trainer_run(trainer *t, int step, step_times *times, char *err, size_t errle
 /* Check mode: elements of the gradient buffer that differ from the exact sum over ranks. */
 long trainer_verify(const trainer *t, int step);
 int trainer_buckets(const trainer *t);
-/* Transitional, for the one caller on another branch of issue 45 (harness/calib/calib_gpu.c):
- * trainer_run with the message kept in the trainer for trainer_error. Both go once it calls trainer_run. */
-int trainer_step(trainer *t, int step, step_times *times);
-const char *trainer_error(const trainer *t);
 void trainer_free(trainer *t);
 
 #endif

@@ -60,8 +60,9 @@ int trainer_alloc_buffers(trainer *t)
     if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
     else t->mom = mem->alloc_operand(t->plan.total * 4);
     if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
-        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s",
-                 mem->name, (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn : 3.0 * (double)t->plan.total) * 4 / 1e6,
+        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s", mem->name,
+                 (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn : 3.0 * (double)t->plan.total) * 4 /
+                     1e6,
                  syn ? "activations" : "velocities");
         return 1;
     }

@@ -33,7 +33,6 @@ struct trainer {
     double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
     int step;               /* the step being run (check values) */
     char err[256];          /* the failing step's message, on its way up through sched_step */
-    char last[256];         /* trainer_step's message for trainer_error (transitional, trainer.h) */
 };
 
 /* Every buffer of the step (trainer_buffers.c): parameters, gradients, the synthetic activations (gemm

@@ -10,7 +10,8 @@
 static const workload workloads[] = {
     { "resnet50", "ImageNet-1K", 1281167, 90, "sourced: the DDL abstract", 50.0 / 60.0, 256 },
     { "resnet101", "ImageNet-1K", 1281167, 90, "assumption: the ResNet-50 schedule", 0, 0 },
-    { "resnet101-22k", "ImageNet-22K", 7500000, 90, "assumption: the study states none; the ResNet-50 schedule", 7.0, 256 },
+    { "resnet101-22k", "ImageNet-22K", 7500000, 90, "assumption: the study states none; the ResNet-50 schedule", 7.0,
+      256 },
 };
 
 const workload *workload_of(const char *model)
