@@ -192,9 +192,9 @@ int main(int argc, char **argv)
             run_variant(&cfg, label, sbuf, rbuf);
         }
     }
-    for (int k = 0; k < 3; k++) { /* nccl-ring with 1, 3 and p channels (the default: ranks per node) */
-        const int ch = k == 0 ? 1 : k == 1 ? 3 : size;
-        if (ch > size || (k == 2 && (size == 1 || size == 3))) continue;
+    for (int k = 0; k < 2; k++) { /* nccl-ring with 3 and p channels (the default: ranks per node) */
+        const int ch = k == 0 ? 3 : size;
+        if (ch > size || (k == 1 && size == 3)) continue;
         ddl_config cfg = DDL_CONFIG_INIT;
         char label[64], value[16];
         snprintf(value, sizeof value, "%d", ch);
