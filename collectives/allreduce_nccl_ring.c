@@ -35,11 +35,12 @@
  *
  * Channels: DDL_CHANNELS (1..p), else the machine's NICs (ddl_config.machine, nics > 1), else the
  * ranks per node (each local rank's rail once), else 1; every rank must agree. Memory: C·depth segments
- * of scratch, 2·C·depth requests, C·p ints of ring orders. Device buffers run the same channels and
- * blocks one after another through the location's pipeline (exchange.c): it has depth landing slots,
- * not C·depth. Reduce-scatter and allgather (rsag.c's conventions): the same loop on the caller's
- * blocks, channel c carrying piece c of every rank's block, position v's ring block being rank
- * order[v]'s, so each rank ends with its own block: (p-1) steps each, half the allreduce. */
+ * of scratch, 2·C·depth requests, C·p ints of ring orders, C step states, all made at setup (a call
+ * allocates nothing). Device buffers run the same channels and blocks one after another through the
+ * location's pipeline (exchange.c): it has depth landing slots, not C·depth. Reduce-scatter and
+ * allgather (rsag.c's conventions): the same loop on the caller's blocks, channel c carrying piece c
+ * of every rank's block, position v's ring block being rank order[v]'s, so each rank ends with its
+ * own block: (p-1) steps each, half the allreduce. */
 #include "coll.h"
 #include "mem.h"
 #include "partition.h"
@@ -55,6 +56,7 @@ typedef struct nr_state {
     int *order;          /* channels x p: the rank at each ring position */
     char *scratch;       /* host: channels x depth landing slots of segment_bytes */
     MPI_Request *req;    /* channels x 2 x depth: receives then sends of each channel */
+    struct nr_chan *chans; /* channels: each one's step state, reset by every call */
 } nr_state;
 
 /* One call's vector and how its ring blocks lie in it. */
@@ -216,8 +218,9 @@ static void nr_abandon(nr_state *s, int n, int d)
 static int nr_loop(ddl_ctx *ctx, nr_state *s, const nr_job *j, int first, int end)
 {
     const int C = s->channels, n = 2 * C * ctx->depth;
-    nr_chan *chans = calloc((size_t)C, sizeof *chans);
-    int rc = chans ? 0 : coll_fail(DDL_ERR_NOMEM, "nccl-ring: out of memory"), idx;
+    nr_chan *chans = s->chans;
+    int rc = 0, idx;
+    memset(chans, 0, (size_t)C * sizeof *chans);
     for (int i = 0; i < n; i++) s->req[i] = MPI_REQUEST_NULL;
     for (int c = 0; !rc && c < C; c++) {
         nr_chan *ch = &chans[c];
@@ -232,7 +235,6 @@ static int nr_loop(ddl_ctx *ctx, nr_state *s, const nr_job *j, int first, int en
         rc = nr_done(ctx, s, j, chans, idx);
     }
     if (rc) nr_abandon(s, n, ctx->depth);
-    free(chans);
     return rc;
 }
 
@@ -314,8 +316,9 @@ static int nr_make(ddl_ctx *ctx, const ddl_config *cfg, nr_state *s)
     s->channels = env ? (int)env : coll_channels_default(p, ctx->ranks_per_node, nics);
     s->order = malloc((size_t)s->channels * (size_t)p * sizeof *s->order);
     s->req = malloc((size_t)s->channels * 2 * (size_t)ctx->depth * sizeof *s->req);
+    s->chans = calloc((size_t)s->channels, sizeof *s->chans);
     if (!ctx->loc->device) s->scratch = kern_buf_alloc((size_t)s->channels * (size_t)ctx->depth * ctx->segment_bytes);
-    if (!s->order || !s->req || (!ctx->loc->device && !s->scratch))
+    if (!s->order || !s->req || !s->chans || (!ctx->loc->device && !s->scratch))
         return coll_fail(DDL_ERR_NOMEM, "nccl-ring: no memory for %d channels", s->channels);
     for (int c = 0; c < s->channels; c++) coll_channel_order(p, ctx->ranks_per_node, c, s->order + (size_t)c * p);
     return nr_check(s, p);
@@ -327,6 +330,7 @@ static void nr_teardown(ddl_ctx *ctx)
     if (!s) return;
     free(s->order);
     free(s->req);
+    free(s->chans);
     kern_buf_free(s->scratch);
     free(s);
     ctx->algo_state = NULL;
