@@ -1,5 +1,5 @@
 /* allreduce_auto.c — picks, per message size and topology, the fastest of the algorithms the
- * registry marks DDL_ALGO_AUTO (ring, rhd and ddl with its grid and per-dimension patterns), as
+ * registry marks DDL_ALGO_AUTO (ring, rhd, ddl with its grid and per-dimension patterns, nccl-ring), as
  * PowerAI DDL's exploration mode kept the best pattern per dimension (Cho et al. 2017).
  *
  * Setup enumerates candidates: each such row's configurations (its `candidates`, e.g. ddl's grids
@@ -261,7 +261,7 @@ static int auto_describe(const ddl_ctx *ctx, char *buf, size_t len)
 
 const coll_algo coll_algo_auto = {
     .name = "auto",
-    .help = "per message size, the fastest of ring, rhd and ddl (grid, patterns) by the cost model",
+    .help = "per message size, the fastest of ring, rhd, ddl (grid, patterns) and nccl-ring by the cost model",
     .run = allreduce_auto,
     .setup = auto_setup,
     .teardown = auto_teardown,

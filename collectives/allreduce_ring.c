@@ -16,6 +16,10 @@
  * (out-of-place costs the same as in-place). Memory: ctx->depth segments of scratch. q = 1 is a
  * copy; n < q leaves some blocks empty (zero-length messages).
  *
+ * One channel: the ring crosses each node boundary on one GPU's rail (its last rank's NIC), so across
+ * nodes of several rails it uses one rail of each; nccl-ring (allreduce_nccl_ring.c) runs one ring per
+ * rail at once.
+ *
  * The halves are also the `ring` row's reduce-scatter and allgather (rsag.c's conventions), on the
  * whole n = p·count vector: (p-1)·α + n(p-1)/p·β (+ n(p-1)/p·γ for the reduce-scatter) each. */
 #include "coll.h"
@@ -91,7 +95,8 @@ static int ring_cost(const ddl_machine *m, const coll_shape *sh, double bytes, d
 
 const coll_algo coll_algo_ring = {
     .name = "ring",
-    .help = "ring reduce-scatter + allgather, segmented and pipelined",
+    .help = "one flat ring (one channel: crosses each node boundary on one GPU's rail, one rail per node): "
+            "reduce-scatter + allgather, segmented and pipelined",
     .flags = DDL_ALGO_AUTO,
     .run = coll_allreduce_ring,
     .cost = ring_cost,

@@ -263,6 +263,11 @@ int coll_reduce_scatter_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype,
 int coll_allgather_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 int coll_reduce_scatter_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allgather_rhd_far(ddl_ctx *, const void *, void *, size_t, kern_dtype);
+/* nccl-ring's channels (channels.c): channel c's ring over p ranks on nodes of g (g <= 0 or
+ * not dividing p: one node), order[i] = the rank at position i; the default channel count (the NICs
+ * when more than one, else g, else 1; at most p). Pure. */
+void coll_channel_order(int p, int g, int c, int *order);
+int coll_channels_default(int p, int rpn, int nics);
 
 /* Open MPI 4.1's coll/tuned fixed decision for a commutative allreduce of `bytes` bytes on p ranks
  * (ompi_decision.c; docs/SOURCES.md §7): one of COLL_OMPI_*, Open MPI's own algorithm numbers. */
@@ -284,5 +289,8 @@ int coll_machine_check(const ddl_machine *m, double bytes);
 int coll_cost_dim(const ddl_machine *m, int stride, int d, int pattern, double n, double *seconds,
                   double *reduced);
 int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
+/* One step of n concurrent messages of `bytes`, src[i] to dst[i] (nccl-ring's channels): shared links
+ * counted over all of them, and each rank's own link shared by the messages it sends or receives. */
+int coll_cost_flows(const ddl_machine *m, int n, const int *src, const int *dst, double bytes, double *seconds);
 
 #endif

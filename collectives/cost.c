@@ -250,3 +250,30 @@ double ddl_machine_cost(void *machine, const char *algo, const char *grid, const
     double t;
     return ddl_algo_cost(algo, grid, patterns, machine, (double)bytes, &t) ? -1.0 : t;
 }
+
+/* One step of several concurrent flows (nccl-ring's channels): n messages of `bytes` each, message i
+ * from rank src[i] to rank dst[i], all at once. Each is priced as coll_cost_dim's steps price theirs
+ * (the shared links it crosses, counted over all n), and also by its ranks' own links: a rank that
+ * sends k messages at once (or receives k) gives each 1/k of its link (intra_bw), as the simulated
+ * GPU's private link does. With one message per rank, as in every other step, that term is the 1/intra_bw
+ * message() already takes. Seconds of the slowest message; 0 or DDL_ERR_NOMEM. */
+int coll_cost_flows(const ddl_machine *m, int n, const int *src, const int *dst, double bytes, double *seconds)
+{
+    loads ld = { 0 };
+    int *out = calloc(2 * (size_t)m->ranks, sizeof *out), *in = out + m->ranks, rc = out ? loads_alloc(m, &ld) : 0;
+    double worst = 0;
+    if (!out || rc) {
+        free(out);
+        return rc ? rc : coll_fail(DDL_ERR_NOMEM, "cost model: out of memory");
+    }
+    for (int i = 0; i < n; i++) out[src[i]]++, in[dst[i]]++, message(m, &ld, 0, src[i], dst[i], bytes);
+    for (int i = 0; i < n; i++) {
+        double k = worse(out[src[i]], in[dst[i]]);
+        double own = message(m, &ld, 1, src[i], dst[i], 0) + bytes * k / m->intra_bw;
+        worst = worse(worst, worse(message(m, &ld, 1, src[i], dst[i], bytes), own));
+    }
+    free(ld.sock);
+    free(out);
+    *seconds = worst;
+    return 0;
+}

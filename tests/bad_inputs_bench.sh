@@ -19,6 +19,9 @@ DDL_GRID=3 -- ddlbench allreduce -a ddl -e 1K
 DDL_SEGMENT_BYTES=-1 -- ddlbench allreduce -a ring -e 1K
 DDL_NET_SEGMENT_BYTES=1x -- ddlbench allreduce -a ring -e 1K
 DDL_NET_SEGMENT_BYTES=32 -- ddlbench allreduce -a ddl -e 1K
+DDL_CHANNELS=0 -- ddlbench allreduce -a nccl-ring -e 1K ## DDL_CHANNELS
+DDL_CHANNELS=3 -- mpi2 allreduce -a nccl-ring -e 1K ## DDL_CHANNELS
+DDL_CHANNELS=two -- mpi2 reduce-scatter -a nccl-ring -e 1K ## DDL_CHANNELS
 # issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
 -- ddlbench kernels -s 5 ## -s
 -- ddlbench allreduce -b 5 -e 1K ## -b

@@ -6,9 +6,10 @@
 # the memory-bound kernels that `ddlbench model` prints, at the profile's two rates (within 0.5%).
 #   flat: one GPU per node, every link alike (one link level) at 8, 12 (rhd folding) and 16 ranks;
 #   two-level: 4 nodes x 4 GPUs, NIC shared by the node's GPUs (ddl grid 4x4, DDL_RANKS_PER_NODE=4);
-#   rhd (nearest partner first there) and rhd-far both;
+#   rhd (nearest partner first there) and rhd-far both; nccl-ring's four channels (one per GPU) on
+#   the shared NIC, on four rails under rail-aligned leaves, and on two sockets' two NICs;
 #   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
-#   and two DGX-1 (direct NVLinks pair by pair, the host between the others).
+#   and two DGX-1 (direct NVLinks pair by pair, the host between the others; nccl-ring's four channels).
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -40,12 +41,14 @@ printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0
 SMPI_CFG="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0
   --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:no --log=root.thres:critical"
 
-# check NAME NP RPN BYTES ALGO PLATFORM_ARGS...
+# check NAME NP RPN BYTES ALGO PLATFORM_ARGS... ($channels: nccl-ring's DDL_CHANNELS in the simulation, which
+# runs without --platform: the platform's NICs where the model's default is those, "" = ranks per node)
+channels=
 check() {
     name=$1 np=$2 rpn=$3 bytes=$4 algo=$5; shift 5
     "$BUILD/ddlbench" platform "$@" -o "$tmp" >/dev/null || { fail "$name: platform $*"; return; }
     # shellcheck disable=SC2086
-    sim=$(DDL_RANKS_PER_NODE=$rpn smpirun $SMPI_CFG -np "$np" -platform "$tmp/platform.xml" \
+    sim=$(DDL_CHANNELS=$channels DDL_RANKS_PER_NODE=$rpn smpirun $SMPI_CFG -np "$np" -platform "$tmp/platform.xml" \
               -hostfile "$tmp/hostfile" "$SIM" allreduce -b "$bytes" -e "$bytes" -a "$algo" -c 0 -w 1 -n 2 \
               --copy-reps 1 2>"$tmp/err" | awk -v a="$algo" '$5 == a && $6 == "out" { print $7 }')
     model=$("$BUILD/ddlbench" model --algo "$algo" --bytes "$bytes" --profile "$tmp/zero.profile" "$@" |
@@ -69,7 +72,7 @@ for np in 8 12 16; do
     done
 done
 TWO="--preset custom --nodes 4 --gpus-per-node 4 --intra-bw 40G --intra-lat 1us --inter-bw 10G --inter-lat 3us"
-for algo in ring rhd rhd-far ddl; do # rhd: nearest partner first on these 4-GPU nodes
+for algo in ring rhd rhd-far ddl nccl-ring; do # rhd: nearest partner first on these 4-GPU nodes
     # shellcheck disable=SC2086
     check two-level 16 4 8M "$algo" $TWO
 done
@@ -83,14 +86,17 @@ printf 'name = sockets\ngpus_per_node = 4\nintra_lat = 3us\nintra_bw = 100GB/s\n
 socket_lat = 4us\ninter_lat = 6us\nnics = 2\nnic_bw = 10GB/s\nleaf_nodes = 2\nrail_leaves = no
 oversubscription = 2\nspine_lat = 10us' >"$tmp/sockets.platform"
 for f in rails sockets; do
-    for algo in ring rhd ddl; do
+    channels=4; [ "$f" = sockets ] && channels=2
+    for algo in ring rhd ddl nccl-ring; do
         check "$f" 16 4 8M "$algo" --platform "$tmp/$f.platform" --nodes 4
     done
 done
 # DGX-1's hybrid cube-mesh (nvlinks): the ring in rank order crosses two pairs without a link (3-4, 7-0)
-for algo in ring rhd ddl; do
+channels=4
+for algo in ring rhd ddl nccl-ring; do
     check dgx1 16 8 16M "$algo" --platform dgx1 --nodes 2
 done
+channels=
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {
     printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 100\n' >"$tmp/split.profile"

@@ -181,8 +181,8 @@ int main(int argc, char **argv)
     { /* segments sized from the links (ddl_config.machine, one NVSwitch node: 4 MiB): a step's message
        * of 512 KiB .. 4 MiB is cut in two (exchange.c), both ends alike, also for unequal blocks */
         ddl_machine nvl = abg_machine(size, size, 3e-6, 450e9, 6e-6, 400e9, 0);
-        static const char *const cut[] = { "ring", "rhd", "ddl" };
-        for (int a = 0; a < 3; a++) {
+        static const char *const cut[] = { "ring", "rhd", "ddl", "nccl-ring" };
+        for (int a = 0; a < 4; a++) {
             ddl_config cfg = DDL_CONFIG_INIT;
             char label[64];
             cfg.algo = cut[a];
@@ -191,6 +191,20 @@ int main(int argc, char **argv)
             snprintf(label, sizeof label, "%s (segments from the links)", cut[a]);
             run_variant(&cfg, label, sbuf, rbuf);
         }
+    }
+    for (int k = 0; k < 2; k++) { /* nccl-ring with 3 and p channels (the default: ranks per node) */
+        const int ch = k == 0 ? 3 : size;
+        if (ch > size || (k == 1 && size == 3)) continue;
+        ddl_config cfg = DDL_CONFIG_INIT;
+        char label[64], value[16];
+        snprintf(value, sizeof value, "%d", ch);
+        setenv("DDL_CHANNELS", value, 1);
+        cfg.algo = "nccl-ring";
+        cfg.ranks_per_node = rpn;
+        cfg.segment_bytes = 4096;
+        snprintf(label, sizeof label, "nccl-ring (DDL_CHANNELS=%d)", ch);
+        run_variant(&cfg, label, sbuf, rbuf);
+        unsetenv("DDL_CHANNELS");
     }
     run_grids(rpn, sbuf, rbuf);
     ddl_config cfg = DDL_CONFIG_INIT;

@@ -117,7 +117,7 @@ int cli_model_cost(int argc, char **argv)
     const int p = platform_ranks(&pf);
     printf("# model: %s, %d nodes x %d GPUs = %d ranks, %zu bytes, profile %s (gamma %.4g ns/B)\n", pf.name,
            pf.nodes, pf.gpus_per_node, p, c.bytes, c.profile, gamma_ns);
-    printf("# %-6s %12s %12s %12s\n", "algo", "time_us", "algbw_GBps", "busbw_GBps");
+    printf("# %-9s %12s %12s %12s\n", "algo", "time_us", "algbw_GBps", "busbw_GBps"); /* nccl-ring: 9 */
     for (int i = 0; i < n; i++) {
         double t;
         if (perf_cost(&pf, items[i], (double)c.bytes, &c.co, &t, err, sizeof err)) {
@@ -126,7 +126,7 @@ int cli_model_cost(int argc, char **argv)
             return 2;
         }
         double algbw = t > 0 ? (double)c.bytes / t / 1e9 : 0;
-        printf("  %-6s %12.1f %12.3f %12.3f\n", items[i], t * 1e6, algbw, algbw * 2.0 * (p - 1) / p);
+        printf("  %-9s %12.1f %12.3f %12.3f\n", items[i], t * 1e6, algbw, algbw * 2.0 * (p - 1) / p);
     }
     return 0;
 }
