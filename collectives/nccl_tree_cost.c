@@ -16,15 +16,16 @@
  * between the halves also count on the socket link (socket_bw), and with direct links (nvlinks) on
  * their pair's links (count x nvlink_bw) or its path through the host (host_bw).
  * The first segment crosses the H hops alone (α + s/bw each, reduced on the way up); the k segments
- * then pass the busiest link one round each, plus the drain's last round, plus 1.5 rounds per tree
- * hop (2·depth) once more than one segment is in flight (a segment crossing a rail then waits behind
- * the other flows' on it):
+ * then pass the busiest link one round each, plus the drain's last round, plus r rounds per tree hop
+ * (2·depth) once more than one segment is in flight (a segment crossing a rail then waits behind the
+ * other flows' on it): r = 1.5, or 0.75 at depth 1 (2 nodes: a root and a leaf, no node forwarding
+ * between a parent and children across the network):
  *   T = 2(g − 1)·(α_intra + s/intra_bw) + 2·depth·(α_inter + s/rail_bw) + (g − 1 + depth)·γ·s
- *       + (k + 1.5·min(k − 1, 2·depth))·τ,
+ *       + (k + r·min(k − 1, 2·depth))·τ,
  * α_inter being spine_lat when some tree edge crosses the spine, α_intra socket_lat or host_lat when
  * a chain crosses the sockets or a pair without a direct link. The last two terms were chosen against
- * SimGrid runs of this row on dgxh100 (1 and 4 nodes, 1 MiB to 512 MiB; docs/BENCHMARKS.md), not
- * derived: without them the model was 8-20% fast at 8 MiB and at 4 nodes. tests/sim_model.sh holds
+ * SimGrid runs of this row on dgxh100 (1, 2 and 4 nodes, 1 MiB to 1 GiB) and minsky (2 nodes;
+ * docs/BENCHMARKS.md), not derived: without them the model was 8-20% fast at 8 MiB and at 4 nodes. tests/sim_model.sh holds
  * the model against SimGrid. */
 #include "coll.h"
 #include "dtree.h"
@@ -154,6 +155,6 @@ int coll_nccl_tree_cost(const ddl_machine *m, const coll_shape *sh, double bytes
     /* the first segment's hops, unloaded (reduced at each), then every segment through the busiest link */
     *seconds = 2.0 * (g - 1) * (alpha_in + s / m->intra_bw) +
                2.0 * depth * ((spine ? m->spine_lat : m->inter_lat) + s / fmin(m->intra_bw, m->nic_bw / nics_of(m))) +
-               (g - 1 + depth) * m->gamma * s + (k + 1.5 * fmin(k - 1, 2.0 * depth)) * tau;
+               (g - 1 + depth) * m->gamma * s + (k + (depth > 1 ? 1.5 : 0.75) * fmin(k - 1, 2.0 * depth)) * tau;
     return 0;
 }
