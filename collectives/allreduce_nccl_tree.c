@@ -17,7 +17,7 @@
  *   it down to its children's heads and its chain, each rank passing it on. A segment goes up while
  *   earlier ones come down; every message is nonblocking, up to NT_DEPTH segments in flight on each.
  *
- * Cost (nccl_tree_cost.c): H·(α + s·β) + k·τ, H = 2(g − 1 + depth) hops, k segments of s
+ * Cost (nccl_tree_cost.c): H·(α + s·β) + (k + ramp)·τ, H = 2(g − 1 + depth) hops, k segments of s
  * per flow, τ the time per segment of the most loaded link (a rank's link, a rail NIC, a leaf's
  * uplink, or its reductions). Latency grows with lg(nodes) and g, not with p; bandwidth: on each rail a node moves 3n/F
  * each way in the flow where it is interior and n/F in the other: 4n/F, about 2n for the node (a ring's).
