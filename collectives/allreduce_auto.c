@@ -1,5 +1,6 @@
 /* allreduce_auto.c — picks, per message size and topology, the fastest of the algorithms the
- * registry marks DDL_ALGO_AUTO (ring, rhd, ddl with its grid and per-dimension patterns, nccl-ring), as
+ * registry marks DDL_ALGO_AUTO (ring, rhd, ddl with its grid and per-dimension patterns, nccl-ring,
+ * nccl-tree), as
  * PowerAI DDL's exploration mode kept the best pattern per dimension (Cho et al. 2017).
  *
  * Setup enumerates candidates: each such row's configurations (its `candidates`, e.g. ddl's grids
@@ -13,7 +14,7 @@
  * communicator set and scratch) per distinct
  * winner. A call picks the class nearest its size: allocation-free.
  * Reduce-scatter and allgather (n = p·count elements in all) use the class of n and the same
- * choice restricted to candidates that have them (ring, rhd, ddl do): each candidate's halves are its
+ * choice restricted to candidates that have them (ring, rhd, ddl do; nccl-tree not): each candidate's halves are its
  * allreduce's two halves, so the cost model that ranks the allreduce of n ranks them alike (ddl's
  * block permutation and rhd's fold, a count-sized step each, aside), and no second model is needed. */
 #include "coll.h"
@@ -261,7 +262,8 @@ static int auto_describe(const ddl_ctx *ctx, char *buf, size_t len)
 
 const coll_algo coll_algo_auto = {
     .name = "auto",
-    .help = "per message size, the fastest of ring, rhd, ddl (grid, patterns) and nccl-ring by the cost model",
+    .help = "per message size, the fastest of ring, rhd, ddl (grid, patterns), nccl-ring and nccl-tree "
+            "by the cost model",
     .run = allreduce_auto,
     .setup = auto_setup,
     .teardown = auto_teardown,

@@ -10,6 +10,7 @@
 #   the shared NIC, on four rails under rail-aligned leaves, and on two sockets' two NICs;
 #   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
 #   and two DGX-1 (direct NVLinks pair by pair, the host between the others; nccl-ring's four channels).
+#   two DGX-1 (direct NVLinks pair by pair, the host between the others); nccl-tree on DGX H100.
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -48,9 +49,9 @@ check() {
     name=$1 np=$2 rpn=$3 bytes=$4 algo=$5; shift 5
     "$BUILD/ddlbench" platform "$@" -o "$tmp" >/dev/null || { fail "$name: platform $*"; return; }
     # shellcheck disable=SC2086
-    sim=$(DDL_CHANNELS=$channels DDL_RANKS_PER_NODE=$rpn smpirun $SMPI_CFG -np "$np" -platform "$tmp/platform.xml" \
+    sim=$(DDL_CHANNELS=$channels DDL_RANKS_PER_NODE=$rpn smpirun $SMPI_CFG ${SMPI_EXTRA:-} -np "$np" -platform "$tmp/platform.xml" \
               -hostfile "$tmp/hostfile" "$SIM" allreduce -b "$bytes" -e "$bytes" -a "$algo" -c 0 -w 1 -n 2 \
-              --copy-reps 1 2>"$tmp/err" | awk -v a="$algo" '$5 == a && $6 == "out" { print $7 }')
+              --copy-reps 1 ${SIM_ARGS:-} 2>"$tmp/err" | awk -v a="$algo" '$5 == a && $6 == "out" { print $7 }')
     model=$("$BUILD/ddlbench" model --algo "$algo" --bytes "$bytes" --profile "$tmp/zero.profile" "$@" |
             awk -v a="$algo" '$1 == a { print $2 }')
     if [ -z "$sim" ] || [ -z "$model" ]; then
@@ -97,6 +98,16 @@ for algo in ring rhd ddl nccl-ring; do
     check dgx1 16 8 16M "$algo" --platform dgx1 --nodes 2
 done
 channels=
+# nccl-tree (issue 46): the double binary tree on DGX H100 nodes, its segments sized from the links as
+# `allreduce --platform` sizes them (SIM_ARGS); 1 node (chains only: the rank links) at 8 and 64 MiB,
+# 4 nodes (the trees across the rails) at 1 MiB. 4 nodes at 64 MiB and 512 MiB: docs/BENCHMARKS.md
+# (minutes each under SMPI). As simlaunch.sh runs it: smpi/test:0 (its MPI_Waitsome is a test loop to
+# SMPI, which would inject 100 us a call) and no TCP window on the 6 us NDR route (SMPI_EXTRA).
+for run in 1:8M 1:64M 4:1M; do
+    SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" \
+    SIM_ARGS="--platform dgxh100 --profile $tmp/zero.profile" check dgxh100 $((${run%%:*} * 8)) 8 "${run#*:}" \
+        nccl-tree --platform dgxh100 --nodes "${run%%:*}"
+done
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {
     printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 100\n' >"$tmp/split.profile"

@@ -4,7 +4,8 @@
  * come back untouched; the receive buffer starts as NaN/garbage. Wrong counts are reduced over ranks.
  * auto runs with its built-in rule (from the registry), with a scrambling cost model, and once per
  * algorithm it may choose (DDL_ALGO_AUTO) with a cost model that makes that one cheapest: it must
- * pick it for every size. Rank 0 prints the registry it tested ("# algorithms: ...").
+ * pick it for every size. Every algorithm also sums non-integer float32 and float64 values, which round:
+ * every rank must end with the same bits. Rank 0 prints the registry it tested ("# algorithms: ...").
  * Usage (under mpirun): test_allreduce [--rpn K] [--quick] [--expect-rpn K]
  *   --rpn K         emulate nodes of K ranks (else detected with MPI_COMM_TYPE_SHARED)
  *   --quick         fewer cases, for runs across an emulated network (tests/cluster.sh): counts up to
@@ -64,6 +65,37 @@ static void run_variant(const ddl_config *cfg, const char *label, void *sbuf, vo
                         CHECK(total == 0, "p=%d %s count=%zu %s %s %s: %ld wrong", size, label, counts[c],
                               ddl_dtype_name(dt), ddl_op_name(op), ip ? "in-place" : "out-of-place", total);
                 }
+    ddl_ctx_free(ctx);
+}
+
+/* Non-integer floats (float32 and float64 sums, which round): every rank must end with the same bits,
+ * whatever order the algorithm reduced in (the tree's halves reduce in different orders; the root's
+ * result is broadcast). The hashes of the results are compared over ranks. */
+static void run_same_bits(const ddl_config *cfg, const char *label, void *sbuf, void *rbuf)
+{
+    const size_t counts[] = { 1009, quick ? QUICK_BIG : BIG };
+    ddl_ctx *ctx;
+    int rc = ddl_ctx_create(MPI_COMM_WORLD, cfg, &ctx);
+    CHECK(rc == 0, "p=%d %s (same bits): create: %s", size, label, ddl_last_error());
+    if (rc) return;
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        for (int dt = DDL_FLOAT32; dt <= DDL_FLOAT64; dt++) {
+            const size_t n = counts[c], es = ddl_dtype_size(dt);
+            unsigned long h = 5381, lo = 0, hi = 0;
+            for (size_t i = 0; i < n; i++) {
+                double x = 1.0 / (double)(rank + 3) + (double)(i % 97) * 1e-3;
+                if (dt == DDL_FLOAT32) ((float *)sbuf)[i] = (float)x;
+                else ((double *)sbuf)[i] = x;
+            }
+            rc = ddl_allreduce(ctx, sbuf, rbuf, n, dt, DDL_SUM);
+            for (size_t i = 0; i < n * es; i++) h = h * 33 + ((unsigned char *)rbuf)[i];
+            h = rc ? (unsigned long)rank + 1 : h; /* a failed call differs from its peers' */
+            MPI_Allreduce(&h, &lo, 1, MPI_UNSIGNED_LONG, MPI_MIN, MPI_COMM_WORLD);
+            MPI_Allreduce(&h, &hi, 1, MPI_UNSIGNED_LONG, MPI_MAX, MPI_COMM_WORLD);
+            if (rank == 0)
+                CHECK(rc == 0 && lo == hi, "p=%d %s count=%zu %s: ranks disagree bitwise on non-integer sums", size,
+                      label, n, ddl_dtype_name(dt));
+        }
     ddl_ctx_free(ctx);
 }
 
@@ -177,6 +209,7 @@ int main(int argc, char **argv)
         cfg.ranks_per_node = rpn;
         cfg.segment_bytes = 4096; /* small segments: many pipeline steps even at small counts */
         run_variant(&cfg, ddl_algo_name(a), sbuf, rbuf);
+        run_same_bits(&cfg, ddl_algo_name(a), sbuf, rbuf);
     }
     { /* segments sized from the links (ddl_config.machine, one NVSwitch node: 4 MiB): a step's message
        * of 512 KiB .. 4 MiB is cut in two (exchange.c), both ends alike, also for unequal blocks */

@@ -205,6 +205,10 @@ static void run_algo(const char *path, const ddl_config *cfg, char *h, void *ds,
     ddl_ctx *ctx = NULL;
     char desc[256] = "";
     int rc = ddl_ctx_create(MPI_COMM_WORLD, cfg, &ctx);
+    if (!strcmp(cfg->algo, "nccl-tree")) { /* host buffers only: refused at creation, on every rank */
+        CHECK(rc == DDL_ERR_DEVICE && !ctx, "%s %s on device buffers: %d, want DDL_ERR_DEVICE", path, cfg->algo, rc);
+        return;
+    }
     CHECK(!rc, "%s ddl_ctx_create(device) %s: %s", path, cfg->algo, ddl_last_error());
     if (rc) return;
     ddl_ctx_describe(ctx, desc, sizeof desc);
