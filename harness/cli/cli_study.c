@@ -1,7 +1,7 @@
 /* cli_study.c — `ddlbench study`: the catalogue of published scaling figures, each predicted with its
  * unknowns as a range by the study engine (harness/sim/study.h: corners, bands, effect shares).
  * Prints every corner, then per figure the band (min..max efficiency over the corners), its centre,
- * and where the published figure falls; --out DIR writes DIR/study.csv and DIR/report.md. */
+ * and where the published figure falls; --out DIR writes DIR/study.csv, DIR/report.md and DIR/bands.csv. */
 #include "cli.h"
 #include "cli_study.h"
 #include "tree.h"
@@ -35,7 +35,7 @@ static const opt_row rows[] = {
     { .name = "--catalogue", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, catalogue),
       .help = "the folder of .study entries, one published figure each (study_file.h;\ndefault harness/sim/studies)" },
     { .name = "--out", .type = OPT_STRING, .unit = "DIR", .off = offsetof(study_opts, out),
-      .help = "also write DIR/study.csv and DIR/report.md" },
+      .help = "also write DIR/study.csv, DIR/report.md and DIR/bands.csv (each entry's band)" },
 };
 
 #define STUDY_SETS(o)                                                                                  \
@@ -98,7 +98,7 @@ int cli_study_main(int argc, char **argv)
     made = o.out && *o.out && mkdir(o.out, 0777) == 0; /* one level, like mkdir; removed again on failure */
     rc = 2;
     if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) goto fail; /* says why mkdir failed */
-    for (int pass = 0; o.out && pass < 2; pass++) /* both files, before any work */
+    for (int pass = 0; o.out && pass < STUDY_NOUT; pass++) /* every file, before any work */
         if (study_out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
     printf(
         "# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
@@ -132,7 +132,7 @@ int cli_study_main(int argc, char **argv)
            "points from its figure (the goal, issue 25: all inside, at most 8 wide, within 3)\n", inside, o.nfig, wmax,
            offmax);
     if (o.out && study_write_outputs(&o, &pr, c, n)) { rc = 1; goto quiet; }
-    if (o.out) printf("# wrote %s/study.csv and %s/report.md\n", o.out, o.out);
+    if (o.out) printf("# wrote %s/study.csv, %s/report.md and %s/bands.csv\n", o.out, o.out, o.out);
     free(c);
     return 0;
 fail:

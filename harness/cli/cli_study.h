@@ -24,6 +24,7 @@ void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig
 /* "band lo-hi%, centre …; published … inside|OUTSIDE the band, … points from the centre" */
 const char *study_verdict(double lo, double hi, double pub, char *buf, size_t len);
 /* OUT/study.csv (pass 0) and OUT/report.md (pass 1); 0, or 2 with a message if path is too long. */
+#define STUDY_NOUT 3 /* study.csv, report.md, bands.csv */
 int study_out_path(const study_opts *o, int pass, char *path, size_t len);
 /* "--gpus 256 " when given, for the command lines the outputs quote. */
 const char *study_gpus_flag(const study_opts *o, char *buf, size_t len);

@@ -85,10 +85,12 @@ const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len
     return buf;
 }
 
-/* OUT/study.csv (pass 0) and OUT/report.md (pass 1); 0, or 2 with a message if path is too long. */
+/* OUT/study.csv (pass 0), OUT/report.md (pass 1) and OUT/bands.csv (pass 2: each entry's band, the
+ * engine's study_band, for plots/study.gp); 0, or 2 with a message if path is too long. */
 int study_out_path(const study_opts *o, int pass, char *path, size_t len)
 {
-    if (snprintf(path, len, "%s/%s", o->out, pass ? "report.md" : "study.csv") < (int)len) return 0;
+    static const char *const name[STUDY_NOUT] = { "study.csv", "report.md", "bands.csv" };
+    if (snprintf(path, len, "%s/%s", o->out, name[pass]) < (int)len) return 0;
     fprintf(stderr, "ddlbench study: --out: path too long\n");
     return 2;
 }
@@ -109,10 +111,26 @@ const char *study_gpus_flag(const study_opts *o, char *buf, size_t len)
     return buf;
 }
 
-/* One of the two files, written into f. */
+/* bands.csv: one row per entry, its band (study_band) and its published figure. */
+static void write_bands(FILE *f, const study_opts *o, corner c[][MAX_CORNERS], const int *n)
+{
+    fprintf(f, "n,entry,lo,hi,centre,published\n");
+    for (int k = 0; k < o->nfig; k++) {
+        double lo, hi;
+        study_band(c[k], n[k], &lo, &hi);
+        fprintf(f, "%d,%s,%.2f,%.2f,%.2f,%.0f\n", k + 1, o->figs[k].name, lo, hi, (lo + hi) / 2,
+                o->figs[k].published);
+    }
+}
+
+/* One of the files, written into f. */
 static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
 {
     char v[200], t[800], g[32], bs[32], cd[500];
+    if (pass == 2) {
+        write_bands(f, o, c, n);
+        return;
+    }
     if (!pass)
         fprintf(f,
                 "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
@@ -162,19 +180,20 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
     }
 }
 
-/* Both files, written whole or not at all (outfile.h). 0, or 1 with a message. */
+/* All the files, written whole or not at all (outfile.h). 0, or 1 with a message. */
 int study_write_outputs(const study_opts *o, const profile *pr, corner c[][MAX_CORNERS], const int *n)
 {
     char path[4096], err[700] = "";
-    outfile f[2];
+    outfile f[STUDY_NOUT];
     int opened = 0, rc = 1;
-    for (; opened < 2; opened++) {
+    for (; opened < STUDY_NOUT; opened++) {
         if (study_out_path(o, opened, path, sizeof path) || outfile_open(&f[opened], path, err, sizeof err)) goto out;
         write_one(f[opened].f, opened, o, pr, c, n);
     }
-    if (outfile_close(&f[0], err, sizeof err) || outfile_close(&f[1], err, sizeof err) ||
-        outfile_commit(&f[0], err, sizeof err) || outfile_commit(&f[1], err, sizeof err))
-        goto out;
+    for (int k = 0; k < STUDY_NOUT; k++)
+        if (outfile_close(&f[k], err, sizeof err)) goto out;
+    for (int k = 0; k < STUDY_NOUT; k++)
+        if (outfile_commit(&f[k], err, sizeof err)) goto out;
     rc = 0;
 out:
     if (rc && *err) fprintf(stderr, "ddlbench study: %s\n", err);

@@ -21,13 +21,7 @@ exe=$build/ddlbench sim=$build/sim/ddlbench-sim
 [ -x "$exe" ] || die "$exe not built (make)"
 mkdir -p "$out" || die "cannot create $out"
 "$exe" study --out "$out" || exit $?
-# per entry its band and the published figure (bands.csv), drawn as study.png / study.svg
-awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-    { e = $c["entry"]; if (!(e in lo)) { order[++n] = e; lo[e] = 1e9; hi[e] = -1e9 }
-      v = $c["eff_pct"] + 0; if (v < lo[e]) lo[e] = v; if (v > hi[e]) hi[e] = v; pub[e] = $c["published_pct"] }
-    END { print "n,entry,lo,hi,centre,published"
-          for (i = 1; i <= n; i++) { e = order[i]; printf "%d,%s,%.2f,%.2f,%.2f,%s\n", i, e, lo[e], hi[e], (lo[e] + hi[e]) / 2, pub[e] } }' \
-    "$out/study.csv" >"$out/bands.csv.tmp" && mv "$out/bands.csv.tmp" "$out/bands.csv"
+# per entry its band and the published figure (bands.csv, written by ddlbench study), drawn as study.png / study.svg
 if command -v gnuplot >/dev/null 2>&1; then
     for term in png svg; do
         gnuplot -e "term='$term'; out='$out/study.$term.tmp'; csv='$out/bands.csv'; plotsdir='$here/../../plots'" \
@@ -38,12 +32,12 @@ fi
 if ! [ -x "$sim" ] || ! command -v smpirun >/dev/null 2>&1; then
     echo "SKIP: simulator spot checks ($sim or smpirun missing)"; exit 0
 fi
-sim_step() { # model batch platform bucket gpus -> step ms (median) of a simulated run
+sim_step() { # model batch platform bucket gpus -> the simulated run's train CSV (its path)
     d=$out/spots/$3-$5; mkdir -p "$d"
     "$exe" platform --preset "harness/sim/platforms/$3.platform" --nodes $(($5 / 4)) --gpus-per-node 4 -o "$d" >/dev/null || return 1
     sh "$here/launch.sh" -b simulated -n "$5" -g 4 -p "$d" "$sim" train --model "$1" --batch "$2" -a ddl --bucket-mb "$4" \
         --steps 1 --warmup 1 --profile p100 --csv "$d/$1-$4.csv" >"$d/$1-$4.log" 2>&1 || return 1
-    awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$d/$1-$4.csv"
+    echo "$d/$1-$4.csv"
 }
 {
     echo
@@ -62,9 +56,13 @@ EOF2
     echo "# spot check: $m on $p, bucket $k MiB, 4 and 256 simulated GPUs" >&2
     s4=$(sim_step "$m" "$b" "$p" "$k" 4) && s256=$(sim_step "$m" "$b" "$p" "$k" 256) || { echo "study.sh: spot check $spot failed (see $out/spots/)" >&2; exit 1; }
     ov=off; [ "$k" != 0 ] && ov=on
-    meff=$(awk -F, -v m="$m" -v p="$p" -v o="$ov" '$2 == m && $5 == p && $6 == o { print $12 }' "$out/study.csv")
-    awk -v m="$m" -v p="$p" -v o="$ov" -v a="$s4" -v z="$s256" -v e="$meff" \
-        'BEGIN { printf "| %s | %s | %s | %.1f | %.1f | %.1f%% | %.1f%% |\n", m, p, o, a, z, 100 * a / z, e }' >>"$out/spots.md.tmp"
+    # the model's efficiency of the same corner (study.csv by column name); the simulation's through
+    # scaling.c (ddlbench efficiency: gpus,step_ms_base,step_ms_median,...,eff_median_pct)
+    meff=$(awk -F, -v m="$m" -v p="$p" -v o="$ov" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["model"] == m && $c["platform"] == p && $c["overlap"] == o { print $c["eff_pct"] }' "$out/study.csv")
+    "$exe" efficiency "$s4" "$s256" | awk -F, -v m="$m" -v p="$p" -v o="$ov" -v e="$meff" \
+        'NR == 2 { printf "| %s | %s | %s | %.1f | %.1f | %.1f%% | %.1f%% |\n", m, p, o, $2, $3, $6, e }' \
+        >>"$out/spots.md.tmp" || { echo "study.sh: ddlbench efficiency failed for $spot" >&2; exit 1; }
 done
 cat "$out/spots.md.tmp" >>"$out/report.md" && rm -f "$out/spots.md.tmp"
 tail -n 6 "$out/report.md"
