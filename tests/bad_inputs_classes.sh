@@ -35,8 +35,9 @@ done
 # 2. two outputs, one path: the second option is refused before any work
 for c in $cmds; do
     h=$("$exe" "$c" --help 2>&1)
-    case $h in *--csv*) ;; *) continue;; esac
-    case $h in *--json*) ;; *) continue;; esac
+    # subcommands whose usage lists both as options (a line opening with them), not merely names them
+    echo "$h" | grep -qE -- '^ +(-[a-z], )?--csv' || continue
+    echo "$h" | grep -qE -- '^ +(-[a-z], )?--json' || continue
     "$exe" "$c" --csv "$tmp/same" --json "$tmp/same" >/dev/null 2>"$tmp/err" </dev/null
     st=$?
     check "$c --csv F --json F: exit 2, one line naming the clash (got $st: $(cat "$tmp/err"))" \
