@@ -23,13 +23,7 @@ pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; nex
     "$csv")
 "$exe" catalogue --platform "${pl:-none}" >"$out.cat" 2>/dev/null || : >"$out.cat" # none: no published column
 {
-awk -F, -v catf="$out.cat" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" '
-    FILENAME == catf && FNR == 1 { for (i = 1; i <= NF; i++) cc[$i] = i; next }
-    FILENAME == catf { lab = $0; for (i = 1; i < cc["label"]; i++) sub(/^[^,]*,/, "", lab) # the last cell, maybe quoted
-                if (lab ~ /^"/) { lab = substr(lab, 2, length(lab) - 2); gsub(/""/, "\"", lab) }
-                k = $cc["model"] SUBSEP $cc["gpus"]; if (k in pub) pub[k] = pub[k] ", " lab; else pub[k] = lab
-                h = $cc["hours"] == "NA" ? "" : hm($cc["hours"])
-                if (h != "" && (k in hrs)) hrs[k] = hrs[k] ", " h; else if (h != "") hrs[k] = h; next }
+awk -F, -v catf="$out.cat" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" "$(cat "$(dirname "$0")/catalogue.awk")"'
     /^# / { k = substr($0, 3); i = index(k, ":"); if (i) meta[substr(k, 1, i - 1)] = substr(k, i + 2)
             keys[++nk] = substr(k, 1, i - 1); next }
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -43,7 +37,6 @@ awk -F, -v catf="$out.cat" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd 
         if (!((m, g) in seen_g)) { seen_g[m, g] = 1; gl[m] = gl[m] " " g }
         if (("stragglers" in c) && $c["stragglers"] != "NA" && $c["stragglers"] != "") { per_rank = 1; if ($c["stragglers"] > 0) strag[++ns] = n }
     }
-    function hm(h) { return h == "NA" || h == "" ? "NA" : h < 1 ? sprintf("%.0f min", 60 * h) : h < 48 ? sprintf("%.1f h", h) : sprintf("%.1f d", h / 24) }
     function f(r, name) { return v[r, c[name]] }
     function alg(r) { return f(r, "algo") (f(r, "backend") == "model" ? " (α-β-γ model)" : "") }
     function pct(x) { return x == "NA" || x == "" ? "NA" : sprintf("%.1f%%", 100 * x) }

@@ -15,14 +15,8 @@ pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; nex
     "$1")
 "$exe" catalogue --platform "${pl:-none}" >"$cat" 2>/dev/null ||
     { echo "# (no catalogue: $exe catalogue failed; the published figures are left out)"; : >"$cat"; }
-awk -F, -v catf="$cat" '
+awk -F, -v catf="$cat" "$(cat "$root/harness/scripts/catalogue.awk")"'
     function proj(f) { if (("image_size" in col) && f[col["image_size"]] != 224 && f[col["image_size"]] != "NA") { projected = f[col["image_size"]]; return "*" } return "" }
-    FILENAME == catf && FNR == 1 { for (i = 1; i <= NF; i++) cc[$i] = i; next }
-    FILENAME == catf { lab = $0; for (i = 1; i < cc["label"]; i++) sub(/^[^,]*,/, "", lab) # the last cell, maybe quoted
-                if (lab ~ /^"/) { lab = substr(lab, 2, length(lab) - 2); gsub(/""/, "\"", lab) }
-                k = $cc["model"] SUBSEP $cc["gpus"]; if (k in pub) pub[k] = pub[k] ", " lab; else pub[k] = lab
-                h = $cc["hours"] == "NA" ? "" : hm($cc["hours"])
-                if (h != "" && (k in hrs)) hrs[k] = hrs[k] ", " h; else if (h != "") hrs[k] = h; next }
     /^#/ { next }                               # provenance lines (results/README.md)
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) col[$i] = i; next }
     { m = $col["model"]; g = $col["gpus"] + 0; if (g > max[m]) max[m] = g; rows[NR] = $0
@@ -51,5 +45,4 @@ awk -F, -v catf="$cat" '
         if (projected) printf "# * time to train at image %s, not the published runs'"'"' 224: a projection of this configuration only, not comparable with their times\n", projected
     }
     function pct(x) { return x == "NA" ? "NA" : sprintf("%.1f%%", 100 * x) }
-    function hm(h) { return h == "NA" || h == "" ? "NA" : h < 1 ? sprintf("%.0f min", 60 * h) : h < 48 ? sprintf("%.1f h", h) : sprintf("%.1f d", h / 24) }
 ' "$cat" "$1"
