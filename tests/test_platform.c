@@ -56,8 +56,13 @@ static void today(void)
     free(x);
     CHECK(platform_init(&pf, "dgxh200", 4, 0, err, sizeof err) == 0 && pf.leaf_nodes == 4,
           "a preset's leaf part filled");
-    CHECK(platform_init(&pf, "dgxh200", 4, 2, err, sizeof err) == 0 && pf.nics == 2 && pf.nic_bw == 100e9,
-          "2 GPUs of a DGX: their 2 rails of 50 GB/s (%g)", pf.nic_bw);
+    CHECK(platform_init(&pf, "dgxh200", 4, 2, err, sizeof err) == 0 && pf.nics == 2 && pf.nic_bw == 96e9 &&
+          pf.nic_line_bw == 100e9, "2 GPUs of a DGX: their 2 rails of 48 GB/s achieved, 50 line (%g)", pf.nic_bw);
+    pf.intra_line_bw = pf.intra_bw / 2;
+    CHECK(platform_check(&pf, err, sizeof err) == 2 && strstr(err, "intra_line_bw"), "a line rate under the achieved "
+          "one refused: %s", err);
+    pf.intra_line_bw = 0, pf.nic_line_bw = 1;
+    CHECK(platform_check(&pf, err, sizeof err) == 2 && strstr(err, "nic_line_bw"), "nic_line_bw below nic_bw: %s", err);
     CHECK(platform_init(&pf, "dgx1", 2, 4, err, sizeof err) == 0 && pf.nics == 2 && pf.links[0 * 4 + 3] == 2 &&
           pf.links[1 * 4 + 2] == 2, "4 GPUs of a DGX-1: one quad's links, its 2 NICs");
     CHECK(platform_init(&pf, "dgx1", 2, 0, err, sizeof err) == 0 && (x = xml_of(&pf, &len)) && well_formed(x) &&

@@ -44,6 +44,7 @@ int cli_sweep_options(int argc, char **argv, struct sweep_params *p, const char 
 /* GPUs per node and profile from the platform where not given; a conflict under sim/model is 2 (cli_sweep.c). */
 int cli_sweep_resolve(struct sweep_params *p, char *err, size_t errlen);
 int cli_advise_main(int argc, char **argv);    /* cli_advise.c */
+int cli_nccl_compare_main(int argc, char **argv); /* cli_nccl_compare.c */
 
 /* gpu-check's tables (cli_gpucheck_step.c, cli_gpucheck_contend.c; the measurements: harness/calib/
  * calib_gpu.h): the ResNet-50 step at `batch` per precision beside PyTorch's images/s; GEMM g beside

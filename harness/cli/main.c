@@ -35,6 +35,8 @@ static const cli_command commands[] = {
       "make fidelity's statistics: merge, join, report (15/35 pass rule), profile and contention medians" },
     { "sweep-check", cli_sweep_check_main,
       "check a scaling sweep's parameters (sweep.sh, make run) against their limits" },
+    { "nccl-compare", cli_nccl_compare_main,
+      "published nccl-tests allreduce runs (harness/sim/nccl) against the model or simulated runs (--sim)" },
     { "gpu-check", cli_gpucheck_main,
       "CUDA build, one GPU: cuBLAS checks and rates, memory GB/s, device profile, step vs PyTorch" },
 };

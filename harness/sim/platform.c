@@ -60,20 +60,29 @@ static const preset_row presets[] = {
                    DGX1_LINK(3, 7, 1) } },
       "DGX-1: 8 V100, NVLink 2 hybrid cube-mesh, 4 x IB EDR 100 Gb/s" },
 #undef DGX1_LINK
-    /* NVIDIA DGX A100: 8 A100 on NVSwitch, NVLink 3 600 GB/s bidirectional (300 per direction); 8 x
-     *   ConnectX-6 HDR 200 Gb/s, one per GPU (rails); SuperPOD scalable units of 20 nodes on rail-aligned
-     *   non-blocking leaves; latencies assumptions (spine: one more switch, +1 us). */
-    { { .name = "dgxa100", .gpus_per_node = 8, .intra_bw = 300e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 25e9,
-        .inter_lat = 6e-6, .leaf_nodes = 20, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "a100" },
+    /* NVIDIA DGX A100: 8 A100 on NVSwitch, NVLink 3 600 GB/s bidirectional (300 per direction: the line
+     *   rate); 8 x ConnectX-6 HDR 200 Gb/s (25 GB/s line), one per GPU (rails); SuperPOD scalable units of
+     *   20 nodes on rail-aligned non-blocking leaves; latencies assumptions (spine: one more switch, +1 us).
+     *   Achieved rates, inputs (docs/SOURCES.md §15): intra_bw 240 GB/s, what NCCL's ring reaches on one
+     *   A100 node by NVIDIA's statement (NVIDIA/nccl #1712); nic_bw 24 GB/s per HDR NIC, NVIDIA's "peak
+     *   performance per 200G NIC" (nccl-tests #119). */
+    { { .name = "dgxa100", .gpus_per_node = 8, .intra_bw = 240e9, .intra_line_bw = 300e9, .intra_lat = 3e-6,
+        .nics = 8, .nic_bw = 8 * 24e9, .nic_line_bw = 8 * 25e9, .inter_lat = 6e-6, .leaf_nodes = 20,
+        .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "a100" },
       "DGX A100: 8 A100, NVSwitch, 8 x IB HDR 200 Gb/s, rails" },
-    /* NVIDIA DGX H100 / H200: 8 GPUs on NVSwitch, NVLink 4 900 GB/s bidirectional (450 per direction); 8 x
-     *   ConnectX-7 NDR 400 Gb/s, one per GPU; SuperPOD scalable units of 32 nodes, rail-aligned,
-     *   non-blocking (the DGX SuperPOD H100 reference architecture); latencies assumptions. */
-    { { .name = "dgxh100", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 50e9,
-        .inter_lat = 6e-6, .leaf_nodes = 32, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h100" },
+    /* NVIDIA DGX H100 / H200: 8 GPUs on NVSwitch, NVLink 4 900 GB/s bidirectional (450 per direction: the
+     *   line rate); 8 x ConnectX-7 NDR 400 Gb/s (50 GB/s line), one per GPU; SuperPOD scalable units of 32
+     *   nodes, rail-aligned, non-blocking (the DGX SuperPOD H100 reference architecture); latencies
+     *   assumptions. Achieved rates, inputs (docs/SOURCES.md §15): intra_bw 370 GB/s, NCCL's ring busbw on
+     *   NVLink 4 by NVIDIA's statement (line rate less ~20% protocol overhead, nccl-tests #212); nic_bw 48
+     *   GB/s per NDR NIC, the top of NVIDIA's "46-48 GB/s per NIC" (nccl-tests #290). */
+    { { .name = "dgxh100", .gpus_per_node = 8, .intra_bw = 370e9, .intra_line_bw = 450e9, .intra_lat = 3e-6,
+        .nics = 8, .nic_bw = 8 * 48e9, .nic_line_bw = 8 * 50e9, .inter_lat = 6e-6, .leaf_nodes = 32,
+        .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h100" },
       "DGX H100: 8 H100, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
-    { { .name = "dgxh200", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nics = 8, .nic_bw = 8 * 50e9,
-        .inter_lat = 6e-6, .leaf_nodes = 32, .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h200" },
+    { { .name = "dgxh200", .gpus_per_node = 8, .intra_bw = 370e9, .intra_line_bw = 450e9, .intra_lat = 3e-6,
+        .nics = 8, .nic_bw = 8 * 48e9, .nic_line_bw = 8 * 50e9, .inter_lat = 6e-6, .leaf_nodes = 32,
+        .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h200" },
       "DGX H200: 8 H200, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
     /* custom: every link value from options (--intra-bw --intra-lat --inter-bw --inter-lat). */
     { { .name = "custom", .gpus_per_node = 1 }, "links from --intra-bw --intra-lat --inter-bw --inter-lat" },
@@ -116,7 +125,9 @@ static int regroup(platform *pf, int g, char *err, size_t errlen)
     if (r0 > 1 && g > q && g % q)
         return snprintf(err, errlen, "--gpus-per-node %d: expected whole rails of %d GPUs (platform %s: %d NICs for "
                                      "%d GPUs), or at most %d", g, q, pf->name, r0, g0, q), 2;
-    if (r0 > 1) pf->nics = g > q ? g / q : 1, pf->nic_bw = per_nic * platform_nics(pf);
+    const double per_line = pf->nic_line_bw / r0;
+    if (r0 > 1) pf->nics = g > q ? g / q : 1, pf->nic_bw = per_nic * platform_nics(pf),
+                pf->nic_line_bw = per_line * platform_nics(pf);
     if (platform_sockets(pf) == 2 && g != g0) {
         if (g > g0 / 2)
             return snprintf(err, errlen, "--gpus-per-node %d: platform %s has two sockets of %d GPUs; expected %d, "
@@ -170,8 +181,11 @@ int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_
 
 void platform_describe(const platform *pf, char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "%d GPUs/node%s%s: GPU link %.4g GB/s, %.3g us", pf->gpus_per_node,
-                                pf->profile[0] ? " of " : "", pf->profile, pf->intra_bw / 1e9, pf->intra_lat * 1e6);
+    size_t n = (size_t)snprintf(buf, len, "%d GPUs/node%s%s: GPU link %.4g GB/s", pf->gpus_per_node,
+                                pf->profile[0] ? " of " : "", pf->profile, pf->intra_bw / 1e9);
+    if (n < len && pf->intra_line_bw > 0)
+        n += (size_t)snprintf(buf + n, len - n, " (line %.4g)", pf->intra_line_bw / 1e9);
+    if (n < len) n += (size_t)snprintf(buf + n, len - n, ", %.3g us", pf->intra_lat * 1e6);
     if (n < len && platform_sockets(pf) == 2)
         n += (size_t)snprintf(buf + n, len - n, "; 2 sockets over %.4g GB/s, %.3g us", pf->socket_bw / 1e9,
                               platform_socket_lat(pf) * 1e6);
@@ -179,9 +193,11 @@ void platform_describe(const platform *pf, char *buf, size_t len)
         n += (size_t)snprintf(buf + n, len - n, "; direct NVLinks of %.4g GB/s, else the host at %.4g GB/s, %.3g us",
                               pf->link_bw / 1e9, pf->host_bw / 1e9, pf->host_lat * 1e6);
     if (n < len)
-        n += (size_t)snprintf(buf + n, len - n, "; %d NIC%s x %.4g GB/s, %.3g us", platform_nics(pf),
-                              platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9,
-                              pf->inter_lat * 1e6);
+        n += (size_t)snprintf(buf + n, len - n, "; %d NIC%s x %.4g GB/s", platform_nics(pf),
+                              platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9);
+    if (n < len && pf->nic_line_bw > 0)
+        n += (size_t)snprintf(buf + n, len - n, " (line %.4g)", pf->nic_line_bw / platform_nics(pf) / 1e9);
+    if (n < len) n += (size_t)snprintf(buf + n, len - n, ", %.3g us", pf->inter_lat * 1e6);
     if (n < len && pf->leaf_nodes)
         snprintf(buf + n, len - n, "; leaves of %d nodes%s, %.3g:1, spine %.3g us", pf->leaf_nodes,
                  pf->rail_leaves ? " per rail" : "", platform_oversub(pf), platform_spine_lat(pf) * 1e6);
@@ -283,6 +299,13 @@ static int platform_check_fabric(const platform *pf, char *err, size_t errlen)
         return snprintf(err, errlen, "spine_lat: expected inter_lat..1 s (a message across the spine also crosses "
                                      "its leaves)"), 2;
     if (platform_has_links(pf) && check_links(pf, err, errlen)) return 2;
+    if (pf->intra_line_bw != 0 && !(pf->intra_line_bw >= pf->intra_bw && pf->intra_line_bw <= 1e15))
+        return snprintf(err, errlen, "intra_line_bw: expected 0 (not given) or a line rate of at least intra_bw %.4g "
+                        "GB/s (what is achieved stays under the line rate), got %.4g GB/s", pf->intra_bw / 1e9,
+                        pf->intra_line_bw / 1e9), 2;
+    if (pf->nic_line_bw != 0 && !(pf->nic_line_bw >= pf->nic_bw && pf->nic_line_bw <= 1e15))
+        return snprintf(err, errlen, "nic_line_bw: expected 0 (not given) or a line rate of at least nic_bw %.4g "
+                        "GB/s per NIC, got %.4g GB/s", pf->nic_bw / r / 1e9, pf->nic_line_bw / r / 1e9), 2;
     if (pf->leaf_nodes > pf->nodes)
         return snprintf(err, errlen, "leaf_nodes: a leaf of %d nodes on %d nodes: expected at most the node count",
                         pf->leaf_nodes, pf->nodes), 2;

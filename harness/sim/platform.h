@@ -20,6 +20,9 @@
  *   leaf_nodes:    a two-level fat tree: leaf switches of leaf_nodes nodes (rail_leaves: one leaf per
  *                  rail for each group of leaf_nodes nodes), a spine, each leaf's uplink carrying its
  *                  NICs' bandwidth / oversub; spine_lat GPU to GPU across the spine.
+ * Line rates (optional, intra_line_bw, nic_line_bw) are the links' data sheet figures, beside the
+ * achieved rates intra_bw and nic_bw that everything simulates and models; both sourced in
+ * docs/SOURCES.md, and an achieved rate taken from a published figure is an input, never a prediction.
  * Hosts are GPUs, numbered node-major: gpu0..gpu(g-1) on node 0, and so on. */
 #ifndef HARN_PLATFORM_H
 #define HARN_PLATFORM_H
@@ -55,6 +58,10 @@ typedef struct platform {
     double link_bw;       /* bytes/s per direction of one such link */
     double host_bw;       /* bytes/s per direction between GPUs without a link (PCIe, the CPUs) */
     double host_lat;      /* s, GPU to GPU through the host */
+    double intra_line_bw; /* bytes/s per direction: the GPU link's line rate (0 = not given); intra_bw is
+                             the rate NCCL's ring achieves on it, the rate simulated and modelled */
+    double nic_line_bw;   /* bytes/s per direction: all the node's NICs' line rate (0 = not given); nic_bw
+                             is what NCCL achieves on them */
 } platform;
 
 /* The fields' values with their defaults applied. */

@@ -47,6 +47,8 @@ static const key keys[] = {
     { "nvlink_bw", T_BW, 0, PF(link_bw), 0 },
     { "host_bw", T_BW, 0, PF(host_bw), 0 },
     { "host_lat", T_LAT, 0, PF(host_lat), 0 },
+    { "intra_line_bw", T_BW, 0, PF(intra_line_bw), 0 },
+    { "nic_line_bw", T_BW, 0, PF(nic_line_bw), 0 },
     { "intra_rms_pct", T_NUM, FIT, FT(rms_pct[0]), 0 },
     { "inter_rms_pct", T_NUM, FIT, FT(rms_pct[1]), 0 },
     { "intra_points", T_INT, FIT, FT(points[0]), 1e9 },
@@ -266,7 +268,7 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
                  "them (inter_bw: all of a node's NICs; nic_bw: each)" : "missing key \"inter_bw\" (or nic_bw)");
         return 2;
     }
-    if (seen[K_NIC_BW]) p.nic_bw *= platform_nics(&p);
+    if (seen[K_NIC_BW]) p.nic_bw *= platform_nics(&p), p.nic_line_bw *= platform_nics(&p);
     for (int a = 0; a < WIDE; a++) /* nvlinks at the file's gpus_per_node */
         for (int b = 0; b < WIDE; b++)
             if (wide_links[a * WIDE + b] && (a >= p.gpus_per_node || b >= p.gpus_per_node ||

@@ -14,6 +14,9 @@
  *   intra_rms_pct, inter_rms_pct the fit's relative RMS residual, % >= 0      (optional, a record)
  *   intra_points, inter_points   the sizes the fit used, >= 0                 (optional, a record)
  *   inter_bw = 50GB/s            a node's NICs together, or nic_bw = 400Gbit each (one of the two)
+ *   intra_line_bw = 450GB/s      the GPU link's line rate beside intra_bw, what is achieved on it:
+ *   nic_line_bw = 50GB/s           a record (docs/SOURCES.md), >= the achieved rate; nic_line_bw in
+ *                                  the form given for the NICs (nic_bw: each; inter_bw: together) (optional)
  *   profile = h200               the platform's GPU: the default device profile    (optional)
  *   nics = 8                     NICs per node, dividing gpus_per_node: rails      (optional, 1)
  *   sockets = 2, socket_bw, socket_lat   two halves over one link (platform.h)     (optional, 1)

@@ -17,6 +17,7 @@ void platform_file_put(FILE *f, const platform *pf)
     if (pf->profile[0]) fprintf(f, "profile = %s\n", pf->profile);
     fprintf(f, "gpus_per_node = %d\n", pf->gpus_per_node);
     put_lat(f, "intra_lat", pf->intra_lat), put_bw(f, "intra_bw", pf->intra_bw);
+    if (pf->intra_line_bw > 0) put_bw(f, "intra_line_bw", pf->intra_line_bw);
     if (platform_sockets(pf) == 2) {
         fprintf(f, "sockets = 2\n");
         put_bw(f, "socket_bw", pf->socket_bw), put_lat(f, "socket_lat", platform_socket_lat(pf));
@@ -24,6 +25,7 @@ void platform_file_put(FILE *f, const platform *pf)
     put_lat(f, "inter_lat", pf->inter_lat);
     if (platform_nics(pf) > 1) fprintf(f, "nics = %d\n", pf->nics), put_bw(f, "nic_bw", pf->nic_bw / pf->nics);
     else put_bw(f, "inter_bw", pf->nic_bw);
+    if (pf->nic_line_bw > 0) put_bw(f, "nic_line_bw", pf->nic_line_bw / platform_nics(pf)); /* as nic_bw */
     if (platform_has_links(pf)) {
         const int g = pf->gpus_per_node;
         fprintf(f, "nvlinks = ");

@@ -1,0 +1,126 @@
+/* nccl_compare.c — predictions of the published nccl-tests points (nccl_compare.h): setup, the model,
+ * the simulated CSVs, the error and the goals. */
+#include "nccl_compare.h"
+#include "csv.h"
+#include "perf_cost.h"
+#include "profile.h"
+#include "sim.h"
+#include "textfile.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ncmp_setup(const nccl_entry *e, double min_bytes, ncmp_run *r, char *err, size_t errlen)
+{
+    char why[400];
+    memset(r, 0, sizeof *r);
+    r->e = e;
+    r->algo = strcmp(e->algo, "none") ? e->algo : "nccl-ring";
+    if (platform_init(&r->pf, e->machine, e->nodes, 0, why, sizeof why))
+        return snprintf(err, errlen, "%s: machine %s at nodes %d: %s", e->name, e->machine, e->nodes, why), 2;
+    while (r->first < e->npoints && e->pt[r->first].bytes < min_bytes) r->first++;
+    if (r->first == e->npoints)
+        return snprintf(err, errlen, "%s: no point of at least --min-bytes %.0f (its largest: %.0f)", e->name,
+                        min_bytes, e->pt[e->npoints - 1].bytes), 2;
+    return 0;
+}
+
+void ncmp_plan_line(const ncmp_run *r, FILE *f)
+{
+    fprintf(f, "%s %s %d %d %s %.0f %.0f\n", r->e->name, r->e->machine, r->pf.nodes, r->pf.gpus_per_node, r->algo,
+            r->e->pt[r->first].bytes, r->e->pt[r->e->npoints - 1].bytes);
+}
+
+static double busbw(double bytes, double seconds, int p)
+{
+    return seconds > 0 ? bytes / seconds / 1e9 * 2.0 * (p - 1) / (p > 1 ? p : 1) : 0;
+}
+
+int ncmp_from_model(ncmp_run *r, char *err, size_t errlen)
+{
+    profile pr;
+    char why[400];
+    const char *prof = r->pf.profile[0] ? r->pf.profile : "p100";
+    if (profile_load(prof, &pr, why, sizeof why))
+        return snprintf(err, errlen, "%s: profile %s: %s", r->e->name, prof, why), 2;
+    for (int k = r->first; k < r->e->npoints; k++) {
+        const double b = r->e->pt[k].bytes;
+        cost_opts o = { NULL, NULL, 0 };
+        double t;
+        o.gamma = kern_sim_reduce_interp(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns, pr.reduce_ns_per_byte,
+                                         (size_t)b) * 1e-9;
+        if (perf_cost(&r->pf, r->algo, b, &o, &t, why, sizeof why))
+            return snprintf(err, errlen, "%s: algo %s: %s", r->e->name, r->algo, why), 2;
+        r->pred[k] = busbw(b, t, platform_ranks(&r->pf));
+    }
+    return 0;
+}
+
+int ncmp_from_sim(ncmp_run *r, const char *dir, char *err, size_t errlen)
+{
+    char path[4200], why[400], *buf = NULL;
+    size_t len = 0;
+    csv_doc d;
+    int rc, col[4], rk = -1, p = platform_ranks(&r->pf);
+    static const char *const names[4] = { "size_B", "algo", "placement", "time_us_median" };
+    memset(&d, 0, sizeof d);
+    snprintf(path, sizeof path, "%s/%s.csv", dir, r->e->name);
+    rc = textfile_read(path, &buf, &len, why, sizeof why);
+    if (!rc) rc = csv_read(buf, len, 0, &d, why, sizeof why);
+    if (rc) {
+        snprintf(err, errlen, "--sim: %s%s%s (make nccl-compare simulates it)", rc == 2 && !strstr(why, path) ? path : "",
+                 rc == 2 && !strstr(why, path) ? ": " : "", why);
+        goto out;
+    }
+    for (int c = 0; c < 4; c++)
+        if ((col[c] = csv_col(&d, names[c])) < 0) {
+            rc = 2, snprintf(err, errlen, "--sim: %s: no column %s (expected ddlbench allreduce --csv)", path,
+                             names[c]);
+            goto out;
+        }
+    rk = csv_col(&d, "ranks");
+    for (int k = r->first; k < r->e->npoints; k++) {
+        const double b = r->e->pt[k].bytes;
+        int i = 0;
+        while (i < d.nrows && !(strtod(csv_cell(&d, i, col[0]), NULL) == b && !strcmp(csv_cell(&d, i, col[1]), r->algo)
+                                && !strcmp(csv_cell(&d, i, col[2]), "in")))
+            i++;
+        char *end;
+        double t = i < d.nrows ? strtod(csv_cell(&d, i, col[3]), &end) : -1;
+        if (i == d.nrows || *end || !(t > 0) || !isfinite(t)) {
+            rc = 2;
+            if (i == d.nrows) snprintf(err, errlen, "--sim: %s: no in-place row of %s at %.0f B", path, r->algo, b);
+            else snprintf(err, errlen, "--sim: %s:%ld: time_us_median: expected a positive number", path, d.lines[i]);
+            goto out;
+        }
+        if (rk >= 0 && atoi(csv_cell(&d, i, rk)) != p) {
+            rc = 2, snprintf(err, errlen, "--sim: %s:%ld: ranks %s: expected %d (%s on %d nodes)", path, d.lines[i],
+                             csv_cell(&d, i, rk), p, r->e->machine, r->pf.nodes);
+            goto out;
+        }
+        r->pred[k] = busbw(b, t * 1e-6, p);
+    }
+out:
+    csv_free(&d);
+    free(buf);
+    return rc ? 2 : 0;
+}
+
+double ncmp_err(double pred, double pub) { return pred / pub - 1; }
+
+double ncmp_tol(double bytes)
+{
+    return bytes >= NCMP_GOAL_64M ? NCMP_TOL_64M : bytes >= NCMP_GOAL_1M ? NCMP_TOL_1M : 0;
+}
+
+void ncmp_tally(const ncmp_run *r, int n, int goal[2], int met[2])
+{
+    goal[0] = goal[1] = met[0] = met[1] = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = r[i].first; nccl_cat_scored(r[i].e) && k < r[i].e->npoints; k++) {
+            const double b = r[i].e->pt[k].bytes, e = fabs(ncmp_err(r[i].pred[k], r[i].e->pt[k].busbw));
+            if (b >= NCMP_GOAL_1M) goal[0]++, met[0] += e <= NCMP_TOL_1M;
+            if (b >= NCMP_GOAL_64M) goal[1]++, met[1] += e <= NCMP_TOL_64M;
+        }
+}
