@@ -6,6 +6,14 @@
 # tests/lib/bad_inputs.sh. Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
 
+# nccl-tests catalogues (nccl_cat.h): sizes out of order, a busbw that is not positive, an unknown
+# machine; the run's --out folder must stay empty
+ne="name = e\nmachine = %s\nnodes = 1\nnccl = 2.18.5\npublished_algo = Ring\nalgo = nccl-ring\nkind = user\nrole = prediction\nsource = s\n%b"
+mkdir -p "$tmp/nc-order" "$tmp/nc-bw" "$tmp/nc-mach" "$tmp/nc-out"
+printf "$ne" dgxh100 'point = 2048 1\npoint = 1024 2\n' >"$tmp/nc-order/e.nccl"
+printf "$ne" dgxh100 'point = 1024 -1\n' >"$tmp/nc-bw/e.nccl"
+printf "$ne" nosuch 'point = 1024 1\n' >"$tmp/nc-mach/e.nccl"
+
 rows <<EOF
 # one bad value per option
 -- ddlbench train $P -a ddl --csv /nonexistent/dir/out.csv
@@ -43,6 +51,16 @@ rows <<EOF
 -- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9
 -- ddlbench study --catalogue $tmp/nosuch ## --catalogue
 -- ddlbench study --catalogue $tmp/adir ## no .study files
+-- ddlbench nccl-compare --catalogue $tmp/nc-order --out $tmp/nc-out ## e.nccl:11: point: sizes out of order
+-- ddlbench nccl-compare --catalogue $tmp/nc-bw --out $tmp/nc-out ## e.nccl:10: point: busbw
+-- ddlbench nccl-compare --catalogue $tmp/nc-mach --out $tmp/nc-out ## machine nosuch
+-- ddlbench nccl-compare --catalogue $tmp/nosuch ## nosuch
+-- ddlbench nccl-compare --catalogue $tmp/adir ## no *.nccl file
+-- ddlbench nccl-compare --entries nosuch ## --entries
+-- ddlbench nccl-compare --min-bytes 1T ## --min-bytes
+-- ddlbench nccl-compare --out /proc/ddl_bad ## --out
+-- ddlbench nccl-compare --out $tmp/afile ## --out
+-- ddlbench nccl-compare --sim $tmp/adir --out $tmp/nc-out --catalogue $tmp/nc-bw ## busbw
 -- sweep --backend model --out /proc/ddl_bad ## --out
 -- sweep --backend model --out $tmp/afile ## --out
 -- script report.sh $tmp/run ## report.md
@@ -53,6 +71,8 @@ rows <<EOF
 -- ddlbench calibrate -o ## -o
 -- ddlbench calibrate -o $tmp/nosuch/x.profile ## -o
 EOF
+
+check "nccl-compare: nothing written on bad input" sh -c "[ -z \"\$(ls -A '$tmp/nc-out')\" ]"
 
 # Output paths that are accepted (exit 0) are written through or followed, never replaced; refused
 # ones leave nothing behind.

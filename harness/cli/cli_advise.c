@@ -34,8 +34,9 @@ static const opt_row rows[] = {
     { .name = "--gpus", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_HOSTS, .off = offsetof(advise_opts, gpus),
       .help = "GPUs (ranks) in all: a multiple of the GPUs per node, or fewer than one node\n(instead of --nodes)" },
     { .name = "--algo", .type = OPT_STRING, .unit = "A", .off = offsetof(advise_opts, algo), .check = algo_check,
-      .help = "an algorithm with a cost model: ring | rhd | ddl | mpi | auto (default ddl;\nauto = per bucket what the "
-              "library's auto picks, ddl_auto_choose)" },
+      .help = "an algorithm with a cost model: ring (one channel, one rail) | rhd | ddl | nccl-ring |\n"
+              "nccl-tree | mpi | auto (default ddl; auto = per bucket what the library's auto\npicks among them, "
+              "ddl_auto_choose)" },
     { .name = "--caps", .type = OPT_LIST, .min = 0, .max = CLI_BUCKET_MB_MAX, .off = offsetof(advise_opts, caps),
       .count_off = offsetof(advise_opts, ncaps), .max_items = ADV_MAX,
       .help = "bucket caps to try, MiB, 0 = one bucket (default 1,2,5,...,256,0)" },

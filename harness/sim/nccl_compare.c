@@ -19,6 +19,8 @@ int ncmp_setup(const nccl_entry *e, double min_bytes, ncmp_run *r, char *err, si
     r->algo = strcmp(e->algo, "none") ? e->algo : "nccl-ring";
     if (platform_init(&r->pf, e->machine, e->nodes, 0, why, sizeof why))
         return snprintf(err, errlen, "%s: machine %s at nodes %d: %s", e->name, e->machine, e->nodes, why), 2;
+    const char *b = strrchr(e->machine, '/') ? strrchr(e->machine, '/') + 1 : e->machine;
+    snprintf(r->key, sizeof r->key, "%.*s-%dn-%s", (int)strcspn(b, "."), b, e->nodes, r->algo);
     while (r->first < e->npoints && e->pt[r->first].bytes < min_bytes) r->first++;
     if (r->first == e->npoints)
         return snprintf(err, errlen, "%s: no point of at least --min-bytes %.0f (its largest: %.0f)", e->name,
@@ -28,7 +30,7 @@ int ncmp_setup(const nccl_entry *e, double min_bytes, ncmp_run *r, char *err, si
 
 void ncmp_plan_line(const ncmp_run *r, FILE *f)
 {
-    fprintf(f, "%s %s %d %d %s %.0f %.0f\n", r->e->name, r->e->machine, r->pf.nodes, r->pf.gpus_per_node, r->algo,
+    fprintf(f, "%s %s %d %d %s %.0f %.0f\n", r->key, r->e->machine, r->pf.nodes, r->pf.gpus_per_node, r->algo,
             r->e->pt[r->first].bytes, r->e->pt[r->e->npoints - 1].bytes);
 }
 
@@ -52,7 +54,7 @@ int ncmp_from_model(ncmp_run *r, char *err, size_t errlen)
                                          (size_t)b) * 1e-9;
         if (perf_cost(&r->pf, r->algo, b, &o, &t, why, sizeof why))
             return snprintf(err, errlen, "%s: algo %s: %s", r->e->name, r->algo, why), 2;
-        r->pred[k] = busbw(b, t, platform_ranks(&r->pf));
+        r->pred[k] = busbw(b, t, platform_ranks(&r->pf)), r->from[k] = 'm';
     }
     return 0;
 }
@@ -62,44 +64,39 @@ int ncmp_from_sim(ncmp_run *r, const char *dir, char *err, size_t errlen)
     char path[4200], why[400], *buf = NULL;
     size_t len = 0;
     csv_doc d;
-    int rc, col[4], rk = -1, p = platform_ranks(&r->pf);
-    static const char *const names[4] = { "size_B", "algo", "placement", "time_us_median" };
+    int rc = ncmp_from_model(r, err, errlen), col[5], p = platform_ranks(&r->pf);
+    static const char *const names[5] = { "size_B", "algo", "placement", "time_us_median", "ranks" };
+    FILE *probe;
     memset(&d, 0, sizeof d);
-    snprintf(path, sizeof path, "%s/%s.csv", dir, r->e->name);
+    snprintf(path, sizeof path, "%s/%s.csv", dir, r->key);
+    if (rc || !(probe = fopen(path, "r"))) return rc; /* nothing simulated for this key: the model's */
+    fclose(probe);
     rc = textfile_read(path, &buf, &len, why, sizeof why);
     if (!rc) rc = csv_read(buf, len, 0, &d, why, sizeof why);
     if (rc) {
-        snprintf(err, errlen, "--sim: %s%s%s (make nccl-compare simulates it)", rc == 2 && !strstr(why, path) ? path : "",
+        snprintf(err, errlen, "--sim: %s%s%s", rc == 2 && !strstr(why, path) ? path : "",
                  rc == 2 && !strstr(why, path) ? ": " : "", why);
         goto out;
     }
-    for (int c = 0; c < 4; c++)
+    for (int c = 0; c < 5; c++)
         if ((col[c] = csv_col(&d, names[c])) < 0) {
             rc = 2, snprintf(err, errlen, "--sim: %s: no column %s (expected ddlbench allreduce --csv)", path,
                              names[c]);
             goto out;
         }
-    rk = csv_col(&d, "ranks");
-    for (int k = r->first; k < r->e->npoints; k++) {
-        const double b = r->e->pt[k].bytes;
-        int i = 0;
-        while (i < d.nrows && !(strtod(csv_cell(&d, i, col[0]), NULL) == b && !strcmp(csv_cell(&d, i, col[1]), r->algo)
-                                && !strcmp(csv_cell(&d, i, col[2]), "in")))
-            i++;
+    for (int i = 0; i < d.nrows; i++) {
         char *end;
-        double t = i < d.nrows ? strtod(csv_cell(&d, i, col[3]), &end) : -1;
-        if (i == d.nrows || *end || !(t > 0) || !isfinite(t)) {
-            rc = 2;
-            if (i == d.nrows) snprintf(err, errlen, "--sim: %s: no in-place row of %s at %.0f B", path, r->algo, b);
-            else snprintf(err, errlen, "--sim: %s:%ld: time_us_median: expected a positive number", path, d.lines[i]);
+        double b = strtod(csv_cell(&d, i, col[0]), NULL), t = strtod(csv_cell(&d, i, col[3]), &end);
+        int k = r->first;
+        if (strcmp(csv_cell(&d, i, col[1]), r->algo) || strcmp(csv_cell(&d, i, col[2]), "in")) continue;
+        while (k < r->e->npoints && r->e->pt[k].bytes != b) k++;
+        if (k == r->e->npoints) continue;
+        if (*end || !(t > 0) || !isfinite(t) || atoi(csv_cell(&d, i, col[4])) != p) {
+            rc = 2, snprintf(err, errlen, "--sim: %s:%ld: expected a positive time_us_median and ranks %d (%s on %d "
+                             "nodes)", path, d.lines[i], p, r->e->machine, r->pf.nodes);
             goto out;
         }
-        if (rk >= 0 && atoi(csv_cell(&d, i, rk)) != p) {
-            rc = 2, snprintf(err, errlen, "--sim: %s:%ld: ranks %s: expected %d (%s on %d nodes)", path, d.lines[i],
-                             csv_cell(&d, i, rk), p, r->e->machine, r->pf.nodes);
-            goto out;
-        }
-        r->pred[k] = busbw(b, t * 1e-6, p);
+        r->pred[k] = busbw(b, t * 1e-6, p), r->from[k] = 's';
     }
 out:
     csv_free(&d);

@@ -21,18 +21,22 @@ typedef struct ncmp_run {
     const char *algo;        /* compared with: e->algo, or nccl-ring for an entry without one (reference) */
     int first;               /* its first point of at least --min-bytes */
     double pred[NCCL_CAT_MAX_POINTS]; /* predicted busbw, GB/s, at e->pt[first..] */
+    char from[NCCL_CAT_MAX_POINTS];   /* each prediction's origin: 's' simulated, 'm' the model */
+    char key[128];           /* the simulation it shares with entries of the same machine, nodes and
+                                algorithm: MACHINE-Nn-ALGO (its CSV: DIR/KEY.csv) */
 } ncmp_run;
 
 /* The entry's platform (nodes, the preset's GPUs per node) and algorithm; points from min_bytes on
  * (none left: an error). 0, or 2 with "NAME: ..." naming the key. */
 int ncmp_setup(const nccl_entry *e, double min_bytes, ncmp_run *r, char *err, size_t errlen);
-/* "NAME MACHINE NODES GPN ALGO MIN_B MAX_B": what make nccl-compare simulates for r. */
+/* "KEY MACHINE NODES GPN ALGO MIN_B MAX_B": what make nccl-compare simulates for r (one run per KEY). */
 void ncmp_plan_line(const ncmp_run *r, FILE *f);
 /* r->pred from the α-β-γ model, γ from the platform's device profile. 0, or 2 with a message. */
 int ncmp_from_model(ncmp_run *r, char *err, size_t errlen);
-/* r->pred from DIR/NAME.csv (`ddlbench-sim allreduce --csv`): its in-place row of r->algo at each
- * size, busbw = size / time_us_median x 2(p-1)/p. 0, or 2 naming the file (and row) when one is
- * missing or malformed. */
+/* r->pred from DIR/KEY.csv (`ddlbench-sim allreduce --csv`) where it has the point: its in-place row
+ * of r->algo at the size, busbw = size / time_us_median x 2(p-1)/p; every other point (above the
+ * sizes simulated, or no file: nothing simulated) from the model, marked 'm'. 0, or 2 naming the file
+ * (and line) when it is malformed or holds another rank count. */
 int ncmp_from_sim(ncmp_run *r, const char *dir, char *err, size_t errlen);
 /* The error predicted / published - 1, and the tolerance of a point of size bytes (0: no goal). */
 double ncmp_err(double pred, double pub);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define CSV_HEADER "entry,machine,nodes,gpus_per_node,nccl,published_algo,algo,kind,role,size_B,published_GBps," \
-                   "predicted_GBps,err_pct,tol_pct,status"
+                   "predicted_GBps,predicted_by,err_pct,tol_pct,status"
 
 /* A point's status: ok or MISS against its goal, "-" below 1 MiB, "ref" where the entry does not score. */
 static const char *status(const ncmp_run *r, int k)
@@ -20,6 +20,8 @@ static const char *status(const ncmp_run *r, int k)
     if (!tol) return "-";
     return fabs(ncmp_err(r->pred[k], r->e->pt[k].busbw)) <= tol ? "ok" : "MISS";
 }
+
+static const char *by(const ncmp_run *r, int k) { return r->from[k] == 's' ? "simulated" : "model"; }
 
 static void summary(const ncmp_run *r, int n, FILE *f, const char *lead)
 {
@@ -38,11 +40,11 @@ void ncmp_print(const ncmp_run *r, int n, const char *source, FILE *f)
         fprintf(f, "# %s: %s, %d nodes x %d GPUs, NCCL %s, published %s; compared with %s (%s, %s) %s\n", e->name,
                 e->machine, r[i].pf.nodes, r[i].pf.gpus_per_node, e->nccl, e->published_algo, r[i].algo, e->kind,
                 e->role, e->source);
-        fprintf(f, "# %-22s %12s %14s %14s %9s %6s\n", "entry", "size_B", "published_GBps", "predicted_GBps",
-                "err_pct", "goal");
+        fprintf(f, "# %-22s %12s %14s %14s %9s %9s %6s\n", "entry", "size_B", "published_GBps", "predicted_GBps",
+                "by", "err_pct", "goal");
         for (int k = r[i].first; k < e->npoints; k++)
-            fprintf(f, "  %-22s %12.0f %14.2f %14.2f %+9.1f %6s\n", e->name, e->pt[k].bytes, e->pt[k].busbw,
-                    r[i].pred[k], 100 * ncmp_err(r[i].pred[k], e->pt[k].busbw), status(&r[i], k));
+            fprintf(f, "  %-22s %12.0f %14.2f %14.2f %9s %+9.1f %6s\n", e->name, e->pt[k].bytes, e->pt[k].busbw,
+                    r[i].pred[k], by(&r[i], k), 100 * ncmp_err(r[i].pred[k], e->pt[k].busbw), status(&r[i], k));
     }
     summary(r, n, f, "# summary: ");
 }
@@ -63,9 +65,9 @@ static void write_csv(const ncmp_run *r, int n, FILE *f)
             cell(f, e->name, ","), cell(f, e->machine, ",");
             fprintf(f, "%d,%d,", r[i].pf.nodes, r[i].pf.gpus_per_node);
             cell(f, e->nccl, ","), cell(f, e->published_algo, ","), cell(f, r[i].algo, ",");
-            fprintf(f, "%s,%s,%.0f,%.4g,%.4g,%.2f,%.0f,%s\n", e->kind, e->role, e->pt[k].bytes, e->pt[k].busbw,
-                    r[i].pred[k], 100 * ncmp_err(r[i].pred[k], e->pt[k].busbw), 100 * ncmp_tol(e->pt[k].bytes),
-                    status(&r[i], k));
+            fprintf(f, "%s,%s,%.0f,%.6g,%.6g,%s,%.2f,%.0f,%s\n", e->kind, e->role, e->pt[k].bytes, e->pt[k].busbw,
+                    r[i].pred[k], by(&r[i], k), 100 * ncmp_err(r[i].pred[k], e->pt[k].busbw),
+                    100 * ncmp_tol(e->pt[k].bytes), status(&r[i], k));
         }
 }
 
@@ -87,11 +89,11 @@ static void write_report(const ncmp_run *r, int n, const char *source, FILE *f)
                 r[i].e->machine, r[i].pf.nodes, r[i].e->nccl, r[i].e->published_algo, r[i].algo, r[i].e->kind,
                 r[i].e->role, r[i].e->npoints - r[i].first);
     for (int i = 0; i < n; i++) {
-        fprintf(f, "\n## %s\n\n| size_B | published GB/s | predicted GB/s | err %% | goal |\n|---:|---:|---:|---:|---|\n",
-                r[i].e->name);
+        fprintf(f, "\n## %s\n\n| size_B | published GB/s | predicted GB/s | by | err %% | goal |\n"
+                   "|---:|---:|---:|---|---:|---|\n", r[i].e->name);
         for (int k = r[i].first; k < r[i].e->npoints; k++)
-            fprintf(f, "| %.0f | %.2f | %.2f | %+.1f | %s |\n", r[i].e->pt[k].bytes, r[i].e->pt[k].busbw, r[i].pred[k],
-                    100 * ncmp_err(r[i].pred[k], r[i].e->pt[k].busbw), status(&r[i], k));
+            fprintf(f, "| %.0f | %.2f | %.2f | %s | %+.1f | %s |\n", r[i].e->pt[k].bytes, r[i].e->pt[k].busbw,
+                    r[i].pred[k], by(&r[i], k), 100 * ncmp_err(r[i].pred[k], r[i].e->pt[k].busbw), status(&r[i], k));
     }
 }
 
@@ -109,7 +111,8 @@ static void write_gp(const ncmp_run *r, int n, const char *machine, const char *
     int d = 0;
     stem(machine, s, sizeof s);
     fprintf(f, "# gnuplot %s.gp: published and predicted (%s) allreduce busbw on %s (ddlbench nccl-compare)\n"
-               "set terminal svg size 900,520 dynamic\nset output '%s.svg'\nset logscale x 2\nset format x '%%.0s%%cB'\n"
+               "set terminal svg size 900,520 dynamic\nset output '%s.svg'\nset logscale x 2\n"
+               "set format x '%%.0s%%cB'\n"
                "set xlabel 'message size (bytes)'\nset ylabel 'busbw (GB/s)'\nset key left top\nset grid\n"
                "set title '%s: nccl-tests published vs ddlbench (%s)'\n", s, source, machine, s, s, source);
     for (int i = 0; i < n; i++) {
