@@ -9,10 +9,11 @@
 # nccl-tests catalogues (nccl_cat.h): sizes out of order, a busbw that is not positive, an unknown
 # machine; the run's --out folder must stay empty
 ne="name = e\nmachine = %s\nnodes = 1\nnccl = 2.18.5\npublished_algo = Ring\nalgo = nccl-ring\nkind = user\nrole = prediction\nsource = s\n%b"
-mkdir -p "$tmp/nc-order" "$tmp/nc-bw" "$tmp/nc-mach" "$tmp/nc-out"
+mkdir -p "$tmp/nc-order" "$tmp/nc-bw" "$tmp/nc-mach" "$tmp/nc-algo" "$tmp/nc-out"
 printf "$ne" dgxh100 'point = 2048 1\npoint = 1024 2\n' >"$tmp/nc-order/e.nccl"
 printf "$ne" dgxh100 'point = 1024 -1\n' >"$tmp/nc-bw/e.nccl"
 printf "$ne" nosuch 'point = 1024 1\n' >"$tmp/nc-mach/e.nccl"
+printf "$ne" dgxh100 'point = 1024 1\n' | sed 's/^algo = nccl-ring/algo = nvls/' >"$tmp/nc-algo/e.nccl"
 
 rows <<EOF
 # one bad value per option
@@ -53,7 +54,8 @@ rows <<EOF
 -- ddlbench study --catalogue $tmp/adir ## no .study files
 -- ddlbench nccl-compare --catalogue $tmp/nc-order --out $tmp/nc-out ## e.nccl:11: point: sizes out of order
 -- ddlbench nccl-compare --catalogue $tmp/nc-bw --out $tmp/nc-out ## e.nccl:10: point: busbw
--- ddlbench nccl-compare --catalogue $tmp/nc-mach --out $tmp/nc-out ## machine nosuch
+-- ddlbench nccl-compare --catalogue $tmp/nc-mach --out $tmp/nc-out ## e.nccl:2: machine nosuch
+-- ddlbench nccl-compare --catalogue $tmp/nc-algo --out $tmp/nc-out ## e.nccl:6: algo
 -- ddlbench nccl-compare --catalogue $tmp/nosuch ## nosuch
 -- ddlbench nccl-compare --catalogue $tmp/adir ## no *.nccl file
 -- ddlbench nccl-compare --entries nosuch ## --entries

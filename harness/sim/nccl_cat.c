@@ -101,6 +101,7 @@ int nccl_cat_parse(const char *txt, size_t len, const char *path, nccl_entry *e,
     char why[300], *key, *val;
     kv_reader r;
     memset(e, 0, sizeof *e);
+    snprintf(e->path, sizeof e->path, "%s", path);
     kv_start(&r, txt, len);
     while ((got = kv_next(&r, &key, &val, why, sizeof why)) == 1) {
         int k = 0;
@@ -116,6 +117,8 @@ int nccl_cat_parse(const char *txt, size_t len, const char *path, nccl_entry *e,
             break;
         }
         seen[k]++;
+        if (k == K_MACHINE) e->machine_line = r.lineno;
+        if (k == K_ALGO) e->algo_line = r.lineno;
         if (set_key(k, val, e, why, sizeof why)) {
             got = 2;
             break;

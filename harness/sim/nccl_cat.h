@@ -42,6 +42,8 @@ typedef struct nccl_entry {
     char role[16];         /* prediction | input */
     char source[256];      /* URL */
     int nodes;             /* nodes of the run */
+    char path[256];        /* the file it was read from, for messages */
+    int machine_line, algo_line; /* the lines of machine and algo, for messages (file:line) */
     int npoints;           /* points in pt */
     nccl_point pt[NCCL_CAT_MAX_POINTS];
 } nccl_entry;

@@ -1,6 +1,7 @@
 /* nccl_compare.c — predictions of the published nccl-tests points (nccl_compare.h): setup, the model,
  * the simulated CSVs, the error and the goals. */
 #include "nccl_compare.h"
+#include "ddl.h"
 #include "csv.h"
 #include "perf_cost.h"
 #include "profile.h"
@@ -18,7 +19,12 @@ int ncmp_setup(const nccl_entry *e, double min_bytes, ncmp_run *r, char *err, si
     r->e = e;
     r->algo = strcmp(e->algo, "none") ? e->algo : "nccl-ring";
     if (platform_init(&r->pf, e->machine, e->nodes, 0, why, sizeof why))
-        return snprintf(err, errlen, "%s: machine %s at nodes %d: %s", e->name, e->machine, e->nodes, why), 2;
+        return snprintf(err, errlen, "%s:%d: machine %s at nodes %d: %s", e->path, e->machine_line, e->machine,
+                        e->nodes, why), 2;
+    const int a = ddl_algo_find(r->algo);
+    if (a < 0 || !(ddl_algo_flags(a) & DDL_ALGO_COST))
+        return snprintf(err, errlen, "%s:%d: algo: expected none or a registered algorithm with a cost model "
+                        "(ddlbench list), got \"%.31s\"", e->path, e->algo_line, r->algo), 2;
     const char *b = strrchr(e->machine, '/') ? strrchr(e->machine, '/') + 1 : e->machine;
     snprintf(r->key, sizeof r->key, "%.*s-%dn-%s", (int)strcspn(b, "."), b, e->nodes, r->algo);
     while (r->first < e->npoints && e->pt[r->first].bytes < min_bytes) r->first++;
