@@ -1,7 +1,8 @@
 /* cli_nccl_compare.c — `ddlbench nccl-compare`: the published nccl-tests runs of the catalogue
  * (harness/sim/nccl, nccl_cat.h) predicted, point by point: ddlbench's matching algorithm on the
  * matching platform, from the α-β-γ model (perf_cost.h), or from simulated runs (--sim DIR: the CSVs
- * of `ddlbench-sim allreduce --csv`, one per entry, as `make nccl-compare` writes them). Prints
+ * of `ddlbench-sim allreduce --csv`, one per machine, node count and algorithm, as `make nccl-compare`
+ * writes them). Prints
  * published against predicted busbw with the error per point and the goals (every scored point at
  * >= 1 MiB within 15%, at >= 64 MiB within 10%); --out DIR writes compare.csv, report.md and a
  * gnuplot script per machine. --plan prints what to simulate, one entry a line, for the script. */
@@ -39,11 +40,12 @@ static const opt_row rows[] = {
     { .name = "--min-bytes", .type = OPT_SIZE, .min = 0, .max = 1e15, .off = offsetof(ncmp_cli, min_bytes),
       .help = "only points of at least this size (K/M/G suffixes)" },
     { .name = "--sim", .type = OPT_STRING, .min = 1, .unit = "DIR", .expect = "a folder",
-      .off = offsetof(ncmp_cli, sim), .help = "predict from the simulated runs in DIR/NAME.csv (default: the model)" },
+      .off = offsetof(ncmp_cli, sim), .help = "predict from the simulated runs in DIR/KEY.csv (KEY: --plan's first word;\npoints it lacks and "
+              "no file: the model's, said per point; default: the model)" },
     { .name = "--out", .type = OPT_STRING, .min = 1, .unit = "DIR", .expect = "an existing folder",
       .off = offsetof(ncmp_cli, out), .help = "write compare.csv, report.md and MACHINE.gp into DIR" },
     { .name = "--plan", .type = OPT_FLAG, .off = offsetof(ncmp_cli, plan),
-      .help = "print NAME MACHINE NODES GPN ALGO MIN_B MAX_B per entry (what to simulate) and stop" },
+      .help = "print KEY MACHINE NODES GPN ALGO MIN_B MAX_B per entry (what to simulate) and stop" },
 };
 
 static void usage(FILE *f)
