@@ -35,16 +35,21 @@ $d1 << EOD
 8589934592 478.9 369.6
 EOD
 $d3 << EOD
+8589934592 320 367
+EOD
+$d4 << EOD
 2147483648 367.5 368.5
 4294967296 367.5 369.2
 EOD
-$d4 << EOD
+$d5 << EOD
 4294967296 370 369.2
 EOD
 plot \
   $d1 using 1:2 with linespoints title 'azure-nd-h100-v5 published (NVLS)', \
   $d1 using 1:3 with linespoints dashtype 2 title 'azure-nd-h100-v5 predicted: nccl-ring', \
-  $d3 using 1:2 with linespoints title 'nccl1455-h100-ring published (Ring)', \
-  $d3 using 1:3 with linespoints dashtype 2 title 'nccl1455-h100-ring predicted: nccl-ring', \
-  $d4 using 1:2 with linespoints title 'nvidia-h100-ring published (Ring)', \
-  $d4 using 1:3 with linespoints dashtype 2 title 'nvidia-h100-ring predicted: nccl-ring'
+  $d3 using 1:2 with linespoints title 'nccl1221-h100-4n published (default)', \
+  $d3 using 1:3 with linespoints dashtype 2 title 'nccl1221-h100-4n predicted: nccl-ring', \
+  $d4 using 1:2 with linespoints title 'nccl1455-h100-ring published (Ring)', \
+  $d4 using 1:3 with linespoints dashtype 2 title 'nccl1455-h100-ring predicted: nccl-ring', \
+  $d5 using 1:2 with linespoints title 'nvidia-h100-ring published (Ring)', \
+  $d5 using 1:3 with linespoints dashtype 2 title 'nvidia-h100-ring predicted: nccl-ring'
