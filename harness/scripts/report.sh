@@ -17,13 +17,14 @@ exe=${2:-${DDLBENCH:-$b/ddlbench}}
 . "$(dirname "$0")/outdir.sh"
 outfile_ready RUN_DIR "$dir/report.md" # before any work; a link to report.md is followed
 out=$outdir_file
-trap 'rm -f "$out.tmp" "$out.tmp2" "$out.study" "$out.cat"' EXIT
+trap 'rm -f "$out.tmp" "$out.tmp2" "$out.study" "$out.cat" "$out.list"' EXIT
 trap 'exit 130' INT TERM
 pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["platform"]; exit }' \
     "$csv")
 "$exe" catalogue --platform "${pl:-none}" >"$out.cat" 2>/dev/null || : >"$out.cat" # none: no published column
+"$exe" list >"$out.list" 2>/dev/null || : >"$out.list" # what each algorithm is (ring: one channel, one rail)
 {
-awk -F, -v catf="$out.cat" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" "$(cat "$(dirname "$0")/catalogue.awk")"'
+awk -F, -v catf="$out.cat" -v listf="$out.list" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" "$(cat "$(dirname "$0")/catalogue.awk")"'
     /^# / { k = substr($0, 3); i = index(k, ":"); if (i) meta[substr(k, 1, i - 1)] = substr(k, i + 2)
             keys[++nk] = substr(k, 1, i - 1); next }
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -59,6 +60,9 @@ awk -F, -v catf="$out.cat" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd 
             printf "| %s | %d | %s | %s | %.1f | %s | %s | %s |\n", models[j], gmax[models[j]], alg(r), f(r, "bucket_MB"),
                 f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")),
                 ((models[j] SUBSEP gmax[models[j]]) in pub) ? pub[models[j], gmax[models[j]]] : "-"
+        while ((getline l < listf) > 0) { k = l; sub(/ .*/, "", k); d = l; sub(/^[^ ]+ +/, "", d); what[k] = d }
+        printf "\nAlgorithms (`ddlbench list`):\n"
+        for (i = 1; i <= na; i++) printf "- `%s`: %s\n", algos[i], (algos[i] in what) ? what[algos[i]] : "-"
         print "\n@@STUDY@@" # report_study.sh: the closest catalogue figures, REALISM=study
         print "\n## Where the time goes (largest GPU count)\n"
         print "Medians over steps of the maximum over ranks, in ms (share of the step). Compute = forward and"
