@@ -40,7 +40,8 @@ static const opt_row rows[] = {
     { .name = "--min-bytes", .type = OPT_SIZE, .min = 0, .max = 1e15, .off = offsetof(ncmp_cli, min_bytes),
       .help = "only points of at least this size (K/M/G suffixes)" },
     { .name = "--sim", .type = OPT_STRING, .min = 1, .unit = "DIR", .expect = "a folder",
-      .off = offsetof(ncmp_cli, sim), .help = "predict from the simulated runs in DIR/KEY.csv (KEY: --plan's first word;\npoints it lacks and "
+      .off = offsetof(ncmp_cli, sim),
+      .help = "predict from the simulated runs in DIR/KEY.csv (KEY: --plan's first word;\npoints it lacks and "
               "no file: the model's, said per point; default: the model)" },
     { .name = "--out", .type = OPT_STRING, .min = 1, .unit = "DIR", .expect = "an existing folder",
       .off = offsetof(ncmp_cli, out), .help = "write compare.csv, report.md and MACHINE.gp into DIR" },
