@@ -34,7 +34,8 @@ int main(void)
           kern_price_gemm(&lin, 5, 4, 3));
     CHECK(kern_price_slices(&lin, 5, 4, 3) == 1, "no tile model: one slice");
     p.bytes = 10;
-    CHECK(near(kern_price_mem(&p, 100, 3), 11.5), "100 bytes at 10 B/s + 3 kernels, got %g", kern_price_mem(&p, 100, 3));
+    CHECK(near(kern_price_mem(&p, 100, 3), 11.5), "100 bytes at 10 B/s + 3 kernels, got %g",
+          kern_price_mem(&p, 100, 3));
     CHECK(kern_price_mem(&p, 0, 0) == 0, "nothing moved, no kernel: 0");
     /* small batches lose efficiency: per image, batch 1 costs more than batch 64 of the same layer */
     kern_price h = { .flops = 850e12, .bytes = 3e12, .sms = 132, .tile = 128, .elem = 2, .kernel_s = 2e-6 };

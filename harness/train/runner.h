@@ -34,6 +34,7 @@ typedef struct train_opts {
     const char *profile;              /* --profile: device rates for the simulation backends */
     const char *images_per_s;         /* --images-per-s R@B: compute pinned (simulation and model only) */
     double compute_scale;             /* its scale of every layer's time (perf_layer.h); 0 = none */
+    const struct profile *shape;      /* the loaded --profile (train_runner_profile); NULL without one */
     const char *cost_platform;        /* --platform: preset whose model drives `auto` */
     long cost_gpn;                    /* --gpus-per-node of that platform */
     double gamma;                     /* the profile's reduction cost, s per byte */
