@@ -14,7 +14,7 @@
  *   t_byte = elem x (m k + k n + m n) / bw
  *   t      = max(t_flop, t_byte) + kernel cost
  * With S = 0 (a profile without the tile model) t = 2mnk / rate + kernel cost: the linear model the
- * profiles priced before this file (docs/SOURCES.md §14). */
+ * profiles priced before this file (docs/SOURCES.md §15). */
 #ifndef KERN_PRICE_H
 #define KERN_PRICE_H
 

@@ -48,7 +48,7 @@ double perf_layer_step(const model *m, const layer_price *lp, double sgd_gbps);
 int perf_layer_pin_parse(const char *s, double *images_per_s, long *batch, char *why, size_t len);
 /* The scale that pins the compute to that rate: the one-GPU step of model_name (image size image) at
  * batch B priced by lp (its scale ignored) is B / R seconds once every layer's and SGD's time is x scale.
- * A figure so used is an input, not a prediction (docs/SOURCES.md §14). 0, or 2 with err. */
+ * A figure so used is an input, not a prediction (docs/SOURCES.md §15). 0, or 2 with err. */
 int perf_layer_pin_scale(const char *model_name, int image, double images_per_s, long batch, const layer_price *lp,
                          double sgd_gbps, double *scale, char *err, size_t errlen);
 

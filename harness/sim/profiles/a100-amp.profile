@@ -1,6 +1,6 @@
 # a100-amp — NVIDIA A100 SXM4 80 GB as MLPerf Training's ResNet-50 runs it: fp16 compute (mixed
 # precision, fp32 master weights), convolution + batch norm + ReLU fused (cuDNN), the step launched as
-# a CUDA graph (docs/SOURCES.md §14). The fp32 profile of the same GPU is a100.profile. Every constant is
+# a CUDA graph (docs/SOURCES.md §15). The fp32 profile of the same GPU is a100.profile. Every constant is
 # an input from a datasheet or a measurement of another device; none is fitted to MLPerf's throughput.
 #
 # gemm_gflops_fp32: as a100.profile.
@@ -17,7 +17,7 @@ reduce_ns_per_byte = 0.00196
 precision = fp16
 fused = 1
 graphs = 1
-# kernel_us, graph_kernel_us: as h100-amp.profile (an estimate, docs/SOURCES.md §14).
+# kernel_us, graph_kernel_us: as h100-amp.profile (an estimate, docs/SOURCES.md §15).
 kernel_us = 4
 graph_kernel_us = 1.5
 # sms: 108 streaming multiprocessors (A100, NVIDIA A100 Tensor Core GPU Architecture whitepaper).

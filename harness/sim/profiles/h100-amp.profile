@@ -1,6 +1,6 @@
 # h100-amp — NVIDIA H100 SXM5 80 GB as MLPerf Training's ResNet-50 runs it: fp16 compute (mixed
 # precision, fp32 master weights), convolution + batch norm + ReLU fused (cuDNN), the step launched as
-# a CUDA graph (docs/SOURCES.md §14). The fp32 profile of the same GPU is h100.profile. Every constant is
+# a CUDA graph (docs/SOURCES.md §15). The fp32 profile of the same GPU is h100.profile. Every constant is
 # an input from a datasheet or a measurement of another device; none is fitted to MLPerf's throughput,
 # which this profile predicts (docs/BENCHMARKS.md).
 #
