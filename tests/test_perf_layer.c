@@ -70,6 +70,16 @@ int main(void)
     CHECK(s16 > 1.05 * s256, "shaped: batch 16 dearer per image than 256: %g vs %g s", s16, s256);
     CHECK(fabs(l16 - l256) <= 1e-9 * l256, "linear: the same per image at any batch: %g vs %g s", l16, l256);
 
+    /* study.c's kscale: rates x k and kernel costs / k make every layer's time 1/k of itself */
+    {
+        profile q = p;
+        layer_price ks;
+        q.gemm_gflops_fp16 *= 2, q.mem_gbps *= 2, q.graph_kernel_us /= 2;
+        perf_layer_make(q.gemm_gflops_fp16, q.mem_gbps, 1, &q, 1, &ks);
+        double a = step_per_image("resnet50", 32, &shaped, 1), b2x = step_per_image("resnet50", 32, &ks, 1);
+        CHECK(fabs(b2x * 2 - a) <= 1e-9 * a, "rates x2, kernel cost / 2: half the time, %g vs %g", b2x, a);
+    }
+
     /* --images-per-s: the pinned one-GPU step at batch B is B / R */
     double scale = 0;
     CHECK(perf_layer_pin_scale("resnet50", 224, 7008, 400, &shaped, 2000, &scale, err, sizeof err) == 0 && scale > 0,
