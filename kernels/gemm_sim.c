@@ -18,7 +18,7 @@ int kern_gemm_f32(int transa, int transb, int m, int n, int k, float alpha, cons
     int rc = kern_gemm_check(transa, transb, m, n, k, A, lda, B, ldb, C, ldc);
     if (rc != KERN_GEMM_OK) return rc;
     if (kern_gemm_init() != KERN_GEMM_OK) return KERN_GEMM_EBACKEND; /* no profile rate set */
-    kern_compute_issue(kern_gemm_flops(m, n, k) / (kern_sim_gemm_gflops() * 1e9));
+    if (!kern_sim_layer_priced()) kern_compute_issue(kern_gemm_flops(m, n, k) / (kern_sim_gemm_gflops() * 1e9));
     return KERN_GEMM_OK;
 }
 

@@ -10,7 +10,7 @@ static int charge(double bytes)
 {
     double gbps = kern_sim_mem_gbps();
     if (!(gbps > 0)) return -1; /* no profile rate set */
-    kern_compute_issue(bytes / (gbps * 1e9));
+    if (!kern_sim_layer_priced()) kern_compute_issue(bytes / (gbps * 1e9)); /* else the trainer's (sim.h) */
     return 0;
 }
 

@@ -21,6 +21,11 @@ double kern_sim_mem_gbps(void);           /* 0 until set: the layer kernels then
 int kern_sim_set_sgd_gbps(double gbps);
 double kern_sim_sgd_gbps(void);
 
+/* Layer-priced compute (harness/sim/perf_layer.h): when on, the GEMMs (gemm_sim.c) and the layer kernels
+ * but SGD (layers_sim.c) issue nothing, and the trainer issues each layer's priced time itself. */
+void kern_sim_set_layer_priced(int on);
+int kern_sim_layer_priced(void);
+
 /* The size-dependent reduction cost (profile keys reduce_ns_per_byte_at_SIZE): n points (0 = none,
  * at most KERN_SIM_REDUCE_POINTS) of (vector bytes, ns per byte), bytes increasing. Returns 0, or -1
  * (unchanged) for bad input. */

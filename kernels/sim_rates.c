@@ -13,6 +13,10 @@ typedef struct ws_table { int n; size_t bytes[KERN_SIM_WS_POINTS]; double ns[KER
 static ws_table ws, cp, wh;                     /* the exchange's and the plain copy's cost by working set;
                                                  * a whole message's between nodes */
 static double call_overhead, poll_slack, fault_ns;
+static int layer_priced;
+
+void kern_sim_set_layer_priced(int on) { layer_priced = on != 0; }
+int kern_sim_layer_priced(void) { return layer_priced; }
 
 int kern_sim_set_rates(double gemm_gflops_fp32, double reduce_ns_per_byte)
 {

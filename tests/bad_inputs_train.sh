@@ -79,6 +79,15 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- ddlbench train $P --overlap-from 50 ## --overlap-from
 -- ddlbench model train --preset minsky --nodes 2 --overlap-from 101 ## --overlap-from
 -- ddlbench model train --preset minsky --nodes 2 --overlap-from nan ## --overlap-from
+-- ddlbench train $P --images-per-s 7008@400 ## --images-per-s
+-- ddlbench model train --preset minsky --nodes 2 --images-per-s 0@400 ## --images-per-s
+-- ddlbench model train --preset minsky --nodes 2 --images-per-s -1@400 ## --images-per-s
+-- ddlbench model train --preset minsky --nodes 2 --images-per-s 7008 ## --images-per-s
+-- ddlbench model train --preset minsky --nodes 2 --images-per-s 7008@0 ## --images-per-s
+-- ddlbench model train --preset minsky --nodes 2 --images-per-s 7008@4x ## --images-per-s
+-- ddlbench model train --preset minsky --nodes 2 --images-per-s nan@400 ## --images-per-s
+-- ddlbench model train --preset minsky --nodes 2 --images-per-s '' ## --images-per-s
+-- ddlbench model train --preset dgxh100 --nodes 1 --profile a100-amp ## a100-amp
 -- ddlbench train $P --jitter ' 1' ## --jitter
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring ## patterns
 -- ddlbench train $P -a ddl --grid 1 --patterns ring,ring,ring,ring,ring,ring,ring,ring,junk ## patterns

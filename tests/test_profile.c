@@ -64,8 +64,31 @@ int main(void)
                "reduce_ns_per_byte_at_4K = 1\nreduce_ns_per_byte_at_5K = 1\nreduce_ns_per_byte_at_6K = 1\n"
                "reduce_ns_per_byte_at_7K = 1\nreduce_ns_per_byte_at_8K = 1\nreduce_ns_per_byte_at_9K = 1\n",
           "more than 8" },
+        { GOOD "precision = fp64\n", "expected fp32, fp16 or bf16" },
+        { GOOD "precision = fp16\nprecision = bf16\n", "\"precision\" given twice" },
+        { GOOD "fused = 2\n", "whole number in 0..1" },
+        { GOOD "graphs = 0.5\n", "whole number in 0..1" },
+        { GOOD "kernel_us = -1\n", "in 0..1e+06" },
+        { GOOD "sms = 132.5\ngemm_tile = 128\n", "whole number in 1..1e+06" },
+        { GOOD "sms = 0\ngemm_tile = 128\n", "whole number in 1..1e+06" },
+        { GOOD "sms = 132\n", "go together" },
+        { GOOD "gemm_tile = 128\n", "go together" },
+        { GOOD "gemm_tile = 8192\nsms = 1\n", "whole number in 1..4096" },
     };
     const int nbad = (int)(sizeof bad / sizeof bad[0]);
+    {
+        const char *t = GOOD "precision = bf16\nfused = 1\ngraphs = 1\nkernel_us = 4\ngraph_kernel_us = 1.5\n"
+                             "sms = 132\ngemm_tile = 128\n";
+        CHECK(profile_parse(t, strlen(t), "t", &pr, err, sizeof err) == 0 && pr.precision == PROFILE_BF16 &&
+                  pr.fused == 1 && pr.graphs == 1 && pr.kernel_us == 4 && pr.sms == 132 && pr.gemm_tile == 128,
+              "compute-model keys: %s", err);
+        CHECK(profile_gemm_gflops(&pr) == 7850 && profile_kernel_s(&pr) == 1.5e-6,
+              "bf16 prices at the fp16 rate, graphs at graph_kernel_us: %g %g", profile_gemm_gflops(&pr),
+              profile_kernel_s(&pr));
+        CHECK(profile_parse(GOOD, strlen(GOOD), "t", &pr, err, sizeof err) == 0 && pr.precision == PROFILE_FP32 &&
+                  profile_gemm_gflops(&pr) == 3925 && profile_kernel_s(&pr) == 0 && pr.sms == 0,
+              "defaults: fp32, no kernel cost, no tile model");
+    }
 
     CHECK(profile_parse(GOOD, strlen(GOOD), "t", &pr, err, sizeof err) == 0 && pr.gemm_gflops_fp32 == 3925 &&
               pr.gemm_gflops_fp16 == 7850 && pr.reduce_ns_per_byte == 0.005 && pr.mem_gbps == 549, "good: %s", err);
@@ -131,7 +154,9 @@ int main(void)
     {
         char path[] = "/tmp/test_profile_XXXXXX";
         int fd = mkstemp(path);
-        profile w = { 123.5, 247, 0.0125, 4321.5, 3, { 65536, 1 << 20, 1000 }, { 0.1, 0.2, 0.3 }, 0 }, r;
+        profile w = { 123.5, 247, 0.0125, 4321.5, 3, { 65536, 1 << 20, 1000 }, { 0.1, 0.2, 0.3 }, 0,
+                      PROFILE_FP32, 0, 0, 0, 0, 0, 0 },
+                r;
         CHECK(fd >= 0, "mkstemp");
         if (fd >= 0) close(fd);
         CHECK(profile_write(path, &w, "line one\nline two", err, sizeof err) == 0, "write: %s", err);
@@ -144,6 +169,12 @@ int main(void)
         w.sgd_gbps = 22.5;
         CHECK(profile_write(path, &w, NULL, err, sizeof err) == 0 && profile_load(path, &r, err, sizeof err) == 0 &&
                   r.sgd_gbps == 22.5 && profile_sgd_gbps(&r) == 22.5, "sgd_gbps written and read: %s", err);
+        w.precision = PROFILE_FP16, w.fused = w.graphs = 1, w.kernel_us = 4, w.graph_kernel_us = 1.5;
+        w.sms = 108, w.gemm_tile = 128;
+        CHECK(profile_write(path, &w, NULL, err, sizeof err) == 0 && profile_load(path, &r, err, sizeof err) == 0 &&
+                  r.precision == PROFILE_FP16 && r.fused == 1 && r.graphs == 1 && r.kernel_us == 4 &&
+                  r.graph_kernel_us == 1.5 && r.sms == 108 && r.gemm_tile == 128,
+              "compute-model keys written and read: %s", err);
         remove(path);
     }
     { /* sgd_gbps: optional, once, a rate in range */

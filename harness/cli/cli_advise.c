@@ -271,8 +271,8 @@ int cli_advise_main(int argc, char **argv)
     char merr[512];
     if (model_create(o.model, (int)o.batch, (int)o.image, &m, merr, sizeof merr))
         return fprintf(stderr, "ddlbench advise: %s\n", merr), 2;
-    advise_in in = { m,           &pf, o.algo,     pr.gemm_gflops_fp32 * 1e9, pr.reduce_ns_per_byte * 1e-9,
-                     pr.mem_gbps, 1,   pr.sgd_gbps };
+    advise_in in = { m,           &pf, o.algo,     profile_gemm_gflops(&pr) * 1e9, pr.reduce_ns_per_byte * 1e-9,
+                     pr.mem_gbps, 1,   pr.sgd_gbps, &pr };
     size_t n = (size_t)o.ncaps * (size_t)o.nfirsts;
     advise_out *cells = malloc(n * sizeof *cells);
     double *exposed = malloc(n * sizeof *exposed), *simx = malloc(n * sizeof *simx);

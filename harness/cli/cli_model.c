@@ -16,6 +16,7 @@
 #include "cli_rows.h"
 #include "calib_model_time.h"
 #include "opts.h"
+#include "perf_layer.h"
 #include "profile.h"
 
 #include <stddef.h>
@@ -67,7 +68,8 @@ static void usage(FILE *f)
                "  fwd_MB/bwd_MB: bytes moved by the layer's other kernels in the full step (batch norm, ReLU,\n"
                "  residual add at a block's end, pooling, im2col/col2im, FC bias; 1 MB = 1e6 B).\n"
                "  GEMM backend of --time: %s. --profile: the step's GEMM time at the profile's\n"
-               "  gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares.\n",
+               "  gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares (a profile with the\n"
+               "  compute-model keys, h100-amp: each layer's roofline, as model train prices it).\n",
                kern_gemm_backend());
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
 }
@@ -205,6 +207,19 @@ static int layer_table(const model_opts *o)
         double ts = sgd * 1e6 / (profile_sgd_gbps(pr) * 1e9) * 1e3; /* SGD at its own rate where the profile has one */
         double tg = (tot[0] + tot[1]) / pr->gemm_gflops_fp32 * 1e3,
                tm = (mem - sgd) * 1e6 / (pr->mem_gbps * 1e9) * 1e3 + ts;
+        if (perf_layer_shaped(pr)) { /* the per-layer roofline (perf_layer.h), as model train prices it */
+            layer_price lp;
+            double g, b;
+            perf_layer_make(profile_gemm_gflops(pr), pr->mem_gbps, 1, pr, 1, &lp);
+            tg = tm = 0;
+            for (int pass = 0; pass < 2; pass++)
+                for (int l = 0; l < model_layer_count(m); l++) perf_layer(m, l, pass, &lp, &g, &b), tg += g, tm += b;
+            tg *= 1e3, tm = tm * 1e3 + ts;
+            printf("# compute_model             per-layer roofline: %s, %s, %.3g us a kernel, %.0f SMs "
+                   "(model train's)\n",
+                   profile_precision_name(pr->precision), pr->fused > 0 ? "fused" : "unfused",
+                   profile_kernel_s(pr) * 1e6, pr->sms);
+        }
         printf("# profile                   %s: gemm_gflops_fp32 %.6g, mem_gbps %.6g, sgd_gbps %.6g\n", o->profile,
                pr->gemm_gflops_fp32, pr->mem_gbps, profile_sgd_gbps(pr));
         printf("# predicted_gemm_ms         %.2f  (%.1f%% of compute)\n", tg, 100 * tg / (tg + tm));

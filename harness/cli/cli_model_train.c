@@ -13,6 +13,7 @@
 #include "opts.h"
 #include "outfile.h"
 #include "meta.h"
+#include "perf_layer.h"
 #include "perf_step.h"
 #include "platform.h"
 #include "profile.h"
@@ -37,7 +38,8 @@ static const opt_row rows[] = {
       OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms), OPTS_ONE(&cli_row_call_us, &(o)->call_us),         \
       OPTS_ONE(&cli_row_contention, &(o)->contention_pct),                                            \
       OPTS_ONE(&cli_row_comm_contention, &(o)->comm_contention_pct),                                  \
-      OPTS_ONE(&cli_row_overlap_from, &(o)->overlap_from_pct), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct) }
+      OPTS_ONE(&cli_row_overlap_from, &(o)->overlap_from_pct), OPTS_ONE(&cli_row_jitter, &(o)->jitter_pct), \
+      OPTS_ONE(&cli_row_images_per_s, &(o)->images_per_s) }
 
 static void usage(FILE *f)
 {
@@ -78,10 +80,11 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
 
 static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)
 {
-    step_inputs in = { .gemm_gflops = pr->gemm_gflops_fp32, .gamma = pr->reduce_ns_per_byte * 1e-9,
+    step_inputs in = { .gemm_gflops = profile_gemm_gflops(pr), .gamma = pr->reduce_ns_per_byte * 1e-9,
                        .mem_gbps = pr->mem_gbps, .full = o->full, .bucket_bytes = (size_t)o->bucket_mb[0] << 20,
                        .first_bucket_bytes = (size_t)o->first_mb << 20, .fw = train_framework(o, o->bucket_mb[0]),
-                       .jitter = o->jitter_pct / 100, .sgd_gbps = pr->sgd_gbps };
+                       .jitter = o->jitter_pct / 100, .sgd_gbps = pr->sgd_gbps, .shape = pr,
+                       .compute_scale = o->compute_scale };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -158,6 +161,10 @@ int cli_model_train(int argc, char **argv)
         fprintf(stderr, "ddlbench model: %s\n", ferr);
         return 2;
     }
+    if (o.images_per_s && (rc = train_pin_compute(&o, &pr, ferr, sizeof ferr))) {
+        fprintf(stderr, "ddlbench model: %s\n", ferr);
+        goto out;
+    }
     if ((rc = predict(&o, m, &pf, &pr, rows))) goto out;
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
@@ -169,6 +176,8 @@ int cli_model_train(int argc, char **argv)
     snprintf(jdesc, sizeof jdesc, "%g%% mean extra GEMM time (Exp); priced at the slowest rank's expectation, "
              "1 + %g x H(%d)", o.jitter_pct, o.jitter_pct / 100, p);
     if (!fw_ideal(&fw)) printf("# framework: %s\n", fdesc);
+    char cdesc[300];
+    printf("# compute model: %s\n", train_compute_model(&o, &pr, cdesc, sizeof cdesc));
     if (o.jitter_pct > 0) printf("# jitter: %s\n", jdesc);
     printf(
         "#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
@@ -183,13 +192,14 @@ int cli_model_train(int argc, char **argv)
     if (o.overlap_from_pct > 0 && (rc = print_hold_term(&o, m, &pf, &pr, rows))) goto out;
     meta_local(argc, argv, NULL, &meta);
     snprintf(meta.mpi, sizeof meta.mpi, "none: alpha-beta-gamma model, no launch");
-    snprintf(meta.blas, sizeof meta.blas, "modelled: %.6g GFLOP/s (profile %s)", pr.gemm_gflops_fp32, o.profile);
+    snprintf(meta.blas, sizeof meta.blas, "modelled: %.6g GFLOP/s (profile %s)", profile_gemm_gflops(&pr), o.profile);
     snprintf(meta.device, sizeof meta.device, "modelled: profile %s", o.profile);
     snprintf(meta.hosts, sizeof meta.hosts, "none: %d modelled ranks", p);
     snprintf(line, sizeof line, "%s, %d nodes x %d GPUs", pf.name, pf.nodes, pf.gpus_per_node);
     meta_add(&meta, "model_platform", line);
     meta_add(&meta, "counters", "unavailable: alpha-beta-gamma model (nothing runs)");
     meta_add(&meta, "compute", cli_compute_desc(o.full));
+    meta_add(&meta, "compute_model", cdesc);
     if (o.jitter_pct > 0) meta_add(&meta, "jitter", jdesc);
     if (!fw_ideal(&fw)) meta_add(&meta, "framework", fdesc);
     if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */

@@ -2,6 +2,7 @@
 #include "cli_rows.h"
 #include "opts.h"
 #include "ddl.h"
+#include "perf_layer.h"
 
 #include <stdio.h>
 
@@ -17,6 +18,18 @@ const opt_row cli_row_first_mb = { .name = "--first-bucket-mb", .type = OPT_LONG
                                    .help = "cap of the first bucket, MiB (default 1, as DDP)" };
 const opt_row cli_row_profile = { .name = "--profile", .type = OPT_STRING, .unit = "P",
                                   .help = "device profile: a name (p100, h200, local) or a file" };
+static int pin_check(const char *v, char *want, size_t wantlen)
+{
+    double r;
+    long b;
+    return perf_layer_pin_parse(v, &r, &b, want, wantlen);
+}
+const opt_row cli_row_images_per_s = {
+    .name = "--images-per-s", .type = OPT_STRING, .unit = "R@B", .check = pin_check,
+    .expect = "R@B (a rate R > 0 images/s on one GPU at batch B >= 1, e.g. 7008@400)",
+    .help = "pin the compute to a measured single-GPU rate: R images/s at batch B\n"
+            "(simulation and model only); every layer's time scales so that one GPU\n"
+            "runs batch B at R. The figure is then an input, not a prediction" };
 const opt_row cli_row_csv = { .name = "--csv", .type = OPT_STRING, .unit = "FILE",
                               .help = "also write the rows as CSV, whole (checked before the run)" };
 const opt_row cli_row_steps = { .name = "--steps", .type = OPT_LONG, .min = 1, .max = 100000,

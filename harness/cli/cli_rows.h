@@ -22,6 +22,7 @@ extern const opt_row cli_row_batch;    /* --batch N: long, 1..CLI_BATCH_MAX */
 extern const opt_row cli_row_image;    /* --image-size N: long, 1..CLI_IMAGE_MAX */
 extern const opt_row cli_row_first_mb; /* --first-bucket-mb N: long, 0..CLI_BUCKET_MB_MAX */
 extern const opt_row cli_row_profile;  /* --profile P: const char * */
+extern const opt_row cli_row_images_per_s; /* --images-per-s R@B: const char * (perf_layer.h) */
 extern const opt_row cli_row_csv;      /* --csv FILE: const char * */
 extern const opt_row cli_row_compute;  /* --compute full|gemm: int, 1 = full */
 /* What --compute ran, for the "# compute:" provenance line (report.sh prints it as the compute mode). */

@@ -72,6 +72,11 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return 2;
     }
+    if (!kern_simulated() && o.images_per_s) {
+        fprintf(stderr, "ddlbench train: --images-per-s: pins the simulation's compute (ddlbench-sim) and `model "
+                "train`'s; a real run measures its own\n");
+        return 2;
+    }
     if (!kern_simulated() && train_fw_asked(&o)) {
         fprintf(stderr, "ddlbench train: %s: modelled by the simulation (ddlbench-sim) and `model train` only; a real "
                 "run pays its own framework's costs\n",

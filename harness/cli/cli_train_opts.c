@@ -89,7 +89,7 @@ static const opt_row rows[] = {
       OPTS_SET(rows, (o)), { platform_rows + PLATFORM_ROW_PLATFORM, 1, (po) },                            \
       { platform_rows + PLATFORM_ROW_GPN, 1, (po) }, { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) },     \
       OPTS_ONE(&cli_row_profile, &(o)->profile),                                                        \
-      OPTS_ONE(&cli_row_csv, &(o)->csv) }
+      OPTS_ONE(&cli_row_csv, &(o)->csv), OPTS_ONE(&cli_row_images_per_s, &(o)->images_per_s) }
 
 static void usage(FILE *f)
 {

@@ -10,6 +10,7 @@
 #include "results.h"
 #include "workload.h"
 #include "compute.h"
+#include "perf_layer.h"
 
 #include <stdlib.h>
 
@@ -71,6 +72,10 @@ void train_print_header(FILE *f, const train_opts *o, int size, const char *jlin
             o->model, o->batch, o->image, size, o->warmup, o->steps, o->check ? ", checking gradients" : "", o->rounds,
             o->rounds > 1 ? "s (interleaved: each round runs every configuration once, in turn)" : "", jline,
             o->full ? "full" : "gemm");
+    if (kern_simulated() && o->shape && (perf_layer_shaped(o->shape) || o->compute_scale > 0)) {
+        char cm[400];
+        fprintf(f, "# compute model: %s\n", train_compute_model(o, o->shape, cm, sizeof cm));
+    }
     fprintf(
         f,
         "# times in ms over rounds x steps: the median step, min, max and IQR (q3 - q1); its breakdown is the\n"

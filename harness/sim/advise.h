@@ -9,6 +9,7 @@
 
 #include "model.h"
 #include "perf_cost.h"
+#include "profile.h"
 
 #include <stddef.h>
 
@@ -21,6 +22,8 @@ typedef struct advise_in {
     double mem_gbps;      /* memory-bound kernels and SGD, 1e9 B/s (profile) */
     int full;             /* 1: the full step (train's default, and what --sim runs); 0: GEMMs only */
     double sgd_gbps;      /* SGD's own rate, 1e9 B/s (profile's sgd_gbps; 0: mem_gbps) */
+    const profile *shape; /* optional: the profile's compute-model keys (perf_step.h; gemm_flops is then the
+                             precision's rate); NULL: the linear model */
 } advise_in;
 
 typedef struct advise_out {

@@ -5,6 +5,7 @@
 #include "framework.h"
 #include "model_bytes.h"
 #include "perf_cost.h"
+#include "perf_layer.h"
 #include "schedule.h"
 
 #include <math.h>
@@ -18,7 +19,7 @@ typedef struct pricer {
     const char *algo;
     const step_inputs *in;
     const bucket_plan *plan;
-    double rate, bw;        /* flop/s, bytes/s */
+    layer_price lp;         /* each layer's pass (perf_layer.h) */
     double clock, t0;       /* the compute clock; the step's start */
     int *order, posted;     /* the buckets in posting order, how many */
     double *ready;          /* their ready times */
@@ -34,18 +35,14 @@ typedef struct pricer {
     size_t errlen;
 } pricer;
 
-static double gemm_s(const pricer *p, const model_layer *L, int g)
+/* Layer l's pass (perf_layer.h): its GEMMs, stretched by the slowest rank's jitter, and its other kernels. */
+static void charge(pricer *p, int l, int backward)
 {
-    const model_gemm *x = &L->gemm[g];
-    return (L->kind == MODEL_CONV || L->kind == MODEL_FC) ? 2.0 * x->m * x->n * x->k / p->rate : 0;
-}
-
-/* Seconds of compute: GEMMs, and with --compute full the layer's memory-bound bytes. */
-static void charge(pricer *p, double gemm, double bytes)
-{
+    double gemm, mem;
+    perf_layer(p->m, l, backward, &p->lp, &gemm, &mem);
     p->gemm += gemm * p->stretch;
-    p->mem += bytes / p->bw;
-    p->clock += gemm * p->stretch + bytes / p->bw;
+    p->mem += mem;
+    p->clock += gemm * p->stretch + mem;
 }
 
 /* E[max of n Exp(1)] = H(n), the n-th harmonic number: the slowest of n ranks' jitter draws (trainer.h). */
@@ -62,17 +59,13 @@ static int m_forward(void *a)
 {
     pricer *p = a;
     p->t0 = p->clock;
-    for (int l = 0; l < model_layer_count(p->m); l++)
-        charge(p, gemm_s(p, model_layer_at(p->m, l), MODEL_FWD), p->in->full ? model_mem_bytes(p->m, l, MODEL_FWD) : 0);
+    for (int l = 0; l < model_layer_count(p->m); l++) charge(p, l, 0);
     return 0;
 }
 
 static int m_backward(void *a, int l)
 {
-    pricer *p = a;
-    const model_layer *L = model_layer_at(p->m, l);
-    double g = gemm_s(p, L, MODEL_BWD_WEIGHT) + (L->data_grad_needed ? gemm_s(p, L, MODEL_BWD_DATA) : 0);
-    charge(p, g, p->in->full ? model_mem_bytes(p->m, l, 1) : 0);
+    charge(a, l, 1);
     return 0;
 }
 
@@ -123,8 +116,7 @@ static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
 static int m_update(void *a)
 {
     pricer *p = a;
-    double bw = p->in->sgd_gbps > 0 ? p->in->sgd_gbps * 1e9 : p->bw;
-    p->clock += (p->in->full ? model_sgd_bytes(p->m) : 12.0 * (double)p->plan->total) / bw;
+    p->clock += perf_layer_sgd(p->m, &p->lp, p->in->sgd_gbps > 0 ? p->in->sgd_gbps : p->in->mem_gbps);
     return 0;
 }
 
@@ -140,6 +132,8 @@ static int check_inputs(const step_inputs *in, char *err, size_t errlen)
         return snprintf(err, errlen, "SGD rate: expected a finite rate >= 0"), 2;
     if (!(in->gamma >= 0) || isinf(in->gamma))
         return snprintf(err, errlen, "reduction cost: expected a finite value >= 0"), 2;
+    if (!(in->compute_scale >= 0) || isinf(in->compute_scale))
+        return snprintf(err, errlen, "compute scale: expected a finite factor >= 0"), 2;
     if (!(in->jitter >= 0) || isinf(in->jitter))
         return snprintf(err, errlen, "jitter: expected a finite fraction >= 0"), 2;
     if (!(in->fw.cycle_s >= 0 && in->fw.call_s >= 0) || isinf(in->fw.cycle_s) || isinf(in->fw.call_s))
@@ -174,8 +168,6 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
                   .algo = algo,
                   .in = in,
                   .plan = &plan,
-                  .rate = in->gemm_gflops * 1e9,
-                  .bw = in->mem_gbps * 1e9,
                   .order = malloc(nb * sizeof *p.order),
                   .ready = malloc(nb * sizeof *p.ready),
                   .count = malloc(nb * sizeof *p.count),
@@ -185,6 +177,7 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
                   .err = err,
                   .errlen = errlen,
                   .stretch = 1 + in->jitter * harmonic(platform_ranks(pf)) };
+    perf_layer_make(in->gemm_gflops, in->mem_gbps, in->full, in->shape, in->compute_scale, &p.lp);
     if (!p.order || !p.ready || !p.count || !p.groups || !p.start || !p.dur) goto nomem;
     if ((rc = sched_step(m, &plan, &perf_pricer, &p, &st))) goto out;
     out->step_s = st.step_s;

@@ -17,6 +17,7 @@
 #include "framework.h"
 #include "model.h"
 #include "platform.h"
+#include "profile.h"
 
 #include <stddef.h>
 
@@ -46,6 +47,10 @@ typedef struct step_inputs {
                                   1 + jitter x H(ranks), H the harmonic number (the expected largest of
                                   that many draws); 0: none */
     double sgd_gbps;           /* profile: SGD's own rate, 1e9 bytes/s (0: mem_gbps) */
+    const profile *shape;      /* optional: the profile's compute-model keys (precision's bytes, fused, kernel
+                                  costs, tiles: perf_layer.h); gemm_gflops is then the precision's rate
+                                  (profile_gemm_gflops). NULL: the linear model of gemm_gflops and mem_gbps */
+    double compute_scale;      /* --images-per-s: every layer's and SGD's time x this (0 or 1: none) */
 } step_inputs;
 
 /* The predicted step of model m with allreduce algorithm algo (any registered algorithm with a cost

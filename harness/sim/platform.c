@@ -220,8 +220,10 @@ int platform_profile(const platform *pf, const char *given, int override, const 
     if (!given) return *out = pf->profile[0] ? pf->profile : "p100", 0;
     profile_stem(given, stem, sizeof stem);
     *out = given;
-    if (override || !pf->profile[0] || !strcmp(stem, pf->profile) || strchr(given, '/'))
-        return 0; /* a file: as given */
+    size_t own = strlen(pf->profile);
+    if (override || !pf->profile[0] || !strcmp(stem, pf->profile) || strchr(given, '/') ||
+        (!strncmp(stem, pf->profile, own) && stem[own] == '-'))
+        return 0; /* a file: as given; NAME-x: the platform's GPU run another way (h100-amp) */
     profile probe;
     if (profile_load(given, &probe, err, errlen)) return 0; /* no such profile: the caller's load says so */
     snprintf(err, errlen, "--profile %.64s: platform %s has %s GPUs (its profile); expected %s, or --override-platform "

@@ -106,7 +106,8 @@ int platform_lookup(platform *pf, const char *preset, char *err, size_t errlen);
 int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_per_node, char *err, size_t errlen);
 /* The platform is the truth. The device profile to use: given (--profile) or pf's own (p100 when it
  * names none); a given name of another GPU than pf's ("h100" on an h200 platform) is refused unless
- * override (--override-platform); a path (with a '/': a measured or edited profile) is taken as given.
+ * override (--override-platform); a path (with a '/': a measured or edited profile) is taken as given;
+ * NAME-x is a way of running pf's own GPU ("h100-amp" on an h100 platform: mixed precision, fused).
  * 0, or 2 with a message. */
 int platform_profile(const platform *pf, const char *given, int override, const char **out, char *err, size_t errlen);
 /* --gpus-per-node G (0 = not given) against the platform preset's own: 0 when they agree, G is not

@@ -18,14 +18,21 @@ typedef struct key_row {
     size_t off;        /* offset of the double in struct profile */
     double min, max;   /* the finite range allowed (profile.h): outside it a step would price 0 or inf */
     int optional;      /* may be absent (then 0) */
+    int whole;         /* a whole number */
 } key_row;
 
 static const key_row keys[] = {
-    { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX, 0 },
-    { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX, 0 },
-    { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX, 0 },
-    { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 0 },
-    { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1 },
+    { "gemm_gflops_fp32", offsetof(profile, gemm_gflops_fp32), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX, 0, 0 },
+    { "gemm_gflops_fp16", offsetof(profile, gemm_gflops_fp16), PROFILE_RATE_MIN, PROFILE_GFLOPS_MAX, 0, 0 },
+    { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX, 0, 0 },
+    { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 0, 0 },
+    { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1, 0 },
+    { "fused", offsetof(profile, fused), 0, 1, 1, 1 },
+    { "graphs", offsetof(profile, graphs), 0, 1, 1, 1 },
+    { "kernel_us", offsetof(profile, kernel_us), 0, 1e6, 1, 0 },
+    { "graph_kernel_us", offsetof(profile, graph_kernel_us), 0, 1e6, 1, 0 },
+    { "sms", offsetof(profile, sms), 1, 1e6, 1, 1 },
+    { "gemm_tile", offsetof(profile, gemm_tile), 1, 4096, 1, 1 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 
@@ -82,6 +89,37 @@ static int parse_reduce_point(const char *key, const char *val, ptrdiff_t vlen, 
     return 0;
 }
 
+static const char *const precisions[] = { "fp32", "fp16", "bf16" };
+
+const char *profile_precision_name(int precision)
+{
+    return precision >= PROFILE_FP32 && precision <= PROFILE_BF16 ? precisions[precision] : "?";
+}
+
+double profile_gemm_gflops(const profile *pr)
+{
+    return pr->precision == PROFILE_FP32 ? pr->gemm_gflops_fp32 : pr->gemm_gflops_fp16;
+}
+
+double profile_kernel_s(const profile *pr) { return (pr->graphs > 0 ? pr->graph_kernel_us : pr->kernel_us) * 1e-6; }
+
+/* "precision = fp32|fp16|bf16", once. 0, or 2 with err set. */
+static int parse_precision(const char *val, const char *name, int lineno, profile *out, int *seen, char *err,
+                           size_t errlen)
+{
+    if (*seen) {
+        snprintf(err, errlen, "%s:%d: key \"precision\" given twice", name, lineno);
+        return 2;
+    }
+    for (int p = PROFILE_FP32; p <= PROFILE_BF16; p++)
+        if (!strcmp(val, precisions[p])) {
+            out->precision = p, *seen = 1;
+            return 0;
+        }
+    snprintf(err, errlen, "%s:%d: precision: expected fp32, fp16 or bf16, got \"%.40s\"", name, lineno, val);
+    return 2;
+}
+
 /* One key = value line (kv.h). 0, or 2 with err set. */
 static int parse_pair(const char *key, char *val, const char *name, int lineno, profile *out, int *seen, char *err,
                       size_t errlen)
@@ -93,12 +131,14 @@ static int parse_pair(const char *key, char *val, const char *name, int lineno, 
     }
     if (!strncmp(key, PROFILE_REDUCE_KEY, strlen(PROFILE_REDUCE_KEY)) && strlen(key) < 63)
         return parse_reduce_point(key, val, (ptrdiff_t)strlen(val), name, lineno, out, err, errlen);
+    if (!strcmp(key, "precision")) return parse_precision(val, name, lineno, out, &seen[NKEYS], err, errlen);
     int i = 0;
     while (i < NKEYS && strcmp(key, keys[i].key)) i++;
     if (i == NKEYS) {
         snprintf(err, errlen,
                  "%s:%d: unknown key \"%.63s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
-                 "reduce_ns_per_byte, mem_gbps, sgd_gbps or reduce_ns_per_byte_at_SIZE)",
+                 "reduce_ns_per_byte, mem_gbps, sgd_gbps, reduce_ns_per_byte_at_SIZE, precision, fused, graphs, "
+                 "kernel_us, graph_kernel_us, sms or gemm_tile)",
                  name, lineno, key);
         return 2;
     }
@@ -108,9 +148,9 @@ static int parse_pair(const char *key, char *val, const char *name, int lineno, 
     }
     double v;
     if (parse_value(val, (ptrdiff_t)strlen(val), name, lineno, key, &v, err, errlen)) return 2;
-    if (!(v >= keys[i].min && v <= keys[i].max)) {
-        snprintf(err, errlen, "%s:%d: %s: expected a number in %g..%g, got %s", name, lineno, key, keys[i].min,
-                 keys[i].max, val);
+    if (!(v >= keys[i].min && v <= keys[i].max) || (keys[i].whole && v != floor(v))) {
+        snprintf(err, errlen, "%s:%d: %s: expected a %s in %g..%g, got %s", name, lineno, key,
+                 keys[i].whole ? "whole number" : "number", keys[i].min, keys[i].max, val);
         return 2;
     }
     *(double *)((char *)out + keys[i].off) = v;
@@ -120,7 +160,7 @@ static int parse_pair(const char *key, char *val, const char *name, int lineno, 
 
 int profile_parse(const char *text, size_t len, const char *name, profile *out, char *err, size_t errlen)
 {
-    int seen[NKEYS] = { 0 }, got;
+    int seen[NKEYS + 1] = { 0 }, got; /* the table's keys, then precision */
     profile pr = { 0 };
     kv_reader r;
     char *key, *val, why[200];
@@ -149,6 +189,11 @@ int profile_parse(const char *text, size_t len, const char *name, profile *out, 
             snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[i].key);
             return 2;
         }
+    if ((pr.sms > 0) != (pr.gemm_tile > 0)) {
+        snprintf(err, errlen, "%s: sms and gemm_tile go together (the tile model needs both), got only %s", name,
+                 pr.sms > 0 ? "sms" : "gemm_tile");
+        return 2;
+    }
     *out = pr;
     return 0;
 }
@@ -217,6 +262,12 @@ int profile_write(const char *path, const profile *pr, const char *header, char 
     fprintf(f.f, "gemm_gflops_fp32 = %.6g\ngemm_gflops_fp16 = %.6g\nreduce_ns_per_byte = %.6g\nmem_gbps = %.6g\n",
             pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte, pr->mem_gbps);
     if (pr->sgd_gbps > 0) fprintf(f.f, "sgd_gbps = %.6g\n", pr->sgd_gbps);
+    if (pr->precision != PROFILE_FP32) fprintf(f.f, "precision = %s\n", profile_precision_name(pr->precision));
+    if (pr->fused > 0) fprintf(f.f, "fused = 1\n");
+    if (pr->graphs > 0) fprintf(f.f, "graphs = 1\n");
+    if (pr->kernel_us > 0) fprintf(f.f, "kernel_us = %.6g\n", pr->kernel_us);
+    if (pr->graph_kernel_us > 0) fprintf(f.f, "graph_kernel_us = %.6g\n", pr->graph_kernel_us);
+    if (pr->sms > 0) fprintf(f.f, "sms = %.0f\ngemm_tile = %.0f\n", pr->sms, pr->gemm_tile);
     for (int i = 0; i < pr->reduce_points && i < PROFILE_REDUCE_POINTS; i++) {
         size_t b = pr->reduce_bytes[i];
         if (b % (1 << 20) == 0) fprintf(f.f, "%s%zuM = %.6g\n", PROFILE_REDUCE_KEY, b >> 20, pr->reduce_ns[i]);

@@ -38,7 +38,20 @@ typedef struct profile {
     size_t reduce_bytes[PROFILE_REDUCE_POINTS];     /* vector sizes, increasing */
     double reduce_ns[PROFILE_REDUCE_POINTS];        /* ns per byte at each size */
     double sgd_gbps;            /* optional: SGD's own rate, 1e9 B/s (0 = mem_gbps; profile_sgd_gbps) */
+    int precision;              /* optional: PROFILE_FP32 (default), PROFILE_FP16, PROFILE_BF16 */
+    double fused, graphs;       /* optional: 0 or 1 (whole numbers, checked) */
+    double kernel_us;           /* optional: each kernel's fixed cost, us (0: none) */
+    double graph_kernel_us;     /* optional: the same under a CUDA graph (with graphs = 1) */
+    double sms, gemm_tile;      /* optional: SMs and tile edge, whole numbers (sms 0: no tile model) */
 } profile;
+
+enum { PROFILE_FP32, PROFILE_FP16, PROFILE_BF16 };
+/* "fp32", "fp16", "bf16". */
+const char *profile_precision_name(int precision);
+/* The GEMM rate of the profile's precision, 1e9 flop/s: gemm_gflops_fp16 for fp16 and bf16. */
+double profile_gemm_gflops(const profile *pr);
+/* Each kernel's fixed cost, s: graph_kernel_us with graphs, else kernel_us. */
+double profile_kernel_s(const profile *pr);
 
 /* The rate SGD runs at: sgd_gbps where the profile has it, else mem_gbps. */
 double profile_sgd_gbps(const profile *pr);

@@ -7,6 +7,7 @@
  * per node — and the baseline the figure was measured against. */
 #include "study.h"
 #include "framework.h"
+#include "perf_layer.h"
 #include "platform.h"
 #include "workload.h"
 
@@ -47,6 +48,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .patterns = two ? fig->patterns : NULL,
         .sgd_gbps = pr->sgd_gbps,
     };
+    if (perf_layer_shaped(pr)) in.gemm_gflops = profile_gemm_gflops(pr), in.shape = pr; /* perf_layer.h */
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
         in.fw = (framework){ .cycle_s = fig->cycle_ms / 1e3, .fusion_bytes = in.bucket_bytes };
     if ((effects & EFFECT_HOLD) && overlap) in.fw.overlap_from = fig->overlap_from_pct / 100; /* partial overlap */
@@ -99,6 +101,7 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
     int n = 0;
     profile scaled = *base, *pr = &scaled;
     scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
+    scaled.gemm_gflops_fp16 *= kscale, scaled.kernel_us /= kscale, scaled.graph_kernel_us /= kscale; /* amp */
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL;
         if (model_create(fig->model, fig->batches[b], fig->image_size, &m, why, sizeof why))

@@ -118,6 +118,12 @@ double model_mem_bytes(const model *m, int i, int pass)
     return sum;
 }
 
+void model_mem_bytes_kinds(const model *m, int l, int pass, double *k)
+{
+    for (int j = 0; j < MODEL_MEM_KINDS; j++) k[j] = 0;
+    layer_bytes(m, l, pass, k);
+}
+
 void model_mem_by_kind(const model *m, double *k)
 {
     for (int j = 0; j < MODEL_MEM_KINDS; j++) k[j] = 0;

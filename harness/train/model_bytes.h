@@ -19,6 +19,8 @@ double model_out_elems(const model *m, const model_layer *l);
  * (pass 1): BN, ReLU, pools, biases, im2col/col2im, add, concat and dropout copies, and the
  * residual add + ReLU at a block's end. The GEMMs' own operand traffic is not counted (it is in their FLOP rate). */
 double model_mem_bytes(const model *m, int l, int pass);
+/* The same by kind of work: k[MODEL_MEM_KINDS] (below) filled, not added to. */
+void model_mem_bytes_kinds(const model *m, int l, int pass, double *k);
 /* Bytes of one SGD-with-momentum update over every parameter (w, v, g read; w, v written). */
 double model_sgd_bytes(const model *m);
 

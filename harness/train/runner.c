@@ -7,6 +7,7 @@
 #include "device_pick.h"
 #include "devmem.h"
 #include "engine.h"
+#include "perf_layer.h"
 #include "profile.h"
 #include "rank.h"
 #include "sgd.h"
@@ -22,16 +23,21 @@ static train_row rows_store[MAX_LIST * MAX_LIST]; /* 256 rows of ~400 bytes: not
 
 int train_runner_profile(train_opts *o, char *err, size_t errlen)
 {
-    profile pr;
+    static profile pr; /* the run's profile, for the trainer's layer pricer (o->shape) */
     char why[600];
-    if (!o->profile) return 0; /* the simulation backends' rates; the real build stores and ignores them */
+    if (!o->profile) /* the simulation backends' rates; the real build stores and ignores them */
+        return o->images_per_s ? snprintf(err, errlen, "--images-per-s: needs a --profile to scale") , 2 : 0;
     if (profile_load(o->profile, &pr, why, sizeof why)) return snprintf(err, errlen, "--profile: %s", why), 2;
-    kern_sim_set_rates(pr.gemm_gflops_fp32, pr.reduce_ns_per_byte);
+    int rc = train_pin_compute(o, &pr, err, errlen); /* --images-per-s: o->compute_scale */
+    if (rc) return rc;
+    double k = o->compute_scale > 0 ? o->compute_scale : 1; /* SGD pinned with the layers */
+    kern_sim_set_rates(profile_gemm_gflops(&pr), pr.reduce_ns_per_byte); /* the precision's rate */
     kern_sim_set_reduce_table(pr.reduce_points, pr.reduce_bytes, pr.reduce_ns); /* sorted, checked */
     kern_sim_set_mem_gbps(pr.mem_gbps); /* the layer kernels and SGD: bytes at the memory rate */
-    kern_sgd_set_rate(profile_sgd_gbps(&pr) * 1e9); /* SGD: its own rate where the profile has one */
-    kern_sim_set_sgd_gbps(pr.sgd_gbps);
+    kern_sgd_set_rate(profile_sgd_gbps(&pr) * 1e9 / k); /* SGD: its own rate where the profile has one */
+    kern_sim_set_sgd_gbps(k == 1 ? pr.sgd_gbps : profile_sgd_gbps(&pr) / k);
     o->gamma = pr.reduce_ns_per_byte * 1e-9;
+    o->shape = &pr;
     return 0;
 }
 
@@ -112,6 +118,10 @@ int train_runner_start(train_runner *r, int *argc, char ***argv, char *err, size
     meta_collect(MPI_COMM_WORLD, *argc, *argv, o->device ? kern_dev_name() : NULL, &r->meta);
     if (kern_simulated())
         snprintf(r->meta.device, sizeof r->meta.device, "simulated: profile %s", o->profile ? o->profile : "none");
+    if (kern_simulated() && o->shape && (perf_layer_shaped(o->shape) || o->compute_scale > 0)) {
+        char cm[400];
+        meta_add(&r->meta, "compute_model", train_compute_model(o, o->shape, cm, sizeof cm));
+    }
     describe(r);
     if (!(r->samples = malloc((size_t)r->nconf * TRAIN_STRIDE(o) * sizeof *r->samples))) {
         if (r->rank == 0)

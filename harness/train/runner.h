@@ -32,6 +32,9 @@ typedef struct train_opts {
     long poll_us;                     /* --poll-us */
     long timeout_s;                   /* --timeout: watchdog per step, 0 = off */
     const char *profile;              /* --profile: device rates for the simulation backends */
+    const char *images_per_s;         /* --images-per-s R@B: compute pinned (simulation and model only) */
+    double compute_scale;             /* its scale of every layer's time (perf_layer.h); 0 = none */
+    const struct profile *shape;      /* the loaded --profile (train_runner_profile); NULL without one */
     const char *cost_platform;        /* --platform: preset whose model drives `auto` */
     long cost_gpn;                    /* --gpus-per-node of that platform */
     double gamma;                     /* the profile's reduction cost, s per byte */
@@ -93,6 +96,13 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
                      char *desc, size_t desclen, char *err, size_t errlen);
 /* After the last round: r's statistics, counter rates, --per-rank figures. Collective. 0, or 1 with err. */
 int train_finish_config(const train_opts *o, double *samples, train_row *r, char *err, size_t errlen);
+
+/* runner_compute.c: --images-per-s into o->compute_scale for the profile pr (0 without the option). 0,
+ * or 2 with err. */
+struct profile;
+int train_pin_compute(train_opts *o, const struct profile *pr, char *err, size_t errlen);
+/* The compute model's one line ("per-layer roofline, fp16 ...; pinned ...") in buf. */
+const char *train_compute_model(const train_opts *o, const struct profile *pr, char *buf, size_t len);
 
 /* Before MPI: the profile's rates (o->profile) into the simulated kernels and o->gamma; nothing
  * without one. 0, or 2 with a message in err. */

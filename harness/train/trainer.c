@@ -29,6 +29,8 @@
 #include "guard.h"
 #include "half.h"
 #include "layers.h"
+#include "perf_layer.h"
+#include "sim.h"
 #include "step_full.h"
 #include "schedule.h"
 #include "step_mem.h"
@@ -140,6 +142,11 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
     t->ctx = ctx;
     t->cfg = *cfg;
     t->mem = cfg->device ? &step_mem_device : &step_mem_host;
+    t->priced = kern_simulated() && cfg->shape && (perf_layer_shaped(cfg->shape) || cfg->compute_scale > 0);
+    if (t->priced)
+        perf_layer_make(profile_gemm_gflops(cfg->shape), cfg->shape->mem_gbps, cfg->full, cfg->shape,
+                        cfg->compute_scale, &t->lp);
+    kern_sim_set_layer_priced(t->priced); /* the kernels silent: each layer's time issued here */
     t->real = !kern_simulated(); /* real buffers get values (simulated ones are shared) */
     MPI_Comm_rank(MPI_COMM_WORLD, &t->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t->size);
@@ -173,8 +180,22 @@ out:
 
 
 
+/* Layer-priced simulation (perf_layer.h): layer l's pass issued on the compute clock, the GEMMs with the
+ * rank's jitter, as perf_step.c prices it. */
+static void priced_pass(trainer *t, int l, int backward)
+{
+    double g, b;
+    if (!t->priced) return;
+    perf_layer(t->m, l, backward, &t->lp, &g, &b);
+    kern_compute_issue(g);
+    t->gemm_s += g + jitter_wait(t, g);
+    kern_compute_issue(b);
+    t->nongemm_s += b;
+}
+
 static int forward(trainer *t)
 {
+    for (int l = 0; l < model_layer_count(t->m); l++) priced_pass(t, l, 0);
     if (t->full) {
         char why[256];
         int rc = step_full_forward(t->full, &t->nongemm_s, why, sizeof why);
@@ -193,6 +214,7 @@ static int forward(trainer *t)
 /* The compute of layer l's backward: its GEMMs (gemm mode) or all its kernels (full mode). */
 static int backward_compute(trainer *t, const model_layer *L, int l)
 {
+    priced_pass(t, l, 1);
     if (t->full) {
         char why[256];
         int rc = step_full_backward_layer(t->full, l, &t->nongemm_s, why, sizeof why);

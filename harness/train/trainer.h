@@ -29,6 +29,9 @@ typedef struct step_config {
     framework fw;              /* buckets or Horovod's cycles, per-call cost (framework.h; simulation
                                   only); with cycles every tensor is posted alone, fw.fusion_bytes caps
                                   a fused allreduce, and the bucket sizes are unused */
+    const struct profile *shape; /* simulation: the profile, when its compute-model keys or compute_scale
+                                  price each layer (perf_layer.h) in place of each kernel; NULL: kernels */
+    double compute_scale;      /* --images-per-s: every layer's time x this (0: none) */
 } step_config;
 
 /* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;

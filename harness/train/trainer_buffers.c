@@ -5,6 +5,7 @@
 #include "devmem.h"
 #include "gemm.h"
 #include "half.h"
+#include "sim.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -78,6 +79,7 @@ int trainer_alloc_buffers(trainer *t)
 void trainer_free(trainer *t)
 {
     if (!t) return;
+    if (t->priced) kern_sim_set_layer_priced(0); /* the kernels price themselves again (sim.h) */
     const step_mem *mem = t->mem ? t->mem : &step_mem_host;
     engine_free(t->eng);
     step_full_free(t->full);

@@ -9,6 +9,7 @@
 #include "step_full.h"
 #include "step_mem.h"
 #include "trainer.h"
+#include "perf_layer.h"
 
 struct trainer {
     const model *m;
@@ -32,6 +33,8 @@ struct trainer {
     double gemm_s, nongemm_s; /* this step's GEMM and other-kernel seconds so far */
     double stretch;         /* this step's jitter draw x: each GEMM takes (1 + x) times as long */
     int step;               /* the step being run (check values) */
+    int priced;             /* simulation: each layer's time from perf_layer, the kernels silent (sim.h) */
+    layer_price lp;         /* its pricer */
     char err[256];          /* the failing step's message, on its way up through sched_step */
 };
 

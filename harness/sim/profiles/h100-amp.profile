@@ -1,0 +1,32 @@
+# h100-amp — NVIDIA H100 SXM5 80 GB as MLPerf Training's ResNet-50 runs it: fp16 compute (mixed
+# precision, fp32 master weights), convolution + batch norm + ReLU fused (cuDNN), the step launched as
+# a CUDA graph (docs/SOURCES.md §16). The fp32 profile of the same GPU is h100.profile. Every constant is
+# an input from a datasheet or a measurement of another device; none is fitted to MLPerf's throughput,
+# which this profile predicts (docs/BENCHMARKS.md).
+#
+# gemm_gflops_fp32: as h100.profile (the H200's measured GEMM-only tf32 step, 144,600 GFLOP/s).
+gemm_gflops_fp32 = 144600
+# gemm_gflops_fp16: the peak of one large GEMM, not a step's average: `ddlbench gpu-check` part 2 on one
+# H200 (results/gpu/h200-2026-12-04/gpu_check.txt: bf16 854.4 TFLOP/s, 86% of 989 dense). The H100 SXM
+# has the same die, tensor cores and clock (datasheets: 989 TFLOP/s dense fp16 on both): the same rate,
+# an assumption. Small GEMMs lose to tiles and waves (sms, gemm_tile below), not to a lower rate.
+gemm_gflops_fp16 = 854400
+# mem_gbps: 3.35 TB/s HBM3 (H100 SXM datasheet) at the fraction the H200 achieved in gpu-check part 5
+# (3,320 of 4,800 GB/s, 69.2%; h200.profile): 2,317 GB/s.
+mem_gbps = 2317
+# reduce_ns_per_byte: as h100.profile.
+reduce_ns_per_byte = 0.00119
+precision = fp16
+fused = 1
+graphs = 1
+# kernel_us, graph_kernel_us: each kernel's fixed cost (launch, dispatch, the ramp before its tiles run),
+# an estimate, not a measurement: about 4 us a kernel launched one by one from the host, as NVIDIA's
+# "Getting Started with CUDA Graphs" (developer.nvidia.com/blog/cuda-graphs/) finds for short kernels
+# back to back, and about 1.5 us from a graph, which removes the host's launch but not the GPU's dispatch.
+kernel_us = 4
+graph_kernel_us = 1.5
+# sms: 132 streaming multiprocessors (H100 SXM5, NVIDIA H100 Tensor Core GPU Architecture whitepaper).
+sms = 132
+# gemm_tile: 128 x 128 output tiles, the common cuDNN/CUTLASS Hopper GEMM tile (an assumption: the
+# libraries pick among several per shape).
+gemm_tile = 128
