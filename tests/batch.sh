@@ -96,6 +96,32 @@ shape_refused "pbs mpiprocs 4 on 1 GPU" batch/pbs.sh PBS_JOBID=9 PBS_NODEFILE="$
 shape_refused "pbs GPUS_PER_NODE=8 on 4 GPUs" batch/pbs.sh PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" \
     CUDA_VISIBLE_DEVICES=0,1,2,3 GPUS_PER_NODE=8
 ls -d results/*-mpi-* 2>/dev/null | grep -q .; [ $? -ne 0 ]; ok $? "refused shapes create no results folder"
+# PLATFORM under BACKEND=mpi (issue 48 item 2): passed to every launch (auto's cost model, libddl's
+# segments) with the launch's GPUs per node; a platform whose GPUs per node differ from the allocation's
+# is refused before any work; none given, none passed
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=16 SLURM_GPUS_PER_NODE=h100:8 PLATFORM=dgxh100 DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
+count "$out" "^srun -N [0-9]+ --ntasks-per-node [0-9]+ .* $gpu .* --platform dgxh100 --gpus-per-node [0-9]+ " 12 \
+    "slurm PLATFORM=dgxh100: every launch names the platform"
+has "$out" "^srun -N 16 --ntasks-per-node 8 .* -n 128 $gpu resnet50 .* --platform dgxh100 --gpus-per-node 8 " \
+    "slurm PLATFORM=dgxh100: 16 x 8 with the platform's 8 GPUs per node"
+o=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=16 SLURM_GPUS_PER_NODE=h100:2 PLATFORM=dgxh100 DRY_RUN=1 \
+    MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1); s=$?
+[ $s -eq 2 ] && [ "$(printf '%s\n' "$o" | grep -c 'platform dgxh100 has 8 GPUs per node, got 2')" -eq 1 ]
+ok $? "slurm PLATFORM=dgxh100 on 2 GPUs a node: refused (exit $s: $(printf '%s' "$o" | head -c 300))"
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_GPUS_PER_NODE=h100:8 DRY_RUN=1 MAKE_ARGS=BUILD=$gb \
+      bash batch/slurm.sbatch 2>&1)
+count "$out" "--platform" 0 "slurm without PLATFORM: no --platform"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=0,1,2,3 PLATFORM=minsky DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb bash batch/pbs.sh 2>&1)
+count "$out" "^mpirun .* $gpu .* --platform minsky --gpus-per-node [0-9]+ " 8 "pbs PLATFORM=minsky: every launch"
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" CUDA_VISIBLE_DEVICES=0,1,2,3 PLATFORM=minsky DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
+has "$out" "^mpirun --host a:4,b:4 .* -np 8 $gpu .* --platform minsky --gpus-per-node 4 " "lsf PLATFORM=minsky"
+out=$(env -u SLURM_JOB_ID make -s run BUILD="$gb" BACKEND=mpi DEVICE=cpu PLATFORM=dgxh100 NODES=1 GPUS_PER_NODE=2 \
+      SWEEP_FLAGS=--dry-run 2>&1); s=$?
+[ $s -eq 2 ] && printf '%s' "$out" | grep -q '^make run: GPUS_PER_NODE: platform dgxh100 has 8 GPUs per node, got 2'
+ok $? "make run BACKEND=mpi PLATFORM=dgxh100 GPUS_PER_NODE=2: refused (exit $s: $(printf '%s' "$out" | head -c 300))"
 out=$(env SLURM_JOB_ID=1 SLURM_GPUS_PER_NODE=gpu:h100:8 sh harness/scripts/pick_device.sh "$gb"); [ "$out" = gpu ]
 ok $? "pick_device.sh: typed GRES alone is GPUs (got $out)"
 # launch.sh itself: more nodes asked than the allocation has, refused; the launcher each backend resolves to

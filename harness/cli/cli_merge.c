@@ -69,8 +69,11 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
     else if (!strcmp(p->backend, "emu"))
         snprintf(plat, sizeof plat, "# platform: emulated cluster (harness/scripts/emucluster.sh), NIC %s, delay %s\n",
                  p->rate, p->delay);
+    else if (p->platform_given)
+        snprintf(plat, sizeof plat, "# platform: %s (real MPI: its links drive auto and libddl's segments), launcher: "
+                 "%s\n", p->platform, launcher && *launcher ? launcher : "mpilaunch.sh");
     else
-        snprintf(plat, sizeof plat, "# platform: real MPI, launcher: %s\n",
+        snprintf(plat, sizeof plat, "# platform: real MPI (no platform given: auto's built-in rule), launcher: %s\n",
                  launcher && *launcher ? launcher : "mpilaunch.sh");
     snprintf(m, len, "# run: %s\n# backend: %s\n%s# nodes: %ld\n# gpus_per_node: %ld\n# models: %s\n# algos: %s\n"
                      "# bucket_MB: %ld\n# train_args: %s%s%s\n# sweep_command: %s\n",

@@ -102,7 +102,9 @@ const opt_row sweep_rows[] = {
       .off = AT(n_bucket), .dflt = "25", .help = "gradient bucket cap in MB" },
     { .name = "--platform", .var = "PLATFORM", STR(platform), .unit = "P",
       .help = "sim, model: machine preset or platform file (ddlbench platform --help; e.g.\n"
-              "from ddlbench calibrate --network); default " SWEEP_PLATFORM ", reshaped by --gpus-per-node" },
+              "from ddlbench calibrate --network); default " SWEEP_PLATFORM ", reshaped by --gpus-per-node;\n"
+              "mpi: the allocation's machine, passed to every launch (auto's cost model, libddl's\n"
+              "segments), its GPUs per node the allocation's or refused; default none" },
     { .name = "--profile", .var = "PROFILE", STR(profile), .unit = "P",
       .help = "sim: device profile of the simulated GPUs (default: the platform's GPU)" },
     { .name = "--override-platform", .type = OPT_FLAG, .off = AT(override),
@@ -213,8 +215,9 @@ static int sim_owned(const sweep_params *p, const char *args, char *err, size_t 
     for (const char *w = args + strspn(args, " \t\n"); *w; w += strcspn(w, " \t\n"), w += strspn(w, " \t\n"))
         for (int i = 0; sim[i]; i++)
             if (names(w, strcspn(w, " \t\n"), sim[i]))
-                return snprintf(err, errlen, "%s: %s is set by the sweep under simulation (use %s)",
-                                sweep_name(p, "--train-args"), sim[i], sweep_name(p, sim[i])), 2;
+                return snprintf(err, errlen, "%s: %s is set by the sweep %s (use %s)", sweep_name(p, "--train-args"),
+                                sim[i], strcmp(p->backend, "mpi") ? "under simulation" : "when a platform is given",
+                                sweep_name(p, sim[i])), 2;
     return 0;
 }
 
@@ -235,6 +238,7 @@ int sweep_check(const sweep_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "%s: custom needs link figures the sweep cannot pass; expected a preset "
                         "(ddlbench platform --help) or a platform file (ddlbench platform --export h200 -o FILE, "
                         "edited)", sweep_name(p, "--platform")), 2;
-    if (sim && (sim_owned(p, p->train_args, err, errlen) || sim_owned(p, p->add_train_args, err, errlen))) return 2;
+    int owned = sim || (!strcmp(p->backend, "mpi") && p->platform_given); /* the sweep passes the machine */
+    if (owned && (sim_owned(p, p->train_args, err, errlen) || sim_owned(p, p->add_train_args, err, errlen))) return 2;
     return 0;
 }

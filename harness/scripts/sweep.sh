@@ -54,6 +54,9 @@ gpn=$gpus_per_node bucket=$bucket_mb ringmax=$sim_ring_max dry=$dry_run override
 SEC_PER_KUNIT=$sec_per_kunit part="--override-platform --partial-leaf" # a point: part of a node or leaf
 [ "$override_platform" = 1 ] && override=--override-platform
 [ -z "$add_train_args" ] || train_args="$train_args $add_train_args"
+# mpi: a platform given is the allocation's machine, passed to every launch (auto's cost model, libddl's
+# segments; its GPUs per node were checked against the allocation's); none given, none passed
+[ "$backend" = mpi ] && [ "$platform_given" = 0 ] && platform=""
 [ -x "$build/ddlbench" ] || [ "$dry" = 1 ] || bad --build "$build/ddlbench not built (make all)"
 if [ "$backend" = mpi ]; then # which launcher places the ranks (merge's provenance; launch.sh's refusal)
     DDL_LAUNCHER=$(sh "$here/launch.sh" --which -b mpi -n 1 2>&1) || die "$DDL_LAUNCHER"

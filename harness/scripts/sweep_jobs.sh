@@ -33,6 +33,7 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
     # one launcher (launch.sh): sim on the launch's platform folder (made by platform_dir before it
     # started), mpi on this machine or placed on the allocation's nodes, emu on the sweep's cluster
     [ "$backend" = sim ] && set -- "$@" --profile "$profile" --platform "$platform" --gpus-per-node "$gp" $part
+    [ "$backend" = mpi ] && [ -n "$platform" ] && set -- "$@" --platform "$platform" --gpus-per-node "$gp" $part
     lb=$backend; case $backend in sim) lb=simulated;; emu) lb=emulated;; esac
     # shellcheck disable=SC2046 # one word or none
     sh "$here/launch.sh" $([ "$dry" = 1 ] && echo --dry-run) -b "$lb" -n "$r" -g "$gp" -p "$out/platforms/$nn-$gp" \
