@@ -4,7 +4,8 @@
  *   ddlbench platform --export NAME [-o FILE]     (no -o: standard output)
  * writes DIR/platform.xml, DIR/hostfile (one simulated host per GPU, node-major) and DIR/smpi.cfg (the
  * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it), and
- * DIR/sim.env (its copy cost by working set and per-call overhead, simlaunch.sh exports them): all
+ * DIR/sim.env (the machine itself, so a simulated program given no --platform uses the same links, and a
+ * file's copy cost by working set and per-call overhead; simlaunch.sh exports them): all
  * checked before anything is written, all written to temporary files, and renamed into place only when
  * all are complete (outfile.h), so a failure leaves no half set. --platform FILE reads a platform file
  * (platform_file.h; `ddlbench calibrate --network` writes one). Needs no MPI launch. */
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR",
                                  .help = "where platform.xml, hostfile, smpi.cfg and sim.env go (default .);\n"
@@ -93,11 +95,28 @@ static int cfg_writer(const platform *pf, FILE *f)
     return platform_write_smpi_cfg(&cfg_fit, f);
 }
 
-/* sim.env: the copy cost by working set and the per-call overhead (simlaunch.sh exports them). */
+/* sim.env: the machine (DDL_SIM_PLATFORM: the preset, or the file's absolute path, and the folder's GPUs
+ * per node: platform_env), the copy cost by working set and the per-call overhead (simlaunch.sh exports
+ * them). Custom links have no name to give: no machine line. */
+static char env_platform[4096];
 static int env_writer(const platform *pf, FILE *f)
 {
-    (void)pf;
+    if (*env_platform) fprintf(f, "DDL_SIM_PLATFORM=%s\nDDL_SIM_GPUS_PER_NODE=%d\n", env_platform, pf->gpus_per_node);
     return platform_write_sim_env(&cfg_fit, f);
+}
+
+/* The name sim.env gives the machine: a preset's own, a file's absolute path (the folder may be used
+ * from elsewhere), none for custom or a path with control characters (sim.env is one value a line). */
+static void env_name(const char *preset)
+{
+    char cwd[4096] = "";
+    env_platform[0] = '\0';
+    if (!preset) preset = "minsky";
+    if (!strcmp(preset, "custom")) return;
+    if (platform_is_file(preset) && *preset != '/' && !getcwd(cwd, sizeof cwd)) return;
+    int n = snprintf(env_platform, sizeof env_platform, "%s%s%s", cwd, *cwd ? "/" : "", preset), ok = 1;
+    for (const char *c = env_platform; *c && ok; c++) ok = (unsigned char)*c >= 0x20 && *c != 0x7f;
+    if (!ok || n >= (int)sizeof env_platform) env_platform[0] = '\0';
 }
 
 /* Every file, written whole or not at all. 0, or 1 with a message. */
@@ -157,6 +176,7 @@ int cli_platform_main(int argc, char **argv)
         fprintf(stderr, "ddlbench platform: %s\n", err);
         return 2;
     }
+    env_name(o.preset);
     if (write_files(path, &pf, err, sizeof err)) {
         fprintf(stderr, "ddlbench platform: %s\n", err);
         return 1;

@@ -379,3 +379,20 @@ int platform_from_opts(const platform_opts *o, platform *pf, char *err, size_t e
     pf->inter_lat = o->inter_lat;
     return platform_check(pf, err, errlen);
 }
+
+int platform_env(const char **name, long *gpus_per_node, char *err, size_t errlen)
+{
+    const char *n = getenv("DDL_SIM_PLATFORM"), *g = getenv("DDL_SIM_GPUS_PER_NODE");
+    platform pf;
+    char why[400], *end;
+    *name = NULL, *gpus_per_node = 0;
+    if (!n || !*n) return 0;
+    if (platform_lookup(&pf, n, why, sizeof why))
+        return snprintf(err, errlen, "DDL_SIM_PLATFORM (the platform folder's sim.env): %s", why), 2;
+    long v = g && *g ? strtol(g, &end, 10) : pf.gpus_per_node;
+    if (g && *g && (*end || v < 1 || v > 64))
+        return snprintf(err, errlen, "DDL_SIM_GPUS_PER_NODE (the platform folder's sim.env): expected an integer in "
+                        "1..64, got \"%.40s\"", g), 2;
+    *name = n, *gpus_per_node = v;
+    return 0;
+}
