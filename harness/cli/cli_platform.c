@@ -27,15 +27,20 @@ static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR"
 static const opt_row export_row = { .name = "--export", .type = OPT_STRING, .min = 1, .unit = "NAME",
                                     .help = "write preset NAME (or a platform file) as an editable platform file" };
 
-#define PLATFORM_SETS(po, dir, ex) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)), \
-                                     OPTS_ONE(&export_row, (ex)) }
+static const opt_row show_row = { .name = "--show", .type = OPT_FLAG,
+                                  .help = "print the resolved links of --platform (at --nodes where given), one line:\n"
+                                          "GPU link per GPU, NICs x each = per node, leaves; writes nothing" };
+
+#define PLATFORM_SETS(po, dir, ex, show) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)), \
+                                           OPTS_ONE(&export_row, (ex)), OPTS_ONE(&show_row, (show)) }
 
 static void usage(FILE *f)
 {
     platform_opts o;
     const char *dir, *ex;
+    int show;
     char line[300];
-    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex);
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex, &show);
     fprintf(f, "usage: ddlbench platform --platform NAME|FILE --nodes N [--gpus-per-node N] [-o DIR]\n"
                "       ddlbench platform --export NAME [-o FILE]   a preset as an editable platform file\n"
                "       custom links: --platform custom --intra-bw BW --intra-lat T --inter-bw BW --inter-lat T\n"
@@ -73,6 +78,26 @@ static int export_platform(const char *name, const char *path, char *err, size_t
     }
     platform_file_put(stdout, &pf);
     return ferror(stdout) ? (snprintf(err, errlen, "writing standard output failed"), 1) : 0;
+}
+
+/* --show: the platform's resolved links, one line (at --nodes where given: a leaf over them is shown
+ * partly filled, as the sweep's smaller points run it). 0, or 2 with a message. */
+static int show_platform(platform_opts *o, const char *dir, char *err, size_t errlen)
+{
+    platform pf;
+    char line[400];
+    int rc = dir ? (snprintf(err, errlen, "--show: writes nothing; expected no -o"), 2) : 0;
+    if (!rc && o->nodes < 0) rc = platform_lookup(&pf, o->preset ? o->preset : "minsky", err, errlen);
+    else if (!rc) o->partial_leaf = 1, rc = platform_from_opts(o, &pf, err, errlen);
+    if (!rc && o->nodes < 0 && o->gpus_per_node) rc = (snprintf(err, errlen, "--gpus-per-node: with --nodes"), 2);
+    if (rc) {
+        fprintf(stderr, "ddlbench platform: %s\n", err);
+        return rc;
+    }
+    platform_describe(&pf, line, sizeof line);
+    if (o->nodes < 0) printf("%s: %s\n", pf.name, line);
+    else printf("%s, %d nodes: %s\n", pf.name, pf.nodes, line);
+    return 0;
 }
 
 #define NFILES 4
@@ -149,8 +174,9 @@ int cli_platform_main(int argc, char **argv)
     platform_opts o = PLATFORM_OPTS_INIT;
     platform pf;
     const char *dir = NULL, *ex = NULL;
+    int show = 0;
     char err[700];
-    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex);
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex, &show);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int prc = opts_parse(&p, argc, argv, err, sizeof err);
     if (prc == OPTS_HELP) usage(stdout);
@@ -162,6 +188,7 @@ int cli_platform_main(int argc, char **argv)
         if (rc) fprintf(stderr, "ddlbench platform: %s\n", err);
         return rc;
     }
+    if (show) return show_platform(&o, dir, err, sizeof err);
     if (!dir) dir = ".";
     char path[NFILES][4096];
     memset(&cfg_fit, 0, sizeof cfg_fit);

@@ -13,7 +13,8 @@
  *   inter_lat, inter_bw          the same between nodes (inter_lat >= intra_lat) (required)
  *   intra_rms_pct, inter_rms_pct the fit's relative RMS residual, % >= 0      (optional, a record)
  *   intra_points, inter_points   the sizes the fit used, >= 0                 (optional, a record)
- *   inter_bw = 50GB/s            a node's NICs together, or nic_bw = 400Gbit each (one of the two)
+ *   inter_bw = 50GB/s            a node's one NIC (or pipe), or nic_bw = 400Gbit each (one of the two;
+ *                                with nics > 1 inter_bw is refused as ambiguous: nic_bw is each NIC's)
  *   profile = h200               the platform's GPU: the default device profile    (optional)
  *   nics = 8                     NICs per node, dividing gpus_per_node: rails      (optional, 1)
  *   sockets = 2, socket_bw, socket_lat   two halves over one link (platform.h)     (optional, 1)
