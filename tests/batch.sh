@@ -122,6 +122,16 @@ out=$(env -u SLURM_JOB_ID make -s run BUILD="$gb" BACKEND=mpi DEVICE=cpu PLATFOR
       SWEEP_FLAGS=--dry-run 2>&1); s=$?
 [ $s -eq 2 ] && printf '%s' "$out" | grep -q '^make run: GPUS_PER_NODE: platform dgxh100 has 8 GPUs per node, got 2'
 ok $? "make run BACKEND=mpi PLATFORM=dgxh100 GPUS_PER_NODE=2: refused (exit $s: $(printf '%s' "$out" | head -c 300))"
+# an exported preset works at every node count the preset does (issue 48 item 5): dgxh200's file (leaf
+# 32) at 16 nodes is refused naming SWEEP_FLAGS=--partial-leaf, which make run then passes through
+"$BUILD/ddlbench" platform --export dgxh200 -o "$tmp/d.platform"
+out=$(make -s run BUILD="$BUILD" BACKEND=sim PLATFORM="$tmp/d.platform" NODES=16 SWEEP_FLAGS=--dry-run 2>&1); s=$?
+[ $s -eq 2 ] && printf '%s' "$out" | grep -q 'a leaf of 32 nodes on 16 nodes.*(or SWEEP_FLAGS=--partial-leaf)'
+ok $? "an exported dgxh200 at 16 nodes: refused, naming SWEEP_FLAGS=--partial-leaf ($s: $(printf '%s' "$out" | head -c 300))"
+out=$(make -s run BUILD="$BUILD" BACKEND=sim PLATFORM="$tmp/d.platform" NODES=16 SWEEP_FLAGS="--dry-run --partial-leaf" \
+      JOBS=1 2>&1); s=$?
+[ $s -eq 0 ] && printf '%s\n' "$out" | grep -q "simlaunch.sh 128 .*--platform $tmp/d.platform .*--partial-leaf"
+ok $? "SWEEP_FLAGS=--partial-leaf: the 16-node sweep runs ($s: $(printf '%s' "$out" | head -c 300))"
 out=$(env SLURM_JOB_ID=1 SLURM_GPUS_PER_NODE=gpu:h100:8 sh harness/scripts/pick_device.sh "$gb"); [ "$out" = gpu ]
 ok $? "pick_device.sh: typed GRES alone is GPUs (got $out)"
 # launch.sh itself: more nodes asked than the allocation has, refused; the launcher each backend resolves to

@@ -197,10 +197,13 @@ static int check_leaf(const sweep_params *p, char *err, size_t errlen)
 {
     platform pf;
     char why[400];
-    if ((strcmp(p->backend, "sim") && strcmp(p->backend, "model")) || !platform_is_file(p->platform)) return 0;
+    if ((strcmp(p->backend, "sim") && strcmp(p->backend, "model")) || !platform_is_file(p->platform) ||
+        p->partial_leaf)
+        return 0;
     if (!platform_init(&pf, p->platform, (int)p->n_nodes, p->override ? (int)p->n_gpn : 0, why, sizeof why)) return 0;
     char *hint = strstr(why, " (or --partial-leaf)"); /* the sweep runs its smaller points that way itself */
-    if (hint) *hint = '\0';
+    if (hint) snprintf(hint, sizeof why - (size_t)(hint - why), " (or %s)",
+                       p->make ? "SWEEP_FLAGS=--partial-leaf" : "--partial-leaf");
     snprintf(err, errlen, "%s: %s", sweep_name(p, strstr(why, "leaf_nodes") ? "--nodes" : "--platform"), why);
     return 2;
 }

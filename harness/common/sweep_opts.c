@@ -109,6 +109,9 @@ const opt_row sweep_rows[] = {
       .help = "sim: device profile of the simulated GPUs (default: the platform's GPU)" },
     { .name = "--override-platform", .type = OPT_FLAG, .off = AT(override),
       .help = "sim, model: run --gpus-per-node and --profile other than the platform's" },
+    { .name = "--partial-leaf", .type = OPT_FLAG, .off = AT(partial_leaf),
+      .help = "sim, model: a platform file's leaf larger than --nodes is partly filled, as a\n"
+              "preset's is (make: SWEEP_FLAGS=--partial-leaf); else refused" },
     { .name = "--rate", .var = "RATE", STR(rate), .unit = "R", .dflt = "none",
       .help = "emu: each node's NIC rate, e.g. 500mbit (none = unshaped; emucluster.sh checks it)" },
     { .name = "--delay", .var = "DELAY", STR(delay), .unit = "D", .dflt = "none",

@@ -23,8 +23,8 @@ trap 'rm -rf "$tmp"; rm -f "$out.tmp"' EXIT
 trap 'exit 130' INT TERM
 ranks=$((nodes * gpn))
 # shellcheck disable=SC2086
-"$build/ddlbench" platform --platform "$platform" --nodes "$nodes" --gpus-per-node "$gpn" $override -o "$tmp" \
-    >/dev/null || exit 2
+"$build/ddlbench" platform --platform "$platform" --nodes "$nodes" --gpus-per-node "$gpn" $override --partial-leaf \
+    -o "$tmp" >/dev/null || exit 2
 if [ "$backend" = sim ]; then
     # shellcheck disable=SC2086
     sh "$here/launch.sh" -b simulated -n "$ranks" -g "$gpn" -p "$tmp" "$build/sim/ddlbench-sim" allreduce \
@@ -39,7 +39,7 @@ else
       while [ "$b" -le 67108864 ]; do
           # shellcheck disable=SC2086
           "$build/ddlbench" model cost --algo "$algos" --platform "$platform" --nodes "$nodes" --gpus-per-node "$gpn" \
-              --bytes "$b" --profile "$profile" $override | awk -v b="$b" -v p="$ranks" '!/^#/ {
+              --bytes "$b" --profile "$profile" $override --partial-leaf | awk -v b="$b" -v p="$ranks" '!/^#/ {
               alg = b / ($2 * 1e3); bus = p > 1 ? alg * 2 * (p - 1) / p : 0
               for (pl = 0; pl < 2; pl++) printf "%d,%s,%s,%d,%.3f,%.4f,%.4f\n", b, $1, pl ? "in" : "out", p, $2, alg, bus }'
           b=$((b * 8))

@@ -53,6 +53,7 @@ eval "$res"
 gpn=$gpus_per_node bucket=$bucket_mb ringmax=$sim_ring_max dry=$dry_run override=""
 SEC_PER_KUNIT=$sec_per_kunit part="--override-platform --partial-leaf" # a point: part of a node or leaf
 [ "$override_platform" = 1 ] && override=--override-platform
+[ "$partial_leaf" = 1 ] && override="$override --partial-leaf" # a file's leaf over NODES, partly filled
 [ -z "$add_train_args" ] || train_args="$train_args $add_train_args"
 # mpi: a platform given is the allocation's machine, passed to every launch (auto's cost model, libddl's
 # segments; its GPUs per node were checked against the allocation's); none given, none passed
