@@ -187,7 +187,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     count "$(cat "$tmp/e")" '^\[[0-9]/3\]' 3 "one progress line per configuration"
     csv=$tmp/run/scaling.csv
     has "$(head -n 1 "$csv")" '^# run: run$' "scaling.csv starts with provenance"
-    for k in backend platform profile nodes gpus_per_node sweep_command commit mpi blas device hosts date launch_command counters; do
+    for k in backend platform links profile nodes gpus_per_node sweep_command commit mpi blas device hosts date launch_command counters; do
         grep -q "^# $k: ." "$csv"; ok $? "scaling.csv has # $k"
     done
     has "$(grep -v '^#' "$csv" | head -n 1)" '^backend,platform,model,.*,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers$' "header row after the comments"
@@ -198,6 +198,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     sh harness/scripts/report.sh "$tmp/run" >/dev/null; ok $? "report.sh"
     has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| - \|' "report: efficiency table (no study figures at 4 GPUs)"
     has "$(cat "$tmp/run/report.md")" 'simulation build' "report: why no counters"
+    has "$(cat "$tmp/run/report.md")" '^Links at 2 nodes: 2 GPUs/node of p100: GPU link 80 GB/s per GPU' "report: the links"
     if command -v gnuplot >/dev/null 2>&1; then
         sh plots/plots.sh "$tmp/run" >/dev/null; ok $? "plots.sh"
         for c in efficiency throughput busbw breakdown; do
