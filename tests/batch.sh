@@ -122,6 +122,18 @@ out=$(env -u SLURM_JOB_ID make -s run BUILD="$gb" BACKEND=mpi DEVICE=cpu PLATFOR
       SWEEP_FLAGS=--dry-run 2>&1); s=$?
 [ $s -eq 2 ] && printf '%s' "$out" | grep -q '^make run: GPUS_PER_NODE: platform dgxh100 has 8 GPUs per node, got 2'
 ok $? "make run BACKEND=mpi PLATFORM=dgxh100 GPUS_PER_NODE=2: refused (exit $s: $(printf '%s' "$out" | head -c 300))"
+# the allocation's own allreduce sweep (issue 48 item 3): after the training launches, ddlbench allreduce
+# at each GPU count from 2 up, placed like them, with the platform given
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=4 SLURM_GPUS_PER_NODE=h100:4 PLATFORM=minsky DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
+count "$out" "^srun -N [0-9]+ --ntasks-per-node 4 .* $gb/cuda/ddlbench allreduce .*--csv results/[0-9TZ]+-mpi-16gpus/allreduce/allreduce-[0-9]+.csv --device gpu --platform minsky --gpus-per-node 4$" 3 \
+    "slurm: the allreduce sweep at 4, 8, 16 GPUs"
+has "$out" "^srun -N 4 --ntasks-per-node 4 .* -n 16 $gb/cuda/ddlbench allreduce -a mpi,ring,rhd,ddl,auto -b 1K -e 64M " \
+    "slurm: the allreduce sweep at 16 GPUs on 4 nodes, every algorithm"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
+has "$out" "^mpirun --host n1:4,n2:4,n3:4 --map-by ppr:4:node -np 12 $BUILD/ddlbench allreduce " "pbs: the allreduce sweep at 12"
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" DRY_RUN=1 "$mk" PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
+has "$out" "^mpirun --host a:4,b:4 --map-by ppr:4:node -np 8 $BUILD/ddlbench allreduce " "lsf: the allreduce sweep at 8"
 # an exported preset works at every node count the preset does (issue 48 item 5): dgxh200's file (leaf
 # 32) at 16 nodes is refused naming SWEEP_FLAGS=--partial-leaf, which make run then passes through
 "$BUILD/ddlbench" platform --export dgxh200 -o "$tmp/d.platform"
@@ -201,6 +213,8 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     has "$(cat "$tmp/run/report.md")" '^Links at 2 nodes: 2 GPUs/node of p100: GPU link 80 GB/s per GPU' "report: the links"
     if command -v gnuplot >/dev/null 2>&1; then
         sh plots/plots.sh "$tmp/run" >/dev/null; ok $? "plots.sh"
+        grep -q 'make bench on 1 host: [^,]*, 20[0-9-]*, not the platform of the run' "$tmp/run/busbw.svg"
+        ok $? "busbw: another run's CSV, its host and date in the title"
         for c in efficiency throughput busbw breakdown; do
             for e in png svg; do [ -s "$tmp/run/$c.$e" ]; ok $? "chart $c.$e"; done
         done

@@ -109,6 +109,9 @@ const opt_row sweep_rows[] = {
       .help = "sim: device profile of the simulated GPUs (default: the platform's GPU)" },
     { .name = "--override-platform", .type = OPT_FLAG, .off = AT(override),
       .help = "sim, model: run --gpus-per-node and --profile other than the platform's" },
+    { .name = "--allreduce", .type = OPT_FLAG, .off = AT(allreduce),
+      .help = "mpi: after the training launches, the allocation's own allreduce sweep at each\n"
+              "GPU count from 2 (1K-64M, OUT/allreduce/; make run passes it)" },
     { .name = "--partial-leaf", .type = OPT_FLAG, .off = AT(partial_leaf),
       .help = "sim, model: a platform file's leaf larger than --nodes is partly filled, as a\n"
               "preset's is (make: SWEEP_FLAGS=--partial-leaf); else refused" },

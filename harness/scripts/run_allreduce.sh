@@ -6,7 +6,10 @@
 #   sim    ddlbench-sim allreduce on the run's platform (libddl's segments sized from its links),
 #          1 KiB .. 64 MiB by factors of 8, one timed iteration each (SimGrid's time is exact);
 #   model  ddlbench model cost at the same sizes (time_us_median the alpha-beta-gamma time);
-#   mpi, emu: nothing (the real machine's is `make bench`; plots.sh then says which CSV it drew).
+#   mpi    the allocation's own sweep, which sweep.sh ran at each scale (RUN_DIR/allreduce/allreduce-G.csv,
+#          ddlbench allreduce 1K..64M on the launch's nodes): joined here, the provenance lines of the
+#          largest, the rows of all (ranks column), so the chart (plots.sh: the largest) is the run's own;
+#   emu:   nothing (the emulated cluster is gone; plots.sh then says whose CSV it drew: host, date).
 # Written whole (allreduce.csv.tmp, renamed). Exit 0, 1 a launch failed, 2 bad input.
 set -eu
 [ $# -eq 1 ] || { echo "usage: run_allreduce.sh RUN_DIR" >&2; exit 2; }
@@ -16,6 +19,18 @@ meta() { sed -n "s/^# $1: //p" "$csv" | head -n 1; }
 backend=$(meta backend) platform=$(meta platform) profile=$(meta profile) nodes=$(meta nodes)
 gpn=$(meta gpus_per_node) algos=$(meta algos) build=${BUILD:-build}
 platform=${platform%% (*} # "dgxh200 (simulated)"
+if [ "$backend" = mpi ]; then # join the allocation's own CSVs: the largest's provenance, every row
+    gs=$(ls "$dir/allreduce" 2>/dev/null | sed -n 's/^allreduce-\([0-9][0-9]*\)\.csv$/\1/p' | sort -n)
+    [ -n "$gs" ] || { echo "run_allreduce.sh: no $dir/allreduce/allreduce-G.csv (the sweep's allreduce at each scale)" >&2
+                      exit 0; }
+    top=$(echo "$gs" | tail -n 1)
+    { grep '^# ' "$dir/allreduce/allreduce-$top.csv"
+      grep -v '^#' "$dir/allreduce/allreduce-$top.csv" | head -n 1
+      for g in $gs; do grep -v '^#' "$dir/allreduce/allreduce-$g.csv" | tail -n +2; done; } >"$dir/allreduce.csv.tmp" &&
+        mv "$dir/allreduce.csv.tmp" "$dir/allreduce.csv" || exit 1
+    echo "# allreduce: $dir/allreduce.csv (mpi: the allocation's own, at $(echo "$gs" | tr '\n' ' ')GPUs)"
+    exit 0
+fi
 case $backend in sim|model) ;; *) exit 0;; esac
 override=; [ -n "$(meta gpus_per_node_from | grep override)" ] && override=--override-platform
 out=$dir/allreduce.csv tmp=$(mktemp -d)
