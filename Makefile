@@ -239,7 +239,8 @@ REALISM       ?= ideal
 REAL_TRAIN    := --cycle-ms 5 --jitter 0.2 --steps 5
 sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh BACKEND=$(call qv,BACKEND) BUILD=$(call qv,BUILD) \
 	    $(foreach v,$(SWEEP_VARS),$(if $(filter $v,$(GIVEN)),$v=$(call qv,$v))) \
-	    $(if $(filter mpi,$(BACKEND))$(filter DEVICE,$(GIVEN)),DEVICE=$(call qv,DEVICE)) $(if $(filter 1,$(FORCE)),--force) $(SWEEP_FLAGS)
+	    $(if $(filter mpi,$(BACKEND))$(filter DEVICE,$(GIVEN)),DEVICE=$(call qv,DEVICE)) $(if $(filter 1,$(FORCE)),--force) \
+	    $(if $(filter mpi,$(BACKEND)),--allreduce) $(SWEEP_FLAGS)
 run: $(RUN_DEPS)
 	$(if $(and $(filter study,$(REALISM)),$(filter mpi emu,$(BACKEND))),@echo "REALISM=study: the \
 	    modelled effects are for BACKEND=sim or model; a real run pays its own" >&2; exit 2)

@@ -5,6 +5,8 @@
 # --host h:G --map-by ppr:G:node; MPICH -hosts -ppn G). GPUs per node: CUDA_VISIBLE_DEVICES, else
 # GPUS_PER_NODE (default 4); mpiprocs that differ from them are refused before any work
 # (harness/scripts/alloc.sh). Results: results/<run-id>/.
+# PLATFORM=dgxh100 (a preset or platform file): the allocation's machine, passed to every launch (auto's
+# cost model, libddl's segments); GPUs per node other than the platform's are refused before any work.
 # STUDY=fidelity: `make fidelity` on the allocation instead (results/fidelity/, setup alloc-NxG).
 # DRY_RUN=1 bash batch/pbs.sh (with PBS_JOBID and PBS_NODEFILE set) prints the commands.
 # Device: where the CUDA build (build/cuda/ddlbench) exists and the allocation has GPUs, each rank

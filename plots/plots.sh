@@ -10,8 +10,8 @@
 #               executable: $DDLBENCH, else $BUILD/ddlbench, else build/ddlbench)
 #   throughput  images/s vs GPUs (log-log) with ideal scaling
 #   busbw       allreduce bus bandwidth vs message size per algorithm: RUN_DIR/allreduce.csv, the
-#               run's own platform (run_allreduce.sh), else results/bench/allreduce.csv from `make
-#               bench` on this machine's CPUs, said so in the title
+#               run's own platform or allocation (run_allreduce.sh), else results/bench/allreduce.csv
+#               from `make bench`; the title names the CSV's hosts and date either way
 #   breakdown   GEMM / non-GEMM kernels / other compute / exposed communication / SGD per step at the
 #               largest GPU count (stacked)
 # awk extracts small .dat files from the CSVs (skipping `#` lines; columns by name); gnuplot draws
@@ -121,7 +121,11 @@ draw breakdown "$algos" || status=1
 if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
     src=$bw; case $src in "$root"/*) src=${src#"$root"/};; esac
     bws=$(echo "${bwinfo#*|}" | tr ' ' '\n' | awk '{ printf "%s%d:1:7", (NR > 1 ? " " : ""), NR }')
-    [ "$bw" = "$dir/allreduce.csv" ] || src="$src: make bench on this machine, not the platform of the run"
+    # whose data: the CSV's own hosts and date (a committed make bench run is another machine's)
+    who=$(awk '/^# hosts: / { sub(/^# hosts: /, ""); h = $0 } /^# date: / { d = substr($3, 1, 10) }
+               END { printf "%s%s%s", h, (h != "" && d != "" ? ", " : ""), d }' "$bw" | tr -d "'\"\\\\" | cut -c1-60)
+    if [ "$bw" = "$dir/allreduce.csv" ]; then src="$src: this run, ${who:-its own}"
+    else src="$src: make bench on ${who:-another machine}, not the platform of the run"; fi
     draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" "$bws" || status=1
 else
     echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench); busbw chart skipped" >&2

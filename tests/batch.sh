@@ -96,6 +96,54 @@ shape_refused "pbs mpiprocs 4 on 1 GPU" batch/pbs.sh PBS_JOBID=9 PBS_NODEFILE="$
 shape_refused "pbs GPUS_PER_NODE=8 on 4 GPUs" batch/pbs.sh PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" \
     CUDA_VISIBLE_DEVICES=0,1,2,3 GPUS_PER_NODE=8
 ls -d results/*-mpi-* 2>/dev/null | grep -q .; [ $? -ne 0 ]; ok $? "refused shapes create no results folder"
+# PLATFORM under BACKEND=mpi (issue 48 item 2): passed to every launch (auto's cost model, libddl's
+# segments) with the launch's GPUs per node; a platform whose GPUs per node differ from the allocation's
+# is refused before any work; none given, none passed
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=16 SLURM_GPUS_PER_NODE=h100:8 PLATFORM=dgxh100 DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
+count "$out" "^srun -N [0-9]+ --ntasks-per-node [0-9]+ .* $gpu .* --platform dgxh100 --gpus-per-node [0-9]+ " 12 \
+    "slurm PLATFORM=dgxh100: every launch names the platform"
+has "$out" "^srun -N 16 --ntasks-per-node 8 .* -n 128 $gpu resnet50 .* --platform dgxh100 --gpus-per-node 8 " \
+    "slurm PLATFORM=dgxh100: 16 x 8 with the platform's 8 GPUs per node"
+o=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=16 SLURM_GPUS_PER_NODE=h100:2 PLATFORM=dgxh100 DRY_RUN=1 \
+    MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1); s=$?
+[ $s -eq 2 ] && [ "$(printf '%s\n' "$o" | grep -c 'platform dgxh100 has 8 GPUs per node, got 2')" -eq 1 ]
+ok $? "slurm PLATFORM=dgxh100 on 2 GPUs a node: refused (exit $s: $(printf '%s' "$o" | head -c 300))"
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_GPUS_PER_NODE=h100:8 DRY_RUN=1 MAKE_ARGS=BUILD=$gb \
+      bash batch/slurm.sbatch 2>&1)
+count "$out" "--platform" 0 "slurm without PLATFORM: no --platform"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" CUDA_VISIBLE_DEVICES=0,1,2,3 PLATFORM=minsky DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb bash batch/pbs.sh 2>&1)
+count "$out" "^mpirun .* $gpu .* --platform minsky --gpus-per-node [0-9]+ " 8 "pbs PLATFORM=minsky: every launch"
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" CUDA_VISIBLE_DEVICES=0,1,2,3 PLATFORM=minsky DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
+has "$out" "^mpirun --host a:4,b:4 .* -np 8 $gpu .* --platform minsky --gpus-per-node 4 " "lsf PLATFORM=minsky"
+out=$(env -u SLURM_JOB_ID make -s run BUILD="$gb" BACKEND=mpi DEVICE=cpu PLATFORM=dgxh100 NODES=1 GPUS_PER_NODE=2 \
+      SWEEP_FLAGS=--dry-run 2>&1); s=$?
+[ $s -eq 2 ] && printf '%s' "$out" | grep -q '^make run: GPUS_PER_NODE: platform dgxh100 has 8 GPUs per node, got 2'
+ok $? "make run BACKEND=mpi PLATFORM=dgxh100 GPUS_PER_NODE=2: refused (exit $s: $(printf '%s' "$out" | head -c 300))"
+# the allocation's own allreduce sweep (issue 48 item 3): after the training launches, ddlbench allreduce
+# at each GPU count from 2 up, placed like them, with the platform given
+out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=4 SLURM_GPUS_PER_NODE=h100:4 PLATFORM=minsky DRY_RUN=1 \
+      MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
+count "$out" "^srun -N [0-9]+ --ntasks-per-node 4 .* $gb/cuda/ddlbench allreduce .*--csv results/[0-9TZ]+-mpi-16gpus/allreduce/allreduce-[0-9]+.csv --device gpu --platform minsky --gpus-per-node 4$" 3 \
+    "slurm: the allreduce sweep at 4, 8, 16 GPUs"
+has "$out" "^srun -N 4 --ntasks-per-node 4 .* -n 16 $gb/cuda/ddlbench allreduce -a mpi,ring,rhd,ddl,auto -b 1K -e 64M " \
+    "slurm: the allreduce sweep at 16 GPUs on 4 nodes, every algorithm"
+out=$(env PBS_JOBID=9 PBS_NODEFILE="$tmp/pbs_nodes" DRY_RUN=1 "$mk" bash batch/pbs.sh 2>&1)
+has "$out" "^mpirun --host n1:4,n2:4,n3:4 --map-by ppr:4:node -np 12 $BUILD/ddlbench allreduce " "pbs: the allreduce sweep at 12"
+out=$(env LSB_JOBID=5 LSB_DJOB_HOSTFILE="$tmp/lsf_hosts" DRY_RUN=1 "$mk" PATH=/usr/bin:/bin bash batch/lsf.bsub 2>&1)
+has "$out" "^mpirun --host a:4,b:4 --map-by ppr:4:node -np 8 $BUILD/ddlbench allreduce " "lsf: the allreduce sweep at 8"
+# an exported preset works at every node count the preset does (issue 48 item 5): dgxh200's file (leaf
+# 32) at 16 nodes is refused naming SWEEP_FLAGS=--partial-leaf, which make run then passes through
+"$BUILD/ddlbench" platform --export dgxh200 -o "$tmp/d.platform"
+out=$(make -s run BUILD="$BUILD" BACKEND=sim PLATFORM="$tmp/d.platform" NODES=16 SWEEP_FLAGS=--dry-run 2>&1); s=$?
+[ $s -eq 2 ] && printf '%s' "$out" | grep -q 'a leaf of 32 nodes on 16 nodes.*(or SWEEP_FLAGS=--partial-leaf)'
+ok $? "an exported dgxh200 at 16 nodes: refused, naming SWEEP_FLAGS=--partial-leaf ($s: $(printf '%s' "$out" | head -c 300))"
+out=$(make -s run BUILD="$BUILD" BACKEND=sim PLATFORM="$tmp/d.platform" NODES=16 SWEEP_FLAGS="--dry-run --partial-leaf" \
+      JOBS=1 2>&1); s=$?
+[ $s -eq 0 ] && printf '%s\n' "$out" | grep -q "simlaunch.sh 128 .*--platform $tmp/d.platform .*--partial-leaf"
+ok $? "SWEEP_FLAGS=--partial-leaf: the 16-node sweep runs ($s: $(printf '%s' "$out" | head -c 300))"
 out=$(env SLURM_JOB_ID=1 SLURM_GPUS_PER_NODE=gpu:h100:8 sh harness/scripts/pick_device.sh "$gb"); [ "$out" = gpu ]
 ok $? "pick_device.sh: typed GRES alone is GPUs (got $out)"
 # launch.sh itself: more nodes asked than the allocation has, refused; the launcher each backend resolves to
@@ -151,7 +199,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     count "$(cat "$tmp/e")" '^\[[0-9]/3\]' 3 "one progress line per configuration"
     csv=$tmp/run/scaling.csv
     has "$(head -n 1 "$csv")" '^# run: run$' "scaling.csv starts with provenance"
-    for k in backend platform profile nodes gpus_per_node sweep_command commit mpi blas device hosts date launch_command counters; do
+    for k in backend platform links profile nodes gpus_per_node sweep_command commit mpi blas device hosts date launch_command counters; do
         grep -q "^# $k: ." "$csv"; ok $? "scaling.csv has # $k"
     done
     has "$(grep -v '^#' "$csv" | head -n 1)" '^backend,platform,model,.*,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers$' "header row after the comments"
@@ -162,8 +210,11 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     sh harness/scripts/report.sh "$tmp/run" >/dev/null; ok $? "report.sh"
     has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| - \|' "report: efficiency table (no study figures at 4 GPUs)"
     has "$(cat "$tmp/run/report.md")" 'simulation build' "report: why no counters"
+    has "$(cat "$tmp/run/report.md")" '^Links at 2 nodes: 2 GPUs/node of p100: GPU link 80 GB/s per GPU' "report: the links"
     if command -v gnuplot >/dev/null 2>&1; then
         sh plots/plots.sh "$tmp/run" >/dev/null; ok $? "plots.sh"
+        grep -q 'make bench on 1 host: [^,]*, 20[0-9-]*, not the platform of the run' "$tmp/run/busbw.svg"
+        ok $? "busbw: another run's CSV, its host and date in the title"
         for c in efficiency throughput busbw breakdown; do
             for e in png svg; do [ -s "$tmp/run/$c.$e" ]; ok $? "chart $c.$e"; done
         done

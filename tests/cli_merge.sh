@@ -52,6 +52,12 @@ DDL_LAUNCHER=srun "$exe" merge $M "$tmp/p" 2>"$tmp/err"; st=$?
     grep -q '^ddlbench merge: resnet50-4.csv: ranks on 4 hosts x 1 rank, intended 2 hosts x 2 ranks' "$tmp/err" &&
     grep -q '^# placement_check: MISMATCH 2 of 3 launches: resnet50-2.csv 2 hosts x 1 rank, intended 1 host x 2 ranks; resnet50-4.csv 4 hosts x 1 rank, intended 2 hosts x 2 ranks$' "$tmp/p/scaling.csv"
 ok $? "placement spread one rank a node: flagged ($st: $(cat "$tmp/err"))"
+# a platform given under mpi (issue 48 item 2): scaling.csv names it; GPUs per node other than its own refused
+DDL_LAUNCHER=srun "$exe" merge $M --platform minsky --override-platform "$tmp/p" 2>/dev/null
+grep -q "^# platform: minsky (real MPI: its links drive auto and libddl's segments), launcher: srun$" \
+    "$tmp/p/scaling.csv"; ok $? "mpi with a platform: scaling.csv names it"
+"$exe" merge $M --platform minsky "$tmp/p" 2>"$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q 'platform minsky has 4 GPUs per node, got 2' "$tmp/err"; ok $? "mpi: minsky's 4 GPUs vs 2: exit 2 ($st)"
 DDL_LAUNCHER=mpilaunch.sh "$exe" merge $M "$tmp/p" 2>"$tmp/err"; st=$?
 [ $st -eq 0 ] && [ ! -s "$tmp/err" ] && ! grep -q placement_check "$tmp/p/scaling.csv"; ok $? "this machine: nothing compared"
 

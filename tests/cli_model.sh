@@ -71,4 +71,23 @@ expect_status 2 model resnet50
 "$exe" model --model nosuch 2>&1 >/dev/null | grep -q 'resnet50, resnet101, resnet101-22k' && ok ||
     bad "unknown model: the error does not list the valid names"
 
+# the resolved links (issue 48): ddlbench platform --show and the headers of model cost and model train
+want="dgxh200: 8 GPUs/node of h200: GPU link 450 GB/s per GPU, 3 us; 8 NICs x 50 GB/s = 400 GB/s per node, 6 us; \
+leaves of 32 nodes per rail, 1:1, spine 7 us"
+got=$("$exe" platform --show --platform dgxh200)
+if [ "$got" = "$want" ]; then ok; else bad "platform --show dgxh200: '$got'"; fi
+"$exe" platform --show --platform h200 | grep -q '1 NIC (or pipe) of 400 GB/s per node' && ok || bad "--show h200: one pipe"
+"$exe" platform --help | grep -q 'h200 *one-pipe model of a DGX H200 node' && ok || bad "h200's help: the one-pipe model"
+"$exe" platform --show --platform dgxh200 --nodes 16 | grep -q '^dgxh200, 16 nodes: .*leaves of 16 nodes' && ok ||
+    bad "--show at 16 nodes: the leaf partly filled"
+"$exe" model cost --algo ring --platform dgxh200 --nodes 4 --bytes 1M | grep -q '^# links: .*8 NICs x 50 GB/s = 400' &&
+    ok || bad "model cost: # links header"
+"$exe" model train --platform dgxh200 --nodes 2 -a ring 2>/dev/null | grep -q '^# links: .*8 NICs x 50 GB/s = 400' &&
+    ok || bad "model train: # links header"
+expect_status 2 platform --show --platform dgxh200 -o "$tmp"
+expect_status 2 platform --show --platform nosuch
+x=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe"); mkdir "$tmp/w"
+(cd "$tmp/w" && "$x" platform --show --platform dgxh200 >/dev/null) && [ -z "$(ls "$tmp/w")" ] && ok ||
+    bad "--show wrote something"
+
 report

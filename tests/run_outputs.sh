@@ -71,6 +71,13 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
         !/^#/ && ($c["copy_GBps"] != "NA" || $c["busbw_over_copy"] != "NA") { b = 1 } END { exit b }' \
         "$tmp/s/allreduce.csv" && ok || bad "simulated: copy and bus/copy NA (a simulated memcpy takes no time)"
+    # above AR_SIM_MAX ranks the model's rows, said so (issue 48 item 4: the 256-rank simulation cost minutes)
+    AR_SIM_MAX=2 BUILD=$BUILD sh "$root/harness/scripts/run_allreduce.sh" "$tmp/s" >"$tmp/o" 2>&1 &&
+        grep -q '^# source: ddlbench model cost (alpha-beta-gamma model, not simulated: 4 ranks is over AR_SIM_MAX=2' \
+            "$tmp/s/allreduce.csv" && [ "$(grep -vc '^#' "$tmp/s/allreduce.csv")" -eq $((1 + 2 * 6 * 2)) ] &&
+        ok || bad "AR_SIM_MAX=2: the model's rows, said so ($(cat "$tmp/o"))"
+    AR_SIM_MAX=x BUILD=$BUILD sh "$root/harness/scripts/run_allreduce.sh" "$tmp/s" >"$tmp/o" 2>&1; st=$?
+    [ $st -eq 2 ] && [ "$(wc -l <"$tmp/o")" -eq 1 ] && ok || bad "AR_SIM_MAX=x: exit $st ($(cat "$tmp/o"))"
     grep -v '^#' "$tmp/s/raw/resnet50-4.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["wrong"] != "NA" { b = 1 } END { exit b }' && ok || bad "train without --check: wrong NA"
 fi

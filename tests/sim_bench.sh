@@ -22,6 +22,24 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
             -b 1M -e 1M -w 0 -n 1 -c 0 --profile h200 --platform h200 >"$tmp/d" 2>&1
     grep -q 'segment=4194304' "$tmp/d" || grep -q 'segment=4194304' "$tmp/o/allreduce-1.csv"
     ok $? "the context's segment is sized from the NVSwitch links (4 MiB)"
+    # the platform folder carries the machine (issue 48): sim.env names it, so the same run without
+    # --platform sizes its segment from the same links and gives the same busbw; a platform file by path
+    grep -qx 'DDL_SIM_PLATFORM=h200' "$tmp/p/sim.env" && grep -qx 'DDL_SIM_GPUS_PER_NODE=8' "$tmp/p/sim.env"
+    ok $? "sim.env names the machine ($(tr '\n' ' ' <"$tmp/p/sim.env"))"
+    DDL_RANKS_PER_NODE=8 sh harness/scripts/simlaunch.sh 8 "$tmp/p" "$BUILD/sim/ddlbench-sim" allreduce -a ring \
+        -b 1M -e 1M -w 0 -n 1 -c 0 --profile h200 >"$tmp/d2" 2>&1
+    grep -q 'segment=4194304' "$tmp/d2" && [ "$(grep -v '^#' "$tmp/d" | tail -n 1)" = "$(grep -v '^#' "$tmp/d2" | tail -n 1)" ]
+    ok $? "without --platform: the folder's links (segment 4 MiB, the same row)"
+    "$BUILD/ddlbench" platform --export h200 -o "$tmp/m.platform" && mkdir -p "$tmp/pf" &&
+        (cd "$tmp" && "$OLDPWD/$BUILD/ddlbench" platform --platform m.platform --nodes 1 -o pf >/dev/null)
+    grep -qx "DDL_SIM_PLATFORM=$(cd "$tmp" && pwd -P)/m.platform" "$tmp/pf/sim.env" ||
+        grep -qx "DDL_SIM_PLATFORM=$tmp/m.platform" "$tmp/pf/sim.env"; ok $? "a platform file: its absolute path in sim.env"
+    out=$(DDL_SIM_GPUS_PER_NODE=x DDL_SIM_PLATFORM=h200 "$BUILD/ddlbench" allreduce -b 1K -e 1K 2>&1); st=$?
+    [ $st -eq 0 ]; ok $? "the real build ignores DDL_SIM_PLATFORM ($st)"
+    printf 'DDL_SIM_PLATFORM=nosuch\n' >"$tmp/p/sim.env"
+    out=$(DDL_RANKS_PER_NODE=8 sh harness/scripts/simlaunch.sh 2 "$tmp/p" "$BUILD/sim/ddlbench-sim" allreduce -a ring \
+        -b 1K -e 1K -w 0 -n 1 -c 0 --profile h200 2>&1 | grep -v '^\[' | grep -c 'DDL_SIM_PLATFORM')
+    [ "$out" -ge 1 ]; ok $? "an unknown platform in sim.env: refused, named"
 else
     echo "# no $BUILD/sim/ddlbench-sim or smpirun: the simulated checks are skipped (make sim)"
 fi

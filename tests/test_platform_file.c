@@ -64,6 +64,8 @@ static void today(void)
     CHECK(platform_init(&back, path, 2, 0, err, sizeof err) == 2 && strstr(err, "leaf_nodes") && strstr(err, path),
           "a leaf larger than the node count: names the key and the file: %s", err);
     unlink(path);
+    CHECK(refused(dgx_with("nic_bw", "inter_bw = 50GB/s"), "inter_bw with nics = 8: ambiguous"),
+          "inter_bw beside nics = 8 (per NIC or the node's?): refused, nic_bw asked for");
     CHECK(refused(dgx_with("nics", "nics = 3"), "t.platform: nics: expected a divisor"),
           "rails that don't divide the GPUs");
     CHECK(refused(dgx_with("oversub", "oversubscription = 0.5"), "oversubscription: expected a ratio >= 1"),

@@ -211,6 +211,12 @@ int cli_allreduce_main(int argc, char **argv)
         if (launcher_rank() == 0) bench_allreduce_usage(&o);
         return 0;
     }
+    long env_gpn = 0; /* under simulation, no --platform: the platform folder's machine (sim.env) */
+    if (!o.platform && kern_simulated() && platform_env(&o.platform, &env_gpn, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", o.cmd, err);
+        return 2;
+    }
+    if (env_gpn) o.gpn = (int)env_gpn;
     char why[600] = "";
     const char *what = ""; /* outfile_check's message names the option itself */
     if (guard_fault_init(why, sizeof why) || (o.csv && outfile_check("--csv", o.csv, why, sizeof why)) ||

@@ -117,6 +117,9 @@ int cli_model_cost(int argc, char **argv)
     const int p = platform_ranks(&pf);
     printf("# model: %s, %d nodes x %d GPUs = %d ranks, %zu bytes, profile %s (gamma %.4g ns/B)\n", pf.name,
            pf.nodes, pf.gpus_per_node, p, c.bytes, c.profile, gamma_ns);
+    char links[400];
+    platform_describe(&pf, links, sizeof links);
+    printf("# links: %s\n", links);
     printf("# %-9s %12s %12s %12s\n", "algo", "time_us", "algbw_GBps", "busbw_GBps"); /* nccl-ring: 9 */
     for (int i = 0; i < n; i++) {
         double t;

@@ -3,6 +3,7 @@
  * rows: results_write, as `ddlbench json` writes them). Both are written whole (outfile.h); a malformed
  * raw CSV writes nothing. The sweep options give the table's own provenance lines (as sweep.sh ran). */
 #include "cli.h"
+#include "platform.h"
 #include "results.h"
 #include "scaling.h"
 #include "sweep_opts.h"
@@ -69,12 +70,24 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
     else if (!strcmp(p->backend, "emu"))
         snprintf(plat, sizeof plat, "# platform: emulated cluster (harness/scripts/emucluster.sh), NIC %s, delay %s\n",
                  p->rate, p->delay);
+    else if (p->platform_given)
+        snprintf(plat, sizeof plat, "# platform: %s (real MPI: its links drive auto and libddl's segments), launcher: "
+                 "%s\n", p->platform, launcher && *launcher ? launcher : "mpilaunch.sh");
     else
-        snprintf(plat, sizeof plat, "# platform: real MPI, launcher: %s\n",
+        snprintf(plat, sizeof plat, "# platform: real MPI (no platform given: auto's built-in rule), launcher: %s\n",
                  launcher && *launcher ? launcher : "mpilaunch.sh");
-    snprintf(m, len, "# run: %s\n# backend: %s\n%s# nodes: %ld\n# gpus_per_node: %ld\n# models: %s\n# algos: %s\n"
+    char links[500] = "", line[400];
+    platform pf;
+    char why[400];
+    int named = strcmp(p->backend, "emu") && (strcmp(p->backend, "mpi") || p->platform_given);
+    if (named && strcmp(p->platform, "custom") &&
+        !platform_init_partial(&pf, p->platform, (int)p->n_nodes, (int)p->n_gpn, why, sizeof why)) {
+        platform_describe(&pf, line, sizeof line); /* the links as resolved at the largest scale */
+        snprintf(links, sizeof links, "# links: %s\n", line);
+    }
+    snprintf(m, len, "# run: %s\n# backend: %s\n%s%s# nodes: %ld\n# gpus_per_node: %ld\n# models: %s\n# algos: %s\n"
                      "# bucket_MB: %ld\n# train_args: %s%s%s\n# sweep_command: %s\n",
-             base, p->backend, plat, p->n_nodes, p->n_gpn, p->models, p->algos, p->n_bucket, p->train_args,
+             base, p->backend, plat, links, p->n_nodes, p->n_gpn, p->models, p->algos, p->n_bucket, p->train_args,
              *p->add_train_args ? " " : "", p->add_train_args, p->command);
 }
 

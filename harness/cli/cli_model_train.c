@@ -170,6 +170,9 @@ int cli_model_train(int argc, char **argv)
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n",
            o.model, o.batch, pf.name, pf.nodes, pf.gpus_per_node, p, o.profile);
+    char links[400];
+    platform_describe(&pf, links, sizeof links);
+    printf("# links: %s\n", links);
     framework fw = train_framework(&o, o.bucket_mb[0]);
     char fdesc[256], jdesc[200];
     fw_describe(&fw, fdesc, sizeof fdesc);

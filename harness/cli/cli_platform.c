@@ -4,7 +4,8 @@
  *   ddlbench platform --export NAME [-o FILE]     (no -o: standard output)
  * writes DIR/platform.xml, DIR/hostfile (one simulated host per GPU, node-major) and DIR/smpi.cfg (the
  * SMPI factor options of a calibrated platform file, empty otherwise; simlaunch.sh applies it), and
- * DIR/sim.env (its copy cost by working set and per-call overhead, simlaunch.sh exports them): all
+ * DIR/sim.env (the machine itself, so a simulated program given no --platform uses the same links, and a
+ * file's copy cost by working set and per-call overhead; simlaunch.sh exports them): all
  * checked before anything is written, all written to temporary files, and renamed into place only when
  * all are complete (outfile.h), so a failure leaves no half set. --platform FILE reads a platform file
  * (platform_file.h; `ddlbench calibrate --network` writes one). Needs no MPI launch. */
@@ -18,6 +19,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR",
                                  .help = "where platform.xml, hostfile, smpi.cfg and sim.env go (default .);\n"
@@ -25,15 +27,20 @@ static const opt_row out_row = { .name = "-o", .type = OPT_STRING, .unit = "DIR"
 static const opt_row export_row = { .name = "--export", .type = OPT_STRING, .min = 1, .unit = "NAME",
                                     .help = "write preset NAME (or a platform file) as an editable platform file" };
 
-#define PLATFORM_SETS(po, dir, ex) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)), \
-                                     OPTS_ONE(&export_row, (ex)) }
+static const opt_row show_row = { .name = "--show", .type = OPT_FLAG,
+                                  .help = "print the resolved links of --platform (at --nodes where given), one line:\n"
+                                          "GPU link per GPU, NICs x each = per node, leaves; writes nothing" };
+
+#define PLATFORM_SETS(po, dir, ex, show) { { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&out_row, (dir)), \
+                                           OPTS_ONE(&export_row, (ex)), OPTS_ONE(&show_row, (show)) }
 
 static void usage(FILE *f)
 {
     platform_opts o;
     const char *dir, *ex;
+    int show;
     char line[300];
-    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex);
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex, &show);
     fprintf(f, "usage: ddlbench platform --platform NAME|FILE --nodes N [--gpus-per-node N] [-o DIR]\n"
                "       ddlbench platform --export NAME [-o FILE]   a preset as an editable platform file\n"
                "       custom links: --platform custom --intra-bw BW --intra-lat T --inter-bw BW --inter-lat T\n"
@@ -73,6 +80,26 @@ static int export_platform(const char *name, const char *path, char *err, size_t
     return ferror(stdout) ? (snprintf(err, errlen, "writing standard output failed"), 1) : 0;
 }
 
+/* --show: the platform's resolved links, one line (at --nodes where given: a leaf over them is shown
+ * partly filled, as the sweep's smaller points run it). 0, or 2 with a message. */
+static int show_platform(platform_opts *o, const char *dir, char *err, size_t errlen)
+{
+    platform pf;
+    char line[400];
+    int rc = dir ? (snprintf(err, errlen, "--show: writes nothing; expected no -o"), 2) : 0;
+    if (!rc && o->nodes < 0) rc = platform_lookup(&pf, o->preset ? o->preset : "minsky", err, errlen);
+    else if (!rc) o->partial_leaf = 1, rc = platform_from_opts(o, &pf, err, errlen);
+    if (!rc && o->nodes < 0 && o->gpus_per_node) rc = (snprintf(err, errlen, "--gpus-per-node: with --nodes"), 2);
+    if (rc) {
+        fprintf(stderr, "ddlbench platform: %s\n", err);
+        return rc;
+    }
+    platform_describe(&pf, line, sizeof line);
+    if (o->nodes < 0) printf("%s: %s\n", pf.name, line);
+    else printf("%s, %d nodes: %s\n", pf.name, pf.nodes, line);
+    return 0;
+}
+
 #define NFILES 4
 static const char *const names[NFILES] = { "platform.xml", "hostfile", "smpi.cfg", "sim.env" };
 
@@ -93,11 +120,28 @@ static int cfg_writer(const platform *pf, FILE *f)
     return platform_write_smpi_cfg(&cfg_fit, f);
 }
 
-/* sim.env: the copy cost by working set and the per-call overhead (simlaunch.sh exports them). */
+/* sim.env: the machine (DDL_SIM_PLATFORM: the preset, or the file's absolute path, and the folder's GPUs
+ * per node: platform_env), the copy cost by working set and the per-call overhead (simlaunch.sh exports
+ * them). Custom links have no name to give: no machine line. */
+static char env_platform[4096];
 static int env_writer(const platform *pf, FILE *f)
 {
-    (void)pf;
+    if (*env_platform) fprintf(f, "DDL_SIM_PLATFORM=%s\nDDL_SIM_GPUS_PER_NODE=%d\n", env_platform, pf->gpus_per_node);
     return platform_write_sim_env(&cfg_fit, f);
+}
+
+/* The name sim.env gives the machine: a preset's own, a file's absolute path (the folder may be used
+ * from elsewhere), none for custom or a path with control characters (sim.env is one value a line). */
+static void env_name(const char *preset)
+{
+    char cwd[4096] = "";
+    env_platform[0] = '\0';
+    if (!preset) preset = "minsky";
+    if (!strcmp(preset, "custom")) return;
+    if (platform_is_file(preset) && *preset != '/' && !getcwd(cwd, sizeof cwd)) return;
+    int n = snprintf(env_platform, sizeof env_platform, "%s%s%s", cwd, *cwd ? "/" : "", preset), ok = 1;
+    for (const char *c = env_platform; *c && ok; c++) ok = (unsigned char)*c >= 0x20 && *c != 0x7f;
+    if (!ok || n >= (int)sizeof env_platform) env_platform[0] = '\0';
 }
 
 /* Every file, written whole or not at all. 0, or 1 with a message. */
@@ -130,8 +174,9 @@ int cli_platform_main(int argc, char **argv)
     platform_opts o = PLATFORM_OPTS_INIT;
     platform pf;
     const char *dir = NULL, *ex = NULL;
+    int show = 0;
     char err[700];
-    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex);
+    const opts_set sets[] = PLATFORM_SETS(&o, &dir, &ex, &show);
     opts_parser p = { sets, (int)(sizeof sets / sizeof sets[0]), NULL, 0, 0, { 0 } };
     int prc = opts_parse(&p, argc, argv, err, sizeof err);
     if (prc == OPTS_HELP) usage(stdout);
@@ -143,6 +188,7 @@ int cli_platform_main(int argc, char **argv)
         if (rc) fprintf(stderr, "ddlbench platform: %s\n", err);
         return rc;
     }
+    if (show) return show_platform(&o, dir, err, sizeof err);
     if (!dir) dir = ".";
     char path[NFILES][4096];
     memset(&cfg_fit, 0, sizeof cfg_fit);
@@ -157,6 +203,7 @@ int cli_platform_main(int argc, char **argv)
         fprintf(stderr, "ddlbench platform: %s\n", err);
         return 2;
     }
+    env_name(o.preset);
     if (write_files(path, &pf, err, sizeof err)) {
         fprintf(stderr, "ddlbench platform: %s\n", err);
         return 1;

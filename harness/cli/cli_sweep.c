@@ -166,6 +166,9 @@ int cli_sweep_resolve(sweep_params *p, char *err, size_t errlen)
     int sim = !strcmp(p->backend, "sim") || !strcmp(p->backend, "model");
     const char *hint = p->make ? "SWEEP_FLAGS=--override-platform" : "--override-platform";
     int given = *p->platform != '\0'; /* no --platform: minsky, reshaped by --gpus-per-node as asked */
+    /* under mpi a platform given is the allocation's machine: its GPUs per node must be the allocation's */
+    if (given && !strcmp(p->backend, "mpi")) sim = 1;
+    p->platform_given = given;
     if (!given) p->platform = SWEEP_PLATFORM, p->override = 1, sim = 0;
     if (!strcmp(p->platform, "custom")) {
         if (!p->n_gpn) p->n_gpn = 1;
@@ -179,6 +182,7 @@ int cli_sweep_resolve(sweep_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "%s: platform %s has %d GPUs per node, got %ld; expected %d, or %s",
                         sweep_name(p, "--gpus-per-node"), pf.name, pf.gpus_per_node, p->n_gpn, pf.gpus_per_node,
                         hint), 2;
+    if (!strcmp(p->backend, "mpi")) sim = 0; /* the real build ignores the profile */
     if (platform_profile(&pf, *p->profile ? p->profile : NULL, p->override || !sim, &prof, why, sizeof why))
         return snprintf(err, errlen, "%s: platform %s has %s GPUs, got %.64s; expected %s, or %s",
                         sweep_name(p, "--profile"), pf.name, pf.profile, p->profile, pf.profile, hint), 2;
@@ -193,10 +197,13 @@ static int check_leaf(const sweep_params *p, char *err, size_t errlen)
 {
     platform pf;
     char why[400];
-    if ((strcmp(p->backend, "sim") && strcmp(p->backend, "model")) || !platform_is_file(p->platform)) return 0;
+    if ((strcmp(p->backend, "sim") && strcmp(p->backend, "model")) || !platform_is_file(p->platform) ||
+        p->partial_leaf)
+        return 0;
     if (!platform_init(&pf, p->platform, (int)p->n_nodes, p->override ? (int)p->n_gpn : 0, why, sizeof why)) return 0;
     char *hint = strstr(why, " (or --partial-leaf)"); /* the sweep runs its smaller points that way itself */
-    if (hint) *hint = '\0';
+    if (hint) snprintf(hint, sizeof why - (size_t)(hint - why), " (or %s)",
+                       p->make ? "SWEEP_FLAGS=--partial-leaf" : "--partial-leaf");
     snprintf(err, errlen, "%s: %s", sweep_name(p, strstr(why, "leaf_nodes") ? "--nodes" : "--platform"), why);
     return 2;
 }
@@ -221,7 +228,8 @@ int cli_sweep_check_main(int argc, char **argv)
     if (!rc) rc = model_buckets(&p, nb, err, sizeof err);
     if (!rc && p.plan) rc = print_plan(&p, nb, err, sizeof err);
     if (!rc) rc = sec_per_kunit(&sec, err, sizeof err);
-    if (!rc && p.resolve) print_resolved(&p), printf("sec_per_kunit='%ld'\n", sec);
+    if (!rc && p.resolve)
+        print_resolved(&p), printf("sec_per_kunit='%ld'\nplatform_given='%d'\n", sec, p.platform_given);
     if (rc) fprintf(stderr, "ddlbench sweep-check: %s\n", err);
     return rc;
 }

@@ -186,6 +186,10 @@ int train_parse_opts(int argc, char **argv, train_opts *o, char *err, size_t err
     if (rc == OPTS_HELP) usage(stdout);
     if (rc) return rc;
     o->cost_platform = po.preset, o->cost_gpn = po.gpus_per_node;
+    if (!o->cost_platform && kern_simulated()) { /* no --platform: the platform folder's machine (sim.env) */
+        if (platform_env(&o->cost_platform, &o->cost_gpn, err, errlen)) return 2;
+        po.override |= o->cost_platform != NULL; /* the folder's GPUs per node, as `ddlbench platform` made it */
+    }
     if (o->cost_platform && check_platform(o, po.override, err, errlen)) return 2;
     if (check_combinations(o, err, errlen)) return 2;
     if (!o->rounds) o->rounds = rounds_default(o->nalgos * o->nbuckets, kern_simulated());

@@ -102,11 +102,19 @@ const opt_row sweep_rows[] = {
       .off = AT(n_bucket), .dflt = "25", .help = "gradient bucket cap in MB" },
     { .name = "--platform", .var = "PLATFORM", STR(platform), .unit = "P",
       .help = "sim, model: machine preset or platform file (ddlbench platform --help; e.g.\n"
-              "from ddlbench calibrate --network); default " SWEEP_PLATFORM ", reshaped by --gpus-per-node" },
+              "from ddlbench calibrate --network); default " SWEEP_PLATFORM ", reshaped by --gpus-per-node;\n"
+              "mpi: the allocation's machine, passed to every launch (auto's cost model, libddl's\n"
+              "segments), its GPUs per node the allocation's or refused; default none" },
     { .name = "--profile", .var = "PROFILE", STR(profile), .unit = "P",
       .help = "sim: device profile of the simulated GPUs (default: the platform's GPU)" },
     { .name = "--override-platform", .type = OPT_FLAG, .off = AT(override),
       .help = "sim, model: run --gpus-per-node and --profile other than the platform's" },
+    { .name = "--allreduce", .type = OPT_FLAG, .off = AT(allreduce),
+      .help = "mpi: after the training launches, the allocation's own allreduce sweep at each\n"
+              "GPU count from 2 (1K-64M, OUT/allreduce/; make run passes it)" },
+    { .name = "--partial-leaf", .type = OPT_FLAG, .off = AT(partial_leaf),
+      .help = "sim, model: a platform file's leaf larger than --nodes is partly filled, as a\n"
+              "preset's is (make: SWEEP_FLAGS=--partial-leaf); else refused" },
     { .name = "--rate", .var = "RATE", STR(rate), .unit = "R", .dflt = "none",
       .help = "emu: each node's NIC rate, e.g. 500mbit (none = unshaped; emucluster.sh checks it)" },
     { .name = "--delay", .var = "DELAY", STR(delay), .unit = "D", .dflt = "none",
@@ -213,8 +221,9 @@ static int sim_owned(const sweep_params *p, const char *args, char *err, size_t 
     for (const char *w = args + strspn(args, " \t\n"); *w; w += strcspn(w, " \t\n"), w += strspn(w, " \t\n"))
         for (int i = 0; sim[i]; i++)
             if (names(w, strcspn(w, " \t\n"), sim[i]))
-                return snprintf(err, errlen, "%s: %s is set by the sweep under simulation (use %s)",
-                                sweep_name(p, "--train-args"), sim[i], sweep_name(p, sim[i])), 2;
+                return snprintf(err, errlen, "%s: %s is set by the sweep %s (use %s)", sweep_name(p, "--train-args"),
+                                sim[i], strcmp(p->backend, "mpi") ? "under simulation" : "when a platform is given",
+                                sweep_name(p, sim[i])), 2;
     return 0;
 }
 
@@ -235,6 +244,7 @@ int sweep_check(const sweep_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "%s: custom needs link figures the sweep cannot pass; expected a preset "
                         "(ddlbench platform --help) or a platform file (ddlbench platform --export h200 -o FILE, "
                         "edited)", sweep_name(p, "--platform")), 2;
-    if (sim && (sim_owned(p, p->train_args, err, errlen) || sim_owned(p, p->add_train_args, err, errlen))) return 2;
+    int owned = sim || (!strcmp(p->backend, "mpi") && p->platform_given); /* the sweep passes the machine */
+    if (owned && (sim_owned(p, p->train_args, err, errlen) || sim_owned(p, p->add_train_args, err, errlen))) return 2;
     return 0;
 }

@@ -24,6 +24,9 @@ typedef struct sweep_params {
     const char *train_args, *add_train_args, *device, *precision, *command, *build, *out;
     long n_nodes, n_gpn, n_bucket, n_jobs, n_ring_max; /* n_gpn 0: the platform's (cli_sweep_resolve) */
     int override;           /* --override-platform: GPUs per node and profile may differ from the platform's */
+    int allreduce;          /* --allreduce: mpi's own allreduce sweep after the training launches */
+    int partial_leaf;       /* --partial-leaf: a file's leaf over --nodes partly filled, as a preset's */
+    int platform_given;     /* --platform given (cli_sweep_resolve): under mpi, passed to every launch */
     int resume, quiet, dry_run, force; /* sweep.sh's own: continue, no progress, print only, no refusal */
     int make;               /* messages name make's variables (NODES), as `make run` passes them */
     int plan, resolve, usage; /* sweep-check: print the launches / the resolved options / sweep.sh's usage */

@@ -48,6 +48,7 @@ awk -F, -v catf="$out.cat" -v listf="$out.list" -v dir="$dir" -v run="$(basename
         if (meta["platform"] != "") printf ", platform %s", meta["platform"]
         if (meta["profile"] != "") printf ", device profile %s", meta["profile"]
         printf "; up to %s nodes of %s GPUs. Data: [scaling.csv](scaling.csv) (columns: results/README.md).\n\n", meta["nodes"], meta["gpus_per_node"]
+        if (meta["links"] != "") printf "Links at %s nodes: %s.\n\n", meta["nodes"], meta["links"]
         if (meta["backend"] == "model")
             print "**Modelled, not simulated:** every row below is `ddlbench model --train` (the α-β-γ model of the step, harness/sim/perf_step.h; checked against the simulation in tests/sim_speed.sh), labelled `model` in the CSV.\n"
         print "## Scaling efficiency at the largest GPU count\n"

@@ -53,7 +53,11 @@ cal=""; [ -s "$dir/smpi.cfg" ] && cal=$(cat "$dir/smpi.cfg")
 # sim.env: a calibrated platform's copy costs by working set (the exchange's, the plain copy's) and
 # per-call overhead, the poll slack, the fresh-page cost and the whole-message cost between nodes
 # (kernels/sim.h), read by the simulated ranks from these six; none without the file (a preset: none).
+# And the machine itself (DDL_SIM_PLATFORM, DDL_SIM_GPUS_PER_NODE: `ddlbench platform` writes them for a
+# preset or a file): a program given no --platform takes its links from them (platform_env), so libddl's
+# segments are sized from the same links whether or not --platform is repeated.
 DDL_SIM_WS_COPY="" DDL_SIM_COPY="" DDL_SIM_CALL_OVERHEAD="" DDL_SIM_POLL_SLACK="" DDL_SIM_FAULT="" DDL_SIM_WHOLE=""
+DDL_SIM_PLATFORM="" DDL_SIM_GPUS_PER_NODE=""
 if [ -s "$dir/sim.env" ]; then
     DDL_SIM_WS_COPY=$(sed -n 's/^DDL_SIM_WS_COPY=//p' "$dir/sim.env")
     DDL_SIM_COPY=$(sed -n 's/^DDL_SIM_COPY=//p' "$dir/sim.env")
@@ -61,8 +65,11 @@ if [ -s "$dir/sim.env" ]; then
     DDL_SIM_POLL_SLACK=$(sed -n 's/^DDL_SIM_POLL_SLACK=//p' "$dir/sim.env")
     DDL_SIM_FAULT=$(sed -n 's/^DDL_SIM_FAULT=//p' "$dir/sim.env")
     DDL_SIM_WHOLE=$(sed -n 's/^DDL_SIM_WHOLE=//p' "$dir/sim.env")
+    DDL_SIM_PLATFORM=$(sed -n 's/^DDL_SIM_PLATFORM=//p' "$dir/sim.env")
+    DDL_SIM_GPUS_PER_NODE=$(sed -n 's/^DDL_SIM_GPUS_PER_NODE=//p' "$dir/sim.env")
 fi
 export DDL_SIM_WS_COPY DDL_SIM_COPY DDL_SIM_CALL_OVERHEAD DDL_SIM_POLL_SLACK DDL_SIM_FAULT DDL_SIM_WHOLE
+export DDL_SIM_PLATFORM DDL_SIM_GPUS_PER_NODE
 # network/TCP-gamma: SimGrid caps a flow at window / (2 x latency), 4 MiB by default: 350 GB/s over a
 # 6 us NDR route, under the 400 GB/s of an H200 node's NICs. The alpha-beta-gamma model and RDMA
 # have no such window, so it is raised out of the way (no slower platform reaches it).

@@ -9,7 +9,8 @@
 # launch goes through launch.sh. The logic is ddlbench's: `sweep-check` checks the options
 # (one set of limits) and plans the launches, `merge` rewrites scaling.csv and scaling.json from
 # raw/*.csv after each launch. This script launches up to --jobs at once and reports progress; each
-# launch writes its CSV whole, so an interrupted sweep keeps what finished (--resume).
+# launch writes its CSV whole, so an interrupted sweep keeps what finished (--resume). Under mpi with
+# --allreduce (make run passes it), the allocation's own allreduce sweep follows at each GPU count.
 set -u
 cmdline="sh harness/scripts/sweep.sh"
 for a in "$@"; do case $a in ""|*[!A-Za-z0-9_./:,=+-]*) a="'$a'";; esac; cmdline="$cmdline $a"; done
@@ -53,7 +54,11 @@ eval "$res"
 gpn=$gpus_per_node bucket=$bucket_mb ringmax=$sim_ring_max dry=$dry_run override=""
 SEC_PER_KUNIT=$sec_per_kunit part="--override-platform --partial-leaf" # a point: part of a node or leaf
 [ "$override_platform" = 1 ] && override=--override-platform
+[ "$partial_leaf" = 1 ] && override="$override --partial-leaf" # a file's leaf over NODES, partly filled
 [ -z "$add_train_args" ] || train_args="$train_args $add_train_args"
+# mpi: a platform given is the allocation's machine, passed to every launch (auto's cost model, libddl's
+# segments; its GPUs per node were checked against the allocation's); none given, none passed
+[ "$backend" = mpi ] && [ "$platform_given" = 0 ] && platform=""
 [ -x "$build/ddlbench" ] || [ "$dry" = 1 ] || bad --build "$build/ddlbench not built (make all)"
 if [ "$backend" = mpi ]; then # which launcher places the ranks (merge's provenance; launch.sh's refusal)
     DDL_LAUNCHER=$(sh "$here/launch.sh" --which -b mpi -n 1 2>&1) || die "$DDL_LAUNCHER"
@@ -138,9 +143,10 @@ while read -r _ w model batch g nn gp rm; do
 done <<EOF
 $plan
 EOF
-[ "$dry" = 1 ] && exit 0
+[ "$dry" = 1 ] && { [ "$backend$allreduce" = mpi1 ] && allreduce_sweep; exit 0; }
 reap 1
 ls "$out"/raw/*.csv >/dev/null 2>&1 && sweep merge "$out" # also when --resume found every configuration done
+[ "$backend$allreduce" = mpi1 ] && allreduce_sweep # the allocation's own busbw at each scale (run_allreduce.sh joins them)
 failures
 [ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
 sh "$here/summary.sh" "$out/scaling.csv" "$build/ddlbench" # the catalogue from this build's ddlbench

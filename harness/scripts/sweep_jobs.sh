@@ -33,10 +33,42 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
     # one launcher (launch.sh): sim on the launch's platform folder (made by platform_dir before it
     # started), mpi on this machine or placed on the allocation's nodes, emu on the sweep's cluster
     [ "$backend" = sim ] && set -- "$@" --profile "$profile" --platform "$platform" --gpus-per-node "$gp" $part
+    [ "$backend" = mpi ] && [ -n "$platform" ] && set -- "$@" --platform "$platform" --gpus-per-node "$gp" $part
     lb=$backend; case $backend in sim) lb=simulated;; emu) lb=emulated;; esac
     # shellcheck disable=SC2046 # one word or none
     sh "$here/launch.sh" $([ "$dry" = 1 ] && echo --dry-run) -b "$lb" -n "$r" -g "$gp" -p "$out/platforms/$nn-$gp" \
         -e sweep "$exe" "$@"
+}
+
+# allreduce_launch ranks gpus_per_node csv: mpi: the allocation's own allreduce sweep at one scale (issue
+# 48 item 3), nccl-tests' sizes 1K..64M by 8, every algorithm of the sweep, on the launch's nodes (the
+# platform, when given, sizes libddl's segments as in the training launches); the CUDA build's device
+# buffers under --device gpu. run_allreduce.sh joins the CSVs into the run's allreduce.csv.
+allreduce_launch() {
+    l_n=$1 l_g=$2
+    set -- allreduce -a "$algos" -b 1K -e 64M -f 8 -w 2 -n 10 --csv "$3"
+    [ "$device" = gpu ] && set -- "$@" --device gpu
+    [ -n "$platform" ] && set -- "$@" --platform "$platform" --gpus-per-node "$l_g"
+    # shellcheck disable=SC2046 # one word or none
+    sh "$here/launch.sh" $([ "$dry" = 1 ] && echo --dry-run) -b mpi -n "$l_n" -g "$l_g" "$exe" "$@"
+}
+# allreduce_sweep: allreduce_launch at each GPU count of the plan from 2 up, one at a time after the
+# training launches, each into OUT/allreduce/allreduce-G.csv (kept by --resume); a failure is said and
+# makes the sweep's status 1, the others still run
+allreduce_sweep() {
+    [ "$dry" = 1 ] || mkdir -p "$out/allreduce" || return 1
+    for a_s in $(echo "$plan" | awk '$5 >= 2 { print $5 ":" $7 }' | sort -t: -k1,1n -u); do
+        a_g=${a_s%:*} a_gp=${a_s#*:} a_csv=$out/allreduce/allreduce-${a_s%:*}.csv
+        if [ "$dry" = 1 ]; then allreduce_launch "$a_g" "$a_gp" "$a_csv"; continue; fi
+        [ "$resume" = 1 ] && [ -s "$a_csv" ] && continue
+        a_t=$(date +%s)
+        if allreduce_launch "$a_g" "$a_gp" "$a_csv" </dev/null >"${a_csv%.csv}.log" 2>&1; then
+            [ "$quiet" = 1 ] || echo "[allreduce] $a_g GPUs ($algos, 1K-64M) took $(human $(($(date +%s) - a_t)))" >&2
+        else
+            echo "sweep.sh: the allreduce sweep at $a_g GPUs failed: $(reason "${a_csv%.csv}.log") (log: ${a_csv%.csv}.log)" >&2
+            rm -f "$a_csv"; status=1
+        fi
+    done
 }
 
 # platform_dir nodes gpus_per_node: sim: the launch's platform folder, made in the foreground before the

@@ -44,7 +44,7 @@ static const preset_row presets[] = {
      *   inter_lat 6 us: assumption (not checked). */
     { { .name = "h200", .gpus_per_node = 8, .intra_bw = 450e9, .intra_lat = 3e-6, .nic_bw = 400e9, .inter_lat = 6e-6,
         .profile = "h200" },
-      "8 H200/node, NVSwitch, its 8 NDR NICs as one 400 GB/s pipe" },
+      "one-pipe model of a DGX H200 node (dgxh200): its 8 NDR NICs as one 400 GB/s pipe, one switch" },
     /* Today's NVIDIA systems (docs/SOURCES.md §12, each number there marked sourced or assumption).
      * NVIDIA DGX-1 (V100): 8 V100 SXM2 joined pair by pair, the hybrid cube-mesh: two fully connected
      *   quads, each GPU linked to its counterpart, 0-3, 1-2, 2-3, 4-7, 5-6, 6-7, 0-4, 1-5 doubled (6
@@ -181,7 +181,7 @@ int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_
 
 void platform_describe(const platform *pf, char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "%d GPUs/node%s%s: GPU link %.4g GB/s", pf->gpus_per_node,
+    size_t n = (size_t)snprintf(buf, len, "%d GPUs/node%s%s: GPU link %.4g GB/s per GPU", pf->gpus_per_node,
                                 pf->profile[0] ? " of " : "", pf->profile, pf->intra_bw / 1e9);
     if (n < len && pf->intra_line_bw > 0)
         n += (size_t)snprintf(buf + n, len - n, " (line %.4g)", pf->intra_line_bw / 1e9);
@@ -192,11 +192,13 @@ void platform_describe(const platform *pf, char *buf, size_t len)
     if (n < len && platform_has_links(pf))
         n += (size_t)snprintf(buf + n, len - n, "; direct NVLinks of %.4g GB/s, else the host at %.4g GB/s, %.3g us",
                               pf->link_bw / 1e9, pf->host_bw / 1e9, pf->host_lat * 1e6);
-    if (n < len)
-        n += (size_t)snprintf(buf + n, len - n, "; %d NIC%s x %.4g GB/s", platform_nics(pf),
-                              platform_nics(pf) > 1 ? "s" : "", pf->nic_bw / platform_nics(pf) / 1e9);
+    if (n < len && platform_nics(pf) > 1)
+        n += (size_t)snprintf(buf + n, len - n, "; %d NICs x %.4g GB/s = %.4g GB/s per node", platform_nics(pf),
+                              pf->nic_bw / platform_nics(pf) / 1e9, pf->nic_bw / 1e9);
+    else if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, "; 1 NIC (or pipe) of %.4g GB/s per node", pf->nic_bw / 1e9);
     if (n < len && pf->nic_line_bw > 0)
-        n += (size_t)snprintf(buf + n, len - n, " (line %.4g)", pf->nic_line_bw / platform_nics(pf) / 1e9);
+        n += (size_t)snprintf(buf + n, len - n, " (line %.4g a NIC)", pf->nic_line_bw / platform_nics(pf) / 1e9);
     if (n < len) n += (size_t)snprintf(buf + n, len - n, ", %.3g us", pf->inter_lat * 1e6);
     if (n < len && pf->leaf_nodes)
         snprintf(buf + n, len - n, "; leaves of %d nodes%s, %.3g:1, spine %.3g us", pf->leaf_nodes,
@@ -403,4 +405,21 @@ int platform_from_opts(const platform_opts *o, platform *pf, char *err, size_t e
     pf->nic_bw = o->inter_bw;
     pf->inter_lat = o->inter_lat;
     return platform_check(pf, err, errlen);
+}
+
+int platform_env(const char **name, long *gpus_per_node, char *err, size_t errlen)
+{
+    const char *n = getenv("DDL_SIM_PLATFORM"), *g = getenv("DDL_SIM_GPUS_PER_NODE");
+    platform pf;
+    char why[400], *end;
+    *name = NULL, *gpus_per_node = 0;
+    if (!n || !*n) return 0;
+    if (platform_lookup(&pf, n, why, sizeof why))
+        return snprintf(err, errlen, "DDL_SIM_PLATFORM (the platform folder's sim.env): %s", why), 2;
+    long v = g && *g ? strtol(g, &end, 10) : pf.gpus_per_node;
+    if (g && *g && (*end || v < 1 || v > 64))
+        return snprintf(err, errlen, "DDL_SIM_GPUS_PER_NODE (the platform folder's sim.env): expected an integer in "
+                        "1..64, got \"%.40s\"", g), 2;
+    *name = n, *gpus_per_node = v;
+    return 0;
 }

@@ -117,6 +117,12 @@ int platform_gpn_check(const char *preset, long gpus_per_node, int override, cha
 void platform_describe(const platform *pf, char *buf, size_t len);
 /* "minsky, bigbasin, ... or custom": the preset names, for messages. */
 const char *platform_preset_names(void);
+/* The machine of the platform folder a simulated program runs on, when no --platform is given: its
+ * DIR/sim.env names it (DDL_SIM_PLATFORM: the preset, or the platform file's absolute path) with the
+ * folder's GPUs per node (DDL_SIM_GPUS_PER_NODE), and simlaunch.sh exports both, so a program gets the
+ * same links whether or not --platform is repeated. *name NULL when unset; 0, or 2 with a message
+ * naming the variable (an unknown platform, a GPUs per node out of 1..64). */
+int platform_env(const char **name, long *gpus_per_node, char *err, size_t errlen);
 /* 1 if a --preset value names a platform file (has a '/' or ends in ".platform"), else 0. */
 int platform_is_file(const char *preset);
 /* 0 if every field is in range; else 2 and a message naming the field. */

@@ -268,6 +268,11 @@ int platform_file_parse(const char *text, size_t len, const char *name, platform
                  "them (inter_bw: all of a node's NICs; nic_bw: each)" : "missing key \"inter_bw\" (or nic_bw)");
         return 2;
     }
+    if (seen[K_INTER_BW] && platform_nics(&p) > 1) { /* 50GB/s meant per NIC would be taken as the node's: 8x */
+        snprintf(err, errlen, "platform file %s: inter_bw with nics = %d: ambiguous (the node's %d NICs together, or "
+                 "each?); expected nic_bw = each NIC's bandwidth (the node's is nics x nic_bw)", name, p.nics, p.nics);
+        return 2;
+    }
     if (seen[K_NIC_BW]) p.nic_bw *= platform_nics(&p), p.nic_line_bw *= platform_nics(&p);
     for (int a = 0; a < WIDE; a++) /* nvlinks at the file's gpus_per_node */
         for (int b = 0; b < WIDE; b++)

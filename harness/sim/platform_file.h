@@ -13,7 +13,8 @@
  *   inter_lat, inter_bw          the same between nodes (inter_lat >= intra_lat) (required)
  *   intra_rms_pct, inter_rms_pct the fit's relative RMS residual, % >= 0      (optional, a record)
  *   intra_points, inter_points   the sizes the fit used, >= 0                 (optional, a record)
- *   inter_bw = 50GB/s            a node's NICs together, or nic_bw = 400Gbit each (one of the two)
+ *   inter_bw = 50GB/s            a node's one NIC (or pipe), or nic_bw = 400Gbit each (one of the two;
+ *                                with nics > 1 inter_bw is refused as ambiguous: nic_bw is each NIC's)
  *   intra_line_bw = 450GB/s      the GPU link's line rate beside intra_bw, what is achieved on it:
  *   nic_line_bw = 50GB/s           a record (docs/SOURCES.md), >= the achieved rate; nic_line_bw in
  *                                  the form given for the NICs (nic_bw: each; inter_bw: together) (optional)
