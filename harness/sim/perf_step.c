@@ -36,8 +36,7 @@ typedef struct pricer {
 
 static double gemm_s(const pricer *p, const model_layer *L, int g)
 {
-    const model_gemm *x = &L->gemm[g];
-    return (L->kind == MODEL_CONV || L->kind == MODEL_FC) ? 2.0 * x->m * x->n * x->k / p->rate : 0;
+    return model_gemm_flops(L, g) / p->rate; /* conv, FC and attention's batched GEMMs; 0 for the others */
 }
 
 /* Seconds of compute: GEMMs, and with --compute full the layer's memory-bound bytes. */

@@ -7,7 +7,19 @@
  * block end's ReLU backward (the residual add's
  * gradient needs no kernel: the shortcut shares the gradient buffer, and the data-gradient GEMM adds
  * onto it with beta = 1). col2im writes a fresh gradient: in ResNets the strided downsample conv is
- * the first to write its block input's gradient (step_full.c checks the order at run time). */
+ * the first to write its block input's gradient (step_full.c checks the order at run time).
+ * Transformer layers (float32, 4 bytes an element; E = the output's elements over the batch):
+ *   embed (tokens)   fwd: ids read, rows gathered and written 8E + 4·batch·L; bwd: dY read, rows
+ *                    of the table's gradient read and written 12E
+ *   pos, segment     fwd: x and the row read, y written 12E; bwd: dY read, dX written, the
+ *                    table's gradient read and written 16E
+ *   norm             fwd: x read twice (statistics, then y), y written 12E; bwd: x, dY read twice
+ *                    (the weight gradients, then dX), dX written 20E
+ *   attn             the score matrices (batch·heads·L·L = S): fwd the softmax (mask included)
+ *                    reads the GEMM's scores and writes P, 8S; bwd reads P and dP, writes dS,
+ *                    12S; rope: q and k read and written, forward and backward, 8·(q+k)
+ *   gelu, tanh       fwd 8E; bwd 12E; swiglu: fwd reads 2E, writes E, 12E; bwd 20E
+ * Attention is unfused (the scores are materialised, as PyTorch's eager path does). */
 #include "model_bytes.h"
 
 #include <stdlib.h>
@@ -62,6 +74,23 @@ static int written_before(const model *m, int l, int k)
     return w;
 }
 
+/* A transformer layer's bytes (the table in the header), n = its output's elements. */
+static void xfmr_bytes(const model *m, const model_layer *l, int fwd, double n, double *k)
+{
+    double tokens = (double)model_batch(m) * l->out_h * l->out_w;
+    if (l->kind == MODEL_EMBED && !(l->flags & (MODEL_F_POS | MODEL_F_SEGMENT)))
+        k[MODEL_MEM_EMBED] += fwd ? 8 * n + 4 * tokens : 12 * n;
+    else if (l->kind == MODEL_EMBED) k[MODEL_MEM_EMBED] += fwd ? 12 * n : 16 * n;
+    else if (l->kind == MODEL_NORM) k[MODEL_MEM_NORM] += fwd ? 12 * n : 20 * n;
+    else if (l->kind == MODEL_ACT && l->act == MODEL_ACT_SWIGLU) k[MODEL_MEM_ACT] += fwd ? 12 * n : 20 * n;
+    else if (l->kind == MODEL_ACT) k[MODEL_MEM_ACT] += fwd ? 8 * n : 12 * n;
+    else if (l->kind == MODEL_ATTN) {
+        double s = (double)model_batch(m) * l->heads * l->out_h * l->out_h, dh = (double)l->out_c / l->heads;
+        k[MODEL_MEM_SOFTMAX] += fwd ? 8 * s : 12 * s;
+        if (l->flags & MODEL_F_ROPE) k[MODEL_MEM_ACT] += 8 * tokens * dh * (l->heads + l->kv_heads);
+    }
+}
+
 /* Layer i's bytes in pass `pass`, added per kind of work into k[MODEL_MEM_KINDS]. */
 static void layer_bytes(const model *m, int i, int pass, double *k)
 {
@@ -88,6 +117,12 @@ static void layer_bytes(const model *m, int i, int pass, double *k)
         else if (model_window(m, l, &g)) break;
         else if (l->avg) k[MODEL_MEM_POOL] += kern_bytes_avgpool_win(&g);
         else k[MODEL_MEM_POOL] += fwd ? kern_bytes_maxpool_fwd(&g) : kern_bytes_maxpool_bwd(&g);
+        break;
+    case MODEL_EMBED:
+    case MODEL_NORM:
+    case MODEL_ATTN:
+    case MODEL_ACT:
+        xfmr_bytes(m, l, fwd, n, k);
         break;
     case MODEL_ADD: /* forward: a copy of the first input, then the others added; backward: a copy or add each */
     case MODEL_CONCAT: /* each input copied in, and its gradient slice copied (or added) out */
@@ -128,7 +163,8 @@ void model_mem_by_kind(const model *m, double *k)
 const char *model_mem_kind_name(int kind)
 {
     static const char *const names[MODEL_MEM_KINDS] = { "batchnorm", "relu", "residual_add", "im2col_col2im",
-                                                        "pooling", "fc_bias", "sgd_momentum", "copy" };
+                                                        "pooling", "fc_bias", "sgd_momentum", "copy",
+                                                        "embedding", "norm", "softmax", "activation" };
     return kind >= 0 && kind < MODEL_MEM_KINDS ? names[kind] : "?";
 }
 

@@ -153,6 +153,12 @@ int step_full_create(const step_full_io *io, step_full **out, char *err, size_t 
     f->gbuf = malloc((size_t)n * sizeof *f->gbuf), f->slot = malloc((size_t)n * sizeof *f->slot);
     f->written = calloc((size_t)n, 1);
     if (!f->act || !f->aux || !f->gbuf || !f->slot || !f->written) goto nomem;
+    for (int l = 0; l < n; l++)
+        if (model_layer_at(io->m, l)->kind >= MODEL_EMBED || model_layer_at(io->m, l)->flags) {
+            snprintf(err, errlen, "--compute full: %s has transformer layers (%s), which run as GEMMs only; "
+                     "expected --compute gemm", model_name(io->m), model_layer_at(io->m, l)->name);
+            goto out;
+        }
     if (lay_out(f)) {
         snprintf(err, errlen, "--compute full: %s has a data flow the step cannot run (internal error)",
                  model_name(io->m));
