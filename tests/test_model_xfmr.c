@@ -102,7 +102,8 @@ static void test_kinds(void)
           "small decoder: %lld parameters", model_param_count(m));
     double e = 3.0 * 6 * 16, s = 3.0 * 4 * 6 * 6;
     CHECK(model_mem_bytes(m, 2, MODEL_FWD) == 12 * e && model_mem_bytes(m, 2, 1) == 20 * e, "norm bytes");
-    CHECK(model_mem_bytes(m, 4, MODEL_FWD) == 8 * s + 8 * 18 * 4 * 6 && model_mem_bytes(m, 4, 1) == 12 * s + 8 * 18 * 4 * 6,
+    double rope = 8.0 * 18 * 4 * 6; /* q and k: 18 positions x 4 x (4 + 2) heads */
+    CHECK(model_mem_bytes(m, 4, MODEL_FWD) == 8 * s + rope && model_mem_bytes(m, 4, 1) == 12 * s + rope,
           "attention bytes: softmax over the scores, rope on q and k");
     CHECK(model_mem_bytes(m, 0, MODEL_FWD) == 8 * e + 4 * 18, "embedding gather bytes");
     model_free(m);

@@ -7,7 +7,8 @@
  *   the layer table (this file)       ddlbench model [layers] --model resnet50 [--batch 32] [--image-size 224]
  *   a built-in model description      ddlbench model text --model vgg16   (a start for a --model FILE)
  *   one allreduce's α-β-γ cost        ddlbench model cost --algo ring,ddl ...  (cli_cost.c; old: model --algo)
- *   a training step on the model      ddlbench model train ...                (cli_model_train.c; old: --train) */
+ *   a training step on the model      ddlbench model train ...                (cli_model_train.c; old: --train)
+ *   per-rank memory under sharding    ddlbench model memory --shard ...       (cli_model_memory.c) */
 #include "cli.h"
 #include "gemm.h"
 #include "guard.h"
@@ -59,6 +60,7 @@ static void usage(FILE *f)
                "       ddlbench model text [--model NAME]  the built-in network's model description (docs/MODELS.md)\n"
                "       ddlbench model train ...   a whole training step on the alpha-beta-gamma model, train's CSV\n"
                "       ddlbench model cost ...    the alpha-beta-gamma cost of one allreduce\n"
+               "       ddlbench model memory ...  per-rank memory of parameters, gradients and optimizer state\n"
                "  (old spellings: model --train ..., model --algo LIST ...; ddlbench model train --help)\n"
                "  Prints the layers of a network: trainable tensors, parameters, and the GEMMs of each conv/FC\n"
                "  in the im2col view (M = out channels, N = batch x H_out x W_out, K = in channels x kh x kw),\n"
@@ -254,6 +256,7 @@ int cli_model_main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     if (!strcmp(mode, "train") || !strcmp(mode, "--train")) return cli_model_train(argc, argv);
     if (!strcmp(mode, "cost") || !strcmp(mode, "--algo")) return cli_model_cost(argc, argv);
+    if (!strcmp(mode, "memory")) return cli_model_memory(argc - 1, argv + 1);
     int text = !strcmp(mode, "text");
     if (!strcmp(mode, "layers") || text) argc--, argv++;
     int rc = parse_opts(argc, argv, &o, err, sizeof err);
