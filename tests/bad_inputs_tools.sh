@@ -41,6 +41,9 @@ rows <<EOF
 -- ddlbench model --train --preset minsky --nodes 2 --bucket-mb -1
 -- ddlbench model --train --preset minsky --nodes 2 --frobnicate 1
 -- ddlbench model --train --nodes 2 --profile /nonexistent.profile
+-- ddlbench model train --preset minsky --nodes 2 -a nccl-tree --shard full ## --shard full
+-- ddlbench model train --preset minsky --nodes 2 --shard zero3 ## --shard
+-- ddlbench model train --preset minsky --nodes 2 --optimizer adagrad ## --optimizer
 # issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
 -- ddlbench calibrate --network --name 'a b' ## --name
 -- ddlbench platform --preset $tmp/hex.platform --nodes 2 ## decimal
