@@ -2,10 +2,20 @@
  * docs/MODELS.md) and the shipped transformers (model_xfmr.c): parameter totals against the
  * published configurations, counted here by hand from the config (docs/SOURCES.md §4); the shapes
  * and GEMMs of each kind (linear per position, attention's batched QKᵀ, tied weights, first
- * position, SwiGLU); the non-GEMM bytes per kind; and bad files, one line naming FILE:LINE. */
+ * position, SwiGLU); the non-GEMM bytes per kind; bad files, one line naming FILE:LINE; and the full
+ * step's forward and backward on the host kernels (kernels/layers_xfmr.c): every kind's parameter
+ * gradients against central finite differences of the implied loss, in a small decoder (tied head,
+ * RMS norm, grouped-query causal attention with rotary positions, SwiGLU, GELU) and a small encoder
+ * (positions and segments, layer norm, attention, dropout, a first-position pooler with tanh). */
+#include "layers.h"
 #include "model.h"
 #include "model_bytes.h"
+#include "step_full.h"
+#include "step_mem.h"
 #include "test.h"
+
+#define STEP_FULL_TEST_SEED 11u
+#include "step_full_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,10 +111,12 @@ static void test_kinds(void)
     CHECK(model_param_count(m) == 50 * 16 + 8 * 16 + 16 + (32 * 16 + 32) + 16 * 16 + 24 * 16 + 12 * 16,
           "small decoder: %lld parameters", model_param_count(m));
     double e = 3.0 * 6 * 16, s = 3.0 * 4 * 6 * 6;
-    CHECK(model_mem_bytes(m, 2, MODEL_FWD) == 12 * e && model_mem_bytes(m, 2, 1) == 20 * e, "norm bytes");
-    double rope = 8.0 * 18 * 4 * 6; /* q and k: 18 positions x 4 x (4 + 2) heads */
-    CHECK(model_mem_bytes(m, 4, MODEL_FWD) == 8 * s + rope && model_mem_bytes(m, 4, 1) == 12 * s + rope,
-          "attention bytes: softmax over the scores, rope on q and k");
+    /* the norm's input (wpe) is also read by the later add, whose gradient comes first: the scratch add */
+    CHECK(model_mem_bytes(m, 2, MODEL_FWD) == 12 * e && model_mem_bytes(m, 2, 1) == 20 * e + 12 * e, "norm bytes");
+    double hd = 6.0 * 4, heads = 3.0 * 4; /* a head's L x dh; batch x heads of them */
+    CHECK(model_mem_bytes(m, 4, MODEL_FWD) == 8 * s + heads * (24 + 8) * hd &&
+              model_mem_bytes(m, 4, 1) == 12 * s + heads * (24 + 8 + 36) * hd + 4 * 32 * 18,
+          "attention bytes: split, softmax, merge; backward the packed gradient zeroed first");
     CHECK(model_mem_bytes(m, 0, MODEL_FWD) == 8 * e + 4 * 18, "embedding gather bytes");
     model_free(m);
     static const char bert[] = "embed w in=tokens vocab=10 out=8 seq=5\npos t n=2 segment\nnorm ln\n"
@@ -162,8 +174,80 @@ static void test_texts(void)
     }
 }
 
+static const char decoder[] = "embed tok in=tokens vocab=11 out=8 seq=5\npos wpe n=6\nnorm ln1 rms\n"
+                               "linear qkv out=16 bias\nattn core heads=2 kv=1 causal rope\nlinear proj out=8\n"
+                               "add res in=wpe,proj\nnorm ln2\nlinear up out=12\nswiglu act\nlinear down out=8\n"
+                               "add res2 in=res,down\ngelu g\nlinear head out=11 tied=tok\n";
+static const char encoder[] = "embed w in=tokens vocab=9 out=8 seq=4\npos p n=4\npos s n=2 segment\nnorm ln\n"
+                               "linear qkv out=24 bias\nattn a heads=2\nlinear o out=8 bias\ndropout d\n"
+                               "add r in=ln,d\nnorm ln2\nlinear pool out=6 bias first\ntanh t\n";
+
+/* Every named tensor's largest-gradient element against a central difference (5%, as test_model_dag). */
+static void fd_model(const char *text, const char *const *names, int nnames)
+{
+    model *m = NULL;
+    step_full *f = NULL;
+    char path[64], err[256];
+    if (build_text(text, 2, &m, path, sizeof path)) {
+        CHECK(0, "build: %s", merr);
+        return;
+    }
+    int n = model_layer_count(m), nt = model_tensor_count(m), rc = 0;
+    size_t total = (size_t)model_param_count(m), *off = malloc((size_t)nt * sizeof *off), o = 0;
+    size_t nout = (size_t)model_out_elems(m, model_layer_at(m, n - 1));
+    float *params = malloc(total * 4), *grads = calloc(total, 4);
+    for (int t = 0; t < nt; o += (size_t)model_tensor_at(m, t)->numel, t++) {
+        const model_tensor *T = model_tensor_at(m, t);
+        const model_layer *L = model_layer_at(m, T->layer);
+        off[t] = o;
+        for (long long i = 0; i < T->numel; i++)
+            params[o + i] = L->kind == MODEL_NORM ? (strstr(T->name, "bias") ? 0.1f * rnd() : 1.0f + 0.2f * rnd())
+                            : strstr(T->name, "bias") ? 0.1f * rnd() : 0.5f * rnd();
+    }
+    step_full_io io = { m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb,
+                        NULL };
+    CHECK(step_full_create(&io, &f, err, sizeof err) == 0, "create: %s", err);
+    if (f) {
+        float *d = step_full_loss_grad(f);
+        double other = 0;
+        for (size_t i = 0; i < nout; i++) d[i] = rnd();
+        rc = step_full_forward(f, &other, err, sizeof err);
+        step_full_begin_backward(f);
+        for (int l = n - 1; l >= 0 && !rc; l--) rc = step_full_backward_layer(f, l, &other, err, sizeof err);
+        CHECK(rc == 0, "forward and backward: %s", err);
+        for (int k = 0; !rc && k < nnames; k++) {
+            int t = 0;
+            while (t < nt && strcmp(model_tensor_at(m, t)->name, names[k])) t++;
+            if (t == nt) {
+                CHECK(0, "no tensor %s", names[k]);
+                continue;
+            }
+            size_t i = off[t];
+            for (size_t j = off[t]; j < off[t] + (size_t)model_tensor_at(m, t)->numel; j++)
+                if (fabsf(grads[j]) > fabsf(grads[i])) i = j;
+            double fd = central_difference(f, params, i, n, nout, 1e-3f);
+            CHECK(fabs(fd - grads[i]) <= 0.05 * fabs(grads[i]) + 1e-4 && grads[i] != 0,
+                  "%s: backward %.6g, finite difference %.6g", names[k], grads[i], fd);
+        }
+    }
+    step_full_free(f);
+    free(off), free(params), free(grads);
+    model_free(m);
+}
+
+static void test_gradients(void)
+{
+    static const char *const dec[] = { "tok.weight", "wpe.weight", "ln1.weight", "qkv.weight", "qkv.bias",
+                                       "proj.weight", "ln2.weight", "ln2.bias", "up.weight", "down.weight" };
+    static const char *const enc[] = { "w.weight",   "p.weight", "s.weight",   "ln.weight", "ln.bias",
+                                       "qkv.weight", "o.weight", "ln2.weight", "pool.weight", "pool.bias" };
+    fd_model(decoder, dec, 10);
+    fd_model(encoder, enc, 10);
+}
+
 int main(void)
 {
+    test_gradients();
     test_shipped();
     test_kinds();
     test_bad();
