@@ -44,6 +44,7 @@ rows <<EOF
 -- ddlbench model train --preset minsky --nodes 2 -a nccl-tree --shard full ## --shard full
 -- ddlbench model train --preset minsky --nodes 2 --shard zero3 ## --shard
 -- ddlbench model train --preset minsky --nodes 2 --optimizer adagrad ## --optimizer
+-- ddlbench advise --model gpt2 --platform minsky --nodes 2 --shards --optimizer sgdm ## --optimizer
 # issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
 -- ddlbench calibrate --network --name 'a b' ## --name
 -- ddlbench platform --preset $tmp/hex.platform --nodes 2 ## decimal

@@ -21,6 +21,7 @@ typedef struct advise_in {
     double mem_gbps;      /* memory-bound kernels and SGD, 1e9 B/s (profile) */
     int full;             /* 1: the full step (train's default, and what --sim runs); 0: GEMMs only */
     double sgd_gbps;      /* SGD's own rate, 1e9 B/s (profile's sgd_gbps; 0: mem_gbps) */
+    int shard, optim;     /* sharding and optimizer (perf_step.h, shard_mem.h); 0, 0: DDP and SGD */
 } advise_in;
 
 typedef struct advise_out {
@@ -31,6 +32,7 @@ typedef struct advise_out {
     double exposed_s;     /* communication after the end of backward */
     double sgd_s;         /* the update (perf_step.h) */
     double step_s;        /* fwd + bwd + exposed + sgd */
+    double gather_wait_s; /* full sharding: compute waiting for allgathers (in fwd_s, bwd_s) */
 } advise_out;
 
 /* One setting. 0, or 2 (bad algorithm, grid, rates) / 1 (out of memory) with a message. */
