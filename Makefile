@@ -88,10 +88,10 @@ endif
 SRC        := $(sort $(wildcard collectives/*.c kernels/*.c harness/*/*.c))
 LIB_REAL   := collectives/allreduce_mpi.c
 HOST_BACK  := $(LIB_REAL) $(addprefix kernels/,reduce.c mem_host.c gemm_blas.c compute_host.c \
-              sgd.c layers.c im2col.c) harness/train/engine_thread.c \
+              sgd.c layers.c layers_xfmr.c im2col.c) harness/train/engine_thread.c \
               $(addprefix harness/common/,watchdog.c counters.c)
 SIM_BACK   := collectives/allreduce_mpi_sim.c $(addprefix kernels/,reduce_sim.c mem_sim.c \
-              gemm_sim.c compute_sim.c sgd_sim.c layers_sim.c) harness/train/engine_sim.c \
+              gemm_sim.c compute_sim.c sgd_sim.c layers_sim.c layers_xfmr_sim.c) harness/train/engine_sim.c \
               $(addprefix harness/common/,watchdog_sim.c counters_sim.c)
 CUDA_OUT   := $(addprefix kernels/,devmem_none.c gemm_blas.c compute_host.c mem_pool.c \
               layers_nodev.c)

@@ -5,6 +5,7 @@
  * Pooling and col2im gather: each output element is computed once from the inputs that reach it, in
  * a fixed order, the same order the CUDA kernels use. */
 #include "layers.h"
+#include "xfmr.h"
 
 #include <math.h>
 #include <string.h>
@@ -223,4 +224,5 @@ int kern_host_col2im(const float *col, float *x, const kern_window *g, int accum
 
 const kern_layer_ops kern_layers_host = { "host", bn_fwd, bn_bwd, relu_fwd, relu_bwd, add, maxpool_fwd, maxpool_bwd,
                                           avgpool_fwd, avgpool_bwd, bias_fwd, bias_bwd, kern_host_im2col,
-                                          kern_host_col2im, sgd_momentum, avgpool_win_fwd, avgpool_win_bwd, copy };
+                                          kern_host_col2im, sgd_momentum, avgpool_win_fwd, avgpool_win_bwd, copy,
+                                          &kern_xfmr_host };

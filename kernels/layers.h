@@ -91,6 +91,7 @@ typedef struct kern_layer_ops {
     int (*avgpool_win_fwd)(const float *x, float *y, const kern_window *g);
     int (*avgpool_win_bwd)(const float *dy, float *dx, const kern_window *g);
     int (*copy)(float *y, const float *x, size_t n); /* y = x (concat, dropout as identity) */
+    const struct kern_xfmr_ops *xfmr; /* transformer layers (xfmr.h); NULL: none (the device tables) */
 } kern_layer_ops;
 
 extern const kern_layer_ops kern_layers_host;   /* layers.c (real) or layers_sim.c (simulated) */

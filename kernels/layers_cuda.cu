@@ -258,7 +258,7 @@ template <class T> static const kern_layer_ops *table(const char *name)
     static const kern_layer_ops ops = { name, bn_fwd<T>, bn_bwd<T>, relu_fwd<T>, relu_bwd<T>, add<T>, lc_maxpool_fwd<T>,
                                         lc_maxpool_bwd<T>, avgpool_fwd<T>, avgpool_bwd<T>, bias_fwd<T>, bias_bwd<T>,
                                         lc_im2col<T>, lc_col2im<T>, sgd_momentum, lc_avgpool_win_fwd<T>,
-                                        lc_avgpool_win_bwd<T>, copy<T> };
+                                        lc_avgpool_win_bwd<T>, copy<T>, NULL }; /* no transformer kernels (xfmr.h) */
     return &ops;
 }
 

@@ -5,6 +5,7 @@
 #include "compute.h"
 #include "layers.h"
 #include "sim.h"
+#include "xfmr.h"
 
 static int charge(double bytes)
 {
@@ -100,4 +101,5 @@ static int copy(float *y, const float *x, size_t n) { (void)y, (void)x; return c
 
 const kern_layer_ops kern_layers_host = { "simulated", bn_fwd, bn_bwd, relu_fwd, relu_bwd, add, maxpool_fwd,
                                           maxpool_bwd, avgpool_fwd, avgpool_bwd, bias_fwd, bias_bwd, im2col,
-                                          col2im, sgd_momentum, avgpool_win, avgpool_win, copy };
+                                          col2im, sgd_momentum, avgpool_win, avgpool_win, copy,
+                                          &kern_xfmr_host };

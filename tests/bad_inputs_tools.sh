@@ -5,11 +5,21 @@
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
 
+printf 'embed e in=tokens vocab=9 out=12 seq=4\nlinear q out=36\nattn a heads=5\nlinear o out=12\n' >"$tmp/heads.txt"
+printf 'embed e in=tokens vocab=9 out=12 seq=0\nlinear o out=4\n' >"$tmp/seq0.txt"
 rows <<EOF
 # one bad value per option
 -- ddlbench model --model nosuch
 -- ddlbench model --batch 0
 -- ddlbench model --image-size 31
+-- ddlbench model memory --shard fulll ## --shard
+-- ddlbench model memory --optimizer adamw ## --optimizer
+-- ddlbench model memory --precision fp8 ## --precision
+-- ddlbench model memory --ranks 0 ## --ranks
+-- ddlbench model memory --ranks 6 --shard-group 4 ## --shard-group
+-- ddlbench model memory --model gpt2 --params 1e9 ## --params
+-- ddlbench model memory --model $tmp/heads.txt ## heads.txt:3
+-- ddlbench model memory --model $tmp/seq0.txt ## seq0.txt:1
 -- ddlbench model --time --reps 0
 -- ddlbench model --algo nosuch --bytes 1M --preset minsky --nodes 2
 -- ddlbench model --algo ring --bytes 1Z --preset minsky --nodes 2
@@ -31,6 +41,10 @@ rows <<EOF
 -- ddlbench model --train --preset minsky --nodes 2 --bucket-mb -1
 -- ddlbench model --train --preset minsky --nodes 2 --frobnicate 1
 -- ddlbench model --train --nodes 2 --profile /nonexistent.profile
+-- ddlbench model train --preset minsky --nodes 2 -a nccl-tree --shard full ## --shard full
+-- ddlbench model train --preset minsky --nodes 2 --shard zero3 ## --shard
+-- ddlbench model train --preset minsky --nodes 2 --optimizer adagrad ## --optimizer
+-- ddlbench advise --model gpt2 --platform minsky --nodes 2 --shards --optimizer sgdm ## --optimizer
 # issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
 -- ddlbench calibrate --network --name 'a b' ## --name
 -- ddlbench platform --preset $tmp/hex.platform --nodes 2 ## decimal

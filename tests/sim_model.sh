@@ -134,6 +134,8 @@ train_split resnet50 2 64
 train_split resnet101 1 96
 train_split vgg16 1 64       # conv biases, FC over a map, dropout
 train_split inception3 1 96  # asymmetric windows, windowed average pools, concats
+train_split gpt2 2 224        # transformers: embeddings, norms, attention per head, GELU, tied head
+train_split llama3.2-1b 1 224 # RMS norm, grouped-query attention with rope, SwiGLU
 "$BUILD/ddlbench" model text --model inception3 >"$tmp/inception3.txt"
 train_split "$tmp/inception3.txt" 1 80  # a model file
 echo "$passed passed, $failed failed"

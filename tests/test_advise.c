@@ -59,7 +59,7 @@ int main(void)
               platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0,
           "setup");
     if (!m) return TEST_REPORT();
-    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0, NULL }; /* GEMMs only: backward checked by hand */
+    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0, NULL, 0, 0 }; /* GEMMs only: backward checked by hand */
     advise_out one, b25, b25auto, bad;
     CHECK(advise_eval(&in, 0, 0, &one, err, sizeof err) == 0, "one bucket: %s", err);
     double want = bwd_by_hand(m, in.gemm_flops), ar;
@@ -70,6 +70,15 @@ int main(void)
           "one bucket exposes its whole allreduce: %g vs %g", one.exposed_s, ar);
     CHECK(fabs(one.step_s - (one.fwd_s + one.bwd_s + one.exposed_s + one.sgd_s)) < 1e-12, "step = sum of parts");
     CHECK(advise_eval(&in, (size_t)25 << 20, (size_t)1 << 20, &b25, err, sizeof err) == 0, "25 MiB: %s", err);
+    advise_in sh = in; /* full sharding: the allgathers' waits reported; the step's parts still add up */
+    advise_out fullsh;
+    sh.shard = 3, sh.optim = 1; /* SHARD_FULL, OPTIM_ADAM (shard_mem.h) */
+    CHECK(advise_eval(&sh, (size_t)25 << 20, (size_t)1 << 20, &fullsh, err, sizeof err) == 0 &&
+              fullsh.gather_wait_s >= 0 && fullsh.gather_wait_s < fullsh.fwd_s + fullsh.bwd_s &&
+              fabs(fullsh.step_s - (fullsh.fwd_s + fullsh.bwd_s + fullsh.exposed_s + fullsh.sgd_s)) < 1e-12,
+          "full sharding: %s", err);
+    sh.algo = "nccl-tree";
+    CHECK(advise_eval(&sh, (size_t)25 << 20, (size_t)1 << 20, &fullsh, err, sizeof err) == 2, "nccl-tree cannot shard");
     CHECK(b25.exposed_s < one.exposed_s && b25.exposed_s >= 0 && b25.comm_s > b25.exposed_s,
           "buckets hide communication");
     size_t counts[400];

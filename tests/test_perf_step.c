@@ -5,6 +5,7 @@
 #include "bucket.h"
 #include "perf_cost.h"
 #include "perf_step.h"
+#include "shard_mem.h"
 #include "test.h"
 
 #include <math.h>
@@ -29,6 +30,47 @@ static double gemm_seconds(const model *m, double gflops)
     return t;
 }
 
+/* Sharding (perf_step.h): reduce-scatter + allgather of one bucket = its allreduce; the update on
+ * 1/p of the parameters; full: every layer's allgather twice (forward, backward), waiting counted in
+ * compute; Adam's 28 B a parameter; an algorithm without reduce-scatter refused. */
+static void test_shard(const model *m, const platform *pf, const step_inputs *base)
+{
+    char err[256];
+    step_inputs none = *base, sh = *base;
+    step_prediction a, b;
+    none.bucket_bytes = sh.bucket_bytes = 0; /* one bucket */
+    sh.shard = SHARD_OPTIMIZER;
+    int p = platform_ranks(pf);
+    double n = 4.0 * (double)model_param_count(m), ar, ar0;
+    cost_opts o = { NULL, NULL, base->gamma }, o0 = { NULL, NULL, 0 };
+    perf_cost(pf, "ring", n, &o, &ar, err, sizeof err), perf_cost(pf, "ring", n, &o0, &ar0, err, sizeof err);
+    CHECK(perf_step(m, pf, "ring", &none, &a, err, sizeof err) == 0 &&
+              perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0, "shard optimizer: %s", err);
+    CHECK(near(b.comm_s, a.comm_s) && near(a.comm_s, ar) && near(b.gather_s, ar0 / 2),
+          "one bucket: reduce-scatter + allgather %.9g = allreduce %.9g (allgather %.9g)", b.comm_s, a.comm_s,
+          b.gather_s);
+    CHECK(near(b.sgd_s, a.sgd_s / p) && near(b.step_s, b.compute_s + b.exposed_s + b.sgd_s),
+          "the update on 1/%d: %.9g vs %.9g", p, b.sgd_s, a.sgd_s);
+    sh.shard = SHARD_FULL;
+    double ag = 0;
+    for (int l = 0; l < model_layer_count(m); l++) {
+        const model_layer *L = model_layer_at(m, l);
+        double t = 0;
+        if (L->params) perf_cost(pf, "ring", 4.0 * (double)L->params, &o0, &t, err, sizeof err), ag += t;
+    }
+    CHECK(perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0 && near(b.gather_s, ag) && b.gather_wait_s >= 0 &&
+              near(b.compute_s, a.compute_s + b.gather_wait_s) && near(b.sgd_s, a.sgd_s / p),
+          "full: allgathers %.9g, expected %.9g (2 x half an allreduce per layer); wait %.9g", b.gather_s, ag,
+          b.gather_wait_s);
+    sh.shard = SHARD_NONE, sh.optim = OPTIM_ADAM;
+    CHECK(perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0 &&
+              near(b.sgd_s, 28.0 * (double)model_param_count(m) / (base->mem_gbps * 1e9)),
+          "adam: 28 B a parameter");
+    sh.shard = SHARD_GRADIENTS;
+    CHECK(perf_step(m, pf, "nccl-tree", &sh, &b, err, sizeof err) == 2 && strstr(err, "--shard gradients"),
+          "nccl-tree refused: %s", err);
+}
+
 int main(void)
 {
     model *m = NULL;
@@ -38,7 +80,7 @@ int main(void)
     }
     const double gamma = 5e-12, rate = 1000;
     step_inputs in = {
-        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0
+        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0, 0, 0
     }; /* --compute gemm */
     step_prediction s;
     platform one = { .name = "custom",
@@ -107,6 +149,7 @@ int main(void)
     CHECK(t_auto <= worst, "auto %.9g above the worst fixed algorithm %.9g", t_auto, worst);
     CHECK(perf_step(m, &four, "nosuch", &in, &s, err, sizeof err) == 2 && err[0], "unknown algorithm rejected");
 
+    test_shard(m, &four, &in);
     bucket_plan_free(&plan);
     free(counts);
     model_free(m);

@@ -26,6 +26,7 @@ int cli_calibrate_network(int argc, char **argv); /* cli_calibrate_net.c: `calib
 int cli_gpucheck_main(int argc, char **argv); /* cli_gpucheck.c */
 int cli_study_main(int argc, char **argv);     /* cli_study.c */
 int cli_model_cost(int argc, char **argv);     /* cli_cost.c: `model cost` (or --algo first) */
+int cli_model_memory(int argc, char **argv);   /* cli_model_memory.c: `model memory` (sharding) */
 int cli_model_train(int argc, char **argv);    /* cli_model_train.c: `model train` (--train) */
 int cli_json_main(int argc, char **argv);      /* cli_json.c */
 /* A whole regular file into *out (malloc'd, *len bytes; textfile_read, cli_json.c). 0, 1 out of memory, or 2

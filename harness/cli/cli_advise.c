@@ -8,6 +8,7 @@
 #include "cli_rows.h"
 #include "opts.h"
 #include "profile.h"
+#include "shard_mem.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -30,6 +31,8 @@ static int algo_check(const char *v, char *want, size_t wantlen)
     return 1;
 }
 
+static const char *const optims[] = { "sgd", "adam", "lamb", NULL };
+
 static const opt_row rows[] = {
     { .name = "--gpus", .type = OPT_LONG, .min = 1, .max = PLATFORM_MAX_HOSTS, .off = offsetof(advise_opts, gpus),
       .help = "GPUs (ranks) in all: a multiple of the GPUs per node, or fewer than one node\n(instead of --nodes)" },
@@ -46,6 +49,11 @@ static const opt_row rows[] = {
     { .name = "--sim", .type = OPT_FLAG, .off = offsetof(advise_opts, sim),
       .help = "also run the grid in the simulator (build/sim/ddlbench-sim; one launch\nper first-bucket size) and "
               "advise from its figures" },
+    { .name = "--shards", .type = OPT_FLAG, .off = offsetof(advise_opts, shards),
+      .help = "also every sharding (none, optimizer, gradients, full) with every algorithm that\nhas reduce-scatter "
+              "and allgather: the communication left unhidden and the memory a GPU" },
+    { .name = "--optimizer", .type = OPT_CHOICE, .choices = optims, .off = offsetof(advise_opts, optim),
+      .unit = "sgd|adam|lamb", .help = "the optimizer of --shards (default sgd)" },
     { .name = "--sim-exe", .type = OPT_STRING, .unit = "PATH", .off = offsetof(advise_opts, sim_exe),
       .help = "the simulation binary (default: sim/ddlbench-sim beside this one)" },
 };
@@ -204,6 +212,44 @@ static void print_advice(const advise_opts *o, const advise_out *cells, const do
     if (ddp < 0) printf("  PyTorch DDP:  (not advised: --firsts has no 1, DDP's fixed first bucket)\n");
 }
 
+/* --shards: every sharding with every algorithm that has reduce-scatter, allgather and a cost model,
+ * at a 25 MiB cap and a 1 MiB first bucket (DDP's): the communication the step does not hide
+ * (exposed, plus full sharding's compute waiting on allgathers) and each GPU's memory (fp32, as the
+ * step is priced; shard_mem.h). The advice: the least unhidden communication, then the least memory. */
+static int print_shards(const advise_opts *o, const advise_in *base)
+{
+    char err[256];
+    double best = -1, best_mem = 0;
+    const char *best_algo = NULL;
+    int best_mode = 0, p = platform_ranks(base->pf);
+    printf("# sharding (--optimizer %s, fp32; bucket cap 25 MiB, first 1 MiB): unhidden = exposed + waits for "
+           "allgathers\n#  %-10s %-10s %12s %10s %14s\n", optim_name(o->optim), "algo", "shard", "unhidden_ms",
+           "step_ms", "memory_GB_gpu");
+    for (int a = 0; a < ddl_algo_count(); a++) {
+        unsigned fl = ddl_algo_flags(a);
+        if (!(fl & DDL_ALGO_COST) || !(fl & DDL_ALGO_RSAG)) continue;
+        for (int s = 0; s < SHARD_MODES; s++) {
+            advise_in in = *base;
+            advise_out c;
+            shard_bytes mb;
+            in.algo = ddl_algo_name(a), in.shard = s, in.optim = o->optim;
+            if (advise_eval(&in, 25u << 20, 1u << 20, &c, err, sizeof err))
+                return fprintf(stderr, "ddlbench advise: --shards: %s\n", err), 2;
+            shard_mem(model_param_count(in.m), 0, s, o->optim, PREC_FP32, p, &mb);
+            double un = c.exposed_s + c.gather_wait_s;
+            printf("   %-10s %-10s %12.3f %10.3f %14.3f\n", in.algo, shard_mode_name(s), un * 1e3, c.step_s * 1e3,
+                   mb.total / 1e9);
+            if (best < 0 || un < best - 1e-12 || (un <= best + 1e-12 && mb.total < best_mem))
+                best = un, best_mem = mb.total, best_algo = in.algo, best_mode = s;
+        }
+    }
+    if (best_algo)
+        printf("best sharding: --shard %s with %s: %.3f ms of communication unhidden, %.3f GB a GPU of parameters, "
+               "gradients and %s state\n", shard_mode_name(best_mode), best_algo, best * 1e3, best_mem / 1e9,
+               optim_name(o->optim));
+    return 0;
+}
+
 static int run(const advise_opts *o, const platform *pf, const advise_in *in, advise_out *cells, double *exposed,
                double *simx)
 {
@@ -272,7 +318,7 @@ int cli_advise_main(int argc, char **argv)
     if (model_create(o.model, (int)o.batch, (int)o.image, &m, merr, sizeof merr))
         return fprintf(stderr, "ddlbench advise: %s\n", merr), 2;
     advise_in in = { m,           &pf, o.algo,     profile_gemm_gflops(&pr) * 1e9, pr.reduce_ns_per_byte * 1e-9,
-                     pr.mem_gbps, 1,   pr.sgd_gbps, &pr };
+                     pr.mem_gbps, 1,   pr.sgd_gbps, &pr, 0, 0 };
     size_t n = (size_t)o.ncaps * (size_t)o.nfirsts;
     advise_out *cells = malloc(n * sizeof *cells);
     double *exposed = malloc(n * sizeof *exposed), *simx = malloc(n * sizeof *simx);
@@ -282,6 +328,7 @@ int cli_advise_main(int argc, char **argv)
         goto out;
     }
     rc = run(&o, &pf, &in, cells, exposed, simx);
+    if (!rc && o.shards) rc = print_shards(&o, &in);
 out:
     free(cells);
     free(exposed);

@@ -15,6 +15,7 @@ typedef struct advise_opts {
     int ncaps, nfirsts;
     int sim;                             /* --sim */
     int override;                        /* --override-platform */
+    int shards, optim;                   /* --shards, --optimizer (OPTIM_*) */
     char listbuf[2][256];
 } advise_opts;
 

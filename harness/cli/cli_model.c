@@ -7,7 +7,8 @@
  *   the layer table (this file)       ddlbench model [layers] --model resnet50 [--batch 32] [--image-size 224]
  *   a built-in model description      ddlbench model text --model vgg16   (a start for a --model FILE)
  *   one allreduce's α-β-γ cost        ddlbench model cost --algo ring,ddl ...  (cli_cost.c; old: model --algo)
- *   a training step on the model      ddlbench model train ...                (cli_model_train.c; old: --train) */
+ *   a training step on the model      ddlbench model train ...                (cli_model_train.c; old: --train)
+ *   per-rank memory under sharding    ddlbench model memory --shard ...       (cli_model_memory.c) */
 #include "cli.h"
 #include "gemm.h"
 #include "guard.h"
@@ -60,6 +61,7 @@ static void usage(FILE *f)
                "       ddlbench model text [--model NAME]  the built-in network's model description (docs/MODELS.md)\n"
                "       ddlbench model train ...   a whole training step on the alpha-beta-gamma model, train's CSV\n"
                "       ddlbench model cost ...    the alpha-beta-gamma cost of one allreduce\n"
+               "       ddlbench model memory ...  per-rank memory of parameters, gradients and optimizer state\n"
                "  (old spellings: model --train ..., model --algo LIST ...; ddlbench model train --help)\n"
                "  Prints the layers of a network: trainable tensors, parameters, and the GEMMs of each conv/FC\n"
                "  in the im2col view (M = out channels, N = batch x H_out x W_out, K = in channels x kh x kw),\n"
@@ -94,7 +96,7 @@ static int parse_opts(int argc, char **argv, model_opts *o, char *err, size_t er
     return 0;
 }
 
-static double gflop(const model_gemm *g) { return kern_gemm_flops(g->m, g->n, g->k) / 1e9; }
+static double gflop(const model_layer *l, int g) { return model_gemm_flops(l, g) / 1e9; }
 
 
 static void tensor_suffixes(const model *m, const model_layer *l, char *buf, size_t len)
@@ -110,9 +112,13 @@ static void tensor_suffixes(const model *m, const model_layer *l, char *buf, siz
 /* The layer table; ms (optional, from time_layers) adds measured columns. Sums GFLOP and ms. */
 static void print_table(const model *m, const double *ms, double tot[6])
 {
-    static const char *kinds[MODEL_KINDS] = { "conv", "bn", "fc", "pool", "add", "cat", "drop" };
-    printf("# ddlbench model: %s, batch %d, image %dx%d\n", model_name(m), model_batch(m), model_image_size(m),
-           model_image_size(m));
+    static const char *kinds[MODEL_KINDS] = { "conv", "bn", "fc", "pool", "add", "cat", "drop",
+                                               "emb", "norm", "attn", "act" };
+    if (model_seq_len(m))
+        printf("# ddlbench model: %s, batch %d, sequence %d\n", model_name(m), model_batch(m), model_seq_len(m));
+    else
+        printf("# ddlbench model: %s, batch %d, image %dx%d\n", model_name(m), model_batch(m), model_image_size(m),
+               model_image_size(m));
     if (ms) printf("# gemm backend: %s\n", kern_gemm_backend());
     printf("# %3s  %-24s %-4s %-12s %10s %-14s %6s %9s %6s %10s %10s %9s %9s", "idx", "layer", "kind", "tensor(s)",
            "params", "output_CxHxW", "fwd_M", "fwd_N", "fwd_K", "fwd_GFLOP", "bwd_GFLOP", "fwd_MB", "bwd_MB");
@@ -126,14 +132,14 @@ static void print_table(const model *m, const double *ms, double tot[6])
         double mf = model_mem_bytes(m, i, MODEL_FWD) / 1e6, mb = model_mem_bytes(m, i, 1) / 1e6;
         tot[4] += mf, tot[5] += mb;
         printf("  %3d  %-24s %-4s %-12s %10lld %-14s", i, l->name, kinds[l->kind], tens, l->params, shape);
-        if (l->kind != MODEL_CONV && l->kind != MODEL_FC) {
+        if (!l->gemm_reps) {
             printf(" %6s %9s %6s %10s %10s %9.2f %9.2f", "-", "-", "-", "-", "-", mf, mb);
             printf(ms ? " %9s %9s %9s\n" : "\n", "-", "-", "-");
             continue;
         }
         const model_gemm *g = l->gemm;
-        double f = gflop(&g[MODEL_FWD]);
-        double b = gflop(&g[MODEL_BWD_WEIGHT]) + (l->data_grad_needed ? gflop(&g[MODEL_BWD_DATA]) : 0);
+        double f = gflop(l, MODEL_FWD);
+        double b = gflop(l, MODEL_BWD_WEIGHT) + (l->data_grad_needed ? gflop(l, MODEL_BWD_DATA) : 0);
         printf(" %6d %9d %6d %10.4f %10.4f %9.2f %9.2f", g[MODEL_FWD].m, g[MODEL_FWD].n, g[MODEL_FWD].k, f, b, mf, mb);
         if (ms) printf(" %9.3f %9.3f %9.2f", ms[2 * i], ms[2 * i + 1], (f + b) / ((ms[2 * i] + ms[2 * i + 1]) * 1e-3));
         putchar('\n');
@@ -265,6 +271,7 @@ int cli_model_main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "";
     if (!strcmp(mode, "train") || !strcmp(mode, "--train")) return cli_model_train(argc, argv);
     if (!strcmp(mode, "cost") || !strcmp(mode, "--algo")) return cli_model_cost(argc, argv);
+    if (!strcmp(mode, "memory")) return cli_model_memory(argc - 1, argv + 1);
     int text = !strcmp(mode, "text");
     if (!strcmp(mode, "layers") || text) argc--, argv++;
     int rc = parse_opts(argc, argv, &o, err, sizeof err);

@@ -17,14 +17,28 @@
 #include "perf_step.h"
 #include "platform.h"
 #include "profile.h"
+#include "shard_mem.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static const char *const shards[] = { "none", "optimizer", "gradients", "full", NULL };
+static const char *const optims[] = { "sgd", "adam", "lamb", NULL };
+
 static const opt_row rows[] = {
     CLI_ROW_ALGOS(train_opts, algos, nalgos, listbuf[0]),
     CLI_ROW_BUCKET_MB(train_opts, bucket_mb, nbuckets),
+    { .name = "--shard", .type = OPT_CHOICE, .choices = shards, .off = offsetof(train_opts, shard),
+      .unit = "none|optimizer|gradients|full",
+      .help = "sharded data parallelism (perf_step.h): none (default, DDP's allreduce); optimizer,\n"
+              "gradients (ZeRO-1, -2: buckets reduce-scattered, the update on the rank's shard, the\n"
+              "parameters allgathered after it); full (ZeRO-3, FSDP: also each layer's parameters\n"
+              "allgathered before its forward and its backward, prefetched one layer ahead).\n"
+              "Needs an algorithm with reduce-scatter and allgather (ddlbench list)" },
+    { .name = "--optimizer", .type = OPT_CHOICE, .choices = optims, .off = offsetof(train_opts, optim),
+      .unit = "sgd|adam|lamb", .help = "the update's bytes: sgd (default), adam (28 B a parameter), lamb (48 B)" },
 };
 
 /* The shared rows (cli_rows.h) bound to o and to the machine po; --steps and --warmup are checked
@@ -78,13 +92,17 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
     return rc;
 }
 
+/* Sharding's allgathers per algorithm: their busy time and the compute's wait for them, s. */
+static double gathers[MAX_LIST][2];
+
 static int predict(const train_opts *o, const model *m, const platform *pf, const profile *pr, train_row *rows)
 {
     step_inputs in = { .gemm_gflops = profile_gemm_gflops(pr), .gamma = pr->reduce_ns_per_byte * 1e-9,
                        .mem_gbps = pr->mem_gbps, .full = o->full, .bucket_bytes = (size_t)o->bucket_mb[0] << 20,
                        .first_bucket_bytes = (size_t)o->first_mb << 20, .fw = train_framework(o, o->bucket_mb[0]),
                        .jitter = o->jitter_pct / 100, .sgd_gbps = pr->sgd_gbps, .shape = pr,
-                       .compute_scale = o->compute_scale };
+                       .compute_scale = o->compute_scale, .shard = o->shard,
+                       .optim = o->optim };
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -106,6 +124,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
         r->slowed_s = s.slowed_s;
         r->comm_slowed_s = s.comm_slowed_s;
         r->gflops = r->ipc = -1;
+        gathers[a][0] = s.gather_s, gathers[a][1] = s.gather_wait_s;
     }
     return 0;
 }
@@ -186,6 +205,10 @@ int cli_model_train(int argc, char **argv)
         "#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
         "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
     for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
+    for (int a = 0; a < o.nalgos && (o.shard || o.optim); a++)
+        printf("# sharding %s, optimizer %s, %s: allgathers %.4f ms a step (in comm), compute waited %.4f ms for "
+               "them (in compute)\n", shard_mode_name(o.shard), optim_name(o.optim), rows[a].algo,
+               gathers[a][0] * 1e3, gathers[a][1] * 1e3);
     for (int a = 0; a < o.nalgos && o.contention_pct > 0; a++) /* the effect's own term */
         printf("# contention, %s: +%.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",
                rows[a].algo, rows[a].slowed_s * 1e3);

@@ -7,7 +7,8 @@
 #include <stdio.h>
 
 const opt_row cli_row_model = { .name = "--model", .type = OPT_STRING, .unit = "NAME",
-                                .help = "the network: resnet50 | resnet101 | resnet101-22k | vgg16 | inception3,\n"
+                                .help = "the network: resnet50 | resnet101 | resnet101-22k | vgg16 | inception3 |\n"
+                                        "gpt2 | bert-large | llama3.2-1b,\n"
                                         "or a model file: a path with a '/' or ending in .txt (docs/MODELS.md)\n"
                                         "(default resnet50 where optional)" };
 const opt_row cli_row_batch = { .name = "--batch", .type = OPT_LONG, .min = 1, .max = CLI_BATCH_MAX,

@@ -24,6 +24,7 @@ typedef struct advise_in {
     double sgd_gbps;      /* SGD's own rate, 1e9 B/s (profile's sgd_gbps; 0: mem_gbps) */
     const profile *shape; /* optional: the profile's compute-model keys (perf_step.h; gemm_flops is then the
                              precision's rate); NULL: the linear model */
+    int shard, optim;     /* sharding and optimizer (perf_step.h, shard_mem.h); 0, 0: DDP and SGD */
 } advise_in;
 
 typedef struct advise_out {
@@ -34,6 +35,7 @@ typedef struct advise_out {
     double exposed_s;     /* communication after the end of backward */
     double sgd_s;         /* the update (perf_step.h) */
     double step_s;        /* fwd + bwd + exposed + sgd */
+    double gather_wait_s; /* full sharding: compute waiting for allgathers (in fwd_s, bwd_s) */
 } advise_out;
 
 /* One setting. 0, or 2 (bad algorithm, grid, rates) / 1 (out of memory) with a message. */

@@ -33,7 +33,13 @@ void perf_layer_make(double gemm_gflops, double mem_gbps, int full, const profil
 static double gemm(const layer_price *lp, const model_layer *L, int g)
 {
     const model_gemm *x = &L->gemm[g];
-    return L->kind == MODEL_CONV || L->kind == MODEL_FC ? kern_price_gemm(&lp->k, x->m, x->n, x->k) : 0;
+    if (L->gemm_reps <= 0) return 0;
+    if (L->gemm_reps == 1) return kern_price_gemm(&lp->k, x->m, x->n, x->k); /* conv, fc */
+    /* attention: QKᵀ and AV, each one batched launch of batch·heads GEMMs of this shape, their tiles
+     * side by side as rows of one GEMM (the per-GEMM B operands counted once: a small undercount) */
+    double each = (double)(L->gemm_reps / 2), rows = each * x->m;
+    if (rows <= 2e9) return 2 * kern_price_gemm(&lp->k, (int)rows, x->n, x->k);
+    return (double)L->gemm_reps * kern_price_gemm(&lp->k, x->m, x->n, x->k);
 }
 
 /* The memory-bound kernels of layer l's pass: bytes at the precision's size, a kernel per kind. */

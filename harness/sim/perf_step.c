@@ -7,6 +7,7 @@
 #include "perf_cost.h"
 #include "perf_layer.h"
 #include "schedule.h"
+#include "shard_mem.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,10 @@ typedef struct pricer {
     double gemm, mem;       /* compute seconds in GEMMs and in memory-bound kernels */
     double stretch;         /* the slowest rank's GEMMs: 1 + jitter x H(ranks) */
     int buckets;
+    double ag_free;         /* full shard: when the allgather stream is free */
+    double prev_start;      /* full shard: when the previous layer's compute started (the prefetch point) */
+    double gather, wait;    /* allgathers' busy time; compute waiting for them */
+    double post_ag;         /* optimizer, gradients: the allgather after the update */
     char *err;
     size_t errlen;
 } pricer;
@@ -55,17 +60,50 @@ static double harmonic(int n)
 
 static double m_now(void *a) { return ((pricer *)a)->clock; }
 
+/* Reduce-scatter and allgather of `bytes` (the whole buffer) as the halves of the allreduce. */
+static int rsag_cost(pricer *p, double bytes, double *rs, double *ag)
+{
+    cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma }, free_red = o;
+    double ar = 0, ar0 = 0;
+    free_red.gamma = 0;
+    if (perf_cost(p->pf, p->algo, bytes, &o, &ar, p->err, p->errlen) ||
+        perf_cost(p->pf, p->algo, bytes, &free_red, &ar0, p->err, p->errlen))
+        return 2;
+    *ag = ar0 / 2, *rs = ar - ar0 / 2;
+    return 0;
+}
+
+/* Full shard: layer L's parameters allgathered before its compute, issued at the previous layer's
+ * compute start (prefetch one ahead) on the allgather stream; the compute waits for it. */
+static int gather_layer(pricer *p, const model_layer *L)
+{
+    double rs, ag;
+    if (p->in->shard != SHARD_FULL || !L->params || platform_ranks(p->pf) < 2) return 0;
+    if (rsag_cost(p, 4.0 * (double)L->params, &rs, &ag)) return 2;
+    double s = p->prev_start > p->ag_free ? p->prev_start : p->ag_free, e = s + ag;
+    p->ag_free = e, p->gather += ag;
+    if (e > p->clock) p->wait += e - p->clock, p->clock = e;
+    p->prev_start = p->clock;
+    return 0;
+}
+
 static int m_forward(void *a)
 {
     pricer *p = a;
-    p->t0 = p->clock;
-    for (int l = 0; l < model_layer_count(p->m); l++) charge(p, l, 0);
+    p->t0 = p->prev_start = p->ag_free = p->clock;
+    for (int l = 0; l < model_layer_count(p->m); l++) {
+        if (gather_layer(p, model_layer_at(p->m, l))) return 2;
+        charge(p, l, 0);
+    }
+    p->prev_start = p->clock; /* backward's first allgather: issued when forward ends */
     return 0;
 }
 
 static int m_backward(void *a, int l)
 {
-    charge(a, l, 1);
+    pricer *p = a;
+    if (gather_layer(p, model_layer_at(p->m, l))) return 2;
+    charge(p, l, 1);
     return 0;
 }
 
@@ -88,7 +126,11 @@ static int m_call(void *a, int i, const fw_group *g, double at, double call_s, d
     cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma };
     double s = 0;
     (void)i;
-    if (perf_cost(p->pf, p->algo, 4.0 * (double)g->count, &o, &s, p->err, p->errlen)) return 2;
+    if (p->in->shard != SHARD_NONE) {
+        double ag;
+        if (rsag_cost(p, 4.0 * (double)g->count, &s, &ag)) return 2;
+    } else if (perf_cost(p->pf, p->algo, 4.0 * (double)g->count, &o, &s, p->err, p->errlen))
+        return 2;
     *start = at, *dur = s + call_s;
     return 0;
 }
@@ -116,7 +158,17 @@ static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
 static int m_update(void *a)
 {
     pricer *p = a;
-    p->clock += perf_layer_sgd(p->m, &p->lp, p->in->sgd_gbps > 0 ? p->in->sgd_gbps : p->in->mem_gbps);
+    double sgd_gbps = p->in->sgd_gbps > 0 ? p->in->sgd_gbps : p->in->mem_gbps, n = (double)p->plan->total;
+    double t = p->in->optim == OPTIM_ADAM   ? 28.0 * n / (sgd_gbps * 1e9) * p->lp.scale
+               : p->in->optim == OPTIM_LAMB ? 48.0 * n / (sgd_gbps * 1e9) * p->lp.scale
+                                            : perf_layer_sgd(p->m, &p->lp, sgd_gbps);
+    int ranks = platform_ranks(p->pf);
+    if (p->in->shard == SHARD_NONE || ranks < 2) return p->clock += t, 0;
+    p->clock += t / ranks; /* the rank's shard */
+    double rs, ag;
+    if (p->in->shard == SHARD_FULL) return 0; /* kept sharded: gathered layer by layer before use */
+    if (rsag_cost(p, 4.0 * n, &rs, &ag)) return 2;
+    p->post_ag = ag, p->gather += ag, p->clock += ag;
     return 0;
 }
 
@@ -155,6 +207,13 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
     pricer p = { 0 };
     memset(out, 0, sizeof *out);
     if ((rc = check_inputs(in, err, errlen))) goto out;
+    int ai = ddl_algo_find(algo);
+    if (in->shard != SHARD_NONE && (ai < 0 || !(ddl_algo_flags(ai) & DDL_ALGO_RSAG))) {
+        snprintf(err, errlen, "--shard %s: %s has no reduce-scatter and allgather; expected an algorithm that has "
+                 "(ddlbench list: not nccl-tree)", shard_mode_name(in->shard), algo);
+        rc = 2;
+        goto out;
+    }
     rc = 1;
     if (!counts) goto nomem;
     for (int i = 0; i < nt; i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
@@ -193,6 +252,8 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
     out->allreduces = p.buckets;
     out->slowed_s = p.slowed;
     out->comm_slowed_s = p.comm_slowed;
+    out->sgd_s -= p.post_ag, out->exposed_s += p.post_ag; /* the allgather after the update: communication */
+    out->comm_s += p.gather, out->gather_s = p.gather, out->gather_wait_s = p.wait;
     goto out;
 nomem:
     snprintf(err, errlen, "out of memory");

@@ -28,6 +28,8 @@ typedef struct step_prediction {
     int allreduces;            /* the allreduces the framework made of them (framework.h) */
     double slowed_s;           /* the backward compute that contention added (part of compute_s) */
     double comm_slowed_s;      /* the allreduce time that comm_contention added (part of comm_s) */
+    double gather_s;           /* sharding: allgathers' busy time (part of comm_s) */
+    double gather_wait_s;      /* full: compute waiting for a layer's allgather (part of compute_s) */
 } step_prediction;
 
 typedef struct step_inputs {
@@ -51,7 +53,21 @@ typedef struct step_inputs {
                                   costs, tiles: perf_layer.h); gemm_gflops is then the precision's rate
                                   (profile_gemm_gflops). NULL: the linear model of gemm_gflops and mem_gbps */
     double compute_scale;      /* --images-per-s: every layer's and SGD's time x this (0 or 1: none) */
+    int shard;                 /* SHARD_* (shard_mem.h); 0: none, DDP's allreduce */
+    int optim;                 /* OPTIM_*; 0: SGD (with momentum under full compute, as the step runs it) */
 } step_inputs;
+
+/* Sharding (shard_mem.h; the update itself: shard_step.h). A bucket is reduce-scattered instead of
+ * allreduced; reduce-scatter and allgather are priced as the two halves of the algorithm's allreduce
+ * (ring, rhd and ddl are reduce-scatter + allgather): allgather = allreduce(n, γ = 0) / 2,
+ * reduce-scatter = allreduce(n, γ) − allgather. The optimizer updates 1/p of the parameters;
+ * optimizer and gradients then allgather the parameters, exposed after the update. full (ZeRO-3,
+ * FSDP) allgathers each layer's parameters before its forward and again before its backward, on a
+ * stream of its own, prefetched one layer ahead (a layer's allgather is issued when the previous
+ * layer's compute starts, as FSDP's forward_prefetch and BACKWARD_PRE do); compute waits for it
+ * (gather_wait_s, inside compute). Optimizer bytes per parameter: SGD as before, Adam 28 (w, g, m, v
+ * read; w, m, v written), LAMB 48 (Adam's, u written, then w and u read for the norms, w and u read
+ * and w written). All fp32. */
 
 /* The predicted step of model m with allreduce algorithm algo (any registered algorithm with a cost
  * model, auto included) on every rank of pf. Returns 0, or 2 with a one-line message (unknown

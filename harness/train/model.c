@@ -22,11 +22,15 @@ int model_fail(model *m, int code, const char *fmt, ...)
     return code;
 }
 
-const char *model_names(void) { return "resnet50, resnet101, resnet101-22k, vgg16, inception3"; }
+const char *model_names(void)
+{
+    return "resnet50, resnet101, resnet101-22k, vgg16, inception3, gpt2, bert-large, llama3.2-1b";
+}
 
 static int builtin(const char *name)
 {
-    static const char *const names[] = { "resnet50", "resnet101", "resnet101-22k", "vgg16", "inception3" };
+    static const char *const names[] = { "resnet50", "resnet101", "resnet101-22k", "vgg16", "inception3",
+                                         "gpt2", "bert-large", "llama3.2-1b" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(name, names[i])) return 1;
     return 0;
@@ -43,7 +47,10 @@ char *model_text(const char *name)
     if (!name || !builtin(name)) return NULL;
     const char *lit = !name ? NULL : !strcmp(name, "vgg16") ? model_vgg16_text
                                    : !strcmp(name, "inception3") ? model_inception3_text : NULL;
-    if (!lit) return model_resnet_text(name);
+    if (!lit) {
+        char *x = model_xfmr_text(name);
+        return x ? x : model_resnet_text(name);
+    }
     char *s = malloc(strlen(lit) + 1);
     return s ? strcpy(s, lit) : NULL;
 }
@@ -118,6 +125,13 @@ int model_tensor_count(const model *m) { return m->ntensors; }
 long long model_param_count(const model *m) { return m->params; }
 long long model_max_tensor(const model *m) { return m->max_tensor; }
 long long model_fwd_macs(const model *m) { return m->macs; }
+int model_seq_len(const model *m) { return m->seq; }
+
+double model_gemm_flops(const model_layer *l, int g)
+{
+    const model_gemm *x = &l->gemm[g];
+    return 2.0 * x->m * x->n * x->k * (double)l->gemm_reps;
+}
 
 const model_layer *model_layer_at(const model *m, int i)
 {

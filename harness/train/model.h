@@ -38,8 +38,11 @@
 
 typedef struct model model; /* opaque; model_create makes one, model_free releases it */
 
-typedef enum { MODEL_CONV, MODEL_BN, MODEL_FC, MODEL_POOL, MODEL_ADD, MODEL_CONCAT, MODEL_DROPOUT } model_kind;
-#define MODEL_KINDS 7
+typedef enum {
+    MODEL_CONV, MODEL_BN, MODEL_FC, MODEL_POOL, MODEL_ADD, MODEL_CONCAT, MODEL_DROPOUT,
+    MODEL_EMBED, MODEL_NORM, MODEL_ATTN, MODEL_ACT /* transformers (docs/MODELS.md) */
+} model_kind;
+#define MODEL_KINDS 11
 #define MODEL_MAX_SRC 8 /* inputs of one add or concat */
 enum { MODEL_FWD, MODEL_BWD_DATA, MODEL_BWD_WEIGHT, MODEL_GEMM_COUNT };
 
@@ -71,7 +74,28 @@ typedef struct model_layer {
     model_gemm gemm[MODEL_GEMM_COUNT]; /* MODEL_FWD, MODEL_BWD_DATA, MODEL_BWD_WEIGHT */
     int pad_w;                         /* window padding of the columns (= pad unless asymmetric) */
     int nsrc, srcs[MODEL_MAX_SRC];     /* inputs (add, concat: several; else 1, srcs[0] = src) */
+    long long gemm_reps;               /* GEMMs of each gemm[] shape: 1 (conv, fc), 2·batch·heads (attn), else 0 */
+    int heads, kv_heads;               /* attn: query heads, key/value heads (grouped-query when fewer) */
+    int flags;                         /* MODEL_F_*: causal, rope, rms, first token, positions, segment */
+    int act;                           /* MODEL_ACT: MODEL_ACT_GELU, _SWIGLU or _TANH */
+    int tied;                          /* a linear using an embedding's weight: that layer; else -1 */
+    long long vocab;                   /* embed: rows of its table (tokens, positions or segments) */
 } model_layer;
+
+/* Transformer layers (sequences are C x L x 1 maps: channels = width, H = positions):
+ *   MODEL_EMBED  token ids -> rows of a vocab x width table (flags 0), or a table of positions
+ *                (MODEL_F_POS: row p added at position p) or segments (MODEL_F_SEGMENT: row 0 added)
+ *   MODEL_NORM   layer norm over the channels of each position (weight, bias); MODEL_F_RMS: RMS norm
+ *                (weight only)
+ *   MODEL_FC     with kh = kw = 1 over an L-long map: a linear per position (N = batch·L);
+ *                MODEL_F_FIRST: over the first position only (BERT's pooler, N = batch)
+ *   MODEL_ATTN   packed q,k,v channels in ((heads + 2·kv_heads)·dh), heads·dh out; per sequence and
+ *                head two GEMMs forward (QKᵀ: L x L x dh, then PV: same FLOPs), four backward;
+ *                gemm[] holds the QKᵀ shape and gemm_reps = 2·batch·heads of each
+ *   MODEL_ACT    GELU, tanh (same shape) or SwiGLU (2f channels in: silu(first half)·second, f out) */
+enum { MODEL_F_CAUSAL = 1, MODEL_F_ROPE = 2, MODEL_F_RMS = 4, MODEL_F_FIRST = 8, MODEL_F_POS = 16,
+       MODEL_F_SEGMENT = 32 };
+enum { MODEL_ACT_GELU, MODEL_ACT_SWIGLU, MODEL_ACT_TANH };
 
 enum { MODEL_AVG_NONE, MODEL_AVG_GLOBAL, MODEL_AVG_WINDOW }; /* model_layer.avg: max, global, windowed */
 
@@ -105,6 +129,9 @@ int model_tensor_count(const model *m);
 const model_tensor *model_tensor_at(const model *m, int t); /* NULL when out of range */
 long long model_param_count(const model *m);                /* elements over all tensors */
 long long model_max_tensor(const model *m);                 /* largest tensor's elements */
-long long model_fwd_macs(const model *m);                   /* per image, conv + FC */
+long long model_fwd_macs(const model *m);                   /* per image, conv + FC (+ attention) */
+/* FLOPs of layer l's GEMM g (MODEL_FWD, ...) over the batch: 2·m·n·k·gemm_reps; 0 without one. */
+double model_gemm_flops(const model_layer *l, int g);
+int model_seq_len(const model *m); /* a transformer's sequence length (embed's seq=); 0 for image networks */
 
 #endif

@@ -7,8 +7,21 @@
  * block end's ReLU backward (the residual add's
  * gradient needs no kernel: the shortcut shares the gradient buffer, and the data-gradient GEMM adds
  * onto it with beta = 1). col2im writes a fresh gradient: in ResNets the strided downsample conv is
- * the first to write its block input's gradient (step_full.c checks the order at run time). */
+ * the first to write its block input's gradient (step_full.c checks the order at run time).
+ * Transformer layers: the kernels of kernels/xfmr.h as step_full.c calls them, at their
+ * kern_xf_bytes_* (E = the output's elements over the batch; per head hd = L·dh, S = L·L):
+ *   embed (tokens)   fwd gather; bwd the table's gradient zeroed (unless a linear is tied to it and
+ *                    wrote it first), then the scatter-add
+ *   pos, segment     fwd x + row; bwd the table's rows summed, and dY copied (or added) to dX
+ *   norm, act        fwd, bwd; a dX written through the scratch slot adds its add, as BN's does
+ *   attn             per sequence and head: fwd split q, k, v (rope inside), softmax, merge; bwd
+ *                    split again, dO gathered, softmax backward, dq, dk, dv scattered; the packed
+ *                    gradient zeroed first unless written. The scores are materialised (unfused, as
+ *                    PyTorch's eager attention)
+ *   linear first     fwd the first positions gathered; bwd gathered again and dX scattered (the
+ *                    input's gradient zeroed elsewhere unless written) */
 #include "model_bytes.h"
+#include "xfmr.h"
 
 #include <stdlib.h>
 
@@ -62,6 +75,44 @@ static int written_before(const model *m, int l, int k)
     return w;
 }
 
+/* Is some linear tied to embedding layer l? */
+static int is_tied(const model *m, int l)
+{
+    for (int j = 0; j < model_layer_count(m); j++)
+        if (model_layer_at(m, j)->tied == l) return 1;
+    return 0;
+}
+
+/* A transformer layer's bytes (the list in the header), n = its output's elements. */
+static void xfmr_bytes(const model *m, int i, const model_layer *l, int fwd, double n, double *k)
+{
+    double tokens = (double)model_batch(m) * l->out_h * l->out_w;
+    if (l->kind == MODEL_EMBED && !l->flags)
+        k[MODEL_MEM_EMBED] += fwd ? kern_xf_bytes_embed_fwd(n, tokens)
+                                  : kern_xf_bytes_embed_bwd(n) +
+                                        (is_tied(m, i) ? 0 : kern_xf_bytes_zero((double)l->vocab * l->out_c));
+    else if (l->kind == MODEL_EMBED) {
+        k[MODEL_MEM_EMBED] += fwd ? kern_xf_bytes_pos_fwd(n) : kern_xf_bytes_pos_bwd(n);
+        if (!fwd) k[MODEL_MEM_COPY] += written_before(m, i, 0) ? kern_bytes_add(n) : kern_bytes_copy(n);
+    } else if (l->kind == MODEL_NORM) {
+        k[MODEL_MEM_NORM] += fwd ? kern_xf_bytes_norm_fwd(n) : kern_xf_bytes_norm_bwd(n);
+    } else if (l->kind == MODEL_ACT) {
+        k[MODEL_MEM_ACT] += fwd ? kern_xf_bytes_act_fwd(n, l->act) : kern_xf_bytes_act_bwd(n, l->act);
+    }
+    else if (l->kind == MODEL_ATTN) {
+        double heads = (double)model_batch(m) * l->heads, hd = (double)l->out_h * l->out_w * (l->out_c / l->heads),
+               s = (double)l->out_h * l->out_w * l->out_h * l->out_w;
+        if (fwd) k[MODEL_MEM_SOFTMAX] += heads * (kern_xf_bytes_split(hd) + kern_xf_bytes_softmax_fwd(s) +
+                                                  kern_xf_bytes_merge(hd));
+        else
+            k[MODEL_MEM_SOFTMAX] += heads * (kern_xf_bytes_split(hd) + kern_xf_bytes_merge(hd) +
+                                             kern_xf_bytes_softmax_bwd(s) + kern_xf_bytes_scatter(hd)) +
+                                    (written_before(m, i, 0)
+                                         ? 0
+                                         : kern_xf_bytes_zero(model_out_elems(m, model_layer_at(m, l->src))));
+    }
+}
+
 /* Layer i's bytes in pass `pass`, added per kind of work into k[MODEL_MEM_KINDS]. */
 static void layer_bytes(const model *m, int i, int pass, double *k)
 {
@@ -78,6 +129,11 @@ static void layer_bytes(const model *m, int i, int pass, double *k)
                                    (!fwd && l->data_grad_needed ? kern_bytes_col2im(&g, written_before(m, i, 0)) : 0);
         if (l->ntensors > 1)
             k[MODEL_MEM_BIAS] += fwd ? kern_bytes_bias_fwd(l->out_c, per) : kern_bytes_bias_bwd(l->out_c, per);
+        if (l->flags & MODEL_F_FIRST) { /* the first positions gathered; backward again, and dX scattered */
+            double kb = (double)l->in_c * model_batch(m), zero = kern_xf_bytes_zero(kb * l->in_h * l->in_w);
+            k[MODEL_MEM_COPY] += fwd ? kern_xf_bytes_first(kb)
+                                     : 2 * kern_xf_bytes_first(kb) + (written_before(m, i, 0) ? 0 : zero);
+        }
         break;
     case MODEL_BN:
         k[MODEL_MEM_BN] += fwd ? kern_bytes_bn_fwd(l->out_c, per) : kern_bytes_bn_bwd(l->out_c, per);
@@ -88,6 +144,12 @@ static void layer_bytes(const model *m, int i, int pass, double *k)
         else if (model_window(m, l, &g)) break;
         else if (l->avg) k[MODEL_MEM_POOL] += kern_bytes_avgpool_win(&g);
         else k[MODEL_MEM_POOL] += fwd ? kern_bytes_maxpool_fwd(&g) : kern_bytes_maxpool_bwd(&g);
+        break;
+    case MODEL_EMBED:
+    case MODEL_NORM:
+    case MODEL_ATTN:
+    case MODEL_ACT:
+        xfmr_bytes(m, i, l, fwd, n, k);
         break;
     case MODEL_ADD: /* forward: a copy of the first input, then the others added; backward: a copy or add each */
     case MODEL_CONCAT: /* each input copied in, and its gradient slice copied (or added) out */
@@ -100,7 +162,8 @@ static void layer_bytes(const model *m, int i, int pass, double *k)
         }
         break;
     }
-    if (!fwd && (l->kind == MODEL_BN || l->kind == MODEL_POOL) && l->src >= 0 && written_before(m, i, 0))
+    if (!fwd && (l->kind == MODEL_BN || l->kind == MODEL_POOL || l->kind == MODEL_NORM || l->kind == MODEL_ACT) &&
+        l->src >= 0 && written_before(m, i, 0))
         k[MODEL_MEM_ADD] += kern_bytes_add(model_out_elems(m, model_layer_at(m, l->src))); /* the scratch slot added */
     if (l->relu) k[MODEL_MEM_RELU] += fwd ? kern_bytes_relu_fwd(n) : kern_bytes_relu_bwd(n);
     if (l->res_into >= 0) { /* the block's add + ReLU; backward: the ReLU only */
@@ -134,7 +197,8 @@ void model_mem_by_kind(const model *m, double *k)
 const char *model_mem_kind_name(int kind)
 {
     static const char *const names[MODEL_MEM_KINDS] = { "batchnorm", "relu", "residual_add", "im2col_col2im",
-                                                        "pooling", "fc_bias", "sgd_momentum", "copy" };
+                                                        "pooling", "fc_bias", "sgd_momentum", "copy",
+                                                        "embedding", "norm", "softmax", "activation" };
     return kind >= 0 && kind < MODEL_MEM_KINDS ? names[kind] : "?";
 }
 

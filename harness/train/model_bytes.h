@@ -26,7 +26,7 @@ double model_sgd_bytes(const model *m);
 
 /* The step's bytes by kind of work (forward + backward + the update), k[MODEL_MEM_KINDS]. */
 enum { MODEL_MEM_BN, MODEL_MEM_RELU, MODEL_MEM_ADD, MODEL_MEM_IM2COL, MODEL_MEM_POOL, MODEL_MEM_BIAS, MODEL_MEM_SGD,
-       MODEL_MEM_COPY, MODEL_MEM_KINDS };
+       MODEL_MEM_COPY, MODEL_MEM_EMBED, MODEL_MEM_NORM, MODEL_MEM_SOFTMAX, MODEL_MEM_ACT, MODEL_MEM_KINDS };
 void model_mem_by_kind(const model *m, double *k);
 const char *model_mem_kind_name(int kind); /* "batchnorm", "relu", ..., "sgd_momentum" */
 

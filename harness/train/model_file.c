@@ -72,7 +72,7 @@ static int defined_later(const mf_parser *p, const char *name)
 /* The entry an input names; -1 with the message recorded. */
 static int lookup(mf_parser *p, const char *name, const char *kind, const char *me)
 {
-    if (!strcmp(name, "image")) return MF_IMAGE;
+    if (!strcmp(name, "image") || !strcmp(name, "tokens")) return MF_IMAGE;
     for (int i = p->ne - 1; i >= 0; i--) {
         if (strcmp(p->e[i].name, name)) continue;
         if (p->e[i].dead)
@@ -94,18 +94,34 @@ static int lookup(mf_parser *p, const char *name, const char *kind, const char *
            -1;
 }
 
-static const char *const kinds[] = { "conv", "bn", "fc", "pool", "relu", "add", "concat", "dropout" };
+static const char *const kinds[] = { "conv", "bn", "fc", "pool", "relu", "add", "concat", "dropout",
+                                     "embed", "pos", "norm", "linear", "attn", "gelu", "swiglu", "tanh" };
 /* The keys and flags each kind takes (a space-separated list, in the order of kinds[]). */
 static const char *const allowed[] = {
     " in out k s p cin bias relu ", " in cin relu ", " in out cin relu ", " in max avg global k s p ",
     " in ", " in relu ", " in ", " in p ",
+    " in vocab out seq ", " in n segment ", " in cin rms eps ", " in out cin bias tied first ",
+    " in heads kv causal rope ", " in ", " in ", " in ",
 };
+
+/* The flags of the transformer lines and their model.h bits. */
+static const struct { const char *key; int bit; } xflags[] = {
+    { " causal ", MODEL_F_CAUSAL }, { " rope ", MODEL_F_ROPE }, { " rms ", MODEL_F_RMS },
+    { " first ", MODEL_F_FIRST },   { " segment ", MODEL_F_SEGMENT },
+};
+
+static int xflag(const char *key)
+{
+    for (size_t i = 0; i < sizeof xflags / sizeof xflags[0]; i++)
+        if (!strcmp(key, xflags[i].key)) return xflags[i].bit;
+    return 0;
+}
 
 /* Splits "key=value" or "flag" tokens into a; every one checked against the kind's list. */
 static int parse_attrs(mf_parser *p, int kind, char **tok, int ntok, mf_attrs *a)
 {
     memset(a, 0, sizeof *a);
-    a->s = -1;
+    a->s = -1, a->vocab = a->seq = a->n = a->heads = a->kv = -1;
     for (int i = 2; i < ntok; i++) {
         char key[16], *eq = strchr(tok[i], '='), *v = eq ? eq + 1 : NULL;
         int klen = eq ? (int)(eq - tok[i]) : (int)strlen(tok[i]);
@@ -114,11 +130,12 @@ static int parse_attrs(mf_parser *p, int kind, char **tok, int ntok, mf_attrs *a
             return mf_bad(p, "%s %s: unknown or incomplete attribute \"%s\"; expected one of%s", kinds[kind], tok[1],
                           tok[i], allowed[kind]);
         int flag = !strcmp(key, " bias ") || !strcmp(key, " relu ") || !strcmp(key, " max ") || !strcmp(key, " avg ") ||
-                   !strcmp(key, " global ");
+                   !strcmp(key, " global ") || xflag(key);
         if (flag != !eq)
             return mf_bad(p, "%s %s: \"%s\" %s", kinds[kind], tok[1], tok[i],
                           flag ? "takes no value" : "needs a value (key=value)");
         long x, y;
+        char *end = NULL;
         int rc = 0;
         if (!strcmp(key, " in ")) a->in = v;
         else if (!strcmp(key, " bias ")) a->bias = 1;
@@ -126,6 +143,14 @@ static int parse_attrs(mf_parser *p, int kind, char **tok, int ntok, mf_attrs *a
         else if (!strcmp(key, " max ")) a->max = 1;
         else if (!strcmp(key, " avg ")) a->avg = 1;
         else if (!strcmp(key, " global ")) a->global = 1;
+        else if (xflag(key)) a->flags |= xflag(key);
+        else if (!strcmp(key, " tied ")) a->tied = v;
+        else if (!strcmp(key, " eps ")) rc = !(strtod(v, &end) > 0) || *end; /* the norm's ε: no count changes */
+        else if (!strcmp(key, " vocab ")) rc = number(v, &a->vocab, NULL) || a->vocab < 1;
+        else if (!strcmp(key, " seq ")) rc = number(v, &a->seq, NULL) || a->seq < 1;
+        else if (!strcmp(key, " n ")) rc = number(v, &a->n, NULL) || a->n < 1;
+        else if (!strcmp(key, " heads ")) rc = number(v, &a->heads, NULL) || a->heads < 1;
+        else if (!strcmp(key, " kv ")) rc = number(v, &a->kv, NULL) || a->kv < 1;
         else if (kind == MF_DROPOUT) rc = 0; /* p= the drop probability: identity here */
         else if (!strcmp(key, " out ")) rc = number(v, &a->out, NULL) || a->out < 1, a->has_out = 1;
         else if (!strcmp(key, " cin ")) rc = number(v, &a->cin, NULL) || a->cin < 1;
@@ -133,7 +158,8 @@ static int parse_attrs(mf_parser *p, int kind, char **tok, int ntok, mf_attrs *a
         else if (!strcmp(key, " k ")) rc = number(v, &x, &y) || x < 1 || y < 1, a->kh = x, a->kw = y, a->has_k = 1;
         else if (!strcmp(key, " p ")) rc = number(v, &x, &y), a->ph = x, a->pw = y;
         if (rc)
-            return mf_bad(p, "%s %s: \"%s\": expected a positive integer%s", kinds[kind], tok[1], tok[i],
+            return mf_bad(p, "%s %s: \"%s\": expected a positive %s%s", kinds[kind], tok[1], tok[i],
+                          !strcmp(key, " eps ") ? "number" : "integer",
                           !strcmp(key, " k ") || !strcmp(key, " p ") ? " or a pair like 1x7 (rows x columns)" : "");
     }
     return 0;
@@ -174,11 +200,12 @@ static int parse_line(mf_parser *p, char *line)
     for (int k = 0; k < MF_KINDS; k++)
         if (!strcmp(tok[0], kinds[k])) kind = k;
     if (kind < 0)
-        return mf_bad(p, "unknown layer kind \"%s\"; expected conv, bn, fc, pool, relu, add, concat or dropout",
-                      tok[0]);
+        return mf_bad(p, "unknown layer kind \"%s\"; expected conv, bn, fc, pool, relu, add, concat, dropout, embed, "
+                      "pos, norm, linear, attn, gelu, swiglu or tanh", tok[0]);
     if (ntok < 2) return mf_bad(p, "%s without a name; expected %s NAME key=value ...", tok[0], tok[0]);
-    if (!valid_name(tok[1]) || !strcmp(tok[1], "image"))
-        return mf_bad(p, "%s \"%s\": expected a name of at most 39 letters, digits, '_', '.' or '-' (not image)",
+    if (!valid_name(tok[1]) || !strcmp(tok[1], "image") || !strcmp(tok[1], "tokens"))
+        return mf_bad(p, "%s \"%s\": expected a name of at most 39 letters, digits, '_', '.' or '-' (not image "
+                      "or tokens)",
                       tok[0], tok[1]);
     for (int i = 0; i < p->ne; i++)
         if (!strcmp(p->e[i].name, tok[1]))

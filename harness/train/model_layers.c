@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_word[] = { "conv", "bn", "fc", "pool", "relu", "add", "concat", "dropout" };
+static const char *const kind_word[] = { "conv", "bn", "fc", "pool", "relu", "add", "concat", "dropout",
+                                         "embed", "pos", "norm", "linear", "attn", "gelu", "swiglu", "tanh" };
 
 static int image_side(const mf_parser *p) { return p->m->image_size < 1 ? 1 : p->m->image_size; }
 static int layer_of(const mf_parser *p, int entry) { return entry == MF_IMAGE ? -1 : p->e[entry].layer; }
@@ -81,6 +82,7 @@ static model_layer *new_layer(mf_parser *p, model_kind kind, const char *name, c
     l->tensor0 = m->ntensors;
     l->src = layer_of(p, src[0]);
     l->res_into = l->res_from = -1;
+    l->tied = -1;
     l->nsrc = nsrc;
     for (int i = 0; i < nsrc; i++) {
         int s = layer_of(p, src[i]);
@@ -119,6 +121,7 @@ static int set_gemms(model *m, model_layer *l, long long M, long long N, long lo
     g[MODEL_FWD] = (model_gemm){ KERN_NOTRANS, KERN_NOTRANS, (int)M, (int)N, (int)K };
     g[MODEL_BWD_DATA] = (model_gemm){ KERN_TRANS, KERN_NOTRANS, (int)K, (int)N, (int)M };
     g[MODEL_BWD_WEIGHT] = (model_gemm){ KERN_NOTRANS, KERN_TRANS, (int)M, (int)K, (int)N };
+    l->gemm_reps = 1;
     l->macs = M * K * (N / m->batch);
     m->macs += l->macs;
     l->data_grad_needed = l->src >= 0; /* a layer reading the image computes no data gradient */
@@ -154,7 +157,7 @@ static int check_cin(mf_parser *p, int kind, const char *name, const mf_attrs *a
 static int gemm_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const int *src)
 {
     model *m = p->m;
-    int c, h, w, rc;
+    int c = 0, h = 0, w = 0, rc;
     shape_of(p, src[0], &c, &h, &w);
     if ((rc = check_cin(p, kind, name, a, kind == MF_FC ? (long long)c * h * w : c, src[0]))) return rc;
     if (!a->has_out || (kind == MF_CONV && !a->has_k))
@@ -247,6 +250,142 @@ static int join_layer(mf_parser *p, int kind, const char *name, const mf_attrs *
     return MODEL_OK;
 }
 
+/* A transformer line's input: a layer (not the image), its shape into c, h, w; -1 with the message. */
+static int seq_input(mf_parser *p, int kind, const char *name, const int *src, int *c, int *h, int *w)
+{
+    if (src[0] == MF_IMAGE)
+        return mf_bad(p, "%s %s: reads the input; expected a layer (only embed reads tokens)", kind_word[kind], name);
+    shape_of(p, src[0], c, h, w);
+    return 0;
+}
+
+/* embed: token ids (the input, seq= long) -> rows of a vocab= x out= table. */
+static int embed_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
+{
+    model *m = p->m;
+    if (src[0] != MF_IMAGE) return mf_bad(p, "embed %s: reads %s; expected in=tokens", name, entry_name(p, src[0]));
+    if (a->vocab < 0 || !a->has_out || a->seq < 0) return mf_bad(p, "embed %s: expected vocab=, out= and seq=", name);
+    if (m->seq && m->seq != a->seq)
+        return mf_bad(p, "embed %s: seq=%ld but an earlier embed has seq=%d; expected one sequence length", name,
+                      a->seq, m->seq);
+    m->seq = (int)a->seq;
+    model_layer *l = new_layer(p, MODEL_EMBED, name, src, 1);
+    l->in_c = 1, l->in_h = l->out_h = (int)a->seq, l->in_w = l->out_w = 1;
+    l->out_c = (int)a->out, l->vocab = a->vocab;
+    add_tensor(m, l, "weight", a->vocab * a->out);
+    define(p, name, m->nlayers - 1, 0);
+    return MODEL_OK;
+}
+
+/* pos: a table of n= positions (row p added at position p), or of segments (row 0 added). */
+static int pos_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
+{
+    int c, h, w;
+    if (seq_input(p, MF_POS, name, src, &c, &h, &w)) return MODEL_EARG;
+    if (a->n < 0) return mf_bad(p, "pos %s: expected n= (rows of the table)", name);
+    if (!(a->flags & MODEL_F_SEGMENT) && a->n < (long)h * w)
+        return mf_bad(p, "pos %s: n=%ld positions but the sequence is %d long; expected n >= seq", name, a->n, h * w);
+    model_layer *l = new_layer(p, MODEL_EMBED, name, src, 1);
+    l->out_c = c, l->out_h = h, l->out_w = w, l->vocab = a->n;
+    l->flags = a->flags & MODEL_F_SEGMENT ? MODEL_F_SEGMENT : MODEL_F_POS;
+    add_tensor(p->m, l, "weight", a->n * c);
+    define(p, name, p->m->nlayers - 1, 0);
+    return MODEL_OK;
+}
+
+/* norm: layer norm (weight, bias) or, with rms, RMS norm (weight) over each position's channels. */
+static int norm_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
+{
+    int c = 0, h = 0, w = 0, rc;
+    if (seq_input(p, MF_NORM, name, src, &c, &h, &w) || (rc = check_cin(p, MF_NORM, name, a, c, src[0])))
+        return MODEL_EARG;
+    model_layer *l = new_layer(p, MODEL_NORM, name, src, 1);
+    l->out_c = c, l->out_h = h, l->out_w = w, l->flags = a->flags & MODEL_F_RMS;
+    add_tensor(p->m, l, "weight", c);
+    if (!(a->flags & MODEL_F_RMS)) add_tensor(p->m, l, "bias", c);
+    define(p, name, p->m->nlayers - 1, 0);
+    return MODEL_OK;
+}
+
+/* The embedding layer tied= names: a token table of vocab = out rows of width k; -1 with the message. */
+static int tied_to(mf_parser *p, const char *name, const mf_attrs *a, long k)
+{
+    for (int i = p->ne - 1; i >= 0; i--) {
+        if (strcmp(p->e[i].name, a->tied)) continue;
+        const model_layer *t = &p->m->layers[p->e[i].layer];
+        if (t->kind != MODEL_EMBED || t->flags || t->vocab != a->out || t->out_c != k)
+            return mf_bad(p, "linear %s: tied=%s is not a token embedding of %ld x %ld; expected an embed line with "
+                          "vocab=%ld out=%ld", name, a->tied, a->out, k, a->out, k), -1;
+        return p->e[i].layer;
+    }
+    return mf_bad(p, "linear %s: tied=%s: no earlier line defines it; expected an embed's name", name, a->tied), -1;
+}
+
+/* linear: a GEMM per position (MODEL_FC with a 1x1 window), or over the first position only. */
+static int linear_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
+{
+    model *m = p->m;
+    int c = 0, h = 0, w = 0, rc, tied = -1;
+    if (seq_input(p, MF_LINEAR, name, src, &c, &h, &w) || (rc = check_cin(p, MF_LINEAR, name, a, c, src[0])))
+        return MODEL_EARG;
+    if (!a->has_out) return mf_bad(p, "linear %s: expected out=", name);
+    if (a->tied && a->bias) return mf_bad(p, "linear %s: tied= and bias together; expected one of them", name);
+    if (a->tied && (tied = tied_to(p, name, a, c)) < 0) return MODEL_EARG;
+    model_layer *l = new_layer(p, MODEL_FC, name, src, 1);
+    int first = !!(a->flags & MODEL_F_FIRST);
+    l->out_c = (int)a->out, l->out_h = first ? 1 : h, l->out_w = first ? 1 : w, l->flags = a->flags & MODEL_F_FIRST;
+    if ((rc = set_gemms(m, l, a->out, (long long)m->batch * l->out_h * l->out_w, c))) return rc;
+    if (tied >= 0) l->tied = tied, l->tensor0 = m->layers[tied].tensor0; /* its weight; no tensor of its own */
+    else add_tensor(m, l, "weight", a->out * c);
+    if (a->bias) add_tensor(m, l, "bias", a->out);
+    define(p, name, m->nlayers - 1, 0);
+    return MODEL_OK;
+}
+
+/* attn: packed q, k, v channels ((heads + 2·kv)·dh) in, heads·dh out; the batched GEMMs QKᵀ and PV. */
+static int attn_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
+{
+    model *m = p->m;
+    int c, h, w;
+    if (seq_input(p, MF_ATTN, name, src, &c, &h, &w)) return MODEL_EARG;
+    long heads = a->heads, kv = a->kv < 0 ? a->heads : a->kv;
+    if (heads < 0) return mf_bad(p, "attn %s: expected heads=", name);
+    if (heads % kv) return mf_bad(p, "attn %s: heads=%ld is not a multiple of kv=%ld; expected kv dividing heads", name,
+                                  heads, kv);
+    if (c % (heads + 2 * kv))
+        return mf_bad(p, "attn %s: the heads do not divide the width: input %s has %d channels, not a multiple of "
+                      "heads + 2*kv = %ld (packed q, k, v); expected (heads + 2*kv) x head size", name,
+                      entry_name(p, src[0]), c, heads + 2 * kv);
+    long dh = c / (heads + 2 * kv), L = (long)h * w;
+    model_layer *l = new_layer(p, MODEL_ATTN, name, src, 1);
+    l->out_c = (int)(heads * dh), l->out_h = h, l->out_w = w;
+    l->heads = (int)heads, l->kv_heads = (int)kv, l->flags = a->flags & (MODEL_F_CAUSAL | MODEL_F_ROPE);
+    l->gemm[MODEL_FWD] = (model_gemm){ KERN_NOTRANS, KERN_TRANS, (int)L, (int)L, (int)dh };         /* S = Q·Kᵀ */
+    l->gemm[MODEL_BWD_DATA] = (model_gemm){ KERN_NOTRANS, KERN_NOTRANS, (int)L, (int)dh, (int)L };  /* dQ = dS·K */
+    l->gemm[MODEL_BWD_WEIGHT] = (model_gemm){ KERN_TRANS, KERN_NOTRANS, (int)L, (int)dh, (int)L };  /* dV = Pᵀ·dO */
+    l->gemm_reps = 2LL * m->batch * heads;
+    l->macs = 2LL * heads * L * L * dh;
+    m->macs += l->macs;
+    l->data_grad_needed = 1;
+    define(p, name, m->nlayers - 1, 0);
+    return MODEL_OK;
+}
+
+/* gelu, tanh: elementwise; swiglu: silu(first half of the channels) x second half. */
+static int act_layer(mf_parser *p, int kind, const char *name, const int *src)
+{
+    int c, h, w;
+    if (seq_input(p, kind, name, src, &c, &h, &w)) return MODEL_EARG;
+    if (kind == MF_SWIGLU && c % 2)
+        return mf_bad(p, "swiglu %s: input %s has %d channels; expected an even count (gate and up halves)", name,
+                      entry_name(p, src[0]), c);
+    model_layer *l = new_layer(p, MODEL_ACT, name, src, 1);
+    l->act = kind == MF_GELU ? MODEL_ACT_GELU : kind == MF_SWIGLU ? MODEL_ACT_SWIGLU : MODEL_ACT_TANH;
+    l->out_c = kind == MF_SWIGLU ? c / 2 : c, l->out_h = h, l->out_w = w;
+    define(p, name, p->m->nlayers - 1, 0);
+    return MODEL_OK;
+}
+
 int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const int *src, int nsrc)
 {
     int rc = grow(p);
@@ -273,6 +412,20 @@ int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const 
         return pool_layer(p, name, a, src);
     case MF_RELU:
         return relu_line(p, name, src);
+    case MF_EMBED:
+        return embed_layer(p, name, a, src);
+    case MF_POS:
+        return pos_layer(p, name, a, src);
+    case MF_NORM:
+        return norm_layer(p, name, a, src);
+    case MF_LINEAR:
+        return linear_layer(p, name, a, src);
+    case MF_ATTN:
+        return attn_layer(p, name, a, src);
+    case MF_GELU:
+    case MF_SWIGLU:
+    case MF_TANH:
+        return act_layer(p, kind, name, src);
     default:
         return join_layer(p, kind, name, a, src, nsrc);
     }

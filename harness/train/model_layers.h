@@ -9,7 +9,8 @@
 #define MF_MAX_DIM (1 << 20) /* largest number a line may give (channels, kernel, stride, padding) */
 #define MF_IMAGE (-2)        /* the entry of the input image */
 
-enum { MF_CONV, MF_BN, MF_FC, MF_POOL, MF_RELU, MF_ADD, MF_CONCAT, MF_DROPOUT, MF_KINDS };
+enum { MF_CONV, MF_BN, MF_FC, MF_POOL, MF_RELU, MF_ADD, MF_CONCAT, MF_DROPOUT, /* images */
+       MF_EMBED, MF_POS, MF_NORM, MF_LINEAR, MF_ATTN, MF_GELU, MF_SWIGLU, MF_TANH, MF_KINDS }; /* sequences */
 
 typedef struct mf_entry {
     char name[40];
@@ -24,6 +25,9 @@ typedef struct mf_attrs {
     long out, kh, kw, s, ph, pw; /* out=, k=KH[xKW], s= (-1: not given), p=PH[xPW] */
     long cin;                    /* cin=: the input channels (FC: features) expected; 0 = not checked */
     int has_out, has_k, bias, relu, max, avg, global;
+    long vocab, seq, n, heads, kv; /* embed vocab= seq=, pos n=, attn heads= kv= (-1: not given) */
+    const char *tied;              /* linear tied=: the embedding whose weight it uses; NULL */
+    int flags;                     /* model.h's MODEL_F_*: causal rope rms first segment */
 } mf_attrs;
 
 typedef struct mf_parser {

@@ -8,6 +8,7 @@
 struct model {
     char name[256];        /* the built-in name, or the file's path as given */
     int batch, image_size;
+    int seq;               /* a transformer's sequence length (embed's seq=); 0 for image networks */
     model_layer *layers;
     model_tensor *tensors;
     int nlayers, ntensors, cap_layers, cap_tensors;
@@ -24,6 +25,7 @@ int model_parse(model *m, const char *text, const char *file);
 
 /* The built-in descriptions (model_resnet.c writes the ResNets; the others are literal texts). */
 char *model_resnet_text(const char *name); /* NULL: not a ResNet name, or out of memory */
+char *model_xfmr_text(const char *name);  /* model_xfmr.c: gpt2, bert-large, llama3.2-1b; else NULL */
 extern const char model_vgg16_text[];      /* model_vgg.c */
 extern const char model_inception3_text[]; /* model_inception.c */
 

@@ -44,6 +44,8 @@ typedef struct train_opts {
     kern_precision precision;         /* --precision of the GEMM inputs */
     int full;                         /* --compute full (default) or gemm */
     double jitter_pct;                /* --jitter: mean extra compute per rank and step, % (trainer.h) */
+    int shard;                        /* --shard: SHARD_* (shard_mem.h); model train only */
+    int optim;                        /* --optimizer: OPTIM_* (shard_mem.h); model train only */
     long seed;                        /* --jitter-seed */
     double cycle_ms, call_us;         /* --cycle-ms, --call-us (framework.h; simulation only) */
     double contention_pct;            /* --contention (framework.h; simulation only) */

@@ -5,8 +5,10 @@
 #include "step_full.h"
 
 #include "compute.h"
+#include "gemm.h"
 #include "half.h"
 #include "model_bytes.h"
+#include "xfmr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,9 @@ struct step_full {
     size_t es;              /* bytes per activation element: 4, or 2 (bf16/fp16 storage) */
     size_t image, dloss, col, slots, slot_size, total; /* offsets and sizes, in bytes */
     size_t scratch;         /* a gradient slot for a BN or pool whose input's gradient another reader wrote; 0: none */
+    size_t ids;             /* transformers: the token ids (int32, batch x seq); 0: none */
+    size_t xscr;            /* transformers: attention's per-head q, k, v, o, dq, dk, dv and dP, or a first-
+                               position linear's data gradient; 0: none */
     char *arena;
     char err[256];
 };
@@ -72,6 +77,20 @@ int step_full_plan(const model *m, int *gbuf, int *slot, int *nslots)
     return rc;
 }
 
+/* Layers whose backward writes (not adds) their input's gradient: BN, pools, norms, activations. */
+static int fresh_writer(const model_layer *L)
+{
+    return L->kind == MODEL_BN || L->kind == MODEL_POOL || L->kind == MODEL_NORM || L->kind == MODEL_ACT;
+}
+
+/* The attention of layer L as the kernels see it. */
+static kern_attn attn_of(const model *m, const model_layer *L)
+{
+    kern_attn a = { model_batch(m), L->in_h * L->in_w, L->out_c / L->heads, L->heads, L->kv_heads,
+                    !!(L->flags & MODEL_F_CAUSAL), !!(L->flags & MODEL_F_ROPE) };
+    return a;
+}
+
 /* Does a BN or pool (whose backward writes its input's gradient, not adds to it) come, in backward
  * order, after another reader of its input (Inception: a pool branch written before the others)? */
 static int needs_scratch(step_full *f)
@@ -80,7 +99,7 @@ static int needs_scratch(step_full *f)
     memset(f->written, 0, (size_t)f->n);
     for (int l = f->n - 1; l >= 0; l--) {
         const model_layer *L = model_layer_at(f->io.m, l);
-        if ((L->kind == MODEL_BN || L->kind == MODEL_POOL) && L->src >= 0 && f->written[f->gbuf[L->src]]) need = 1;
+        if (fresh_writer(L) && L->src >= 0 && f->written[f->gbuf[L->src]]) need = 1;
         for (int i = 0; i < nsrc(L); i++)
             if (writes_src(L, i)) f->written[f->gbuf[src_at(L, i)]] = 1;
     }
@@ -91,7 +110,7 @@ static int needs_scratch(step_full *f)
 static int lay_out(step_full *f)
 {
     const model *m = f->io.m;
-    size_t off = 0, maxact = 1, col = 1, es = f->es;
+    size_t off = 0, maxact = 1, col = 1, es = f->es, xscr = 0;
     for (int l = 0; l < f->n; l++) {
         const model_layer *L = model_layer_at(m, l);
         size_t out = (size_t)model_out_elems(m, L);
@@ -102,7 +121,21 @@ static int lay_out(step_full *f)
         if (L->kind == MODEL_POOL && L->avg == MODEL_AVG_NONE) f->aux[l] = off, off += up(out * 4); /* int32 indices */
         if (model_needs_im2col(L) && !model_window(m, L, &g) && (size_t)kern_window_cols(&g) > col)
             col = (size_t)kern_window_cols(&g);
+        size_t pos = (size_t)model_batch(m) * L->in_h * L->in_w;
+        if (L->kind == MODEL_NORM) f->aux[l] = off, off += up(2 * pos * 4); /* μ, r per position */
+        if (L->kind == MODEL_ATTN) {
+            kern_attn a = attn_of(m, L);
+            size_t S = (size_t)a.L * a.L, need = 7 * (size_t)a.L * a.dh + S;
+            f->aux[l] = off, off += up((size_t)a.batch * a.heads * S * 4); /* P of every head, kept for backward */
+            xscr = need > xscr ? need : xscr;
+        }
+        if (L->kind == MODEL_FC && (L->flags & MODEL_F_FIRST)) {
+            size_t kb = (size_t)L->in_c * model_batch(m); /* the first positions, and their gradient */
+            col = kb > col ? kb : col, xscr = kb > xscr ? kb : xscr;
+        }
     }
+    if (model_seq_len(m)) f->ids = off, off += up((size_t)model_batch(m) * model_seq_len(m) * 4);
+    f->xscr = xscr ? off : 0, off += up(xscr * 4);
     f->image = off, off += up((size_t)3 * model_batch(m) * model_image_size(m) * model_image_size(m) * es);
     f->dloss = off, off += up((size_t)model_out_elems(m, model_layer_at(m, f->n - 1)) * es);
     f->col = off, off += up(col * es);
@@ -142,6 +175,24 @@ static int fill(step_full *f, size_t off, size_t n, float scale)
     return rc;
 }
 
+/* The synthetic tokens: id(t) = (7·t + 3) mod the smallest vocabulary of the token embeddings. */
+static int put_ids(step_full *f)
+{
+    const model *m = f->io.m;
+    long long vocab = 0;
+    size_t n = (size_t)model_batch(m) * model_seq_len(m);
+    for (int l = 0; l < f->n; l++) {
+        const model_layer *L = model_layer_at(m, l);
+        if (L->kind == MODEL_EMBED && !L->flags && (!vocab || L->vocab < vocab)) vocab = L->vocab;
+    }
+    int32_t *ids = malloc(n * 4 + 4);
+    if (!ids) return -1;
+    for (size_t t = 0; t < n; t++) ids[t] = (int32_t)((7 * (long long)t + 3) % (vocab ? vocab : 1));
+    int rc = f->io.mem->put(f->arena + f->ids, ids, n * 4) || f->io.mem->ready();
+    free(ids);
+    return rc;
+}
+
 int step_full_create(const step_full_io *io, step_full **out, char *err, size_t errlen)
 {
     step_full *f = calloc(1, sizeof *f);
@@ -153,6 +204,13 @@ int step_full_create(const step_full_io *io, step_full **out, char *err, size_t 
     f->gbuf = malloc((size_t)n * sizeof *f->gbuf), f->slot = malloc((size_t)n * sizeof *f->slot);
     f->written = calloc((size_t)n, 1);
     if (!f->act || !f->aux || !f->gbuf || !f->slot || !f->written) goto nomem;
+    for (int l = 0; l < n; l++)
+        if ((model_layer_at(io->m, l)->kind >= MODEL_EMBED || model_layer_at(io->m, l)->flags) &&
+            (!io->ops->xfmr || f->es != 4)) {
+            snprintf(err, errlen, "--compute full: %s has transformer layers (%s), which have no %s kernels; "
+                     "expected --compute gemm", model_name(io->m), model_layer_at(io->m, l)->name, io->ops->name);
+            goto out;
+        }
     if (lay_out(f)) {
         snprintf(err, errlen, "--compute full: %s has a data flow the step cannot run (internal error)",
                  model_name(io->m));
@@ -164,6 +222,10 @@ int step_full_create(const step_full_io *io, step_full **out, char *err, size_t 
         goto out;
     }
     size_t img = (size_t)3 * model_batch(io->m) * model_image_size(io->m) * model_image_size(io->m);
+    if (io->real && f->ids && put_ids(f)) {
+        snprintf(err, errlen, "--compute full: cannot initialise the token ids");
+        goto out;
+    }
     if (io->real && (fill(f, f->image, img, 0.1f) ||
                      fill(f, f->dloss, (size_t)model_out_elems(io->m, model_layer_at(io->m, n - 1)), 1e-3f) ||
                      io->mem->ready())) {
@@ -257,12 +319,131 @@ static int join_bwd(step_full *f, const model_layer *L, int l)
     return rc;
 }
 
+/* Transformers (xfmr.h). Tensor t of layer L in the flat parameters and gradients. */
+static const float *P(step_full *f, const model_layer *L, int t) { return f->io.params + f->io.offset[L->tensor0 + t]; }
+static float *dP(step_full *f, const model_layer *L, int t) { return f->io.grads + f->io.offset[L->tensor0 + t]; }
+static int32_t *ids(step_full *f) { return (int32_t *)(void *)(f->arena + f->ids); }
+
+/* A timed group of non-GEMM kernels: rc of the group, its time added to *other_s. */
+#define SPAN(other_s, expr)                                                                                  \
+    do {                                                                                                     \
+        kern_span t0_ = kern_span_open();                                                                    \
+        rc = rc || (expr);                                                                                   \
+        *(other_s) += kern_span_close(t0_, KERN_SPAN_OTHER);                                                 \
+    } while (0)
+
+/* Attention forward, head by head: split, S = Q·Kᵀ (into P), softmax, O = P·V, merge. */
+static int attn_fwd(step_full *f, const model_layer *L, int l, double *other_s)
+{
+    const kern_xfmr_ops *x = f->io.ops->xfmr;
+    kern_attn a = attn_of(f->io.m, L);
+    size_t hd = (size_t)a.L * a.dh, S = (size_t)a.L * a.L;
+    float *q = at(f, f->xscr), *k = q + hd, *v = k + hd, *o = v + hd;
+    model_gemm qk = { KERN_NOTRANS, KERN_TRANS, a.L, a.L, a.dh }, pv = { KERN_NOTRANS, KERN_NOTRANS, a.L, a.dh, a.L };
+    int rc = 0;
+    for (int b = 0; b < a.batch && !rc; b++)
+        for (int h = 0; h < a.heads && !rc; h++) {
+            float *p = at(f, f->aux[l]) + ((size_t)b * a.heads + h) * S;
+            SPAN(other_s, x->attn_split(A(f, L->src), q, k, v, &a, b, h));
+            rc = rc || f->io.gemm(f->io.gemm_arg, &qk, q, k, p, 0.0f, 0);
+            SPAN(other_s, x->softmax_fwd(p, &a));
+            rc = rc || f->io.gemm(f->io.gemm_arg, &pv, p, v, o, 0.0f, 0);
+            SPAN(other_s, x->attn_merge(o, A(f, l), &a, b, h));
+        }
+    return rc;
+}
+
+/* Attention backward: dV = Pᵀ·dO, dP = dO·Vᵀ, softmax backward, dQ = dS·K, dK = dSᵀ·Q, scattered
+ * (added) into the packed gradient, zeroed first unless another reader wrote it. */
+static int attn_bwd(step_full *f, const model_layer *L, int l, double *other_s)
+{
+    const kern_xfmr_ops *x = f->io.ops->xfmr;
+    kern_attn a = attn_of(f->io.m, L);
+    size_t hd = (size_t)a.L * a.dh, S = (size_t)a.L * a.L;
+    float *q = at(f, f->xscr), *k = q + hd, *v = k + hd, *dO = v + hd, *dq = dO + hd, *dk = dq + hd, *dv = dk + hd;
+    float *dp = dv + hd, *dx = G(f, L->src);
+    model_gemm tn = { KERN_TRANS, KERN_NOTRANS, a.L, a.dh, a.L }, nt = { KERN_NOTRANS, KERN_TRANS, a.L, a.L, a.dh },
+               nn = { KERN_NOTRANS, KERN_NOTRANS, a.L, a.dh, a.L };
+    int rc = 0;
+    if (!f->written[f->gbuf[L->src]]) SPAN(other_s, x->zero(dx, elems(f, L->src)));
+    for (int b = 0; b < a.batch && !rc; b++)
+        for (int h = 0; h < a.heads && !rc; h++) {
+            const float *p = at(f, f->aux[l]) + ((size_t)b * a.heads + h) * S;
+            SPAN(other_s, x->attn_split(A(f, L->src), q, k, v, &a, b, h) || x->attn_gather_out(G(f, l), dO, &a, b, h));
+            rc = rc || f->io.gemm(f->io.gemm_arg, &tn, p, dO, dv, 0.0f, 0) ||
+                 f->io.gemm(f->io.gemm_arg, &nt, dO, v, dp, 0.0f, 0);
+            SPAN(other_s, x->softmax_bwd(p, dp, &a));
+            rc = rc || f->io.gemm(f->io.gemm_arg, &nn, dp, k, dq, 0.0f, 0) ||
+                 f->io.gemm(f->io.gemm_arg, &tn, dp, q, dk, 0.0f, 0);
+            SPAN(other_s, x->attn_scatter(dq, dk, dv, dx, &a, b, h));
+        }
+    f->written[f->gbuf[L->src]] = 1;
+    return rc;
+}
+
+/* Is some linear tied to embedding layer l (so its weight gradient is already written)? */
+static int tied_to(const model *m, int l)
+{
+    for (int j = 0; j < model_layer_count(m); j++)
+        if (model_layer_at(m, j)->tied == l) return 1;
+    return 0;
+}
+
+/* The forward of an embed, pos, norm, act or attn layer. */
+static int xf_fwd(step_full *f, const model_layer *L, int l, double *other_s)
+{
+    const kern_xfmr_ops *x = f->io.ops->xfmr;
+    size_t n = (size_t)model_batch(f->io.m) * L->out_h * L->out_w;
+    int rc = 0, seg = !!(L->flags & MODEL_F_SEGMENT), c = L->out_c;
+    if (L->kind == MODEL_ATTN) return attn_fwd(f, L, l, other_s);
+    if (L->kind == MODEL_EMBED && !L->flags) SPAN(other_s, x->embed_fwd(ids(f), P(f, L, 0), A(f, l), c, n));
+    else if (L->kind == MODEL_EMBED) SPAN(other_s, x->pos_fwd(A(f, L->src), P(f, L, 0), A(f, l), c, L->out_h, n, seg));
+    else if (L->kind == MODEL_NORM) {
+        float *mu = at(f, f->aux[l]);
+        SPAN(other_s, x->norm_fwd(A(f, L->src), A(f, l), P(f, L, 0), L->ntensors > 1 ? P(f, L, 1) : NULL, mu, mu + n,
+                                  c, n, 1e-5f, !!(L->flags & MODEL_F_RMS)));
+    } else
+        SPAN(other_s, x->act_fwd(A(f, L->src), A(f, l), L->act, c, n));
+    return rc;
+}
+
+/* The backward of an embed, pos, norm, act or attn layer; dx: where a norm's or act's input
+ * gradient goes (its slot, or the scratch slot). */
+static int xf_bwd(step_full *f, const model_layer *L, int l, float *dx, double *other_s)
+{
+    const kern_xfmr_ops *x = f->io.ops->xfmr;
+    size_t n = (size_t)model_batch(f->io.m) * L->out_h * L->out_w;
+    int rc = 0, seg = !!(L->flags & MODEL_F_SEGMENT), c = L->out_c;
+    if (L->kind == MODEL_ATTN) return attn_bwd(f, L, l, other_s);
+    if (L->kind == MODEL_EMBED && !L->flags) {
+        if (!tied_to(f->io.m, l)) SPAN(other_s, x->zero(dP(f, L, 0), (size_t)L->vocab * c));
+        SPAN(other_s, x->embed_bwd(ids(f), G(f, l), dP(f, L, 0), c, n));
+    } else if (L->kind == MODEL_EMBED) {
+        SPAN(other_s, x->pos_bwd(G(f, l), dP(f, L, 0), c, L->out_h, n, seg));
+        kern_span t0 = kern_span_open();
+        rc = rc || join_bwd(f, L, l); /* dx = dy: copied, or added where written */
+        *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
+    } else if (L->kind == MODEL_NORM) {
+        const float *mu = at(f, f->aux[l]);
+        SPAN(other_s, x->norm_bwd(A(f, L->src), G(f, l), dx, P(f, L, 0), mu, mu + n, dP(f, L, 0),
+                                  L->ntensors > 1 ? dP(f, L, 1) : NULL, c, n, !!(L->flags & MODEL_F_RMS)));
+    } else
+        SPAN(other_s, x->act_bwd(A(f, L->src), G(f, l), dx, L->act, c, n));
+    return rc;
+}
+
 /* The GEMM of a conv or FC, through im2col where its window needs it. */
 static int gemm_fwd(step_full *f, const model_layer *L, int l, double *other_s)
 {
     const float *x = A(f, L->src);
     kern_window g;
-    if (model_needs_im2col(L)) {
+    if (L->flags & MODEL_F_FIRST) { /* the first position of each sequence (BERT's pooler) */
+        kern_span t0 = kern_span_open();
+        if (f->io.ops->xfmr->first_gather(x, col_buf(f), L->in_c, L->in_h, model_batch(f->io.m)))
+            return failed(f, "the first positions", L);
+        *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
+        x = col_buf(f);
+    } else if (model_needs_im2col(L)) {
         kern_span t0 = kern_span_open();
         if (model_window(f->io.m, L, &g) || f->io.ops->im2col(x, col_buf(f), &g)) return failed(f, "im2col", L);
         *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
@@ -281,6 +462,10 @@ static int forward_pass(step_full *f, double *other_s)
         int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC;
         kern_window g;
         if (gemm && gemm_fwd(f, L, l, other_s)) return -1;
+        if (L->kind >= MODEL_EMBED) {
+            if (xf_fwd(f, L, l, other_s)) return f->err[0] ? -1 : failed(f, "the forward kernels", L);
+            continue;
+        }
         kern_span t0 = kern_span_open();
         int rc = 0;
         if (L->kind == MODEL_BN) {
@@ -312,6 +497,21 @@ void step_full_begin_backward(step_full *f)
 }
 
 /* Weight gradient, then data gradient (through col2im where im2col was needed) of a conv or FC. */
+/* A first-position linear's backward: the positions gathered again, dW; dX of them into the
+ * transformer scratch, scattered to the input's gradient (added where written, else zeros elsewhere). */
+static int first_bwd(step_full *f, const model_layer *L, int l, double *other_s)
+{
+    const kern_xfmr_ops *x = f->io.ops->xfmr;
+    int rc = 0, acc = f->written[f->gbuf[L->src]], B = model_batch(f->io.m);
+    SPAN(other_s, x->first_gather(A(f, L->src), col_buf(f), L->in_c, L->in_h, B));
+    rc = rc || f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], G(f, l), col_buf(f),
+                          f->io.grads + f->io.offset[L->tensor0], 0.0f, 0) ||
+         f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_DATA], weights(f, L), G(f, l), at(f, f->xscr), 0.0f, 0);
+    SPAN(other_s, x->first_scatter(at(f, f->xscr), G(f, L->src), L->in_c, L->in_h, B, acc));
+    f->written[f->gbuf[L->src]] = 1;
+    return rc;
+}
+
 static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
 {
     const kern_layer_ops *k = f->io.ops;
@@ -320,6 +520,7 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
     const float *dY = G(f, l);
     int col = model_needs_im2col(L), acc = L->src >= 0 && f->written[f->gbuf[L->src]];
     kern_window g;
+    if (L->flags & MODEL_F_FIRST) return first_bwd(f, L, l, other_s);
     kern_span t0 = kern_span_open();
     if (col && (model_window(f->io.m, L, &g) || k->im2col(x, col_buf(f), &g))) return failed(f, "im2col", L);
     *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
@@ -338,15 +539,33 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
     return rc ? failed(f, "col2im", L) : 0;
 }
 
+/* A transformer layer's backward: a norm's or act's input gradient through the scratch slot (then
+ * added) when another reader wrote it first, as for BN and pools. */
+static int xf_backward_layer(step_full *f, const model_layer *L, int l, double *other_s)
+{
+    int fresh = fresh_writer(L), onto = fresh && L->src >= 0 && f->written[f->gbuf[L->src]], rc = 0;
+    if (onto && !f->scratch) {
+        snprintf(f->err, sizeof f->err, "%s: its input gradient was already written (internal error)", L->name);
+        return -1;
+    }
+    float *dx = fresh && L->src >= 0 ? (onto ? at(f, f->scratch) : G(f, L->src)) : NULL;
+    rc = xf_bwd(f, L, l, dx, other_s);
+    if (onto) SPAN(other_s, f->io.ops->add(G(f, L->src), dx, elems(f, L->src)));
+    if (rc) return f->err[0] ? -1 : failed(f, "the backward kernels", L);
+    if (fresh && L->src >= 0) f->written[f->gbuf[L->src]] = 1;
+    return 0;
+}
+
 static int backward_layer(step_full *f, int l, double *other_s)
 {
     const kern_layer_ops *k = f->io.ops;
     const model *m = f->io.m;
     const model_layer *L = model_layer_at(m, l);
     size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
-    int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC, fresh = L->kind == MODEL_BN || L->kind == MODEL_POOL;
+    int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC, fresh = fresh_writer(L);
     kern_window g;
     int rc = 0;
+    if (L->kind >= MODEL_EMBED) return xf_backward_layer(f, L, l, other_s);
     kern_span t0 = kern_span_open();
     if (L->res_into >= 0) /* the block's ReLU; the add's gradient is the shared buffer itself */
         rc = k->relu_bwd(A(f, L->res_into), G(f, L->res_into),
