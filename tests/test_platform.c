@@ -173,5 +173,16 @@ int main(void)
         CHECK(h && count(h, "\n") == 4 * nodes && !strncmp(h, "gpu0\ngpu1\n", 10), "hostfile lines");
         free(h);
     }
+    { /* the platform's GPU, its own profile, NAME-x variants of it; another GPU's refused */
+        const char *use = NULL;
+        CHECK(platform_init(&pf, "dgxh100", 1, 0, err, sizeof err) == 0, "dgxh100: %s", err);
+        CHECK(platform_profile(&pf, NULL, 0, &use, err, sizeof err) == 0 && !strcmp(use, "h100"), "own: h100");
+        CHECK(platform_profile(&pf, "h100-amp", 0, &use, err, sizeof err) == 0 && !strcmp(use, "h100-amp"),
+              "h100-amp on dgxh100: %s", err);
+        CHECK(platform_profile(&pf, "a100-amp", 0, &use, err, sizeof err) == 2 && strstr(err, "a100-amp"),
+              "a100-amp on dgxh100 refused: %s", err);
+        CHECK(platform_profile(&pf, "h200", 0, &use, err, sizeof err) == 2, "h200 on dgxh100 refused");
+        CHECK(platform_profile(&pf, "a100-amp", 1, &use, err, sizeof err) == 0, "--override-platform: accepted");
+    }
     return TEST_REPORT();
 }

@@ -25,8 +25,8 @@ int train_runner_profile(train_opts *o, char *err, size_t errlen)
 {
     static profile pr; /* the run's profile, for the trainer's layer pricer (o->shape) */
     char why[600];
-    if (!o->profile) /* the simulation backends' rates; the real build stores and ignores them */
-        return o->images_per_s ? snprintf(err, errlen, "--images-per-s: needs a --profile to scale") , 2 : 0;
+    if (!o->profile && o->images_per_s) return snprintf(err, errlen, "--images-per-s: needs a --profile to scale"), 2;
+    if (!o->profile) return 0; /* the simulation backends' rates; the real build stores and ignores them */
     if (profile_load(o->profile, &pr, why, sizeof why)) return snprintf(err, errlen, "--profile: %s", why), 2;
     int rc = train_pin_compute(o, &pr, err, errlen); /* --images-per-s: o->compute_scale */
     if (rc) return rc;

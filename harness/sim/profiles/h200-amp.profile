@@ -1,0 +1,23 @@
+# h200-amp — NVIDIA H200 SXM (141 GB HBM3e) as MLPerf Training's ResNet-50 runs it: fp16 compute (mixed
+# precision, fp32 master weights), convolution + batch norm + ReLU fused (cuDNN), the step launched as a
+# CUDA graph (docs/SOURCES.md §15). The fp32 profile of the same GPU is h200.profile. Both rates were
+# measured on this GPU; none of the constants is fitted to MLPerf's throughput.
+#
+# gemm_gflops_fp32: as h200.profile.
+gemm_gflops_fp32 = 144600
+# gemm_gflops_fp16: one large bf16 GEMM measured by `ddlbench gpu-check` part 2 on one H200
+# (results/gpu/h200-2026-12-04/gpu_check.txt: 854.4 TFLOP/s, 86% of 989 dense).
+gemm_gflops_fp16 = 854400
+# mem_gbps: as h200.profile (gpu-check part 5, measured: 3,320 GB/s).
+mem_gbps = 3320
+# reduce_ns_per_byte: as h200.profile (measured).
+reduce_ns_per_byte = 0.00085
+precision = fp16
+fused = 1
+graphs = 1
+# kernel_us, graph_kernel_us: as h100-amp.profile (an estimate, docs/SOURCES.md §15).
+kernel_us = 4
+graph_kernel_us = 1.5
+# sms: 132 (the H200 has the H100 SXM's GH100 die: NVIDIA H200 datasheet and Hopper whitepaper).
+sms = 132
+gemm_tile = 128
