@@ -22,8 +22,10 @@
 static int rank, size;
 
 static const char xf[] = "embed tok in=tokens vocab=13 out=8 seq=5\npos wpe n=5\nnorm ln rms\nlinear qkv out=24 bias\n"
-                         "attn a heads=2 causal rope\nlinear o out=8\nadd r in=wpe,o\ngelu g\nlinear head out=13 tied=tok\n";
-static const char cnn[] = "conv c1 in=image out=6 k=3 p=1 bias relu\npool p avg k=2\nconv c2 out=4 k=3 p=1\nfc fc out=7\n";
+                         "attn a heads=2 causal rope\nlinear o out=8\nadd r in=wpe,o\ngelu g\n"
+                         "linear head out=13 tied=tok\n";
+static const char cnn[] = "conv c1 in=image out=6 k=3 p=1 bias relu\npool p avg k=2\nconv c2 out=4 k=3 p=1\n"
+                          "fc fc out=7\n";
 
 /* Three steps of model m sharded or not; the parameters into *out (malloc'd). 0, or 1. */
 static int train(const model *m, ddl_ctx *ctx, int shard, float **out, size_t *n)
