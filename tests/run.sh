@@ -30,6 +30,7 @@ test_link:1 2
 test_link_cuda:1
 test_rdb:1 2 3 4 5 6 7 8
 test_shard_step:1 2 3 4 5 8
+test_shard_train:1 2 3 4
 "
 
 record() { # label logfile status

@@ -136,6 +136,29 @@ train_split vgg16 1 64       # conv biases, FC over a map, dropout
 train_split inception3 1 96  # asymmetric windows, windowed average pools, concats
 train_split gpt2 2 224        # transformers: embeddings, norms, attention per head, GELU, tied head
 train_split llama3.2-1b 1 224 # RMS norm, grouped-query attention with rope, SwiGLU
+# sharding (issue 49): gpt2 at full size on 4 simulated ranks, gradients reduce-scattered and the
+# parameters allgathered after the update, against `model train --shard` (step within 10%)
+shard_check() {
+    # shellcheck disable=SC2086
+    "$BUILD/ddlbench" platform $FLAT --nodes 4 -o "$tmp" >/dev/null || { fail "shard: platform"; return; }
+    # shellcheck disable=SC2086
+    smpirun $SMPI_CFG -np 4 -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" "$SIM" train --model gpt2 \
+        --batch 1 --steps 1 --warmup 0 -a ring --shard "$1" --profile "$tmp/split.profile" --csv "$tmp/shard.csv" \
+        >"$tmp/err" 2>&1 || { fail "shard $1: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
+    # shellcheck disable=SC2086
+    "$BUILD/ddlbench" model train --model gpt2 --batch 1 -a ring --shard "$1" --profile "$tmp/split.profile" \
+        $FLAT --nodes 4 --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $1: model train failed"; return; }
+    step() { awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$1"; }
+    s=$(step "$tmp/shard.csv") m=$(step "$tmp/shardm.csv")
+    if awk -v s="$s" -v m="$m" 'BEGIN { d = (s - m) / m; exit !(s > 0 && d < 0.10 && d > -0.10) }'; then
+        passed=$((passed + 1))
+    else
+        fail "shard $1: simulated step $s ms, model $m ms (more than 10% apart)"
+    fi
+    printf 'shard %-9s gpt2 np=4  sim %10s ms  model %10s ms\n' "$1" "$s" "$m"
+}
+shard_check none
+shard_check gradients
 "$BUILD/ddlbench" model text --model inception3 >"$tmp/inception3.txt"
 train_split "$tmp/inception3.txt" 1 80  # a model file
 echo "$passed passed, $failed failed"

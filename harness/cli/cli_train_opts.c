@@ -34,9 +34,17 @@ static const char *const devices[] = { "cpu", "gpu", NULL };
 static int precision(const char *v, void *dst) { return kern_precision_parse(v, dst); }
 
 /* train's own rows; the shared ones (cli_rows.h) are bound in parse_opts. */
+static const char *const shards[] = { "none", "optimizer", "gradients", "full", NULL };
+
 static const opt_row rows[] = {
     CLI_ROW_ALGOS(train_opts, algos, nalgos, listbuf[0]),
     CLI_ROW_BUCKET_MB(train_opts, bucket_mb, nbuckets),
+    { .name = "--shard", .type = OPT_CHOICE, .choices = shards, .off = offsetof(train_opts, shard),
+      .unit = "none|optimizer|gradients",
+      .help = "none (default): allreduce the buckets; optimizer, gradients (ZeRO-1, -2): each bucket\n"
+              "reduce-scattered, the update on this rank's blocks, the parameters allgathered\n"
+              "after it (shard_step.h; host buffers, every algorithm with reduce-scatter and\n"
+              "allgather). full: `ddlbench model train --shard full` prices it; not run here" },
     { .name = "--grid", .type = OPT_STRING, .min = 1, .unit = "G", .off = offsetof(train_opts, grid),
       .expect = "a grid like 4x16x4 (product = ranks)",
       .help = "ddl grid (e.g. 4x16x4), with -a ddl; takes precedence over DDL_GRID" },
@@ -138,6 +146,18 @@ static int check_platform(train_opts *o, int override, char *err, size_t errlen)
 static int check_combinations(const train_opts *o, char *err, size_t errlen)
 {
     int ddl = 0;
+    if (o->shard == 3) /* SHARD_FULL */
+        return snprintf(err, errlen, "--shard full: the trainer runs optimizer and gradients sharding only; expected "
+                        "--shard optimizer|gradients (ddlbench model train --shard full prices ZeRO-3)"), 2;
+    for (int k = 0; o->shard && k < o->nalgos; k++) {
+        int i = ddl_algo_find(o->algos[k]);
+        if (i >= 0 && !(ddl_algo_flags(i) & DDL_ALGO_RSAG))
+            return snprintf(err, errlen, "--shard %s: %s has no reduce-scatter and allgather; expected an algorithm "
+                            "that has (ddlbench list: not nccl-tree)", shards[o->shard], o->algos[k]), 2;
+    }
+    if (o->shard && (o->check || o->cycle_ms > 0))
+        return snprintf(err, errlen, "--shard: %s checks allreduced sums / fuses buckets; expected --shard without it",
+                        o->check ? "--check" : "--cycle-ms"), 2;
     for (int k = 0; k < o->nalgos; k++) ddl |= !strcmp(o->algos[k], "ddl");
     if ((o->grid || o->patterns) && !ddl) {
         snprintf(err, errlen, "%s: applies to -a ddl only; expected ddl among the algorithms",

@@ -22,7 +22,7 @@ int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, 
     out->exposed_s = p.exposed_s;
     out->sgd_s = p.sgd_s;
     out->step_s = p.step_s;
-    out->gather_wait_s = p.gather_wait_s;
+    out->gather_wait_s = p.gather_wait_s, out->gather_s = p.gather_s;
     return 0;
 }
 

@@ -36,6 +36,7 @@ typedef struct advise_out {
     double sgd_s;         /* the update (perf_step.h) */
     double step_s;        /* fwd + bwd + exposed + sgd */
     double gather_wait_s; /* full sharding: compute waiting for allgathers (in fwd_s, bwd_s) */
+    double gather_s;      /* sharding: the allgathers (optimizer, gradients: after the update, in sgd_s) */
 } advise_out;
 
 /* One setting. 0, or 2 (bad algorithm, grid, rates) / 1 (out of memory) with a message. */

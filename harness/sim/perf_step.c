@@ -252,8 +252,8 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
     out->allreduces = p.buckets;
     out->slowed_s = p.slowed;
     out->comm_slowed_s = p.comm_slowed;
-    out->sgd_s -= p.post_ag, out->exposed_s += p.post_ag; /* the allgather after the update: communication */
-    out->comm_s += p.gather, out->gather_s = p.gather, out->gather_wait_s = p.wait;
+    out->comm_s += p.gather - p.post_ag; /* full's layer allgathers; the one after the update is in sgd, as trainer.c */
+    out->gather_s = p.gather, out->gather_wait_s = p.wait;
     goto out;
 nomem:
     snprintf(err, errlen, "out of memory");

@@ -61,7 +61,8 @@ typedef struct step_inputs {
  * allreduced; reduce-scatter and allgather are priced as the two halves of the algorithm's allreduce
  * (ring, rhd and ddl are reduce-scatter + allgather): allgather = allreduce(n, γ = 0) / 2,
  * reduce-scatter = allreduce(n, γ) − allgather. The optimizer updates 1/p of the parameters;
- * optimizer and gradients then allgather the parameters, exposed after the update. full (ZeRO-3,
+ * optimizer and gradients then allgather the parameters after the update (in the sgd column, as the
+ * trainer times it: its update is the sharded SGD and the allgathers). full (ZeRO-3,
  * FSDP) allgathers each layer's parameters before its forward and again before its backward, on a
  * stream of its own, prefetched one layer ahead (a layer's allgather is issued when the previous
  * layer's compute starts, as FSDP's forward_prefetch and BACKWARD_PRE do); compute waits for it

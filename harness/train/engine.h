@@ -39,6 +39,10 @@ void engine_begin_step(engine *e);
  * simulation engine takes any; the thread engine only the ideal one (-1 otherwise: a real run pays its
  * own framework's costs, it does not add modelled ones). 0, or -1. */
 int engine_set_framework(engine *e, const framework *fw);
+/* Sharding (shard_step.h: shard_bucket_reduce): each bucket reduce-scattered, its remainder
+ * allreduced, instead of one allreduce; ranks: the communicator's size. Buckets only (the
+ * simulation engine's cycles fuse buckets: -1 with a framework of cycles). 0, or -1. */
+int engine_set_shard(engine *e, int sharded, int ranks);
 int engine_post(engine *e, int bucket);
 /* Device mode (the CUDA build's gradients are written on the compute stream): from now on
  * engine_post records a fence (compute.h) for the bucket and the thread engine waits for that fence

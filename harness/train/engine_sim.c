@@ -8,6 +8,7 @@
  * length (fw_comm_stretch); with contention, the step then waits out the compute that the allreduces
  * slowed (fw_slowdown). */
 #include "engine.h"
+#include "shard_step.h"
 #include "compute.h"
 #include "framework.h"
 
@@ -32,6 +33,7 @@ struct engine {
     double *start, *dur;      /* [nbuckets] each allreduce's start and duration (contention) */
     int rc;                   /* first error */
     char err[256];            /* its message */
+    int sharded, ranks;       /* engine_set_shard */
 };
 
 int engine_thread_level(void) { return MPI_THREAD_SINGLE; }
@@ -70,6 +72,13 @@ int engine_set_framework(engine *e, const framework *fw)
     return 0;
 }
 int engine_use_fences(engine *e) { (void)e; return 0; }
+
+int engine_set_shard(engine *e, int sharded, int ranks)
+{
+    if (sharded && e->fw.cycle_s > 0) return -1; /* cycles fuse buckets: a shard per bucket needs buckets */
+    e->sharded = sharded, e->ranks = ranks;
+    return 0;
+}
 
 int engine_post(engine *e, int b)
 {
@@ -110,7 +119,7 @@ static int e_call(void *a, int i, const fw_group *g, double at, double call_s, d
     kern_compute_wait_until(g->enqueue);
     double t0 = MPI_Wtime();
     if (call_s > 0) kern_compute_wait_until(t0 + call_s);
-    int rc = ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, g->count, e->dtype, DDL_SUM);
+    int rc = shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, g->count, e->dtype, e->sharded, e->ranks);
     if (rc)
         return snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", e->order[g->first], g->count * e->esize,
                         ddl_last_error()), rc;

@@ -3,6 +3,7 @@
  * The queue is a ring of bucket indexes (each bucket is posted once per step, so nbuckets slots
  * suffice); nothing is allocated per step. */
 #include "engine.h"
+#include "shard_step.h"
 #include "compute.h"
 #include "devmem.h"
 #include "watchdog.h"
@@ -31,6 +32,7 @@ struct engine {
     int rc;                   /* first error */
     char err[256];            /* its message */
     engine_stats stats;       /* this step */
+    int sharded, ranks;       /* engine_set_shard */
 };
 
 int engine_thread_level(void) { return MPI_THREAD_SERIALIZED; }
@@ -46,7 +48,8 @@ static void run_bucket(engine *e, int b)
     int frc = e->fences && kern_fence_wait(e->fences[b]);
     double t0 = MPI_Wtime();
     int rc =
-        frc ? -1 : ddl_allreduce(e->ctx, DDL_IN_PLACE, e->grads + bk->offset * e->esize, bk->count, e->dtype, DDL_SUM);
+        frc ? -1
+            : shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, bk->count, e->dtype, e->sharded, e->ranks);
     double t1 = MPI_Wtime();
     watchdog_note(NULL);
     pthread_mutex_lock(&e->lock);
@@ -140,6 +143,12 @@ int engine_set_framework(engine *e, const framework *fw)
 {
     (void)e;
     return fw_ideal(fw) ? 0 : -1;
+}
+
+int engine_set_shard(engine *e, int sharded, int ranks)
+{
+    e->sharded = sharded, e->ranks = ranks;
+    return 0;
 }
 
 int engine_post(engine *e, int b)

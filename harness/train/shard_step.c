@@ -100,6 +100,15 @@ int shard_step(ddl_ctx *ctx, MPI_Comm comm, const shard_plan *pl, int mode, cons
     return mode == SHARD_FULL ? 0 : shard_gather(ctx, pl, w);
 }
 
+int shard_bucket_reduce(ddl_ctx *ctx, void *buf, size_t count, ddl_dtype dtype, int sharded, int ranks)
+{
+    if (!sharded || ranks < 2) return ddl_allreduce(ctx, DDL_IN_PLACE, buf, count, dtype, DDL_SUM);
+    size_t c = count / (size_t)ranks, rem = count - c * (size_t)ranks, es = ddl_dtype_size(dtype);
+    int rc = c ? ddl_reduce_scatter(ctx, DDL_IN_PLACE, buf, c, dtype, DDL_SUM) : 0;
+    if (!rc && rem) rc = ddl_allreduce(ctx, DDL_IN_PLACE, (char *)buf + c * (size_t)ranks * es, rem, dtype, DDL_SUM);
+    return rc;
+}
+
 int shard_gather(ddl_ctx *ctx, const shard_plan *pl, float *w)
 {
     return ddl_allgather(ctx, DDL_IN_PLACE, w, pl->count, DDL_FLOAT32);

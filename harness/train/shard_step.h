@@ -54,4 +54,10 @@ int shard_step(ddl_ctx *ctx, MPI_Comm comm, const shard_plan *pl, int mode, cons
 /* Full sharding: every rank's block of w allgathered (in place), before w is used. */
 int shard_gather(ddl_ctx *ctx, const shard_plan *pl, float *w);
 
+/* The trainer's buckets (engine.h) under sharding: a bucket of count elements, c = count / ranks,
+ * is reduce-scattered over its first ranks·c elements in place (this rank's block of the sum lands
+ * at buf[0 .. c)) and its remainder (count − ranks·c < ranks elements, at buf + ranks·c) allreduced;
+ * not sharded: one allreduce. 0, or ddl's code. */
+int shard_bucket_reduce(ddl_ctx *ctx, void *buf, size_t count, ddl_dtype dtype, int sharded, int ranks);
+
 #endif

@@ -128,6 +128,12 @@ static int make_full(trainer *t)
     return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
+const float *trainer_params(const trainer *t, size_t *count)
+{
+    *count = t->plan.total;
+    return t->params;
+}
+
 int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err, size_t errlen)
 {
     trainer *t = calloc(1, sizeof *t);
@@ -162,6 +168,10 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
                  t->err[0] ? t->err
                  : t->eng  ? kern_dev_last_error()
                            : "cannot start the communication engine");
+        goto out;
+    }
+    if (cfg->shard && (cfg->device || cfg->check || engine_set_shard(t->eng, 1, t->size))) {
+        snprintf(err, errlen, "--shard: needs host buffers, no --check and gradient buckets (not cycles)");
         goto out;
     }
     if (engine_set_framework(t->eng, &cfg->fw)) {
@@ -249,10 +259,40 @@ static int write_gradient(trainer *t, int ti)
 }
 
 /* gemm mode: w −= lr·g; full mode: SGD with momentum 0.9 and weight decay 1e-4 (PyTorch's). */
+/* The update of n parameters at w (velocity at v), gradients at g. */
+static int sgd_range(trainer *t, size_t w, size_t v, size_t g, size_t n)
+{
+    if (!n) return 0;
+    return t->full ? t->ops->sgd_momentum(t->params + w, t->mom + v, t->grads + g, t->cfg.lr, 0.9f, 1e-4f, n)
+                   : t->mem->sgd(t->params + w, t->grads + g, t->cfg.lr, n);
+}
+
+/* Sharded: per bucket, this rank's block (its gradient sum at the bucket's start, shard_bucket_reduce)
+ * and the remainder updated; once that compute is done, the blocks allgathered in place, and the
+ * stream starts again after them (the simulation's compute clock waits for the MPI time). */
+static int update_sharded(trainer *t)
+{
+    int rc = 0;
+    for (int b = 0; b < t->plan.nbuckets && !rc; b++) {
+        const bucket *bk = &t->plan.buckets[b];
+        size_t o = bk->offset, c = bk->count / (size_t)t->size, mine = o + (size_t)t->rank * c, all = c * t->size;
+        rc = sgd_range(t, mine, mine, o, c) || sgd_range(t, o + all, o + all, o + all, bk->count - all);
+    }
+    kern_compute_wait_until(stream_time());
+    for (int b = 0; b < t->plan.nbuckets && !rc; b++) {
+        const bucket *bk = &t->plan.buckets[b];
+        size_t o = bk->offset, c = bk->count / (size_t)t->size;
+        /* under simulation the parameters are compute operands MPI cannot move (step_mem.h): the
+         * same bytes are allgathered through the gradient buffer, whose values are simulated too */
+        if (c) rc = ddl_allgather(t->ctx, DDL_IN_PLACE, (t->real ? t->params : t->grads) + o, c, DDL_FLOAT32);
+    }
+    kern_compute_begin();
+    return rc;
+}
+
 static int update(trainer *t)
 {
-    int rc = t->full ? t->ops->sgd_momentum(t->params, t->mom, t->grads, t->cfg.lr, 0.9f, 1e-4f, t->plan.total)
-                     : t->mem->sgd(t->params, t->grads, t->cfg.lr, t->plan.total);
+    int rc = t->cfg.shard && t->size > 1 ? update_sharded(t) : sgd_range(t, 0, 0, 0, t->plan.total);
     if (rc) snprintf(t->err, sizeof t->err, "SGD: %s", t->cfg.device ? kern_dev_last_error() : "failed");
     return rc ? 1 : 0;
 }

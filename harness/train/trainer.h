@@ -32,6 +32,8 @@ typedef struct step_config {
     const struct profile *shape; /* simulation: the profile, when its compute-model keys or compute_scale
                                   price each layer (perf_layer.h) in place of each kernel; NULL: kernels */
     double compute_scale;      /* --images-per-s: every layer's time x this (0: none) */
+    int shard;                 /* 1: sharded (ZeRO-1/2): buckets reduce-scattered, the update on this rank's
+                                  blocks, the parameters allgathered (shard_step.h); host buffers, buckets */
 } step_config;
 
 /* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;
@@ -66,6 +68,8 @@ int trainer_run(trainer *t, int step, step_times *times, char *err, size_t errle
 /* Check mode: elements of the gradient buffer that differ from the exact sum over ranks. */
 long trainer_verify(const trainer *t, int step);
 int trainer_buckets(const trainer *t);
+/* The flat parameters (host buffers; tests) and their count. */
+const float *trainer_params(const trainer *t, size_t *count);
 void trainer_free(trainer *t);
 
 #endif
