@@ -100,18 +100,19 @@ int cli_study_main(int argc, char **argv)
     if (o.out && outfile_check_dir("--out", o.out, err, sizeof err)) goto fail; /* says why mkdir failed */
     for (int pass = 0; o.out && pass < STUDY_NOUT; pass++) /* every file, before any work */
         if (study_out_path(&o, pass, path, sizeof path) || outfile_check("--out", path, err, sizeof err)) goto fail;
+    int inside = 0;
+    double wmax = 0, offmax = 0; /* the widest band; the centre farthest from its published figure */
+    for (int k = 0; k < o.nfig; k++) /* every entry's compute scale (a bad one refused) before any line */
+        if (study_compute_scale(&o.run, &pr, &figs[k], &o.compute_scale[k], err, sizeof err)) goto fail;
     printf(
         "# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
         "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s %5s %5s %5s\n",
         study_gpus_flag(&o, g, sizeof g), o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte,
         o.run.bucket_mb, "platform", "ovl", "batch", "ars", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%", "cyc",
         "jit", "hold");
-    int inside = 0;
-    double wmax = 0, offmax = 0; /* the widest band; the centre farthest from its published figure */
     for (int k = 0; k < o.nfig; k++) {
         double lo, hi;
-        if (study_compute_scale(&o.run, &pr, &figs[k], &o.compute_scale[k], err, sizeof err) ||
-            (n[k] = study_run_figure(&o.run, &pr, o.compute_scale[k], &figs[k], c[k], err, sizeof err)) < 0)
+        if ((n[k] = study_run_figure(&o.run, &pr, o.compute_scale[k], &figs[k], c[k], err, sizeof err)) < 0)
             goto fail; /* rc 2, as a bad entry */
         study_band(c[k], n[k], &lo, &hi);
         inside += study_inside(lo, hi, figs[k].published);

@@ -2,6 +2,7 @@
  * engine (harness/sim/study.h). */
 #include "cli_study.h"
 
+#include "csv.h"
 #include "outfile.h"
 #include "workload.h"
 
@@ -118,7 +119,9 @@ static void write_bands(FILE *f, const study_opts *o, corner c[][MAX_CORNERS], c
     for (int k = 0; k < o->nfig; k++) {
         double lo, hi;
         study_band(c[k], n[k], &lo, &hi);
-        fprintf(f, "%d,%s,%.2f,%.2f,%.2f,%.0f\n", k + 1, o->figs[k].name, lo, hi, (lo + hi) / 2,
+        char name[300];
+        csv_format_cell(o->figs[k].name, name, sizeof name);
+        fprintf(f, "%d,%s,%.2f,%.2f,%.2f,%.0f\n", k + 1, name, lo, hi, (lo + hi) / 2,
                 o->figs[k].published);
     }
 }
@@ -167,16 +170,21 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             }
             continue;
         }
-        for (int i = 0; i < n[k]; i++)
-            fprintf(f,
-                    "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n",
-                    fg->label, fg->model, c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off",
-                    c[k][i].full.allreduces, fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3,
-                    c[k][i].full.exposed_s * 1e3, c[k][i].eff, c[k][i].eff1, fg->published,
-                    workload_hours(workload_of(fg->model),
-                                   (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s),
-                    fg->published_hours, study_scale(&o->run, fg), fg->name, o->compute_scale[k], c[k][i].share[0],
-                    c[k][i].share[1], c[k][i].share[2]);
+        char cl[600], cm[200], ca[200], cp[200], ce[300]; /* text cells quoted as RFC 4180 says (csv.h) */
+        csv_format_cell(fg->label, cl, sizeof cl), csv_format_cell(fg->model, cm, sizeof cm);
+        csv_format_cell(fg->algo, ca, sizeof ca), csv_format_cell(fg->name, ce, sizeof ce);
+        for (int i = 0; i < n[k]; i++) {
+            char h[32] = "NA"; /* no workload for the model: no time to train */
+            double hours = workload_hours(workload_of(fg->model),
+                                          (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s);
+            if (hours >= 0) snprintf(h, sizeof h, "%.3f", hours);
+            csv_format_cell(c[k][i].platform, cp, sizeof cp);
+            fprintf(f, "%s,%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%s,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n", cl,
+                    cm, c[k][i].batch, ca, cp, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces, fg->baseline,
+                    c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
+                    c[k][i].eff1, fg->published, h, fg->published_hours, study_scale(&o->run, fg), ce,
+                    o->compute_scale[k], c[k][i].share[0], c[k][i].share[1], c[k][i].share[2]);
+        }
     }
 }
 
