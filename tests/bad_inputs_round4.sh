@@ -10,7 +10,12 @@
 #   4. an option that a mode would ignore (platform --export with a platform option): refused;
 #   5. file text reaching CSV: quoted as RFC 4180 says (a study label with a comma and a quote);
 #   6. numbers that would yield inf, nan or negatives: refused (a study's single-GPU figure; every
-#      number merge copies from a raw CSV).
+#      number merge copies from a raw CSV);
+#   7. the sweep's own checks: a train option the sweep sets, in every spelling (--opt value,
+#      --opt=value, an alias, after 5 KiB of blanks), a junk SEC_PER_KUNIT, a comma in a platform path;
+#   8. make expands no environment variable: $(shell ...) in SLURM_JOB_ID, LSB_JOBID, PBS_JOBID and an
+#      unrelated one, under make -n help and make -n run;
+#   9. a sign in any number of a platform file's nvlinks; no "+-" before a negative effect.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
 
@@ -183,5 +188,57 @@ while [ $j -le "$ncol" ]; do
     j=$((j + 1))
 done
 cp "$raw" "$RAW"
+
+# 7. the sweep's checks, every spelling of an option the sweep sets itself
+blanks=$(head -c 5000 /dev/zero | tr '\0' ' ')
+for o in --csv --json --model --batch -a --algo --bucket-mb; do
+    for form in "$o x" "$o=x" "--steps 1 $o=x" "$blanks$o x"; do
+        "$exe" sweep-check --train-args "$form" >/dev/null 2>"$tmp/err"; st=$?
+        check "sweep-check --train-args '$(echo "$form" | cut -c1-30)...': refused naming $o (got $st)" \
+            sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -qF -- "$3" "$2"' - $st "$tmp/err" "$o"
+    done
+done
+for o in --platform --preset --profile --gpus-per-node; do
+    "$exe" sweep-check --backend sim --train-args "$o=x" >/dev/null 2>"$tmp/err"; st=$?
+    check "sweep-check under sim, --train-args $o=x: refused (got $st: $(cat "$tmp/err"))" one_clean $st "$tmp/err"
+done
+for v in junk 0 -1 1e3 ' 5'; do
+    SEC_PER_KUNIT=$v "$exe" sweep-check --plan --nodes 4096 >/dev/null 2>"$tmp/err"; st=$?
+    check "SEC_PER_KUNIT='$v': refused naming it (got $st: $(cat "$tmp/err"))" \
+        sh -c '[ "$1" -eq 2 ] && grep -q SEC_PER_KUNIT "$2"' - $st "$tmp/err"
+done
+mkdir -p "$tmp/a,b" "$tmp/q\"b"
+for d in "$tmp/a,b" "$tmp/q\"b"; do
+    cp "$tmp/ok.platform" "$d/x.platform"
+    "$exe" sweep-check --platform "$d/x.platform" --nodes 32 >/dev/null 2>"$tmp/err"; st=$?
+    check "sweep-check --platform with ',' or '\"' in its path: refused before any launch (got $st: $(cat "$tmp/err"))" \
+        one_clean $st "$tmp/err"
+done
+
+# 8. make: no environment variable expanded
+for v in SLURM_JOB_ID LSB_JOBID PBS_JOBID HOSTILE_ANY; do
+    for goal in help run; do
+        rm -f "$tmp/pwned"
+        env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$v=\$(shell touch $tmp/pwned)" make -n -s -C "$root" BUILD="$BUILD" \
+            $goal >/dev/null 2>&1
+        check "make -n $goal with $v='\$(shell touch ...)': nothing run" [ ! -e "$tmp/pwned" ]
+    done
+done
+
+# 9. a sign in nvlinks (every other number of the file refuses one); the sign of an effect printed once
+"$exe" platform --export dgx1 -o "$tmp/nv.platform" >/dev/null 2>&1
+for v in "+0-1" "0-+1" "0-1:+2" "0-1:-2" "-0-1" "0-1,+2-3"; do
+    sed "s/^nvlinks = .*/nvlinks = $v/" "$tmp/nv.platform" >"$tmp/nvs.platform"
+    "$exe" platform --platform "$tmp/nvs.platform" --nodes 1 -o "$tmp/o" >/dev/null 2>"$tmp/err"; st=$?
+    check "nvlinks = $v: refused naming the line (got $st: $(cat "$tmp/err"))" \
+        sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "nvs.platform:[0-9]*: nvlinks" "$2"' - $st "$tmp/err"
+done
+"$exe" model train --platform dgxh100 --nodes 2 --model resnet50 --algo ring,rhd --overlap-from 0.5 --contention 0 \
+    --comm-contention 1 >"$tmp/eff.out" 2>&1
+check "model train: its effects printed (the test reached them)" grep -q '^# partial overlap' "$tmp/eff.out"
+check "model train: no \"+-\" before a negative effect" sh -c "! grep -q '+-' '$tmp/eff.out'"
+check "no C source prints a literal '+' before a number (%+ prints the sign once): $(grep -rn '[^%]+%\.[0-9]' \
+    "$root/harness" "$root/collectives" --include='*.c' | head -n 2)" \
+    sh -c "! grep -rq '[^%]+%\.[0-9]' '$root/harness' '$root/collectives' --include='*.c'"
 
 report

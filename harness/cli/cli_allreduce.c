@@ -72,7 +72,8 @@ static const opt_row rows[] = {
     { .name = "--per-rank", .type = OPT_FLAG, .off = O(per_rank),
       .help = "each rank's own median (min, p99) per size: a '#' line under each row (median\n"
               "of ranks, MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10% over the\n"
-              "median), and in the CSV/JSON a rank column (all = the row above) with one row per rank" },
+              "median, judged from 3 ranks: NA below), and in the CSV/JSON a rank column (all = the\n"
+              "row above) with one row per rank" },
     { .name = "--place", .type = OPT_CHOICE, .choices = places, .off = O(place),
       .help = "both (default) | out | in: time out-of-place and in-place, or only one of them" },
     { .name = "--label", .type = OPT_STRING, .unit = "S", .off = O(label), .check = label_check,

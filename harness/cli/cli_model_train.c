@@ -119,7 +119,7 @@ static int print_hold_term(const train_opts *o, const model *m, const platform *
     full.overlap_from_pct = 0;
     if (!(rc = predict(&full, m, pf, pr, ideal)))
         for (int a = 0; a < o->nalgos; a++)
-            printf("# partial overlap, %s: +%.4f ms a step (exposed %.4f ms; %.4f ms when overlapped from the "
+            printf("# partial overlap, %s: %+.4f ms a step (exposed %.4f ms; %.4f ms when overlapped from the "
                    "first bucket), nothing enqueued before %g%% of the gradients are ready\n", rows[a].algo,
                    (rows[a].med[F_STEP] - ideal[a].med[F_STEP]) * 1e3, rows[a].med[F_EXPOSED] * 1e3,
                    ideal[a].med[F_EXPOSED] * 1e3, o->overlap_from_pct);
@@ -159,6 +159,7 @@ int cli_model_train(int argc, char **argv)
         return 2;
     }
     if ((rc = predict(&o, m, &pf, &pr, rows))) goto out;
+    train_compare_exact(rows, o.nalgos);
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n",
@@ -175,10 +176,10 @@ int cli_model_train(int argc, char **argv)
         "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
     for (int a = 0; a < o.nalgos; a++) train_print_row(stdout, 0, &o, p, &rows[a]);
     for (int a = 0; a < o.nalgos && o.contention_pct > 0; a++) /* the effect's own term */
-        printf("# contention, %s: +%.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",
+        printf("# contention, %s: %+.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",
                rows[a].algo, rows[a].slowed_s * 1e3);
     for (int a = 0; a < o.nalgos && o.comm_contention_pct > 0; a++)
-        printf("# comm contention, %s: +%.4f ms of allreduce a step (in comm), its allreduces beside backward\n",
+        printf("# comm contention, %s: %+.4f ms of allreduce a step (in comm), its allreduces beside backward\n",
                rows[a].algo, rows[a].comm_slowed_s * 1e3);
     if (o.overlap_from_pct > 0 && (rc = print_hold_term(&o, m, &pf, &pr, rows))) goto out;
     meta_local(argc, argv, NULL, &meta);
