@@ -76,7 +76,7 @@ printf 'a,b\n1,2,3\n' >"$tmp/bad.csv"
 expect_status 2 json "$tmp/bad.csv" "$tmp/bad.json"
 expect_status 2 json "$tmp/none.csv" "$tmp/x.json"
 expect_status 2 json "$tmp/t.csv"
-expect_status 1 json "$tmp/t.csv" "$tmp/no/such.json"
+expect_status 2 json "$tmp/t.csv" "$tmp/no/such.json" # a bad output path is bad input (issue 48)
 [ ! -e "$tmp/bad.json" ] && ok || bad "json: a bad CSV left bad.json"
 
 # the sweep (real MPI, 1 and 3 ranks) with a slow rank: scaling.json = scaling.csv, report.md flags it

@@ -49,7 +49,7 @@ static const opt_row rows[] = {
       .help = "largest message (default 64M)" },
     { .name = "--factor", .alias = "-f", .type = OPT_LONG, .min = 2, .max = 1024, .off = O(factor),
       .help = "size factor between steps (default 2)" },
-    CLI_ROW_ALGOS(bench_allreduce_opts, algos, nalgos, algo_buf),
+    CLI_ROW_ALGOS_HELP(bench_allreduce_opts, algos, nalgos, algo_buf, "default: every registered one"),
     { .name = "--dtype", .alias = "-d", .type = OPT_CUSTOM, .unit = "TYPE", .off = O(dtype), .parse = dtype,
       .expect = "float32|float64|float16|bfloat16|int32",
       .help = "float32 | float64 | float16 | bfloat16 | int32 (default float32)" },
@@ -255,6 +255,9 @@ int cli_allreduce_main(int argc, char **argv)
     }
     run_meta meta;
     meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);
+    if (kern_simulated()) /* not this host's CPU: the simulator's links time the run */
+        snprintf(meta.device, sizeof meta.device, "simulated: SMPI ranks, links of %s", o.platform ? o.platform :
+                 "the simulator's platform.xml");
     o.meta = &meta;
     rc = bench_allreduce_run(&o);
     watchdog_stop();

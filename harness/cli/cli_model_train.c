@@ -46,7 +46,7 @@ static void usage(FILE *f)
     const opts_set sets[] = MT_SETS(&o, &po);
     fprintf(f, "usage: ddlbench model train --platform P --nodes N [options]   (old spelling: model --train)\n"
                "  One training step per algorithm predicted by the alpha-beta-gamma model: GEMM times from the\n"
-               "  profile (default h200 on h200, else p100), buckets posted as backward completes them, each\n"
+               "  profile (default: the platform's own GPU), buckets posted as backward completes them, each\n"
                "  allreduce priced by `model cost`, then SGD. Same columns as `ddlbench train --csv`; no MPI,\n"
                "  any number of nodes. One --bucket-mb value; --steps and --warmup are checked and ignored\n"
                "  (the model has no step-to-step variation).\n");
