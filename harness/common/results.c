@@ -30,11 +30,22 @@ int results_is_number(const char *s)
     return *p == '\0' && isfinite(strtod(s, NULL));
 }
 
-static cJSON *cell_value(const char *s)
+/* One type a column: a number only where every cell of the column is one (or NA); a column that
+ * mixes them ("rank": all, 0, 1, ...) is text throughout. */
+static cJSON *cell_value(const char *s, int numeric)
 {
     if (!*s || !strcmp(s, "NA")) return cJSON_CreateNull();
-    if (results_is_number(s)) return cJSON_CreateNumber(strtod(s, NULL));
+    if (numeric) return cJSON_CreateNumber(strtod(s, NULL));
     return cJSON_CreateString(s);
+}
+
+static int column_numeric(const csv_doc *d, int i)
+{
+    for (int r = 0; r < d->nrows; r++) {
+        const char *s = csv_cell(d, r, i);
+        if (*s && strcmp(s, "NA") && !results_is_number(s)) return 0;
+    }
+    return 1;
 }
 
 /* "# key: value" into the provenance object (a repeated key keeps the last value). */
@@ -56,7 +67,7 @@ static int add_rows(cJSON *doc, const csv_doc *d)
         cJSON *row = cJSON_CreateObject();
         if (!row || !cJSON_AddItemToArray(rows, row)) return cJSON_Delete(row), 1;
         for (int i = 0; i < d->ncols; i++) {
-            cJSON *v = cell_value(csv_cell(d, r, i));
+            cJSON *v = cell_value(csv_cell(d, r, i), column_numeric(d, i));
             if (!v || !cJSON_AddItemToObject(row, d->names[i], v)) return cJSON_Delete(v), 1;
         }
     }
