@@ -53,6 +53,7 @@ fi
 "$exe" allreduce --help >"$tmp/h" 2>&1
 check "allreduce --help: -a's default is every algorithm, not ddl" \
     sh -c "grep -q -- '-a, --algo LIST .*default: every registered one' '$tmp/h' && ! grep -q 'default ddl' '$tmp/h'"
+check "allreduce --help: the noisy mark's rule" grep -q 'p99 is over 2x its median' "$tmp/h"
 for sub in cost train; do
     "$exe" model $sub --help >"$tmp/h" 2>&1
     check "model $sub --help: the profile's default is the platform's GPU" \

@@ -56,6 +56,9 @@ int main(void)
     bench_summarise(even, 4, &st);
     CHECK(st.median == 2.5 && st.p99 == 4, "even: %g %g", st.median, st.p99);
 
+    bench_stats q = { 10, 9, 15 }, tail = { 10, 9, 21 }, fast = { 10, 4.9, 12 };
+    CHECK(!bench_noisy(&q) && bench_noisy(&tail) && bench_noisy(&fast), "noisy: p99 over 2x or min under half");
+
     bench_ranks br;
     double one[] = { 7 };
     CHECK(bench_rank_spread(one, 1, &br) == 0 && br.slowest == 0 && br.lag == 0 && br.stragglers == 0, "p = 1");

@@ -16,6 +16,12 @@ typedef struct bench_stats {
 /* Sorts t[0..n) in place and summarises it; n >= 1. */
 void bench_summarise(double *t, size_t n, bench_stats *out);
 
+/* A row is noisy when its p99 exceeds BENCH_NOISY_P99 times its median, or its min is under the
+ * median over BENCH_NOISY_P99: iterations that far apart within one run mean the medians of separate
+ * runs can differ as much (a shared node, a busy network), so the row carries a mark (allreduce --help). */
+#define BENCH_NOISY_P99 2.0
+int bench_noisy(const bench_stats *st);
+
 /* Per-rank timing: how far the slowest of p ranks' own times (each rank's median) lags the others.
  * A rank is a straggler when its time exceeds the median of the ranks by more than
  * BENCH_STRAGGLER_MADS median absolute deviations AND by more than BENCH_STRAGGLER_FLOOR of that median:

@@ -89,6 +89,9 @@ void bench_emit_row(ar_state *s, const ar_row *r)
            r->st.p99 * 1e6, alg, bus, cell(c1, sizeof c1, "%.3f", r->copy_GBps, copied, "N/A"),
            cell(c2, sizeof c2, "%.3f", ratio, copied, "N/A"),
            cell(c3, sizeof c3, "%.0f", (double)r->wrong, checked, "N/A"));
+    if (bench_noisy(&r->st)) /* the rule: bench.h, allreduce --help */
+        printf("#   noisy: p99 %.1fx and min %.2fx the median (beyond %gx): runs may differ as much; rerun, more -n\n",
+               r->st.p99 / r->st.median, r->st.min / r->st.median, BENCH_NOISY_P99);
     fflush(stdout);
     if (s->csv)
         fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%s,%s,%s%s", r->bytes, r->count,

@@ -50,3 +50,8 @@ const char *bench_stragglers_none(const bench_ranks *r)
 {
     return r->judged ? " none" : " not judged (the rule needs at least 3 ranks)";
 }
+
+int bench_noisy(const bench_stats *st)
+{
+    return st->median > 0 && (st->p99 > BENCH_NOISY_P99 * st->median || st->min * BENCH_NOISY_P99 < st->median);
+}

@@ -59,7 +59,8 @@ static const opt_row rows[] = {
     { .name = "--warmup", .alias = "-w", .type = OPT_LONG, .min = 0, .max = 1000000, .off = O(warmup),
       .help = "warm-up iterations per size (default 5)" },
     { .name = "--iters", .alias = "-n", .type = OPT_LONG, .min = 1, .max = 1000000, .off = O(iters),
-      .help = "timed iterations per size (default 20)" },
+      .help = "timed iterations per size (default 20); a row whose p99 is over 2x its median, or\n"
+              "its min under half of it, is marked \"#   noisy\" (separate runs may differ as much)" },
     { .name = "-c", .type = OPT_INT, .min = 0, .max = 1, .unit = "0|1", .off = O(check), .expect = "0 or 1",
       .help = "check every result (default 1; 0 under simulation, whose buffers hold no\ndata: #wrong reads N/A); any "
               "wrong element makes the exit status 1" },
