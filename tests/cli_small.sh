@@ -84,4 +84,16 @@ else
     echo "# no simulator build: the simulated device line not tried"
 fi
 
+# 2017 only where it belongs: a run on another machine's family gets no 2017 entry in its report
+mkdir -p "$tmp/h200run"
+sed 's/^# platform: .*/# platform: dgxh200/; s/,minsky,/,dgxh200,/' "$root/results/reference/scaling.csv" \
+    >"$tmp/h200run/scaling.csv"
+DDLBENCH=$exe sh "$root/harness/scripts/report_study.sh" "$tmp/h200run" >"$tmp/rs.md" 2>&1
+check "report on dgxh200: no minsky, bigbasin or horovod entry among the closest figures" \
+    sh -c "grep -q 'no published figure of these models on the dgxh family' '$tmp/rs.md' && ! grep -qE '\| (minsky|bigbasin|horovod)' '$tmp/rs.md'"
+DDLBENCH=$exe sh "$root/harness/scripts/report_study.sh" "$root/results/reference" >"$tmp/rs.md" 2>&1
+check "report on minsky: its family's entries" grep -q '| minsky |' "$tmp/rs.md"
+"$exe" study >"$tmp/st.out" 2>&1
+check "study: no internal goal in its output" sh -c "! grep -qiE 'goal|issue [0-9]' '$tmp/st.out'"
+
 report

@@ -130,8 +130,8 @@ int cli_study_main(int argc, char **argv)
         }
     }
     printf("# catalogue: %d of %d published figures inside their bands; widest band %.1f points; centre at most %.1f "
-           "points from its figure (the goal, issue 25: all inside, at most 8 wide, within 3)\n", inside, o.nfig, wmax,
-           offmax);
+           "points from its figure\n",
+           inside, o.nfig, wmax, offmax);
     if (o.out && study_write_outputs(&o, &pr, c, n)) { rc = 1; goto quiet; }
     if (o.out) printf("# wrote %s/study.csv, %s/report.md and %s/bands.csv\n", o.out, o.out, o.out);
     free(c);
