@@ -95,5 +95,19 @@ DDLBENCH=$exe sh "$root/harness/scripts/report_study.sh" "$root/results/referenc
 check "report on minsky: its family's entries" grep -q '| minsky |' "$tmp/rs.md"
 "$exe" study >"$tmp/st.out" 2>&1
 check "study: no internal goal in its output" sh -c "! grep -qiE 'goal|issue [0-9]' '$tmp/st.out'"
+nfig=$(ls "$root"/harness/sim/studies/*.study | wc -l)
+check "study (p100, the 2017 GPU): every figure compared" \
+    sh -c "[ \$(grep -cE '^# band .*(inside|OUTSIDE) the band' '$tmp/st.out') -eq $nfig ] && ! grep -q 'not compared' '$tmp/st.out'"
+"$exe" study --profile h200 >"$tmp/st.out" 2>&1
+check "study --profile h200: no P100 publication compared ('not compared', no OUTSIDE)" \
+    sh -c "[ \$(grep -c 'on p100 GPUs: not compared with profile h200' '$tmp/st.out') -eq $nfig ] && ! grep -q 'OUTSIDE' '$tmp/st.out' &&
+           grep -q '^# catalogue: no figure compared' '$tmp/st.out'"
+"$exe" study --platform dgxh200 --out "$tmp/sp" >"$tmp/st.out" 2>&1; st=$?
+check "study --platform dgxh200: exit 0, profile h200 (its GPU), every corner on it ($st)" \
+    sh -c "[ $st -eq 0 ] && grep -q -- '--profile h200' '$tmp/st.out' && ! grep -qE '^  (minsky|bigbasin|horovod)' '$tmp/st.out' &&
+           grep -q '^  dgxh200 ' '$tmp/st.out'"
+check "study --platform dgxh200: report.md compares nothing" sh -c "! grep -q 'OUTSIDE\|inside the band' '$tmp/sp/report.md'"
+"$exe" study --platform nosuch >/dev/null 2>"$tmp/err"; st=$?
+check "study --platform nosuch: exit 2 in one line ($st)" sh -c "[ $st -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ]"
 
 report

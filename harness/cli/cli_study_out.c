@@ -73,6 +73,16 @@ const char *study_verdict(double lo, double hi, double pub, char *buf, size_t le
     return buf;
 }
 
+const char *study_verdict_of(const study_opts *o, int k, double lo, double hi, char *buf, size_t len)
+{
+    char stem[64];
+    if (o->compared[k]) return study_verdict(lo, hi, o->figs[k].published, buf, len);
+    profile_stem(o->profile, stem, sizeof stem);
+    snprintf(buf, len, "band %.1f-%.1f%%, centre %.1f%%; published %.0f%% on %s GPUs: not compared with profile %s "
+             "(another GPU)", lo, hi, (lo + hi) / 2, o->figs[k].published, o->gpu[k], stem);
+    return buf;
+}
+
 const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len)
 {
     const figure *fg = &o->figs[k];
@@ -163,7 +173,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             fprintf(f, "%s.\n\n", study_compute_desc(o, k, cd, sizeof cd));
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));
             study_print_corners(f, 1, o, fg, c[k], n[k]);
-            fprintf(f, "\n**%s.**\n\n", study_verdict(lo, hi, fg->published, v, sizeof v));
+            fprintf(f, "\n**%s.**\n\n", study_verdict_of(o, k, lo, hi, v, sizeof v));
             if (fg->published_hours > 0) {
                 study_ttt_line(o, fg, c[k], n[k], t, sizeof t);
                 fprintf(f, "Projected %s.\n\n", t);

@@ -25,7 +25,8 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
 {
     char path[1024];
     platform pf;
-    snprintf(path, sizeof path, "%s/%s.platform", s->dir, name);
+    if (s->platform) snprintf(path, sizeof path, "%s", s->platform);
+    else snprintf(path, sizeof path, "%s/%s.platform", s->dir, name);
     if (platform_lookup(&pf, path, err, errlen)) return 2;
     int g = pf.gpus_per_node < gpus ? pf.gpus_per_node : gpus;
     if (gpus % g) {

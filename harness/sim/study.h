@@ -25,6 +25,7 @@ typedef struct study_setup {
     long bucket_mb;     /* bucket cap of the overlapped corners, MiB, where the entry gives none */
     long first_mb;      /* the first bucket, MiB */
     const char *dir;    /* the folder of the entries' platform files */
+    const char *platform; /* --platform: every corner on this machine (a preset or file); NULL: the entry's */
 } study_setup;
 
 typedef struct corner {
