@@ -2,8 +2,9 @@
 # (harness/scripts/make_table.txt): .PHONY, the variables accepted and their checks come from it,
 # and `make help` prints it (make_help.awk fails on a row or a definition without the other). A
 # variable given on the command line or in the environment becomes a simple variable holding its
-# text (no expansion runs a $(shell ...) in it), is checked (bad.KIND) and single-quoted (q) in
-# recipes; a command-line variable without a row is refused, so NODE=64 is not silently ignored.
+# text (no expansion runs a $(shell ...) in it; every other environment variable too), is checked
+# (bad.KIND) and single-quoted (q) in recipes; a command-line variable without a row is refused, so
+# NODE=64 is not silently ignored.
 ROWS      := $(shell awk '$$1 == "var" { print $$2 ":" $$3 } $$1 == "target" { print "t:" $$2 }' \
                harness/scripts/make_table.txt)
 CHECKS    := $(filter-out t:%,$(ROWS))
@@ -24,6 +25,10 @@ space  := $(subst ,, )
 ctrl   := $(shell printf '\001 \002 \003 \004 \005 \006 \007 \010 \016 \017 \020 \021 \022 \023 \
             \024 \025 \026 \027 \030 \031 \032 \033 \034 \035 \036 \037 \177')
 without = $(if $2,$(call without,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
+# every other environment variable (a scheduler's SLURM_JOB_ID, ...) as simple text too: a value holding
+# $(shell ...) is never run; names of letters, digits and _ only (make's own MAKEFLAGS left alone)
+ENV_VARS  := $(foreach v,$(filter-out $(GIVEN) MAKEFLAGS MFLAGS MAKELEVEL,$(.VARIABLES)),$               $(if $(filter environment,$(origin $v)),$v))
+$(foreach v,$(ENV_VARS),$(if $(call without,$v,$(alnum) _),,$(eval $v := $$(value $v))))
 bad.text  = $(or $(filter-out 1,$(words x$(subst $(space),x,$($1))x)),$\
             $(strip $(foreach c,$(ctrl),$(findstring $c,$($1)))))
 exp.text  = one line without control characters

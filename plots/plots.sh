@@ -81,8 +81,10 @@ info=$(awk -F, -v d="$tmp" -v catf="$tmp/catalogue.csv" '
     }' "$tmp/catalogue.csv" "$dir/scaling.csv" ${overlay:+"$overlay/scaling.csv"})
 models=${info%%|*}; rest=${info#*|}; algos=${rest%%|*}; gmax=${rest#*|}
 # per series: line style (its algorithm's colour), dash (2 = model) and point type (open = model)
-styles=$(echo "$algos" | tr ' ' '\n' | awk '{ b = $0; sub(/-model$/, "", b); if (!(b in k)) k[b] = ++n
-    printf "%s%d:%d:%d", (NR > 1 ? " " : ""), k[b], (b == $0 ? 1 : 2), (b == $0 ? 7 : 6) }')
+# (an open marker of its own per algorithm: circle, square, triangle, inverted triangle, diamond, pentagon)
+styles=$(echo "$algos" | tr ' ' '\n' | awk 'BEGIN { split("6 4 8 10 12 14", pt, " ") }
+    { b = $0; sub(/-model$/, "", b); if (!(b in k)) k[b] = ++n
+      printf "%s%d:%d:%d", (NR > 1 ? " " : ""), k[b], (b == $0 ? 1 : 2), pt[(k[b] - 1) % 6 + 1] }')
 for f in "$tmp"/eff_*.dat; do sort -n -k1,1 "$f" -o "$f"; done
 
 # allreduce CSV -> bw_ALGO.dat (size_B busbw_GBps) at the largest rank count, out-of-place
@@ -120,7 +122,8 @@ draw throughput "$algos" || status=1
 draw breakdown "$algos" || status=1
 if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
     src=$bw; case $src in "$root"/*) src=${src#"$root"/};; esac
-    bws=$(echo "${bwinfo#*|}" | tr ' ' '\n' | awk '{ printf "%s%d:1:7", (NR > 1 ? " " : ""), NR }')
+    bws=$(echo "${bwinfo#*|}" | tr ' ' '\n' | awk 'BEGIN { split("6 4 8 10 12 14", pt, " ") } # dash and marker by line
+        { printf "%s%d:%d:%d", (NR > 1 ? " " : ""), NR, (NR - 1) % 5 + 1, pt[(NR - 1) % 6 + 1] }')
     # whose data: the CSV's own hosts and date (a committed make bench run is another machine's)
     who=$(awk '/^# hosts: / { sub(/^# hosts: /, ""); h = $0 } /^# date: / { d = substr($3, 1, 10) }
                END { printf "%s%s%s", h, (h != "" && d != "" ? ", " : ""), d }' "$bw" | tr -d "'\"\\\\" | cut -c1-60)

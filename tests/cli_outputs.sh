@@ -54,9 +54,11 @@ import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 s = [r for r in rows if r["rank"] == "all"][0]
 per = {r["rank"]: r for r in rows if r["rank"] != "all"}
-assert sorted(per) == [0, 1, 2], per.keys()
-assert s["slowest_rank"] == 1 and s["stragglers"] == 1 and per[1]["stragglers"] == 1 and per[0]["stragglers"] == 0
-assert per[1]["compute_ms"] > per[0]["compute_ms"] + 2500, (per[1]["compute_ms"], per[0]["compute_ms"])
+assert sorted(per) == ["0", "1", "2"], per.keys()  # one type a column: rank holds "all", so text
+assert s["slowest_rank"] == 1 and s["stragglers"] == 1 and per["1"]["stragglers"] == 1 and per["0"]["stragglers"] == 0
+assert per["1"]["compute_ms"] > per["0"]["compute_ms"] + 2500, (per["1"]["compute_ms"], per["0"]["compute_ms"])
+for k in rows[0]:  # every column one JSON type (null aside)
+    assert len({"num" if type(r[k]) in (int, float) else type(r[k]).__name__ for r in rows if r[k] is not None}) <= 1, k
 assert s["dataset"] == "ImageNet-1K" and s["epochs"] == 90 and s["dataset_images"] == 1281167
 h = 90 * 1281167 / s["images_per_s"] / 3600
 # images_per_s is printed to 0.01: the projection, made from the unrounded rate, agrees to that rounding
@@ -76,7 +78,7 @@ printf 'a,b\n1,2,3\n' >"$tmp/bad.csv"
 expect_status 2 json "$tmp/bad.csv" "$tmp/bad.json"
 expect_status 2 json "$tmp/none.csv" "$tmp/x.json"
 expect_status 2 json "$tmp/t.csv"
-expect_status 1 json "$tmp/t.csv" "$tmp/no/such.json"
+expect_status 2 json "$tmp/t.csv" "$tmp/no/such.json" # a bad output path is bad input (issue 48)
 [ ! -e "$tmp/bad.json" ] && ok || bad "json: a bad CSV left bad.json"
 
 # the sweep (real MPI, 1 and 3 ranks) with a slow rank: scaling.json = scaling.csv, report.md flags it

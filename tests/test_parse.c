@@ -101,7 +101,8 @@ static void texts(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(parse_text_bad(bad[i].s) == bad[i].at, "text bad #%zu at %ld, got %ld", i, bad[i].at,
               parse_text_bad(bad[i].s));
-    CHECK(parse_line_bad("k =\tv\r", 6) == -1, "a line may hold tab and CR");
+    CHECK(parse_line_bad("k =\tv\r", 6) == -1, "a line may hold tab and end in CR");
+    CHECK(parse_line_bad("k = t\rX", 7) == 5, "a CR inside a line is found");
     CHECK(parse_line_bad("k = v\0x", 7) == 5, "a NUL in a line is found");
     CHECK(parse_line_bad("ab\xe2\x82\xac", 4) == 2, "a sequence cut by the line's end is found");
     char q[32];

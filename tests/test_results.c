@@ -42,7 +42,10 @@ static void check_doc(void)
     CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r0, "papi")), "NA -> null");
     CHECK(cJSON_GetObjectItemCaseSensitive(r0, "neg")->valuedouble == -1e-05, "-1e-05");
     CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r0, "label")), "all stays a string");
-    CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r1, "label")), "3 is a number");
+    CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(r1, "label")) &&
+              !strcmp(cJSON_GetObjectItemCaseSensitive(r1, "label")->valuestring, "3"),
+          "3 is text where its column holds \"all\": one type a column");
+    CHECK(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(r1, "ranks")), "a column of numbers stays numbers");
     CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(r1, "papi")), "empty -> null");
     CHECK(cJSON_GetObjectItemCaseSensitive(r1, "neg")->valuedouble == 7, "+7");
     cJSON_Delete(back);

@@ -8,6 +8,8 @@
 #include "stats.h"
 #include "test.h"
 
+#include <string.h>
+
 #include <math.h>
 
 static int near(double a, double b) { return fabs(a - b) < 1e-12; }
@@ -54,14 +56,24 @@ int main(void)
     bench_summarise(even, 4, &st);
     CHECK(st.median == 2.5 && st.p99 == 4, "even: %g %g", st.median, st.p99);
 
+    bench_stats q = { 10, 9, 15 }, tail = { 10, 9, 21 }, fast = { 10, 4.9, 12 };
+    CHECK(!bench_noisy(&q) && bench_noisy(&tail) && bench_noisy(&fast), "noisy: p99 over 2x or min under half");
+
     bench_ranks br;
     double one[] = { 7 };
     CHECK(bench_rank_spread(one, 1, &br) == 0 && br.slowest == 0 && br.lag == 0 && br.stragglers == 0, "p = 1");
     double two[] = { 1, 100 };
-    CHECK(bench_rank_spread(two, 2, &br) == 0 && br.slowest == 1 && br.stragglers == 0, "p = 2 never flags");
+    char cell[16];
+    CHECK(bench_rank_spread(two, 2, &br) == 0 && br.slowest == 1 && br.stragglers == 0 && !br.judged,
+          "p = 2: not judged (the rule cannot fire)");
+    CHECK(!strcmp(bench_stragglers_cell(&br, 0, cell), "NA") && strstr(bench_stragglers_none(&br), "needs at least 3"),
+          "p = 2: NA in the CSV, the reason on the line: %s", bench_stragglers_none(&br));
     double same[] = { 10, 10, 10, 10 };
     bench_rank_spread(same, 4, &br);
-    CHECK(br.mad == 0 && br.stragglers == 0 && br.slowest == 0, "equal ranks: no straggler, lowest rank slowest");
+    CHECK(br.mad == 0 && br.stragglers == 0 && br.slowest == 0 && br.judged,
+          "equal ranks: no straggler, lowest rank slowest");
+    CHECK(!strcmp(bench_stragglers_cell(&br, 0, cell), "0") && !strcmp(bench_stragglers_none(&br), " none"),
+          "judged: 0 and none");
     double slow[] = { 10, 10.2, 30, 9.9, 10.1 };
     bench_rank_spread(slow, 5, &br);
     CHECK(br.median == 10.1 && near(br.mad, 0.1) && br.slowest == 2 && near(br.lag, 19.9) && br.stragglers == 1,

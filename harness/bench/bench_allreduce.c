@@ -28,6 +28,7 @@
 #include "mem.h"
 #include "devmem.h"
 #include "guard.h"
+#include "rank.h"
 #include "watchdog.h"
 
 #include <errno.h>
@@ -281,6 +282,9 @@ int bench_allreduce_run(const bench_allreduce_opts *o)
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rc) goto out;
     if (s.rank == 0) bench_print_header(&s);
+    if (s.size == 1 && !rank_launched() && !kern_simulated()) /* 1 rank: busbw 0 by definition */
+        printf("# note: 1 rank, not started by a launcher: nothing is exchanged (busbw 0); run it under\n"
+               "#       mpirun -np N (or harness/scripts/mpilaunch.sh N) for N ranks\n");
     for (size_t b = o->min_bytes; b <= o->max_bytes && !rc;
          b = b > o->max_bytes / (size_t)o->factor ? o->max_bytes + 1 : b * (size_t)o->factor) {
         /* reduce-scatter, allgather: whole elements per rank, as nccl-tests rounds */

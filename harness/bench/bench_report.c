@@ -50,20 +50,22 @@ static void emit_ranks(ar_state *s, const ar_row *r)
         if (s->csv) fputs(",all,NA,NA,NA,NA\n", s->csv);
         return;
     }
-    printf("#   ranks' own medians: median %.1f us, MAD %.1f us, slowest rank %d (+%.1f us); stragglers:",
+    printf("#   ranks' own medians: median %.1f us, MAD %.1f us, slowest rank %d (%+.1f us); stragglers:",
            br.median * 1e6, br.mad * 1e6, br.slowest, br.lag * 1e6);
     for (int k = 0; k < s->size; k++)
-        if (bench_rank_straggler(&br, r->ranks[3 * k])) printf(" %d", k);
-    printf("%s\n", br.stragglers ? "" : " none");
+        if (br.judged && bench_rank_straggler(&br, r->ranks[3 * k])) printf(" %d", k);
+    printf("%s\n", br.stragglers ? "" : bench_stragglers_none(&br));
     if (!s->csv) return;
-    fprintf(s->csv, ",all,%d,%.3f,%.3f,%d\n", br.slowest, br.lag * 1e6, br.mad * 1e6, br.stragglers);
+    char cell[16];
+    fprintf(s->csv, ",all,%d,%.3f,%.3f,%s\n", br.slowest, br.lag * 1e6, br.mad * 1e6,
+            bench_stragglers_cell(&br, br.stragglers, cell));
     for (int k = 0; k < s->size; k++) {
         const double *t = r->ranks + 3 * k;
         double alg = gbps(r->bytes, t[0]);
-        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,NA,NA,NA,%d,NA,%.3f,NA,%d\n", r->bytes,
+        fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,NA,NA,NA,%d,NA,%.3f,NA,%s\n", r->bytes,
                 r->count, ddl_dtype_name(o->dtype), op_name(o), r->algo, r->place, s->size, o->iters, t[0] * 1e6,
                 t[1] * 1e6, t[2] * 1e6, alg, alg * bus_factor(o, s->size), k, (t[0] - br.median) * 1e6,
-                bench_rank_straggler(&br, t[0]));
+                bench_stragglers_cell(&br, bench_rank_straggler(&br, t[0]), cell));
     }
 }
 
@@ -87,6 +89,9 @@ void bench_emit_row(ar_state *s, const ar_row *r)
            r->st.p99 * 1e6, alg, bus, cell(c1, sizeof c1, "%.3f", r->copy_GBps, copied, "N/A"),
            cell(c2, sizeof c2, "%.3f", ratio, copied, "N/A"),
            cell(c3, sizeof c3, "%.0f", (double)r->wrong, checked, "N/A"));
+    if (bench_noisy(&r->st)) /* the rule: bench.h, allreduce --help */
+        printf("#   noisy: p99 %.1fx and min %.2fx the median (beyond %gx): runs may differ as much; rerun, more -n\n",
+               r->st.p99 / r->st.median, r->st.min / r->st.median, BENCH_NOISY_P99);
     fflush(stdout);
     if (s->csv)
         fprintf(s->csv, "%zu,%zu,%s,%s,%s,%s,%d,%ld,%.3f,%.3f,%.3f,%.4f,%.4f,%s,%s,%s%s", r->bytes, r->count,

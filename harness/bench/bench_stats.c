@@ -3,6 +3,7 @@
 #include "bench.h"
 #include "stats.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 void bench_summarise(double *t, size_t n, bench_stats *out)
@@ -32,7 +33,25 @@ int bench_rank_spread(const double *t, int p, bench_ranks *out)
         if (t[r] > t[out->slowest]) out->slowest = r;
     out->lag = t[out->slowest] - out->median;
     out->stragglers = 0;
-    for (int r = 0; r < p; r++) out->stragglers += bench_rank_straggler(out, t[r]);
+    out->judged = p >= BENCH_STRAGGLER_MIN_RANKS;
+    for (int r = 0; out->judged && r < p; r++) out->stragglers += bench_rank_straggler(out, t[r]);
     free(v);
     return 0;
+}
+
+const char *bench_stragglers_cell(const bench_ranks *r, int n, char *buf)
+{
+    if (!r->judged) return "NA";
+    snprintf(buf, 16, "%d", n);
+    return buf;
+}
+
+const char *bench_stragglers_none(const bench_ranks *r)
+{
+    return r->judged ? " none" : " not judged (the rule needs at least 3 ranks)";
+}
+
+int bench_noisy(const bench_stats *st)
+{
+    return st->median > 0 && (st->p99 > BENCH_NOISY_P99 * st->median || st->min * BENCH_NOISY_P99 < st->median);
 }

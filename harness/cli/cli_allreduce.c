@@ -49,7 +49,7 @@ static const opt_row rows[] = {
       .help = "largest message (default 64M)" },
     { .name = "--factor", .alias = "-f", .type = OPT_LONG, .min = 2, .max = 1024, .off = O(factor),
       .help = "size factor between steps (default 2)" },
-    CLI_ROW_ALGOS(bench_allreduce_opts, algos, nalgos, algo_buf),
+    CLI_ROW_ALGOS_HELP(bench_allreduce_opts, algos, nalgos, algo_buf, "default: every registered one"),
     { .name = "--dtype", .alias = "-d", .type = OPT_CUSTOM, .unit = "TYPE", .off = O(dtype), .parse = dtype,
       .expect = "float32|float64|float16|bfloat16|int32",
       .help = "float32 | float64 | float16 | bfloat16 | int32 (default float32)" },
@@ -59,7 +59,8 @@ static const opt_row rows[] = {
     { .name = "--warmup", .alias = "-w", .type = OPT_LONG, .min = 0, .max = 1000000, .off = O(warmup),
       .help = "warm-up iterations per size (default 5)" },
     { .name = "--iters", .alias = "-n", .type = OPT_LONG, .min = 1, .max = 1000000, .off = O(iters),
-      .help = "timed iterations per size (default 20)" },
+      .help = "timed iterations per size (default 20); a row whose p99 is over 2x its median, or\n"
+              "its min under half of it, is marked \"#   noisy\" (separate runs may differ as much)" },
     { .name = "-c", .type = OPT_INT, .min = 0, .max = 1, .unit = "0|1", .off = O(check), .expect = "0 or 1",
       .help = "check every result (default 1; 0 under simulation, whose buffers hold no\ndata: #wrong reads N/A); any "
               "wrong element makes the exit status 1" },
@@ -72,7 +73,8 @@ static const opt_row rows[] = {
     { .name = "--per-rank", .type = OPT_FLAG, .off = O(per_rank),
       .help = "each rank's own median (min, p99) per size: a '#' line under each row (median\n"
               "of ranks, MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10% over the\n"
-              "median), and in the CSV/JSON a rank column (all = the row above) with one row per rank" },
+              "median, judged from 3 ranks: NA below), and in the CSV/JSON a rank column (all = the\n"
+              "row above) with one row per rank" },
     { .name = "--place", .type = OPT_CHOICE, .choices = places, .off = O(place),
       .help = "both (default) | out | in: time out-of-place and in-place, or only one of them" },
     { .name = "--label", .type = OPT_STRING, .unit = "S", .off = O(label), .check = label_check,
@@ -260,6 +262,9 @@ int cli_allreduce_main(int argc, char **argv)
     }
     run_meta meta;
     meta_collect(MPI_COMM_WORLD, argc, argv, NULL, &meta);
+    if (kern_simulated()) /* not this host's CPU: the simulator's links time the run */
+        snprintf(meta.device, sizeof meta.device, "simulated: SMPI ranks, links of %s", o.platform ? o.platform :
+                 "the simulator's platform.xml");
     o.meta = &meta;
     rc = bench_allreduce_run(&o);
     watchdog_stop();

@@ -75,7 +75,7 @@ static void usage(FILE *f)
         "  (old spelling: ddlbench model --algo LIST ...)\n"
         "  Predicted allreduce time per algorithm (those with a cost model; ddlbench list) from\n"
         "  libddl's alpha-beta-gamma model, with alpha/beta per link level from the platform preset and\n"
-        "  gamma from the device profile (default: h200 for --platform h200, else p100).\n"
+        "  gamma from the device profile (default: the platform's own GPU, e.g. h100 on dgxh100).\n"
         "  --platform custom takes --intra-bw --intra-lat --inter-bw --inter-lat;\n"
         "  FILE: a platform file, e.g. from ddlbench calibrate --network (its links; SMPI factors only simulate).\n");
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));

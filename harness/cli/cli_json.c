@@ -2,6 +2,7 @@
  * provenance lines, header, rows — written whole. The sweep writes scaling.json with it; `train` and
  * `allreduce` write theirs directly with --json. No MPI. */
 #include "cli.h"
+#include "outfile.h"
 #include "opts.h"
 #include "results.h"
 #include "textfile.h"
@@ -49,6 +50,8 @@ int cli_json_main(int argc, char **argv)
     }
     char *text = NULL;
     size_t len = 0;
+    if (outfile_check("JSON", paths[1], err, sizeof err)) /* a bad output path is bad input: 2, before reading */
+        return fprintf(stderr, "ddlbench json: %s\n", err), 2;
     int rc = cli_read_all(paths[0], &text, &len, err, sizeof err);
     if (rc) return fprintf(stderr, "ddlbench json: %s\n", err), rc;
     rc = results_write(NULL, paths[1], kind, text, len, err, sizeof err);

@@ -1,9 +1,12 @@
 /* cli_merge.c — `ddlbench merge [sweep options] DIR`: DIR/raw/NAME.csv (one train CSV per launch of a
  * scaling sweep) -> DIR/scaling.csv with the efficiencies (scaling.c) and DIR/scaling.json (the same
- * rows: results_write, as `ddlbench json` writes them). Both are written whole (outfile.h); a malformed
- * raw CSV writes nothing. The sweep options give the table's own provenance lines (as sweep.sh ran). */
+ * rows: results_write, as `ddlbench json` writes them). Both are checked before any raw CSV is read
+ * and written together, whole, or not at all (outfile.h, results_write); a malformed raw CSV, or a
+ * number in it that is not finite (or negative where a count or time is meant), writes nothing.
+ * The sweep options give the table's own provenance lines (as sweep.sh ran). */
 #include "cli.h"
 #include "platform.h"
+#include "outfile.h"
 #include "results.h"
 #include "scaling.h"
 #include "sweep_opts.h"
@@ -148,7 +151,10 @@ static int merge(const sweep_params *p, const char *dir, char **paths, int n, ch
     size_t len = 0;
     int rc = 1, nread = 0;
     if (!files) { snprintf(err, errlen, "out of memory"); goto out; }
-    rc = 2; /* an unreadable raw CSV is bad input */
+    rc = 2; /* an output that cannot be written, or an unreadable raw CSV, is bad input */
+    snprintf(csv, sizeof csv, "%s/scaling.csv", dir);
+    snprintf(json, sizeof json, "%s/scaling.json", dir);
+    if (outfile_check("DIR", csv, err, errlen) || outfile_check("DIR", json, err, errlen)) goto out;
     for (; nread < n; nread++) {
         files[nread].name = paths[nread];
         if (cli_read_all(paths[nread], (char **)&files[nread].text, &files[nread].len, err, errlen)) goto out;
@@ -162,8 +168,6 @@ static int merge(const sweep_params *p, const char *dir, char **paths, int n, ch
     placement_check(p, files, n, meta, sizeof meta);
     scaling_setup s = { p->n_gpn, p->backend, label, meta };
     if ((rc = scaling_merge(files, n, &s, &text, &len, err, errlen))) goto out;
-    snprintf(csv, sizeof csv, "%s/scaling.csv", dir);
-    snprintf(json, sizeof json, "%s/scaling.json", dir);
     rc = results_write(csv, json, "scaling", text, len, err, errlen);
 out:
     for (int i = 0; files && i < nread; i++) free((char *)files[i].text);

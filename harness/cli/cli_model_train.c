@@ -62,7 +62,7 @@ static void usage(FILE *f)
     const opts_set sets[] = MT_SETS(&o, &po);
     fprintf(f, "usage: ddlbench model train --platform P --nodes N [options]   (old spelling: model --train)\n"
                "  One training step per algorithm predicted by the alpha-beta-gamma model: GEMM times from the\n"
-               "  profile (default h200 on h200, else p100), buckets posted as backward completes them, each\n"
+               "  profile (default: the platform's own GPU), buckets posted as backward completes them, each\n"
                "  allreduce priced by `model cost`, then SGD. Same columns as `ddlbench train --csv`; no MPI,\n"
                "  any number of nodes. One --bucket-mb value; --steps and --warmup are checked and ignored\n"
                "  (the model has no step-to-step variation).\n");
@@ -141,7 +141,7 @@ static int print_hold_term(const train_opts *o, const model *m, const platform *
     full.overlap_from_pct = 0;
     if (!(rc = predict(&full, m, pf, pr, ideal)))
         for (int a = 0; a < o->nalgos; a++)
-            printf("# partial overlap, %s: +%.4f ms a step (exposed %.4f ms; %.4f ms when overlapped from the "
+            printf("# partial overlap, %s: %+.4f ms a step (exposed %.4f ms; %.4f ms when overlapped from the "
                    "first bucket), nothing enqueued before %g%% of the gradients are ready\n", rows[a].algo,
                    (rows[a].med[F_STEP] - ideal[a].med[F_STEP]) * 1e3, rows[a].med[F_EXPOSED] * 1e3,
                    ideal[a].med[F_EXPOSED] * 1e3, o->overlap_from_pct);
@@ -185,6 +185,7 @@ int cli_model_train(int argc, char **argv)
         goto out;
     }
     if ((rc = predict(&o, m, &pf, &pr, rows))) goto out;
+    train_compare_exact(rows, o.nalgos);
     int p = platform_ranks(&pf);
     printf("# ddlbench model --train: %s, batch %ld, %s %d nodes x %d GPUs = %d ranks, profile %s "
            "(alpha-beta-gamma model, not simulated)\n",
@@ -210,10 +211,10 @@ int cli_model_train(int argc, char **argv)
                "them (in compute)\n", shard_mode_name(o.shard), optim_name(o.optim), rows[a].algo,
                gathers[a][0] * 1e3, gathers[a][1] * 1e3);
     for (int a = 0; a < o.nalgos && o.contention_pct > 0; a++) /* the effect's own term */
-        printf("# contention, %s: +%.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",
+        printf("# contention, %s: %+.4f ms of compute a step (in gemm and nongemm), backward beside its allreduces\n",
                rows[a].algo, rows[a].slowed_s * 1e3);
     for (int a = 0; a < o.nalgos && o.comm_contention_pct > 0; a++)
-        printf("# comm contention, %s: +%.4f ms of allreduce a step (in comm), its allreduces beside backward\n",
+        printf("# comm contention, %s: %+.4f ms of allreduce a step (in comm), its allreduces beside backward\n",
                rows[a].algo, rows[a].comm_slowed_s * 1e3);
     if (o.overlap_from_pct > 0 && (rc = print_hold_term(&o, m, &pf, &pr, rows))) goto out;
     meta_local(argc, argv, NULL, &meta);

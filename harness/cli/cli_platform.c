@@ -61,22 +61,26 @@ static void usage(FILE *f)
 static int export_platform(const char *name, const char *path, char *err, size_t errlen)
 {
     platform pf;
+    platform_fit fit = { 0 }; /* a calibrated file's factors, kept */
     char header[600], line[300];
     if (!strcmp(name, "custom"))
         return snprintf(err, errlen, "--export: custom has no numbers; expected a preset or a platform file"), 2;
     if (platform_lookup(&pf, name, err, errlen)) return 2;
+    if (platform_is_file(name) && platform_file_load(name, &pf, &fit, err, errlen)) return 2;
+    if (path && outfile_check("-o", path, err, errlen)) return 2;
     platform_describe(&pf, line, sizeof line);
     snprintf(header, sizeof header,
              "%s — exported by `ddlbench platform --export %s`: edit and pass as --platform FILE.\n"
              "%s\nKeys and units: harness/sim/platform_file.h; sources of the presets' numbers: docs/SOURCES.md.",
              pf.name, name, line);
-    if (path) return platform_file_write(path, &pf, NULL, header, err, errlen) ? 1 : 0;
+    if (path) return platform_file_write(path, &pf, &fit, header, err, errlen) ? 1 : 0;
     for (const char *h = header; *h;) {
         size_t n = strcspn(h, "\n");
         printf("# %.*s\n", (int)n, h);
         h += n + (h[n] == '\n');
     }
     platform_file_put(stdout, &pf);
+    platform_file_put_fit(stdout, &fit);
     return ferror(stdout) ? (snprintf(err, errlen, "writing standard output failed"), 1) : 0;
 }
 
@@ -182,9 +186,13 @@ int cli_platform_main(int argc, char **argv)
     if (prc == OPTS_HELP) usage(stdout);
     if (prc == OPTS_BAD) fprintf(stderr, "ddlbench platform: %s\n", err);
     if (prc) return prc == OPTS_HELP ? 0 : 2;
-    if (ex) {
-        int rc = o.preset || o.nodes >= 0 ? (snprintf(err, sizeof err, "--export: takes only -o FILE"), 2)
-                                           : export_platform(ex, dir, err, sizeof err);
+    if (ex) { /* every platform option would be ignored: refused, naming it */
+        int rc = 0;
+        for (int k = 0; k < PLATFORM_ROWS && !rc; k++)
+            if (p.given[k])
+                rc = 2, snprintf(err, sizeof err, "--export: takes only -o FILE; %s would be ignored",
+                                 platform_rows[k].name);
+        if (!rc) rc = export_platform(ex, dir, err, sizeof err);
         if (rc) fprintf(stderr, "ddlbench platform: %s\n", err);
         return rc;
     }

@@ -50,10 +50,11 @@ int cli_algo_check(const char *v, char *want, size_t wantlen);
               "the whole backward (default 25, PyTorch DDP; Horovod uses 128)" }
 /* -a, --algo LIST of registered algorithms into T's const char *field[CLI_LIST_MAX], int count,
  * char buf[] (the items point into it). */
-#define CLI_ROW_ALGOS(T, field, count, buf)                                                         \
+#define CLI_ROW_ALGOS(T, field, count, buf) CLI_ROW_ALGOS_HELP(T, field, count, buf, "default ddl")
+#define CLI_ROW_ALGOS_HELP(T, field, count, buf, dflt)                                              \
     { .name = "--algo", .alias = "-a", .type = OPT_STRLIST, .unit = "LIST", .off = offsetof(T, field), \
       .count_off = offsetof(T, count), .buf_off = offsetof(T, buf),                              \
       .buf_len = sizeof(((T *)0)->buf), .max_items = CLI_LIST_MAX, .check = cli_algo_check,         \
-      .help = "comma list of allreduce algorithms (default ddl; see ddlbench list)" }
+      .help = "comma list of allreduce algorithms (" dflt "; see ddlbench list)" }
 
 #endif

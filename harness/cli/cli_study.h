@@ -14,6 +14,8 @@ typedef struct study_opts {
     figure *figs;                     /* the catalogue's entries */
     int nfig;
     double compute_scale[STUDY_MAX_ENTRIES]; /* per figure: its compute rates / the profile's (1: as is) */
+    char gpu[STUDY_MAX_ENTRIES][32];  /* per figure: the GPU it was published on (its platforms' profile) */
+    int compared[STUDY_MAX_ENTRIES];  /* per figure: the profile is that GPU, so the figure is compared */
 } study_opts;
 
 
@@ -23,6 +25,9 @@ void study_ttt_line(const study_opts *o, const figure *fig, const corner *c, int
 void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n);
 /* "band lo-hi%, centre …; published … inside|OUTSIDE the band, … points from the centre" */
 const char *study_verdict(double lo, double hi, double pub, char *buf, size_t len);
+/* The same for figure k of o: "...; published on p100 GPUs, not compared with profile h200" where the
+ * profile is another GPU than the figure's. */
+const char *study_verdict_of(const study_opts *o, int k, double lo, double hi, char *buf, size_t len);
 /* OUT/study.csv (pass 0) and OUT/report.md (pass 1); 0, or 2 with a message if path is too long. */
 #define STUDY_NOUT 3 /* study.csv, report.md, bands.csv */
 int study_out_path(const study_opts *o, int pass, char *path, size_t len);

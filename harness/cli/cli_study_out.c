@@ -2,6 +2,7 @@
  * engine (harness/sim/study.h). */
 #include "cli_study.h"
 
+#include "csv.h"
 #include "outfile.h"
 #include "workload.h"
 
@@ -72,6 +73,16 @@ const char *study_verdict(double lo, double hi, double pub, char *buf, size_t le
     return buf;
 }
 
+const char *study_verdict_of(const study_opts *o, int k, double lo, double hi, char *buf, size_t len)
+{
+    char stem[64];
+    if (o->compared[k]) return study_verdict(lo, hi, o->figs[k].published, buf, len);
+    profile_stem(o->profile, stem, sizeof stem);
+    snprintf(buf, len, "band %.1f-%.1f%%, centre %.1f%%; published %.0f%% on %s GPUs: not compared with profile %s "
+             "(another GPU)", lo, hi, (lo + hi) / 2, o->figs[k].published, o->gpu[k], stem);
+    return buf;
+}
+
 const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len)
 {
     const figure *fg = &o->figs[k];
@@ -118,7 +129,9 @@ static void write_bands(FILE *f, const study_opts *o, corner c[][MAX_CORNERS], c
     for (int k = 0; k < o->nfig; k++) {
         double lo, hi;
         study_band(c[k], n[k], &lo, &hi);
-        fprintf(f, "%d,%s,%.2f,%.2f,%.2f,%.0f\n", k + 1, o->figs[k].name, lo, hi, (lo + hi) / 2,
+        char name[300];
+        csv_format_cell(o->figs[k].name, name, sizeof name);
+        fprintf(f, "%d,%s,%.2f,%.2f,%.2f,%.0f\n", k + 1, name, lo, hi, (lo + hi) / 2,
                 o->figs[k].published);
     }
 }
@@ -160,23 +173,28 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             fprintf(f, "%s.\n\n", study_compute_desc(o, k, cd, sizeof cd));
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));
             study_print_corners(f, 1, o, fg, c[k], n[k]);
-            fprintf(f, "\n**%s.**\n\n", study_verdict(lo, hi, fg->published, v, sizeof v));
+            fprintf(f, "\n**%s.**\n\n", study_verdict_of(o, k, lo, hi, v, sizeof v));
             if (fg->published_hours > 0) {
                 study_ttt_line(o, fg, c[k], n[k], t, sizeof t);
                 fprintf(f, "Projected %s.\n\n", t);
             }
             continue;
         }
-        for (int i = 0; i < n[k]; i++)
-            fprintf(f,
-                    "\"%s\",%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%.3f,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n",
-                    fg->label, fg->model, c[k][i].batch, fg->algo, c[k][i].platform, c[k][i].overlap ? "on" : "off",
-                    c[k][i].full.allreduces, fg->baseline, c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3,
-                    c[k][i].full.exposed_s * 1e3, c[k][i].eff, c[k][i].eff1, fg->published,
-                    workload_hours(workload_of(fg->model),
-                                   (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s),
-                    fg->published_hours, study_scale(&o->run, fg), fg->name, o->compute_scale[k], c[k][i].share[0],
-                    c[k][i].share[1], c[k][i].share[2]);
+        char cl[600], cm[200], ca[200], cp[200], ce[300]; /* text cells quoted as RFC 4180 says (csv.h) */
+        csv_format_cell(fg->label, cl, sizeof cl), csv_format_cell(fg->model, cm, sizeof cm);
+        csv_format_cell(fg->algo, ca, sizeof ca), csv_format_cell(fg->name, ce, sizeof ce);
+        for (int i = 0; i < n[k]; i++) {
+            char h[32] = "NA"; /* no workload for the model: no time to train */
+            double hours = workload_hours(workload_of(fg->model),
+                                          (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s);
+            if (hours >= 0) snprintf(h, sizeof h, "%.3f", hours);
+            csv_format_cell(c[k][i].platform, cp, sizeof cp);
+            fprintf(f, "%s,%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%s,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n", cl,
+                    cm, c[k][i].batch, ca, cp, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces, fg->baseline,
+                    c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
+                    c[k][i].eff1, fg->published, h, fg->published_hours, study_scale(&o->run, fg), ce,
+                    o->compute_scale[k], c[k][i].share[0], c[k][i].share[1], c[k][i].share[2]);
+        }
     }
 }
 

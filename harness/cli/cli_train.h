@@ -22,6 +22,9 @@ int train_fw_asked(const train_opts *o);
 int train_check_device(const train_opts *o, char *err, size_t errlen);
 /* cli_train_out.c — each row against the fastest (sig, vs_best: the rule of rounds.h). */
 void train_compare_rows(train_row *rows, int n, int nrounds);
+/* The same for predicted rows (model train): each step (med[F_STEP]) against the fastest, exact, so
+ * every difference is significant (no (ns) mark). */
+void train_compare_exact(train_row *rows, int n);
 /* The header's line of modelled effects ("; jitter 2% (Exp, seed 1); 20 us a call ..."; "" for none) in buf. */
 const char *train_effects_line(const train_opts *o, char *buf, size_t len);
 /* The table's header lines. */

@@ -81,8 +81,8 @@ static const opt_row rows[] = {
               "written and checked the same way as --csv" },
     { .name = "--per-rank", .type = OPT_FLAG, .off = offsetof(train_opts, per_rank),
       .help = "each rank's own medians: a '#' line under each row (median of ranks' compute,\n"
-              "MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10% over the median),\n"
-              "and in the CSV/JSON a rank column (all = the row) with one row per rank" },
+              "MAD, slowest rank and its lag, stragglers: > 2 MAD and > 10% over the median, judged\n"
+              "from 3 ranks: NA below), and in the CSV/JSON a rank column (all = the row) with one row per rank" },
 };
 
 /* The sets of one parse: the shared rows bound to o's fields and to the machine po. */

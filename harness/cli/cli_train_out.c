@@ -37,6 +37,17 @@ void train_compare_rows(train_row *rows, int n, int nrounds)
     }
 }
 
+void train_compare_exact(train_row *rows, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (rows[i].med[F_STEP] < rows[best].med[F_STEP]) best = i;
+    for (int i = 0; i < n; i++) {
+        rows[i].vs_best = rows[i].med[F_STEP] / rows[best].med[F_STEP] - 1;
+        rows[i].sig = n < 2 ? TRAIN_ALONE : i == best ? TRAIN_BEST : ROUNDS_DIFFER; /* no noise: no mark */
+    }
+}
+
 /* The vs_best cell: best, +x.x%, +x.x%(ns), +x.x%(NA), - alone. */
 static void vs_best_cell(const train_row *r, char *out, size_t len)
 {
@@ -112,7 +123,9 @@ static void print_rank_rows(FILE *f, const train_opts *o, int size, const train_
         fputs(",all,NA,NA,NA,NA\n", f);
         return;
     }
-    fprintf(f, ",all,%d,%.4f,%.4f,%d\n", br.slowest, br.lag * 1e3, br.mad * 1e3, br.stragglers);
+    char cell[16];
+    fprintf(f, ",all,%d,%.4f,%.4f,%s\n", br.slowest, br.lag * 1e3, br.mad * 1e3,
+            bench_stragglers_cell(&br, br.stragglers, cell));
     for (int k = 0; k < size; k++) {
         const double *m = r->ranks + (size_t)k * TR_FIELDS;
         fprintf(f, "%s,%ld,%ld,%d,%s,%ld,%d", o->model, o->batch, o->image, size, r->algo, r->bucket_mb, r->buckets);
@@ -120,7 +133,8 @@ static void print_rank_rows(FILE *f, const train_opts *o, int size, const train_
         for (int x = F_COMPUTE; x < F_COUNT; x++) fprintf(f, ",%.4f", m[x] * 1e3);
         fprintf(f, ",%.3f,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA",
                 m[F_STEP] > 0 ? 100 * m[F_OTHER] / m[F_STEP] : 0.0);
-        fprintf(f, ",%d,NA,%.4f,NA,%d\n", k, (m[F_COMPUTE] - br.median) * 1e3, bench_rank_straggler(&br, m[F_COMPUTE]));
+        fprintf(f, ",%d,NA,%.4f,NA,%s\n", k, (m[F_COMPUTE] - br.median) * 1e3,
+                bench_stragglers_cell(&br, bench_rank_straggler(&br, m[F_COMPUTE]), cell));
     }
 }
 
@@ -170,11 +184,11 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
             (r->step.q3 - r->step.q1) * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
             m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, vs, r->images_per_s, wrong);
     if (!r->ranks || spread(r, size, &br)) return;
-    fprintf(f, "#   ranks' own compute: median %.2f ms, MAD %.2f ms, slowest rank %d (+%.2f ms); stragglers:",
+    fprintf(f, "#   ranks' own compute: median %.2f ms, MAD %.2f ms, slowest rank %d (%+.2f ms); stragglers:",
             br.median * 1e3, br.mad * 1e3, br.slowest, br.lag * 1e3);
     for (int k = 0; k < size; k++)
-        if (bench_rank_straggler(&br, r->ranks[(size_t)k * TR_FIELDS + F_COMPUTE])) fprintf(f, " %d", k);
-    fprintf(f, "%s\n", br.stragglers ? "" : " none");
+        if (br.judged && bench_rank_straggler(&br, r->ranks[(size_t)k * TR_FIELDS + F_COMPUTE])) fprintf(f, " %d", k);
+    fprintf(f, "%s\n", br.stragglers ? "" : bench_stragglers_none(&br));
 }
 
 void train_print_comparison(FILE *f, const train_opts *o, const train_row *rows, int n)

@@ -1,5 +1,7 @@
 /* main.c — the ddlbench executable: one subcommand table; each subcommand parses its own options. */
 #include "cli.h"
+#include "meta.h"
+#include "opts.h"
 #include "parse.h"
 #include "rank.h"
 
@@ -43,7 +45,8 @@ static const cli_command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ddlbench COMMAND [options]   (ddlbench COMMAND --help for its options)\n\ncommands:\n");
+    fprintf(f, "usage: ddlbench COMMAND [options]   (ddlbench COMMAND --help for its options)\n"
+               "       ddlbench --version           the commit it was built from\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
 }
@@ -79,9 +82,22 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (!strcmp(argv[1], "--version")) {
+        printf("ddlbench %s\n", meta_commit());
+        return 0;
+    }
     if (!strcmp(argv[1], "--list")) return cli_list_main(argc - 1, argv + 1);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    const size_t n = sizeof commands / sizeof commands[0];
+    size_t near = 0;
+    for (size_t i = 0; i < n; i++) {
         if (!strcmp(argv[1], commands[i].name)) return commands[i].main(argc - 1, argv + 1);
-    fprintf(stderr, "ddlbench: unknown command \"%s\" (try ddlbench --help)\n", argv[1]);
+        if (opts_distance(argv[1], commands[i].name) < opts_distance(argv[1], commands[near].name)) near = i;
+    }
+    char shown[200];
+    parse_quote(argv[1], shown, sizeof shown);
+    if (opts_distance(argv[1], commands[near].name) <= 2) /* a typo: one or two edits */
+        fprintf(stderr, "ddlbench: unknown command \"%s\"; did you mean %s? (try ddlbench --help)\n", shown,
+                commands[near].name);
+    else fprintf(stderr, "ddlbench: unknown command \"%s\" (try ddlbench --help)\n", shown);
     return 2;
 }

@@ -169,3 +169,5 @@ void meta_write(FILE *f, const run_meta *m)
     fprintf(f, "# commit: %s\n# mpi: %s\n# blas: %s\n# device: %s\n# hosts: %s\n# date: %s\n# command: %s\n%s",
             m->commit, m->mpi, m->blas, m->device, m->hosts, m->date, m->command, m->extra);
 }
+
+const char *meta_commit(void) { return DDL_COMMIT; }

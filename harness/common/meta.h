@@ -37,6 +37,8 @@ void meta_write(FILE *f, const run_meta *m);
 void meta_join_command(int argc, char **argv, char *out, size_t len);
 /* Copies src into out, replacing control characters (newlines) by spaces and trimming blanks. */
 void meta_clean(const char *src, char *out, size_t len);
+/* The commit this binary was built from (DDL_COMMIT), or "unknown": `ddlbench --version`. */
+const char *meta_commit(void);
 /* "N hosts: a,b,c" of the distinct names among n names of stride `stride` bytes; "..." when long. */
 void meta_hosts_list(const char *names, int n, size_t stride, char *out, size_t len);
 /* Where the ranks landed: "H hosts x K ranks" when every host has K of the n ranks, else

@@ -143,7 +143,8 @@ static long first_bad(const unsigned char *p, size_t n, int blanks)
 {
     for (size_t i = 0; i < n;) {
         size_t k = p[i] ? utf8_len(p + i, n - i) : 0;
-        if (!k || (is_control(p + i, k) && !(blanks && (p[i] == '\t' || p[i] == '\r')))) return (long)i;
+        int blank = blanks && (p[i] == '\t' || (p[i] == '\r' && i + 1 == n)); /* CR: a CRLF line end only */
+        if (!k || (is_control(p + i, k) && !blank)) return (long)i;
         i += k;
     }
     return -1;

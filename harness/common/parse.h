@@ -34,8 +34,9 @@ size_t parse_decimal_len(const char *s);
  * printable UTF-8 (a control character, C0, DEL or C1, or a malformed sequence), or -1 when there
  * is none. Such text is refused where it would reach a CSV cell, JSON, XML or the terminal. */
 long parse_text_bad(const char *s);
-/* The same over one line of a text file, s[0..n) (a NUL counts as bad), with tab and carriage
- * return allowed as blanks: the parsers of profile, platform and CSV files refuse such a line
+/* The same over one line of a text file, s[0..n) (a NUL counts as bad), with tab allowed as a blank
+ * and a carriage return only as the line's last byte (a CRLF line end; a CR inside a line would move
+ * the terminal's cursor when the line is echoed): the parsers of profile, platform and CSV files refuse such a line
  * before any of it is echoed in a message. */
 long parse_line_bad(const char *s, size_t n);
 

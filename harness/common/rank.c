@@ -21,8 +21,20 @@ int launcher_rank(void)
     return 0;
 }
 
+int rank_launched(void)
+{
+    static int launched = -1; /* read once, before MPI_Init: Open MPI's singleton sets OMPI_* itself */
+    static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE", "PMI_RANK",
+                                        "SLURM_STEP_ID", "MPI_LOCALNRANKS" };
+    for (unsigned i = 0; launched < 0 && i < sizeof vars / sizeof vars[0]; i++)
+        if (getenv(vars[i])) launched = 1;
+    if (launched < 0) launched = 0;
+    return launched;
+}
+
 void rank_hold_stderr(void)
 {
+    (void)rank_launched(); /* main.c calls this first thing: before any MPI_Init */
     if (held >= 0 || launcher_rank() == 0) return;
     int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null < 0) return;

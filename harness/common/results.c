@@ -30,11 +30,22 @@ int results_is_number(const char *s)
     return *p == '\0' && isfinite(strtod(s, NULL));
 }
 
-static cJSON *cell_value(const char *s)
+/* One type a column: a number only where every cell of the column is one (or NA); a column that
+ * mixes them ("rank": all, 0, 1, ...) is text throughout. */
+static cJSON *cell_value(const char *s, int numeric)
 {
     if (!*s || !strcmp(s, "NA")) return cJSON_CreateNull();
-    if (results_is_number(s)) return cJSON_CreateNumber(strtod(s, NULL));
+    if (numeric) return cJSON_CreateNumber(strtod(s, NULL));
     return cJSON_CreateString(s);
+}
+
+static int column_numeric(const csv_doc *d, int i)
+{
+    for (int r = 0; r < d->nrows; r++) {
+        const char *s = csv_cell(d, r, i);
+        if (*s && strcmp(s, "NA") && !results_is_number(s)) return 0;
+    }
+    return 1;
 }
 
 /* "# key: value" into the provenance object (a repeated key keeps the last value). */
@@ -56,7 +67,7 @@ static int add_rows(cJSON *doc, const csv_doc *d)
         cJSON *row = cJSON_CreateObject();
         if (!row || !cJSON_AddItemToArray(rows, row)) return cJSON_Delete(row), 1;
         for (int i = 0; i < d->ncols; i++) {
-            cJSON *v = cell_value(csv_cell(d, r, i));
+            cJSON *v = cell_value(csv_cell(d, r, i), column_numeric(d, i));
             if (!v || !cJSON_AddItemToObject(row, d->names[i], v)) return cJSON_Delete(v), 1;
         }
     }
@@ -115,25 +126,44 @@ int results_write_file(const char *path, const char *data, size_t len, char *err
     return outfile_commit(&o, err, errlen);
 }
 
+/* data into an opened outfile; 0, or 1 with a message (the file discarded). */
+static int put(outfile *o, const char *path, const char *data, size_t len, char *err, size_t errlen)
+{
+    if (!len || fwrite(data, 1, len, o->f) == len) return 0;
+    snprintf(err, errlen, "cannot write \"%.200s\": %s", path, strerror(errno));
+    return 1;
+}
+
 int results_write(const char *csv_path, const char *json_path, const char *kind, const char *text, size_t len,
                   char *err, size_t errlen)
 {
     cJSON *doc = NULL;
     char *json = NULL;
-    int rc = 0;
+    outfile o[2];
+    int rc = 0, opened = 0;
     if (json_path && (rc = results_json_from_csv(text, len, kind, &doc, err, errlen))) goto out;
     if (json_path && !(json = cJSON_Print(doc))) {
         snprintf(err, errlen, "out of memory printing the JSON");
         rc = 1;
         goto out;
     }
-    if (csv_path && (rc = results_write_file(csv_path, text, len, err, errlen))) goto out;
+    /* both opened, written and closed before either is renamed into place: the pair, or neither */
+    rc = 1;
+    if (csv_path && (outfile_open(&o[opened], csv_path, err, errlen) || (opened++, 0))) goto out;
+    if (json && (outfile_open(&o[opened], json_path, err, errlen) || (opened++, 0))) goto out;
+    if (csv_path && put(&o[0], csv_path, text, len, err, errlen)) goto out;
     if (json) {
         size_t n = strlen(json);
         json[n] = '\n'; /* cJSON_Print's buffer ends in its NUL: write the text and a newline */
-        rc = results_write_file(json_path, json, n + 1, err, errlen);
+        if (put(&o[opened - 1], json_path, json, n + 1, err, errlen)) goto out;
     }
+    for (int k = 0; k < opened; k++)
+        if (outfile_close(&o[k], err, errlen)) goto out;
+    for (int k = 0; k < opened; k++)
+        if (outfile_commit(&o[k], err, errlen)) goto out;
+    rc = 0;
 out:
+    for (int k = 0; rc && k < opened; k++) outfile_discard(&o[k]);
     cJSON_free(json);
     cJSON_Delete(doc);
     return rc;

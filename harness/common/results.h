@@ -25,8 +25,9 @@ int results_is_number(const char *s);
 int results_json_from_csv(const char *text, size_t len, const char *kind, cJSON **out, char *err, size_t errlen);
 /* Writes data[0..len) to path.tmp, then renames it to path. 0, or 1 with a message. */
 int results_write_file(const char *path, const char *data, size_t len, char *err, size_t errlen);
-/* The CSV text to csv_path and its JSON document to json_path (either may be NULL), each written
- * whole. 0, or 1 (a write failed, out of memory) / 2 (the text is not a CSV) with a message. */
+/* The CSV text to csv_path and its JSON document to json_path (either may be NULL): both written to
+ * temporary files and renamed into place only when both are whole, so a failure leaves neither.
+ * 0, or 1 (a write failed, out of memory) / 2 (the text is not a CSV) with a message. */
 int results_write(const char *csv_path, const char *json_path, const char *kind, const char *text, size_t len,
                   char *err, size_t errlen);
 

@@ -6,6 +6,7 @@
 #include "scaling.h"
 #include "csv.h"
 #include "parse.h"
+#include "textfile.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -167,6 +168,41 @@ static int bad(char *err, size_t errlen, const char *name, long line, const char
     return 2;
 }
 
+/* Whether merge copies column j (named name) as a number: the train CSV's numbers it copies, and
+ * every column from step_ms_median to images_per_s; *sign: it may be negative (a remainder, a lag). */
+static int numeric_col(const char *name, int j, const int *c, int *sign)
+{
+    static const char *const num[] = { "batch", "image_size", "ranks", "bucket_MB", "buckets", "wrong",
+                                       "papi_gemm_GFLOPps", "papi_gemm_ipc", "epochs", "dataset_images",
+                                       "time_to_train_h", "gpu_hours", "slowest_rank", "lag_ms", "mad_ms",
+                                       "stragglers" };
+    *sign = !strcmp(name, "other_ms") || !strcmp(name, "other_pct") || !strcmp(name, "lag_ms");
+    if (j >= c[C_STEP] && j <= c[C_IPS]) return 1;
+    for (size_t k = 0; k < sizeof num / sizeof num[0]; k++)
+        if (!strcmp(name, num[k])) return 1;
+    return 0;
+}
+
+/* Every number of a row merge copies: NA, or a whole decimal number that is finite (and not negative
+ * where a count or a time is meant). 0, or 2 with what is wrong in what. */
+static int row_numbers(const csv_doc *d, const char *const *cells, const int *c, char *what, size_t wlen)
+{
+    for (int j = 0; j < d->ncols; j++) {
+        const char *v = cells[j];
+        int sign;
+        if (!numeric_col(d->names[j], j, c, &sign) || !strcmp(v, "NA")) continue;
+        size_t k = parse_decimal_len(v);
+        double x = k && !v[k] ? value(v) : NAN;
+        if (k && !v[k] && k < 64 && isfinite(x) && (sign || x >= 0)) continue;
+        char shown[100];
+        textfile_escape(v, shown, sizeof shown);
+        snprintf(what, wlen, "%.40s \"%.60s\": expected NA or a finite decimal number%s", d->names[j], shown,
+                 sign ? "" : " (not negative)");
+        return 2;
+    }
+    return 0;
+}
+
 /* One raw CSV: read (its # lines kept), its rows added. 0, 1 out of memory, 2 not a raw CSV (err). */
 static int parse_file(merge_state *m, int fi, sfile *f, const scaling_file *in, const scaling_setup *s,
                       char *err, size_t errlen)
@@ -193,6 +229,7 @@ static int parse_file(merge_state *m, int fi, sfile *f, const scaling_file *in, 
             snprintf(what, sizeof what, "ranks \"%.40s\": expected a positive integer", g);
             return bad(err, errlen, in->name, d->lines[r], what);
         }
+        if (row_numbers(d, cells, c, what, sizeof what)) return bad(err, errlen, in->name, d->lines[r], what);
         double gv = value(g);
         if (gv > m->gmax || (gv == m->gmax && m->fmax_model && !is_model))
             m->gmax = gv, m->fmax = fi, m->fmax_model = is_model;

@@ -217,13 +217,13 @@ const char *sweep_name(const sweep_params *p, const char *opt)
 /* Under sim, train options that name the machine: the sweep's own (--platform, --profile, ...). */
 static int sim_owned(const sweep_params *p, const char *args, char *err, size_t errlen)
 {
-    static const char *const sim[] = { "--profile", "--platform", "--gpus-per-node", NULL };
+    static const char *const sim[] = { "--profile", "--platform", "--preset", "--gpus-per-node", NULL };
     for (const char *w = args + strspn(args, " \t\n"); *w; w += strcspn(w, " \t\n"), w += strspn(w, " \t\n"))
         for (int i = 0; sim[i]; i++)
             if (names(w, strcspn(w, " \t\n"), sim[i]))
                 return snprintf(err, errlen, "%s: %s is set by the sweep %s (use %s)", sweep_name(p, "--train-args"),
                                 sim[i], strcmp(p->backend, "mpi") ? "under simulation" : "when a platform is given",
-                                sweep_name(p, sim[i])), 2;
+                                sweep_name(p, strcmp(sim[i], "--preset") ? sim[i] : "--platform")), 2;
     return 0;
 }
 
@@ -244,6 +244,9 @@ int sweep_check(const sweep_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "%s: custom needs link figures the sweep cannot pass; expected a preset "
                         "(ddlbench platform --help) or a platform file (ddlbench platform --export h200 -o FILE, "
                         "edited)", sweep_name(p, "--platform")), 2;
+    if (p->platform[strcspn(p->platform, ",\"")]) /* merge labels every row with it: one CSV cell, unquoted */
+        return snprintf(err, errlen, "%s: a ',' or '\"' in the name would split scaling.csv's platform column; "
+                        "expected a path without them", sweep_name(p, "--platform")), 2;
     int owned = sim || (!strcmp(p->backend, "mpi") && p->platform_given); /* the sweep passes the machine */
     if (owned && (sim_owned(p, p->train_args, err, errlen) || sim_owned(p, p->add_train_args, err, errlen))) return 2;
     return 0;

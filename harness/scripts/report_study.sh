@@ -2,7 +2,8 @@
 # report_study.sh RUN_DIR [EXE] — two sections of RUN_DIR/report.md (report.sh prints them into it):
 #   1. the catalogue's closest published figures: the entries of harness/sim/studies (ddlbench study)
 #      for the run's models on the run's platform family (the platform's name up to its first digit or
-#      dash: minsky, bigbasin, horovod, dgxh...), else on any platform, each with its published figure,
+#      dash: minsky, bigbasin, horovod, dgxh...) only (the 2017 figures are not compared with another
+#      machine's run: a line says there are none), each with its published figure,
 #      the predicted band of results/study/bands.csv, and the run's own efficiency at that scale against
 #      that baseline where the run reached both;
 #   2. with RUN_DIR/realism/scaling.csv (make run REALISM=study): the largest scale's efficiency and step
@@ -21,7 +22,7 @@ run_family=$(family "$(csv_meta "$dir/scaling.csv" platform)")
 echo "## The closest published figures (ddlbench study)"
 echo
 echo "Entries of the catalogue (harness/sim/studies, \`make study\`: results/study/report.md) for this run's models,"
-echo "on its platform family ($run_family) where there are some, else on any platform. Band: what the entry's"
+echo "on its platform family ($run_family) only (figures of other machines are not compared). Band: what the entry's"
 echo "unknowns allow at its scale, by the alpha-beta-gamma step; this run: its own efficiency at that scale"
 echo "against that baseline, where it reached both."
 echo
@@ -45,16 +46,16 @@ echo "|---|---|---|---:|---:|---:|---|---|"
                 if (e1 != "NA" && e1 + 0 > best1[k] + 0) { best1[k] = e1; a1[k] = x[c["algo"]] }
                 if (en != "NA" && en + 0 > bestn[k] + 0) { bestn[k] = en; an[k] = x[c["algo"]]; node[m] = gpn } }
             FS = "\t" }
-    { ent[NR] = $0; if ($6 == fam && ($2 in models)) same[$2] = 1 }
+    { ent[NR] = $0 }
     END { for (i = 1; i <= NR; i++) { split(ent[i], q, "\t"); m = q[2]
-              if (!(m in models) || ((m in same) && q[6] != fam)) continue
+              if (!(m in models) || q[6] != fam) continue
               k = m SUBSEP (q[3] + 0); run = "-"
               if (q[4] + 0 == 1 && (k in best1)) run = sprintf("%.1f%% (%s)", 100 * best1[k], a1[k])
               else if (q[4] + 0 == node[m] && (k in bestn)) run = sprintf("%.1f%% (%s)", 100 * bestn[k], an[k])
               band = (q[1] in lo) ? sprintf("%.1f-%.1f%%", lo[q[1]], hi[q[1]]) : "-"
-              printf "| %s | %s (%s) | %s%s | %s | %s | %s%% | %s | %s |\n", m, q[7], q[1], q[6], q[6] == fam ? "" : " (other)",
+              printf "| %s | %s (%s) | %s | %s | %s | %s%% | %s | %s |\n", m, q[7], q[1], q[6],
                   q[3], q[4], q[5], band, run; shown++ }
-          if (!shown) print "| - | no entry for these models | - | - | - | - | - | - |" }'
+          if (!shown) printf "| - | no published figure of these models on the %s family | - | - | - | - | - | - |\n", fam }'
 
 real=$dir/realism/scaling.csv
 [ -f "$real" ] || exit 0

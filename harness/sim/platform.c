@@ -205,8 +205,7 @@ void platform_describe(const platform *pf, char *buf, size_t len)
                  pf->rail_leaves ? " per rail" : "", platform_oversub(pf), platform_spine_lat(pf) * 1e6);
 }
 
-/* "h200" of "h200", "dir/h200.profile" or "h200.profile". */
-static void profile_stem(const char *s, char *out, size_t len)
+void profile_stem(const char *s, char *out, size_t len)
 {
     const char *b = strrchr(s, '/');
     size_t n;

@@ -109,6 +109,8 @@ int platform_init_partial(platform *pf, const char *preset, int nodes, int gpus_
  * override (--override-platform); a path (with a '/': a measured or edited profile) is taken as given;
  * NAME-x is a way of running pf's own GPU ("h100-amp" on an h100 platform: mixed precision, fused).
  * 0, or 2 with a message. */
+/* "h200" of "h200", "dir/h200.profile" or "h200.profile": a profile's GPU name. */
+void profile_stem(const char *s, char *out, size_t len);
 int platform_profile(const platform *pf, const char *given, int override, const char **out, char *err, size_t errlen);
 /* --gpus-per-node G (0 = not given) against the platform preset's own: 0 when they agree, G is not
  * given, the platform is custom or override; else 2 with a message. */

@@ -168,16 +168,25 @@ static int value_of(const key *k, const char *v, double *d, char *err, size_t er
 
 /* nvlinks = 0-1:2,0-2,...: pairs of GPUs (0..63 here; checked against gpus_per_node later) with their
  * link counts (default 1), into the matrix at stride WIDE; platform_file_parse compacts it. */
+/* The decimal digits at p (no sign, no blank: as every other number of the file), *end after them
+ * (*end == p: none). */
+static long digits(const char *p, char **end)
+{
+    *end = (char *)p;
+    if (*p < '0' || *p > '9') return -1;
+    return strtol(p, end, 10);
+}
+
 static int set_links(const char *v, unsigned char *wide, char *err, size_t errlen)
 {
     const char *p = v;
     while (*p) {
         char *end;
-        long a = strtol(p, &end, 10), b, k = 1;
+        long a = digits(p, &end), b, k = 1;
         if (end == p || *end != '-' || a < 0 || a >= PLATFORM_MAX_GPUS_PER_NODE) break;
-        p = end + 1, b = strtol(p, &end, 10);
+        p = end + 1, b = digits(p, &end);
         if (end == p || b < 0 || b >= PLATFORM_MAX_GPUS_PER_NODE || a == b) break;
-        if (*end == ':') { p = end + 1, k = strtol(p, &end, 10); if (end == p || k < 1 || k > 18) break; }
+        if (*end == ':') { p = end + 1, k = digits(p, &end); if (end == p || k < 1 || k > 18) break; }
         if (wide[a * WIDE + b]) return snprintf(err, errlen, "nvlinks: pair %ld-%ld given twice", a, b), 2;
         wide[a * WIDE + b] = wide[b * WIDE + a] = (unsigned char)k;
         if (*end == ',' && end[1]) { p = end + 1; continue; }

@@ -87,6 +87,9 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
 /* pf's keys as a platform file's lines (latencies in us, bandwidths in GB/s; today's keys only where
  * used), what platform_file_write and `ddlbench platform --export` write. */
 void platform_file_put(FILE *f, const platform *pf);
+/* fit's keys as a platform file's lines (the calibration's rms and points where it has them, each
+ * factor it holds): what platform_file_write adds after platform_file_put, and --export keeps. */
+void platform_file_put_fit(FILE *f, const platform_fit *fit);
 /* The SMPI options that apply fit's factors ("--cfg=smpi/lat-factor:..." lines), or nothing when
  * there are none. 0, or -1 on a write error. */
 int platform_write_smpi_cfg(const platform_fit *fit, FILE *f);

@@ -43,6 +43,21 @@ void platform_file_put(FILE *f, const platform *pf)
     }
 }
 
+void platform_file_put_fit(FILE *f, const platform_fit *fit)
+{
+    if (fit->points[0] || fit->points[1] || fit->rms_pct[0] || fit->rms_pct[1])
+        fprintf(f, "intra_rms_pct = %.3g\ninter_rms_pct = %.3g\nintra_points = %d\ninter_points = %d\n",
+                fit->rms_pct[0], fit->rms_pct[1], fit->points[0], fit->points[1]);
+    if (fit->lat_factor[0]) fprintf(f, "lat_factor = %s\n", fit->lat_factor);
+    if (fit->bw_factor[0]) fprintf(f, "bw_factor = %s\n", fit->bw_factor);
+    if (fit->ws_copy[0]) fprintf(f, "ws_copy_ns = %s\n", fit->ws_copy);
+    if (fit->copy[0]) fprintf(f, "copy_ns = %s\n", fit->copy);
+    if (fit->call_overhead > 0) fprintf(f, "call_overhead = %.4gus\n", fit->call_overhead * 1e6);
+    if (fit->poll_slack > 0) fprintf(f, "poll_slack = %.4gus\n", fit->poll_slack * 1e6);
+    if (fit->fault_ns > 0) fprintf(f, "fault_ns = %.4g\n", fit->fault_ns);
+    if (fit->whole[0]) fprintf(f, "whole_ns = %s\n", fit->whole);
+}
+
 int platform_file_write(const char *path, const platform *pf, const platform_fit *fit, const char *header,
                         char *err, size_t errlen)
 {
@@ -55,18 +70,7 @@ int platform_file_write(const char *path, const platform *pf, const platform_fit
         h += n + (h[n] == '\n');
     }
     platform_file_put(f, pf);
-    if (fit) {
-        fprintf(f, "intra_rms_pct = %.3g\ninter_rms_pct = %.3g\nintra_points = %d\ninter_points = %d\n",
-                fit->rms_pct[0], fit->rms_pct[1], fit->points[0], fit->points[1]);
-        if (fit->lat_factor[0]) fprintf(f, "lat_factor = %s\n", fit->lat_factor);
-        if (fit->bw_factor[0]) fprintf(f, "bw_factor = %s\n", fit->bw_factor);
-        if (fit->ws_copy[0]) fprintf(f, "ws_copy_ns = %s\n", fit->ws_copy);
-        if (fit->copy[0]) fprintf(f, "copy_ns = %s\n", fit->copy);
-        if (fit->call_overhead > 0) fprintf(f, "call_overhead = %.4gus\n", fit->call_overhead * 1e6);
-        if (fit->poll_slack > 0) fprintf(f, "poll_slack = %.4gus\n", fit->poll_slack * 1e6);
-        if (fit->fault_ns > 0) fprintf(f, "fault_ns = %.4g\n", fit->fault_ns);
-        if (fit->whole[0]) fprintf(f, "whole_ns = %s\n", fit->whole);
-    }
+    if (fit) platform_file_put_fit(f, fit);
     return outfile_commit(&o, err, errlen);
 }
 

@@ -26,7 +26,8 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
 {
     char path[1024];
     platform pf;
-    snprintf(path, sizeof path, "%s/%s.platform", s->dir, name);
+    if (s->platform) snprintf(path, sizeof path, "%s", s->platform);
+    else snprintf(path, sizeof path, "%s/%s.platform", s->dir, name);
     if (platform_lookup(&pf, path, err, errlen)) return 2;
     int g = pf.gpus_per_node < gpus ? pf.gpus_per_node : gpus;
     if (gpus % g) {
@@ -73,6 +74,13 @@ int study_compute_scale(const study_setup *s, const profile *pr, const figure *f
     if (rc) return snprintf(err, errlen, "%s: %s", fig->label, why), 2;
     double pred = fig->single_img_s > 0 ? one.step_s : one.compute_s - one.forward_s;
     *k = pred / (fig->single_img_s > 0 ? fig->single_batch / fig->single_img_s : fig->single_backward_ms / 1e3);
+    if (!(*k >= STUDY_SCALE_MIN && *k <= 1 / STUDY_SCALE_MIN)) /* NaN too: an inf or NaN step otherwise */
+        return snprintf(err, errlen,
+                        "%s: %s: a single-GPU time %.4g times the profile's own prediction; expected %g..%g times "
+                        "(a figure in other units, or of another model?)",
+                        fig->name, fig->single_img_s > 0 ? "single_gpu_img_s" : "single_gpu_backward_ms", 1 / *k,
+                        STUDY_SCALE_MIN, 1 / STUDY_SCALE_MIN),
+               2;
     return 0;
 }
 

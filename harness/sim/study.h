@@ -25,6 +25,7 @@ typedef struct study_setup {
     long bucket_mb;     /* bucket cap of the overlapped corners, MiB, where the entry gives none */
     long first_mb;      /* the first bucket, MiB */
     const char *dir;    /* the folder of the entries' platform files */
+    const char *platform; /* --platform: every corner on this machine (a preset or file); NULL: the entry's */
 } study_setup;
 
 typedef struct corner {
@@ -44,9 +45,11 @@ int study_effects_on(const figure *fig, int overlap);
  * the profile's rates, overlapped or not, with the effects `effects` of fig. 0, or 2 with err. */
 int study_step_on(const study_setup *s, const profile *pr, const model *m, const figure *fig, const char *name,
                   int gpus, int overlap, int effects, step_prediction *t, char *err, size_t errlen);
+#define STUDY_SCALE_MIN 1e-3 /* a published single-GPU time within 1/1000..1000 times the profile's */
 /* How much faster than the profile fig's GPU computed (*k; 1 without a published single-GPU figure):
  * the profile's prediction of the entry's single-GPU step or backward pass over that figure. Never
- * fitted to the scaling figure itself. 0, or 2 with err ("entry: why"). */
+ * fitted to the scaling figure itself. 0, or 2 with err ("entry: why"), also when *k is outside
+ * STUDY_SCALE_MIN..1/STUDY_SCALE_MIN (a figure in other units: it would give inf or 0 steps). */
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen);
 /* Every corner of fig (each batch x platform x overlap) into c[0..MAX_CORNERS), the profile's compute
