@@ -11,7 +11,7 @@
 #   safety:  simlaunch.sh refuses SimGrid's parallel contexts (tests/sim/parallel_contexts.sh);
 #   scale:   a sweep estimated at over an hour is refused (exit 2, an estimate, nothing written)
 #            unless --force; --backend model reaches 65,536 GPUs and labels its rows "model";
-#            above --sim-ring-max GPUs (default 256) the ring's rows come from the model, labelled
+#            above --sim-ring-max GPUs (default 64) the ring's rows come from the model, labelled
 #            "model", beside the simulated rows of the other algorithms.
 # Prints "N passed, N failed".
 BUILD=${BUILD:-build}
@@ -141,9 +141,10 @@ grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"; ok
 dry=$(sh harness/scripts/sweep.sh --nodes 256 --dry-run --build "$BUILD" --out "$tmp/d256" 2>&1)
 echo "$dry" | grep -q 'model --train --model resnet50 --batch 32 -a ring .*--nodes 256 ' &&
     echo "$dry" | grep 'simlaunch.sh 1024 ' | grep -q -- '-a mpi,rhd,ddl,auto ' &&
-    echo "$dry" | grep 'simlaunch.sh 256 ' | grep -q -- '-a mpi,ring,rhd,ddl,auto ' &&
-    ! echo "$dry" | grep -q 'model --train .*--nodes 64 '
-ok $? "--nodes 256: the ring from the model at 512 and 1,024 GPUs only, the rest simulated (dry run)"
+    echo "$dry" | grep 'simlaunch.sh 256 ' | grep -q -- '-a mpi,rhd,ddl,auto ' &&
+    echo "$dry" | grep 'simlaunch.sh 64 ' | grep -q -- '-a mpi,ring,rhd,ddl,auto ' &&
+    ! echo "$dry" | grep -q 'model --train .*--nodes 16 '
+ok $? "--nodes 256: the ring from the model above 64 GPUs only, the rest simulated (dry run)"
 sh harness/scripts/sweep.sh --nodes 256 --sim-ring-max 0 --dry-run --build "$BUILD" --out "$tmp/d0" 2>&1 |
     grep 'simlaunch.sh 1024 ' | grep -q -- '-a mpi,ring,rhd,ddl,auto '
 ok $? "--sim-ring-max 0: every configuration simulated (dry run)"

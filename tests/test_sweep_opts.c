@@ -45,7 +45,7 @@ int main(void)
     char err[600] = "";
     sweep_defaults(&p);
     CHECK(!p.n_gpn && !*p.profile && !*p.platform, "defaults: GPUs per node and profile are the platform's");
-    CHECK(p.n_nodes == 2 && p.n_bucket == 25 && p.n_ring_max == 256 && !strcmp(p.algos, "mpi,ring,rhd,ddl,auto") &&
+    CHECK(p.n_nodes == 2 && p.n_bucket == 25 && p.n_ring_max == 64 && !strcmp(p.algos, "mpi,ring,rhd,ddl,auto") &&
               !strcmp(p.backend, "sim") && !strcmp(p.rate, "none") && !strcmp(p.device, "cpu"),
           "the rows' defaults");
     CHECK(!p.models && !p.train_args, "models and train options: by backend, after the parse");

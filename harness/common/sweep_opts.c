@@ -133,10 +133,11 @@ const opt_row sweep_rows[] = {
     { .name = "--jobs", .alias = "-j", .var = "JOBS", .type = OPT_LONG, .min = 1, .max = SWEEP_JOBS_MAX,
       .off = AT(n_jobs), .help = "sim and model: launches at once (default: the core count); mpi, emu: 1" },
     { .name = "--sim-ring-max", .type = OPT_LONG, .min = 0, .max = SWEEP_GPUS_MAX, .off = AT(n_ring_max),
-      .unit = "G", .dflt = "256",
+      .unit = "G", .dflt = "64",
       .help = "sim: above G GPUs the flat ring's rows come from the alpha-beta-gamma model\n"
-              "(rows labelled \"model\"), not from SMPI, whose max-min solver spends tens of\n"
-              "minutes on a 1,024-GPU ring launch (the model is within 0.1% there; 0 = simulate all)" },
+              "(rows labelled \"model\"), not from SMPI, whose max-min solver spends minutes on\n"
+              "a 256-GPU ring (ResNet-50: 38 s of CPU) and tens on a 1,024-GPU one; the model is\n"
+              "within 0.01% of the simulated ring at 256 GPUs (docs/BENCHMARKS.md); 0 = simulate all" },
     { .name = "--build", .var = "BUILD", STR(build), .min = 1, .unit = "DIR", .dflt = "build",
       .help = "where ddlbench and sim/ddlbench-sim are" },
     { .name = "--out", .var = "OUT", STR(out), .unit = "DIR",
