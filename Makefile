@@ -305,8 +305,11 @@ bench: $(EXE)
 	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/bench.sh
 study: $(EXE) $(SIM_EXE)
 	sh harness/scripts/study.sh --build $(call qv,BUILD)
+# issue 46's benchmark: the best algorithm against the NVLink bound (1 node) and the per-node NIC bound
+SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree \
+    --min-bytes 256M --max-bytes 256M
 sim-bench: $(EXE) $(SIM_EXE)
-	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD)
+	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD) $(SIM_BENCH_FLAGS)
 nccl-compare: $(EXE) $(SIM_EXE)
 	sh harness/scripts/nccl_compare.sh --build $(call qv,BUILD)
 jitter: $(EXE) $(SIM_EXE)

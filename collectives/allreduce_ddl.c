@@ -94,7 +94,7 @@ static int resolve_grid(ddl_ctx *ctx, const ddl_config *cfg)
 
 /* Collective: every rank resolves the grid, the ranks agree on success and on the same grid, then
  * the dimensions' communicators are split. */
-static int ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
+int coll_ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     int rc = resolve_grid(ctx, cfg);
     if (!rc) rc = coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG);
@@ -104,13 +104,13 @@ static int ddl_setup(ddl_ctx *ctx, const ddl_config *cfg)
     return make_dim_comms(ctx);
 }
 
-static void ddl_teardown(ddl_ctx *ctx)
+void coll_ddl_teardown(ddl_ctx *ctx)
 {
     for (int i = 0; i < DDL_MAX_DIMS; i++)
         if (ctx->dim_comm[i] != MPI_COMM_NULL) MPI_Comm_free(&ctx->dim_comm[i]);
 }
 
-static int allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
+int coll_allreduce_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
                          kern_op op)
 {
     const size_t es = kern_dtype_size(dt);
@@ -163,7 +163,7 @@ static int dim_ag(ddl_ctx *ctx, int i, char *buf, size_t len, size_t es)
     return coll_ring_allgather(ctx, ctx->dim_comm[i], q, v, buf, len, es);
 }
 
-static int reduce_scatter_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
+int coll_reduce_scatter_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
 {
     const size_t es = kern_dtype_size(dt), bytes = count * es;
     const int held = coll_grid_nest(ctx->dims, ctx->ndims, ctx->rank);
@@ -184,7 +184,7 @@ static int reduce_scatter_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t
                          coll_grid_unnest(ctx->dims, ctx->ndims, ctx->rank), rbuf, bytes);
 }
 
-static int allgather_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
+int coll_allgather_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt)
 {
     const size_t es = kern_dtype_size(dt), bytes = count * es;
     const int held = coll_grid_nest(ctx->dims, ctx->ndims, ctx->rank);
@@ -207,7 +207,7 @@ static int allgather_ddl(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t coun
     return rc;
 }
 
-static int ddl_describe(const ddl_ctx *ctx, char *buf, size_t len)
+int coll_ddl_describe(const ddl_ctx *ctx, char *buf, size_t len)
 {
     size_t used = 0;
     for (int i = 0; i < ctx->ndims && used < len; i++)
@@ -248,7 +248,7 @@ static int add_grid(coll_shape *out, int n, int max, const int *dims, int nd)
     return n;
 }
 
-static int ddl_candidates(int p, int rpn, coll_shape *out, int max)
+int coll_ddl_candidates(int p, int rpn, coll_shape *out, int max)
 {
     int nodes = rpn > 1 && p % rpn == 0 ? p / rpn : 0, n = 0;
     if (nodes > 1) { /* rpn x nodes, rpn x a x nodes/a */
@@ -266,12 +266,12 @@ const coll_algo coll_algo_ddl = {
     .name = "ddl",
     .help = "hierarchical multi-dimensional (PowerAI DDL): per-dimension ring or rhd on a grid",
     .flags = DDL_ALGO_GRID | DDL_ALGO_AUTO,
-    .run = allreduce_ddl,
-    .setup = ddl_setup,
-    .teardown = ddl_teardown,
-    .describe = ddl_describe,
+    .run = coll_allreduce_ddl,
+    .setup = coll_ddl_setup,
+    .teardown = coll_ddl_teardown,
+    .describe = coll_ddl_describe,
     .cost = ddl_cost,
-    .candidates = ddl_candidates,
-    .reduce_scatter = reduce_scatter_ddl,
-    .allgather = allgather_ddl,
+    .candidates = coll_ddl_candidates,
+    .reduce_scatter = coll_reduce_scatter_ddl,
+    .allgather = coll_allgather_ddl,
 };

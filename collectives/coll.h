@@ -254,6 +254,14 @@ const char *coll_pattern_name(int pat);
  * simulated `mpi` (allreduce_mpi_sim.c) calls. */
 int coll_allreduce_ring(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allreduce_rhd(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+/* ddl's walk and its grid (allreduce_ddl.c), which ddl-pipe (allreduce_ddl_pipe.c) runs chunk by chunk. */
+int coll_allreduce_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_ddl_setup(ddl_ctx *ctx, const ddl_config *cfg);
+void coll_ddl_teardown(ddl_ctx *ctx);
+int coll_ddl_describe(const ddl_ctx *ctx, char *buf, size_t len);
+int coll_ddl_candidates(int p, int rpn, coll_shape *out, int max);
+int coll_reduce_scatter_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
+int coll_allgather_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 /* Recursive doubling as Open MPI's coll/base runs it (allreduce_rdb.c): not a registry row, the
  * simulated `mpi`'s pick for small vectors. */
 int coll_allreduce_rdb(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);

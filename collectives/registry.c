@@ -16,6 +16,7 @@ extern const coll_algo coll_algo_mpi, coll_algo_ring, coll_algo_rhd, coll_algo_r
     coll_algo_auto;
 extern const coll_algo coll_algo_nccl_ring;
 extern const coll_algo coll_algo_nccl_tree;
+extern const coll_algo coll_algo_ddl_pipe;
 #ifdef DDL_TEST_EXTRA_ALGO
 extern const coll_algo coll_algo_star;
 #endif
@@ -26,6 +27,7 @@ static const coll_algo *const algos[] = {
     &coll_algo_rhd,
     &coll_algo_rhd_far,
     &coll_algo_ddl,
+    &coll_algo_ddl_pipe,
     &coll_algo_nccl_ring,
     &coll_algo_nccl_tree,
     &coll_algo_auto,

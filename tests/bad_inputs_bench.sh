@@ -22,6 +22,9 @@ DDL_NET_SEGMENT_BYTES=32 -- ddlbench allreduce -a ddl -e 1K
 DDL_CHANNELS=0 -- ddlbench allreduce -a nccl-ring -e 1K ## DDL_CHANNELS
 DDL_CHANNELS=3 -- mpi2 allreduce -a nccl-ring -e 1K ## DDL_CHANNELS
 DDL_CHANNELS=two -- mpi2 reduce-scatter -a nccl-ring -e 1K ## DDL_CHANNELS
+DDL_PIPE_CHUNK=0 -- ddlbench allreduce -a ddl-pipe -e 1K ## DDL_PIPE_CHUNK
+DDL_PIPE_WINDOW=65 -- mpi2 allreduce -a ddl-pipe -e 1K ## DDL_PIPE_WINDOW
+DDL_PIPE_LEAD=x -- mpi2 allreduce -a ddl-pipe -e 1K ## DDL_PIPE_LEAD
 # issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
 -- ddlbench kernels -s 5 ## -s
 -- ddlbench allreduce -b 5 -e 1K ## -b

@@ -10,7 +10,7 @@
 #   the shared NIC, on four rails under rail-aligned leaves, and on two sockets' two NICs;
 #   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
 #   and two DGX-1 (direct NVLinks pair by pair, the host between the others; nccl-ring's four channels).
-#   two DGX-1 (direct NVLinks pair by pair, the host between the others); nccl-tree on DGX H100.
+#   two DGX-1 (direct NVLinks pair by pair, the host between the others); nccl-tree and ddl-pipe on DGX H100.
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -42,7 +42,7 @@ printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0
 SMPI_CFG="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0
   --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:no --log=root.thres:critical"
 
-# check NAME NP RPN BYTES ALGO PLATFORM_ARGS... ($channels: nccl-ring's DDL_CHANNELS in the simulation, which
+# check NAME NP RPN BYTES ALGO PLATFORM_ARGS... ($MODEL_PROFILE: the model's profile, default the zero one; $channels: nccl-ring's DDL_CHANNELS in the simulation, which
 # runs without --platform: the platform's NICs where the model's default is those, "" = ranks per node)
 channels=
 check() {
@@ -52,7 +52,7 @@ check() {
     sim=$(DDL_CHANNELS=$channels DDL_RANKS_PER_NODE=$rpn smpirun $SMPI_CFG ${SMPI_EXTRA:-} -np "$np" -platform "$tmp/platform.xml" \
               -hostfile "$tmp/hostfile" "$SIM" allreduce -b "$bytes" -e "$bytes" -a "$algo" -c 0 -w 1 -n 2 \
               --copy-reps 1 ${SIM_ARGS:-} 2>"$tmp/err" | awk -v a="$algo" '$5 == a && $6 == "out" { print $7 }')
-    model=$("$BUILD/ddlbench" model --algo "$algo" --bytes "$bytes" --profile "$tmp/zero.profile" "$@" |
+    model=$("$BUILD/ddlbench" model --algo "$algo" --bytes "$bytes" --profile "${MODEL_PROFILE:-$tmp/zero.profile}" "$@" |
             awk -v a="$algo" '$1 == a { print $2 }')
     if [ -z "$sim" ] || [ -z "$model" ]; then
         fail "$name $algo np=$np: no time (sim \"$sim\", model \"$model\")"; tail -n 3 "$tmp/err" >&2; return
@@ -107,6 +107,16 @@ for run in 1:8M 1:64M 4:1M; do
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" \
     SIM_ARGS="--platform dgxh100 --profile $tmp/zero.profile" check dgxh100 $((${run%%:*} * 8)) 8 "${run#*:}" \
         nccl-tree --platform dgxh100 --nodes "${run%%:*}"
+done
+# ddl-pipe (issue 46 item 3): ddl's levels overlapped, chunks of the link segment (SIM_ARGS, as nccl-tree):
+# 1 node at 64 MiB (one level: the chunks at once), 4 and 16 nodes at 64 MiB (8 chunks staggered over the
+# node's and the network's levels). H100's profile on both sides: with reductions of no cost the many-flow
+# rows run slower under SMPI, not faster (64 MiB on one node: ddl-pipe 348 us, nccl-ring 306, against 271
+# and 274 with H100's reductions), an effect of ranks posting in lock-step that no model of the links has.
+for run in 1:64M 4:64M 16:64M; do
+    SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
+    SIM_ARGS="--platform dgxh100 --profile h100" check dgxh100 $((${run%%:*} * 8)) 8 "${run#*:}" \
+        ddl-pipe --platform dgxh100 --nodes "${run%%:*}"
 done
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {

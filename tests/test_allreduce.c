@@ -99,7 +99,7 @@ static void run_same_bits(const ddl_config *cfg, const char *label, void *sbuf, 
     ddl_ctx_free(ctx);
 }
 
-/* ddl on explicit grids: p = a x b (and a x b x c) with ring and rhd mixed where rhd applies. */
+/* ddl and ddl-pipe on explicit grids: p = a x b (and a x b x c) with ring and rhd mixed where rhd applies. */
 static void run_grids(int rpn, void *sbuf, void *rbuf)
 {
     char grid[64], pats[64], label[160];
@@ -114,10 +114,15 @@ static void run_grids(int rpn, void *sbuf, void *rbuf)
         for (int k = 0; k < n; k++)
             snprintf(pats + strlen(pats), sizeof pats - strlen(pats), "%s%s", k ? "," : "",
                      (k % 2 == 0 && (dims[k] & (dims[k] - 1)) == 0) ? "rhd" : "ring");
-        snprintf(label, sizeof label, "ddl grid=%s patterns=%s", grid, pats);
-        ddl_config cfg = DDL_CONFIG_INIT;
-        cfg.algo = "ddl"; cfg.grid = grid; cfg.patterns = pats; cfg.ranks_per_node = rpn;
-        run_variant(&cfg, label, sbuf, rbuf);
+        for (int pipe = 0; pipe < 2; pipe++) { /* ddl-pipe: chunks of 1000 bytes, so uneven ones */
+            ddl_config cfg = DDL_CONFIG_INIT;
+            snprintf(label, sizeof label, "%s grid=%s patterns=%s", pipe ? "ddl-pipe" : "ddl", grid, pats);
+            cfg.algo = pipe ? "ddl-pipe" : "ddl"; cfg.grid = grid; cfg.patterns = pats; cfg.ranks_per_node = rpn;
+            if (pipe) setenv("DDL_PIPE_CHUNK", "1000", 1);
+            run_variant(&cfg, label, sbuf, rbuf);
+            if (pipe) run_same_bits(&cfg, label, sbuf, rbuf);
+            unsetenv("DDL_PIPE_CHUNK");
+        }
     }
 }
 

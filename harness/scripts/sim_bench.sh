@@ -4,7 +4,9 @@
 # segments and depth then sized from the platform's links, collectives/links.c) beside `ddlbench model
 # cost` of the same algorithm, size and machine; printed as the ratio bound / simulated time (1.0 = the
 # model's time; the issue's goal is >= 0.9 at >= 64 MB), busbw, and nccl-tests' "Avg bus bandwidth"
-# line per run (the mean busbw over its sizes, in-place and out-of-place).
+# line per run (the mean busbw over its sizes, in-place and out-of-place); each row also beside its bound (the
+# NVLink bound on one node, the per-node NIC bound across nodes: issue 46's goal is >= 0.9 of it at >= 256 MB),
+# and per node count the best algorithm's fraction of it at >= 256 MB.
 #   --platform P     preset or platform file (default dgxh200: DGX H200 nodes, NVSwitch, a NDR NIC per GPU)
 #   --nodes LIST     node counts, comma list (default 1,4,32)
 #   --algos LIST     default ring,rhd,ddl
@@ -38,9 +40,20 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" -o "$tmp/probe" 2>&1 >/dev/null | head -1)
 [ -f "$tmp/probe/hostfile" ] || die "--platform: $gpn"
 gpn=$(($(wc -l <"$tmp/probe/hostfile") / ${NODES%%,*}))
+# the links (GB/s): a GPU's link, one NIC and the NICs per node, from the platform as a file
+"$EXE" platform --export "$PLATFORM" -o "$tmp/links" >/dev/null 2>&1 || die "--platform: cannot export $PLATFORM"
+links=$(awk -F' *= *' '
+    function gbs(v,   x, u) { x = v + 0; u = v; sub(/^[0-9.eE+-]+ */, "", u)
+        if (u ~ /^[Tt]bit/) return x * 125; if (u ~ /^[Gg]bit/) return x / 8; if (u ~ /^[Mm]bit/) return x / 8000
+        if (u ~ /^T/) return x * 1000; if (u ~ /^G/) return x; if (u ~ /^M/) return x / 1000; if (u ~ /^[kK]/) return x / 1e6
+        return x / 1e9 }
+    $1 == "intra_bw" { i = gbs($2) } $1 == "nic_bw" { n = gbs($2) } $1 == "nics" { k = $2 + 0 }
+    END { printf "%.9g %.9g", i, n * (k > 1 ? k : 1) }' "$tmp/links")
 echo "# sim-bench: $PLATFORM ($gpn GPUs per node), profile $PROFILE, $ALGOS, $MINB..$MAXB; ratio = model time / simulated time"
-echo "# nodes ranks algo          size_B  place   sim_us  model_us  ratio  busbw_GBps"
-echo "nodes,ranks,algo,size_B,placement,sim_us,model_us,ratio,busbw_GBps" >"$tmp/all.csv"
+echo "# bound: busbw of a GPU's link on one node (${links%% *} GB/s); across N nodes the per-node NIC bound of a"
+echo "#   hierarchical allreduce, NICs x N/(N-1) x (p-1)/p (NICs ${links#* } GB/s); of_bound = busbw / bound"
+echo "# nodes ranks algo          size_B  place   sim_us  model_us  ratio  busbw_GBps  bound  of_bound"
+echo "nodes,ranks,algo,size_B,placement,sim_us,model_us,ratio,busbw_GBps,bound_GBps,of_bound" >"$tmp/all.csv"
 st=0
 for n in $(echo "$NODES" | tr , ' '); do
     np=$((n * gpn)) dir=$tmp/p$n
@@ -57,17 +70,24 @@ for n in $(echo "$NODES" | tr , ' '); do
         "$EXE" model cost --algo "$ALGOS" --platform "$PLATFORM" --nodes "$n" --bytes "$b" --profile "$PROFILE" |
             awk -v b="$b" '!/^#/ { print $1, b, $2 }' >>"$tmp/model$n" || st=1
     done <"$tmp/sizes"
-    grep -v '^#' "$tmp/sim$n.csv" | awk -F, -v n="$n" -v mf="$tmp/model$n" '
-        BEGIN { while ((getline l < mf) > 0) { split(l, f, " "); m[f[1], f[2]] = f[3] } }
+    grep -v '^#' "$tmp/sim$n.csv" | awk -F, -v n="$n" -v mf="$tmp/model$n" -v links="$links" '
+        BEGIN { while ((getline l < mf) > 0) { split(l, f, " "); m[f[1], f[2]] = f[3] }; split(links, L, " ") }
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { a = $c["algo"]; b = $c["size_B"]; t = $c["time_us_median"]; bw = $c["busbw_GBps"]; r = m[a, b] / t
-          printf "%7d %5d %-5s %12d %5s %9.1f %9.1f %6.3f %11.2f\n", n, $c["ranks"], a, b, $c["placement"], t, m[a, b], r, bw
-          print n "," $c["ranks"] "," a "," b "," $c["placement"] "," t "," m[a, b] "," r "," bw >> "'"$tmp/all.csv"'"
+          p = $c["ranks"]; bd = n == 1 ? L[1] : L[2] * n / (n - 1) * (p - 1) / p
+          printf "%7d %5d %-5s %12d %5s %9.1f %9.1f %6.3f %11.2f %6.1f %8.3f\n", n, p, a, b, $c["placement"], t, m[a, b], r, bw,
+              bd, bw / bd
+          print n "," p "," a "," b "," $c["placement"] "," t "," m[a, b] "," r "," bw "," bd "," bw / bd >> "'"$tmp/all.csv"'"
           sum += bw; k++ }
         END { if (k) printf "# Avg bus bandwidth    : %.2f  (%d nodes: mean busbw over %d rows, nccl-tests convention)\n", sum / k, n, k }'
     [ -z "$OUT" ] || cp "$tmp/sim$n.csv" "$OUT/allreduce-$n.csv"
 done
 awk -F, 'NR > 1 && $4 >= 67108864 { if (!k++ || $8 < lo) { lo = $8; w = $3 " at " $1 " nodes, " $4 " B" } }
     END { if (k) printf "# lowest ratio at >= 64 MB: %.3f (%s)\n", lo, w }' "$tmp/all.csv"
+# the best algorithm per node count at >= 256 MB (its largest size there), against the bound (issue 46: >= 0.9)
+awk -F, 'NR > 1 && $4 >= 268435456 { if (!(($1) in best) || $11 > best[$1]) {
+        best[$1] = $11; w[$1] = sprintf("%s %s B %s: busbw %.2f of bound %.1f", $3, $4, $5, $9, $10) } }
+    END { for (n in best) printf "# best at >= 256 MB, %d nodes: %s = %.3f\n", n, w[n], best[n] }' "$tmp/all.csv" |
+    sort -k7n
 if [ -n "$OUT" ]; then cp "$tmp/all.csv" "$OUT/sim_bench.csv.tmp" && mv "$OUT/sim_bench.csv.tmp" "$OUT/sim_bench.csv"; fi
 exit $st
