@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cli_advise.h"
 #include "cli_rows.h"
+#include "gbatch.h"
 #include "opts.h"
 #include "profile.h"
 
@@ -52,7 +53,8 @@ static const opt_row rows[] = {
 #define ADVISE_SETS(o, po)                                                                             \
     { OPTS_ONE(&cli_row_model, &(o)->model), { platform_rows, PLATFORM_ROW_LINKS, (po) },                 \
       { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) }, OPTS_SET(rows, (o)),                                      \
-      OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_image, &(o)->image),                    \
+      OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_global_batch, &(o)->global_batch),       \
+      OPTS_ONE(&cli_row_image, &(o)->image),                                                           \
       OPTS_ONE(&cli_row_profile, &(o)->profile) }
 
 static void usage(FILE *f)
@@ -93,6 +95,9 @@ static int parse(int argc, char **argv, advise_opts *o, char *err, size_t errlen
     if (platform_gpn_check(o->preset, o->gpn, o->override, err, errlen)) return 2;
     if (!o->model || !o->preset || (!o->gpus && po.nodes < 0))
         return snprintf(err, errlen, "expected --model, --platform and --nodes or --gpus (see --help)"), 2;
+    if (o->global_batch && opts_given(&p, "--batch"))
+        return snprintf(err, errlen, "--global-batch: with --batch; expected one of them (images per GPU, or per step "
+                        "over all GPUs)"), 2;
     if (o->gpus && po.nodes >= 0) return snprintf(err, errlen, "--nodes: expected --nodes or --gpus, not both"), 2;
     if (!strcmp(o->preset, "custom"))
         return snprintf(err, errlen,
@@ -226,6 +231,10 @@ static int run(const advise_opts *o, const platform *pf, const advise_in *in, ad
     printf("# ddlbench advise: %s batch %ld (image %ld) on %s, %d GPUs (%d nodes x %d), algorithm %s, profile %s\n",
            o->model, o->batch, o->image, o->preset, platform_ranks(pf), pf->nodes, pf->gpus_per_node, o->algo,
            o->profile);
+    if (o->global_batch) {
+        char line[200];
+        printf("# %s (strong scaling)\n", gbatch_describe(o->global_batch, platform_ranks(pf), line, sizeof line));
+    }
     printf(
         "# model: the %s step, as train --compute %s (its default): forward %.1f ms, backward %.1f ms (GEMMs at %.0f "
         "GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, gradients %.1f MiB\n",
@@ -264,6 +273,10 @@ int cli_advise_main(int argc, char **argv)
     if ((rc = make_platform(&o, &pf))) return rc;
     if (o.sim && advise_sim_check(&o, err, sizeof err)) return fprintf(stderr, "ddlbench advise: --sim: %s\n", err), 2;
     if (platform_profile(&pf, o.profile, o.override, &o.profile, err, sizeof err))
+        return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
+    if (o.global_batch &&
+        gbatch_split(o.global_batch, platform_ranks(&pf), CLI_BATCH_MAX, "--global-batch", &o.batch, NULL, err,
+                     sizeof err))
         return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;

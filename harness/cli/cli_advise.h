@@ -11,6 +11,7 @@
 typedef struct advise_opts {
     const char *model, *preset, *algo, *profile, *sim_exe;
     long gpus, gpn, batch, image;
+    long global_batch;                   /* --global-batch: images a step over all GPUs (gbatch.h); 0 = off */
     long caps[ADV_MAX], firsts[ADV_MAX]; /* MiB; cap 0 = one bucket, first 0 = the cap */
     int ncaps, nfirsts;
     int sim;                             /* --sim */

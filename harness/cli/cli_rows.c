@@ -1,5 +1,6 @@
 /* cli_rows.c — the shared option rows (cli_rows.h): one definition, one limit per concept. */
 #include "cli_rows.h"
+#include "gbatch.h"
 #include "opts.h"
 #include "ddl.h"
 
@@ -11,6 +12,9 @@ const opt_row cli_row_model = { .name = "--model", .type = OPT_STRING, .unit = "
                                         "(default resnet50 where optional)" };
 const opt_row cli_row_batch = { .name = "--batch", .type = OPT_LONG, .min = 1, .max = CLI_BATCH_MAX,
                                 .help = "images per GPU per step (default 32)" };
+const opt_row cli_row_global_batch = { .name = "--global-batch", .type = OPT_LONG, .min = 1, .max = GBATCH_MAX,
+      .help = "strong scaling: N images per step over all GPUs instead of --batch per GPU;\n"
+              GBATCH_RULE " (default: off, --batch per GPU)" };
 const opt_row cli_row_image = { .name = "--image-size", .type = OPT_LONG, .min = 1, .max = CLI_IMAGE_MAX,
                                 .help = "square image side in pixels, >= 32 (default 224)" };
 const opt_row cli_row_first_mb = { .name = "--first-bucket-mb", .type = OPT_LONG, .min = 0, .max = CLI_BUCKET_MB_MAX,

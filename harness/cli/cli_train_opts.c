@@ -80,6 +80,7 @@ static const opt_row rows[] = {
 /* The sets of one parse: the shared rows bound to o's fields and to the machine po. */
 #define TRAIN_SETS(o, po)                                                                              \
     { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
+      OPTS_ONE(&cli_row_global_batch, &(o)->global_batch),                                               \
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_ONE(&cli_row_steps, &(o)->steps),                    \
       OPTS_ONE(&cli_row_warmup, &(o)->warmup), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb),            \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms),           \
@@ -186,6 +187,9 @@ int train_parse_opts(int argc, char **argv, train_opts *o, char *err, size_t err
     if (rc == OPTS_HELP) usage(stdout);
     if (rc) return rc;
     o->cost_platform = po.preset, o->cost_gpn = po.gpus_per_node;
+    if (o->global_batch && opts_given(&p, "--batch"))
+        return snprintf(err, errlen, "--global-batch: with --batch; expected one of them (images per GPU, or per "
+                        "step over all GPUs)"), 2;
     if (o->cost_platform && check_platform(o, po.override, err, errlen)) return 2;
     if (check_combinations(o, err, errlen)) return 2;
     if (!o->rounds) o->rounds = rounds_default(o->nalgos * o->nbuckets, kern_simulated());

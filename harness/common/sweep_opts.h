@@ -23,6 +23,7 @@ typedef struct sweep_params {
     const char *backend, *models, *algos, *platform, *profile, *rate, *delay; /* as given, or defaults */
     const char *train_args, *add_train_args, *device, *precision, *command, *build, *out;
     long n_nodes, n_gpn, n_bucket, n_jobs, n_ring_max; /* n_gpn 0: the platform's (cli_sweep_resolve) */
+    long n_global;          /* --global-batch: images a step over all GPUs at every point (gbatch.h); 0 = off */
     int override;           /* --override-platform: GPUs per node and profile may differ from the platform's */
     int resume, quiet, dry_run, force; /* sweep.sh's own: continue, no progress, print only, no refusal */
     int make;               /* messages name make's variables (NODES), as `make run` passes them */

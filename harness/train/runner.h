@@ -22,6 +22,8 @@
 typedef struct train_opts {
     const char *model;                /* --model */
     long batch, image, steps, warmup; /* --batch --image-size --steps --warmup (per round) */
+    long global_batch;                /* --global-batch: images a step over all ranks (gbatch.h); 0 = off,
+                                         else batch is its share once the ranks are known */
     long rounds;                      /* --rounds (0 = rounds_default) */
     const char *algos[MAX_LIST];      /* -a */
     int nalgos;
