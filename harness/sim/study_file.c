@@ -195,8 +195,8 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
             return snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[k].name), 2;
     if (global_batches(e, seen, at, name, err, errlen)) return 2;
     if (!seen[K_BATCH] && !seen[K_GLOBAL])
-        return snprintf(err, errlen, "%s: missing key \"batch\" (images per GPU) or \"global_batch\" (per step over all "
-                        "GPUs)", name), 2;
+        return snprintf(err, errlen, "%s: missing key \"batch\" (images per GPU) or \"global_batch\" (per step "
+                        "over all GPUs)", name), 2;
     if (e->baseline > e->gpus)
         return snprintf(err, errlen, "%s:%d: baseline: %d GPUs, above the scale of %d GPUs; expected 1..%d", name,
                         at[K_BASELINE], e->baseline, e->gpus, e->gpus), 2;
