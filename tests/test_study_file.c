@@ -94,12 +94,15 @@ int main(void)
         { NOBATCH "baseline_global_batch = 3200\n", ":10: baseline_global_batch: expected global_batch too" },
         { GOOD "global_batch = 3200\n", ":3: batch: global_batch is given too; expected one of the two" },
         { NOBATCH "global_batch = 0\n", ":10: global_batch: expected a whole number 1..16777216" },
+        { GOOD "grad_dtype = fp8\n", ":11: grad_dtype: expected fp32, fp16 or bf16, got \"fp8\"" },
     };
     CHECK(parse(NOBATCH "global_batch = 3200\n", &e, err, sizeof err) == 0 && e.batch == 50 && e.nbatches == 1 &&
               e.batches[0] == 50 && e.base_batch == 400 && e.baseline_global_batch == 3200,
           "strong scaling: 3200 over 64 GPUs is 50 each, over the 8 of the baseline 400: %s", err);
     CHECK(parse(NOBATCH "global_batch = 20480\nbaseline_global_batch = 3200\n", &e, err, sizeof err) == 0 &&
               e.batch == 320 && e.base_batch == 400, "the baseline run's own global batch: %s", err);
+    CHECK(parse(GOOD "grad_dtype = fp16\n", &e, err, sizeof err) == 0 && e.grad_bytes == 2 &&
+              parse(GOOD, &e, err, sizeof err) == 0 && e.grad_bytes == 0, "grad_dtype fp16: 2 bytes (%s)", err);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(parse(bad[i].text, &e, err, sizeof err) == 2 && strstr(err, bad[i].want) &&
                   !strncmp(err, "x/t.study", 9) && !strchr(err, '\n') && !strchr(err, '\033'),

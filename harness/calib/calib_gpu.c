@@ -57,7 +57,8 @@ int gpucheck_mem_rate(double *gbps)
 double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int full, double *gemm_ms,
                           double *other_ms, char *why, size_t whylen)
 {
-    step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0, 0 } };
+    step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0, 0 },
+                       DDL_FLOAT32 };
     trainer *t = NULL;
     char err[256];
     double s[STEP_REPS], g[STEP_REPS], o[STEP_REPS];

@@ -7,6 +7,7 @@
 #include "cli_advise.h"
 #include "cli_rows.h"
 #include "gbatch.h"
+#include "wire.h"
 #include "opts.h"
 #include "profile.h"
 
@@ -54,6 +55,7 @@ static const opt_row rows[] = {
     { OPTS_ONE(&cli_row_model, &(o)->model), { platform_rows, PLATFORM_ROW_LINKS, (po) },                 \
       { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) }, OPTS_SET(rows, (o)),                                      \
       OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_global_batch, &(o)->global_batch),       \
+      OPTS_ONE(&cli_row_grad_dtype, &(o)->grad_dtype),                                                 \
       OPTS_ONE(&cli_row_image, &(o)->image),                                                           \
       OPTS_ONE(&cli_row_profile, &(o)->profile) }
 
@@ -240,7 +242,7 @@ static int run(const advise_opts *o, const platform *pf, const advise_in *in, ad
         "GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, gradients %.1f MiB\n",
         in->full ? "full" : "GEMM-only", in->full ? "full" : "gemm", cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3,
         in->gemm_flops / 1e9, in->full ? in->mem_gbps : 0.0, cells[0].sgd_s * 1e3,
-        (double)model_param_count(in->m) * 4 / 1048576.0);
+        (double)model_param_count(in->m) * (double)(in->grad_bytes ? in->grad_bytes : 4) / 1048576.0);
     print_grid(o, "alpha-beta-gamma model", exposed, step);
     print_advice(o, cells, exposed, step, "model");
     if (!o->sim) goto out;
@@ -284,7 +286,7 @@ int cli_advise_main(int argc, char **argv)
     if (model_create(o.model, (int)o.batch, (int)o.image, &m, merr, sizeof merr))
         return fprintf(stderr, "ddlbench advise: %s\n", merr), 2;
     advise_in in = { m,           &pf, o.algo,     pr.gemm_gflops_fp32 * 1e9, pr.reduce_ns_per_byte * 1e-9,
-                     pr.mem_gbps, 1,   pr.sgd_gbps };
+                     pr.mem_gbps, 1,   pr.sgd_gbps, wire_bytes(o.grad_dtype) };
     size_t n = (size_t)o.ncaps * (size_t)o.nfirsts;
     advise_out *cells = malloc(n * sizeof *cells);
     double *exposed = malloc(n * sizeof *exposed), *simx = malloc(n * sizeof *simx);

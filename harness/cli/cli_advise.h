@@ -4,6 +4,7 @@
 #define HARN_CLI_ADVISE_H
 
 #include "advise.h"
+#include "ddl.h"
 #include "platform.h"
 
 #define ADV_MAX 32 /* entries of --caps and --firsts */
@@ -11,6 +12,7 @@
 typedef struct advise_opts {
     const char *model, *preset, *algo, *profile, *sim_exe;
     long gpus, gpn, batch, image;
+    ddl_dtype grad_dtype;                /* --grad-dtype: the gradients on the wire (wire.h) */
     long global_batch;                   /* --global-batch: images a step over all GPUs (gbatch.h); 0 = off */
     long caps[ADV_MAX], firsts[ADV_MAX]; /* MiB; cap 0 = one bucket, first 0 = the cap */
     int ncaps, nfirsts;

@@ -11,6 +11,7 @@
 #include "cli_rows.h"
 #include "cli_train.h"
 #include "gbatch.h"
+#include "wire.h"
 #include "opts.h"
 #include "outfile.h"
 #include "meta.h"
@@ -31,7 +32,7 @@ static const opt_row rows[] = {
  * and ignored. */
 #define MT_SETS(o, po)                                                                                 \
     { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
-      OPTS_ONE(&cli_row_global_batch, &(o)->global_batch),                                               \
+      OPTS_ONE(&cli_row_global_batch, &(o)->global_batch), OPTS_ONE(&cli_row_grad_dtype, &(o)->grad_dtype),  \
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb), \
       { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),              \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_csv, &(o)->csv),                       \
@@ -88,6 +89,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
                        .mem_gbps = pr->mem_gbps, .full = o->full, .bucket_bytes = (size_t)o->bucket_mb[0] << 20,
                        .first_bucket_bytes = (size_t)o->first_mb << 20, .fw = train_framework(o, o->bucket_mb[0]),
                        .jitter = o->jitter_pct / 100, .sgd_gbps = pr->sgd_gbps };
+    in.grad_bytes = wire_bytes(o->grad_dtype);
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -185,6 +187,9 @@ int cli_model_train(int argc, char **argv)
     if (!fw_ideal(&fw)) printf("# framework: %s\n", fdesc);
     if (o.jitter_pct > 0) printf("# jitter: %s\n", jdesc);
     if (*gline) printf("# %s (strong scaling)\n", gline);
+    if (o.grad_dtype != DDL_FLOAT32)
+        printf("# gradients allreduced in %s (%zu bytes an element; compute at profile %s's rates)\n",
+               wire_name(o.grad_dtype), wire_bytes(o.grad_dtype), o.profile);
     printf(
         "#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
         "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
@@ -207,6 +212,7 @@ int cli_model_train(int argc, char **argv)
     meta_add(&meta, "compute", cli_compute_desc(o.full));
     if (o.jitter_pct > 0) meta_add(&meta, "jitter", jdesc);
     if (*gline) meta_add(&meta, "global_batch", gline);
+    if (o.grad_dtype != DDL_FLOAT32) meta_add(&meta, "grad_dtype", wire_name(o.grad_dtype));
     if (!fw_ideal(&fw)) meta_add(&meta, "framework", fdesc);
     if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */
 out:

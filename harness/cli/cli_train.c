@@ -17,6 +17,7 @@
 #include "sim.h"
 #include "engine.h"
 #include "gbatch.h"
+#include "wire.h"
 #include "counters.h"
 #include "devmem.h"
 #include "gemm.h"
@@ -125,6 +126,13 @@ int cli_train_main(int argc, char **argv)
     ferr[0] = '\0';
     if ((rc = train_runner_start(&r, &argc, &argv, ferr, sizeof ferr))) goto out;
     if (o.global_batch && (rc = global_batch(&r, &m, ferr, sizeof ferr))) goto out;
+    if (o.grad_dtype != DDL_FLOAT32) { /* mixed precision's allreduce (wire.h) */
+        char line[160];
+        snprintf(line, sizeof line, "%s: each bucket cast from fp32, allreduced and reduced in %s by libddl, the sums "
+                 "cast back to fp32", wire_name(o.grad_dtype), wire_name(o.grad_dtype));
+        meta_add(&r.meta, "grad_dtype", line);
+        if (r.rank == 0) printf("# gradients on the wire: %s\n", line);
+    }
     if (r.rank == 0 && r.no_counters)
         printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", r.why);
     if (r.rank == 0 && o.device)

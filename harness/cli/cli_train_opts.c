@@ -20,6 +20,7 @@
 #include "outfile.h"
 #include "platform.h"
 #include "watchdog.h"
+#include "wire.h"
 #include "rank.h"
 
 #include <stddef.h>
@@ -80,7 +81,7 @@ static const opt_row rows[] = {
 /* The sets of one parse: the shared rows bound to o's fields and to the machine po. */
 #define TRAIN_SETS(o, po)                                                                              \
     { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
-      OPTS_ONE(&cli_row_global_batch, &(o)->global_batch),                                               \
+      OPTS_ONE(&cli_row_global_batch, &(o)->global_batch), OPTS_ONE(&cli_row_grad_dtype, &(o)->grad_dtype),  \
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_ONE(&cli_row_steps, &(o)->steps),                    \
       OPTS_ONE(&cli_row_warmup, &(o)->warmup), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb),            \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms),           \
@@ -147,6 +148,11 @@ static int check_combinations(const train_opts *o, char *err, size_t errlen)
     }
     if (o->cost_gpn && !o->cost_platform) {
         snprintf(err, errlen, "--gpus-per-node: applies to --platform only; expected --platform too");
+        return 2;
+    }
+    if (o->device && o->grad_dtype != DDL_FLOAT32) {
+        snprintf(err, errlen, "--grad-dtype %s: device gradients are cast on the host only; expected fp32 with "
+                 "--device gpu", wire_name(o->grad_dtype));
         return 2;
     }
     if (!o->device && o->precision != KERN_PREC_FP32) {

@@ -21,6 +21,7 @@ typedef struct advise_in {
     double mem_gbps;      /* memory-bound kernels and SGD, 1e9 B/s (profile) */
     int full;             /* 1: the full step (train's default, and what --sim runs); 0: GEMMs only */
     double sgd_gbps;      /* SGD's own rate, 1e9 B/s (profile's sgd_gbps; 0: mem_gbps) */
+    size_t grad_bytes;    /* bytes per gradient element on the wire (wire.h; 0: fp32's 4) */
 } advise_in;
 
 typedef struct advise_out {

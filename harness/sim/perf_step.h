@@ -46,6 +46,8 @@ typedef struct step_inputs {
                                   1 + jitter x H(ranks), H the harmonic number (the expected largest of
                                   that many draws); 0: none */
     double sgd_gbps;           /* profile: SGD's own rate, 1e9 bytes/s (0: mem_gbps) */
+    size_t grad_bytes;         /* bytes per gradient element on the wire (wire.h; --grad-dtype): 2 for fp16
+                                  and bf16, whose buckets and allreduces hold twice the elements; 0: 4 */
 } step_inputs;
 
 /* The predicted step of model m with allreduce algorithm algo (any registered algorithm with a cost

@@ -46,6 +46,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .grid = two ? grid : NULL,
         .patterns = two ? fig->patterns : NULL,
         .sgd_gbps = pr->sgd_gbps,
+        .grad_bytes = (size_t)fig->grad_bytes,
     };
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
         in.fw = (framework){ .cycle_s = fig->cycle_ms / 1e3, .fusion_bytes = in.bucket_bytes };

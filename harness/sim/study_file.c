@@ -6,6 +6,7 @@
 #include "parse.h"
 #include "platform.h"
 #include "textfile.h"
+#include "wire.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP };
+enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -53,6 +54,7 @@ static const key keys[] = {
     { "overlap_source", T_TEXT, 0, F(overlap_source), 0 },
     { "global_batch", T_INT, 0, offsetof(study_entry, global_batch), 0, GBATCH_MAX },
     { "baseline_global_batch", T_INT, 0, offsetof(study_entry, baseline_global_batch), 0, GBATCH_MAX },
+    { "grad_dtype", T_WIRE, 0, 0, 0, 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
@@ -122,6 +124,12 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
                             STUDY_MAX_ALTS, v), 2;
         e->nplatforms = n;
         return 0;
+    case T_WIRE: { /* grad_dtype: the gradients on the wire (wire.h) */
+        ddl_dtype t;
+        if (wire_parse(v, &t)) return snprintf(why, wl, "expected fp32, fp16 or bf16, got \"%.40s\"", v), 2;
+        e->grad_bytes = (int)wire_bytes(t);
+        return 0;
+    }
     default: /* T_OVERLAP */
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++) {

@@ -29,6 +29,8 @@ typedef struct step_config {
     framework fw;              /* buckets or Horovod's cycles, per-call cost (framework.h; simulation
                                   only); with cycles every tensor is posted alone, fw.fusion_bytes caps
                                   a fused allreduce, and the bucket sizes are unused */
+    ddl_dtype grad_dtype;      /* the gradients on the wire (wire.h): DDL_FLOAT32 (0, the default), or
+                                  DDL_FLOAT16 / DDL_BFLOAT16 (host buffers only), cast per bucket */
 } step_config;
 
 /* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;
