@@ -27,7 +27,8 @@ int main(void)
         wire_pack(half[k], src, h, 9);
         wire_unpack(half[k], h, back, 9);
         for (int i = 0; i < 9; i++) {
-            int exact = src[i] == floorf(src[i]) ? fabsf(src[i]) <= (k ? 256 : 2048) : src[i] == 0.5f || src[i] == -0.25f;
+            int whole = src[i] == floorf(src[i]);
+            int exact = whole ? fabsf(src[i]) <= (k ? 256 : 2048) : src[i] == 0.5f || src[i] == -0.25f;
             if (exact) CHECK(back[i] == src[i], "%s: %g exact, got %g", wire_name(half[k]), src[i], back[i]);
             else CHECK(fabsf(back[i] - src[i]) <= fabsf(src[i]) * (k ? 1.0f / 256 : 1.0f / 2048),
                        "%s: %g rounded to %g", wire_name(half[k]), src[i], back[i]);

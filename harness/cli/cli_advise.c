@@ -44,6 +44,12 @@ static const opt_row rows[] = {
     { .name = "--firsts", .type = OPT_LIST, .min = 0, .max = CLI_BUCKET_MB_MAX, .off = offsetof(advise_opts, firsts),
       .count_off = offsetof(advise_opts, nfirsts), .max_items = ADV_MAX,
       .help = "first-bucket caps to try, MiB, 0 = same as the cap (default 0,1,2,5,10)" },
+    { .name = "--limit", .type = OPT_DOUBLE, .min = 0.001, .max = 100, .unit = "PCT",
+      .off = offsetof(advise_opts, limit), .expect = "a percentage in (0, 100]",
+      .help = "instead of the bucket advice: per algorithm with a cost model, the largest GPU\n"
+              "count (1, 2, 4, ... up to --nodes nodes) keeping >= PCT% per-GPU efficiency\n"
+              "against one node, as is and with the NICs' bandwidth or the step's compute\n"
+              "halved or doubled (25 MiB buckets; --global-batch: strong scaling)" },
     { .name = "--sim", .type = OPT_FLAG, .off = offsetof(advise_opts, sim),
       .help = "also run the grid in the simulator (build/sim/ddlbench-sim; one launch\nper first-bucket size) and "
               "advise from its figures" },
@@ -282,6 +288,10 @@ int cli_advise_main(int argc, char **argv)
         return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
+    if (o.limit > 0) {
+        if (o.sim) return fprintf(stderr, "ddlbench advise: --sim: not with --limit (the model's table)\n"), 2;
+        return advise_limit(&o, &pf, &pr);
+    }
     char merr[512];
     if (model_create(o.model, (int)o.batch, (int)o.image, &m, merr, sizeof merr))
         return fprintf(stderr, "ddlbench advise: %s\n", merr), 2;
