@@ -105,6 +105,11 @@ int main(void)
         CHECK(close_to(c[0].eff, 100 * (16 / f16.step_s) / (64 / b64.step_s), 1e-12) && c[0].eff < 100,
               "per-GPU images/s at 16 over those at 64 on 4 GPUs: %g", c[0].eff);
         CHECK(close_to(c[0].base.step_s, b64.step_s, 1e-12), "the baseline run at its own batch");
+        double cp, ep;
+        study_points_lost(&fig, &c[0], &cp, &ep);
+        CHECK(fabs(cp + ep - (100 - c[0].eff)) < 1e-9 && ep >= 0 &&
+                  close_to(100 - cp, 100 * (16 / (f16.step_s - f16.exposed_s)) / (64 / (b64.step_s - b64.exposed_s)),
+                           1e-12), "points lost: %g compute, %g exposed communication", cp, ep);
     } else CHECK(0, "strong-scaling steps: %s %s", err, merr);
     model_free(m16), model_free(m64);
     s.gpus = 512;

@@ -156,6 +156,14 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
     return n;
 }
 
+void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm)
+{
+    int bb = fig->global_batch ? fig->base_batch : c->batch;
+    double no_exp = per_gpu_eff(c->base.step_s - c->base.exposed_s, bb, c->full.step_s - c->full.exposed_s, c->batch);
+    *comm = no_exp - c->eff;
+    *compute = 100 - no_exp;
+}
+
 void study_band(const corner *c, int n, double *lo, double *hi)
 {
     *lo = 1e9, *hi = -1e9;
