@@ -160,7 +160,7 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     [ -s "$tmp/run/scaling.json" ]; ok $? "scaling.json next to scaling.csv"
     has "$(head -n 1 "$tmp/run/raw/resnet50-4.csv")" '^# commit: ' "raw CSV starts with provenance"
     sh harness/scripts/report.sh "$tmp/run" >/dev/null; ok $? "report.sh"
-    has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| - \|' "report: efficiency table (no study figures at 4 GPUs)"
+    has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| [0-9.]+% \| - \|' "report: efficiency table (no study figures at 4 GPUs)"
     has "$(cat "$tmp/run/report.md")" 'simulation build' "report: why no counters"
     if command -v gnuplot >/dev/null 2>&1; then
         sh plots/plots.sh "$tmp/run" >/dev/null; ok $? "plots.sh"
