@@ -224,7 +224,7 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 # harness/scripts/sweep.sh --help`): make passes only the variables given, as NODES='4' words, which
 # ddlbench takes for its options and names in its messages. Make decides only what to build: the
 # backend (mpi inside an allocation) and, under mpi, the device (the CUDA build where GPUs are).
-SWEEP_VARS    := NODES GPUS_PER_NODE MODELS ALGOS BUCKET_MB PLATFORM PROFILE TRAIN_ARGS RATE DELAY JOBS PRECISION
+SWEEP_VARS    := NODES GPUS_PER_NODE MODELS GLOBAL_BATCH ALGOS BUCKET_MB PLATFORM PROFILE TRAIN_ARGS RATE DELAY JOBS PRECISION
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
 ifeq ($(BACKEND),mpi)
 DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))

@@ -47,6 +47,8 @@ rows <<EOF
 -- ddlbench study --out $tmp/study ## report.md
 # a catalogue entry that is wrong: one line naming the file and the line, exit 2, no --out folder
 -- ddlbench study --catalogue $tmp/cat-base --out $tmp/cat-out ## e.study:5: baseline
+-- ddlbench study --catalogue $tmp/cat-nobatch --out $tmp/cat-out ## e.study: missing key "batch"
+-- ddlbench study --catalogue $tmp/cat-gb --out $tmp/cat-out ## e.study:10: global_batch
 -- ddlbench study --catalogue $tmp/cat-cut --out $tmp/cat-out ## e.study:11: hours
 -- ddlbench study --catalogue $tmp/cat-key --out $tmp/cat-out ## e.study:11: unknown key
 -- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9

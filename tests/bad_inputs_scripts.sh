@@ -24,6 +24,9 @@ rows <<EOF
 -- sweep --backend model --nodes 65537
 -- make run NODES=0
 -- make run NODES=x
+-- make run GLOBAL_BATCH=x ## GLOBAL_BATCH
+-- make run BACKEND=model PLATFORM=dgxh100 NODES=4 GLOBAL_BATCH=16 ## GLOBAL_BATCH
+-- make run BACKEND=model PLATFORM=dgxh100 NODES=4 GLOBAL_BATCH=99999 ## GLOBAL_BATCH
 -- make run GPUS_PER_NODE=0
 -- make run BACKEND=gpu
 -- sweep --backend emu --rate 500mbps

@@ -74,6 +74,21 @@ DDL_FAULT_INJECT=0:1:explode -- ddlbench train $P
 DDL_GRID=3x1 -- mpi2 allreduce -a ddl -e 1K -n 1 -w 0
 DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- mpi2 train $P -a ddl --grid 3
+# strong scaling (gbatch.h): a global batch below the GPUs, beside --batch, out of range
+-- ddlbench train --global-batch 0 ## --global-batch
+-- ddlbench train --grad-dtype fp8 ## --grad-dtype
+-- ddlbench train --grad-dtype ## --grad-dtype
+-- ddlbench train $P --grad-dtype fp16 --device gpu ## --grad-dtype
+-- ddlbench model train --platform dgxh100 --nodes 8 --grad-dtype int32 ## --grad-dtype
+-- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --grad-dtype f16 ## --grad-dtype
+-- ddlbench train --global-batch 3 --batch 2 ## --global-batch
+-- mpi2 train --global-batch 1 --image-size 32 --steps 1 --warmup 0 --csv $tmp/gb.csv ## --global-batch
+-- ddlbench model train --platform dgxh100 --nodes 8 --global-batch 63 ## --global-batch
+-- ddlbench model train --platform dgxh100 --nodes 8 --global-batch 640 --batch 10 ## --global-batch
+-- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --global-batch 32 ## --global-batch
+-- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 0 ## --limit
+-- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 101 ## --limit
+-- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 90 --sim ## --sim
 # issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
 -- ddlbench train $P --jitter 0x10 ## --jitter
 -- ddlbench train $P --jitter inf ## --jitter

@@ -202,13 +202,13 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     for k in backend platform links profile nodes gpus_per_node sweep_command commit mpi blas device hosts date launch_command counters; do
         grep -q "^# $k: ." "$csv"; ok $? "scaling.csv has # $k"
     done
-    has "$(grep -v '^#' "$csv" | head -n 1)" '^backend,platform,model,.*,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers$' "header row after the comments"
+    has "$(grep -v '^#' "$csv" | head -n 1)" '^backend,platform,model,.*,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers,eff_vs_smallest$' "header row after the comments"
     count "$(grep -v '^#' "$csv")" '^sim,minsky,resnet50,2,32,' 6 "3 GPU counts x 2 algorithms"
-    has "$(grep -v '^#' "$csv")" ',NA,NA,ImageNet-1K,90,1281167,[0-9.]+,[0-9.]+,[0-9]+,[0-9.]+,[0-9.]+,0$' "PAPI columns read NA under simulation; time to train; no straggler among identical simulated ranks"
+    has "$(grep -v '^#' "$csv")" ',NA,NA,ImageNet-1K,90,1281167,[0-9.]+,[0-9.]+,[0-9]+,[0-9.]+,[0-9.]+,0,[0-9.]+$' "PAPI columns read NA under simulation; time to train; no straggler among identical simulated ranks"
     [ -s "$tmp/run/scaling.json" ]; ok $? "scaling.json next to scaling.csv"
     has "$(head -n 1 "$tmp/run/raw/resnet50-4.csv")" '^# commit: ' "raw CSV starts with provenance"
     sh harness/scripts/report.sh "$tmp/run" >/dev/null; ok $? "report.sh"
-    has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| - \|' "report: efficiency table (no study figures at 4 GPUs)"
+    has "$(cat "$tmp/run/report.md")" '^\| resnet50 \| 4 \| ddl \| 25 \| [0-9.]+ \| [0-9.]+% \| [0-9.]+% \| [0-9.]+% \| - \|' "report: efficiency table (no study figures at 4 GPUs)"
     has "$(cat "$tmp/run/report.md")" 'simulation build' "report: why no counters"
     has "$(cat "$tmp/run/report.md")" '^Links at 2 nodes: 2 GPUs/node of p100: GPU link 80 GB/s per GPU' "report: the links"
     if command -v gnuplot >/dev/null 2>&1; then

@@ -71,6 +71,16 @@ expect_status 2 model resnet50
 "$exe" model --model nosuch 2>&1 >/dev/null | grep -q 'resnet50, resnet101, resnet101-22k' && ok ||
     bad "unknown model: the error does not list the valid names"
 
+# strong scaling (--global-batch, gbatch.h): each GPU floor(N / GPUs), the same step as --batch of that share,
+# the remainder dropped and said; images/s counts the images run
+gb=$("$exe" model train --platform dgxh100 --nodes 8 --global-batch 3200 -a rhd --csv "$tmp/gb.csv" 2>&1)
+pb=$("$exe" model train --platform dgxh100 --nodes 8 --batch 50 -a rhd 2>&1)
+echo "$gb" | grep -q '^# global batch 3200 over 64 GPUs: 50 per GPU (strong scaling)$' && ok || bad "global batch line: $gb"
+[ "$(echo "$gb" | grep '^  *rhd')" = "$(echo "$pb" | grep '^  *rhd')" ] && ok || bad "3200 over 64 is --batch 50"
+grep -q '^# global_batch: global batch 3200 over 64 GPUs: 50 per GPU$' "$tmp/gb.csv" && ok || bad "CSV provenance"
+grep -q '^resnet50,50,224,64,rhd,' "$tmp/gb.csv" && ok || bad "CSV batch column: the share"
+"$exe" model train --platform dgxh100 --nodes 8 --global-batch 3210 -a rhd 2>&1 |
+    grep -q '50 per GPU, 10 images dropped (3210 does not divide by 64; 3200 a step)' && ok || bad "remainder said"
 # the resolved links (issue 48): ddlbench platform --show and the headers of model cost and model train
 want="dgxh200: 8 GPUs/node of h200: GPU link 450 GB/s per GPU, 3 us; 8 NICs x 50 GB/s = 400 GB/s per node, 6 us; \
 leaves of 32 nodes per rail, 1:1, spine 7 us"

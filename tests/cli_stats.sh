@@ -51,7 +51,10 @@ expect_status 0 fidelity --help
     grep -q '^01-ddl-resnet50,resnet50,256,4,95,0.833333,' "$tmp/bb.csv" &&
     grep -q '^03-goyal-resnet50,' "$tmp/bb.csv" && ! grep -q 'resnet101-22k\|horovod' "$tmp/bb.csv" && ok ||
     bad "catalogue --platform bigbasin: $(cat "$tmp/bb.csv")"
-[ "$("$exe" catalogue --platform dgxh200 | wc -l)" -eq 1 ] && ok || bad "catalogue --platform dgxh200: a header only"
+# the DGX family (dgxh200 beside dgxh100-mlperf): MLPerf's DGX runs only, none of the 2017 systems'
+"$exe" catalogue --platform dgxh200 >"$tmp/dgx.csv" && [ "$(grep -vc '^entry,\|,MLPerf v[0-9.]* DGX ' "$tmp/dgx.csv")" -eq 0 ] &&
+    grep -q '^13-mlperf30-dgxh100-8n,resnet50,64,8,65.7,' "$tmp/dgx.csv" && ok ||
+    bad "catalogue --platform dgxh200: MLPerf's DGX entries only: $(cat "$tmp/dgx.csv")"
 mkdir -p "$tmp/cat" &&
     sed 's/^label = .*/label = A, "quoted" figure/' "$root/harness/sim/studies/03-goyal-resnet50.study" \
         >"$tmp/cat/x.study"

@@ -15,6 +15,21 @@ command -v python3 >/dev/null || { bad "python3 not found (the JSON checks need 
 rows() { grep -v '^#' "$1"; }
 
 for v in 0 -1 33 x "" 2.5; do expect_status 2 train --rounds "$v"; done
+
+# strong scaling (gbatch.h) on 2 real ranks: 5 images a step are 2 a GPU, 1 dropped and said; the CSV's batch the share
+$launch 2 "$exe" train --global-batch 5 --image-size 32 -a ring --steps 1 --warmup 0 --csv "$tmp/gb.csv" >"$tmp/run" 2>&1 </dev/null
+[ $? -eq 0 ] && grep -q '^# global batch 5 over 2 GPUs: 2 per GPU, 1 image dropped (5 does not divide by 2; 4 a step) (strong' \
+    "$tmp/run" && grep -q '^# global_batch: global batch 5 over 2 GPUs' "$tmp/gb.csv" && grep -q '^resnet50,2,32,2,ring,' "$tmp/gb.csv" &&
+    ok || bad "--global-batch 5 on 2 ranks: $(tail -n 3 "$tmp/run")"
+# mixed precision (wire.h): fp16 and bf16 gradients really reduced by libddl on 3 real ranks, every summed
+# value checked (--check: small integers, exact in either type), the wire type in the header and the CSV
+for d in fp16 bf16; do
+    $launch 3 "$exe" train --batch 1 --image-size 32 -a ring,rhd,mpi --steps 1 --warmup 0 --rounds 1 --bucket-mb 1 \
+        --grad-dtype $d --check --csv "$tmp/$d.csv" >"$tmp/run" 2>&1 </dev/null
+    [ $? -eq 0 ] && [ "$(grep -cE '^ +(ring|rhd|mpi) .* 0$' "$tmp/run")" -eq 3 ] && ok || bad "$d --check: $(tail -n 3 "$tmp/run")"
+    grep -q "^# gradients on the wire: $d: " "$tmp/run" && grep -q "^# grad_dtype: $d: " "$tmp/$d.csv" && ok ||
+        bad "$d: no wire line in the header or the CSV"
+done
 "$exe" train --help | grep -q -- '--rounds N' && ok || bad "--help has no --rounds"
 
 # two configurations, real MPI: 3 interleaved rounds by default

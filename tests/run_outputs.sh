@@ -37,6 +37,17 @@ sh "$root/harness/scripts/summary.sh" "$tmp/h/scaling.csv" "$exe" | grep -v '^#'
 sh "$root/harness/scripts/report.sh" "$tmp/h" "$exe" >/dev/null && ! grep -q '% | DDL ResNet' "$tmp/h/report.md" && ok ||
     bad "report.md of dgxh200: no study figures in the table"
 grep -q '^Compute mode: full: GEMMs' "$tmp/h/report.md" && ok || bad "report.md of a model run: the compute mode it ran (full)"
+# issue 47: today's platform gets advise --limit 90's table, weak scaling said; a strong-scaling sweep says so,
+# each point at its share of the global batch, per-GPU efficiency against the smallest run in the table
+grep -q "^## How far it scales (today's platform" "$tmp/h/report.md" && grep -qE '^ +rhd +(>=)?[0-9]+ \(' "$tmp/h/report.md" &&
+    grep -q '^Scaling: weak' "$tmp/h/report.md" && ok || bad "report.md of dgxh200: no advise --limit table"
+sweep --backend model --platform dgxh100 --nodes 2 --algos rhd --global-batch 64 --out "$tmp/g" && ok ||
+    bad "GLOBAL_BATCH: $(tail -n 1 "$tmp/log")"
+grep -q '^model,dgxh100,resnet50,4,224,16,2,8,rhd,' "$tmp/g/scaling.csv" &&
+    grep -q '^model,dgxh100,resnet50,64,224,1,1,1,rhd,' "$tmp/g/scaling.csv" && ok || bad "GLOBAL_BATCH 64: 4 a GPU at 16"
+sh "$root/harness/scripts/report.sh" "$tmp/g" "$exe" >/dev/null && grep -q '^Scaling: strong (global batch 64 over 16' \
+    "$tmp/g/report.md" && grep -q 'advise --limit 90: resnet50, global batch 64 (strong' "$tmp/g/report.md" && ok ||
+    bad "report.md of a strong-scaling run"
 
 # the 2017 platform at 256 GPUs: the study beside the run, and at 8 GPUs not
 sweep --backend model --platform minsky --nodes 64 --algos ddl --out "$tmp/m" && ok || bad "minsky 256: $(tail -n 1 "$tmp/log")"

@@ -38,7 +38,7 @@ awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
       if (d < 0) d = -d; if (d > 0.001 + 0.001 * want) bad = 1; n++ }
     END { exit bad || n < 5 }' "$csv" && ok || bad "study.csv time_to_train_h = epochs x images x step / (GPUs x batch)"
 awk -F, '!/^#/ && NR > 2 { e[$5 "," $6] = $12; fig[$5] = 1 }
-    END { for (p in fig) if (e[p ",on"] + 0 < e[p ",off"] + 0) exit 1
+    END { for (p in fig) if ((p ",on") in e && (p ",off") in e && e[p ",on"] + 0 < e[p ",off"] + 0) exit 1
           if (e["minsky2017-2port,off"] + 0 < e["minsky2017-1port,off"] + 0) exit 1 }' "$csv" && ok ||
     bad "overlap on >= off and 2 ports >= 1 port"
 

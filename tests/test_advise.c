@@ -59,9 +59,18 @@ int main(void)
               platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0,
           "setup");
     if (!m) return TEST_REPORT();
-    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0, NULL, 0, 0 }; /* GEMMs only: backward checked by hand */
-    advise_out one, b25, b25auto, bad;
+    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0, NULL, 0, 0, 0 }; /* GEMMs only: backward checked by hand */
+    advise_out one, b25, b25auto, bad, half1, half25;
     CHECK(advise_eval(&in, 0, 0, &one, err, sizeof err) == 0, "one bucket: %s", err);
+    /* fp16 gradients (wire.h): the same compute, half the bytes in one allreduce, half as many 25 MiB buckets */
+    advise_in in16 = in;
+    in16.grad_bytes = 2;
+    CHECK(advise_eval(&in16, 0, 0, &half1, err, sizeof err) == 0 && half1.bwd_s == one.bwd_s &&
+              half1.comm_s < 0.6 * one.comm_s && half1.comm_s > 0.4 * one.comm_s,
+          "fp16: comm %g s against fp32's %g s", half1.comm_s, one.comm_s);
+    CHECK(advise_eval(&in16, 25u << 20, 1u << 20, &half25, err, sizeof err) == 0 &&
+              advise_eval(&in, 25u << 20, 1u << 20, &b25, err, sizeof err) == 0 && half25.buckets < b25.buckets &&
+              half25.buckets >= b25.buckets / 2, "fp16: %d buckets of 25 MiB, fp32 %d", half25.buckets, b25.buckets);
     double want = bwd_by_hand(m, in.gemm_flops), ar;
     CHECK(fabs(one.bwd_s - want) < 1e-12 * want && one.bwd_s > 0.1, "backward %g s, by hand %g s", one.bwd_s, want);
     cost_opts co = { NULL, NULL, in.gamma };

@@ -15,8 +15,9 @@
 #define OUT_HDR                                                                                                        \
     "backend,platform,model,batch,image_size,gpus,nodes,gpus_per_node,algo,bucket_MB,buckets,"                         \
     "step_ms_median,step_ms_min,step_ms_max,compute_ms,gemm_ms,nongemm_ms,comm_ms,exposed_ms,sgd_ms,other_ms,"         \
-    "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," SCALING_EXTRA "\n"
-#define TAIL ",0,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA\n"
+    "other_pct,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc," SCALING_EXTRA        \
+    ",eff_vs_smallest\n"
+#define TAIL ",0,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA,NA," /* eff_vs_smallest follows */
 
 static char *merge(const scaling_file *f, int n, long G, int *rc, char *err)
 {
@@ -51,25 +52,29 @@ static void check_table(void)
     CHECK(rc == 0, "merge: %d %s", rc, err);
     CHECK(has(t, "# run: t\n# launch_command: train eight\n" OUT_HDR), "provenance of the largest file, renamed: %s",
           t);
-    CHECK(has(t, "sim,minsky,resnet50,32,224,1,1,1,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,100,1.0000,NA" TAIL),
+    CHECK(has(t, "sim,minsky,resnet50,32,224,1,1,1,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,100,1.0000,NA" TAIL "1.0000\n"),
           "1 GPU row");
-    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,300,0.7500,1.0000" TAIL),
+    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,300,0.7500,1.0000"
+          TAIL "0.7500\n"),
           "1 node row");
-    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ddl,25,5,1,1,1,1,1,0,1,1,1,0,0.000,380,0.9500,1.0000" TAIL),
+    CHECK(has(t, "sim,minsky,resnet50,32,224,4,1,4,ddl,25,5,1,1,1,1,1,0,1,1,1,0,0.000,380,0.9500,1.0000"
+          TAIL "0.9500\n"),
           "ddl row");
-    CHECK(has(t, "sim,minsky,resnet50,32,224,8,2,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,600,0.7500,1.0000" TAIL),
+    CHECK(has(t, "sim,minsky,resnet50,32,224,8,2,4,ring,25,5,1,1,1,1,1,0,1,1,1,0,0.000,600,0.7500,1.0000"
+          TAIL "0.7500\n"),
           "2 nodes");
     free(t);
     /* without the 1-GPU file: no eff_vs_1gpu; without the 1-node file either: one row, both NA */
     t = merge(f + 1, 2, 4, &rc, err);
-    CHECK(rc == 0 && has(t, ",600,NA,1.0000" TAIL), "no 1-GPU baseline: %s", t ? t : err);
+    CHECK(rc == 0 && has(t, ",600,NA,1.0000" TAIL "1.0000\n") && has(t, ",300,NA,1.0000" TAIL "1.0000\n"),
+          "no 1-GPU baseline: the smallest run is 4 GPUs: %s", t ? t : err);
     free(t);
     t = merge(f + 2, 1, 4, &rc, err);
-    CHECK(rc == 0 && has(t, ",8,2,4,ring,") && has(t, ",600,NA,NA" TAIL), "one row: %s", t ? t : err);
+    CHECK(rc == 0 && has(t, ",8,2,4,ring,") && has(t, ",600,NA,NA" TAIL "1.0000\n"), "one row: %s", t ? t : err);
     free(t);
     /* G = 1: every count is whole nodes; G = 3: 4 GPUs are 1.33333 nodes */
     t = merge(f, 2, 1, &rc, err);
-    CHECK(rc == 0 && has(t, ",4,4,1,ring,") && has(t, ",300,0.7500,0.7500" TAIL), "G 1: %s", t ? t : err);
+    CHECK(rc == 0 && has(t, ",4,4,1,ring,") && has(t, ",300,0.7500,0.7500" TAIL "0.7500\n"), "G 1: %s", t ? t : err);
     free(t);
     t = merge(f, 2, 3, &rc, err);
     CHECK(rc == 0 && has(t, ",4,1.33333,3,ring,"), "G 3: %s", t ? t : err);
@@ -97,7 +102,7 @@ static void check_kinds(void)
     CHECK(rc == 0, "merge: %d %s", rc, err);
     CHECK(has(t, "# launch_command: sim\n") && !has(t, "launch_command: model"), "the simulated file heads it: %s", t);
     CHECK(has(t, "\nsim,minsky,resnet50,32,224,2,1,2,ddl,25,5,2,2,2,2,2,0,2,2,2,0,0.000,160,0.8000,NA,0,12.5,1.25,"
-                 "NA,NA,NA,NA,NA,NA,4,NA,NA\n"), "the all row, nongemm 0, PAPI, lag: %s", t);
+                 "NA,NA,NA,NA,NA,NA,4,NA,NA,0.8000\n"), "the all row, nongemm 0, PAPI, lag: %s", t);
     CHECK(!has(t, ",150,"), "a rank's row dropped");
     CHECK(has(t, "\nmodel,minsky,resnet50,32,224,2,1,2,ring,"), "the model file's rows");
     free(t);
@@ -119,7 +124,8 @@ static void check_quotes(void)
     char err[300] = "";
     int rc;
     char *t = merge(&f, 1, 4, &rc, err);
-    CHECK(rc == 0 && has(t, "sim,minsky,\"resnet50,v2\",32,224,1,1,1,ring,") && has(t, ",100,1.0000,NA" TAIL),
+    CHECK(rc == 0 && has(t, "sim,minsky,\"resnet50,v2\",32,224,1,1,1,ring,") && has(t, ",100,1.0000,NA"
+          TAIL "1.0000\n"),
           "quoted cell: %s", t ? t : err);
     free(t);
 }

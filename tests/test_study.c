@@ -88,6 +88,35 @@ int main(void)
     CHECK(n == 4 && c[0].share[1] > 0 && c[0].share[0] == 0 && c[0].share[2] == 0,
           "stragglers cost %g points, the others none", n == 4 ? c[0].share[1] : -1);
 
+    /* strong scaling: global batch 256 over 16 GPUs (16 each) against 4 GPUs at 64 each: the per-GPU images/s' ratio */
+    static const char strong[] = "label = strong\nmodel = resnet50\nglobal_batch = 256\ngpus = 16\nbaseline = 4\n"
+                                 "published = 90\nsource = a test\nalgo = ring\nplatforms = minsky2017-1port\n"
+                                 "overlap = on\n";
+    step_prediction b64, f16;
+    model *m16 = NULL, *m64 = NULL;
+    CHECK(study_file_parse(strong, strlen(strong), "ts", &fig, err, sizeof err) == 0 && fig.batch == 16 &&
+              fig.base_batch == 64, "a strong-scaling entry: %s", err);
+    n = study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err);
+    CHECK(n == 1 && c[0].batch == 16, "one corner at 16 a GPU (%d; %s)", n, err);
+    if (n == 1 && model_create("resnet50", 16, 224, &m16, merr, sizeof merr) == 0 &&
+        model_create("resnet50", 64, 224, &m64, merr, sizeof merr) == 0 &&
+        study_step_on(&s, &pr, m64, &fig, "minsky2017-1port", 4, 1, EFFECTS_ALL, &b64, err, sizeof err) == 0 &&
+        study_step_on(&s, &pr, m16, &fig, "minsky2017-1port", 16, 1, EFFECTS_ALL, &f16, err, sizeof err) == 0) {
+        CHECK(close_to(c[0].eff, 100 * (16 / f16.step_s) / (64 / b64.step_s), 1e-12) && c[0].eff < 100,
+              "per-GPU images/s at 16 over those at 64 on 4 GPUs: %g", c[0].eff);
+        CHECK(close_to(c[0].base.step_s, b64.step_s, 1e-12), "the baseline run at its own batch");
+        double cp, ep;
+        study_points_lost(&fig, &c[0], &cp, &ep);
+        CHECK(fabs(cp + ep - (100 - c[0].eff)) < 1e-9 && ep >= 0 &&
+                  close_to(100 - cp, 100 * (16 / (f16.step_s - f16.exposed_s)) / (64 / (b64.step_s - b64.exposed_s)),
+                           1e-12), "points lost: %g compute, %g exposed communication", cp, ep);
+    } else CHECK(0, "strong-scaling steps: %s %s", err, merr);
+    model_free(m16), model_free(m64);
+    s.gpus = 512;
+    CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && strstr(err, "below the 512 GPUs"),
+          "--gpus above the global batch refused: %s", err);
+    s.gpus = 0;
+
     snprintf(text, sizeof text, "%s", entry);
     memcpy(strstr(text, "resnet50"), "resnet99", 8);
     CHECK(study_file_parse(text, strlen(text), "t16", &fig, err, sizeof err) == 0, "entry with an unknown model");

@@ -11,6 +11,10 @@
 #define GOOD "label = L 90%\nmodel = resnet50\nbatch = 32\ngpus = 256\nbaseline = 8\npublished = 90\n" \
              "source = §2\nalgo = ddl\nplatforms = a|b\noverlap = off|on\n"
 
+/* GOOD without its batch: strong-scaling entries give global_batch instead */
+#define NOBATCH "label = L\nmodel = resnet50\ngpus = 64\nbaseline = 8\npublished = 60\nsource = s\nalgo = ring\n" \
+                "platforms = a\noverlap = on\n"
+
 static int parse(const char *text, study_entry *e, char *err, size_t len)
 {
     return study_file_parse(text, strlen(text), "x/t.study", e, err, len);
@@ -83,7 +87,22 @@ int main(void)
         { "overlap = maybe\n", ":1: overlap" },
         { "label = \n", ":1: label: expected 1..95 characters" },
         { "label = a\033[2Jb\n", ":1: byte 10 is a NUL, a control character" },
+        { NOBATCH, "missing key \"batch\" (images per GPU) or \"global_batch\"" },
+        { NOBATCH "global_batch = 63\n", ":10: global_batch: global batch 63 is below the 64 GPUs" },
+        { NOBATCH "global_batch = 3200\nbaseline_global_batch = 7\n", ":11: baseline_global_batch: global batch 7 "
+                                                                      "is below the 8 GPUs" },
+        { NOBATCH "baseline_global_batch = 3200\n", ":10: baseline_global_batch: expected global_batch too" },
+        { GOOD "global_batch = 3200\n", ":3: batch: global_batch is given too; expected one of the two" },
+        { NOBATCH "global_batch = 0\n", ":10: global_batch: expected a whole number 1..16777216" },
+        { GOOD "grad_dtype = fp8\n", ":11: grad_dtype: expected fp32, fp16 or bf16, got \"fp8\"" },
     };
+    CHECK(parse(NOBATCH "global_batch = 3200\n", &e, err, sizeof err) == 0 && e.batch == 50 && e.nbatches == 1 &&
+              e.batches[0] == 50 && e.base_batch == 400 && e.baseline_global_batch == 3200,
+          "strong scaling: 3200 over 64 GPUs is 50 each, over the 8 of the baseline 400: %s", err);
+    CHECK(parse(NOBATCH "global_batch = 20480\nbaseline_global_batch = 3200\n", &e, err, sizeof err) == 0 &&
+              e.batch == 320 && e.base_batch == 400, "the baseline run's own global batch: %s", err);
+    CHECK(parse(GOOD "grad_dtype = fp16\n", &e, err, sizeof err) == 0 && e.grad_bytes == 2 &&
+              parse(GOOD, &e, err, sizeof err) == 0 && e.grad_bytes == 0, "grad_dtype fp16: 2 bytes (%s)", err);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(parse(bad[i].text, &e, err, sizeof err) == 2 && strstr(err, bad[i].want) &&
                   !strncmp(err, "x/t.study", 9) && !strchr(err, '\n') && !strchr(err, '\033'),

@@ -56,6 +56,14 @@ int main(void)
               !strcmp(p.train_args, "--steps 1 --warmup 0") && p.n_jobs >= 1, "sim: the study's models, one step");
     CHECK(parse(&p, gpu, err, sizeof err) == 0 && !strcmp(p.models, "resnet50:32,resnet101-22k:20") &&
               !strcmp(p.precision, "tf32"), "mpi on GPUs (make spellings): the study's batches, tf32");
+    /* strong scaling: at least one image per GPU at the largest point (2 nodes x 4), at most a GPU's batch at 1 */
+    try("GLOBAL_BATCH", "8", 1, 0, NULL);
+    try("GLOBAL_BATCH", "7", 1, 2, "GLOBAL_BATCH: global batch 7 is below the 8 GPUs; expected at least one image "
+                                   "per GPU (8 or more)");
+    try("--global-batch", "65537", 0, 2, "--global-batch: global batch 65537 over 1 GPUs is 65537 images per GPU; "
+                                         "expected at most 65536");
+    try("--global-batch", "-1", 0, 2, NULL);
+    try("--train-args", "--global-batch 8", 0, 2, NULL);
     const char *j[] = { "-j", "3", NULL }, *unknown[] = { "--frobnicate", "1", NULL };
     CHECK(parse(&p, j, err, sizeof err) == 0 && p.n_jobs == 3, "-j is --jobs");
     CHECK(parse(&p, unknown, err, sizeof err) == 2 && strstr(err, "unknown option \"--frobnicate\""), "unknown: %s",

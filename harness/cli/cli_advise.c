@@ -6,6 +6,8 @@
 #include "cli.h"
 #include "cli_advise.h"
 #include "cli_rows.h"
+#include "gbatch.h"
+#include "wire.h"
 #include "opts.h"
 #include "profile.h"
 #include "shard_mem.h"
@@ -46,6 +48,12 @@ static const opt_row rows[] = {
     { .name = "--firsts", .type = OPT_LIST, .min = 0, .max = CLI_BUCKET_MB_MAX, .off = offsetof(advise_opts, firsts),
       .count_off = offsetof(advise_opts, nfirsts), .max_items = ADV_MAX,
       .help = "first-bucket caps to try, MiB, 0 = same as the cap (default 0,1,2,5,10)" },
+    { .name = "--limit", .type = OPT_DOUBLE, .min = 0.001, .max = 100, .unit = "PCT",
+      .off = offsetof(advise_opts, limit), .expect = "a percentage in (0, 100]",
+      .help = "instead of the bucket advice: per algorithm with a cost model, the largest GPU\n"
+              "count (1, 2, 4, ... up to --nodes nodes) keeping >= PCT% per-GPU efficiency\n"
+              "against one node, as is and with the NICs' bandwidth or the step's compute\n"
+              "halved or doubled (25 MiB buckets; --global-batch: strong scaling)" },
     { .name = "--sim", .type = OPT_FLAG, .off = offsetof(advise_opts, sim),
       .help = "also run the grid in the simulator (build/sim/ddlbench-sim; one launch\nper first-bucket size) and "
               "advise from its figures" },
@@ -61,7 +69,9 @@ static const opt_row rows[] = {
 #define ADVISE_SETS(o, po)                                                                             \
     { OPTS_ONE(&cli_row_model, &(o)->model), { platform_rows, PLATFORM_ROW_LINKS, (po) },                 \
       { platform_rows + PLATFORM_ROW_PARTIAL, 2, (po) }, OPTS_SET(rows, (o)),                                      \
-      OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_image, &(o)->image),                    \
+      OPTS_ONE(&cli_row_batch, &(o)->batch), OPTS_ONE(&cli_row_global_batch, &(o)->global_batch),       \
+      OPTS_ONE(&cli_row_grad_dtype, &(o)->grad_dtype),                                                 \
+      OPTS_ONE(&cli_row_image, &(o)->image),                                                           \
       OPTS_ONE(&cli_row_profile, &(o)->profile) }
 
 static void usage(FILE *f)
@@ -102,6 +112,9 @@ static int parse(int argc, char **argv, advise_opts *o, char *err, size_t errlen
     if (platform_gpn_check(o->preset, o->gpn, o->override, err, errlen)) return 2;
     if (!o->model || !o->preset || (!o->gpus && po.nodes < 0))
         return snprintf(err, errlen, "expected --model, --platform and --nodes or --gpus (see --help)"), 2;
+    if (o->global_batch && opts_given(&p, "--batch"))
+        return snprintf(err, errlen, "--global-batch: with --batch; expected one of them (images per GPU, or per step "
+                        "over all GPUs)"), 2;
     if (o->gpus && po.nodes >= 0) return snprintf(err, errlen, "--nodes: expected --nodes or --gpus, not both"), 2;
     if (!strcmp(o->preset, "custom"))
         return snprintf(err, errlen,
@@ -274,12 +287,16 @@ static int run(const advise_opts *o, const platform *pf, const advise_in *in, ad
     printf("# ddlbench advise: %s batch %ld (image %ld) on %s, %d GPUs (%d nodes x %d), algorithm %s, profile %s\n",
            o->model, o->batch, o->image, o->preset, platform_ranks(pf), pf->nodes, pf->gpus_per_node, o->algo,
            o->profile);
+    if (o->global_batch) {
+        char line[200];
+        printf("# %s (strong scaling)\n", gbatch_describe(o->global_batch, platform_ranks(pf), line, sizeof line));
+    }
     printf(
         "# model: the %s step, as train --compute %s (its default): forward %.1f ms, backward %.1f ms (GEMMs at %.0f "
         "GFLOP/s, other kernels at %.0f GB/s), SGD %.1f ms, gradients %.1f MiB\n",
         in->full ? "full" : "GEMM-only", in->full ? "full" : "gemm", cells[0].fwd_s * 1e3, cells[0].bwd_s * 1e3,
         in->gemm_flops / 1e9, in->full ? in->mem_gbps : 0.0, cells[0].sgd_s * 1e3,
-        (double)model_param_count(in->m) * 4 / 1048576.0);
+        (double)model_param_count(in->m) * (double)(in->grad_bytes ? in->grad_bytes : 4) / 1048576.0);
     print_grid(o, "alpha-beta-gamma model", exposed, step);
     print_advice(o, cells, exposed, step, "model");
     if (!o->sim) goto out;
@@ -313,13 +330,21 @@ int cli_advise_main(int argc, char **argv)
     if (o.sim && advise_sim_check(&o, err, sizeof err)) return fprintf(stderr, "ddlbench advise: --sim: %s\n", err), 2;
     if (platform_profile(&pf, o.profile, o.override, &o.profile, err, sizeof err))
         return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
+    if (o.global_batch &&
+        gbatch_split(o.global_batch, platform_ranks(&pf), CLI_BATCH_MAX, "--global-batch", &o.batch, NULL, err,
+                     sizeof err))
+        return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
     if (!o.batch) o.batch = strcmp(o.model, "resnet101-22k") ? 32 : 20;
     if (profile_load(o.profile, &pr, err, sizeof err)) return fprintf(stderr, "ddlbench advise: %s\n", err), 2;
+    if (o.limit > 0) {
+        if (o.sim) return fprintf(stderr, "ddlbench advise: --sim: not with --limit (the model's table)\n"), 2;
+        return advise_limit(&o, &pf, &pr);
+    }
     char merr[512];
     if (model_create(o.model, (int)o.batch, (int)o.image, &m, merr, sizeof merr))
         return fprintf(stderr, "ddlbench advise: %s\n", merr), 2;
     advise_in in = { m,           &pf, o.algo,     profile_gemm_gflops(&pr) * 1e9, pr.reduce_ns_per_byte * 1e-9,
-                     pr.mem_gbps, 1,   pr.sgd_gbps, &pr, 0, 0 };
+                     pr.mem_gbps, 1,   pr.sgd_gbps, &pr, 0, 0, wire_bytes(o.grad_dtype) };
     size_t n = (size_t)o.ncaps * (size_t)o.nfirsts;
     advise_out *cells = malloc(n * sizeof *cells);
     double *exposed = malloc(n * sizeof *exposed), *simx = malloc(n * sizeof *simx);

@@ -92,6 +92,11 @@ static void meta_lines(const sweep_params *p, const char *dir, char *m, size_t l
                      "# bucket_MB: %ld\n# train_args: %s%s%s\n# sweep_command: %s\n",
              base, p->backend, plat, links, p->n_nodes, p->n_gpn, p->models, p->algos, p->n_bucket, p->train_args,
              *p->add_train_args ? " " : "", p->add_train_args, p->command);
+    if (p->n_global) { /* strong scaling: each point's batch column is its share (gbatch.h) */
+        size_t k = strlen(m);
+        snprintf(m + k, len - k, "# global_batch: %ld (strong scaling: floor(%ld / GPUs) a GPU)\n", p->n_global,
+                 p->n_global);
+    }
 }
 
 /* The value of the "# key: " line in text[0..len) (not NUL-terminated), and its length in *n; NULL if none. */

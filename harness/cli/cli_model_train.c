@@ -3,13 +3,15 @@
  * a launch.
  * Writes the rows and the CSV that `train` writes (same columns; `# backend: model` and the model's
  * inputs in the provenance lines), so the `--backend model` sweep merges them like simulated ones.
- *   ddlbench model train --model resnet50 --batch 32 -a ring,ddl,auto --bucket-mb 25
+ *   ddlbench model train --model resnet50 --batch 32 -a ring,ddl,auto --bucket-mb 25 (or --global-batch N)
  *                  --platform minsky --nodes 4096 [--gpus-per-node 4] [--profile p100] [--csv FILE]
  * --steps and --warmup are accepted (the sweep passes train's options) and change nothing: the
  * model has no step-to-step variation. */
 #include "cli.h"
 #include "cli_rows.h"
 #include "cli_train.h"
+#include "gbatch.h"
+#include "wire.h"
 #include "opts.h"
 #include "outfile.h"
 #include "meta.h"
@@ -45,6 +47,7 @@ static const opt_row rows[] = {
  * and ignored. */
 #define MT_SETS(o, po)                                                                                 \
     { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
+      OPTS_ONE(&cli_row_global_batch, &(o)->global_batch), OPTS_ONE(&cli_row_grad_dtype, &(o)->grad_dtype),  \
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_SET(rows, (o)), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb), \
       { platform_rows, PLATFORM_ROWS, (po) }, OPTS_ONE(&cli_row_profile, &(o)->profile),              \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_csv, &(o)->csv),                       \
@@ -84,7 +87,11 @@ static int parse(int argc, char **argv, train_opts *o, platform_opts *po)
     int rc = opts_parse(&p, argc - 1, argv + 1, err, sizeof err);
     if (rc == OPTS_HELP) usage(stdout);
     else if (rc) fprintf(stderr, "ddlbench model: %s\n", err);
-    else if (o->nbuckets > 1) {
+    else if (o->global_batch && opts_given(&p, "--batch")) {
+        fprintf(stderr, "ddlbench model: --global-batch: with --batch; expected one of them (images per GPU, or per "
+                "step over all GPUs)\n");
+        rc = 2;
+    } else if (o->nbuckets > 1) {
         fprintf(stderr, "ddlbench model: --bucket-mb: expected one cap with model train (one run per cap), got %d\n",
                 o->nbuckets);
         rc = 2;
@@ -103,6 +110,7 @@ static int predict(const train_opts *o, const model *m, const platform *pf, cons
                        .jitter = o->jitter_pct / 100, .sgd_gbps = pr->sgd_gbps, .shape = pr,
                        .compute_scale = o->compute_scale, .shard = o->shard,
                        .optim = o->optim };
+    in.grad_bytes = wire_bytes(o->grad_dtype);
     char err[256];
     for (int a = 0; a < o->nalgos; a++) {
         step_prediction s;
@@ -171,7 +179,15 @@ int cli_model_train(int argc, char **argv)
         fprintf(stderr, "ddlbench model: %s\n", err);
         return 2;
     }
-    char ferr[600];
+    char ferr[600], gline[200] = "";
+    if (o.global_batch) {
+        if (gbatch_split(o.global_batch, platform_ranks(&pf), CLI_BATCH_MAX, "--global-batch", &o.batch, NULL, ferr,
+                         sizeof ferr)) {
+            fprintf(stderr, "ddlbench model: %s\n", ferr);
+            return 2;
+        }
+        gbatch_describe(o.global_batch, platform_ranks(&pf), gline, sizeof gline);
+    }
     if (o.csv && outfile_check("--csv", o.csv, ferr, sizeof ferr)) { /* before any work */
         fprintf(stderr, "ddlbench model: %s\n", ferr);
         return 2;
@@ -202,6 +218,10 @@ int cli_model_train(int argc, char **argv)
     char cdesc[300];
     printf("# compute model: %s\n", train_compute_model(&o, &pr, cdesc, sizeof cdesc));
     if (o.jitter_pct > 0) printf("# jitter: %s\n", jdesc);
+    if (*gline) printf("# %s (strong scaling)\n", gline);
+    if (o.grad_dtype != DDL_FLOAT32)
+        printf("# gradients allreduced in %s (%zu bytes an element; compute at profile %s's rates)\n",
+               wire_name(o.grad_dtype), wire_bytes(o.grad_dtype), o.profile);
     printf(
         "#  algo bucket bkts   step_ms       min       max       iqr   compute      gemm   nongemm      comm   exposed "
         "      sgd     other    vs_best   images/s  wrong\n"); /* train's columns (cli_train_out.c) */
@@ -228,6 +248,8 @@ int cli_model_train(int argc, char **argv)
     meta_add(&meta, "compute", cli_compute_desc(o.full));
     meta_add(&meta, "compute_model", cdesc);
     if (o.jitter_pct > 0) meta_add(&meta, "jitter", jdesc);
+    if (*gline) meta_add(&meta, "global_batch", gline);
+    if (o.grad_dtype != DDL_FLOAT32) meta_add(&meta, "grad_dtype", wire_name(o.grad_dtype));
     if (!fw_ideal(&fw)) meta_add(&meta, "framework", fdesc);
     if (o.csv && train_write_results(&meta, &o, p, rows, o.nalgos)) rc = 1; /* says why */
 out:

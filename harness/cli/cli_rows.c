@@ -1,5 +1,7 @@
 /* cli_rows.c — the shared option rows (cli_rows.h): one definition, one limit per concept. */
 #include "cli_rows.h"
+#include "gbatch.h"
+#include "wire.h"
 #include "opts.h"
 #include "ddl.h"
 #include "perf_layer.h"
@@ -13,6 +15,16 @@ const opt_row cli_row_model = { .name = "--model", .type = OPT_STRING, .unit = "
                                         "(default resnet50 where optional)" };
 const opt_row cli_row_batch = { .name = "--batch", .type = OPT_LONG, .min = 1, .max = CLI_BATCH_MAX,
                                 .help = "images per GPU per step (default 32)" };
+const opt_row cli_row_global_batch = { .name = "--global-batch", .type = OPT_LONG, .min = 1, .max = GBATCH_MAX,
+      .help = "strong scaling: N images per step over all GPUs instead of --batch per GPU;\n"
+              GBATCH_RULE " (default: off, --batch per GPU)" };
+static int grad_dtype(const char *v, void *dst) { return wire_parse(v, dst); }
+const opt_row cli_row_grad_dtype = { .name = "--grad-dtype", .type = OPT_CUSTOM, .unit = "T", .parse = grad_dtype,
+      .expect = "fp32, fp16 or bf16",
+      .help = "the gradients on the wire: fp32 (default), or fp16 | bf16 (mixed precision:\n"
+              "each bucket cast to 2 bytes, allreduced and reduced in that type by libddl,\n"
+              "cast back to fp32 master weights; bucket caps count wire bytes; compute\n"
+              "rates stay the profile's: an fp16 step needs a profile of that GPU's fp16 rates)" };
 const opt_row cli_row_image = { .name = "--image-size", .type = OPT_LONG, .min = 1, .max = CLI_IMAGE_MAX,
                                 .help = "square image side in pixels, >= 32 (default 224)" };
 const opt_row cli_row_first_mb = { .name = "--first-bucket-mb", .type = OPT_LONG, .min = 0, .max = CLI_BUCKET_MB_MAX,

@@ -19,6 +19,8 @@
 
 extern const opt_row cli_row_model;    /* --model NAME: const char * */
 extern const opt_row cli_row_batch;    /* --batch N: long, 1..CLI_BATCH_MAX */
+extern const opt_row cli_row_global_batch; /* --global-batch N: long, 1..GBATCH_MAX (gbatch.h); 0 = off */
+extern const opt_row cli_row_grad_dtype; /* --grad-dtype fp32|fp16|bf16: ddl_dtype (wire.h) */
 extern const opt_row cli_row_image;    /* --image-size N: long, 1..CLI_IMAGE_MAX */
 extern const opt_row cli_row_first_mb; /* --first-bucket-mb N: long, 0..CLI_BUCKET_MB_MAX */
 extern const opt_row cli_row_profile;  /* --profile P: const char * */

@@ -160,6 +160,12 @@ int cli_study_main(int argc, char **argv)
         printf("# %s\n", study_effects_desc(&figs[k], cd, sizeof cd));
         study_print_corners(stdout, 0, &o, &figs[k], c[k], n[k]);
         printf("# %s\n", study_verdict_of(&o, k, lo, hi, v, sizeof v));
+        for (int i = 0; figs[k].global_batch && i < n[k]; i++) { /* strong scaling: where the points go */
+            double cp, ep;
+            study_points_lost(&figs[k], &c[k][i], &cp, &ep);
+            printf("# points lost, %s overlap %s: %.1f compute at %d a GPU (vs %d), %.1f exposed communication\n",
+                   c[k][i].platform, c[k][i].overlap ? "on" : "off", cp, c[k][i].batch, figs[k].base_batch, ep);
+        }
         if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */
             study_ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
             printf("# %s\n", ttt);

@@ -16,6 +16,8 @@
 #include "sgd.h"
 #include "sim.h"
 #include "engine.h"
+#include "gbatch.h"
+#include "wire.h"
 #include "counters.h"
 #include "devmem.h"
 #include "gemm.h"
@@ -50,6 +52,37 @@ static void round_line(const train_runner *r, int round, void *arg)
         printf(" %s/%ld %.2f ms%s", r->rows[k].algo, r->rows[k].bucket_mb, r->rows[k].round_med[round] * 1e3,
                k + 1 < r->nconf ? "," : "\n");
     fflush(stdout);
+}
+
+/* The network at o's per-GPU batch, and (real CPU runs) its memory checked. 0, or 2 with err. */
+static int build_model(const train_opts *o, model **m, char *err, size_t errlen)
+{
+    if (model_create(o->model, (int)o->batch, (int)o->image, m, err, errlen)) return 2;
+    /* simulated operands take address space only (mem.h) */
+    if (!o->device && !kern_simulated() &&
+        guard_mem_check(guard_model_bytes(*m, o->full), o->global_batch ? "--global-batch x --image-size"
+                        : "--batch x --image-size", "a smaller batch or image", err, errlen))
+        return 2;
+    return 0;
+}
+
+/* --global-batch, once the ranks are known (gbatch.h): the per-GPU batch, the network, the provenance
+ * line. Every rank computes the same split; rank 0 says what is wrong. 0, or 2 with err (rank 0). */
+static int global_batch(train_runner *r, model **m, char *err, size_t errlen)
+{
+    train_opts *o = r->o;
+    char line[200];
+    int rc = gbatch_split(o->global_batch, r->size, CLI_BATCH_MAX, "--global-batch", &o->batch, NULL, err, errlen);
+    if (!rc) rc = build_model(o, m, err, errlen);
+    if (rc) {
+        if (r->rank) *err = '\0';
+        return 2;
+    }
+    r->m = *m;
+    gbatch_describe(o->global_batch, r->size, line, sizeof line);
+    meta_add(&r->meta, "global_batch", line);
+    if (r->rank == 0) printf("# %s (strong scaling)\n", line);
+    return 0;
 }
 
 int cli_train_main(int argc, char **argv)
@@ -88,14 +121,7 @@ int cli_train_main(int argc, char **argv)
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         return rc;
     }
-    if (model_create(o.model, (int)o.batch, (int)o.image, &m, ferr, sizeof ferr)) {
-        fprintf(stderr, "ddlbench train: %s\n", ferr);
-        return 2;
-    }
-    /* simulated operands take address space only (mem.h) */
-    if ((!o.device && !kern_simulated() && guard_mem_check(guard_model_bytes(m, o.full), "--batch x --image-size",
-                                                           "a smaller batch or image", ferr, sizeof ferr)) ||
-        train_runner_profile(&o, ferr, sizeof ferr)) {
+    if ((!o.global_batch && build_model(&o, &m, ferr, sizeof ferr)) || train_runner_profile(&o, ferr, sizeof ferr)) {
         fprintf(stderr, "ddlbench train: %s\n", ferr);
         model_free(m);
         return 2;
@@ -104,6 +130,14 @@ int cli_train_main(int argc, char **argv)
     const train_progress progress = { context_line, round_line, NULL };
     ferr[0] = '\0';
     if ((rc = train_runner_start(&r, &argc, &argv, ferr, sizeof ferr))) goto out;
+    if (o.global_batch && (rc = global_batch(&r, &m, ferr, sizeof ferr))) goto out;
+    if (o.grad_dtype != DDL_FLOAT32) { /* mixed precision's allreduce (wire.h) */
+        char line[160];
+        snprintf(line, sizeof line, "%s: each bucket cast from fp32, allreduced and reduced in %s by libddl, the sums "
+                 "cast back to fp32", wire_name(o.grad_dtype), wire_name(o.grad_dtype));
+        meta_add(&r.meta, "grad_dtype", line);
+        if (r.rank == 0) printf("# gradients on the wire: %s\n", line);
+    }
     if (r.rank == 0 && r.no_counters)
         printf("# hardware counters unavailable (papi_* CSV columns read NA): %s\n", r.why);
     if (r.rank == 0 && o.device)

@@ -20,6 +20,7 @@
 #include "outfile.h"
 #include "platform.h"
 #include "watchdog.h"
+#include "wire.h"
 #include "rank.h"
 
 #include <stddef.h>
@@ -88,6 +89,7 @@ static const opt_row rows[] = {
 /* The sets of one parse: the shared rows bound to o's fields and to the machine po. */
 #define TRAIN_SETS(o, po)                                                                              \
     { OPTS_ONE(&cli_row_model, &(o)->model), OPTS_ONE(&cli_row_batch, &(o)->batch),                    \
+      OPTS_ONE(&cli_row_global_batch, &(o)->global_batch), OPTS_ONE(&cli_row_grad_dtype, &(o)->grad_dtype),  \
       OPTS_ONE(&cli_row_image, &(o)->image), OPTS_ONE(&cli_row_steps, &(o)->steps),                    \
       OPTS_ONE(&cli_row_warmup, &(o)->warmup), OPTS_ONE(&cli_row_first_mb, &(o)->first_mb),            \
       OPTS_ONE(&cli_row_compute, &(o)->full), OPTS_ONE(&cli_row_cycle_ms, &(o)->cycle_ms),           \
@@ -168,6 +170,11 @@ static int check_combinations(const train_opts *o, char *err, size_t errlen)
         snprintf(err, errlen, "--gpus-per-node: applies to --platform only; expected --platform too");
         return 2;
     }
+    if (o->device && o->grad_dtype != DDL_FLOAT32) {
+        snprintf(err, errlen, "--grad-dtype %s: device gradients are cast on the host only; expected fp32 with "
+                 "--device gpu", wire_name(o->grad_dtype));
+        return 2;
+    }
     if (!o->device && o->precision != KERN_PREC_FP32) {
         snprintf(err, errlen, "--precision %s: the CPU path computes fp32 only (tf32, bf16 and fp16 need --device gpu "
                  "in the CUDA build)", kern_precision_name(o->precision));
@@ -206,6 +213,9 @@ int train_parse_opts(int argc, char **argv, train_opts *o, char *err, size_t err
     if (rc == OPTS_HELP) usage(stdout);
     if (rc) return rc;
     o->cost_platform = po.preset, o->cost_gpn = po.gpus_per_node;
+    if (o->global_batch && opts_given(&p, "--batch"))
+        return snprintf(err, errlen, "--global-batch: with --batch; expected one of them (images per GPU, or per "
+                        "step over all GPUs)"), 2;
     if (!o->cost_platform && kern_simulated()) { /* no --platform: the platform folder's machine (sim.env) */
         if (platform_env(&o->cost_platform, &o->cost_gpn, err, errlen)) return 2;
         po.override |= o->cost_platform != NULL; /* the folder's GPUs per node, as `ddlbench platform` made it */

@@ -1,7 +1,9 @@
 /* scaling.h — the scaling study's table (scaling.csv) from its launches' raw CSVs (the train CSV
  * format: `# key: value` lines, a header, rows), and the efficiency
  *   E(N) = X(N) / ((N / N0) · X(N0))       X images/s, N GPUs; N0 = 1 GPU, or 1 node of G GPUs
- * for every row whose (model, algo, bucket_MB) has a baseline row at N0 (else NA). Pure: text in,
+ * for every row whose (model, algo, bucket_MB) has a baseline row at N0 (else NA), and last,
+ * eff_vs_smallest, the same against the key's smallest run (N0 = its fewest GPUs: MLPerf compares
+ * per-GPU throughput against its 1-node run; under strong scaling the batch per GPU differs). Pure: text in,
  * text out; `ddlbench merge` (cli_merge.c) reads and writes the files. */
 #ifndef HARN_SCALING_H
 #define HARN_SCALING_H

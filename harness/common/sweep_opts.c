@@ -1,6 +1,7 @@
 /* sweep_opts.c — the scaling sweep's options as rows of the option table, their defaults, and the
  * rules across options (see sweep_opts.h). */
 #include "sweep_opts.h"
+#include "gbatch.h"
 #include "parse.h"
 
 #include <stdio.h>
@@ -74,7 +75,8 @@ static int names(const char *w, size_t n, const char *opt)
 /* --train-args: no option the sweep sets itself, nor an output of train's (each launch's are the sweep's). */
 static int check_train_args(const char *v, char *want, size_t wantlen)
 {
-    static const char *const set[] = { "--csv", "--json", "--model", "--batch", "-a", "--algo", "--bucket-mb", NULL };
+    static const char *const set[] = { "--csv", "--json", "--model", "--batch", "--global-batch", "-a", "--algo",
+                                       "--bucket-mb", NULL };
     for (const char *w = v + strspn(v, " \t\n"); *w; w += strcspn(w, " \t\n"), w += strspn(w, " \t\n"))
         for (int i = 0; set[i]; i++)
             if (names(w, strcspn(w, " \t\n"), set[i]))
@@ -96,6 +98,10 @@ const opt_row sweep_rows[] = {
       .help = "ranks per node (default: the platform's); at most 65536 GPUs in all" },
     { .name = "--models", .var = "MODELS", STR(models), .unit = "LIST", .check = check_models,
       .help = "model:batch pairs, batch 1..65536 (default: by backend, below)" },
+    { .name = "--global-batch", .var = "GLOBAL_BATCH", .type = OPT_LONG, .min = 0, .max = GBATCH_MAX,
+      .off = AT(n_global), .unit = "N", .dflt = "0",
+      .help = "strong scaling: N images a step over all GPUs at every point, instead of the\n"
+              "models' per-GPU batches; " GBATCH_RULE "\n(at the largest point; 0 = off: weak scaling)" },
     { .name = "--algos", .var = "ALGOS", STR(algos), .unit = "LIST", .check = check_algos,
       .dflt = "mpi,ring,rhd,ddl,auto", .help = "allreduce algorithms (ddlbench list)" },
     { .name = "--bucket-mb", .var = "BUCKET_MB", .type = OPT_LONG, .min = 0, .max = SWEEP_BUCKET_MAX,
@@ -121,7 +127,8 @@ const opt_row sweep_rows[] = {
       .help = "emu: one-way delay per node egress, e.g. 100us (needs netem)" },
     { .name = "--train-args", .var = "TRAIN_ARGS", STR(train_args), .unit = "\"...\"", .check = check_train_args,
       .help = "ddlbench train options for each launch (default: by backend, below); not the\n"
-              "ones the sweep sets (--csv, --json, --model, --batch, -a, --algo, --bucket-mb;\n"
+              "ones the sweep sets (--csv, --json, --model, --batch, --global-batch, -a, --algo,\n"
+              "--bucket-mb;"
               "under sim also --profile, --platform, --gpus-per-node)" },
     { .name = "--add-train-args", STR(add_train_args), .unit = "\"...\"", .check = check_train_args,
       .help = "more train options, after --train-args or its default (make run REALISM=study)" },
@@ -241,6 +248,12 @@ int sweep_check(const sweep_params *p, char *err, size_t errlen)
     if (p->n_nodes * p->n_gpn > SWEEP_GPUS_MAX)
         return snprintf(err, errlen, "%s: expected at most %d GPUs in all, got %ld nodes x %ld = %ld",
                         sweep_name(p, "--nodes"), SWEEP_GPUS_MAX, p->n_nodes, p->n_gpn, p->n_nodes * p->n_gpn), 2;
+    long per;
+    if (p->n_global && (gbatch_split(p->n_global, p->n_nodes * p->n_gpn, 0, sweep_name(p, "--global-batch"), &per,
+                                     NULL, err, errlen) ||
+                        gbatch_split(p->n_global, 1, SWEEP_BATCH_MAX, sweep_name(p, "--global-batch"), &per, NULL, err,
+                                     errlen)))
+        return 2; /* below the largest point's GPUs, or over a GPU's batch at the 1-GPU point */
     if ((model || sim) && !strcmp(p->platform, "custom"))
         return snprintf(err, errlen, "%s: custom needs link figures the sweep cannot pass; expected a preset "
                         "(ddlbench platform --help) or a platform file (ddlbench platform --export h200 -o FILE, "

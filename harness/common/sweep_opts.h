@@ -23,6 +23,7 @@ typedef struct sweep_params {
     const char *backend, *models, *algos, *platform, *profile, *rate, *delay; /* as given, or defaults */
     const char *train_args, *add_train_args, *device, *precision, *command, *build, *out;
     long n_nodes, n_gpn, n_bucket, n_jobs, n_ring_max; /* n_gpn 0: the platform's (cli_sweep_resolve) */
+    long n_global;          /* --global-batch: images a step over all GPUs at every point (gbatch.h); 0 = off */
     int override;           /* --override-platform: GPUs per node and profile may differ from the platform's */
     int allreduce;          /* --allreduce: mpi's own allreduce sweep after the training launches */
     int partial_leaf;       /* --partial-leaf: a file's leaf over --nodes partly filled, as a preset's */

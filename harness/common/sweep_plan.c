@@ -89,7 +89,9 @@ int sweep_plan(const sweep_params *p, const int *nbuckets, sweep_launch *out, in
             sweep_launch *l = &out[(*n)++];
             *l = (sweep_launch){ counts[c] != 1, sweep_weight(p, nbuckets[i], counts[c]), "", "", counts[c] };
             snprintf(l->model, sizeof l->model, "%s", mb);
-            snprintf(l->batch, sizeof l->batch, "%s", colon + 1);
+            if (p->n_global) /* strong scaling: this point's share (gbatch.h) */
+                snprintf(l->batch, sizeof l->batch, "%ld", p->n_global / (counts[c] > 0 ? counts[c] : 1));
+            else snprintf(l->batch, sizeof l->batch, "%s", colon + 1);
         }
     }
     qsort(out, (size_t)*n, sizeof *out, by_start);

@@ -17,7 +17,7 @@ exe=${2:-${DDLBENCH:-$b/ddlbench}}
 . "$(dirname "$0")/outdir.sh"
 outfile_ready RUN_DIR "$dir/report.md" # before any work; a link to report.md is followed
 out=$outdir_file
-trap 'rm -f "$out.tmp" "$out.tmp2" "$out.study" "$out.cat" "$out.list"' EXIT
+trap 'rm -f "$out.tmp" "$out.tmp2" "$out.study" "$out.cat" "$out.list" "$out.limit"' EXIT
 trap 'exit 130' INT TERM
 pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["platform"]; exit }' \
     "$csv")
@@ -55,11 +55,15 @@ awk -F, -v catf="$out.cat" -v listf="$out.list" -v dir="$dir" -v run="$(basename
         print "Efficiency E(N) = images/s at N GPUs / (N/N0 x images/s at N0), against one GPU (N0 = 1) and"
         print "against one node. Published: the figures of the catalogue (harness/sim/studies, `ddlbench catalogue`)"
         print "at the same model and GPU count, where this run'"'"'s platform is of the family of one of theirs.\n"
-        print "| model | GPUs | algorithm | bucket MB | images/s | E vs 1 GPU | E vs 1 node | published (same GPUs) |"
-        print "|---|---:|---|---:|---:|---:|---:|---|"
+        if (meta["global_batch"] != "") printf "Scaling: strong (%s at the largest count); each row at its own per-GPU batch.\n", meta["global_batch"]
+        else print "Scaling: weak (each GPU at the models'"'"' per-GPU batch at every scale)."
+        print "Per-GPU E vs smallest: per-GPU images/s against the smallest run of the same row (MLPerf'"'"'s comparison).\n"
+        print "| model | GPUs | algorithm | bucket MB | images/s | E vs 1 GPU | E vs 1 node | per-GPU E vs smallest | published (same GPUs) |"
+        print "|---|---:|---|---:|---:|---:|---:|---:|---|"
         for (j = 1; j <= nm; j++) for (r = 1; r <= n; r++) if (f(r, "model") == models[j] && f(r, "gpus") + 0 == gmax[models[j]])
-            printf "| %s | %d | %s | %s | %.1f | %s | %s | %s |\n", models[j], gmax[models[j]], alg(r), f(r, "bucket_MB"),
+            printf "| %s | %d | %s | %s | %.1f | %s | %s | %s | %s |\n", models[j], gmax[models[j]], alg(r), f(r, "bucket_MB"),
                 f(r, "images_per_s"), pct(f(r, "eff_vs_1gpu")), pct(f(r, "eff_vs_1node")),
+                ("eff_vs_smallest" in c) ? pct(f(r, "eff_vs_smallest")) : "NA",
                 ((models[j] SUBSEP gmax[models[j]]) in pub) ? pub[models[j], gmax[models[j]]] : "-"
         while ((getline l < listf) > 0) { k = l; sub(/ .*/, "", k); d = l; sub(/^[^ ]+ +/, "", d); what[k] = d }
         printf "\nAlgorithms (`ddlbench list`):\n"
@@ -141,6 +145,27 @@ awk -F, -v catf="$out.cat" -v listf="$out.list" -v dir="$dir" -v run="$(basename
     }' "$out.cat" "$csv"
 } >"$out.tmp"
 sh "$(dirname "$0")/report_study.sh" "$dir" "$exe" >"$out.study"
-sed -e "/^@@STUDY@@\$/r $out.study" -e '/^@@STUDY@@$/d' "$out.tmp" >"$out.tmp2" && rm -f "$out.study" "$out.tmp" &&
-    mv "$out.tmp2" "$out"
+# Today's platforms (the presets of current DGX systems): how far each algorithm keeps 90% per-GPU efficiency,
+# from the alpha-beta-gamma model (ddlbench advise --limit 90, harness/sim/limit.h), at the run's batches
+meta() { sed -n "s/^# $1: //p" "$csv" | head -n 1; }
+limit_section() {
+    case ${pl%% *} in dgxa100|dgxh100|dgxh200|h200) ;; *) return 0;; esac
+    gbl=$(meta global_batch | cut -d' ' -f1); nn=$(meta nodes); prof=$(meta profile)
+    [ -n "$nn" ] || return 0
+    printf '\n## How far it scales (today'"'"'s platform, `ddlbench advise --limit 90`)\n\n'
+    printf 'The largest GPU count at which each algorithm keeps at least 90%% per-GPU efficiency against one node,\n'
+    printf 'from the alpha-beta-gamma model of the step (harness/sim/limit.h), up to this run'"'"'s %s nodes, and how it\n' "$nn"
+    printf 'moves when the NICs'"'"' bandwidth or the step'"'"'s compute time halves or doubles. ">=N": still above at N.\n'
+    for mb in $(meta models | tr ',' ' '); do
+        m=${mb%%:*} bt=${mb#*:}
+        set -- --batch "$bt"; [ -n "$gbl" ] && set -- --global-batch "$gbl"
+        echo; echo '```'
+        "$exe" advise --limit 90 --model "$m" --platform "${pl%% *}" --nodes "$nn" ${prof:+--profile "$prof"} "$@" \
+            2>&1 | grep -v '^# the largest\|^# above\|^# time x0.5' || true
+        echo '```'
+    done
+}
+limit_section >"$out.limit" 2>/dev/null || : >"$out.limit"
+sed -e "/^@@STUDY@@\$/r $out.study" -e '/^@@STUDY@@$/d' "$out.tmp" >"$out.tmp2" && cat "$out.limit" >>"$out.tmp2" &&
+    rm -f "$out.study" "$out.tmp" "$out.limit" && mv "$out.tmp2" "$out"
 echo "# report: $dir/report.md"

@@ -35,6 +35,7 @@ sweep() {
     "$chk" "$c" ${DDL_SWEEP_FROM_MAKE:+--make} --backend "$backend" --nodes "$nodes" --gpus-per-node "$gpn" \
         --models "$models" --algos "$algos" --bucket-mb "$bucket" --platform "$platform" --profile "$profile" \
         --rate "$rate" --delay "$delay" --train-args "$train_args" --jobs "$jobs" --sim-ring-max "$ringmax" \
+        --global-batch "$global_batch" \
         --device "$device" --command "$cmdline" $override "$@"
 }
 # The options, their defaults and checks are ddlbench's (sweep-check --resolve prints them resolved,
@@ -101,7 +102,7 @@ if [ "$dry" = 0 ]; then
     outdir_prog=$prog
     outdir_ready "$(name --out)" "$out"
     outdir_ready "$(name --out)" "$out/raw"
-    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
+    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay global_batch=$global_batch"
     if [ "$resume" = 1 ]; then
         rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
         if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then

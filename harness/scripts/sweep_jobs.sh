@@ -9,10 +9,12 @@ human() { if [ "$1" -lt 120 ]; then echo "$1 s"; elif [ "$1" -lt 7200 ]; then ec
 
 launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
     r=$1 nn=$2 gp=$3 csv=$4 model=$5 batch=$6 la=$algos
+    bopt="--batch $batch" # strong scaling: the global batch, divided by ddlbench over the launch's GPUs
+    [ "${global_batch:-0}" = 0 ] || bopt="--global-batch $global_batch"
     if [ "$7" = 1 ]; then # the ring's rows from the model, into a CSV of their own beside
         la=$(echo ",$algos," | sed 's/,ring,/,/; s/^,//; s/,$//')
         set -f
-        set -- "$build/ddlbench" model --train --model "$model" --batch "$batch" -a ring --bucket-mb "$bucket" \
+        set -- "$build/ddlbench" model --train --model "$model" $bopt -a ring --bucket-mb "$bucket" \
             --csv "${csv%.csv}-model.csv" $train_args --preset "$platform" --nodes "$nn" --gpus-per-node "$gp" \
             --profile "$profile" $part
         set +f
@@ -20,7 +22,7 @@ launch() { # ranks nodes gpus_per_node csv model batch ring_modelled
         [ -n "$la" ] || return 0
     fi
     set -f # no globbing of --train-args
-    set -- train --model "$model" --batch "$batch" -a "$la" --bucket-mb "$bucket" --csv "$csv" $train_args
+    set -- train --model "$model" $bopt -a "$la" --bucket-mb "$bucket" --csv "$csv" $train_args
     [ "$backend" = model ] || set -- "$@" --per-rank
     set +f
     if [ "$backend" = model ]; then # no launch: the step composed from the alpha-beta-gamma model

@@ -25,6 +25,7 @@ typedef struct advise_in {
     const profile *shape; /* optional: the profile's compute-model keys (perf_step.h; gemm_flops is then the
                              precision's rate); NULL: the linear model */
     int shard, optim;     /* sharding and optimizer (perf_step.h, shard_mem.h); 0, 0: DDP and SGD */
+    size_t grad_bytes;    /* bytes per gradient element on the wire (wire.h; 0: fp32's 4) */
 } advise_in;
 
 typedef struct advise_out {

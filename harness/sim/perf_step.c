@@ -40,6 +40,9 @@ typedef struct pricer {
     size_t errlen;
 } pricer;
 
+/* Bytes per gradient element on the wire: the input's, else fp32's 4. */
+static size_t grad_bytes(const step_inputs *in) { return in->grad_bytes ? in->grad_bytes : 4; }
+
 /* Layer l's pass (perf_layer.h): its GEMMs, stretched by the slowest rank's jitter, and its other kernels. */
 static void charge(pricer *p, int l, int backward)
 {
@@ -126,10 +129,11 @@ static int m_call(void *a, int i, const fw_group *g, double at, double call_s, d
     cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma };
     double s = 0;
     (void)i;
+    double wire = (double)grad_bytes(p->in) * (double)g->count;
     if (p->in->shard != SHARD_NONE) {
         double ag;
-        if (rsag_cost(p, 4.0 * (double)g->count, &s, &ag)) return 2;
-    } else if (perf_cost(p->pf, p->algo, 4.0 * (double)g->count, &o, &s, p->err, p->errlen))
+        if (rsag_cost(p, wire, &s, &ag)) return 2;
+    } else if (perf_cost(p->pf, p->algo, wire, &o, &s, p->err, p->errlen))
         return 2;
     *start = at, *dur = s + call_s;
     return 0;
@@ -139,7 +143,8 @@ static int m_call(void *a, int i, const fw_group *g, double at, double call_s, d
 static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int *buckets)
 {
     pricer *p = a;
-    const fw_posts posts = { p->t0, p->clock, p->ready, p->count, platform_ranks(p->pf) > 1 ? p->posted : 0, 4 };
+    const fw_posts posts = { p->t0, p->clock, p->ready, p->count, platform_ranks(p->pf) > 1 ? p->posted : 0,
+                             grad_bytes(p->in) };
     const fw_backend be = { m_call, NULL, p };
     fw_drained d;
     int rc = fw_drain(&p->in->fw, &posts, &be, p->groups, p->start, p->dur, &d);
@@ -218,8 +223,9 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
     if (!counts) goto nomem;
     for (int i = 0; i < nt; i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
     /* cycles: every tensor posted alone, the framework fuses them (framework.h) */
-    if (in->fw.cycle_s > 0 ? bucket_plan_make(counts, nt, 4, 1, 1, &plan)
-                           : bucket_plan_make(counts, nt, 4, in->bucket_bytes, in->first_bucket_bytes, &plan))
+    if (in->fw.cycle_s > 0 ? bucket_plan_make(counts, nt, grad_bytes(in), 1, 1, &plan)
+                           : bucket_plan_make(counts, nt, grad_bytes(in), in->bucket_bytes, in->first_bucket_bytes,
+                                              &plan))
         goto nomem;
     size_t nb = (size_t)plan.nbuckets;
     p = (pricer){ .m = m,

@@ -55,6 +55,8 @@ typedef struct step_inputs {
     double compute_scale;      /* --images-per-s: every layer's and SGD's time x this (0 or 1: none) */
     int shard;                 /* SHARD_* (shard_mem.h); 0: none, DDP's allreduce */
     int optim;                 /* OPTIM_*; 0: SGD (with momentum under full compute, as the step runs it) */
+    size_t grad_bytes;         /* bytes per gradient element on the wire (wire.h; --grad-dtype): 2 for fp16
+                                  and bf16, whose buckets and allreduces hold twice the elements; 0: 4 */
 } step_inputs;
 
 /* Sharding (shard_mem.h; the update itself: shard_step.h). A bucket is reduce-scattered instead of

@@ -48,6 +48,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .grid = two ? grid : NULL,
         .patterns = two ? fig->patterns : NULL,
         .sgd_gbps = pr->sgd_gbps,
+        .grad_bytes = (size_t)fig->grad_bytes,
     };
     if (perf_layer_shaped(pr)) in.gemm_gflops = profile_gemm_gflops(pr), in.shape = pr; /* perf_layer.h */
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
@@ -84,21 +85,43 @@ int study_compute_scale(const study_setup *s, const profile *pr, const figure *f
     return 0;
 }
 
-/* Corner c (its base and full steps, eff) without each effect that is on: the points that effect costs. */
-static int effect_shares(const study_setup *s, const profile *pr, const model *m, const figure *fig, corner *c,
-                         char *err, size_t errlen)
+/* Per-GPU efficiency, %, of a step of t_full s at bfull images a GPU against t_base s at bbase: under
+ * weak scaling (bfull = bbase) the steps' ratio; under strong scaling the per-GPU images/s' ratio. */
+static double per_gpu_eff(double t_base, int bbase, double t_full, int bfull)
+{
+    return 100 * ((double)bfull / t_full) / ((double)bbase / t_base);
+}
+
+/* Corner c (its base and full steps, eff) without each effect that is on: the points that effect costs.
+ * mb: the baseline run's network (m's own under weak scaling). */
+static int effect_shares(const study_setup *s, const profile *pr, const model *m, const model *mb, const figure *fig,
+                         int bbase, corner *c, char *err, size_t errlen)
 {
     for (int e = 0; e < STUDY_EFFECTS; e++) {
         step_prediction b0, f0;
         c->share[e] = 0;
         if (!(study_effects_on(fig, c->overlap) & (1 << e))) continue;
-        if (study_step_on(s, pr, m, fig, c->platform, fig->baseline, c->overlap, EFFECTS_ALL & ~(1 << e), &b0, err,
+        if (study_step_on(s, pr, mb, fig, c->platform, fig->baseline, c->overlap, EFFECTS_ALL & ~(1 << e), &b0, err,
                           errlen) ||
             study_step_on(s, pr, m, fig, c->platform, study_scale(s, fig), c->overlap, EFFECTS_ALL & ~(1 << e), &f0,
                           err, errlen))
             return 2;
-        c->share[e] = 100 * b0.step_s / f0.step_s - c->eff;
+        c->share[e] = per_gpu_eff(b0.step_s, bbase, f0.step_s, c->batch) - c->eff;
     }
+    return 0;
+}
+
+/* The per-GPU batches of batch alternative b: at the figure's scale (*bfull) and of its baseline run
+ * (*bbase); under strong scaling each run's global batch over its GPUs. 0, or 2 with err. */
+static int batches_of(const study_setup *s, const figure *fig, int b, int *bfull, int *bbase, char *err,
+                      size_t errlen)
+{
+    *bfull = *bbase = fig->batches[b];
+    if (!fig->global_batch) return 0;
+    *bfull = fig->global_batch / study_scale(s, fig), *bbase = fig->base_batch;
+    if (*bfull < 1)
+        return snprintf(err, errlen, "%s: global_batch %d is below the %d GPUs predicted; expected at least one "
+                        "image per GPU", fig->name, fig->global_batch, study_scale(s, fig)), 2;
     return 0;
 }
 
@@ -111,34 +134,45 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
     scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
     scaled.gemm_gflops_fp16 *= kscale, scaled.kernel_us /= kscale, scaled.graph_kernel_us /= kscale; /* amp */
     for (int b = 0; b < fig->nbatches; b++) {
-        model *m = NULL;
-        if (model_create(fig->model, fig->batches[b], fig->image_size, &m, why, sizeof why))
+        model *m = NULL, *mb = NULL;
+        int bfull, bbase;
+        if (batches_of(s, fig, b, &bfull, &bbase, err, errlen)) return -1;
+        if (model_create(fig->model, bfull, fig->image_size, &m, why, sizeof why) ||
+            (bbase != bfull && model_create(fig->model, bbase, fig->image_size, &mb, why, sizeof why))) {
+            model_free(m);
             return snprintf(err, errlen, "%s: %s", fig->name, why), -1;
+        }
+        const model *base_m = mb ? mb : m; /* the baseline run's network: its own batch under strong scaling */
         for (int p = 0; p < fig->nplatforms; p++)
             for (int k = 0; k < fig->noverlaps; k++, n++) {
                 step_prediction one;
                 int ov = fig->overlaps[k];
                 const char *pf = fig->platforms[p];
-                c[n].platform = pf, c[n].overlap = ov, c[n].batch = fig->batches[b];
-                if (study_step_on(s, pr, m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why, sizeof why) ||
+                c[n].platform = pf, c[n].overlap = ov, c[n].batch = bfull;
+                if (study_step_on(s, pr, base_m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why,
+                                  sizeof why) ||
                     study_step_on(s, pr, m, fig, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
                                   sizeof why) ||
-                    study_step_on(s, pr, m, fig, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why)) {
+                    study_step_on(s, pr, base_m, fig, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why) ||
+                    (c[n].eff = per_gpu_eff(c[n].base.step_s, bbase, c[n].full.step_s, bfull),
+                     c[n].eff1 = per_gpu_eff(one.step_s, bbase, c[n].full.step_s, bfull),
+                     effect_shares(s, pr, m, base_m, fig, bbase, &c[n], why, sizeof why))) {
                     snprintf(err, errlen, "%s: %s", fig->label, why);
-                    model_free(m);
-                    return -1;
-                }
-                c[n].eff = 100 * c[n].base.step_s / c[n].full.step_s;
-                c[n].eff1 = 100 * one.step_s / c[n].full.step_s;
-                if (effect_shares(s, pr, m, fig, &c[n], why, sizeof why)) {
-                    snprintf(err, errlen, "%s: %s", fig->label, why);
-                    model_free(m);
+                    model_free(m), model_free(mb);
                     return -1;
                 }
             }
-        model_free(m);
+        model_free(m), model_free(mb);
     }
     return n;
+}
+
+void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm)
+{
+    int bb = fig->global_batch ? fig->base_batch : c->batch;
+    double no_exp = per_gpu_eff(c->base.step_s - c->base.exposed_s, bb, c->full.step_s - c->full.exposed_s, c->batch);
+    *comm = no_exp - c->eff;
+    *compute = 100 - no_exp;
 }
 
 void study_band(const corner *c, int n, double *lo, double *hi)

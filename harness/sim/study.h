@@ -56,6 +56,10 @@ int study_compute_scale(const study_setup *s, const profile *pr, const figure *f
  * rates times kscale, with each effect's share. The number of corners, or -1 with err ("entry: why"). */
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
                      char *err, size_t errlen);
+/* Where corner c's points below 100% go (strong-scaling entries above all): *comm the points exposed
+ * communication costs (the efficiency with both steps' exposed time removed, minus the corner's), *compute
+ * the rest: the step's compute and update at the smaller per-GPU batch against the baseline's. */
+void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm);
 /* The band of corners c[0..n): the lowest and highest efficiency. */
 void study_band(const corner *c, int n, double *lo, double *hi);
 /* Whether pub lies in the band [lo, hi] (to 1e-9). */

@@ -1,10 +1,12 @@
 /* study_file.c — catalogue entries of published scaling studies (study_file.h). */
 #include "study_file.h"
 
+#include "gbatch.h"
 #include "kv.h"
 #include "parse.h"
 #include "platform.h"
 #include "textfile.h"
+#include "wire.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP };
+enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -28,7 +30,7 @@ typedef struct key {
 static const key keys[] = {
     { "label", T_TEXT, REQ, F(label), 0 },
     { "model", T_TEXT, REQ, F(model), 0 },
-    { "batch", T_INTS, REQ, 0, 0, 65536 },
+    { "batch", T_INTS, 0, 0, 0, 65536 }, /* or global_batch: one of the two is required */
     { "gpus", T_INT, REQ, offsetof(study_entry, gpus), 0, PLATFORM_MAX_HOSTS },
     { "baseline", T_INT, REQ, offsetof(study_entry, baseline), 0, PLATFORM_MAX_HOSTS },
     { "published", T_PCT, REQ, offsetof(study_entry, published), 0, 0 },
@@ -50,10 +52,14 @@ static const key keys[] = {
     { "jitter_source", T_TEXT, 0, F(jitter_source), 0 },
     { "overlap_from", T_POS, 0, offsetof(study_entry, overlap_from_pct), 0, 100 },
     { "overlap_source", T_TEXT, 0, F(overlap_source), 0 },
+    { "global_batch", T_INT, 0, offsetof(study_entry, global_batch), 0, GBATCH_MAX },
+    { "baseline_global_batch", T_INT, 0, offsetof(study_entry, baseline_global_batch), 0, GBATCH_MAX },
+    { "grad_dtype", T_WIRE, 0, 0, 0, 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
-       K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE };
+       K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
+enum { K_BATCH = 2 };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -118,6 +124,12 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
                             STUDY_MAX_ALTS, v), 2;
         e->nplatforms = n;
         return 0;
+    case T_WIRE: { /* grad_dtype: the gradients on the wire (wire.h) */
+        ddl_dtype t;
+        if (wire_parse(v, &t)) return snprintf(why, wl, "expected fp32, fp16 or bf16, got \"%.40s\"", v), 2;
+        e->grad_bytes = (int)wire_bytes(t);
+        return 0;
+    }
     default: /* T_OVERLAP */
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++) {
@@ -144,6 +156,30 @@ static int pair(const char *k, const char *v, study_entry *e, int *seen, int *wh
     return 0;
 }
 
+/* Strong scaling (gbatch.h): global_batch, and the baseline run's own (default the same), divided by
+ * each run's GPUs into batch and base_batch. 0, or 2 with "FILE:LINE: key: ..." in err. */
+static int global_batches(study_entry *e, const int *seen, const int *at, const char *name, char *err, size_t errlen)
+{
+    char why[300];
+    long per, base;
+    if (seen[K_BGLOBAL] && !seen[K_GLOBAL])
+        return snprintf(err, errlen, "%s:%d: baseline_global_batch: expected global_batch too", name, at[K_BGLOBAL]), 2;
+    if (!seen[K_GLOBAL]) return 0;
+    if (seen[K_BATCH])
+        return snprintf(err, errlen, "%s:%d: batch: global_batch is given too; expected one of the two", name,
+                        at[K_BATCH]), 2;
+    if (!e->baseline_global_batch) e->baseline_global_batch = e->global_batch;
+    if (gbatch_split(e->global_batch, e->gpus, 65536, "global_batch", &per, NULL, why, sizeof why))
+        return snprintf(err, errlen, "%s:%d: %s", name, at[K_GLOBAL], why), 2;
+    if (e->baseline <= e->gpus &&
+        gbatch_split(e->baseline_global_batch, e->baseline, 65536, "baseline_global_batch", &base, NULL, why,
+                     sizeof why))
+        return snprintf(err, errlen, "%s:%d: %s", name, at[seen[K_BGLOBAL] ? K_BGLOBAL : K_GLOBAL], why), 2;
+    e->batch = e->batches[0] = (int)per, e->nbatches = 1;
+    e->base_batch = e->baseline <= e->gpus ? (int)base : 0;
+    return 0;
+}
+
 int study_file_parse(const char *text, size_t len, const char *name, study_entry *e, char *err, size_t errlen)
 {
     int seen[NKEYS] = { 0 }, at[NKEYS] = { 0 }, which;
@@ -165,6 +201,10 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
     for (int k = 0; k < NKEYS; k++)
         if ((keys[k].flags & REQ) && !seen[k])
             return snprintf(err, errlen, "%s: missing key \"%s\"", name, keys[k].name), 2;
+    if (global_batches(e, seen, at, name, err, errlen)) return 2;
+    if (!seen[K_BATCH] && !seen[K_GLOBAL])
+        return snprintf(err, errlen, "%s: missing key \"batch\" (images per GPU) or \"global_batch\" (per step "
+                        "over all GPUs)", name), 2;
     if (e->baseline > e->gpus)
         return snprintf(err, errlen, "%s:%d: baseline: %d GPUs, above the scale of %d GPUs; expected 1..%d", name,
                         at[K_BASELINE], e->baseline, e->gpus, e->gpus), 2;

@@ -9,7 +9,14 @@
  * optional; files read by textfile.h:
  *   label = Facebook ResNet-50 (Goyal) 89%    what was published, 1..95 characters     (required)
  *   model = resnet50                          a model name or file (ddlbench model)       (required)
- *   batch = 32                                images per GPU, 1..65536; 32|64: unknown    (required)
+ *   batch = 32                                images per GPU, 1..65536; 32|64: unknown    (this or
+ *                                             global_batch required)
+ *   global_batch = 3200                       strong scaling (MLPerf): images a step over all `gpus`
+ *                                             (gbatch.h: floor per GPU, below the GPUs refused)  (optional)
+ *   baseline_global_batch = 3200              the baseline run's own global batch over `baseline`
+ *                                             GPUs (default global_batch)        (optional, with it)
+ *   grad_dtype = fp16                         the gradients on the wire: fp32 | fp16 | bf16 (wire.h;
+ *                                             default fp32)                                (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -71,6 +78,10 @@ typedef struct study_entry {
     char jitter_source[200];               /* the measurement it is from */
     double overlap_from_pct;               /* partial overlap of the overlapped corners, % (0: from the first) */
     char overlap_source[200];              /* where it is from */
+    int global_batch;                      /* strong scaling: images a step over gpus (0: weak, batch) */
+    int baseline_global_batch;             /* the baseline run's, over baseline GPUs (default global_batch) */
+    int base_batch;                        /* its per-GPU batch (0: batch, weak scaling) */
+    int grad_bytes;                        /* grad_dtype's bytes an element on the wire (wire.h; 0: fp32's 4) */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

@@ -10,6 +10,7 @@
 #define HARN_RUNNER_H
 
 #include "cost_hook.h"
+#include "ddl.h"
 #include "framework.h"
 #include "gemm.h"
 #include "meta.h"
@@ -22,6 +23,9 @@
 typedef struct train_opts {
     const char *model;                /* --model */
     long batch, image, steps, warmup; /* --batch --image-size --steps --warmup (per round) */
+    ddl_dtype grad_dtype;             /* --grad-dtype: the gradients on the wire (wire.h); DDL_FLOAT32 = 0 */
+    long global_batch;                /* --global-batch: images a step over all ranks (gbatch.h); 0 = off,
+                                         else batch is its share once the ranks are known */
     long rounds;                      /* --rounds (0 = rounds_default) */
     const char *algos[MAX_LIST];      /* -a */
     int nalgos;

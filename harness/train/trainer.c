@@ -18,6 +18,7 @@
  * (gemm_cb); with bf16/fp16 the activations are 2-byte and only the weights' 2-byte copy is made here.
  * The optimizer is SGD with momentum (the velocity buffer, one more parameter-sized operand). */
 #include "trainer.h"
+#include "wire.h"
 #include "trainer_priv.h"
 
 #include "bucket.h"
@@ -157,13 +158,21 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
     MPI_Comm_rank(MPI_COMM_WORLD, &t->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t->size);
     for (int i = 0; i < nt; i++) counts[i] = (size_t)model_tensor_at(m, i)->numel;
-    if (cfg->fw.cycle_s > 0 ? bucket_plan_make(counts, nt, 4, 1, 1, &t->plan) /* cycles: each tensor posted alone */
-                            : bucket_plan_make(counts, nt, 4, cfg->bucket_bytes, cfg->first_bucket_bytes, &t->plan)) {
+    size_t wb = wire_bytes(cfg->grad_dtype); /* the caps count the bytes the allreduces move */
+    if (cfg->device && wb != 4) {
+        snprintf(err, errlen, "--grad-dtype %s: device buffers are cast on the host only; expected fp32 with --device "
+                 "gpu", wire_name(cfg->grad_dtype));
+        goto out;
+    }
+    if (cfg->fw.cycle_s > 0 ? bucket_plan_make(counts, nt, wb, 1, 1, &t->plan) /* cycles: each tensor posted alone */
+                            : bucket_plan_make(counts, nt, wb, cfg->bucket_bytes, cfg->first_bucket_bytes, &t->plan)) {
         snprintf(err, errlen, "cannot plan gradient buckets");
         goto out;
     }
     if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) || 
-        engine_create(ctx, t->grads, DDL_FLOAT32, &t->plan, &t->eng) || (cfg->device && engine_use_fences(t->eng))) {
+        (wb != 4 && !(t->wire = t->mem->alloc_grad(t->plan.total * wb))) ||
+        engine_create(ctx, t->wire ? t->wire : t->grads, t->wire ? cfg->grad_dtype : DDL_FLOAT32, &t->plan, &t->eng) ||
+        (cfg->device && engine_use_fences(t->eng))) {
         snprintf(err, errlen, "%s",
                  t->err[0] ? t->err
                  : t->eng  ? kern_dev_last_error()
@@ -319,6 +328,10 @@ static int p_gradient(void *a, int ti) { return write_gradient(a, ti); }
 static int p_post(void *a, int b)
 {
     trainer *t = a;
+    if (t->wire && t->real) { /* --grad-dtype: the bucket's fp32 gradients cast to the wire's copy */
+        const bucket *bk = &t->plan.buckets[b];
+        wire_pack(t->cfg.grad_dtype, t->grads + bk->offset, (char *)t->wire + bk->offset * 2, bk->count);
+    }
     if (!engine_post(t->eng, b)) return 0; /* device mode: records the bucket's fence (no drain) */
     snprintf(t->err, sizeof t->err, "cannot post bucket %d: %s", b,
              t->cfg.device ? kern_dev_last_error() : "bad index");
@@ -352,6 +365,7 @@ static int p_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
         return 1;
     }
     *comm_end = MPI_Wtime();
+    if (t->wire && t->real) wire_unpack(t->cfg.grad_dtype, t->wire, t->grads, t->plan.total); /* sums to fp32 */
     *t_bwd += es.slowed_s; /* the compute that contention slowed (engine_sim.c; 0 elsewhere), in the */
     if (t->gemm_s + t->nongemm_s > 0) { /* GEMMs' and the kernels' shares (as perf_step.c counts it) */
         double g = t->gemm_s, o = t->nongemm_s;

@@ -34,6 +34,8 @@ typedef struct step_config {
     double compute_scale;      /* --images-per-s: every layer's time x this (0: none) */
     int shard;                 /* 1: sharded (ZeRO-1/2): buckets reduce-scattered, the update on this rank's
                                   blocks, the parameters allgathered (shard_step.h); host buffers, buckets */
+    ddl_dtype grad_dtype;      /* the gradients on the wire (wire.h): DDL_FLOAT32 (0, the default), or
+                                  DDL_FLOAT16 / DDL_BFLOAT16 (host buffers only), cast per bucket */
 } step_config;
 
 /* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;

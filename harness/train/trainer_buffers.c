@@ -86,6 +86,7 @@ void trainer_free(trainer *t)
     mem->free_operand(t->mom, t->plan.total * 4);
     mem->free_operand(t->params, t->plan.total * 4);
     mem->free_grad(t->grads);
+    if (t->wire) mem->free_grad(t->wire);
     mem->free_operand(t->x, t->kn * 4);
     mem->free_operand(t->dx, t->kn * 4);
     mem->free_operand(t->y, t->mn * 4);

@@ -21,6 +21,7 @@ struct trainer {
     const step_mem *mem;    /* host or device buffers and kernels */
     int real;               /* buffers hold data (not simulated operands) */
     float *params, *grads;  /* flat, plan.total elements */
+    void *wire;             /* --grad-dtype fp16/bf16: the 2-byte copy the allreduces move (NULL: grads) */
     float *x, *dx, *y;      /* activations (synthetic; gemm mode) */
     step_full *full;        /* full mode: the network's data flow */
     const kern_layer_ops *ops; /* full mode: host, simulated or device kernels */

@@ -47,6 +47,10 @@ se="label = L\nmodel = %s\nbatch = 32\ngpus = %s\nbaseline = 8\npublished = 90\n
 mkdir -p "$tmp/cat-base" "$tmp/cat-cut" "$tmp/cat-model" "$tmp/cat-key"
 printf "$se" resnet50 4 "" >"$tmp/cat-base/e.study"; printf "$se" resnet50 256 "hours = " >"$tmp/cat-cut/e.study"
 printf "$se" resnet9 256 "" >"$tmp/cat-model/e.study"; printf "$se" resnet50 256 "speed = 3\n" >"$tmp/cat-key/e.study"
+# strong scaling: an entry with neither batch nor global_batch, one whose global batch is below its GPUs
+mkdir -p "$tmp/cat-nobatch" "$tmp/cat-gb"
+grep -v '^batch' "$tmp/cat-key/e.study" | grep -v '^speed' >"$tmp/cat-nobatch/e.study"
+{ cat "$tmp/cat-nobatch/e.study"; echo "global_batch = 100"; } >"$tmp/cat-gb/e.study"
 
 with_env() { eval "env $envs \"\$@\""; } # the row's VAR=value words (shell-quoted) for the command
 
