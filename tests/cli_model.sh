@@ -82,7 +82,7 @@ grep -q '^resnet50,50,224,64,rhd,' "$tmp/gb.csv" && ok || bad "CSV batch column:
 "$exe" model train --platform dgxh100 --nodes 8 --global-batch 3210 -a rhd 2>&1 |
     grep -q '50 per GPU, 10 images dropped (3210 does not divide by 64; 3200 a step)' && ok || bad "remainder said"
 # the resolved links (issue 48): ddlbench platform --show and the headers of model cost and model train
-want="dgxh200: 8 GPUs/node of h200: GPU link 450 GB/s per GPU, 3 us; 8 NICs x 50 GB/s = 400 GB/s per node, 6 us; \
+want="dgxh200: 8 GPUs/node of h200: GPU link 370 GB/s per GPU (line 450), 3 us; 8 NICs x 48 GB/s = 384 GB/s per node (line 50 a NIC), 6 us; \
 leaves of 32 nodes per rail, 1:1, spine 7 us"
 got=$("$exe" platform --show --platform dgxh200)
 if [ "$got" = "$want" ]; then ok; else bad "platform --show dgxh200: '$got'"; fi
@@ -90,9 +90,9 @@ if [ "$got" = "$want" ]; then ok; else bad "platform --show dgxh200: '$got'"; fi
 "$exe" platform --help | grep -q 'h200 *one-pipe model of a DGX H200 node' && ok || bad "h200's help: the one-pipe model"
 "$exe" platform --show --platform dgxh200 --nodes 16 | grep -q '^dgxh200, 16 nodes: .*leaves of 16 nodes' && ok ||
     bad "--show at 16 nodes: the leaf partly filled"
-"$exe" model cost --algo ring --platform dgxh200 --nodes 4 --bytes 1M | grep -q '^# links: .*8 NICs x 50 GB/s = 400' &&
+"$exe" model cost --algo ring --platform dgxh200 --nodes 4 --bytes 1M | grep -q '^# links: .*8 NICs x 48 GB/s = 384' &&
     ok || bad "model cost: # links header"
-"$exe" model train --platform dgxh200 --nodes 2 -a ring 2>/dev/null | grep -q '^# links: .*8 NICs x 50 GB/s = 400' &&
+"$exe" model train --platform dgxh200 --nodes 2 -a ring 2>/dev/null | grep -q '^# links: .*8 NICs x 48 GB/s = 384' &&
     ok || bad "model train: # links header"
 expect_status 2 platform --show --platform dgxh200 -o "$tmp"
 expect_status 2 platform --show --platform nosuch

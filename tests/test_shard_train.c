@@ -30,7 +30,8 @@ static const char cnn[] = "conv c1 in=image out=6 k=3 p=1 bias relu\npool p avg 
 /* Three steps of model m sharded or not; the parameters into *out (malloc'd). 0, or 1. */
 static int train(const model *m, ddl_ctx *ctx, int shard, float **out, size_t *n)
 {
-    step_config sc = { 1024, 256, 0, 0.05f, 0, KERN_PREC_FP32, 1, 0.0, 0, { 0, 0, 0, 0, 0, 0 }, shard };
+    step_config sc = { 1024, 256, 0, 0.05f, 0, KERN_PREC_FP32, 1, 0.0, 0, { 0, 0, 0, 0, 0, 0 }, NULL, 0,
+                       shard, DDL_FLOAT32 };
     trainer *t = NULL;
     char err[256];
     int rc = trainer_create(m, ctx, &sc, &t, err, sizeof err);

@@ -56,8 +56,8 @@ static void usage(void)
            "  per figure every combination of its entry's unknowns (overlap off = one allreduce after backward /\n"
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
            "  ports per Minsky node), the band of efficiencies and where the figure falls, where the profile is\n"
-           "  the GPU the figure was published on (else \"not compared\"). --profile default: p100, the 2017\n"
-           "  figures' GPU (with --platform, its GPU).\n");
+           "  the GPU the figure was published on (else \"not compared\"). --profile default: each figure's own\n"
+           "  GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform, that machine's.\n");
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
@@ -84,6 +84,7 @@ static int parse(int argc, char **argv, study_opts *o, char *err, size_t errlen)
         snprintf(own, sizeof own, "%s", o->profile);
         o->profile = own;
     }
+    o->own = !o->profile; /* each figure on the GPU it was published on (2017's: p100) */
     if (!o->profile) o->profile = "p100";
     if (o->run.gpus && o->run.gpus % 8)
         return snprintf(err, errlen, "--gpus: expected a multiple of 8 (4- and 8-GPU nodes), got %ld", o->run.gpus), 2;
@@ -94,6 +95,7 @@ int cli_study_main(int argc, char **argv)
 {
     study_opts o;
     profile pr;
+    static profile prs[STUDY_MAX_ENTRIES]; /* each figure's: --profile's, or its own GPU's (o.own) */
     figure figs[STUDY_MAX_ENTRIES];
     corner (*c)[MAX_CORNERS] = NULL;
     char err[700], v[200], path[4096], ttt[800], g[32], cd[500];
@@ -113,7 +115,9 @@ int cli_study_main(int argc, char **argv)
         if (platform_lookup(&pf, path, err, sizeof err) || platform_profile(&pf, NULL, 0, &gpu, err, sizeof err))
             return fprintf(stderr, "ddlbench study: %s\n", err), 2;
         snprintf(o.gpu[k], sizeof o.gpu[k], "%s", gpu);
-        o.compared[k] = !strcmp(stem, o.gpu[k]);
+        o.compared[k] = o.own || !strcmp(stem, o.gpu[k]);
+        if (profile_load(o.own ? o.gpu[k] : o.profile, &prs[k], err, sizeof err))
+            return fprintf(stderr, "ddlbench study: %s\n", err), 2;
         if (o.run.platform) { /* every corner on the one machine */
             if (strlen(o.run.platform) >= sizeof figs[k].platforms[0])
                 return fprintf(stderr, "ddlbench study: --platform: over %zu bytes\n",
@@ -137,16 +141,17 @@ int cli_study_main(int argc, char **argv)
     int inside = 0, ncompared = 0;
     double wmax = 0, offmax = 0; /* the widest band; the centre farthest from its published figure */
     for (int k = 0; k < o.nfig; k++) /* every entry's compute scale (a bad one refused) before any line */
-        if (study_compute_scale(&o.run, &pr, &figs[k], &o.compute_scale[k], err, sizeof err)) goto fail;
+        if (study_compute_scale(&o.run, &prs[k], &figs[k], &o.compute_scale[k], err, sizeof err)) goto fail;
     printf(
         "# ddlbench study %s--profile %s: %d published figures, profile %s (%.0f GFLOP/s, %.5f ns/B), buckets %ld MiB "
         "(first 1 MiB) when overlapped\n# %-18s %-4s %5s %4s %10s %10s %10s %7s %7s %5s %5s %5s\n",
-        study_gpus_flag(&o, g, sizeof g), o.profile, o.nfig, o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte,
+        study_gpus_flag(&o, g, sizeof g), o.own ? "each figure's GPU" : o.profile, o.nfig,
+        o.own ? "p100 for 2017's" : o.profile, pr.gemm_gflops_fp32, pr.reduce_ns_per_byte,
         o.run.bucket_mb, "platform", "ovl", "batch", "ars", "base_ms", "step_ms", "exposed", "eff%", "vs1gpu%", "cyc",
         "jit", "hold");
     for (int k = 0; k < o.nfig; k++) {
         double lo, hi;
-        if ((n[k] = study_run_figure(&o.run, &pr, o.compute_scale[k], &figs[k], c[k], err, sizeof err)) < 0)
+        if ((n[k] = study_run_figure(&o.run, &prs[k], o.compute_scale[k], &figs[k], c[k], err, sizeof err)) < 0)
             goto fail; /* rc 2, as a bad entry */
         study_band(c[k], n[k], &lo, &hi);
         wmax = hi - lo > wmax ? hi - lo : wmax;

@@ -16,6 +16,7 @@ typedef struct study_opts {
     double compute_scale[STUDY_MAX_ENTRIES]; /* per figure: its compute rates / the profile's (1: as is) */
     char gpu[STUDY_MAX_ENTRIES][32];  /* per figure: the GPU it was published on (its platforms' profile) */
     int compared[STUDY_MAX_ENTRIES];  /* per figure: the profile is that GPU, so the figure is compared */
+    int own;                          /* no --profile, no --platform: each figure on its own GPU's profile */
 } study_opts;
 
 
