@@ -76,7 +76,7 @@ check "model train CSV: vs_best_pct = step / fastest step - 1, significant yes o
 case $BUILD in /*) sim=$BUILD/sim/ddlbench-sim;; *) sim=$root/$BUILD/sim/ddlbench-sim;; esac
 if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     mkdir -p "$tmp/pl" && "$exe" platform --platform minsky --nodes 1 -o "$tmp/pl" >/dev/null 2>&1
-    sh "$root/harness/scripts/simlaunch.sh" 2 "$tmp/pl" "$sim" allreduce -e 1K -n 1 -w 0 -a ring --csv "$tmp/sim.csv" \
+    sh "$root/harness/scripts/simlaunch.sh" 4 "$tmp/pl" "$sim" allreduce -e 1K -n 1 -w 0 -a ring --csv "$tmp/sim.csv" \
         >/dev/null 2>&1
     check "simulated allreduce CSV: device 'simulated: ...', not the host's CPU ($(grep '^# device' "$tmp/sim.csv"))" \
         grep -q '^# device: simulated: ' "$tmp/sim.csv"

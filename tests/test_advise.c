@@ -59,7 +59,8 @@ int main(void)
               platform_init(&pf, "minsky", 16, 4, err, sizeof err) == 0,
           "setup");
     if (!m) return TEST_REPORT();
-    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0, NULL, 0, 0, 0 }; /* GEMMs only: backward checked by hand */
+    /* GEMMs only: backward checked by hand */
+    advise_in in = { m, &pf, "ddl", 3925e9, 0.00546e-9, 2000, 0, 0, NULL, 0, 0, 0 };
     advise_out one, b25, b25auto, bad, half1, half25;
     CHECK(advise_eval(&in, 0, 0, &one, err, sizeof err) == 0, "one bucket: %s", err);
     /* fp16 gradients (wire.h): the same compute, half the bytes in one allreduce, half as many 25 MiB buckets */
