@@ -2,8 +2,9 @@
  * ddl's grid (allreduce_ddl.c: reduce-scatter along d1, d2, .., allgather back), a chunk starting its
  * walk as soon as the chunk before it has left the first dimension's reduce-scatter. So while chunk k
  * crosses the nodes, chunk k+1 is reduce-scattered inside the node and chunk k-1 allgathered there, as
- * NCCL's NVLSTree overlaps its NVLink and network phases (src/device/all_reduce.h, runTreeSplit: the
- * tree's reduce up and broadcast down run on separate warps over a slice at a time).
+ * NCCL's NVLSTree overlaps its NVLink and network parts (NVIDIA/nccl src/device/all_reduce.h,
+ * RunWorkColl<.., NCCL_ALGO_NVLS_TREE, NCCL_PROTO_SIMPLE>: separate warp groups scatter to the switch,
+ * reduce and send up the tree, receive from it and broadcast, and gather, each chunk by chunk).
  *
  *   time →      chunk 0: RS d1 | RS d2 | AG d2 | AG d1
  *               chunk 1:         RS d1 | RS d2 | AG d2 | AG d1
@@ -22,7 +23,8 @@
  * One progress loop (MPI_Waitany) serves every chunk. Results are bitwise the plain ddl's on the
  * same chunk (each block reduced once, in the same order, then copied).
  *
- * Device buffers: the plain ddl walk (allreduce_ddl.c), through the location's pipeline; so are the
+ * A vector of one chunk or less, and device buffers: the plain ddl walk (allreduce_ddl.c), through the
+ * location's segment pipeline; so are the
  * reduce-scatter and allgather (ddl's, not pipelined).
  *
  * Cost (dp_cost), the classic pipeline: one chunk walks every level (fill and drain), the other n - c
@@ -242,7 +244,8 @@ static int allreduce_ddl_pipe(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t
     dp_state *s = ctx->algo_state;
     const size_t es = kern_dtype_size(dt);
     dp_job j = { sbuf, rbuf, count, s->chunk_bytes / es ? s->chunk_bytes / es : 1, dt, op, 0, dim_steps(ctx, 0) };
-    if (ctx->loc->device || ctx->size == 1 || count == 0) return coll_allreduce_ddl(ctx, sbuf, rbuf, count, dt, op);
+    if (ctx->loc->device || ctx->size == 1 || count * es <= s->chunk_bytes) /* one chunk: ddl's walk */
+        return coll_allreduce_ddl(ctx, sbuf, rbuf, count, dt, op);
     for (int i = 0; i < ctx->ndims; i++) j.nsteps += 2 * dim_steps(ctx, i);
     if (s->chunk_bytes / es * es > s->slot_bytes * 2)
         return coll_fail(DDL_ERR_ARG, "ddl-pipe: chunk of %zu bytes over its slots", s->chunk_bytes);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # sim_bench.sh (test) — harness/scripts/sim_bench.sh, the simulated allreduce against its link bound:
 # on one simulated DGX H200 node at 1-4 MB it prints a ratio row per algorithm, size and placement,
-# nccl-tests' "Avg bus bandwidth" line and the lowest ratio, writes its CSV with --out, and the
+# nccl-tests' "Avg bus bandwidth" line and the lowest ratio, each row beside its bound (one node: a GPU's
+# NVLink) and busbw / bound, writes its CSV with --out, and the
 # libddl context it ran used segments sized from the links (ddl_config.machine: 4 MiB on NVSwitch);
 # bad options are one line and exit 2. Prints "N passed, N failed".
 BUILD=${BUILD:-build}
@@ -17,6 +18,10 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     grep -Eq '^# lowest ratio at >= 64 MB' "$tmp/out"; [ $? -ne 0 ]; ok $? "no >= 64 MB verdict when no size reached 64 MB"
     awk -F, 'NR > 1 { n++; if (!($8 > 0.5 && $8 < 2)) bad++ } END { exit n != 12 || bad }' "$tmp/o/sim_bench.csv"
     ok $? "sim_bench.csv: 12 rows with ratios between 0.5 and 2"
+    awk -F, 'NR > 1 { n++; d = $11 - $9 / $10; if ($10 != 450 || d > 0.001 || d < -0.001) bad++ }
+        END { exit n != 12 || bad }' "$tmp/o/sim_bench.csv"
+    ok $? "sim_bench.csv: each row's bound is one node's NVLink (dgxh200's 450 GB/s) and of_bound = busbw / bound"
+    grep -q '^# bound: busbw of a GPU.s link on one node (450 GB/s)' "$tmp/out"; ok $? "the bound is printed"
     mkdir -p "$tmp/p" && "$BUILD/ddlbench" platform --platform h200 --nodes 1 -o "$tmp/p" >/dev/null &&
         DDL_RANKS_PER_NODE=8 sh harness/scripts/simlaunch.sh 8 "$tmp/p" "$BUILD/sim/ddlbench-sim" allreduce -a ring \
             -b 1M -e 1M -w 0 -n 1 -c 0 --profile h200 --platform h200 >"$tmp/d" 2>&1

@@ -45,7 +45,8 @@ gpn=$(($(wc -l <"$tmp/probe/hostfile") / ${NODES%%,*}))
 links=$(awk -F' *= *' '
     function gbs(v,   x, u) { x = v + 0; u = v; sub(/^[0-9.eE+-]+ */, "", u)
         if (u ~ /^[Tt]bit/) return x * 125; if (u ~ /^[Gg]bit/) return x / 8; if (u ~ /^[Mm]bit/) return x / 8000
-        if (u ~ /^T/) return x * 1000; if (u ~ /^G/) return x; if (u ~ /^M/) return x / 1000; if (u ~ /^[kK]/) return x / 1e6
+        if (u ~ /^T/) return x * 1000; if (u ~ /^G/) return x; if (u ~ /^M/) return x / 1000
+        if (u ~ /^[kK]/) return x / 1e6
         return x / 1e9 }
     $1 == "intra_bw" { i = gbs($2) } $1 == "nic_bw" { n = gbs($2) } $1 == "nics" { k = $2 + 0 }
     END { printf "%.9g %.9g", i, n * (k > 1 ? k : 1) }' "$tmp/links")
@@ -75,9 +76,10 @@ for n in $(echo "$NODES" | tr , ' '); do
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { a = $c["algo"]; b = $c["size_B"]; t = $c["time_us_median"]; bw = $c["busbw_GBps"]; r = m[a, b] / t
           p = $c["ranks"]; bd = n == 1 ? L[1] : L[2] * n / (n - 1) * (p - 1) / p
-          printf "%7d %5d %-5s %12d %5s %9.1f %9.1f %6.3f %11.2f %6.1f %8.3f\n", n, p, a, b, $c["placement"], t, m[a, b], r, bw,
-              bd, bw / bd
-          print n "," p "," a "," b "," $c["placement"] "," t "," m[a, b] "," r "," bw "," bd "," bw / bd >> "'"$tmp/all.csv"'"
+          printf "%7d %5d %-5s %12d %5s %9.1f %9.1f %6.3f %11.2f %6.1f %8.3f\n", n, p, a, b, $c["placement"], t,
+              m[a, b], r, bw, bd, bw / bd
+          print n "," p "," a "," b "," $c["placement"] "," t "," m[a, b] "," r "," bw "," bd "," bw / bd \
+              >> "'"$tmp/all.csv"'"
           sum += bw; k++ }
         END { if (k) printf "# Avg bus bandwidth    : %.2f  (%d nodes: mean busbw over %d rows, nccl-tests convention)\n", sum / k, n, k }'
     [ -z "$OUT" ] || cp "$tmp/sim$n.csv" "$OUT/allreduce-$n.csv"
