@@ -51,6 +51,8 @@ rows <<EOF
 -- ddlbench study --catalogue $tmp/cat-gb --out $tmp/cat-out ## e.study:10: global_batch
 -- ddlbench study --catalogue $tmp/cat-cut --out $tmp/cat-out ## e.study:11: hours
 -- ddlbench study --catalogue $tmp/cat-key --out $tmp/cat-out ## e.study:11: unknown key
+-- ddlbench study --catalogue $tmp/cat-shard --out $tmp/cat-out ## e.study:11: shard: expected none, optimizer
+-- ddlbench study --catalogue $tmp/cat-optim --out $tmp/cat-out ## e.study:11: optimizer: expected sgd, adam or lamb
 -- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9
 -- ddlbench study --catalogue $tmp/nosuch ## --catalogue
 -- ddlbench study --catalogue $tmp/adir ## no .study files

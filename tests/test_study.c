@@ -3,7 +3,8 @@
  * inputs reach the pricer (overlap off: one allreduce; on: buckets; a grid that is not whole nodes is
  * refused), the compute scale is 1 without a single-GPU figure and the ratio to it with one, every
  * corner is made with its band, a second port never lowers the efficiency, only the effects an entry
- * turns on cost points, and the time to train grows as the efficiency falls. */
+ * turns on cost points, the time to train grows as the efficiency falls, and an entry's optimizer and
+ * sharding reach the step. */
 #include "profile.h"
 #include "study.h"
 #include "test.h"
@@ -110,6 +111,16 @@ int main(void)
         CHECK(fabs(cp + ep - (100 - c[0].eff)) < 1e-9 && ep >= 0 &&
                   close_to(100 - cp, 100 * (16 / (f16.step_s - f16.exposed_s)) / (64 / (b64.step_s - b64.exposed_s)),
                            1e-12), "points lost: %g compute, %g exposed communication", cp, ep);
+        /* the entry's optimizer and shard keys reach the pricer: LAMB's update on a 1/16 shard, then allgathers */
+        static const char sharded[] = "optimizer = lamb\nshard = optimizer\n";
+        figure fs;
+        step_prediction s16;
+        snprintf(text, sizeof text, "%s%s", strong, sharded);
+        CHECK(study_file_parse(text, strlen(text), "ts", &fs, err, sizeof err) == 0 &&
+                  !study_step_on(&s, &pr, m16, &fs, "minsky2017-1port", 16, 1, EFFECTS_ALL, &s16, err, sizeof err) &&
+                  s16.gather_s > 0 && f16.gather_s == 0 && s16.sgd_s != f16.sgd_s,
+              "shard = optimizer: allgathers %g s (unsharded %g), update %g s (%g): %s", s16.gather_s, f16.gather_s,
+              s16.sgd_s, f16.sgd_s, err);
     } else CHECK(0, "strong-scaling steps: %s %s", err, merr);
     model_free(m16), model_free(m64);
     s.gpus = 512;

@@ -1,8 +1,9 @@
 /* test_study_file.c — study entries (study_file.h): the shipped catalogue reads back as the study
  * figures it holds; alternatives, optional keys, CRLF and a missing last newline; every bad input
  * names the file and the line (or the key), and a baseline above the scale is refused; the compute,
- * framework and straggler keys, each with the keys it needs. */
+ * framework and straggler keys, each with the keys it needs; the optimizer and sharding keys. */
 #include "study_file.h"
+#include "shard_mem.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -95,6 +96,9 @@ int main(void)
         { GOOD "global_batch = 3200\n", ":3: batch: global_batch is given too; expected one of the two" },
         { NOBATCH "global_batch = 0\n", ":10: global_batch: expected a whole number 1..16777216" },
         { GOOD "grad_dtype = fp8\n", ":11: grad_dtype: expected fp32, fp16 or bf16, got \"fp8\"" },
+        { GOOD "optimizer = adamw\n", ":11: optimizer: expected sgd, adam or lamb, got \"adamw\"" },
+        { GOOD "shard = zero1\n", ":11: shard: expected none, optimizer, gradients or full, got \"zero1\"" },
+        { GOOD "shard = full\nshard = none\n", ":12: key \"shard\" given twice" },
     };
     CHECK(parse(NOBATCH "global_batch = 3200\n", &e, err, sizeof err) == 0 && e.batch == 50 && e.nbatches == 1 &&
               e.batches[0] == 50 && e.base_batch == 400 && e.baseline_global_batch == 3200,
@@ -103,6 +107,19 @@ int main(void)
               e.batch == 320 && e.base_batch == 400, "the baseline run's own global batch: %s", err);
     CHECK(parse(GOOD "grad_dtype = fp16\n", &e, err, sizeof err) == 0 && e.grad_bytes == 2 &&
               parse(GOOD, &e, err, sizeof err) == 0 && e.grad_bytes == 0, "grad_dtype fp16: 2 bytes (%s)", err);
+    CHECK(parse(GOOD "optimizer = lamb\nshard = optimizer\n", &e, err, sizeof err) == 0 && e.optim == OPTIM_LAMB &&
+              e.shard == SHARD_OPTIMIZER && parse(GOOD "shard = full\n", &e, err, sizeof err) == 0 &&
+              e.shard == SHARD_FULL && e.optim == OPTIM_SGD && parse(GOOD, &e, err, sizeof err) == 0 &&
+              e.shard == SHARD_NONE, "optimizer lamb and shard optimizer; the defaults sgd and none (%s)", err);
+    int bert = 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(cat[i].model, "bert-large")) {
+            bert++;
+            CHECK(cat[i].optim == OPTIM_LAMB && cat[i].shard == SHARD_OPTIMIZER && cat[i].grad_bytes == 2 &&
+                      cat[i].global_batch && cat[i].single_img_s > 0,
+                  "%s: MLPerf BERT's DistributedFusedLAMB, fp16, strong scaling, the 1-node rate", cat[i].name);
+        }
+    CHECK(bert == 2, "the catalogue's MLPerf BERT entries: %d, expected 2 (v2.0 A100, v3.0 H100)", bert);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK(parse(bad[i].text, &e, err, sizeof err) == 2 && strstr(err, bad[i].want) &&
                   !strncmp(err, "x/t.study", 9) && !strchr(err, '\n') && !strchr(err, '\033'),

@@ -49,6 +49,8 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .patterns = two ? fig->patterns : NULL,
         .sgd_gbps = pr->sgd_gbps,
         .grad_bytes = (size_t)fig->grad_bytes,
+        .shard = fig->shard,
+        .optim = fig->optim,
     };
     if (perf_layer_shaped(pr)) in.gemm_gflops = profile_gemm_gflops(pr), in.shape = pr; /* perf_layer.h */
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */

@@ -5,6 +5,7 @@
 #include "kv.h"
 #include "parse.h"
 #include "platform.h"
+#include "shard_mem.h"
 #include "textfile.h"
 #include "wire.h"
 
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE };
+enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -55,6 +56,8 @@ static const key keys[] = {
     { "global_batch", T_INT, 0, offsetof(study_entry, global_batch), 0, GBATCH_MAX },
     { "baseline_global_batch", T_INT, 0, offsetof(study_entry, baseline_global_batch), 0, GBATCH_MAX },
     { "grad_dtype", T_WIRE, 0, 0, 0, 0 },
+    { "optimizer", T_OPTIM, 0, offsetof(study_entry, optim), 0, OPTIM_KINDS },
+    { "shard", T_SHARD, 0, offsetof(study_entry, shard), 0, SHARD_MODES },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
@@ -130,6 +133,13 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         e->grad_bytes = (int)wire_bytes(t);
         return 0;
     }
+    case T_OPTIM: /* optimizer, shard: one of shard_mem.h's names */
+    case T_SHARD:
+        for (n = 0; n < (int)k->max; n++)
+            if (!strcmp(v, k->type == T_OPTIM ? optim_name(n) : shard_mode_name(n)))
+                return *(int *)((char *)e + k->off) = n, 0;
+        return snprintf(why, wl, "expected %s, got \"%.40s\"",
+                        k->type == T_OPTIM ? "sgd, adam or lamb" : "none, optimizer, gradients or full", v), 2;
     default: /* T_OVERLAP */
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++) {

@@ -17,6 +17,9 @@
  *                                             GPUs (default global_batch)        (optional, with it)
  *   grad_dtype = fp16                         the gradients on the wire: fp32 | fp16 | bf16 (wire.h;
  *                                             default fp32)                                (optional)
+ *   optimizer = lamb                          sgd | adam | lamb (shard_mem.h; default sgd) (optional)
+ *   shard = optimizer                         none | optimizer | gradients | full: sharded data
+ *                                             parallelism (perf_step.h; default none)      (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -82,6 +85,7 @@ typedef struct study_entry {
     int baseline_global_batch;             /* the baseline run's, over baseline GPUs (default global_batch) */
     int base_batch;                        /* its per-GPU batch (0: batch, weak scaling) */
     int grad_bytes;                        /* grad_dtype's bytes an element on the wire (wire.h; 0: fp32's 4) */
+    int optim, shard;                      /* OPTIM_*, SHARD_* (shard_mem.h; 0: SGD, unsharded) */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

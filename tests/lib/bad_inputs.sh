@@ -51,6 +51,10 @@ printf "$se" resnet9 256 "" >"$tmp/cat-model/e.study"; printf "$se" resnet50 256
 mkdir -p "$tmp/cat-nobatch" "$tmp/cat-gb"
 grep -v '^batch' "$tmp/cat-key/e.study" | grep -v '^speed' >"$tmp/cat-nobatch/e.study"
 { cat "$tmp/cat-nobatch/e.study"; echo "global_batch = 100"; } >"$tmp/cat-gb/e.study"
+# sharded data parallelism (MLPerf BERT's entries): a sharding and an optimizer the step does not know
+mkdir -p "$tmp/cat-shard" "$tmp/cat-optim"
+printf "$se" resnet50 256 "shard = zero1\n" >"$tmp/cat-shard/e.study"
+printf "$se" resnet50 256 "optimizer = adamw\n" >"$tmp/cat-optim/e.study"
 
 with_env() { eval "env $envs \"\$@\""; } # the row's VAR=value words (shell-quoted) for the command
 
