@@ -187,7 +187,7 @@ int cli_platform_main(int argc, char **argv)
     if (prc == OPTS_BAD) fprintf(stderr, "ddlbench platform: %s\n", err);
     if (prc) return prc == OPTS_HELP ? 0 : 2;
     if (ex) { /* every platform option would be ignored: refused, naming it */
-        int rc = 0;
+        int rc = show ? (snprintf(err, sizeof err, "--export: takes only -o FILE; --show would be ignored"), 2) : 0;
         for (int k = 0; k < PLATFORM_ROWS && !rc; k++)
             if (p.given[k])
                 rc = 2, snprintf(err, sizeof err, "--export: takes only -o FILE; %s would be ignored",

@@ -40,7 +40,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" -o "$tmp/probe" 2>&1 >/dev/null | head -1)
 [ -f "$tmp/probe/hostfile" ] || die "--platform: $gpn"
 gpn=$(($(wc -l <"$tmp/probe/hostfile") / ${NODES%%,*}))
-# the links (GB/s): a GPU's link, one NIC and the NICs per node, from the platform as a file
+# the links (GB/s): a GPU's link, one NIC and the NICs per node, from the platform as a file: the line
+# rates where the platform gives them (the DGX presets simulate the lower achieved rates, docs/SOURCES.md §15)
 "$EXE" platform --export "$PLATFORM" -o "$tmp/links" >/dev/null 2>&1 || die "--platform: cannot export $PLATFORM"
 links=$(awk -F' *= *' '
     function gbs(v,   x, u) { x = v + 0; u = v; sub(/^[0-9.eE+-]+ */, "", u)
@@ -49,7 +50,8 @@ links=$(awk -F' *= *' '
         if (u ~ /^[kK]/) return x / 1e6
         return x / 1e9 }
     $1 == "intra_bw" { i = gbs($2) } $1 == "nic_bw" { n = gbs($2) } $1 == "nics" { k = $2 + 0 }
-    END { printf "%.9g %.9g", i, n * (k > 1 ? k : 1) }' "$tmp/links")
+    $1 == "intra_line_bw" { il = gbs($2) } $1 == "nic_line_bw" { nl = gbs($2) } # the line rates, where given
+    END { if (il > 0) i = il; if (nl > 0) n = nl; printf "%.9g %.9g", i, n * (k > 1 ? k : 1) }' "$tmp/links")
 echo "# sim-bench: $PLATFORM ($gpn GPUs per node), profile $PROFILE, $ALGOS, $MINB..$MAXB; ratio = model time / simulated time"
 echo "# bound: busbw of a GPU's link on one node (${links%% *} GB/s); across N nodes the per-node NIC bound of a"
 echo "#   hierarchical allreduce, NICs x N/(N-1) x (p-1)/p (NICs ${links#* } GB/s); of_bound = busbw / bound"
