@@ -246,14 +246,16 @@ sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh BACKEND=$(call qv,BACK
 	    $(foreach v,$(SWEEP_VARS),$(if $(filter $v,$(GIVEN)),$v=$(call qv,$v))) \
 	    $(if $(filter mpi,$(BACKEND))$(filter DEVICE,$(GIVEN)),DEVICE=$(call qv,DEVICE)) $(if $(filter 1,$(FORCE)),--force) \
 	    $(if $(filter mpi,$(BACKEND)),--allreduce) $(SWEEP_FLAGS)
+# each part says its wall and CPU seconds (phase.sh: "# phase sweep: ...", docs/BENCHMARKS.md)
+phase = BUILD=$(call qv,BUILD) sh harness/scripts/phase.sh
 run: $(RUN_DEPS)
 	$(if $(and $(filter study,$(REALISM)),$(filter mpi emu,$(BACKEND))),@echo "REALISM=study: the \
 	    modelled effects are for BACKEND=sim or model; a real run pays its own" >&2; exit 2)
-	$(sweep) $(if $(OUT),OUT=$(call qv,OUT))
-	$(if $(filter study,$(REALISM)),$(sweep) --add-train-args $(call q,$(REAL_TRAIN)) -q \
+	$(phase) sweep env $(sweep) $(if $(OUT),OUT=$(call qv,OUT))
+	$(if $(filter study,$(REALISM)),$(phase) realism env $(sweep) --add-train-args $(call q,$(REAL_TRAIN)) -q \
 	    --out $(call qv,RUN)/realism)
-	$(if $(DRY_RUN),,for s in harness/scripts/run_allreduce.sh harness/scripts/report.sh \
-	    plots/plots.sh; do BUILD=$(call qv,BUILD) sh $$s $(call qv,RUN) || exit 1; done)
+	$(if $(DRY_RUN),,for s in harness/scripts/run_allreduce.sh harness/scripts/report.sh plots/plots.sh; do \
+	    $(phase) "$$(basename $$s .sh)" sh $$s $(call qv,RUN) || exit 1; done)
 
 # ---- The PMPI interposer (interpose/, docs/DESIGN.md): any MPI program through libddl ------------
 # $(PMPI_SO) = interpose/*.c and libddl's objects again with -fPIC ($(PIC_BUILD)), one partial link

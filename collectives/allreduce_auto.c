@@ -148,11 +148,13 @@ static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
     ctx->algo_state = s;
     enumerate(s, ctx->size, ctx->ranks_per_node);
     if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
-    for (int k = 0; k < NCLASS; k++) {
+    /* rank 0 chooses, the others take its choices: every rank must create the same sub-contexts in the
+     * same order, and 2 x 21 classes x every candidate's cost on each of 256 simulated ranks took 23 s
+     * of CPU per launch (one process runs them all under SMPI; docs/BENCHMARKS.md, issue 48) */
+    for (int k = 0; ctx->rank == 0 && k < NCLASS; k++) {
         s->pick[k] = choose(s, ctx->size, ctx->ranks_per_node, cfg->cost, cfg->cost_arg, ldexp(1.0, 10 + k), 0);
         s->rsag[k] = choose(s, ctx->size, ctx->ranks_per_node, cfg->cost, cfg->cost_arg, ldexp(1.0, 10 + k), 1);
     }
-    /* rank 0's choices everywhere: every rank must create the same sub-contexts in the same order */
     COLL_MPI(MPI_Bcast(s->pick, NCLASS, MPI_INT, 0, ctx->comm));
     COLL_MPI(MPI_Bcast(s->rsag, NCLASS, MPI_INT, 0, ctx->comm));
     for (int k = 0; k < 2 * NCLASS; k++) {
