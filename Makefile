@@ -1,10 +1,7 @@
-# ddlbench — one non-recursive Makefile. Targets and variables are rows of one table
-# (harness/scripts/make_table.txt): .PHONY, the variables accepted and their checks come from it,
-# and `make help` prints it (make_help.awk fails on a row or a definition without the other). A
-# variable given on the command line or in the environment becomes a simple variable holding its
-# text (no expansion runs a $(shell ...) in it; every other environment variable too), is checked
-# (bad.KIND) and single-quoted (q) in recipes; a command-line variable without a row is refused, so
-# NODE=64 is not silently ignored.
+# ddlbench — one non-recursive Makefile. Targets and variables are rows of harness/scripts/make_table.txt
+# (.PHONY, the variables accepted, their checks; `make help` prints it). A variable given (command line,
+# environment) is kept as its text (no $(shell ...) in it runs), checked (bad.KIND) and single-quoted (q)
+# in recipes; a command-line variable without a row is refused, so NODE=64 is not silently ignored.
 ROWS      := $(shell awk '$$1 == "var" { print $$2 ":" $$3 } $$1 == "target" { print "t:" $$2 }' \
                harness/scripts/make_table.txt)
 CHECKS    := $(filter-out t:%,$(ROWS))
@@ -16,6 +13,7 @@ $(if $(filter-out $(DATA_VARS),$(CMDLINE)),$(error $(firstword $(filter-out $(DA
 $(foreach v,$(GIVEN),$(eval $(if $(filter $v,$(CMDLINE)),override) $v := $$(value $v)))
 q  = '$(subst ','\'',$1)'
 qv = $(call q,$($1))
+envs = $(foreach v,$1,$v=$(call qv,$v))
 digits := 0 1 2 3 4 5 6 7 8 9
 alnum  := $(digits) a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M \
           N O P Q R S T U V W X Y Z
@@ -25,8 +23,7 @@ space  := $(subst ,, )
 ctrl   := $(shell printf '\001 \002 \003 \004 \005 \006 \007 \010 \016 \017 \020 \021 \022 \023 \
             \024 \025 \026 \027 \030 \031 \032 \033 \034 \035 \036 \037 \177')
 without = $(if $2,$(call without,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
-# every other environment variable (a scheduler's SLURM_JOB_ID, ...) as simple text too: a value holding
-# $(shell ...) is never run; names of letters, digits and _ only (make's own MAKEFLAGS left alone)
+# every other environment variable (SLURM_JOB_ID, ...) as simple text too: no $(shell ...) in it runs
 ENV_VARS  := $(foreach v,$(filter-out $(GIVEN) MAKEFLAGS MFLAGS MAKELEVEL,$(.VARIABLES)),$               $(if $(filter environment,$(origin $v)),$v))
 $(foreach v,$(ENV_VARS),$(if $(call without,$v,$(alnum) _),,$(eval $v := $$(value $v))))
 bad.text  = $(or $(filter-out 1,$(words x$(subst $(space),x,$($1))x)),$\
@@ -46,8 +43,7 @@ exp.enum  = $(if $(filter |% %|,$2),$(subst |,,$2) or nothing,one of $(subst |,$
 bad.secs  = $(or $(filter-out 1,$(words $($1))),$(call without,$($1),$(digits)),$\
             $(filter 0%,$($1)),$(if $(shell [ $($1) -le 86400 ] 2>/dev/null && echo ok),,no))
 exp.secs  = an integer in 1..86400
-# check VAR,KIND,GOALS: text first (so no control character is echoed), then KIND (a|b: one of
-# a, b; a|: a or nothing), for GOALS only
+# check VAR,KIND,GOALS: text first (no control character is echoed), then KIND, for GOALS only
 kind  = $(if $(findstring |,$1),enum,$1)
 check = $(if $(filter $1,$(GIVEN)),$(if $(call bad.text,$1),$(error $1: expected $(exp.text)),$\
         $(if $(and $(if $(filter-out -,$3),$(filter $(subst +, ,$3),$(MAKECMDGOALS)),y),$\
@@ -66,8 +62,7 @@ BUILD   ?= build
 ARCH_FLAGS ?= -march=native
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=c11 -Wall -Wextra $(ARCH_FLAGS) -D_POSIX_C_SOURCE=200809L -MMD -MP \
-           -fvisibility=hidden
+CFLAGS  += -std=c11 -Wall -Wextra $(ARCH_FLAGS) -D_POSIX_C_SOURCE=200809L -MMD -MP -fvisibility=hidden
 OBJCOPY ?= objcopy
 SIM_BUILD ?= $(BUILD)/sim
 # recursive: with SANITIZE=1, BUILD gains /san below and the CUDA parts follow it
@@ -106,12 +101,10 @@ SIM_SRC    := $(filter-out $(HOST_BACK),$(SRC))
 LIB_COMMON := $(filter-out $(HOST_BACK) $(SIM_BACK),$(filter collectives/%,$(SRC)))
 LIBK       := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
 MAIN_SRC   := harness/cli/main.c
-# Tests: one file per module (test_cuda*: CUDA section); those of TEST_INTERNAL test library
-# internals and link its raw objects, the others link the sealed libddl.a.
+# Tests: one file per module (test_cuda*: CUDA section); TEST_INTERNAL link libddl's raw objects.
 TEST_SRC   := $(filter-out tests/test_cuda%,$(wildcard tests/test_*.c))
 TEST_INTERNAL := test_grid test_partition test_links test_rdb test_nccl_ring test_dtree
-# Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
-# collectives' private coll.h and partition.h; kernels/ see only kernels/.
+# Include paths per directory: harness/ never sees the collectives' private headers; kernels/ only kernels/.
 COLL_INC  := -Iinclude -Icollectives -Ikernels
 KERN_INC  := -Ikernels
 HARN_INC  := -Iinclude -Ikernels $(addprefix -Iharness/,cli common bench train sim calib) $(CJSON_CFLAGS)
@@ -120,22 +113,18 @@ DIR_INC    = $(HARN_INC)
 $(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
 $(BUILD)/kernels/%.o $(SIM_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
 $(BUILD)/tests/%.o: DIR_INC = $(TEST_INC)
-# The layer kernels: `omp simd` reductions (no OpenMP runtime) and GCC's dynamic vector cost model,
-# so loops of unknown length vectorise at -O2 too (GCC 12's default -O2 model leaves them scalar).
+# The layer kernels: `omp simd` reductions (no OpenMP runtime); GCC 12's -O2 leaves them scalar else.
 KERN_VEC  := -fopenmp-simd -fvect-cost-model=dynamic
 $(BUILD)/kernels/layers.o $(BUILD)/kernels/im2col.o: CFLAGS += $(KERN_VEC)
-# Provenance (results/README.md): the commit is fixed at build time (harness/common/meta.c); PAPI
-# counters (counters.c) are compiled in where pkg-config or /usr/include finds PAPI (not in sim).
+# Provenance: the commit, fixed at build time (meta.c); PAPI counters where PAPI is found (not in sim).
 DDL_COMMIT  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 PAPI_CFLAGS := $(shell pkg-config --cflags papi 2>/dev/null)
-PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || \
-                 { test -f /usr/include/papi.h && echo -lpapi; })
+PAPI_LIBS   := $(shell pkg-config --libs papi 2>/dev/null || { test -f /usr/include/papi.h && echo -lpapi; })
 ifneq ($(strip $(PAPI_LIBS)),)
 LDLIBS      += $(PAPI_LIBS)
 $(BUILD)/harness/common/counters.o: CFLAGS += -DDDL_HAVE_PAPI $(PAPI_CFLAGS)
 endif
-GIT_HEAD := $(wildcard $(shell git rev-parse --git-path HEAD \
-              --git-path "$$(git symbolic-ref -q HEAD)" 2>/dev/null))
+GIT_HEAD := $(wildcard $(shell git rev-parse --git-path HEAD --git-path "$$(git symbolic-ref -q HEAD)" 2>/dev/null))
 $(BUILD)/harness/common/meta.o $(SIM_BUILD)/harness/common/meta.o: $(GIT_HEAD)
 $(BUILD)/harness/common/meta.o: CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
 $(SIM_BUILD)/harness/common/meta.o: SIM_CFLAGS += -DDDL_COMMIT='"$(DDL_COMMIT)"'
@@ -153,9 +142,7 @@ all: $(EXE) $(LIBDDL) $(TEST_BIN)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DIR_INC) $(BLAS_CFLAGS) -c $< -o $@
-# -fvisibility=hidden everywhere; ddl.h marks the API (DDL_API) visible. The library is one partial
-# link of its objects with every hidden symbol made local (objcopy --localize-hidden), so libddl.a
-# exports ddl_* and nothing else (tests/lib_symbols.sh checks it with nm).
+# libddl.a: one partial link, every hidden symbol made local: it exports ddl_* only (tests/lib_symbols.sh)
 define seal
 	@mkdir -p $(dir $@)
 	$(LD) -r -o $@.o $^
@@ -174,15 +161,14 @@ $(addprefix $(BUILD)/tests/,$(TEST_INTERNAL)): $(BUILD)/tests/%: $(BUILD)/tests/
 $(BUILD)/tests/test_link: $(BUILD)/tests/test_link.o $(LIBDDL)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread
 test: all registry-extra
-	MPIRUN=$(call qv,MPIRUN) BUILD=$(call qv,BUILD) sh tests/run.sh
+	$(call envs,MPIRUN BUILD) sh tests/run.sh
 clean:
 	rm -rf $(call q,$(BUILD))
 help:
 	@env $(foreach v,$(DATA_VARS) EXE LIBDDL SIM_EXE CUDA_BUILD,$(call q,h_$v=$($v))) \
 	    awk -f harness/scripts/make_help.awk harness/scripts/make_table.txt Makefile
 
-# ---- Simulation build (SimGrid SMPI; smpirun runs it: tests/sim_model.sh) -----------------------
-# smpicc accepts -MMD; no -march, as no real kernel is compiled here.
+# ---- Simulation build (SimGrid SMPI; smpirun runs it): no -march, no real kernel is compiled -----
 SMPICC    ?= smpicc
 SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -MMD -MP
 SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o)
@@ -193,14 +179,12 @@ $(SIM_BUILD)/%.o: %.c
 	$(SMPICC) $(SIM_CFLAGS) $(DIR_INC) -c $< -o $@
 $(SIM_EXE): $(SIM_OBJ)
 	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
-# a standalone SMPI reproducer, built and run by its script; not in `make test` (nondeterministic)
 sim-repro: $(EXE) tests/sim/parallel_contexts.c
 	sh tests/sim/parallel_contexts.sh
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---- Registry test build (tests/registry_extra.sh): one file plus one row is an algorithm --------
-# registry.c with -DDDL_TEST_EXTRA_ALGO lists tests/extra/allreduce_star.c; both replace registry.o
-# in $(EXTRA_LIB), against which ddlbench and two tests are relinked; $(LIBDDL), $(EXE) never do.
+# registry.c with -DDDL_TEST_EXTRA_ALGO and tests/extra/allreduce_star.c replace registry.o in $(EXTRA_LIB).
 EXTRA_BUILD := $(BUILD)/extra
 EXTRA_OBJ   := $(EXTRA_BUILD)/collectives/registry.o $(EXTRA_BUILD)/tests/extra/allreduce_star.o
 EXTRA_LIB   := $(EXTRA_BUILD)/libddl.a
@@ -218,28 +202,19 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 	$(link)
 
 # ---- The main job: the scaling study (harness/scripts/sweep.sh) ----------------------------------
-# Outside a batch allocation it simulates (SMPI); inside one (SLURM_JOB_ID, LSB_JOBID, PBS_JOBID) it
-# runs the real build; BACKEND=emu runs the real build on an emulated cluster (emucluster.sh; root).
-# The sweep's defaults and limits are ddlbench's option table (harness/common/sweep_opts.c; `sh
-# harness/scripts/sweep.sh --help`): make passes only the variables given, as NODES='4' words, which
-# ddlbench takes for its options and names in its messages. Make decides only what to build: the
-# backend (mpi inside an allocation) and, under mpi, the device (the CUDA build where GPUs are).
+# Simulated (SMPI) outside a batch allocation, the real build inside one; BACKEND=emu: an emulated
+# cluster. The sweep's defaults and limits are ddlbench's (sweep.sh --help); make passes only the
+# variables given (NODES='4') and decides what to build: the backend, and under mpi the device.
 SWEEP_VARS    := NODES GPUS_PER_NODE MODELS GLOBAL_BATCH ALGOS BUCKET_MB PLATFORM PROFILE TRAIN_ARGS RATE DELAY JOBS PRECISION
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
 ifeq ($(BACKEND),mpi)
 DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
 endif
-RUN_DEPS      := $(EXE)
-ifeq ($(BACKEND)$(DEVICE),mpigpu)
-RUN_DEPS      += $(CUDA_BUILD)/ddlbench
-else ifeq ($(BACKEND),sim)
-RUN_DEPS      += $(SIM_EXE)
-endif
-# a dry run builds nothing
+# what the backend runs (the CUDA build under mpi on GPUs); a dry run builds nothing
 DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
-RUN_DEPS      := $(if $(DRY_RUN),,$(RUN_DEPS))
-# REALISM=study: the sweep again into RUN/realism with harness/sim/studies/04-09's effects (§13; held
-# equal by tests/run_outputs.sh), 5 steps (the last --steps counts) to sample the stragglers' draws
+RUN_DEPS      := $(if $(DRY_RUN),,$(EXE) $(if $(filter mpigpu,$(BACKEND)$(DEVICE)),$(CUDA_BUILD)/ddlbench,$\
+                     $(if $(filter sim,$(BACKEND)),$(SIM_EXE))))
+# REALISM=study: the sweep again into RUN/realism with harness/sim/studies/04-09's effects, 5 steps
 REALISM       ?= ideal
 REAL_TRAIN    := --cycle-ms 5 --jitter 0.2 --steps 5
 sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh BACKEND=$(call qv,BACKEND) BUILD=$(call qv,BUILD) \
@@ -258,11 +233,9 @@ run: $(RUN_DEPS)
 	    $(phase) "$$(basename $$s .sh)" sh $$s $(call qv,RUN) || exit 1; done)
 
 # ---- The PMPI interposer (interpose/, docs/DESIGN.md): any MPI program through libddl ------------
-# $(PMPI_SO) = interpose/*.c and libddl's objects again with -fPIC ($(PIC_BUILD)), one partial link
-# in which libddl's own MPI_Allreduce, MPI_Reduce_scatter_block and MPI_Allgather calls are renamed
-# PMPI_* (so they never re-enter the interposer) and its hidden symbols made local; the version
-# script exports the MPI_* entry points only. $(BUILD)/tests/pmpi_client: a plain MPI program (no
-# libddl) that tests/pmpi.sh runs under it; test_pmpi_route: the routing decision's unit test.
+# $(PMPI_SO) = interpose/*.c + libddl's objects with -fPIC, one partial link in which libddl's own MPI
+# calls are renamed PMPI_* (no re-entry) and hidden symbols made local; only MPI_* is exported.
+# pmpi_client: a plain MPI program tests/pmpi.sh runs under it.
 PMPI_SO     := $(BUILD)/libddl_mpi.so
 PIC_BUILD   := $(BUILD)/pic
 PMPI_OBJ    := $(patsubst %.c,$(PIC_BUILD)/%.o,$(wildcard interpose/*.c))
@@ -274,7 +247,7 @@ $(PIC_BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -fPIC $(DIR_INC) -c $< -o $@
 $(PIC_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
 $(PIC_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
-$(PIC_BUILD)/interpose/%.o: DIR_INC = -Iinclude
+$(PIC_BUILD)/interpose/%.o $(BUILD)/interpose/%.o: DIR_INC = -Iinclude
 $(PIC_LIB): $(patsubst %.c,$(PIC_BUILD)/%.o,$(LIB_COMMON) $(LIB_REAL) $(LIBK))
 	$(LD) -r -o $@ $^
 	$(OBJCOPY) --localize-hidden $(PMPI_RENAME) $@
@@ -285,44 +258,32 @@ $(BUILD)/tests/pmpi_client: tests/pmpi/client.c
 	$(CC) $(filter-out -MMD -MP -fvisibility=hidden,$(CFLAGS)) -o $@ $< -lm
 $(BUILD)/tests/test_pmpi_route: $(BUILD)/interpose/route.o
 $(BUILD)/tests/test_pmpi_route.o: DIR_INC = $(TEST_INC) -Iinterpose
-$(BUILD)/interpose/%.o: DIR_INC = -Iinclude
 pmpi-bench: $(PMPI_SO)
-	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/pmpi_bench.sh
+	$(call envs,BUILD MPIRUN) sh harness/scripts/pmpi_bench.sh
 
-# ---- MPICH: the library and tests also build and run with MPICH (CI runs this) -------------------
-# MPICH's progress engine spins, so on 2 shared cores only a few ranks are practical here.
+# ---- MPICH: the library and tests also build and run with MPICH (CI runs this; check_mpich.sh) ---
 MPICH_BUILD ?= $(BUILD)/mpich
 MPICH_TESTS := test_allreduce test_collectives test_api
 check-mpich:
-	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 \
-	    $(addprefix $(MPICH_BUILD)/tests/,$(MPICH_TESTS) pmpi_client) $(MPICH_BUILD)/ddlbench \
-	    $(MPICH_BUILD)/libddl_mpi.so >/dev/null
-	for t in $(MPICH_TESTS); do MPIRUN=mpirun.mpich \
-	    sh harness/scripts/mpilaunch.sh 2 $(call q,$(MPICH_BUILD))/tests/$$t || exit 1; done
-	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich PMPI_MPICH=1 sh tests/pmpi.sh
-	BUILD=$(call q,$(MPICH_BUILD)) MPIRUN=mpirun.mpich sh tests/cluster.sh
+	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/ddlbench \
+	    $(MPICH_BUILD)/libddl_mpi.so $(addprefix $(MPICH_BUILD)/tests/,$(MPICH_TESTS) pmpi_client) >/dev/null
+	sh harness/scripts/check_mpich.sh $(call qv,MPICH_BUILD) $(MPICH_TESTS)
 
 # ---- Benchmarks (docs/BENCHMARKS.md) -------------------------------------------------------------
 bench: $(EXE)
-	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh harness/scripts/bench.sh
-study: $(EXE) $(SIM_EXE)
-	sh harness/scripts/study.sh --build $(call qv,BUILD)
+	$(call envs,BUILD MPIRUN) sh harness/scripts/bench.sh
+study nccl-compare jitter: $(EXE) $(SIM_EXE)
+	sh harness/scripts/$(subst -,_,$@).sh --build $(call qv,BUILD)
 # issue 46's benchmark: the best algorithm against the NVLink bound (1 node) and the per-node NIC bound
 SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree \
     --min-bytes 256M --max-bytes 256M
 sim-bench: $(EXE) $(SIM_EXE)
 	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD) $(SIM_BENCH_FLAGS)
-nccl-compare: $(EXE) $(SIM_EXE)
-	sh harness/scripts/nccl_compare.sh --build $(call qv,BUILD)
-jitter: $(EXE) $(SIM_EXE)
-	sh harness/scripts/jitter.sh --build $(call qv,BUILD)
 fidelity: $(EXE) $(SIM_EXE)
-	MPIRUN=$(call qv,MPIRUN) sh harness/scripts/fidelity.sh --build $(call qv,BUILD) \
-	    --backend $(call qv,BACKEND) $(FIDELITY_FLAGS)
+	$(call envs,MPIRUN) sh harness/scripts/fidelity.sh --build $(call qv,BUILD) --backend $(call qv,BACKEND) \
+	    $(FIDELITY_FLAGS)
 cluster-bench: $(EXE)
-	NODES=$(call qv,NODES) GPUS_PER_NODE=$(call qv,GPUS_PER_NODE) RATE=$(call qv,RATE) \
-	    DELAY=$(call qv,DELAY) BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) \
-	    $(if $(filter MAX,$(CMDLINE)),MAX=$(call qv,MAX)) sh harness/scripts/cluster_bench.sh
+	$(call envs,NODES GPUS_PER_NODE RATE DELAY BUILD MPIRUN $(filter MAX,$(CMDLINE))) sh harness/scripts/cluster_bench.sh
 
 # ---- Results: charts and report (results/README.md) ----------------------------------------------
 RUN ?= $(if $(OUT),$(OUT),results/latest)
@@ -332,13 +293,12 @@ report:
 	BUILD=$(call qv,BUILD) sh harness/scripts/report.sh $(call qv,RUN)
 
 # ---- CUDA build (docs/GPU.md) --------------------------------------------------------------------
-# With nvcc (on PATH, else $(CUDA_HOME)/bin) and CUDA not 0, `make` also builds $(CUDA_BUILD)/ and
-# the CUDA tests. nvcc 13 targets sm_75 and newer: no P100 (sm_60) or V100 (sm_70) in CUDA_ARCH.
+# With nvcc (PATH, else $(CUDA_HOME)/bin) and CUDA not 0, `make` also builds $(CUDA_BUILD)/ and the CUDA
+# tests. nvcc 13 targets sm_75 and newer: no P100 (sm_60) or V100 (sm_70) in CUDA_ARCH.
 CUDA      ?= 1
 CUDA_HOME ?= /usr/local/cuda
 ifeq ($(origin NVCC),undefined)
-NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$\
-            $(wildcard $(CUDA_HOME)/bin/nvcc)))
+NVCC := $(if $(filter 0,$(CUDA)),,$(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc)))
 endif
 CUDA_ARCH ?= -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
              -gencode=arch=compute_90,code=compute_90
@@ -347,8 +307,7 @@ CUDA_LIB   := $(CUDA_BUILD)/libddl.a
 CUDA_TEST  := $(addprefix $(BUILD)/tests/,test_cuda test_cuda_compute test_link_cuda)
 ifneq ($(strip $(NVCC)),)
 CUDA_LIBDIR := $(or $(wildcard $(dir $(NVCC))../lib64),$(CUDA_HOME)/lib64)
-NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden \
-              -MMD -MP -Ikernels
+NVCC_FLAGS ?= $(OPT) -g -std=c++17 $(CUDA_ARCH) -Xcompiler -Wall,-Wextra,-fvisibility=hidden -MMD -MP -Ikernels
 CUDA_LIB_OBJ := $(call obj,$(filter-out $(CUDA_OUT),$(LIB_COMMON) $(LIB_REAL) $(LIBK))) \
                 $(addprefix $(CUDA_BUILD)/kernels/,devmem_cuda.o reduce_cuda.o)
 CUDA_OBJ   := $(filter-out $(call obj,$(CUDA_OUT)),$(APP_OBJ)) \
@@ -367,8 +326,7 @@ $(BUILD)/tests/test_cuda $(BUILD)/tests/test_cuda_compute: %: %.o $(CUDA_OBJ) $(
 $(BUILD)/tests/test_link_cuda: $(BUILD)/tests/test_link.o $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread $(CUDA_LIBS)
 gpu-check: $(CUDA_EXE) $(CUDA_TEST)
-	BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) \
-	    sh harness/scripts/gpu_check.sh $(call q,$(CUDA_EXE))
+	$(call envs,BUILD MPIRUN) sh harness/scripts/gpu_check.sh $(call q,$(CUDA_EXE))
 else
 gpu-check:
 	@echo "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in" \
@@ -386,26 +344,19 @@ FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c o
                 harness/train/shard_mem.c harness/train/wire.c \
                 collectives/grid.c collectives/errors.c kernels/sim_rates.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
-mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | \
-                        cut -d' ' -f2-)
+mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | cut -d' ' -f2-)
 MPI_COMPILE  := $(call mpi_flags,compile)
 MPI_LINK     := $(call mpi_flags,link)
 VALGRIND     ?= valgrind
-MEMCHECK_SUPP := $(wildcard /usr/share/openmpi/openmpi-valgrind.supp)
 $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=undefined -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(MPI_COMPILE) \
-	    $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
+	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
 fuzz: $(FUZZ_EXE)
-	@sh harness/scripts/fuzz.sh $(call qv,FUZZ_BUILD) $(call qv,FUZZ_SECONDS) \
-	    $(call q,$(CURDIR)/fuzz/corpus)
+	@sh harness/scripts/fuzz.sh $(call qv,FUZZ_BUILD) $(call qv,FUZZ_SECONDS) $(call q,$(CURDIR)/fuzz/corpus)
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg
 memcheck:
-	$(MAKE) --no-print-directory BUILD=$(BUILD)/vg ARCH_FLAGS=-march=x86-64-v3 CUDA=0 \
-	    $(BUILD)/vg/ddlbench
-	BUILD=$(call q,$(BUILD)/vg) MPIRUN=$(call qv,MPIRUN) VALGRIND=$(call qv,VALGRIND) \
-	    SUPP=$(call q,$(MEMCHECK_SUPP)) sh tests/memcheck/memcheck.sh
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/vg ARCH_FLAGS=-march=x86-64-v3 CUDA=0 $(BUILD)/vg/ddlbench
+	BUILD=$(call q,$(BUILD)/vg) $(call envs,MPIRUN VALGRIND) sh tests/memcheck/memcheck.sh
 faults: $(EXE) $(SIM_EXE)
-	for t in faults resilience; do \
-	    BUILD=$(call qv,BUILD) MPIRUN=$(call qv,MPIRUN) sh tests/$$t.sh || exit 1; done
+	for t in faults resilience; do $(call envs,BUILD MPIRUN) sh tests/$$t.sh || exit 1; done

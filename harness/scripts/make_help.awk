@@ -34,9 +34,12 @@ file == 1 && /^(target|var) / {
 }
 file == 1 && /^ +[^ ]/ && kind { text = text " " $0; next }
 file == 1 && NF { fail("neither a row nor a continuation"); next }
-file == 2 && /^[a-z][a-z-]*:([^=]|$)/ {
-    name = $0; sub(/:.*/, "", name); ruled[name] = 1
-    if (!(name in is_target)) fail("target " name " has no row in the table")
+file == 2 && /^[a-z][a-z-]*( [a-z][a-z-]*)*:([^=]|$)/ { # one rule for one or several targets
+    names = $0; sub(/:.*/, "", names); n = split(names, nm, " ")
+    for (i = 1; i <= n; i++) {
+        ruled[nm[i]] = 1
+        if (!(nm[i] in is_target)) fail("target " nm[i] " has no row in the table")
+    }
 }
 file == 2 && /^[A-Z_]+[ \t]*\?=/ {
     name = $0; sub(/[ \t]*\?=.*/, "", name)
