@@ -41,7 +41,8 @@ rows <<EOF
 -- ddlbench train --poll-us 2000000
 -- ddlbench train --bogus 1
 -- ddlbench train --compute all
--- ddlbench train --shard full ## --shard full
+-- ddlbench train -a nccl-tree --shard full ## --shard full
+-- ddlbench train --shard full --check ## --shard
 -- ddlbench train --shard zero2 ## --shard
 -- ddlbench train -a nccl-tree --shard gradients ## --shard gradients
 -- ddlbench train --shard optimizer --check ## --shard

@@ -296,6 +296,7 @@ static int forward_pass(step_full *f, double *other_s)
         size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
         int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC;
         kern_window g;
+        if (f->io.layer_hook && f->io.layer_hook(f->io.gemm_arg, l)) return -1;
         if (gemm && gemm_fwd(f, L, l, other_s)) return -1;
         if (L->kind >= MODEL_EMBED) {
             if (step_full_xf_fwd(f, L, l, other_s))
