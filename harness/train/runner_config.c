@@ -143,6 +143,9 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
         goto out;
     }
     r->buckets = trainer_buckets(t);
+    double mem[3];
+    trainer_memory(t, &mem[0], &mem[1], &mem[2]);
+    MPI_Allreduce(mem, r->mem, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (o->warmup == 0) counters_take(&(counters_totals){ 0 });
     double gemm_s = 0, *base = samples + (size_t)round * (size_t)o->steps;
     size_t n = TRAIN_SAMPLES(o);
