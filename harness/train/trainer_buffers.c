@@ -58,8 +58,9 @@ int trainer_alloc_buffers(trainer *t)
     t->params = mem->alloc_operand(t->plan.total * 4); /* only compute kernels and SGD touch these */
     t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
     int syn = !t->cfg.full; /* synthetic activations: gemm mode */
+    if (trainer_state_layout(t)) return snprintf(t->err, sizeof t->err, "out of memory"), 1;
     if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
-    else if (!trainer_state_layout(t)) t->mom = mem->alloc_operand(t->state_n * 4);
+    else t->mom = mem->alloc_operand(t->state_n * 4); /* gemm mode: plain SGD, no state */
     if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
         snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s", mem->name,
                  (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn
