@@ -111,7 +111,9 @@ int engine_post_gather(engine *e, int b, float *params)
     return 0;
 }
 
-/* Job j at max(its post, now): a reduction (counted in e->early) or a gather. 0, or ddl's code. */
+/* Job j at max(its post, now): a reduction (counted in e->early) or a gather. 0, or ddl's code. A
+ * reduction run here pays the framework's per-call cost; its contention and partial overlap are the
+ * drain's (fw_drain) and apply only to the reductions left for engine_wait_all. */
 static int run_job(engine *e, int j)
 {
     int b = e->jobs[j] >= 0 ? e->jobs[j] : -e->jobs[j] - 1, rc;
@@ -119,6 +121,7 @@ static int run_job(engine *e, int j)
     kern_compute_wait_until(e->jready[j]);
     double t0 = MPI_Wtime();
     if (e->jobs[j] >= 0) {
+        if (e->fw.call_s > 0) kern_compute_wait_until(t0 + e->fw.call_s); /* the framework's per-call cost */
         rc = shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, bk->count, e->dtype, e->sharded, e->ranks);
         if (!e->early.buckets) e->early.first_start = t0;
         e->early.buckets++, e->base++;
