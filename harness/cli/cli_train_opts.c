@@ -46,7 +46,8 @@ static const opt_row rows[] = {
               "reduce-scattered, the update on this rank's blocks (its shard of the velocities),\n"
               "the parameters allgathered after it; full (ZeRO-3 / FSDP): not after the update\n"
               "but before each use, forward and again backward, a bucket prefetched ahead\n"
-              "(trainer_shard.c; host buffers, algorithms with reduce-scatter and allgather)" },
+              "(trainer_shard.c; host buffers, algorithms with reduce-scatter and allgather);\n"
+              "a '#' line under each row gives the bytes a rank allocated" },
     { .name = "--grid", .type = OPT_STRING, .min = 1, .unit = "G", .off = offsetof(train_opts, grid),
       .expect = "a grid like 4x16x4 (product = ranks)",
       .help = "ddl grid (e.g. 4x16x4), with -a ddl; takes precedence over DDL_GRID" },
