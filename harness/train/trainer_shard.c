@@ -23,7 +23,7 @@
 
 static int sharded(const trainer *t) { return t->cfg.shard != SHARD_NONE && t->size > 1; }
 
-/* Bucket b's block c and remainder start (relative to the bucket). */
+/* Bucket b's block: count / ranks elements (its remainder, count − ranks · block, is every rank's). */
 static size_t block(const trainer *t, int b) { return t->plan.buckets[b].count / (size_t)t->size; }
 
 int trainer_state_layout(trainer *t)
