@@ -58,6 +58,26 @@ int main(void)
     perf_layer_make(2000, 500, 0, &p, 1, &fused);
     perf_layer(m, conv + 1, 1, &fused, &g3, &b3);
     CHECK(b3 == 0, "--compute gemm: no memory-bound kernels");
+    { /* batch norm apart (fused 2): its bytes stay, the ReLU joins it, im2col vanishes; held on chip (3):
+       * 2 of its 3 forward passes, 3 of its 5 backward */
+        double k[MODEL_MEM_KINDS] = { 0 }, fb, bb, fh, bh, cg, cb;
+        p.fused = PROFILE_BN_APART;
+        perf_layer_make(2000, 500, 1, &p, 1, &fused);
+        perf_layer(m, conv + 1, 0, &fused, &g3, &fb);
+        perf_layer(m, conv + 1, 1, &fused, &g3, &bb);
+        model_mem_bytes_kinds(m, conv + 1, MODEL_FWD, k);
+        CHECK(k[MODEL_MEM_BN] > 0 && k[MODEL_MEM_RELU] > 0 && fabs(fb - k[MODEL_MEM_BN] / 2 / 500e9) <= 1e-12 * fb,
+              "bn apart: the batch norm's bytes at fp16 and no ReLU pass: %g vs %g s", fb, k[MODEL_MEM_BN] / 1e12);
+        perf_layer(m, conv, 0, &fused, &cg, &cb);
+        CHECK(cg > 0 && cb == 0, "bn apart: the conv's GEMM, no im2col (%g s)", cb);
+        p.fused = PROFILE_BN_HELD;
+        perf_layer_make(2000, 500, 1, &p, 1, &fused);
+        perf_layer(m, conv + 1, 0, &fused, &g3, &fh);
+        perf_layer(m, conv + 1, 1, &fused, &g3, &bh);
+        CHECK(fabs(fh - fb * 2 / 3) <= 1e-12 * fb && fabs(bh - bb * 3 / 5) <= 1e-12 * bb,
+              "bn held: 2/3 of the forward bytes (%g of %g), 3/5 of the backward (%g of %g)", fh, fb, bh, bb);
+        p.fused = 1;
+    }
     model_free(m);
 
     /* kernel costs and tiles: a small batch runs slower per image, the linear model does not */

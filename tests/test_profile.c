@@ -66,7 +66,7 @@ int main(void)
           "more than 8" },
         { GOOD "precision = fp64\n", "expected fp32, fp16 or bf16" },
         { GOOD "precision = fp16\nprecision = bf16\n", "\"precision\" given twice" },
-        { GOOD "fused = 2\n", "whole number in 0..1" },
+        { GOOD "fused = 4\n", "whole number in 0..3" },
         { GOOD "graphs = 0.5\n", "whole number in 0..1" },
         { GOOD "kernel_us = -1\n", "in 0..1e+06" },
         { GOOD "sms = 132.5\ngemm_tile = 128\n", "whole number in 1..1e+06" },

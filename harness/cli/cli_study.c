@@ -167,9 +167,11 @@ int cli_study_main(int argc, char **argv)
         printf("# %s\n", study_verdict_of(&o, k, lo, hi, v, sizeof v));
         for (int i = 0; figs[k].global_batch && i < n[k]; i++) { /* strong scaling: where the points go */
             double cp, ep;
+            char cn[96];
             study_points_lost(&figs[k], &c[k][i], &cp, &ep);
             printf("# points lost, %s overlap %s: %.1f compute at %d a GPU (vs %d), %.1f exposed communication\n",
-                   c[k][i].platform, c[k][i].overlap ? "on" : "off", cp, c[k][i].batch, figs[k].base_batch, ep);
+                   study_corner_name(&c[k][i], cn, sizeof cn), c[k][i].overlap ? "on" : "off", cp, c[k][i].batch,
+                   figs[k].base_batch, ep);
         }
         if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */
             study_ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);

@@ -36,12 +36,13 @@ void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig
             "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) | "
             "partial overlap cost (points) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             fig->baseline, study_scale(&o->run, fig), fig->baseline);
+    char cn[96];
     for (int i = 0; i < n; i++)
         fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f | %.1f |\n"
                       : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f %5.1f %5.1f %5.1f\n",
-                c[i].platform, c[i].overlap ? "on" : "off", c[i].batch, c[i].full.allreduces, c[i].base.step_s * 1e3,
-                c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1, c[i].share[0], c[i].share[1],
-                c[i].share[2]);
+                study_corner_name(&c[i], cn, sizeof cn), c[i].overlap ? "on" : "off", c[i].batch, c[i].full.allreduces,
+                c[i].base.step_s * 1e3, c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1,
+                c[i].share[0], c[i].share[1], c[i].share[2]);
 }
 
 /* "effects: Horovod's cycles of 5 ms (fused up to 64 MiB); stragglers 0.2% (source)" or "effects: none (ideal)" */

@@ -27,7 +27,7 @@ static const key_row keys[] = {
     { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX, 0, 0 },
     { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 0, 0 },
     { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1, 0 },
-    { "fused", offsetof(profile, fused), 0, 1, 1, 1 },
+    { "fused", offsetof(profile, fused), 0, PROFILE_FUSED_MAX, 1, 1 },
     { "graphs", offsetof(profile, graphs), 0, 1, 1, 1 },
     { "kernel_us", offsetof(profile, kernel_us), 0, 1e6, 1, 0 },
     { "graph_kernel_us", offsetof(profile, graph_kernel_us), 0, 1e6, 1, 0 },
@@ -99,6 +99,14 @@ const char *profile_precision_name(int precision)
 double profile_gemm_gflops(const profile *pr)
 {
     return pr->precision == PROFILE_FP32 ? pr->gemm_gflops_fp32 : pr->gemm_gflops_fp16;
+}
+
+const char *profile_fused_name(const profile *pr)
+{
+    return pr->fused >= PROFILE_BN_HELD    ? "bn+relu kernels apart, held on chip"
+           : pr->fused >= PROFILE_BN_APART ? "bn+relu kernels apart"
+           : pr->fused > 0                 ? "conv+bn+relu fused"
+                                           : "unfused";
 }
 
 double profile_kernel_s(const profile *pr) { return (pr->graphs > 0 ? pr->graph_kernel_us : pr->kernel_us) * 1e-6; }
@@ -263,7 +271,7 @@ int profile_write(const char *path, const profile *pr, const char *header, char 
             pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte, pr->mem_gbps);
     if (pr->sgd_gbps > 0) fprintf(f.f, "sgd_gbps = %.6g\n", pr->sgd_gbps);
     if (pr->precision != PROFILE_FP32) fprintf(f.f, "precision = %s\n", profile_precision_name(pr->precision));
-    if (pr->fused > 0) fprintf(f.f, "fused = 1\n");
+    if (pr->fused > 0) fprintf(f.f, "fused = %.0f\n", pr->fused);
     if (pr->graphs > 0) fprintf(f.f, "graphs = 1\n");
     if (pr->kernel_us > 0) fprintf(f.f, "kernel_us = %.6g\n", pr->kernel_us);
     if (pr->graph_kernel_us > 0) fprintf(f.f, "graph_kernel_us = %.6g\n", pr->graph_kernel_us);

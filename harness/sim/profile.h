@@ -39,13 +39,24 @@ typedef struct profile {
     double reduce_ns[PROFILE_REDUCE_POINTS];        /* ns per byte at each size */
     double sgd_gbps;            /* optional: SGD's own rate, 1e9 B/s (0 = mem_gbps; profile_sgd_gbps) */
     int precision;              /* optional: PROFILE_FP32 (default), PROFILE_FP16, PROFILE_BF16 */
-    double fused, graphs;       /* optional: 0 or 1 (whole numbers, checked) */
+    double fused;               /* optional: PROFILE_UNFUSED (0), PROFILE_FUSED (1) or PROFILE_BN_APART (2) */
+    double graphs;              /* optional: 0 or 1 (whole numbers, checked) */
     double kernel_us;           /* optional: each kernel's fixed cost, us (0: none) */
     double graph_kernel_us;     /* optional: the same under a CUDA graph (with graphs = 1) */
     double sms, gemm_tile;      /* optional: SMs and tile edge, whole numbers (sms 0: no tile model) */
 } profile;
 
 enum { PROFILE_FP32, PROFILE_FP16, PROFILE_BF16 };
+/* fused: 0 every layer's memory-bound kernels apart; 1 convolution + batch norm + ReLU one kernel (cuDNN's
+ * NormConv fusion: batch norm, ReLU and im2col vanish); 2 convolutions implicit (no im2col) and batch norm +
+ * ReLU (+ the residual add) one kernel of their own per layer, its bytes at the memory rate (MXNet's
+ * --fuse-bn-relu / --fuse-bn-add-relu without NormConv: MLPerf's resnet-v1b-fl network), x read twice
+ * forward, x and dy twice backward (kernels/layers.h); 3 the same with the activations held on chip
+ * between the statistics and the normalisation (persistent NHWC kernels, NVIDIA/apex
+ * apex/contrib/csrc/groupbn): each tensor read once, 2 passes forward, 3 backward. */
+enum { PROFILE_UNFUSED, PROFILE_FUSED, PROFILE_BN_APART, PROFILE_BN_HELD, PROFILE_FUSED_MAX = PROFILE_BN_HELD };
+/* "unfused", "conv+bn+relu fused", "bn+relu kernels apart", "bn+relu kernels apart, held on chip". */
+const char *profile_fused_name(const profile *pr);
 /* "fp32", "fp16", "bf16". */
 const char *profile_precision_name(int precision);
 /* The GEMM rate of the profile's precision, 1e9 flop/s: gemm_gflops_fp16 for fp16 and bf16. */

@@ -95,9 +95,9 @@ static double per_gpu_eff(double t_base, int bbase, double t_full, int bfull)
 }
 
 /* Corner c (its base and full steps, eff) without each effect that is on: the points that effect costs.
- * mb: the baseline run's network (m's own under weak scaling). */
-static int effect_shares(const study_setup *s, const profile *pr, const model *m, const model *mb, const figure *fig,
-                         int bbase, corner *c, char *err, size_t errlen)
+ * mb: the baseline run's network (m's own under weak scaling); pf: the scaled run's profile. */
+static int effect_shares(const study_setup *s, const profile *pr, const profile *pf, const model *m, const model *mb,
+                         const figure *fig, int bbase, corner *c, char *err, size_t errlen)
 {
     for (int e = 0; e < STUDY_EFFECTS; e++) {
         step_prediction b0, f0;
@@ -105,7 +105,7 @@ static int effect_shares(const study_setup *s, const profile *pr, const model *m
         if (!(study_effects_on(fig, c->overlap) & (1 << e))) continue;
         if (study_step_on(s, pr, mb, fig, c->platform, fig->baseline, c->overlap, EFFECTS_ALL & ~(1 << e), &b0, err,
                           errlen) ||
-            study_step_on(s, pr, m, fig, c->platform, study_scale(s, fig), c->overlap, EFFECTS_ALL & ~(1 << e), &f0,
+            study_step_on(s, pf, m, fig, c->platform, study_scale(s, fig), c->overlap, EFFECTS_ALL & ~(1 << e), &f0,
                           err, errlen))
             return 2;
         c->share[e] = per_gpu_eff(b0.step_s, bbase, f0.step_s, c->batch) - c->eff;
@@ -135,6 +135,7 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
     profile scaled = *base, *pr = &scaled;
     scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
     scaled.gemm_gflops_fp16 *= kscale, scaled.kernel_us /= kscale, scaled.graph_kernel_us /= kscale; /* amp */
+    int nf = fig->nfused && perf_layer_shaped(pr) ? fig->nfused : 1;
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL, *mb = NULL;
         int bfull, bbase;
@@ -145,20 +146,23 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
             return snprintf(err, errlen, "%s: %s", fig->name, why), -1;
         }
         const model *base_m = mb ? mb : m; /* the baseline run's network: its own batch under strong scaling */
-        for (int p = 0; p < fig->nplatforms; p++)
+        for (int a = 0; a < fig->nplatforms * nf; a++)
             for (int k = 0; k < fig->noverlaps; k++, n++) {
                 step_prediction one;
                 int ov = fig->overlaps[k];
-                const char *pf = fig->platforms[p];
+                const char *pf = fig->platforms[a / nf];
+                profile at_scale = scaled; /* the scaled run's network where its config differs from the baseline's */
+                c[n].fused = fig->nfused && perf_layer_shaped(pr) ? fig->fused_alts[a % nf] : -1;
+                if (c[n].fused >= 0) at_scale.fused = c[n].fused;
                 c[n].platform = pf, c[n].overlap = ov, c[n].batch = bfull;
                 if (study_step_on(s, pr, base_m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why,
                                   sizeof why) ||
-                    study_step_on(s, pr, m, fig, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
+                    study_step_on(s, &at_scale, m, fig, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
                                   sizeof why) ||
                     study_step_on(s, pr, base_m, fig, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why) ||
                     (c[n].eff = per_gpu_eff(c[n].base.step_s, bbase, c[n].full.step_s, bfull),
                      c[n].eff1 = per_gpu_eff(one.step_s, bbase, c[n].full.step_s, bfull),
-                     effect_shares(s, pr, m, base_m, fig, bbase, &c[n], why, sizeof why))) {
+                     effect_shares(s, pr, &at_scale, m, base_m, fig, bbase, &c[n], why, sizeof why))) {
                     snprintf(err, errlen, "%s: %s", fig->label, why);
                     model_free(m), model_free(mb);
                     return -1;
@@ -175,6 +179,14 @@ void study_points_lost(const figure *fig, const corner *c, double *compute, doub
     double no_exp = per_gpu_eff(c->base.step_s - c->base.exposed_s, bb, c->full.step_s - c->full.exposed_s, c->batch);
     *comm = no_exp - c->eff;
     *compute = 100 - no_exp;
+}
+
+const char *study_corner_name(const corner *c, char *buf, size_t len)
+{
+    static const char *const net[] = { "unfused", "fused", "bn-apart", "bn-held" };
+    if (c->fused < 0 || c->fused > PROFILE_FUSED_MAX) snprintf(buf, len, "%s", c->platform);
+    else snprintf(buf, len, "%s/%s", c->platform, net[c->fused]);
+    return buf;
 }
 
 void study_band(const corner *c, int n, double *lo, double *hi)
