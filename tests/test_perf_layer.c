@@ -76,7 +76,11 @@ int main(void)
         perf_layer(m, conv + 1, 1, &fused, &g3, &bh);
         CHECK(fabs(fh - fb * 2 / 3) <= 1e-12 * fb && fabs(bh - bb * 3 / 5) <= 1e-12 * bb,
               "bn held: 2/3 of the forward bytes (%g of %g), 3/5 of the backward (%g of %g)", fh, fb, bh, bb);
-        p.fused = 1;
+        p.bn_gbps = 250; /* its kernels at half the memory rate: their bytes count twice */
+        perf_layer_make(2000, 500, 1, &p, 1, &fused);
+        perf_layer(m, conv + 1, 0, &fused, &g3, &fb);
+        CHECK(fabs(fb - 2 * fh) <= 1e-12 * fh, "bn_gbps: batch norm kernels at their own rate (%g, %g)", fb, fh);
+        p.fused = 1, p.bn_gbps = 0;
     }
     model_free(m);
 

@@ -155,7 +155,7 @@ int main(void)
         char path[] = "/tmp/test_profile_XXXXXX";
         int fd = mkstemp(path);
         profile w = { 123.5, 247, 0.0125, 4321.5, 3, { 65536, 1 << 20, 1000 }, { 0.1, 0.2, 0.3 }, 0,
-                      PROFILE_FP32, 0, 0, 0, 0, 0, 0 },
+                      PROFILE_FP32, 0, 0, 0, 0, 0, 0, 0 },
                 r;
         CHECK(fd >= 0, "mkstemp");
         if (fd >= 0) close(fd);

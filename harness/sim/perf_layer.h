@@ -29,6 +29,7 @@ typedef struct layer_price {
                          layer; PROFILE_BN_HELD: that kernel reading each tensor once */
     double act;       /* activation bytes per float32 byte: 1 (fp32) or 0.5 (fp16, bf16) */
     double scale;     /* every layer's time (and SGD's) x scale: --images-per-s; 1 = none */
+    double bn_x;      /* batch norm's bytes x bn_x: their kernels at the profile's bn_gbps (1: mem_gbps) */
 } layer_price;
 
 /* The pricer of rates gemm_gflops (1e9 flop/s) and mem_gbps (1e9 B/s), with the compute-model keys of

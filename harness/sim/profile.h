@@ -44,6 +44,8 @@ typedef struct profile {
     double kernel_us;           /* optional: each kernel's fixed cost, us (0: none) */
     double graph_kernel_us;     /* optional: the same under a CUDA graph (with graphs = 1) */
     double sms, gemm_tile;      /* optional: SMs and tile edge, whole numbers (sms 0: no tile model) */
+    double bn_gbps;             /* not a file key: the rate of batch-norm kernels apart (fused 2, 3), 1e9 B/s,
+                                   where a study's pin did not measure them (study.c; 0: mem_gbps) */
 } profile;
 
 enum { PROFILE_FP32, PROFILE_FP16, PROFILE_BF16 };

@@ -153,7 +153,8 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
                 const char *pf = fig->platforms[a / nf];
                 profile at_scale = scaled; /* the scaled run's network where its config differs from the baseline's */
                 c[n].fused = fig->nfused && perf_layer_shaped(pr) ? fig->fused_alts[a % nf] : -1;
-                if (c[n].fused >= 0) at_scale.fused = c[n].fused;
+                if (c[n].fused >= 0) /* its batch-norm kernels, which the pinned 1-node run never ran: unscaled */
+                    at_scale.fused = c[n].fused, at_scale.bn_gbps = base->mem_gbps;
                 c[n].platform = pf, c[n].overlap = ov, c[n].batch = bfull;
                 if (study_step_on(s, pr, base_m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why,
                                   sizeof why) ||
