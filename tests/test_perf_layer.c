@@ -58,9 +58,9 @@ int main(void)
     perf_layer_make(2000, 500, 0, &p, 1, &fused);
     perf_layer(m, conv + 1, 1, &fused, &g3, &b3);
     CHECK(b3 == 0, "--compute gemm: no memory-bound kernels");
-    { /* batch norm apart (fused 2): its bytes stay, the ReLU joins it, im2col vanishes; held on chip (3):
-       * 2 of its 3 forward passes, 3 of its 5 backward */
-        double k[MODEL_MEM_KINDS] = { 0 }, fb, bb, fh, bh, cg, cb;
+    { /* batch norm apart (fused 2): its bytes stay, the ReLU joins it, im2col vanishes; bn_held: 2 of its 3
+       * forward passes, 3 of its 5 backward; NormConv (3): forward as fused, backward as apart */
+        double k[MODEL_MEM_KINDS] = { 0 }, fb, bb, fh, bh, cg, cb, nf, nb;
         p.fused = PROFILE_BN_APART;
         perf_layer_make(2000, 500, 1, &p, 1, &fused);
         perf_layer(m, conv + 1, 0, &fused, &g3, &fb);
@@ -70,17 +70,19 @@ int main(void)
               "bn apart: the batch norm's bytes at fp16 and no ReLU pass: %g vs %g s", fb, k[MODEL_MEM_BN] / 1e12);
         perf_layer(m, conv, 0, &fused, &cg, &cb);
         CHECK(cg > 0 && cb == 0, "bn apart: the conv's GEMM, no im2col (%g s)", cb);
-        p.fused = PROFILE_BN_HELD;
+        p.bn_held = 1;
         perf_layer_make(2000, 500, 1, &p, 1, &fused);
         perf_layer(m, conv + 1, 0, &fused, &g3, &fh);
         perf_layer(m, conv + 1, 1, &fused, &g3, &bh);
         CHECK(fabs(fh - fb * 2 / 3) <= 1e-12 * fb && fabs(bh - bb * 3 / 5) <= 1e-12 * bb,
               "bn held: 2/3 of the forward bytes (%g of %g), 3/5 of the backward (%g of %g)", fh, fb, bh, bb);
-        p.bn_gbps = 250; /* its kernels at half the memory rate: their bytes count twice */
+        p.fused = PROFILE_NORMCONV, p.bn_held = 0;
         perf_layer_make(2000, 500, 1, &p, 1, &fused);
-        perf_layer(m, conv + 1, 0, &fused, &g3, &fb);
-        CHECK(fabs(fb - 2 * fh) <= 1e-12 * fh, "bn_gbps: batch norm kernels at their own rate (%g, %g)", fb, fh);
-        p.fused = 1, p.bn_gbps = 0;
+        perf_layer(m, conv + 1, 0, &fused, &g3, &nf);
+        perf_layer(m, conv + 1, 1, &fused, &g3, &nb);
+        CHECK(nf == 0 && nb == bb, "normconv: no batch norm pass forward, the whole one backward (%g, %g of %g)", nf,
+              nb, bb);
+        p.fused = 1;
     }
     model_free(m);
 

@@ -124,29 +124,34 @@ int main(void)
     } else CHECK(0, "strong-scaling steps: %s %s", err, merr);
     model_free(m16), model_free(m64);
 
-    { /* fused_at_scale 2|3 on a profile with the compute model: two corners per platform and overlap, the scaled
-       * run's batch norm apart (dearer than the baseline's fused network), held on chip between the two; on a
-       * profile without the compute model the key changes nothing */
+    { /* on a profile with the compute model: fused_at_scale 2, the scaled run's batch norm apart, dearer than
+       * the baseline's NormConv; bn_held 0|1 a corner each, held the cheaper; on a profile without the compute
+       * model both keys change nothing */
         profile amp;
         corner ca[MAX_CORNERS];
-        snprintf(text, sizeof text, "%sfused_at_scale = 2|3\n", strong);
-        CHECK(profile_load("h100-amp", &amp, err, sizeof err) == 0 &&
-                  study_file_parse(text, strlen(text), "tf", &fig, err, sizeof err) == 0, "h100-amp, 2|3: %s", err);
+        snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
+        CHECK(profile_load("h100-amp", &amp, err, sizeof err) == 0 && amp.fused == PROFILE_NORMCONV &&
+                  study_file_parse(text, strlen(text), "tf", &fig, err, sizeof err) == 0, "h100-amp, 2, 0|1: %s", err);
         int na = study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err);
-        CHECK(na == 2 && ca[0].fused == PROFILE_BN_APART && ca[1].fused == PROFILE_BN_HELD &&
-                  ca[0].eff < ca[1].eff, "two networks: apart %g%% < held %g%% (%d corners; %s)",
-              na == 2 ? ca[0].eff : -1, na == 2 ? ca[1].eff : -1, na, err);
-        CHECK(study_file_parse(strong, strlen(strong), "tn", &fig, err, sizeof err) == 0 &&
-                  study_run_figure(&s, &amp, 1, &fig, c, err, sizeof err) == 1 && c[0].fused == -1 && na == 2 &&
-                  c[0].eff > ca[1].eff && fabs(c[0].base.step_s - ca[0].base.step_s) < 1e-15,
-              "the baseline's network the profile's (fused) in both, the scaled run's dearer apart: %g%%", c[0].eff);
+        CHECK(na == 2 && ca[0].held == 0 && ca[1].held == 1 && ca[1].base.step_s < ca[0].base.step_s &&
+                  ca[1].full.compute_s < ca[0].full.compute_s, "held: both runs' compute cheaper than read twice "
+              "(%g vs %g s at scale; %d corners; %s)", na == 2 ? ca[1].full.compute_s : -1,
+              na == 2 ? ca[0].full.compute_s : -1, na, err);
+        snprintf(text, sizeof text, "%sbn_held = 0|1\n", strong);
+        CHECK(study_file_parse(text, strlen(text), "tn", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, c, err, sizeof err) == 2 && na == 2 &&
+                  c[0].full.compute_s < ca[0].full.compute_s && c[1].full.compute_s < ca[1].full.compute_s &&
+                  fabs(c[0].base.step_s - ca[0].base.step_s) < 1e-15,
+              "the same baselines; the scaled run dearer with its batch norm apart: %g < %g s", c[0].full.compute_s,
+              ca[0].full.compute_s);
         char nm[96];
         CHECK(!strcmp(study_corner_name(&ca[1], nm, sizeof nm), "minsky2017-1port/bn-held") &&
-                  !strcmp(study_corner_name(&c[0], nm, sizeof nm), "minsky2017-1port"), "corner names: %s", nm);
-        snprintf(text, sizeof text, "%sfused_at_scale = 2|3\n", strong);
+                  !strcmp(study_corner_name(&ca[0], nm, sizeof nm), "minsky2017-1port/bn-reread"), "names: %s", nm);
+        snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
-                  study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].fused == -1,
-              "p100 (no compute model): one corner, the key ignored (%s)", err);
+                  study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&
+                  !strcmp(study_corner_name(&c[0], nm, sizeof nm), "minsky2017-1port"),
+              "p100 (no compute model): one corner, the keys ignored (%s)", err);
     }
     s.gpus = 512;
     CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && strstr(err, "below the 512 GPUs"),

@@ -99,18 +99,20 @@ int main(void)
         { GOOD "optimizer = adamw\n", ":11: optimizer: expected sgd, adam or lamb, got \"adamw\"" },
         { GOOD "shard = zero1\n", ":11: shard: expected none, optimizer, gradients or full, got \"zero1\"" },
         { GOOD "shard = full\nshard = none\n", ":12: key \"shard\" given twice" },
-        { GOOD "fused_at_scale = 4\n", ":11: fused_at_scale: expected one or two (a|b) whole numbers 0..3" },
-        { GOOD "fused_at_scale = 2|2\n", ":11: fused_at_scale: expected one or two (a|b) whole numbers 0..3" },
-        { GOOD "fused_at_scale = bn\n", ":11: fused_at_scale: expected one or two (a|b) whole numbers 0..3" },
+        { GOOD "fused_at_scale = 4\n", ":11: fused_at_scale: expected a whole number 1..3, got \"4\"" },
+        { GOOD "fused_at_scale = 2|3\n", ":11: fused_at_scale: expected a whole number 1..3" },
+        { GOOD "bn_held = 1|1\n", ":11: bn_held: expected 0, 1 or 0|1 (profile.h's bn_held), got \"1|1\"" },
+        { GOOD "bn_held = yes\n", ":11: bn_held: expected 0, 1 or 0|1" },
     };
     CHECK(parse(NOBATCH "global_batch = 3200\n", &e, err, sizeof err) == 0 && e.batch == 50 && e.nbatches == 1 &&
               e.batches[0] == 50 && e.base_batch == 400 && e.baseline_global_batch == 3200,
           "strong scaling: 3200 over 64 GPUs is 50 each, over the 8 of the baseline 400: %s", err);
     CHECK(parse(NOBATCH "global_batch = 20480\nbaseline_global_batch = 3200\n", &e, err, sizeof err) == 0 &&
               e.batch == 320 && e.base_batch == 400, "the baseline run's own global batch: %s", err);
-    CHECK(parse(GOOD "fused_at_scale = 2|3\n", &e, err, sizeof err) == 0 && e.nfused == 2 && e.fused_alts[0] == 2 &&
-              e.fused_alts[1] == 3 && parse(GOOD, &e, err, sizeof err) == 0 && e.nfused == 0,
-          "fused_at_scale 2|3: two networks of the scaled run, none by default (%s)", err);
+    CHECK(parse(GOOD "fused_at_scale = 2\nbn_held = 1|0\n", &e, err, sizeof err) == 0 && e.fused_at_scale == 2 &&
+              e.nheld == 2 && e.held_alts[0] == 1 && e.held_alts[1] == 0 && parse(GOOD, &e, err, sizeof err) == 0 &&
+              e.nheld == 0 && e.fused_at_scale == 0,
+          "fused_at_scale 2, bn_held 1|0; neither by default (%s)", err);
     CHECK(parse(GOOD "grad_dtype = fp16\n", &e, err, sizeof err) == 0 && e.grad_bytes == 2 &&
               parse(GOOD, &e, err, sizeof err) == 0 && e.grad_bytes == 0, "grad_dtype fp16: 2 bytes (%s)", err);
     CHECK(parse(GOOD "optimizer = lamb\nshard = optimizer\n", &e, err, sizeof err) == 0 && e.optim == OPTIM_LAMB &&

@@ -23,13 +23,12 @@ void perf_layer_make(double gemm_gflops, double mem_gbps, int full, const profil
     *lp = (layer_price){ .k = { .flops = gemm_gflops * 1e9, .bytes = mem_gbps * 1e9, .elem = half ? 2 : 4 },
                          .full = full,
                          .act = half ? 0.5 : 1,
-                         .scale = scale > 0 ? scale : 1,
-                         .bn_x = 1 };
+                         .scale = scale > 0 ? scale : 1 };
     if (!shape) return;
-    if (shape->bn_gbps > 0 && mem_gbps > 0) lp->bn_x = mem_gbps / shape->bn_gbps;
     lp->k.sms = whole(shape->sms), lp->k.tile = whole(shape->gemm_tile);
     lp->k.kernel_s = profile_kernel_s(shape);
     lp->fused = shape->fused > PROFILE_FUSED_MAX ? PROFILE_FUSED_MAX : shape->fused > 0 ? (int)shape->fused : 0;
+    lp->bn_held = shape->bn_held > 0;
 }
 
 static double gemm(const layer_price *lp, const model_layer *L, int g)
@@ -50,11 +49,12 @@ static double mem(const model *m, int l, int backward, const layer_price *lp)
     double k[MODEL_MEM_KINDS], bytes = 0;
     int kernels = 0;
     model_mem_bytes_kinds(m, l, backward ? 1 : MODEL_FWD, k);
-    if (lp->fused == PROFILE_FUSED) k[MODEL_MEM_BN] = k[MODEL_MEM_RELU] = k[MODEL_MEM_IM2COL] = 0;
-    if (lp->fused >= PROFILE_BN_APART) /* implicit GEMM; ReLU inside the batch norm's kernel */
+    if (lp->fused == PROFILE_FUSED || (lp->fused == PROFILE_NORMCONV && !backward))
+        k[MODEL_MEM_BN] = k[MODEL_MEM_RELU] = k[MODEL_MEM_IM2COL] = 0;
+    if (lp->fused >= PROFILE_BN_APART) { /* implicit GEMM; the ReLU inside the batch norm's kernel */
         k[MODEL_MEM_IM2COL] = 0, k[MODEL_MEM_RELU] = k[MODEL_MEM_BN] > 0 ? 0 : k[MODEL_MEM_RELU];
-    if (lp->fused == PROFILE_BN_HELD) k[MODEL_MEM_BN] *= backward ? 3.0 / 5 : 2.0 / 3; /* each tensor read once */
-    k[MODEL_MEM_BN] *= lp->bn_x;
+        if (lp->bn_held) k[MODEL_MEM_BN] *= backward ? 3.0 / 5 : 2.0 / 3; /* each tensor read once */
+    }
     for (int j = 0; j < MODEL_MEM_KINDS; j++) bytes += k[j], kernels += k[j] > 0;
     return kern_price_mem(&lp->k, bytes * lp->act, lp->k.kernel_s > 0 ? kernels : 0);
 }

@@ -24,12 +24,10 @@
 typedef struct layer_price {
     kern_price k;     /* rates, tile model, kernel cost */
     int full;         /* --compute full: the layer's memory-bound kernels too */
-    int fused;        /* profile.h's PROFILE_FUSED: batch norm, ReLU, im2col/col2im vanish (fused into the
-                         convolutions); PROFILE_BN_APART: im2col vanishes, batch norm + ReLU one kernel per
-                         layer; PROFILE_BN_HELD: that kernel reading each tensor once */
+    int fused;        /* profile.h's fused: PROFILE_UNFUSED .. PROFILE_NORMCONV */
+    int bn_held;      /* batch-norm kernels of their own read each tensor once (profile.h's bn_held) */
     double act;       /* activation bytes per float32 byte: 1 (fp32) or 0.5 (fp16, bf16) */
     double scale;     /* every layer's time (and SGD's) x scale: --images-per-s; 1 = none */
-    double bn_x;      /* batch norm's bytes x bn_x: their kernels at the profile's bn_gbps (1: mem_gbps) */
 } layer_price;
 
 /* The pricer of rates gemm_gflops (1e9 flop/s) and mem_gbps (1e9 B/s), with the compute-model keys of

@@ -29,6 +29,7 @@ static const key_row keys[] = {
     { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1, 0 },
     { "fused", offsetof(profile, fused), 0, PROFILE_FUSED_MAX, 1, 1 },
     { "graphs", offsetof(profile, graphs), 0, 1, 1, 1 },
+    { "bn_held", offsetof(profile, bn_held), 0, 1, 1, 1 },
     { "kernel_us", offsetof(profile, kernel_us), 0, 1e6, 1, 0 },
     { "graph_kernel_us", offsetof(profile, graph_kernel_us), 0, 1e6, 1, 0 },
     { "sms", offsetof(profile, sms), 1, 1e6, 1, 1 },
@@ -103,10 +104,12 @@ double profile_gemm_gflops(const profile *pr)
 
 const char *profile_fused_name(const profile *pr)
 {
-    return pr->fused >= PROFILE_BN_HELD    ? "bn+relu kernels apart, held on chip"
-           : pr->fused >= PROFILE_BN_APART ? "bn+relu kernels apart"
-           : pr->fused > 0                 ? "conv+bn+relu fused"
-                                           : "unfused";
+    static const char *const name[2][PROFILE_FUSED_MAX + 1] = {
+        { "unfused", "conv+bn+relu fused", "bn+relu kernels apart", "normconv (bn backward apart)" },
+        { "unfused", "conv+bn+relu fused", "bn+relu kernels apart, held", "normconv (bn backward apart, held)" }
+    };
+    int f = pr->fused > PROFILE_FUSED_MAX ? PROFILE_FUSED_MAX : pr->fused > 0 ? (int)pr->fused : 0;
+    return name[pr->bn_held > 0][f];
 }
 
 double profile_kernel_s(const profile *pr) { return (pr->graphs > 0 ? pr->graph_kernel_us : pr->kernel_us) * 1e-6; }
@@ -146,7 +149,7 @@ static int parse_pair(const char *key, char *val, const char *name, int lineno, 
         snprintf(err, errlen,
                  "%s:%d: unknown key \"%.63s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
                  "reduce_ns_per_byte, mem_gbps, sgd_gbps, reduce_ns_per_byte_at_SIZE, precision, fused, graphs, "
-                 "kernel_us, graph_kernel_us, sms or gemm_tile)",
+                 "bn_held, kernel_us, graph_kernel_us, sms or gemm_tile)",
                  name, lineno, key);
         return 2;
     }
@@ -273,6 +276,7 @@ int profile_write(const char *path, const profile *pr, const char *header, char 
     if (pr->precision != PROFILE_FP32) fprintf(f.f, "precision = %s\n", profile_precision_name(pr->precision));
     if (pr->fused > 0) fprintf(f.f, "fused = %.0f\n", pr->fused);
     if (pr->graphs > 0) fprintf(f.f, "graphs = 1\n");
+    if (pr->bn_held > 0) fprintf(f.f, "bn_held = 1\n");
     if (pr->kernel_us > 0) fprintf(f.f, "kernel_us = %.6g\n", pr->kernel_us);
     if (pr->graph_kernel_us > 0) fprintf(f.f, "graph_kernel_us = %.6g\n", pr->graph_kernel_us);
     if (pr->sms > 0) fprintf(f.f, "sms = %.0f\ngemm_tile = %.0f\n", pr->sms, pr->gemm_tile);

@@ -127,15 +127,31 @@ static int batches_of(const study_setup *s, const figure *fig, int b, int *bfull
     return 0;
 }
 
+/* The profiles of held alternative h of fig (the profile's own bn_held without the key): the baseline's
+ * (*pr) and the scaled run's (*at; its network fused_at_scale where the entry gives one), each rate x the
+ * alternative's own compute scale (kscale for the profile's own setting; a pinned entry pinned again).
+ * The held setting, or -1 where the entry has none. */
+static int corner_profiles(const study_setup *s, const profile *base, double kscale, const figure *fig, int h,
+                           profile *pr, profile *at, char *err, size_t errlen)
+{
+    int shaped = perf_layer_shaped(base), held = fig->nheld && shaped ? fig->held_alts[h] : -1;
+    *pr = *base;
+    if (held >= 0 && held != (base->bn_held > 0)) {
+        pr->bn_held = held;
+        if (fig->single_batch && study_compute_scale(s, pr, fig, &kscale, err, errlen)) return -2;
+    }
+    pr->gemm_gflops_fp32 *= kscale, pr->mem_gbps *= kscale, pr->sgd_gbps *= kscale;
+    pr->gemm_gflops_fp16 *= kscale, pr->kernel_us /= kscale, pr->graph_kernel_us /= kscale; /* amp */
+    *at = *pr;
+    if (fig->fused_at_scale && shaped) at->fused = fig->fused_at_scale;
+    return held;
+}
+
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
                      char *err, size_t errlen)
 {
     char why[300];
-    int n = 0;
-    profile scaled = *base, *pr = &scaled;
-    scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
-    scaled.gemm_gflops_fp16 *= kscale, scaled.kernel_us /= kscale, scaled.graph_kernel_us /= kscale; /* amp */
-    int nf = fig->nfused && perf_layer_shaped(pr) ? fig->nfused : 1;
+    int n = 0, nh = fig->nheld && perf_layer_shaped(base) ? fig->nheld : 1;
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL, *mb = NULL;
         int bfull, bbase;
@@ -146,24 +162,22 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
             return snprintf(err, errlen, "%s: %s", fig->name, why), -1;
         }
         const model *base_m = mb ? mb : m; /* the baseline run's network: its own batch under strong scaling */
-        for (int a = 0; a < fig->nplatforms * nf; a++)
+        for (int a = 0; a < fig->nplatforms * nh; a++)
             for (int k = 0; k < fig->noverlaps; k++, n++) {
                 step_prediction one;
+                profile pv, at;
                 int ov = fig->overlaps[k];
-                const char *pf = fig->platforms[a / nf];
-                profile at_scale = scaled; /* the scaled run's network where its config differs from the baseline's */
-                c[n].fused = fig->nfused && perf_layer_shaped(pr) ? fig->fused_alts[a % nf] : -1;
-                if (c[n].fused >= 0) /* its batch-norm kernels, which the pinned 1-node run never ran: unscaled */
-                    at_scale.fused = c[n].fused, at_scale.bn_gbps = base->mem_gbps;
+                const char *pf = fig->platforms[a / nh];
                 c[n].platform = pf, c[n].overlap = ov, c[n].batch = bfull;
-                if (study_step_on(s, pr, base_m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why,
+                if ((c[n].held = corner_profiles(s, base, kscale, fig, a % nh, &pv, &at, why, sizeof why)) < -1 ||
+                    study_step_on(s, &pv, base_m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why,
                                   sizeof why) ||
-                    study_step_on(s, &at_scale, m, fig, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
+                    study_step_on(s, &at, m, fig, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
                                   sizeof why) ||
-                    study_step_on(s, pr, base_m, fig, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why) ||
+                    study_step_on(s, &pv, base_m, fig, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why) ||
                     (c[n].eff = per_gpu_eff(c[n].base.step_s, bbase, c[n].full.step_s, bfull),
                      c[n].eff1 = per_gpu_eff(one.step_s, bbase, c[n].full.step_s, bfull),
-                     effect_shares(s, pr, &at_scale, m, base_m, fig, bbase, &c[n], why, sizeof why))) {
+                     effect_shares(s, &pv, &at, m, base_m, fig, bbase, &c[n], why, sizeof why))) {
                     snprintf(err, errlen, "%s: %s", fig->label, why);
                     model_free(m), model_free(mb);
                     return -1;
@@ -184,9 +198,8 @@ void study_points_lost(const figure *fig, const corner *c, double *compute, doub
 
 const char *study_corner_name(const corner *c, char *buf, size_t len)
 {
-    static const char *const net[] = { "unfused", "fused", "bn-apart", "bn-held" };
-    if (c->fused < 0 || c->fused > PROFILE_FUSED_MAX) snprintf(buf, len, "%s", c->platform);
-    else snprintf(buf, len, "%s/%s", c->platform, net[c->fused]);
+    if (c->held < 0) snprintf(buf, len, "%s", c->platform);
+    else snprintf(buf, len, "%s/%s", c->platform, c->held ? "bn-held" : "bn-reread");
     return buf;
 }
 

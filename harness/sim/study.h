@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2 * 2) /* platforms x fused settings x overlaps x batches */
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2 * 2) /* platforms x bn_held settings x overlaps x batches */
 
 /* The non-ideal effects an entry may turn on (harness/train/framework.h, perf_step.h), as bits. */
 enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
@@ -31,7 +31,7 @@ typedef struct study_setup {
 typedef struct corner {
     const char *platform;
     int overlap, batch;
-    int fused;               /* the scaled run's fused setting (profile.h), -1: the profile's */
+    int held;                /* the corner's bn_held (profile.h), -1: the profile's (the entry gives none) */
     step_prediction base, full;
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */
@@ -61,7 +61,7 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
  * communication costs (the efficiency with both steps' exposed time removed, minus the corner's), *compute
  * the rest: the step's compute and update at the smaller per-GPU batch against the baseline's. */
 void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm);
-/* Corner c's platform, with its scaled run's network where the entry gives one ("dgxh100-mlperf/bn-held"). */
+/* Corner c's platform, with its bn_held where the entry gives one: "dgxh100-mlperf/bn-held", "/bn-reread". */
 const char *study_corner_name(const corner *c, char *buf, size_t len);
 /* The band of corners c[0..n): the lowest and highest efficiency. */
 void study_band(const corner *c, int n, double *lo, double *hi);

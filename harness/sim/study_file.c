@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_FUSED };
+enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_HELD };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -59,7 +59,8 @@ static const key keys[] = {
     { "grad_dtype", T_WIRE, 0, 0, 0, 0 },
     { "optimizer", T_OPTIM, 0, offsetof(study_entry, optim), 0, OPTIM_KINDS },
     { "shard", T_SHARD, 0, offsetof(study_entry, shard), 0, SHARD_MODES },
-    { "fused_at_scale", T_FUSED, 0, 0, 0, PROFILE_FUSED_MAX },
+    { "fused_at_scale", T_INT, 0, offsetof(study_entry, fused_at_scale), 0, PROFILE_FUSED_MAX },
+    { "bn_held", T_HELD, 0, 0, 0, 1 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
@@ -135,15 +136,14 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         e->grad_bytes = (int)wire_bytes(t);
         return 0;
     }
-    case T_FUSED: /* fused_at_scale: 1 or 2 of profile.h's fused settings, a|b */
+    case T_HELD: /* bn_held: 0, 1 or 0|1 (profile.h) */
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++)
-            if (number(alts[i], &d) || d != floor(d) || d < 0 || d > k->max) n = -1;
-            else e->fused_alts[i] = (int)d;
-        if (n < 0 || (n == 2 && e->fused_alts[0] == e->fused_alts[1]))
-            return snprintf(why, wl, "expected one or two (a|b) whole numbers 0..%.0f (profile.h's fused), got "
-                            "\"%.40s\"", k->max, v), 2;
-        e->nfused = n;
+            if (strcmp(alts[i], "0") && strcmp(alts[i], "1")) n = -1;
+            else e->held_alts[i] = alts[i][0] == '1';
+        if (n < 0 || (n == 2 && e->held_alts[0] == e->held_alts[1]))
+            return snprintf(why, wl, "expected 0, 1 or 0|1 (profile.h's bn_held), got \"%.40s\"", v), 2;
+        e->nheld = n;
         return 0;
     case T_OPTIM: /* optimizer, shard: one of shard_mem.h's names */
     case T_SHARD:

@@ -20,10 +20,11 @@
  *   optimizer = lamb                          sgd | adam | lamb (shard_mem.h; default sgd) (optional)
  *   shard = optimizer                         none | optimizer | gradients | full: sharded data
  *                                             parallelism (perf_step.h; default none)      (optional)
- *   fused_at_scale = 2|3                      the scaled run's network, where its config runs another
- *                                             than the baseline's: the profile's fused setting (profile.h:
- *                                             1 NormConv, 2 batch norm apart, 3 apart and held on chip);
- *                                             2|3: unknown (applies to profiles with the compute model) (optional)
+ *   fused_at_scale = 2                        the scaled run's network, where its config runs another
+ *                                             than the baseline's: the profile's fused setting 1..3
+ *                                             (profile.h; profiles with the compute model only) (optional)
+ *   bn_held = 0|1                             the profile's bn_held for every run of the entry (profile.h);
+ *                                             0|1: unknown, a corner each, each pinned on its own (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -90,7 +91,8 @@ typedef struct study_entry {
     int base_batch;                        /* its per-GPU batch (0: batch, weak scaling) */
     int grad_bytes;                        /* grad_dtype's bytes an element on the wire (wire.h; 0: fp32's 4) */
     int optim, shard;                      /* OPTIM_*, SHARD_* (shard_mem.h; 0: SGD, unsharded) */
-    int fused_alts[2], nfused;             /* the scaled run's profile fused settings (nfused 0: the profile's) */
+    int fused_at_scale;                    /* the scaled run's profile fused setting (0: the profile's) */
+    int held_alts[2], nheld;               /* the profile's bn_held alternatives (nheld 0: the profile's) */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */
