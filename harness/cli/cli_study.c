@@ -55,9 +55,11 @@ static void usage(void)
            "  its published scale (or N GPUs) by the alpha-beta-gamma step model (harness/sim/perf_step.h):\n"
            "  per figure every combination of its entry's unknowns (overlap off = one allreduce after backward /\n"
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
-           "  ports per Minsky node), the band of efficiencies and where the figure falls, where the profile is\n"
-           "  the GPU the figure was published on (else \"not compared\"). --profile default: each figure's own\n"
-           "  GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform, that machine's.\n");
+           "  ports per Minsky node; with a compute-model profile, batch norm kernels that read their tensors\n"
+           "  twice or hold them on chip, bn_held 0|1), the band of efficiencies and where the figure falls, where\n"
+           "  the profile is the GPU the figure was published on (else \"not compared\"). --profile default: each\n"
+           "  figure's own GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform, that\n"
+           "  machine's.\n");
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
