@@ -153,6 +153,24 @@ int main(void)
                   !strcmp(study_corner_name(&c[0], nm, sizeof nm), "minsky2017-1port"),
               "p100 (no compute model): one corner, the keys ignored (%s)", err);
     }
+    { /* algo a|b and step_fixed_us a|b: a corner each (algorithm fastest-varying after bn_held), the fixed
+       * cost added to both runs' steps and nothing else */
+        static const char alts[] = "label = alts\nmodel = resnet50\nglobal_batch = 256\ngpus = 16\nbaseline = 4\n"
+                                   "published = 90\nsource = a test\nalgo = ring|rhd\nplatforms = minsky2017-1port\n"
+                                   "overlap = off\nstep_fixed_us = 0|500\nstep_fixed_source = a test\n";
+        corner cv[MAX_CORNERS];
+        char nm[96];
+        CHECK(study_file_parse(alts, strlen(alts), "tv", &fig, err, sizeof err) == 0 && study_variants(&pr, &fig) == 4,
+              "4 variants: %s", err);
+        int nv = study_run_figure(&s, &pr, 1, &fig, cv, err, sizeof err);
+        CHECK(nv == 4 && !strcmp(cv[0].algo, "ring") && !strcmp(cv[1].algo, "rhd") && cv[2].fixed_us == 500 &&
+                  fabs(cv[2].full.step_s - cv[0].full.step_s - 500e-6) < 1e-12 &&
+                  fabs(cv[2].base.step_s - cv[0].base.step_s - 500e-6) < 1e-12 && cv[2].eff != cv[0].eff &&
+                  cv[1].full.exposed_s != cv[0].full.exposed_s,
+              "ring, rhd, then +500 us on both runs (%d corners; %s)", nv, err);
+        CHECK(nv == 4 && !strcmp(study_corner_name(&cv[3], nm, sizeof nm), "minsky2017-1port/rhd/+500us"),
+              "the corner's name: %s", nm);
+    }
     s.gpus = 512;
     CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && strstr(err, "below the 512 GPUs"),
           "--gpus above the global batch refused: %s", err);

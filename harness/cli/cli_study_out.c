@@ -183,8 +183,9 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         }
         char cl[600], cm[200], ca[200], cp[200], ce[300]; /* text cells quoted as RFC 4180 says (csv.h) */
         csv_format_cell(fg->label, cl, sizeof cl), csv_format_cell(fg->model, cm, sizeof cm);
-        csv_format_cell(fg->algo, ca, sizeof ca), csv_format_cell(fg->name, ce, sizeof ce);
+        csv_format_cell(fg->name, ce, sizeof ce);
         for (int i = 0; i < n[k]; i++) {
+            csv_format_cell(c[k][i].algo ? c[k][i].algo : fg->algo, ca, sizeof ca); /* the corner's */
             char h[32] = "NA"; /* no workload for the model: no time to train */
             double hours = workload_hours(workload_of(fg->model),
                                           (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s);
