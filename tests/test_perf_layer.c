@@ -95,6 +95,23 @@ int main(void)
     double l16 = step_per_image("resnet50", 16, &lin, 1), l256 = step_per_image("resnet50", 256, &lin, 1);
     CHECK(s16 > 1.05 * s256, "shaped: batch 16 dearer per image than 256: %g vs %g s", s16, s256);
     CHECK(fabs(l16 - l256) <= 1e-9 * l256, "linear: the same per image at any batch: %g vs %g s", l16, l256);
+    { /* the networks at a small and a large batch: NormConv's backward batch norm and the forward one apart
+       * are bytes in proportion to the batch (plus a kernel each), so per image they cost the same at 50 and
+       * at 400 to within the kernels' fixed cost, and apart costs more than NormConv, which costs more than
+       * the ideal fusion */
+        layer_price nc, ap, id;
+        profile q = p;
+        q.fused = PROFILE_NORMCONV, perf_layer_make(850000, 2300, 1, &q, 1, &nc);
+        q.fused = PROFILE_BN_APART, perf_layer_make(850000, 2300, 1, &q, 1, &ap);
+        q.fused = PROFILE_FUSED, perf_layer_make(850000, 2300, 1, &q, 1, &id);
+        double n50 = step_per_image("resnet50", 50, &nc, 1), n400 = step_per_image("resnet50", 400, &nc, 1);
+        double a50 = step_per_image("resnet50", 50, &ap, 1), a400 = step_per_image("resnet50", 400, &ap, 1);
+        double i50 = step_per_image("resnet50", 50, &id, 1), i400 = step_per_image("resnet50", 400, &id, 1);
+        CHECK(a50 > n50 && n50 > i50 && a400 > n400 && n400 > i400, "apart > normconv > fused per image: %g %g %g",
+              a50, n50, i50);
+        CHECK(fabs((a50 - n50) - (a400 - n400)) <= 0.05 * (a400 - n400) && a50 - n50 >= a400 - n400,
+              "the forward batch norm apart: %g s an image at 50, %g at 400", a50 - n50, a400 - n400);
+    }
 
     /* study.c's kscale: rates x k and kernel costs / k make every layer's time 1/k of itself */
     {
