@@ -147,6 +147,14 @@ int main(void)
         char nm[96];
         CHECK(!strcmp(study_corner_name(&ca[1], nm, sizeof nm), "minsky2017-1port/bn-held") &&
                   !strcmp(study_corner_name(&ca[0], nm, sizeof nm), "minsky2017-1port/bn-reread"), "names: %s", nm);
+        snprintf(text, sizeof text, "%scuda_graphs = off\n", strong); /* h100-amp: graphs = 1 */
+        CHECK(study_file_parse(text, strlen(text), "tg", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 1 &&
+                  study_file_parse(strong, strlen(strong), "tn", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, c, err, sizeof err) == 1 &&
+                  ca[0].full.compute_s > c[0].full.compute_s && ca[0].base.compute_s > c[0].base.compute_s,
+              "cuda_graphs off: each kernel at kernel_us, both runs dearer (%g vs %g s; %s)", ca[0].full.compute_s,
+              c[0].full.compute_s, err);
         snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
                   study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&

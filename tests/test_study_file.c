@@ -104,6 +104,7 @@ int main(void)
         { GOOD "bn_held = 1|1\n", ":11: bn_held: expected 0, 1 or 0|1 (profile.h's bn_held), got \"1|1\"" },
         { GOOD "bn_held = yes\n", ":11: bn_held: expected 0, 1 or 0|1" },
         { GOOD "step_fixed_us = 100\n", "step_fixed_us and step_fixed_source: expected both or neither" },
+        { GOOD "cuda_graphs = 0\n", ":11: cuda_graphs: expected on or off, got \"0\"" },
         { GOOD "step_fixed_us = -1\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b) numbers" },
         { GOOD "step_fixed_us = 5|5\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b)" },
     };
@@ -116,6 +117,8 @@ int main(void)
               e.nfixed == 2 && e.fixed_us[0] == 160 && e.fixed_us[1] == 260 && !strcmp(e.fixed_source, "a sum") &&
               e.nalgos == 1 && !strcmp(e.algos[0], "ddl") && !strcmp(e.algo, "ddl"),
           "step_fixed_us 160|260 with its source; one algorithm (%s)", err);
+    CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
     static const char two[] = "label = L 90%\nmodel = resnet50\nbatch = 32\ngpus = 256\nbaseline = 8\n"
                               "published = 90\nsource = s\nalgo = nccl-ring|nccl-tree\nplatforms = a\noverlap = off\n";
     CHECK(parse(two, &e, err, sizeof err) == 0 && e.nalgos == 2 && !strcmp(e.algo, "nccl-ring") &&

@@ -148,7 +148,9 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
     snprintf(fv->algo, sizeof fv->algo, "%s", c->algo);
     fv->fixed_us[0] = c->fixed_us, fv->nfixed = fig->nfixed ? 1 : 0, fv->nalgos = 1, fv->nheld = 0;
     if (c->held >= 0) pr->bn_held = c->held;
-    if (fig->single_batch && ((c->held >= 0 && c->held != (base->bn_held > 0)) || (fig->nfixed && f > 0)) &&
+    int graphs = fig->graphs_set && shaped && fig->graphs != (base->graphs > 0);
+    if (graphs) pr->graphs = fig->graphs;
+    if (fig->single_batch && ((c->held >= 0 && c->held != (base->bn_held > 0)) || (fig->nfixed && f > 0) || graphs) &&
         study_compute_scale(s, pr, fv, &kscale, err, errlen))
         return 2;
     pr->gemm_gflops_fp32 *= kscale, pr->mem_gbps *= kscale, pr->sgd_gbps *= kscale;

@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 
 enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_HELD, T_ALGOS,
-       T_FIXED };
+       T_FIXED, T_GRAPHS };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -64,6 +64,7 @@ static const key keys[] = {
     { "bn_held", T_HELD, 0, 0, 0, 1 },
     { "step_fixed_us", T_FIXED, 0, 0, 0, 1e6 },
     { "step_fixed_source", T_TEXT, 0, F(fixed_source), 0 },
+    { "cuda_graphs", T_GRAPHS, 0, 0, 0, 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
@@ -159,6 +160,10 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
             return snprintf(why, wl, "expected one or two (a|b) numbers of microseconds in [0, %g], got \"%.40s\"",
                             k->max, v), 2;
         e->nfixed = n;
+        return 0;
+    case T_GRAPHS: /* cuda_graphs: on or off (the profile's graphs for every run of the entry) */
+        if (strcmp(v, "on") && strcmp(v, "off")) return snprintf(why, wl, "expected on or off, got \"%.40s\"", v), 2;
+        e->graphs = !strcmp(v, "on") ? 1 : 0, e->graphs_set = 1;
         return 0;
     case T_HELD: /* bn_held: 0, 1 or 0|1 (profile.h) */
         n = alternatives(v, alts, 2);

@@ -29,6 +29,8 @@
  *                                             communication (framework, optimizer work no layer prices),
  *                                             us in [0, 1e6]; a|b: a range; pinned runs pinned with it (optional)
  *   step_fixed_source = LARS norms ... (§17)  where it is from (required with step_fixed_us)
+ *   cuda_graphs = off                         the run's step launched as a CUDA graph or not: the profile's
+ *                                             graphs (kernel costs) for every run of the entry (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -103,6 +105,7 @@ typedef struct study_entry {
     double fixed_us[2];                    /* a fixed cost a step, us: alternatives (nfixed 0: none) */
     int nfixed;
     char fixed_source[200];                /* where it is from */
+    int graphs, graphs_set;                /* cuda_graphs: the profile's graphs for the entry's runs, if set */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */
