@@ -110,6 +110,7 @@ finish() { # model g start weight ring_modelled: one launch ended; merge its CSV
     echo "[$done_n/$total] $1 $2 GPUs ($f_how) took $(human $((f_now - $3))); elapsed $(human $((f_now - start))), about $(human "$f_left") left" >&2
 }
 reap() { # wait until fewer than $1 launches are in flight, finishing those that ended
+    r_k=0
     while :; do
         r_still="" r_n=0 r_ended=""
         for r_e in $running; do
@@ -121,10 +122,23 @@ reap() { # wait until fewer than $1 launches are in flight, finishing those that
             wait "${r_e%%|*}"
             # shellcheck disable=SC2046
             finish $(echo "${r_e#*|}" | tr '|' ' ')
+            said=$(date +%s)
         done
         [ "$r_n" -lt "$1" ] && return
+        r_k=$((r_k + 1)); [ $((r_k % 50)) -eq 0 ] && still # every 10 s or so
         sleep 0.2
     done
+}
+# still: a line a minute while launches run and none ended (a 1,024-rank simulation takes minutes):
+# "[3/20] still running: resnet101-22k 1024 GPUs for 4 min, ...; elapsed 5 min"
+still() {
+    [ "$quiet" = 1 ] && return
+    s_now=$(date +%s)
+    [ $((s_now - ${said:-$start})) -ge 60 ] || return 0
+    said=$s_now
+    s_what=$(echo "$running" | tr ' ' '\n' | while IFS='|' read -r _ s_m s_g s_t _; do
+        [ -n "$s_t" ] && printf ', %s %s GPUs for %s' "$s_m" "$s_g" "$(human $((s_now - s_t)))"; done)
+    echo "[$done_n/$total] still running: ${s_what#, }; elapsed $(human $((s_now - start)))" >&2
 }
 
 # reason LOG: a failed launch's cause, one line: the first message of ddlbench or of a launch script
