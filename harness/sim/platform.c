@@ -62,6 +62,7 @@ static int regroup(platform *pf, int g, char *err, size_t errlen)
         memcpy(pf->links, sub, sizeof sub);
     }
     pf->gpus_per_node = g;
+    if (g < 2) pf->nvls_bw = 0; /* one GPU: nothing for the switch to reduce */
     return 0;
 }
 
@@ -104,6 +105,8 @@ void platform_describe(const platform *pf, char *buf, size_t len)
     if (n < len && pf->intra_line_bw > 0)
         n += (size_t)snprintf(buf + n, len - n, " (line %.4g)", pf->intra_line_bw / 1e9);
     if (n < len) n += (size_t)snprintf(buf + n, len - n, ", %.3g us", pf->intra_lat * 1e6);
+    if (n < len && pf->nvls_bw > 0)
+        n += (size_t)snprintf(buf + n, len - n, "; NVSwitch reduces (NVLS) at %.4g GB/s per GPU", pf->nvls_bw / 1e9);
     if (n < len && platform_sockets(pf) == 2)
         n += (size_t)snprintf(buf + n, len - n, "; 2 sockets over %.4g GB/s, %.3g us", pf->socket_bw / 1e9,
                               platform_socket_lat(pf) * 1e6);
@@ -119,8 +122,10 @@ void platform_describe(const platform *pf, char *buf, size_t len)
         n += (size_t)snprintf(buf + n, len - n, " (line %.4g a NIC)", pf->nic_line_bw / platform_nics(pf) / 1e9);
     if (n < len) n += (size_t)snprintf(buf + n, len - n, ", %.3g us", pf->inter_lat * 1e6);
     if (n < len && pf->leaf_nodes)
-        snprintf(buf + n, len - n, "; leaves of %d nodes%s, %.3g:1, spine %.3g us", pf->leaf_nodes,
-                 pf->rail_leaves ? " per rail" : "", platform_oversub(pf), platform_spine_lat(pf) * 1e6);
+        n += (size_t)snprintf(buf + n, len - n, "; leaves of %d nodes%s, %.3g:1, spine %.3g us", pf->leaf_nodes,
+                              pf->rail_leaves ? " per rail" : "", platform_oversub(pf), platform_spine_lat(pf) * 1e6);
+    if (n < len && pf->sharp_bw > 0)
+        snprintf(buf + n, len - n, "; switches reduce (IB SHARP) at %.4g GB/s a NIC", pf->sharp_bw / 1e9);
 }
 
 void profile_stem(const char *s, char *out, size_t len)
@@ -228,6 +233,15 @@ static int platform_check_fabric(const platform *pf, char *err, size_t errlen)
     if (pf->nic_line_bw != 0 && !(pf->nic_line_bw >= pf->nic_bw && pf->nic_line_bw <= 1e15))
         return snprintf(err, errlen, "nic_line_bw: expected 0 (not given) or a line rate of at least nic_bw %.4g "
                         "GB/s per NIC, got %.4g GB/s", pf->nic_bw / r / 1e9, pf->nic_line_bw / r / 1e9), 2;
+    if (pf->nvls_bw != 0 && (platform_has_links(pf) || g < 2 || bad_positive(pf->nvls_bw, 1e15)))
+        return snprintf(err, errlen, "nvls_bw: expected a GPU link rate in [1k, 1P] bytes/s on a node of 2 or more "
+                        "GPUs on one NVSwitch (platform %s: %s)", pf->name,
+                        platform_has_links(pf) ? "GPUs linked pair by pair (nvlinks), no switch to reduce"
+                        : g < 2                ? "one GPU per node"
+                                               : "bad rate"), 2;
+    if (pf->sharp_bw != 0 && (!pf->leaf_nodes || bad_positive(pf->sharp_bw, 1e15)))
+        return snprintf(err, errlen, "sharp_bw: expected a NIC rate in [1k, 1P] bytes/s on a fabric of leaf switches "
+                        "(leaf_nodes; platform %s: %s)", pf->name, pf->leaf_nodes ? "bad rate" : "no leaf switches"), 2;
     if (pf->leaf_nodes > pf->nodes)
         return snprintf(err, errlen, "leaf_nodes: a leaf of %d nodes on %d nodes: expected at most the node count",
                         pf->leaf_nodes, pf->nodes), 2;

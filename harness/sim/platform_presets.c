@@ -67,14 +67,19 @@ static const preset_row presets[] = {
      *   nodes, rail-aligned, non-blocking (the DGX SuperPOD H100 reference architecture); latencies
      *   assumptions. Achieved rates, inputs (docs/SOURCES.md §15): intra_bw 370 GB/s, NCCL's ring busbw on
      *   NVLink 4 by NVIDIA's statement (line rate less ~20% protocol overhead, nccl-tests #212); nic_bw 48
-     *   GB/s per NDR NIC, the top of NVIDIA's "46-48 GB/s per NIC" (nccl-tests #290). */
+     *   GB/s per NDR NIC, the top of NVIDIA's "46-48 GB/s per NIC" (nccl-tests #290).
+     *   nvls_bw 382.5 GB/s: NVSwitch gen3 reduces and multicasts (NVLink SHARP); a GPU's link then moves at
+     *   the line rate x NCCL's NVLS efficiency for Hopper, 0.85 (NVIDIA/nccl src/graph/tuning.cc,
+     *   nvlsEfficiency): an input from NCCL's own model, not from a measured busbw (docs/SOURCES.md,
+     *   "In-network reduction").
+     *   No IB SHARP by default (sharp_bw: harness/sim/platforms/dgxh100-sharp.platform). */
     { { .name = "dgxh100", .gpus_per_node = 8, .intra_bw = 370e9, .intra_line_bw = 450e9, .intra_lat = 3e-6,
         .nics = 8, .nic_bw = 8 * 48e9, .nic_line_bw = 8 * 50e9, .inter_lat = 6e-6, .leaf_nodes = 32,
-        .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h100" },
+        .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h100", .nvls_bw = 0.85 * 450e9 },
       "DGX H100: 8 H100, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
     { { .name = "dgxh200", .gpus_per_node = 8, .intra_bw = 370e9, .intra_line_bw = 450e9, .intra_lat = 3e-6,
         .nics = 8, .nic_bw = 8 * 48e9, .nic_line_bw = 8 * 50e9, .inter_lat = 6e-6, .leaf_nodes = 32,
-        .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h200" },
+        .rail_leaves = 1, .oversub = 1, .spine_lat = 7e-6, .profile = "h200", .nvls_bw = 0.85 * 450e9 },
       "DGX H200: 8 H200, NVSwitch, 8 x IB NDR 400 Gb/s, rails" },
     /* custom: every link value from options (--intra-bw --intra-lat --inter-bw --inter-lat). */
     { { .name = "custom", .gpus_per_node = 1 }, "links from --intra-bw --intra-lat --inter-bw --inter-lat" },
