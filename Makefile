@@ -306,7 +306,7 @@ bench: $(EXE)
 study: $(EXE) $(SIM_EXE)
 	sh harness/scripts/study.sh --build $(call qv,BUILD)
 # issue 46's benchmark: the best algorithm against the NVLink bound (1 node) and the per-node NIC bound
-SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree \
+SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree,nvls \
     --min-bytes 256M --max-bytes 256M
 sim-bench: $(EXE) $(SIM_EXE)
 	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD) $(SIM_BENCH_FLAGS)
