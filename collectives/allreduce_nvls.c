@@ -14,7 +14,8 @@
  * platform keys nvls_bw, sharp_bw) it prices the switches' traffic instead: a prediction, not simulated.
  *
  * p = nodes x g, node-major (else every rank is a node of its own). Rank (node, l) owns block l of the
- * vector (g balanced blocks); the blocks go in chunks (of the segment, or 1/16 of a block if that is less),
+ * vector (g balanced blocks); the blocks go in chunks (of the segment, or 1/4 of a block on one node and
+ * 1/12 across nodes if that is less),
  * in a pipeline of four stages,
  * one round at a time (every message of a round posted, then all awaited):
  *   stage 0, chunk k:     every rank sends its part of chunk k of block j to local rank j; the owner
@@ -34,8 +35,8 @@
 #include <stdlib.h>
 
 #define NV_TAG 400   /* stage s: NV_TAG + s */
-#define NV_CHUNKS 16 /* a block goes in at least this many chunks where the segment allows: the four stages'
-                        fill and drain are 3 rounds (nvls_cost.c) */
+#define NV_CHUNKS 4  /* a block goes in at least this many chunks per round of fill (1 on one node, 3 across
+                        nodes) where the segment allows: more rounds cost a latency each (nvls_cost.c) */
 
 typedef struct nv_state {
     int g, nodes, node, local;
@@ -176,7 +177,8 @@ static int allreduce_nvls(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t cou
 {
     nv_state *s = ctx->algo_state;
     const size_t es = kern_dtype_size(dt);
-    const size_t block = coll_block_len(count, s->g, 0), per = (block + NV_CHUNKS - 1) / NV_CHUNKS;
+    const size_t fill = s->nodes > 1 ? 3 : 1, block = coll_block_len(count, s->g, 0);
+    const size_t per = (block + NV_CHUNKS * fill - 1) / (NV_CHUNKS * fill);
     nv_call v = { ctx, s, sbuf, rbuf, count, es, per < s->seg / es ? (per ? per : 1) : s->seg / es, s->req };
     const long K = (long)coll_pieces(coll_block_len(count, s->g, 0), v.c), lag3 = s->nodes > 1 ? 3 : 1;
     int rc = 0;

@@ -19,7 +19,7 @@
  * A rank's link moves at intra_bw, or at nvls_bw for the NVLS stages (its messages to other nodes cross
  * it too, as the simulated platform routes them); a rail NIC at nic_bw / nics, or min(that, sharp_bw)
  * with SHARP; the switches' reductions are in their rates. The chunk is the run's: the segment the
- * context would get from these links (coll_link_segment), or 1/16 of a block if less. Leaf uplinks are taken as non-blocking (the presets' are).
+ * context would get from these links (coll_link_segment), or 1/4 of a block a round of fill if less. Leaf uplinks are taken as non-blocking (the presets' are).
  * On a machine without nvls_bw and sharp_bw this prices what MPI does (tests/sim_model.sh holds it
  * against SimGrid); with them, the switches' traffic: a prediction the simulator does not check yet. */
 #include "coll.h"
@@ -27,7 +27,8 @@
 
 #include <math.h>
 
-#define NV_CHUNKS 16 /* allreduce_nvls.c's: at least this many chunks a block, where the segment allows */
+#define NV_CHUNKS 4 /* allreduce_nvls.c's: at least this many chunks a block per round of fill, where the segment
+                       allows */
 
 typedef struct nv_load { double up, dn, nic_up, nic_dn, red; } nv_load;
 
@@ -54,9 +55,10 @@ int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh_, double bytes, do
     const int sw = m->nvls_bw > 0 && g > 1, sh = m->sharp_bw > 0 && nodes > 1;
     const double rail = m->nic_bw / nics, rail_bw = sh ? fmin(rail, m->sharp_bw) : rail;
     const double a_out = m->leaf_nodes > 0 && nodes > m->leaf_nodes && m->spine_lat > 0 ? m->spine_lat : m->inter_lat;
+    const long lag3 = nodes > 1 ? 3 : 1;
     const double block = bytes / g, c = fmin((double)(coll_link_segment(m, COLL_DEFAULT_SEGMENT) & ~(size_t)7),
-                                             fmax(ceil(block / NV_CHUNKS), 1));
-    const long K = block > 0 ? (long)ceil(block / c) : 0, lag3 = nodes > 1 ? 3 : 1;
+                                             fmax(ceil(block / (NV_CHUNKS * lag3)), 1));
+    const long K = block > 0 ? (long)ceil(block / c) : 0;
     (void)sh_;
     *seconds = 0;
     if (m->ranks == 1 || bytes <= 0) return 0;
