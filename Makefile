@@ -109,7 +109,7 @@ MAIN_SRC   := harness/cli/main.c
 # Tests: one file per module (test_cuda*: CUDA section); those of TEST_INTERNAL test library
 # internals and link its raw objects, the others link the sealed libddl.a.
 TEST_SRC   := $(filter-out tests/test_cuda%,$(wildcard tests/test_*.c))
-TEST_INTERNAL := test_grid test_partition test_links test_rdb test_nccl_ring test_dtree
+TEST_INTERNAL := test_grid test_partition test_links test_rdb test_nccl_ring test_dtree test_nvls
 # Per-directory include paths: harness/ sees the public ddl.h and the kernel headers, never the
 # collectives' private coll.h and partition.h; kernels/ see only kernels/.
 COLL_INC  := -Iinclude -Icollectives -Ikernels
