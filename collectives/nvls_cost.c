@@ -19,7 +19,8 @@
  * A rank's link moves at intra_bw, or at nvls_bw for the NVLS stages (its messages to other nodes cross
  * it too, as the simulated platform routes them); a rail NIC at nic_bw / nics, or min(that, sharp_bw)
  * with SHARP; the switches' reductions are in their rates. The chunk is the run's: the segment the
- * context would get from these links (coll_link_segment), or 1/4 of a block a round of fill if less. Leaf uplinks are taken as non-blocking (the presets' are).
+ * context would get from these links (coll_link_segment), or 1/4 of a block a round of fill if less. Leaf
+ * uplinks are taken as non-blocking (the presets' are).
  * On a machine without nvls_bw and sharp_bw this prices what MPI does (tests/sim_model.sh holds it
  * against SimGrid); with them, the switches' traffic: a prediction the simulator does not check yet. */
 #include "coll.h"
