@@ -53,6 +53,11 @@ rows <<EOF
 -- ddlbench study --catalogue $tmp/cat-key --out $tmp/cat-out ## e.study:11: unknown key
 -- ddlbench study --catalogue $tmp/cat-shard --out $tmp/cat-out ## e.study:11: shard: expected none, optimizer
 -- ddlbench study --catalogue $tmp/cat-optim --out $tmp/cat-out ## e.study:11: optimizer: expected sgd, adam or lamb
+-- ddlbench study --catalogue $tmp/cat-fused --out $tmp/cat-out ## e.study:11: fused_at_scale: expected a whole number 1..3
+-- ddlbench study --catalogue $tmp/cat-held --out $tmp/cat-out ## e.study:11: bn_held: expected 0, 1 or 0|1
+-- ddlbench study --catalogue $tmp/cat-fixed --out $tmp/cat-out ## e.study: step_fixed_us and step_fixed_source: expected both
+-- ddlbench model --model resnet50 --profile $tmp/held.profile ## held.profile:5: bn_held
+-- ddlbench study --catalogue $tmp/cat-graphs --out $tmp/cat-out ## e.study:11: cuda_graphs: expected on or off
 -- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9
 -- ddlbench study --catalogue $tmp/nosuch ## --catalogue
 -- ddlbench study --catalogue $tmp/adir ## no .study files

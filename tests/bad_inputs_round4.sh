@@ -202,6 +202,13 @@ for o in --platform --preset --profile --gpus-per-node; do
     "$exe" sweep-check --backend sim --train-args "$o=x" >/dev/null 2>"$tmp/err"; st=$?
     check "sweep-check under sim, --train-args $o=x: refused (got $st: $(cat "$tmp/err"))" one_clean $st "$tmp/err"
 done
+for form in "--shard full" "--steps 1 --shard=gradients" "--shard optimizer"; do # sharding needs RS and AG
+    "$exe" sweep-check --algos ring,nccl-tree --train-args "$form" >/dev/null 2>"$tmp/err"; st=$?
+    check "sweep-check --algos ring,nccl-tree --train-args '$form': refused naming --algos and nccl-tree (got $st)" \
+        sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q -- "--algos.*nccl-tree" "$2"' - $st "$tmp/err"
+done
+"$exe" sweep-check --algos ring,rhd --add-train-args "--shard full" >/dev/null 2>"$tmp/err"; st=$?
+check "sweep-check --algos ring,rhd --add-train-args '--shard full': accepted (got $st: $(cat "$tmp/err"))" [ $st -eq 0 ]
 for v in junk 0 -1 1e3 ' 5'; do
     SEC_PER_KUNIT=$v "$exe" sweep-check --plan --nodes 4096 >/dev/null 2>"$tmp/err"; st=$?
     check "SEC_PER_KUNIT='$v': refused naming it (got $st: $(cat "$tmp/err"))" \

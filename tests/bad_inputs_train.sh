@@ -20,7 +20,7 @@ printf 'conv a in=image out=4 k=1\nconv b in=image out=4 k=1\nfc fc in=a out=2\n
 G='gemm_gflops_fp32 = 1\ngemm_gflops_fp16 = 1\nreduce_ns_per_byte = 1\nmem_gbps = 1\n'
 printf "${G}precision = fp64\n" >"$tmp/fp64.profile"
 printf "${G}sms = 132\n" >"$tmp/notile.profile"
-printf "${G}fused = 2\n" >"$tmp/fused2.profile"
+printf "${G}fused = 4\n" >"$tmp/fused4.profile"
 
 rows <<EOF
 # one bad value per option
@@ -41,7 +41,8 @@ rows <<EOF
 -- ddlbench train --poll-us 2000000
 -- ddlbench train --bogus 1
 -- ddlbench train --compute all
--- ddlbench train --shard full ## --shard full
+-- ddlbench train -a nccl-tree --shard full ## --shard full
+-- ddlbench train --shard full --check ## --shard
 -- ddlbench train --shard zero2 ## --shard
 -- ddlbench train -a nccl-tree --shard gradients ## --shard gradients
 -- ddlbench train --shard optimizer --check ## --shard
@@ -126,7 +127,7 @@ DDL_POLL_US=0x10 -- ddlbench train $P -a ring ## DDL_POLL_US
 -- ddlbench train $P --profile $tmp/hex.profile ## decimal
 -- ddlbench train $P --profile $tmp/fp64.profile ## fp64.profile:5: precision
 -- ddlbench train $P --profile $tmp/notile.profile ## go together
--- ddlbench train $P --profile $tmp/fused2.profile ## fused2.profile:5: fused
+-- ddlbench train $P --profile $tmp/fused4.profile ## fused4.profile:5: fused
 -- ddlbench model train --preset minsky --nodes 2 --profile $tmp/fp64.profile ## fp64.profile:5: precision
 -- ddlbench train $P --profile $tmp/inf.profile ## decimal
 -- ddlbench train $P --profile $tmp/fifo.profile ## regular file

@@ -159,7 +159,8 @@ train_split inception3 1 96  # asymmetric windows, windowed average pools, conca
 train_split gpt2 2 224        # transformers: embeddings, norms, attention per head, GELU, tied head
 train_split llama3.2-1b 1 224 # RMS norm, grouped-query attention with rope, SwiGLU
 # sharding (issue 49): gpt2 at full size on 4 simulated ranks, gradients reduce-scattered and the
-# parameters allgathered after the update, against `model train --shard` (step within 10%)
+# parameters allgathered after the update (full: before each use, forward and backward, a bucket
+# prefetched ahead), against `model train --shard` (step within 10%)
 shard_check() {
     # shellcheck disable=SC2086
     "$BUILD/ddlbench" platform $FLAT --nodes 4 -o "$tmp" >/dev/null || { fail "shard: platform"; return; }
@@ -181,6 +182,7 @@ shard_check() {
 }
 shard_check none
 shard_check gradients
+shard_check full
 "$BUILD/ddlbench" model text --model inception3 >"$tmp/inception3.txt"
 train_split "$tmp/inception3.txt" 1 80  # a model file
 echo "$passed passed, $failed failed"

@@ -58,6 +58,32 @@ int main(void)
     perf_layer_make(2000, 500, 0, &p, 1, &fused);
     perf_layer(m, conv + 1, 1, &fused, &g3, &b3);
     CHECK(b3 == 0, "--compute gemm: no memory-bound kernels");
+    { /* batch norm apart (fused 2): its bytes stay, the ReLU joins it, im2col vanishes; bn_held: 2 of its 3
+       * forward passes, 3 of its 5 backward; NormConv (3): forward as fused, backward as apart */
+        double k[MODEL_MEM_KINDS] = { 0 }, fb, bb, fh, bh, cg, cb, nf, nb;
+        p.fused = PROFILE_BN_APART;
+        perf_layer_make(2000, 500, 1, &p, 1, &fused);
+        perf_layer(m, conv + 1, 0, &fused, &g3, &fb);
+        perf_layer(m, conv + 1, 1, &fused, &g3, &bb);
+        model_mem_bytes_kinds(m, conv + 1, MODEL_FWD, k);
+        CHECK(k[MODEL_MEM_BN] > 0 && k[MODEL_MEM_RELU] > 0 && fabs(fb - k[MODEL_MEM_BN] / 2 / 500e9) <= 1e-12 * fb,
+              "bn apart: the batch norm's bytes at fp16 and no ReLU pass: %g vs %g s", fb, k[MODEL_MEM_BN] / 1e12);
+        perf_layer(m, conv, 0, &fused, &cg, &cb);
+        CHECK(cg > 0 && cb == 0, "bn apart: the conv's GEMM, no im2col (%g s)", cb);
+        p.bn_held = 1;
+        perf_layer_make(2000, 500, 1, &p, 1, &fused);
+        perf_layer(m, conv + 1, 0, &fused, &g3, &fh);
+        perf_layer(m, conv + 1, 1, &fused, &g3, &bh);
+        CHECK(fabs(fh - fb * 2 / 3) <= 1e-12 * fb && fabs(bh - bb * 3 / 5) <= 1e-12 * bb,
+              "bn held: 2/3 of the forward bytes (%g of %g), 3/5 of the backward (%g of %g)", fh, fb, bh, bb);
+        p.fused = PROFILE_NORMCONV, p.bn_held = 0;
+        perf_layer_make(2000, 500, 1, &p, 1, &fused);
+        perf_layer(m, conv + 1, 0, &fused, &g3, &nf);
+        perf_layer(m, conv + 1, 1, &fused, &g3, &nb);
+        CHECK(nf == 0 && nb == bb, "normconv: no batch norm pass forward, the whole one backward (%g, %g of %g)", nf,
+              nb, bb);
+        p.fused = 1;
+    }
     model_free(m);
 
     /* kernel costs and tiles: a small batch runs slower per image, the linear model does not */
@@ -69,6 +95,23 @@ int main(void)
     double l16 = step_per_image("resnet50", 16, &lin, 1), l256 = step_per_image("resnet50", 256, &lin, 1);
     CHECK(s16 > 1.05 * s256, "shaped: batch 16 dearer per image than 256: %g vs %g s", s16, s256);
     CHECK(fabs(l16 - l256) <= 1e-9 * l256, "linear: the same per image at any batch: %g vs %g s", l16, l256);
+    { /* the networks at a small and a large batch: NormConv's backward batch norm and the forward one apart
+       * are bytes in proportion to the batch (plus a kernel each), so per image they cost the same at 50 and
+       * at 400 to within the kernels' fixed cost, and apart costs more than NormConv, which costs more than
+       * the ideal fusion */
+        layer_price nc, ap, id;
+        profile q = p;
+        q.fused = PROFILE_NORMCONV, perf_layer_make(850000, 2300, 1, &q, 1, &nc);
+        q.fused = PROFILE_BN_APART, perf_layer_make(850000, 2300, 1, &q, 1, &ap);
+        q.fused = PROFILE_FUSED, perf_layer_make(850000, 2300, 1, &q, 1, &id);
+        double n50 = step_per_image("resnet50", 50, &nc, 1), n400 = step_per_image("resnet50", 400, &nc, 1);
+        double a50 = step_per_image("resnet50", 50, &ap, 1), a400 = step_per_image("resnet50", 400, &ap, 1);
+        double i50 = step_per_image("resnet50", 50, &id, 1), i400 = step_per_image("resnet50", 400, &id, 1);
+        CHECK(a50 > n50 && n50 > i50 && a400 > n400 && n400 > i400, "apart > normconv > fused per image: %g %g %g",
+              a50, n50, i50);
+        CHECK(fabs((a50 - n50) - (a400 - n400)) <= 0.05 * (a400 - n400) && a50 - n50 >= a400 - n400,
+              "the forward batch norm apart: %g s an image at 50, %g at 400", a50 - n50, a400 - n400);
+    }
 
     /* study.c's kscale: rates x k and kernel costs / k make every layer's time 1/k of itself */
     {

@@ -79,7 +79,7 @@ int main(void)
     }
     const double gamma = 5e-12, rate = 1000;
     step_inputs in = {
-        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0, 0, 0, 0
+        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0, 0, 0, 0, 0
     }; /* --compute gemm */
     step_prediction s;
     platform one = { .name = "custom",
@@ -123,6 +123,14 @@ int main(void)
     CHECK(near(s.comm_s, comm), "16 ranks: comm %.9g, expected %.9g", s.comm_s, comm);
     CHECK(s.exposed_s >= 0 && s.exposed_s <= s.comm_s, "exposed %.9g within comm %.9g", s.exposed_s, s.comm_s);
     CHECK(near(s.step_s, gemm + s.exposed_s + sgd), "step = gemm + exposed + sgd");
+    { /* a fixed cost a step (a study entry's step_fixed_us): added to the step, nothing else moves */
+        step_inputs fx = in;
+        step_prediction t;
+        fx.fixed_s = 250e-6;
+        CHECK(perf_step(m, &four, "ring", &fx, &t, err, sizeof err) == 0 && near(t.step_s, s.step_s + 250e-6) &&
+                  t.compute_s == s.compute_s && t.exposed_s == s.exposed_s && t.sgd_s == s.sgd_s,
+              "fixed 250 us: step %.9g, expected %.9g (%s)", t.step_s, s.step_s + 250e-6, err);
+    }
 
     /* one bucket (cap 0): its allreduce starts after backward, so all of it is exposed */
     step_inputs whole = in;

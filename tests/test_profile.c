@@ -66,7 +66,8 @@ int main(void)
           "more than 8" },
         { GOOD "precision = fp64\n", "expected fp32, fp16 or bf16" },
         { GOOD "precision = fp16\nprecision = bf16\n", "\"precision\" given twice" },
-        { GOOD "fused = 2\n", "whole number in 0..1" },
+        { GOOD "fused = 4\n", "whole number in 0..3" },
+        { GOOD "bn_held = 2\n", "whole number in 0..1" },
         { GOOD "graphs = 0.5\n", "whole number in 0..1" },
         { GOOD "kernel_us = -1\n", "in 0..1e+06" },
         { GOOD "sms = 132.5\ngemm_tile = 128\n", "whole number in 1..1e+06" },
@@ -155,7 +156,7 @@ int main(void)
         char path[] = "/tmp/test_profile_XXXXXX";
         int fd = mkstemp(path);
         profile w = { 123.5, 247, 0.0125, 4321.5, 3, { 65536, 1 << 20, 1000 }, { 0.1, 0.2, 0.3 }, 0,
-                      PROFILE_FP32, 0, 0, 0, 0, 0, 0 },
+                      PROFILE_FP32, 0, 0, 0, 0, 0, 0, 0 },
                 r;
         CHECK(fd >= 0, "mkstemp");
         if (fd >= 0) close(fd);
@@ -169,11 +170,11 @@ int main(void)
         w.sgd_gbps = 22.5;
         CHECK(profile_write(path, &w, NULL, err, sizeof err) == 0 && profile_load(path, &r, err, sizeof err) == 0 &&
                   r.sgd_gbps == 22.5 && profile_sgd_gbps(&r) == 22.5, "sgd_gbps written and read: %s", err);
-        w.precision = PROFILE_FP16, w.fused = w.graphs = 1, w.kernel_us = 4, w.graph_kernel_us = 1.5;
-        w.sms = 108, w.gemm_tile = 128;
+        w.precision = PROFILE_FP16, w.fused = PROFILE_NORMCONV, w.graphs = 1, w.kernel_us = 4;
+        w.graph_kernel_us = 1.5, w.sms = 108, w.gemm_tile = 128, w.bn_held = 1;
         CHECK(profile_write(path, &w, NULL, err, sizeof err) == 0 && profile_load(path, &r, err, sizeof err) == 0 &&
-                  r.precision == PROFILE_FP16 && r.fused == 1 && r.graphs == 1 && r.kernel_us == 4 &&
-                  r.graph_kernel_us == 1.5 && r.sms == 108 && r.gemm_tile == 128,
+                  r.precision == PROFILE_FP16 && r.fused == PROFILE_NORMCONV && r.graphs == 1 && r.kernel_us == 4 &&
+                  r.graph_kernel_us == 1.5 && r.sms == 108 && r.gemm_tile == 128 && r.bn_held == 1,
               "compute-model keys written and read: %s", err);
         remove(path);
     }

@@ -123,6 +123,62 @@ int main(void)
               s16.sgd_s, f16.sgd_s, err);
     } else CHECK(0, "strong-scaling steps: %s %s", err, merr);
     model_free(m16), model_free(m64);
+
+    { /* on a profile with the compute model: fused_at_scale 2, the scaled run's batch norm apart, dearer than
+       * the baseline's NormConv; bn_held 0|1 a corner each, held the cheaper; on a profile without the compute
+       * model both keys change nothing */
+        profile amp;
+        corner ca[MAX_CORNERS];
+        snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
+        CHECK(profile_load("h100-amp", &amp, err, sizeof err) == 0 && amp.fused == PROFILE_NORMCONV &&
+                  study_file_parse(text, strlen(text), "tf", &fig, err, sizeof err) == 0, "h100-amp, 2, 0|1: %s", err);
+        int na = study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err);
+        CHECK(na == 2 && ca[0].held == 0 && ca[1].held == 1 && ca[1].base.step_s < ca[0].base.step_s &&
+                  ca[1].full.compute_s < ca[0].full.compute_s, "held: both runs' compute cheaper than read twice "
+              "(%g vs %g s at scale; %d corners; %s)", na == 2 ? ca[1].full.compute_s : -1,
+              na == 2 ? ca[0].full.compute_s : -1, na, err);
+        snprintf(text, sizeof text, "%sbn_held = 0|1\n", strong);
+        CHECK(study_file_parse(text, strlen(text), "tn", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, c, err, sizeof err) == 2 && na == 2 &&
+                  c[0].full.compute_s < ca[0].full.compute_s && c[1].full.compute_s < ca[1].full.compute_s &&
+                  fabs(c[0].base.step_s - ca[0].base.step_s) < 1e-15,
+              "the same baselines; the scaled run dearer with its batch norm apart: %g < %g s", c[0].full.compute_s,
+              ca[0].full.compute_s);
+        char nm[96];
+        CHECK(!strcmp(study_corner_name(&ca[1], nm, sizeof nm), "minsky2017-1port/bn-held") &&
+                  !strcmp(study_corner_name(&ca[0], nm, sizeof nm), "minsky2017-1port/bn-reread"), "names: %s", nm);
+        snprintf(text, sizeof text, "%scuda_graphs = off\n", strong); /* h100-amp: graphs = 1 */
+        CHECK(study_file_parse(text, strlen(text), "tg", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 1 &&
+                  study_file_parse(strong, strlen(strong), "tn", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, c, err, sizeof err) == 1 &&
+                  ca[0].full.compute_s > c[0].full.compute_s && ca[0].base.compute_s > c[0].base.compute_s,
+              "cuda_graphs off: each kernel at kernel_us, both runs dearer (%g vs %g s; %s)", ca[0].full.compute_s,
+              c[0].full.compute_s, err);
+        snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
+        CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&
+                  !strcmp(study_corner_name(&c[0], nm, sizeof nm), "minsky2017-1port"),
+              "p100 (no compute model): one corner, the keys ignored (%s)", err);
+    }
+    { /* algo a|b and step_fixed_us a|b: a corner each (algorithm fastest-varying after bn_held), the fixed
+       * cost added to both runs' steps and nothing else */
+        static const char alts[] = "label = alts\nmodel = resnet50\nglobal_batch = 256\ngpus = 16\nbaseline = 4\n"
+                                   "published = 90\nsource = a test\nalgo = ring|rhd\nplatforms = minsky2017-1port\n"
+                                   "overlap = off\nstep_fixed_us = 0|500\nstep_fixed_source = a test\n";
+        corner cv[MAX_CORNERS];
+        char nm[96];
+        CHECK(study_file_parse(alts, strlen(alts), "tv", &fig, err, sizeof err) == 0 && study_variants(&pr, &fig) == 4,
+              "4 variants: %s", err);
+        int nv = study_run_figure(&s, &pr, 1, &fig, cv, err, sizeof err);
+        CHECK(nv == 4 && !strcmp(cv[0].algo, "ring") && !strcmp(cv[1].algo, "rhd") && cv[2].fixed_us == 500 &&
+                  fabs(cv[2].full.step_s - cv[0].full.step_s - 500e-6) < 1e-12 &&
+                  fabs(cv[2].base.step_s - cv[0].base.step_s - 500e-6) < 1e-12 && cv[2].eff != cv[0].eff &&
+                  cv[1].full.exposed_s != cv[0].full.exposed_s,
+              "ring, rhd, then +500 us on both runs (%d corners; %s)", nv, err);
+        CHECK(nv == 4 && !strcmp(study_corner_name(&cv[3], nm, sizeof nm), "minsky2017-1port/rhd/+500us"),
+              "the corner's name: %s", nm);
+    }
     s.gpus = 512;
     CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && strstr(err, "below the 512 GPUs"),
           "--gpus above the global batch refused: %s", err);

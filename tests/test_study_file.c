@@ -99,12 +99,35 @@ int main(void)
         { GOOD "optimizer = adamw\n", ":11: optimizer: expected sgd, adam or lamb, got \"adamw\"" },
         { GOOD "shard = zero1\n", ":11: shard: expected none, optimizer, gradients or full, got \"zero1\"" },
         { GOOD "shard = full\nshard = none\n", ":12: key \"shard\" given twice" },
+        { GOOD "fused_at_scale = 4\n", ":11: fused_at_scale: expected a whole number 1..3, got \"4\"" },
+        { GOOD "fused_at_scale = 2|3\n", ":11: fused_at_scale: expected a whole number 1..3" },
+        { GOOD "bn_held = 1|1\n", ":11: bn_held: expected 0, 1 or 0|1 (profile.h's bn_held), got \"1|1\"" },
+        { GOOD "bn_held = yes\n", ":11: bn_held: expected 0, 1 or 0|1" },
+        { GOOD "step_fixed_us = 100\n", "step_fixed_us and step_fixed_source: expected both or neither" },
+        { GOOD "cuda_graphs = 0\n", ":11: cuda_graphs: expected on or off, got \"0\"" },
+        { GOOD "step_fixed_us = -1\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b) numbers" },
+        { GOOD "step_fixed_us = 5|5\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b)" },
     };
     CHECK(parse(NOBATCH "global_batch = 3200\n", &e, err, sizeof err) == 0 && e.batch == 50 && e.nbatches == 1 &&
               e.batches[0] == 50 && e.base_batch == 400 && e.baseline_global_batch == 3200,
           "strong scaling: 3200 over 64 GPUs is 50 each, over the 8 of the baseline 400: %s", err);
     CHECK(parse(NOBATCH "global_batch = 20480\nbaseline_global_batch = 3200\n", &e, err, sizeof err) == 0 &&
               e.batch == 320 && e.base_batch == 400, "the baseline run's own global batch: %s", err);
+    CHECK(parse(GOOD "step_fixed_us = 160|260\nstep_fixed_source = a sum\n", &e, err, sizeof err) == 0 &&
+              e.nfixed == 2 && e.fixed_us[0] == 160 && e.fixed_us[1] == 260 && !strcmp(e.fixed_source, "a sum") &&
+              e.nalgos == 1 && !strcmp(e.algos[0], "ddl") && !strcmp(e.algo, "ddl"),
+          "step_fixed_us 160|260 with its source; one algorithm (%s)", err);
+    CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
+    static const char two[] = "label = L 90%\nmodel = resnet50\nbatch = 32\ngpus = 256\nbaseline = 8\n"
+                              "published = 90\nsource = s\nalgo = nccl-ring|nccl-tree\nplatforms = a\noverlap = off\n";
+    CHECK(parse(two, &e, err, sizeof err) == 0 && e.nalgos == 2 && !strcmp(e.algo, "nccl-ring") &&
+              !strcmp(e.algos[1], "nccl-tree"), "algo nccl-ring|nccl-tree: two alternatives, the first as algo (%s)",
+          err);
+    CHECK(parse(GOOD "fused_at_scale = 2\nbn_held = 1|0\n", &e, err, sizeof err) == 0 && e.fused_at_scale == 2 &&
+              e.nheld == 2 && e.held_alts[0] == 1 && e.held_alts[1] == 0 && parse(GOOD, &e, err, sizeof err) == 0 &&
+              e.nheld == 0 && e.fused_at_scale == 0,
+          "fused_at_scale 2, bn_held 1|0; neither by default (%s)", err);
     CHECK(parse(GOOD "grad_dtype = fp16\n", &e, err, sizeof err) == 0 && e.grad_bytes == 2 &&
               parse(GOOD, &e, err, sizeof err) == 0 && e.grad_bytes == 0, "grad_dtype fp16: 2 bytes (%s)", err);
     CHECK(parse(GOOD "optimizer = lamb\nshard = optimizer\n", &e, err, sizeof err) == 0 && e.optim == OPTIM_LAMB &&

@@ -223,7 +223,7 @@ static int layer_table(const model_opts *o)
             tg *= 1e3, tm = tm * 1e3 + ts;
             printf("# compute_model             per-layer roofline: %s, %s, %.3g us a kernel, %.0f SMs "
                    "(model train's)\n",
-                   profile_precision_name(pr->precision), pr->fused > 0 ? "fused" : "unfused",
+                   profile_precision_name(pr->precision), profile_fused_name(pr),
                    profile_kernel_s(pr) * 1e6, pr->sms);
         }
         printf("# profile                   %s: gemm_gflops_fp32 %.6g, mem_gbps %.6g, sgd_gbps %.6g\n", o->profile,

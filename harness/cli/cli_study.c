@@ -55,9 +55,11 @@ static void usage(void)
            "  its published scale (or N GPUs) by the alpha-beta-gamma step model (harness/sim/perf_step.h):\n"
            "  per figure every combination of its entry's unknowns (overlap off = one allreduce after backward /\n"
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
-           "  ports per Minsky node), the band of efficiencies and where the figure falls, where the profile is\n"
-           "  the GPU the figure was published on (else \"not compared\"). --profile default: each figure's own\n"
-           "  GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform, that machine's.\n");
+           "  ports per Minsky node; with a compute-model profile, batch norm kernels that read their tensors\n"
+           "  twice or hold them on chip, bn_held 0|1), the band of efficiencies and where the figure falls, where\n"
+           "  the profile is the GPU the figure was published on (else \"not compared\"). --profile default: each\n"
+           "  figure's own GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform, that\n"
+           "  machine's.\n");
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
@@ -167,9 +169,11 @@ int cli_study_main(int argc, char **argv)
         printf("# %s\n", study_verdict_of(&o, k, lo, hi, v, sizeof v));
         for (int i = 0; figs[k].global_batch && i < n[k]; i++) { /* strong scaling: where the points go */
             double cp, ep;
+            char cn[96];
             study_points_lost(&figs[k], &c[k][i], &cp, &ep);
             printf("# points lost, %s overlap %s: %.1f compute at %d a GPU (vs %d), %.1f exposed communication\n",
-                   c[k][i].platform, c[k][i].overlap ? "on" : "off", cp, c[k][i].batch, figs[k].base_batch, ep);
+                   study_corner_name(&c[k][i], cn, sizeof cn), c[k][i].overlap ? "on" : "off", cp, c[k][i].batch,
+                   figs[k].base_batch, ep);
         }
         if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */
             study_ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);

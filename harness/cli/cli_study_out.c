@@ -36,12 +36,13 @@ void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig
             "(ms) | efficiency vs %d GPUs | vs 1 GPU | cycles cost (points) | stragglers cost (points) | "
             "partial overlap cost (points) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             fig->baseline, study_scale(&o->run, fig), fig->baseline);
+    char cn[96];
     for (int i = 0; i < n; i++)
         fprintf(f, md ? "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f | %.1f |\n"
                       : "  %-18s %-4s %5d %4d %10.1f %10.1f %10.1f %7.1f %7.1f %5.1f %5.1f %5.1f\n",
-                c[i].platform, c[i].overlap ? "on" : "off", c[i].batch, c[i].full.allreduces, c[i].base.step_s * 1e3,
-                c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1, c[i].share[0], c[i].share[1],
-                c[i].share[2]);
+                study_corner_name(&c[i], cn, sizeof cn), c[i].overlap ? "on" : "off", c[i].batch, c[i].full.allreduces,
+                c[i].base.step_s * 1e3, c[i].full.step_s * 1e3, c[i].full.exposed_s * 1e3, c[i].eff, c[i].eff1,
+                c[i].share[0], c[i].share[1], c[i].share[2]);
 }
 
 /* "effects: Horovod's cycles of 5 ms (fused up to 64 MiB); stragglers 0.2% (source)" or "effects: none (ideal)" */
@@ -93,6 +94,10 @@ const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len
     else
         snprintf(buf, len, "compute: the profile's rates x%.2f, to the published single GPU's backward pass of %g ms "
                  "at batch %d (%s)", o->compute_scale[k], fg->single_backward_ms, fg->single_batch, fg->single_source);
+    size_t at = strlen(buf);
+    if (fg->single_batch && (fg->nheld || fg->nfixed || fg->graphs_set) && at < len) /* study.c's variant() */
+        snprintf(buf + at, len - at, "; the scale for the profile as it is, each corner with another bn_held, "
+                 "cuda_graphs or step_fixed_us pinned again");
     return buf;
 }
 
@@ -182,8 +187,9 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         }
         char cl[600], cm[200], ca[200], cp[200], ce[300]; /* text cells quoted as RFC 4180 says (csv.h) */
         csv_format_cell(fg->label, cl, sizeof cl), csv_format_cell(fg->model, cm, sizeof cm);
-        csv_format_cell(fg->algo, ca, sizeof ca), csv_format_cell(fg->name, ce, sizeof ce);
+        csv_format_cell(fg->name, ce, sizeof ce);
         for (int i = 0; i < n[k]; i++) {
+            csv_format_cell(c[k][i].algo ? c[k][i].algo : fg->algo, ca, sizeof ca); /* the corner's */
             char h[32] = "NA"; /* no workload for the model: no time to train */
             double hours = workload_hours(workload_of(fg->model),
                                           (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s);

@@ -41,11 +41,13 @@ static const opt_row rows[] = {
     CLI_ROW_ALGOS(train_opts, algos, nalgos, listbuf[0]),
     CLI_ROW_BUCKET_MB(train_opts, bucket_mb, nbuckets),
     { .name = "--shard", .type = OPT_CHOICE, .choices = shards, .off = offsetof(train_opts, shard),
-      .unit = "none|optimizer|gradients",
+      .unit = "none|optimizer|gradients|full",
       .help = "none (default): allreduce the buckets; optimizer, gradients (ZeRO-1, -2): each bucket\n"
-              "reduce-scattered, the update on this rank's blocks, the parameters allgathered\n"
-              "after it (shard_step.h; host buffers, every algorithm with reduce-scatter and\n"
-              "allgather). full: `ddlbench model train --shard full` prices it; not run here" },
+              "reduce-scattered, the update on this rank's blocks (its shard of the velocities),\n"
+              "the parameters allgathered after it; full (ZeRO-3 / FSDP): not after the update\n"
+              "but before each use, forward and again backward, a bucket prefetched ahead\n"
+              "(trainer_shard.c; host buffers, algorithms with reduce-scatter and allgather);\n"
+              "a '#' line under each row gives the bytes a rank allocated" },
     { .name = "--grid", .type = OPT_STRING, .min = 1, .unit = "G", .off = offsetof(train_opts, grid),
       .expect = "a grid like 4x16x4 (product = ranks)",
       .help = "ddl grid (e.g. 4x16x4), with -a ddl; takes precedence over DDL_GRID" },
@@ -148,9 +150,6 @@ static int check_platform(train_opts *o, int override, char *err, size_t errlen)
 static int check_combinations(const train_opts *o, char *err, size_t errlen)
 {
     int ddl = 0;
-    if (o->shard == 3) /* SHARD_FULL */
-        return snprintf(err, errlen, "--shard full: the trainer runs optimizer and gradients sharding only; expected "
-                        "--shard optimizer|gradients (ddlbench model train --shard full prices ZeRO-3)"), 2;
     for (int k = 0; o->shard && k < o->nalgos; k++) {
         int i = ddl_algo_find(o->algos[k]);
         if (i >= 0 && !(ddl_algo_flags(i) & DDL_ALGO_RSAG))

@@ -1,6 +1,7 @@
 /* sweep_opts.c — the scaling sweep's options as rows of the option table, their defaults, and the
  * rules across options (see sweep_opts.h). */
 #include "sweep_opts.h"
+#include "ddl.h"
 #include "gbatch.h"
 #include "parse.h"
 
@@ -235,6 +236,39 @@ static int sim_owned(const sweep_params *p, const char *args, char *err, size_t 
     return 0;
 }
 
+/* --shard with a value other than none among args (--shard X or --shard=X): that value in *mode (a
+ * pointer into args, n its length); 0 when none is asked for. */
+static int shard_asked(const char *args, const char **mode, size_t *n)
+{
+    for (const char *w = args + strspn(args, " \t\n"); *w; w += strcspn(w, " \t\n"), w += strspn(w, " \t\n")) {
+        size_t k = strcspn(w, " \t\n");
+        if (!names(w, k, "--shard") || !strncmp(w, "--shard-", 8)) continue;
+        const char *v = w[7] == '=' ? w + 8 : w + k + strspn(w + k, " \t\n");
+        *mode = v, *n = strcspn(v, " \t\n");
+        if (*n && !(*n == 4 && !strncmp(v, "none", 4))) return 1;
+    }
+    return 0;
+}
+
+/* Sharding (train --shard, in --train-args or --add-train-args) needs reduce-scatter and allgather:
+ * every algorithm of --algos that has none refused before any launch. 0, or 2 with err. */
+static int shard_algos(const sweep_params *p, char *err, size_t errlen)
+{
+    const char *mode;
+    size_t n;
+    if (!shard_asked(p->train_args, &mode, &n) && !shard_asked(p->add_train_args, &mode, &n)) return 0;
+    for (const char *a = p->algos; *a; a += strcspn(a, ","), a += *a == ',') {
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(a, ","), a);
+        int i = ddl_algo_find(name);
+        if (i >= 0 && !(ddl_algo_flags(i) & DDL_ALGO_RSAG))
+            return snprintf(err, errlen, "%s: --shard %.*s needs reduce-scatter and allgather, which %s has not; "
+                            "expected algorithms that have (ddlbench list: not nccl-tree or nvls)",
+                            sweep_name(p, "--algos"), (int)n, mode, name), 2;
+    }
+    return 0;
+}
+
 int sweep_check(const sweep_params *p, char *err, size_t errlen)
 {
     int model = !strcmp(p->backend, "model"), sim = !strcmp(p->backend, "sim");
@@ -263,5 +297,5 @@ int sweep_check(const sweep_params *p, char *err, size_t errlen)
                         "expected a path without them", sweep_name(p, "--platform")), 2;
     int owned = sim || (!strcmp(p->backend, "mpi") && p->platform_given); /* the sweep passes the machine */
     if (owned && (sim_owned(p, p->train_args, err, errlen) || sim_owned(p, p->add_train_args, err, errlen))) return 2;
-    return 0;
+    return shard_algos(p, err, errlen);
 }

@@ -27,7 +27,8 @@ void perf_layer_make(double gemm_gflops, double mem_gbps, int full, const profil
     if (!shape) return;
     lp->k.sms = whole(shape->sms), lp->k.tile = whole(shape->gemm_tile);
     lp->k.kernel_s = profile_kernel_s(shape);
-    lp->fused = shape->fused > 0;
+    lp->fused = shape->fused > PROFILE_FUSED_MAX ? PROFILE_FUSED_MAX : shape->fused > 0 ? (int)shape->fused : 0;
+    lp->bn_held = shape->bn_held > 0;
 }
 
 static double gemm(const layer_price *lp, const model_layer *L, int g)
@@ -48,7 +49,12 @@ static double mem(const model *m, int l, int backward, const layer_price *lp)
     double k[MODEL_MEM_KINDS], bytes = 0;
     int kernels = 0;
     model_mem_bytes_kinds(m, l, backward ? 1 : MODEL_FWD, k);
-    if (lp->fused) k[MODEL_MEM_BN] = k[MODEL_MEM_RELU] = k[MODEL_MEM_IM2COL] = 0;
+    if (lp->fused == PROFILE_FUSED || (lp->fused == PROFILE_NORMCONV && !backward))
+        k[MODEL_MEM_BN] = k[MODEL_MEM_RELU] = k[MODEL_MEM_IM2COL] = 0;
+    if (lp->fused >= PROFILE_BN_APART) { /* implicit GEMM; the ReLU inside the batch norm's kernel */
+        k[MODEL_MEM_IM2COL] = 0, k[MODEL_MEM_RELU] = k[MODEL_MEM_BN] > 0 ? 0 : k[MODEL_MEM_RELU];
+        if (lp->bn_held) k[MODEL_MEM_BN] *= backward ? 3.0 / 5 : 2.0 / 3; /* each tensor read once */
+    }
     for (int j = 0; j < MODEL_MEM_KINDS; j++) bytes += k[j], kernels += k[j] > 0;
     return kern_price_mem(&lp->k, bytes * lp->act, lp->k.kernel_s > 0 ? kernels : 0);
 }

@@ -24,7 +24,8 @@
 typedef struct layer_price {
     kern_price k;     /* rates, tile model, kernel cost */
     int full;         /* --compute full: the layer's memory-bound kernels too */
-    int fused;        /* batch norm, ReLU, im2col/col2im vanish (fused into the convolutions) */
+    int fused;        /* profile.h's fused: PROFILE_UNFUSED .. PROFILE_NORMCONV */
+    int bn_held;      /* batch-norm kernels of their own read each tensor once (profile.h's bn_held) */
     double act;       /* activation bytes per float32 byte: 1 (fp32) or 0.5 (fp16, bf16) */
     double scale;     /* every layer's time (and SGD's) x scale: --images-per-s; 1 = none */
 } layer_price;

@@ -245,7 +245,7 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
     perf_layer_make(in->gemm_gflops, in->mem_gbps, in->full, in->shape, in->compute_scale, &p.lp);
     if (!p.order || !p.ready || !p.count || !p.groups || !p.start || !p.dur) goto nomem;
     if ((rc = sched_step(m, &plan, &perf_pricer, &p, &st))) goto out;
-    out->step_s = st.step_s;
+    out->step_s = st.step_s + (in->fixed_s > 0 ? in->fixed_s : 0);
     out->forward_s = st.forward_s;
     out->compute_s = st.compute_s;
     /* the slowed compute is the GEMMs' and the kernels' own, in their shares (as trainer.c counts it) */

@@ -57,6 +57,8 @@ typedef struct step_inputs {
     int optim;                 /* OPTIM_*; 0: SGD (with momentum under full compute, as the step runs it) */
     size_t grad_bytes;         /* bytes per gradient element on the wire (wire.h; --grad-dtype): 2 for fp16
                                   and bf16, whose buckets and allreduces hold twice the elements; 0: 4 */
+    double fixed_s;            /* a fixed cost every step pays after the rest (a study entry's step_fixed_us:
+                                  framework and optimizer work no layer prices), s; in step_s only; 0: none */
 } step_inputs;
 
 /* Sharding (shard_mem.h; the update itself: shard_step.h). A bucket is reduce-scattered instead of

@@ -27,8 +27,9 @@ static const key_row keys[] = {
     { "reduce_ns_per_byte", offsetof(profile, reduce_ns_per_byte), 0, PROFILE_NS_PER_BYTE_MAX, 0, 0 },
     { "mem_gbps", offsetof(profile, mem_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 0, 0 },
     { "sgd_gbps", offsetof(profile, sgd_gbps), PROFILE_RATE_MIN, PROFILE_GBPS_MAX, 1, 0 },
-    { "fused", offsetof(profile, fused), 0, 1, 1, 1 },
+    { "fused", offsetof(profile, fused), 0, PROFILE_FUSED_MAX, 1, 1 },
     { "graphs", offsetof(profile, graphs), 0, 1, 1, 1 },
+    { "bn_held", offsetof(profile, bn_held), 0, 1, 1, 1 },
     { "kernel_us", offsetof(profile, kernel_us), 0, 1e6, 1, 0 },
     { "graph_kernel_us", offsetof(profile, graph_kernel_us), 0, 1e6, 1, 0 },
     { "sms", offsetof(profile, sms), 1, 1e6, 1, 1 },
@@ -101,6 +102,16 @@ double profile_gemm_gflops(const profile *pr)
     return pr->precision == PROFILE_FP32 ? pr->gemm_gflops_fp32 : pr->gemm_gflops_fp16;
 }
 
+const char *profile_fused_name(const profile *pr)
+{
+    static const char *const name[2][PROFILE_FUSED_MAX + 1] = {
+        { "unfused", "conv+bn+relu fused", "bn+relu kernels apart", "normconv (bn backward apart)" },
+        { "unfused", "conv+bn+relu fused", "bn+relu kernels apart, held", "normconv (bn backward apart, held)" }
+    };
+    int f = pr->fused > PROFILE_FUSED_MAX ? PROFILE_FUSED_MAX : pr->fused > 0 ? (int)pr->fused : 0;
+    return name[pr->bn_held > 0][f];
+}
+
 double profile_kernel_s(const profile *pr) { return (pr->graphs > 0 ? pr->graph_kernel_us : pr->kernel_us) * 1e-6; }
 
 /* "precision = fp32|fp16|bf16", once. 0, or 2 with err set. */
@@ -138,7 +149,7 @@ static int parse_pair(const char *key, char *val, const char *name, int lineno, 
         snprintf(err, errlen,
                  "%s:%d: unknown key \"%.63s\" (expected gemm_gflops_fp32, gemm_gflops_fp16, "
                  "reduce_ns_per_byte, mem_gbps, sgd_gbps, reduce_ns_per_byte_at_SIZE, precision, fused, graphs, "
-                 "kernel_us, graph_kernel_us, sms or gemm_tile)",
+                 "bn_held, kernel_us, graph_kernel_us, sms or gemm_tile)",
                  name, lineno, key);
         return 2;
     }
@@ -263,8 +274,9 @@ int profile_write(const char *path, const profile *pr, const char *header, char 
             pr->gemm_gflops_fp32, pr->gemm_gflops_fp16, pr->reduce_ns_per_byte, pr->mem_gbps);
     if (pr->sgd_gbps > 0) fprintf(f.f, "sgd_gbps = %.6g\n", pr->sgd_gbps);
     if (pr->precision != PROFILE_FP32) fprintf(f.f, "precision = %s\n", profile_precision_name(pr->precision));
-    if (pr->fused > 0) fprintf(f.f, "fused = 1\n");
+    if (pr->fused > 0) fprintf(f.f, "fused = %.0f\n", pr->fused);
     if (pr->graphs > 0) fprintf(f.f, "graphs = 1\n");
+    if (pr->bn_held > 0) fprintf(f.f, "bn_held = 1\n");
     if (pr->kernel_us > 0) fprintf(f.f, "kernel_us = %.6g\n", pr->kernel_us);
     if (pr->graph_kernel_us > 0) fprintf(f.f, "graph_kernel_us = %.6g\n", pr->graph_kernel_us);
     if (pr->sms > 0) fprintf(f.f, "sms = %.0f\ngemm_tile = %.0f\n", pr->sms, pr->gemm_tile);

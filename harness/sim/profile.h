@@ -39,13 +39,30 @@ typedef struct profile {
     double reduce_ns[PROFILE_REDUCE_POINTS];        /* ns per byte at each size */
     double sgd_gbps;            /* optional: SGD's own rate, 1e9 B/s (0 = mem_gbps; profile_sgd_gbps) */
     int precision;              /* optional: PROFILE_FP32 (default), PROFILE_FP16, PROFILE_BF16 */
-    double fused, graphs;       /* optional: 0 or 1 (whole numbers, checked) */
+    double fused;               /* optional: PROFILE_UNFUSED (0), PROFILE_FUSED (1) or PROFILE_BN_APART (2) */
+    double graphs;              /* optional: 0 or 1 (whole numbers, checked) */
     double kernel_us;           /* optional: each kernel's fixed cost, us (0: none) */
     double graph_kernel_us;     /* optional: the same under a CUDA graph (with graphs = 1) */
     double sms, gemm_tile;      /* optional: SMs and tile edge, whole numbers (sms 0: no tile model) */
+    double bn_held;             /* optional: 0 or 1, batch-norm kernels of their own (fused 2, 3) hold each tensor
+                                   on chip between statistics and normalisation (below) */
 } profile;
 
 enum { PROFILE_FP32, PROFILE_FP16, PROFILE_BF16 };
+/* fused: 0 every layer's memory-bound kernels apart; 1 convolution + batch norm + ReLU one kernel forward and
+ * backward (an ideal: no library fuses the backward); 2 convolutions implicit (no im2col) and batch norm +
+ * ReLU (+ the residual add) one kernel of their own per layer and pass (MXNet's --fuse-bn-relu and
+ * --fuse-bn-add-relu without NormConv: MLPerf's resnet-v1b-fl network); 3 NormConv as cuDNN's fused-ops API
+ * runs it (CUDNN_FUSED_SCALE_BIAS_ACTIVATION_CONV_BNSTATS: the batch norm's statistics in the convolution's
+ * epilogue, its normalisation and ReLU in the next convolution's prologue, so forward they vanish; backward,
+ * dReLU + the batch norm's backward a kernel of their own, as fused = 2: MLPerf's resnet-v1b-stats-fl and
+ * -mainloop-fl networks). A batch-norm kernel of its own reads x twice forward, x and dy twice backward
+ * (kernels/layers.h: 3 and 5 passes); with bn_held = 1 it holds them on chip in between (persistent NHWC
+ * kernels, NVIDIA/apex apex/contrib/csrc/groupbn): 2 and 3 passes. */
+enum { PROFILE_UNFUSED, PROFILE_FUSED, PROFILE_BN_APART, PROFILE_NORMCONV, PROFILE_FUSED_MAX = PROFILE_NORMCONV };
+/* "unfused", "conv+bn+relu fused", "bn+relu kernels apart", "normconv (bn backward apart)" and ", held" with
+ * bn_held. */
+const char *profile_fused_name(const profile *pr);
 /* "fp32", "fp16", "bf16". */
 const char *profile_precision_name(int precision);
 /* The GEMM rate of the profile's precision, 1e9 flop/s: gemm_gflops_fp16 for fp16 and bf16. */

@@ -51,6 +51,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .grad_bytes = (size_t)fig->grad_bytes,
         .shard = fig->shard,
         .optim = fig->optim,
+        .fixed_s = fig->nfixed ? fig->fixed_us[0] * 1e-6 : 0,
     };
     if (perf_layer_shaped(pr)) in.gemm_gflops = profile_gemm_gflops(pr), in.shape = pr; /* perf_layer.h */
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
@@ -95,9 +96,9 @@ static double per_gpu_eff(double t_base, int bbase, double t_full, int bfull)
 }
 
 /* Corner c (its base and full steps, eff) without each effect that is on: the points that effect costs.
- * mb: the baseline run's network (m's own under weak scaling). */
-static int effect_shares(const study_setup *s, const profile *pr, const model *m, const model *mb, const figure *fig,
-                         int bbase, corner *c, char *err, size_t errlen)
+ * mb: the baseline run's network (m's own under weak scaling); pf: the scaled run's profile. */
+static int effect_shares(const study_setup *s, const profile *pr, const profile *pf, const model *m, const model *mb,
+                         const figure *fig, int bbase, corner *c, char *err, size_t errlen)
 {
     for (int e = 0; e < STUDY_EFFECTS; e++) {
         step_prediction b0, f0;
@@ -105,7 +106,7 @@ static int effect_shares(const study_setup *s, const profile *pr, const model *m
         if (!(study_effects_on(fig, c->overlap) & (1 << e))) continue;
         if (study_step_on(s, pr, mb, fig, c->platform, fig->baseline, c->overlap, EFFECTS_ALL & ~(1 << e), &b0, err,
                           errlen) ||
-            study_step_on(s, pr, m, fig, c->platform, study_scale(s, fig), c->overlap, EFFECTS_ALL & ~(1 << e), &f0,
+            study_step_on(s, pf, m, fig, c->platform, study_scale(s, fig), c->overlap, EFFECTS_ALL & ~(1 << e), &f0,
                           err, errlen))
             return 2;
         c->share[e] = per_gpu_eff(b0.step_s, bbase, f0.step_s, c->batch) - c->eff;
@@ -127,14 +128,49 @@ static int batches_of(const study_setup *s, const figure *fig, int b, int *bfull
     return 0;
 }
 
+/* Variant v of fig's unknowns that are not platforms or overlaps (v = h + nh (a + na f): bn_held h, algorithm
+ * a, fixed step cost f): the figure with that algorithm and cost alone (*fv), the baseline's profile (*pr)
+ * and the scaled run's (*at; its network fused_at_scale where the entry gives one), each rate x the
+ * variant's own compute scale (kscale for the profile's own setting; a pinned entry pinned again with the
+ * variant, whose 1-node run paid the fixed cost too). Into c: the variant's held (-1: the profile's),
+ * algorithm and fixed cost. 0, or 2 with err. */
+static int variant(const study_setup *s, const profile *base, double kscale, const figure *fig, int v, figure *fv,
+                   profile *pr, profile *at, corner *c, char *err, size_t errlen)
+{
+    int shaped = perf_layer_shaped(base), nh = fig->nheld && shaped ? fig->nheld : 1;
+    int na = fig->nalgos ? fig->nalgos : 1;
+    int a = v / nh % na, f = v / nh / na;
+    *fv = *fig, *pr = *base;
+    c->held = fig->nheld && shaped ? fig->held_alts[v % nh] : -1;
+    c->algo = fig->nalgos ? fig->algos[a] : fig->algo;
+    c->fixed_us = fig->nfixed ? fig->fixed_us[f] : 0;
+    c->vary_algo = fig->nalgos > 1, c->vary_fixed = fig->nfixed > 1;
+    snprintf(fv->algo, sizeof fv->algo, "%s", c->algo);
+    fv->fixed_us[0] = c->fixed_us, fv->nfixed = fig->nfixed ? 1 : 0, fv->nalgos = 1, fv->nheld = 0;
+    if (c->held >= 0) pr->bn_held = c->held;
+    int graphs = fig->graphs_set && shaped && fig->graphs != (base->graphs > 0);
+    if (graphs) pr->graphs = fig->graphs;
+    if (fig->single_batch && ((c->held >= 0 && c->held != (base->bn_held > 0)) || (fig->nfixed && f > 0) || graphs) &&
+        study_compute_scale(s, pr, fv, &kscale, err, errlen))
+        return 2;
+    pr->gemm_gflops_fp32 *= kscale, pr->mem_gbps *= kscale, pr->sgd_gbps *= kscale;
+    pr->gemm_gflops_fp16 *= kscale, pr->kernel_us /= kscale, pr->graph_kernel_us /= kscale; /* amp */
+    *at = *pr;
+    if (fig->fused_at_scale && shaped) at->fused = fig->fused_at_scale;
+    return 0;
+}
+
+int study_variants(const profile *base, const figure *fig)
+{
+    return (fig->nheld && perf_layer_shaped(base) ? fig->nheld : 1) * (fig->nalgos ? fig->nalgos : 1) *
+           (fig->nfixed ? fig->nfixed : 1);
+}
+
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
                      char *err, size_t errlen)
 {
     char why[300];
-    int n = 0;
-    profile scaled = *base, *pr = &scaled;
-    scaled.gemm_gflops_fp32 *= kscale, scaled.mem_gbps *= kscale, scaled.sgd_gbps *= kscale;
-    scaled.gemm_gflops_fp16 *= kscale, scaled.kernel_us /= kscale, scaled.graph_kernel_us /= kscale; /* amp */
+    int n = 0, nv = study_variants(base, fig);
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL, *mb = NULL;
         int bfull, bbase;
@@ -145,20 +181,23 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
             return snprintf(err, errlen, "%s: %s", fig->name, why), -1;
         }
         const model *base_m = mb ? mb : m; /* the baseline run's network: its own batch under strong scaling */
-        for (int p = 0; p < fig->nplatforms; p++)
+        for (int a = 0; a < fig->nplatforms * nv; a++)
             for (int k = 0; k < fig->noverlaps; k++, n++) {
                 step_prediction one;
+                profile pv, at;
+                figure fv;
                 int ov = fig->overlaps[k];
-                const char *pf = fig->platforms[p];
+                const char *pf = fig->platforms[a / nv];
                 c[n].platform = pf, c[n].overlap = ov, c[n].batch = bfull;
-                if (study_step_on(s, pr, base_m, fig, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why,
+                if (variant(s, base, kscale, fig, a % nv, &fv, &pv, &at, &c[n], why, sizeof why) ||
+                    study_step_on(s, &pv, base_m, &fv, pf, fig->baseline, ov, EFFECTS_ALL, &c[n].base, why,
                                   sizeof why) ||
-                    study_step_on(s, pr, m, fig, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
+                    study_step_on(s, &at, m, &fv, pf, study_scale(s, fig), ov, EFFECTS_ALL, &c[n].full, why,
                                   sizeof why) ||
-                    study_step_on(s, pr, base_m, fig, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why) ||
+                    study_step_on(s, &pv, base_m, &fv, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why) ||
                     (c[n].eff = per_gpu_eff(c[n].base.step_s, bbase, c[n].full.step_s, bfull),
                      c[n].eff1 = per_gpu_eff(one.step_s, bbase, c[n].full.step_s, bfull),
-                     effect_shares(s, pr, m, base_m, fig, bbase, &c[n], why, sizeof why))) {
+                     effect_shares(s, &pv, &at, m, base_m, &fv, bbase, &c[n], why, sizeof why))) {
                     snprintf(err, errlen, "%s: %s", fig->label, why);
                     model_free(m), model_free(mb);
                     return -1;
@@ -175,6 +214,16 @@ void study_points_lost(const figure *fig, const corner *c, double *compute, doub
     double no_exp = per_gpu_eff(c->base.step_s - c->base.exposed_s, bb, c->full.step_s - c->full.exposed_s, c->batch);
     *comm = no_exp - c->eff;
     *compute = 100 - no_exp;
+}
+
+const char *study_corner_name(const corner *c, char *buf, size_t len)
+{
+    int at = snprintf(buf, len, "%s", c->platform);
+    if (c->held >= 0 && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, "/%s", c->held ? "bn-held" : "bn-reread");
+    if (c->vary_algo && at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "/%s", c->algo);
+    if (c->vary_fixed && at >= 0 && (size_t)at < len) snprintf(buf + at, len - (size_t)at, "/+%gus", c->fixed_us);
+    return buf;
 }
 
 void study_band(const corner *c, int n, double *lo, double *hi)

@@ -5,6 +5,7 @@
 #include "kv.h"
 #include "parse.h"
 #include "platform.h"
+#include "profile.h"
 #include "shard_mem.h"
 #include "textfile.h"
 #include "wire.h"
@@ -17,7 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD };
+enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_HELD, T_ALGOS,
+       T_FIXED, T_GRAPHS };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -36,7 +38,7 @@ static const key keys[] = {
     { "baseline", T_INT, REQ, offsetof(study_entry, baseline), 0, PLATFORM_MAX_HOSTS },
     { "published", T_PCT, REQ, offsetof(study_entry, published), 0, 0 },
     { "source", T_TEXT, REQ, F(source), 0 },
-    { "algo", T_TEXT, REQ, F(algo), 0 },
+    { "algo", T_ALGOS, REQ, 0, 0, 0 },
     { "patterns", T_TEXT, 0, F(patterns), 0 },
     { "platforms", T_ALTS, REQ, 0, 0, 0 },
     { "overlap", T_OVERLAP, REQ, 0, 0, 0 },
@@ -58,11 +60,16 @@ static const key keys[] = {
     { "grad_dtype", T_WIRE, 0, 0, 0, 0 },
     { "optimizer", T_OPTIM, 0, offsetof(study_entry, optim), 0, OPTIM_KINDS },
     { "shard", T_SHARD, 0, offsetof(study_entry, shard), 0, SHARD_MODES },
+    { "fused_at_scale", T_INT, 0, offsetof(study_entry, fused_at_scale), 0, PROFILE_FUSED_MAX },
+    { "bn_held", T_HELD, 0, 0, 0, 1 },
+    { "step_fixed_us", T_FIXED, 0, 0, 0, 1e6 },
+    { "step_fixed_source", T_TEXT, 0, F(fixed_source), 0 },
+    { "cuda_graphs", T_GRAPHS, 0, 0, 0, 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
-enum { K_BATCH = 2 };
+enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE }; /* keys[]' rows */
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -133,6 +140,40 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         e->grad_bytes = (int)wire_bytes(t);
         return 0;
     }
+    case T_ALGOS: /* algo: 1 or 2 algorithm names, a|b (checked by the pricer) */
+        n = alternatives(v, alts, 2);
+        for (int i = 0; i < n; i++)
+            if (strlen(alts[i]) >= sizeof e->algo) n = -1;
+            else memcpy(e->algos[i], alts[i], strlen(alts[i]) + 1);
+        if (n < 0 || (n == 2 && !strcmp(e->algos[0], e->algos[1])))
+            return snprintf(why, wl, "expected one or two (a|b) algorithm names of 1..%zu characters, got \"%.40s\"",
+                            sizeof e->algo - 1, v), 2;
+        e->nalgos = n;
+        memcpy(e->algo, e->algos[0], sizeof e->algo);
+        return 0;
+    case T_FIXED: /* step_fixed_us: 1 or 2 numbers in [0, max], a|b */
+        n = alternatives(v, alts, 2);
+        for (int i = 0; i < n; i++)
+            if (number(alts[i], &d) || d < 0 || d > k->max) n = -1;
+            else e->fixed_us[i] = d;
+        if (n < 0 || (n == 2 && e->fixed_us[0] == e->fixed_us[1]))
+            return snprintf(why, wl, "expected one or two (a|b) numbers of microseconds in [0, %g], got \"%.40s\"",
+                            k->max, v), 2;
+        e->nfixed = n;
+        return 0;
+    case T_GRAPHS: /* cuda_graphs: on or off (the profile's graphs for every run of the entry) */
+        if (strcmp(v, "on") && strcmp(v, "off")) return snprintf(why, wl, "expected on or off, got \"%.40s\"", v), 2;
+        e->graphs = !strcmp(v, "on") ? 1 : 0, e->graphs_set = 1;
+        return 0;
+    case T_HELD: /* bn_held: 0, 1 or 0|1 (profile.h) */
+        n = alternatives(v, alts, 2);
+        for (int i = 0; i < n; i++)
+            if (strcmp(alts[i], "0") && strcmp(alts[i], "1")) n = -1;
+            else e->held_alts[i] = alts[i][0] == '1';
+        if (n < 0 || (n == 2 && e->held_alts[0] == e->held_alts[1]))
+            return snprintf(why, wl, "expected 0, 1 or 0|1 (profile.h's bn_held), got \"%.40s\"", v), 2;
+        e->nheld = n;
+        return 0;
     case T_OPTIM: /* optimizer, shard: one of shard_mem.h's names */
     case T_SHARD:
         for (n = 0; n < (int)k->max; n++)
@@ -234,6 +275,8 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
     if (rate != seen[K_SBATCH] || rate != seen[K_SSOURCE])
         return snprintf(err, errlen, "%s: single_gpu_img_s or single_gpu_backward_ms, single_gpu_batch and "
                         "single_gpu_source: expected all three or none", name), 2;
+    if (seen[K_FIXED] != seen[K_FSOURCE])
+        return snprintf(err, errlen, "%s: step_fixed_us and step_fixed_source: expected both or neither", name), 2;
     if (seen[K_JITTER] != seen[K_JSOURCE])
         return snprintf(err, errlen, "%s: jitter_pct and jitter_source: expected both or neither", name), 2;
     if (seen[K_HOLD] != seen[K_HSOURCE])

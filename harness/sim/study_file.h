@@ -20,12 +20,24 @@
  *   optimizer = lamb                          sgd | adam | lamb (shard_mem.h; default sgd) (optional)
  *   shard = optimizer                         none | optimizer | gradients | full: sharded data
  *                                             parallelism (perf_step.h; default none)      (optional)
+ *   fused_at_scale = 2                        the scaled run's network, where its config runs another
+ *                                             than the baseline's: the profile's fused setting 1..3
+ *                                             (profile.h; profiles with the compute model only) (optional)
+ *   bn_held = 0|1                             the profile's bn_held for every run of the entry (profile.h);
+ *                                             0|1: unknown, a corner each, each pinned on its own (optional)
+ *   step_fixed_us = 160|260                   a fixed cost every step pays after its compute and
+ *                                             communication (framework, optimizer work no layer prices),
+ *                                             us in [0, 1e6]; a|b: a range; pinned runs pinned with it (optional)
+ *   step_fixed_source = LARS norms ... (§17)  where it is from (required with step_fixed_us)
+ *   cuda_graphs = off                         the run's step launched as a CUDA graph or not: the profile's
+ *                                             graphs (kernel costs) for every run of the entry (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
  *   published = 89                            the figure, % in (0, 100]                   (required)
  *   source = §2                               where it is from (docs/SOURCES.md)          (required)
- *   algo = ddl                                the allreduce, in ddlbench's terms          (required)
+ *   algo = ddl                                the allreduce, in ddlbench's terms; a|b: which
+ *                                             one ran is unknown (NCCL's own pick)       (required)
  *   patterns = ring,rhd                       ddl's per-dimension patterns on a (GPUs per node) x
  *                                             (nodes) grid                                (optional)
  *   platforms = minsky2017-1port|minsky2017-2port   platform files of the study's platform folder,
@@ -86,6 +98,14 @@ typedef struct study_entry {
     int base_batch;                        /* its per-GPU batch (0: batch, weak scaling) */
     int grad_bytes;                        /* grad_dtype's bytes an element on the wire (wire.h; 0: fp32's 4) */
     int optim, shard;                      /* OPTIM_*, SHARD_* (shard_mem.h; 0: SGD, unsharded) */
+    int fused_at_scale;                    /* the scaled run's profile fused setting (0: the profile's) */
+    int held_alts[2], nheld;               /* the profile's bn_held alternatives (nheld 0: the profile's) */
+    char algos[2][32];                     /* algo's alternatives (algo: the first) */
+    int nalgos;
+    double fixed_us[2];                    /* a fixed cost a step, us: alternatives (nfixed 0: none) */
+    int nfixed;
+    char fixed_source[200];                /* where it is from */
+    int graphs, graphs_set;                /* cuda_graphs: the profile's graphs for the entry's runs, if set */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

@@ -34,6 +34,12 @@ struct engine {
     int rc;                   /* first error */
     char err[256];            /* its message */
     int sharded, ranks;       /* engine_set_shard */
+    int *jobs;                /* [3 nbuckets] full sharding: reductions (b) and gathers (-(b + 1)) in post order */
+    double *jready;           /* [3 nbuckets] their post times */
+    int njobs, jrun;          /* posted, run so far (engine_wait_gather) */
+    int base;                 /* reductions run early by engine_wait_gather: order[0 .. base) */
+    float *params;            /* engine_post_gather's buffer */
+    engine_stats early;       /* their time */
 };
 
 int engine_thread_level(void) { return MPI_THREAD_SINGLE; }
@@ -56,7 +62,10 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->agree = calloc((size_t)plan->nbuckets + 1, sizeof *e->agree);
     e->start = calloc((size_t)plan->nbuckets, sizeof *e->start);
     e->dur = calloc((size_t)plan->nbuckets, sizeof *e->dur);
-    if (!e->order || !e->ready || !e->count || !e->groups || !e->agree || !e->start || !e->dur) {
+    e->jobs = calloc(3 * (size_t)plan->nbuckets, sizeof *e->jobs);
+    e->jready = calloc(3 * (size_t)plan->nbuckets, sizeof *e->jready);
+    if (!e->order || !e->ready || !e->count || !e->groups || !e->agree || !e->start || !e->dur || !e->jobs ||
+        !e->jready) {
         engine_free(e);
         return -1;
     }
@@ -64,7 +73,11 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     return 0;
 }
 
-void engine_begin_step(engine *e) { e->posted_n = 0, e->t0 = kern_compute_mark(); }
+void engine_begin_step(engine *e)
+{
+    e->posted_n = e->njobs = e->jrun = e->base = 0, e->t0 = kern_compute_mark();
+    memset(&e->early, 0, sizeof e->early);
+}
 
 int engine_set_framework(engine *e, const framework *fw)
 {
@@ -85,7 +98,54 @@ int engine_post(engine *e, int b)
     if (b < 0 || b >= e->plan->nbuckets || e->posted_n >= e->plan->nbuckets) return -1;
     e->order[e->posted_n] = b;
     e->ready[e->posted_n++] = kern_compute_mark();
+    if (e->sharded == 2 && e->njobs < 3 * e->plan->nbuckets) /* full sharding: in the jobs' order too */
+        e->jready[e->njobs] = e->ready[e->posted_n - 1], e->jobs[e->njobs++] = b;
     return 0;
+}
+
+int engine_post_gather(engine *e, int b, float *params)
+{
+    if (b < 0 || b >= e->plan->nbuckets || e->njobs >= 3 * e->plan->nbuckets) return -1;
+    e->params = params;
+    e->jready[e->njobs] = kern_compute_mark(), e->jobs[e->njobs++] = -b - 1;
+    return 0;
+}
+
+/* Job j at max(its post, now): a reduction (counted in e->early) or a gather. 0, or ddl's code. A
+ * reduction run here pays the framework's per-call cost; its contention and partial overlap are the
+ * drain's (fw_drain) and apply only to the reductions left for engine_wait_all. */
+static int run_job(engine *e, int j)
+{
+    int b = e->jobs[j] >= 0 ? e->jobs[j] : -e->jobs[j] - 1, rc;
+    const bucket *bk = &e->plan->buckets[b];
+    kern_compute_wait_until(e->jready[j]);
+    double t0 = MPI_Wtime();
+    if (e->jobs[j] >= 0) {
+        if (e->fw.call_s > 0) kern_compute_wait_until(t0 + e->fw.call_s); /* the framework's per-call cost */
+        rc = shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, bk->count, e->dtype, e->sharded, e->ranks);
+        if (!e->early.buckets) e->early.first_start = t0;
+        e->early.buckets++, e->base++;
+    } else {
+        size_t c = e->ranks > 1 ? bk->count / (size_t)e->ranks : 0;
+        rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->params + bk->offset, c, DDL_FLOAT32) : 0;
+    }
+    e->early.busy_s += MPI_Wtime() - t0, e->early.last_end = MPI_Wtime();
+    if (rc) snprintf(e->err, sizeof e->err, "%s of bucket %d: %s", e->jobs[j] >= 0 ? "reduction" : "gather", b,
+                     ddl_last_error());
+    return rc;
+}
+
+int engine_wait_gather(engine *e, int b, char *err, size_t errlen)
+{
+    int last = -1;
+    for (int j = e->jrun; j < e->njobs; j++)
+        if (e->jobs[j] == -b - 1) last = j;
+    double mark = kern_compute_mark();
+    while (!e->rc && e->jrun <= last) e->rc = run_job(e, e->jrun++);
+    kern_compute_wait_until(mark); /* the compute resumes at the later of its mark and the gather's end */
+    kern_compute_begin();
+    if (e->rc) snprintf(err, errlen, "%s", e->err);
+    return e->rc;
 }
 
 /* Cycles: every rank takes the same tensors at the same wake-ups, as Horovod's coordinator makes them, so
@@ -109,19 +169,20 @@ static int agree(engine *e)
 static int e_call(void *a, int i, const fw_group *g, double at, double call_s, double *start, double *dur)
 {
     engine *e = a;
-    const bucket *bk = &e->plan->buckets[e->order[g->first]];
+    const int *order = e->order + e->base; /* the reductions engine_wait_gather has not run */
+    const bucket *bk = &e->plan->buckets[order[g->first]];
     (void)i, (void)at;
-    for (int j = g->first + 1; j < g->first + g->n; j++) /* adjacent in the flat buffer (bucket.h) */
-        if (e->plan->buckets[e->order[j]].offset != e->plan->buckets[e->order[j - 1]].offset +
-                                                     e->plan->buckets[e->order[j - 1]].count)
-            return snprintf(e->err, sizeof e->err, "buckets %d and %d are not adjacent", e->order[j - 1], e->order[j]),
-                   1;
+    for (int j = g->first + 1; j < g->first + g->n; j++) { /* adjacent in the flat buffer (bucket.h) */
+        const bucket *prev = &e->plan->buckets[order[j - 1]];
+        if (e->plan->buckets[order[j]].offset != prev->offset + prev->count)
+            return snprintf(e->err, sizeof e->err, "buckets %d and %d are not adjacent", order[j - 1], order[j]), 1;
+    }
     kern_compute_wait_until(g->enqueue);
     double t0 = MPI_Wtime();
     if (call_s > 0) kern_compute_wait_until(t0 + call_s);
     int rc = shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, g->count, e->dtype, e->sharded, e->ranks);
     if (rc)
-        return snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", e->order[g->first], g->count * e->esize,
+        return snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", order[g->first], g->count * e->esize,
                         ddl_last_error()), rc;
     *start = t0, *dur = MPI_Wtime() - t0;
     return 0;
@@ -137,19 +198,26 @@ int engine_wait_all(engine *e, engine_stats *st, char *err, size_t errlen)
     const double b1 = kern_compute_mark(); /* the end of backward */
     const fw_backend be = { e_call, e_hold, e };
     memset(&s, 0, sizeof s);
-    for (int i = 0; i < e->posted_n; i++) e->count[i] = e->plan->buckets[e->order[i]].count;
+    int n = e->posted_n - e->base; /* the reductions not run yet */
+    for (int i = 0; i < n; i++) e->count[i] = e->plan->buckets[e->order[e->base + i]].count;
     if (!e->rc && (e->rc = agree(e)) == 0) {
-        const fw_posts posts = { e->t0, b1, e->ready, e->count, e->posted_n, e->esize };
+        const fw_posts posts = { e->t0, b1, e->ready + e->base, e->count, n, e->esize };
         int rc = fw_drain(&e->fw, &posts, &be, e->groups, e->start, e->dur, &d);
         if (rc < 0) e->rc = 1, snprintf(e->err, sizeof e->err, "buckets posted out of order");
         else if (rc) e->rc = rc;
         else {
             s = (engine_stats){ d.busy_s, d.first_start, d.end, d.calls, d.slowed_s, d.comm_slowed_s };
+            if (e->early.busy_s > 0 || e->early.buckets) { /* full sharding: what engine_wait_gather ran */
+                s.first_start = e->early.buckets && (!n || e->early.first_start < s.first_start) ? e->early.first_start
+                                                                                               : s.first_start;
+                s.last_end = n ? s.last_end : e->early.last_end;
+                s.busy_s += e->early.busy_s, s.buckets += e->early.buckets;
+            }
             if (e->fw.contention > 0) /* the step waits out the compute that the allreduces slowed */
                 kern_compute_wait_until(d.end > b1 + d.slowed_s ? d.end : b1 + d.slowed_s);
         }
     }
-    e->posted_n = 0;
+    e->posted_n = e->njobs = e->jrun = e->base = 0;
     if (st) *st = s;
     if (e->rc) snprintf(err, errlen, "%s", e->err);
     return e->rc;
@@ -165,5 +233,6 @@ void engine_free(engine *e)
     free(e->agree);
     free(e->start);
     free(e->dur);
+    free(e->jobs), free(e->jready);
     free(e);
 }

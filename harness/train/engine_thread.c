@@ -1,7 +1,7 @@
 /* engine_thread.c — real backend of engine.h: a communication thread with a FIFO of
  * posted buckets; in device mode each bucket's fence, recorded at post, is waited for by the thread.
- * The queue is a ring of bucket indexes (each bucket is posted once per step, so nbuckets slots
- * suffice); nothing is allocated per step. */
+ * The queue is a ring of jobs (each bucket's reduction is posted once per step and, with full
+ * sharding, its parameters' gather twice, so 3·nbuckets slots suffice); nothing is allocated per step. */
 #include "engine.h"
 #include "shard_step.h"
 #include "compute.h"
@@ -24,7 +24,10 @@ struct engine {
     pthread_mutex_t lock;
     pthread_cond_t posted;    /* the thread waits for work */
     pthread_cond_t drained;   /* the step waits for completion */
-    int *queue;               /* [nbuckets] posted, not yet started */
+    int *queue;               /* [3 nbuckets] posted, not yet started: b, or -(b + 1) for b's gather */
+    int qlen;                 /* its slots: a reduction and two gathers (forward, backward) per bucket */
+    float *params;            /* engine_post_gather's buffer */
+    int *gposted, *gdone;     /* [nbuckets] gathers of each bucket posted and done this step */
     int head, tail, queued;   /* FIFO state */
     int done;                 /* buckets finished this step */
     int posted_n;             /* buckets posted this step */
@@ -67,6 +70,25 @@ static void run_bucket(engine *e, int b)
     pthread_mutex_unlock(&e->lock);
 }
 
+/* Bucket b's parameters allgathered in place (engine_post_gather). */
+static void run_gather(engine *e, int b)
+{
+    const bucket *bk = &e->plan->buckets[b];
+    size_t c = e->ranks > 1 ? bk->count / (size_t)e->ranks : 0;
+    double t0 = MPI_Wtime();
+    int rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->params + bk->offset, c, DDL_FLOAT32) : 0;
+    double t1 = MPI_Wtime();
+    pthread_mutex_lock(&e->lock);
+    if (rc && !e->rc) {
+        e->rc = rc;
+        snprintf(e->err, sizeof e->err, "gather of bucket %d (%zu bytes): %s", b, c * 4, ddl_last_error());
+    }
+    if (c) e->stats.busy_s += t1 - t0;
+    e->gdone[b]++;
+    pthread_cond_broadcast(&e->drained);
+    pthread_mutex_unlock(&e->lock);
+}
+
 static void *engine_main(void *arg)
 {
     engine *e = arg;
@@ -75,15 +97,17 @@ static void *engine_main(void *arg)
         while (!e->queued && !e->stop) pthread_cond_wait(&e->posted, &e->lock);
         if (e->stop) break;
         int b = e->queue[e->head];
-        e->head = (e->head + 1) % e->plan->nbuckets;
+        e->head = (e->head + 1) % e->qlen;
         e->queued--;
         int failed = e->rc != 0;
         pthread_mutex_unlock(&e->lock);
         if (!failed) {
-            run_bucket(e, b);
+            if (b >= 0) run_bucket(e, b);
+            else run_gather(e, -b - 1);
         } else { /* after a failure, skip: the step reports the first error */
             pthread_mutex_lock(&e->lock);
-            e->done++;
+            if (b >= 0) e->done++;
+            else e->gdone[-b - 1]++;
             pthread_cond_broadcast(&e->drained);
             pthread_mutex_unlock(&e->lock);
         }
@@ -103,8 +127,12 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->dtype = dtype;
     e->esize = ddl_dtype_size(dtype);
     e->plan = plan;
-    e->queue = calloc((size_t)plan->nbuckets, sizeof *e->queue);
-    if (!e->queue) {
+    e->qlen = 3 * plan->nbuckets;
+    e->queue = calloc((size_t)e->qlen, sizeof *e->queue);
+    e->gposted = calloc((size_t)plan->nbuckets, sizeof *e->gposted);
+    e->gdone = calloc((size_t)plan->nbuckets, sizeof *e->gdone);
+    if (!e->queue || !e->gposted || !e->gdone) {
+        free(e->queue), free(e->gposted), free(e->gdone);
         free(e);
         return -1;
     }
@@ -112,7 +140,7 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     pthread_cond_init(&e->posted, NULL);
     pthread_cond_init(&e->drained, NULL);
     if (pthread_create(&e->thread, NULL, engine_main, e)) {
-        free(e->queue);
+        free(e->queue), free(e->gposted), free(e->gdone);
         free(e);
         return -1;
     }
@@ -136,6 +164,7 @@ void engine_begin_step(engine *e)
     pthread_mutex_lock(&e->lock);
     memset(&e->stats, 0, sizeof e->stats);
     e->done = e->posted_n = 0;
+    for (int b = 0; b < e->plan->nbuckets; b++) e->gposted[b] = e->gdone[b] = 0;
     pthread_mutex_unlock(&e->lock);
 }
 
@@ -157,12 +186,40 @@ int engine_post(engine *e, int b)
     if (e->fences && kern_fence_record(e->fences[b])) return -1; /* the bucket's gradients, in stream order */
     pthread_mutex_lock(&e->lock);
     e->queue[e->tail] = b;
-    e->tail = (e->tail + 1) % e->plan->nbuckets;
+    e->tail = (e->tail + 1) % e->qlen;
     e->queued++;
     e->posted_n++;
     pthread_cond_signal(&e->posted);
     pthread_mutex_unlock(&e->lock);
     return 0;
+}
+
+int engine_post_gather(engine *e, int b, float *params)
+{
+    if (b < 0 || b >= e->plan->nbuckets) return -1;
+    pthread_mutex_lock(&e->lock);
+    int full = e->queued >= e->qlen;
+    if (!full) {
+        e->params = params;
+        e->queue[e->tail] = -b - 1;
+        e->tail = (e->tail + 1) % e->qlen;
+        e->queued++;
+        e->gposted[b]++;
+        pthread_cond_signal(&e->posted);
+    }
+    pthread_mutex_unlock(&e->lock);
+    return full ? -1 : 0;
+}
+
+int engine_wait_gather(engine *e, int b, char *err, size_t errlen)
+{
+    if (b < 0 || b >= e->plan->nbuckets) return -1;
+    pthread_mutex_lock(&e->lock);
+    while (e->gdone[b] < e->gposted[b]) pthread_cond_wait(&e->drained, &e->lock);
+    int rc = e->rc;
+    if (rc) snprintf(err, errlen, "%s", e->err);
+    pthread_mutex_unlock(&e->lock);
+    return rc;
 }
 
 int engine_wait_all(engine *e, engine_stats *st, char *err, size_t errlen)
@@ -189,6 +246,6 @@ void engine_free(engine *e)
     pthread_cond_destroy(&e->drained);
     for (int b = 0; e->fences && b < e->plan->nbuckets; b++) kern_fence_free(e->fences[b]);
     free(e->fences);
-    free(e->queue);
+    free(e->queue), free(e->gposted), free(e->gdone);
     free(e);
 }

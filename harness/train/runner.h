@@ -83,6 +83,8 @@ typedef struct train_row {
     int sig;                  /* against the fastest row: ROUNDS_DIFFER, _SAME, _NA; TRAIN_BEST; TRAIN_ALONE */
     double vs_best;           /* median step / the fastest's - 1 */
     double *ranks;            /* rank 0, --per-rank: TR_FIELDS per rank, seconds (malloc'd), else NULL */
+    double mem[3];            /* bytes a rank allocated (the most over ranks) for parameters, gradients and
+                                 the optimizer state (trainer_memory) */
 } train_row;
 enum { TRAIN_BEST = 2, TRAIN_ALONE = 3 }; /* the fastest row; the only configuration */
 

@@ -32,7 +32,7 @@ const char *train_compute_model(const train_opts *o, const profile *pr, char *bu
     else
         n = snprintf(buf, len, "per-layer roofline, %s at %.6g GFLOP/s and %.6g GB/s, %s, %.3g us a kernel%s%s",
                      profile_precision_name(pr->precision), profile_gemm_gflops(pr), pr->mem_gbps,
-                     pr->fused > 0 ? "conv+bn+relu fused" : "unfused", profile_kernel_s(pr) * 1e6,
+                     profile_fused_name(pr), profile_kernel_s(pr) * 1e6,
                      pr->graphs > 0 ? " (CUDA graphs)" : "", tiles);
     if (o->compute_scale > 0 && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "; pinned by --images-per-s %s (every layer x%.4f): that rate is an "

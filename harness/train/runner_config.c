@@ -134,7 +134,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
     }
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
                        o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed,
-                       train_framework(o, o->bucket_mb[b]), o->shape, o->compute_scale, o->shard != 0,
+                       train_framework(o, o->bucket_mb[b]), o->shape, o->compute_scale, o->shard,
                        o->grad_dtype };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -143,6 +143,9 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
         goto out;
     }
     r->buckets = trainer_buckets(t);
+    double mem[3];
+    trainer_memory(t, &mem[0], &mem[1], &mem[2]);
+    MPI_Allreduce(mem, r->mem, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (o->warmup == 0) counters_take(&(counters_totals){ 0 });
     double gemm_s = 0, *base = samples + (size_t)round * (size_t)o->steps;
     size_t n = TRAIN_SAMPLES(o);

@@ -2,13 +2,11 @@
  * Time: every group of non-GEMM kernels is a span (compute.h: the compute clock under simulation,
  * the thread's clock on a CPU, added to the caller's other_s at once; on the GPU a CUDA event pair,
  * summed by the trainer at the end of backward, with no drain); GEMM time is the trainer's business. */
-#include "step_full.h"
+#include "step_full_priv.h"
 
-#include "compute.h"
 #include "gemm.h"
 #include "half.h"
 #include "model_bytes.h"
-#include "xfmr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,27 +15,7 @@
 #define ALIGN_BYTES 256 /* aligned sub-buffers (cuBLAS and vector loads like 256) */
 #define BN_EPS 1e-5f
 
-struct step_full {
-    step_full_io io;
-    int n;                  /* layers */
-    size_t *act, *aux;      /* per layer: output offset; BN mean (invstd follows) or max-pool indices */
-    int *gbuf, *slot, nslots;
-    char *written;          /* per gradient buffer (gbuf id): written this step */
-    size_t es;              /* bytes per activation element: 4, or 2 (bf16/fp16 storage) */
-    size_t image, dloss, col, slots, slot_size, total; /* offsets and sizes, in bytes */
-    size_t scratch;         /* a gradient slot for a BN or pool whose input's gradient another reader wrote; 0: none */
-    size_t ids;             /* transformers: the token ids (int32, batch x seq); 0: none */
-    size_t xscr;            /* transformers: attention's per-head q, k, v, o, dq, dk, dv and dP, or a first-
-                               position linear's data gradient; 0: none */
-    char *arena;
-    char err[256];
-};
-
 static size_t up(size_t bytes) { return (bytes + ALIGN_BYTES - 1) / ALIGN_BYTES * ALIGN_BYTES; }
-
-/* Layer L's inputs: src, or srcs[0 .. nsrc-1] (add, concat). */
-static int nsrc(const model_layer *L) { return L->nsrc > 1 ? L->nsrc : 1; }
-static int src_at(const model_layer *L, int i) { return L->nsrc > 1 ? L->srcs[i] : L->src; }
 
 /* Does layer L write the gradient of its i-th input (and so need that input's gradient buffer)? */
 static int writes_src(const model_layer *L, int i)
@@ -75,20 +53,6 @@ int step_full_plan(const model *m, int *gbuf, int *slot, int *nslots)
     *nslots = used;
     free(of), free(freelist), free(written);
     return rc;
-}
-
-/* Layers whose backward writes (not adds) their input's gradient: BN, pools, norms, activations. */
-static int fresh_writer(const model_layer *L)
-{
-    return L->kind == MODEL_BN || L->kind == MODEL_POOL || L->kind == MODEL_NORM || L->kind == MODEL_ACT;
-}
-
-/* The attention of layer L as the kernels see it. */
-static kern_attn attn_of(const model *m, const model_layer *L)
-{
-    kern_attn a = { model_batch(m), L->in_h * L->in_w, L->out_c / L->heads, L->heads, L->kv_heads,
-                    !!(L->flags & MODEL_F_CAUSAL), !!(L->flags & MODEL_F_ROPE) };
-    return a;
 }
 
 /* Does a BN or pool (whose backward writes its input's gradient, not adds to it) come, in backward
@@ -241,21 +205,7 @@ out:
     return rc;
 }
 
-/* Activation and gradient buffers (float * for the kernel tables: 2-byte elements under bf16/fp16). */
-static float *at(step_full *f, size_t off) { return (float *)(void *)(f->arena + off); }
-static float *A(step_full *f, int l) { return at(f, l < 0 ? f->image : f->act[l]); }
-static float *G(step_full *f, int l)
-{
-    return at(f, f->slot[l] < 0 ? f->dloss : f->slots + (size_t)f->slot[l] * f->slot_size);
-}
-static float *col_buf(step_full *f) { return at(f, f->col); }
-static const char *weights(step_full *f, const model_layer *L)
-{
-    size_t off = f->io.offset[L->tensor0];
-    return f->io.wh ? f->io.wh + off * 2 : (const char *)(f->io.params + off);
-}
-
-static int failed(step_full *f, const char *what, const model_layer *L)
+int step_full_failed(step_full *f, const char *what, const model_layer *L)
 {
     snprintf(f->err, sizeof f->err, "%s of %s failed (%s kernels)", what, L->name, f->io.ops->name);
     return -1;
@@ -280,9 +230,6 @@ static int block_end_fwd(step_full *f, const model_layer *L)
     return f->io.ops->add(A(f, L->res_into), A(f, L->res_from), n) || f->io.ops->relu_fwd(A(f, L->res_into), n);
 }
 
-/* Elements of layer l's output (l >= 0). */
-static size_t elems(step_full *f, int l) { return (size_t)model_out_elems(f->io.m, model_layer_at(f->io.m, l)); }
-
 /* Input i's place in the output of a join: concat stacks its inputs' channel rows (CNHW), so input i
  * starts at the elements of the inputs before it; add and dropout read and write the whole output. */
 static float *slice(step_full *f, float *base, const model_layer *L, int i)
@@ -306,7 +253,7 @@ static int join_fwd(step_full *f, const model_layer *L, int l)
 }
 
 /* Each input's gradient: its slice of the output's, copied, or added where already written. */
-static int join_bwd(step_full *f, const model_layer *L, int l)
+int step_full_join_bwd(step_full *f, const model_layer *L, int l)
 {
     const kern_layer_ops *k = f->io.ops;
     int rc = 0;
@@ -319,119 +266,6 @@ static int join_bwd(step_full *f, const model_layer *L, int l)
     return rc;
 }
 
-/* Transformers (xfmr.h). Tensor t of layer L in the flat parameters and gradients. */
-static const float *P(step_full *f, const model_layer *L, int t) { return f->io.params + f->io.offset[L->tensor0 + t]; }
-static float *dP(step_full *f, const model_layer *L, int t) { return f->io.grads + f->io.offset[L->tensor0 + t]; }
-static int32_t *ids(step_full *f) { return (int32_t *)(void *)(f->arena + f->ids); }
-
-/* A timed group of non-GEMM kernels: rc of the group, its time added to *other_s. */
-#define SPAN(other_s, expr)                                                                                  \
-    do {                                                                                                     \
-        kern_span t0_ = kern_span_open();                                                                    \
-        rc = rc || (expr);                                                                                   \
-        *(other_s) += kern_span_close(t0_, KERN_SPAN_OTHER);                                                 \
-    } while (0)
-
-/* Attention forward, head by head: split, S = Q·Kᵀ (into P), softmax, O = P·V, merge. */
-static int attn_fwd(step_full *f, const model_layer *L, int l, double *other_s)
-{
-    const kern_xfmr_ops *x = f->io.ops->xfmr;
-    kern_attn a = attn_of(f->io.m, L);
-    size_t hd = (size_t)a.L * a.dh, S = (size_t)a.L * a.L;
-    float *q = at(f, f->xscr), *k = q + hd, *v = k + hd, *o = v + hd;
-    model_gemm qk = { KERN_NOTRANS, KERN_TRANS, a.L, a.L, a.dh }, pv = { KERN_NOTRANS, KERN_NOTRANS, a.L, a.dh, a.L };
-    int rc = 0;
-    for (int b = 0; b < a.batch && !rc; b++)
-        for (int h = 0; h < a.heads && !rc; h++) {
-            float *p = at(f, f->aux[l]) + ((size_t)b * a.heads + h) * S;
-            SPAN(other_s, x->attn_split(A(f, L->src), q, k, v, &a, b, h));
-            rc = rc || f->io.gemm(f->io.gemm_arg, &qk, q, k, p, 0.0f, 0);
-            SPAN(other_s, x->softmax_fwd(p, &a));
-            rc = rc || f->io.gemm(f->io.gemm_arg, &pv, p, v, o, 0.0f, 0);
-            SPAN(other_s, x->attn_merge(o, A(f, l), &a, b, h));
-        }
-    return rc;
-}
-
-/* Attention backward: dV = Pᵀ·dO, dP = dO·Vᵀ, softmax backward, dQ = dS·K, dK = dSᵀ·Q, scattered
- * (added) into the packed gradient, zeroed first unless another reader wrote it. */
-static int attn_bwd(step_full *f, const model_layer *L, int l, double *other_s)
-{
-    const kern_xfmr_ops *x = f->io.ops->xfmr;
-    kern_attn a = attn_of(f->io.m, L);
-    size_t hd = (size_t)a.L * a.dh, S = (size_t)a.L * a.L;
-    float *q = at(f, f->xscr), *k = q + hd, *v = k + hd, *dO = v + hd, *dq = dO + hd, *dk = dq + hd, *dv = dk + hd;
-    float *dp = dv + hd, *dx = G(f, L->src);
-    model_gemm tn = { KERN_TRANS, KERN_NOTRANS, a.L, a.dh, a.L }, nt = { KERN_NOTRANS, KERN_TRANS, a.L, a.L, a.dh },
-               nn = { KERN_NOTRANS, KERN_NOTRANS, a.L, a.dh, a.L };
-    int rc = 0;
-    if (!f->written[f->gbuf[L->src]]) SPAN(other_s, x->zero(dx, elems(f, L->src)));
-    for (int b = 0; b < a.batch && !rc; b++)
-        for (int h = 0; h < a.heads && !rc; h++) {
-            const float *p = at(f, f->aux[l]) + ((size_t)b * a.heads + h) * S;
-            SPAN(other_s, x->attn_split(A(f, L->src), q, k, v, &a, b, h) || x->attn_gather_out(G(f, l), dO, &a, b, h));
-            rc = rc || f->io.gemm(f->io.gemm_arg, &tn, p, dO, dv, 0.0f, 0) ||
-                 f->io.gemm(f->io.gemm_arg, &nt, dO, v, dp, 0.0f, 0);
-            SPAN(other_s, x->softmax_bwd(p, dp, &a));
-            rc = rc || f->io.gemm(f->io.gemm_arg, &nn, dp, k, dq, 0.0f, 0) ||
-                 f->io.gemm(f->io.gemm_arg, &tn, dp, q, dk, 0.0f, 0);
-            SPAN(other_s, x->attn_scatter(dq, dk, dv, dx, &a, b, h));
-        }
-    f->written[f->gbuf[L->src]] = 1;
-    return rc;
-}
-
-/* Is some linear tied to embedding layer l (so its weight gradient is already written)? */
-static int tied_to(const model *m, int l)
-{
-    for (int j = 0; j < model_layer_count(m); j++)
-        if (model_layer_at(m, j)->tied == l) return 1;
-    return 0;
-}
-
-/* The forward of an embed, pos, norm, act or attn layer. */
-static int xf_fwd(step_full *f, const model_layer *L, int l, double *other_s)
-{
-    const kern_xfmr_ops *x = f->io.ops->xfmr;
-    size_t n = (size_t)model_batch(f->io.m) * L->out_h * L->out_w;
-    int rc = 0, seg = !!(L->flags & MODEL_F_SEGMENT), c = L->out_c;
-    if (L->kind == MODEL_ATTN) return attn_fwd(f, L, l, other_s);
-    if (L->kind == MODEL_EMBED && !L->flags) SPAN(other_s, x->embed_fwd(ids(f), P(f, L, 0), A(f, l), c, n));
-    else if (L->kind == MODEL_EMBED) SPAN(other_s, x->pos_fwd(A(f, L->src), P(f, L, 0), A(f, l), c, L->out_h, n, seg));
-    else if (L->kind == MODEL_NORM) {
-        float *mu = at(f, f->aux[l]);
-        SPAN(other_s, x->norm_fwd(A(f, L->src), A(f, l), P(f, L, 0), L->ntensors > 1 ? P(f, L, 1) : NULL, mu, mu + n,
-                                  c, n, 1e-5f, !!(L->flags & MODEL_F_RMS)));
-    } else
-        SPAN(other_s, x->act_fwd(A(f, L->src), A(f, l), L->act, c, n));
-    return rc;
-}
-
-/* The backward of an embed, pos, norm, act or attn layer; dx: where a norm's or act's input
- * gradient goes (its slot, or the scratch slot). */
-static int xf_bwd(step_full *f, const model_layer *L, int l, float *dx, double *other_s)
-{
-    const kern_xfmr_ops *x = f->io.ops->xfmr;
-    size_t n = (size_t)model_batch(f->io.m) * L->out_h * L->out_w;
-    int rc = 0, seg = !!(L->flags & MODEL_F_SEGMENT), c = L->out_c;
-    if (L->kind == MODEL_ATTN) return attn_bwd(f, L, l, other_s);
-    if (L->kind == MODEL_EMBED && !L->flags) {
-        if (!tied_to(f->io.m, l)) SPAN(other_s, x->zero(dP(f, L, 0), (size_t)L->vocab * c));
-        SPAN(other_s, x->embed_bwd(ids(f), G(f, l), dP(f, L, 0), c, n));
-    } else if (L->kind == MODEL_EMBED) {
-        SPAN(other_s, x->pos_bwd(G(f, l), dP(f, L, 0), c, L->out_h, n, seg));
-        kern_span t0 = kern_span_open();
-        rc = rc || join_bwd(f, L, l); /* dx = dy: copied, or added where written */
-        *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
-    } else if (L->kind == MODEL_NORM) {
-        const float *mu = at(f, f->aux[l]);
-        SPAN(other_s, x->norm_bwd(A(f, L->src), G(f, l), dx, P(f, L, 0), mu, mu + n, dP(f, L, 0),
-                                  L->ntensors > 1 ? dP(f, L, 1) : NULL, c, n, !!(L->flags & MODEL_F_RMS)));
-    } else
-        SPAN(other_s, x->act_bwd(A(f, L->src), G(f, l), dx, L->act, c, n));
-    return rc;
-}
-
 /* The GEMM of a conv or FC, through im2col where its window needs it. */
 static int gemm_fwd(step_full *f, const model_layer *L, int l, double *other_s)
 {
@@ -440,12 +274,13 @@ static int gemm_fwd(step_full *f, const model_layer *L, int l, double *other_s)
     if (L->flags & MODEL_F_FIRST) { /* the first position of each sequence (BERT's pooler) */
         kern_span t0 = kern_span_open();
         if (f->io.ops->xfmr->first_gather(x, col_buf(f), L->in_c, L->in_h, model_batch(f->io.m)))
-            return failed(f, "the first positions", L);
+            return step_full_failed(f, "the first positions", L);
         *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
         x = col_buf(f);
     } else if (model_needs_im2col(L)) {
         kern_span t0 = kern_span_open();
-        if (model_window(f->io.m, L, &g) || f->io.ops->im2col(x, col_buf(f), &g)) return failed(f, "im2col", L);
+        if (model_window(f->io.m, L, &g) || f->io.ops->im2col(x, col_buf(f), &g))
+            return step_full_failed(f, "im2col", L);
         *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
         x = col_buf(f);
     }
@@ -461,9 +296,11 @@ static int forward_pass(step_full *f, double *other_s)
         size_t n = (size_t)model_out_elems(m, L), per = n / (size_t)L->out_c;
         int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC;
         kern_window g;
+        if (f->io.layer_hook && f->io.layer_hook(f->io.gemm_arg, l)) return -1;
         if (gemm && gemm_fwd(f, L, l, other_s)) return -1;
         if (L->kind >= MODEL_EMBED) {
-            if (xf_fwd(f, L, l, other_s)) return f->err[0] ? -1 : failed(f, "the forward kernels", L);
+            if (step_full_xf_fwd(f, L, l, other_s))
+                return f->err[0] ? -1 : step_full_failed(f, "the forward kernels", L);
             continue;
         }
         kern_span t0 = kern_span_open();
@@ -485,7 +322,7 @@ static int forward_pass(step_full *f, double *other_s)
         }
         rc = rc || (L->relu && k->relu_fwd(A(f, l), n)) || block_end_fwd(f, L);
         *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
-        if (rc) return failed(f, "the forward kernels", L);
+        if (rc) return step_full_failed(f, "the forward kernels", L);
     }
     return 0;
 }
@@ -497,21 +334,6 @@ void step_full_begin_backward(step_full *f)
 }
 
 /* Weight gradient, then data gradient (through col2im where im2col was needed) of a conv or FC. */
-/* A first-position linear's backward: the positions gathered again, dW; dX of them into the
- * transformer scratch, scattered to the input's gradient (added where written, else zeros elsewhere). */
-static int first_bwd(step_full *f, const model_layer *L, int l, double *other_s)
-{
-    const kern_xfmr_ops *x = f->io.ops->xfmr;
-    int rc = 0, acc = f->written[f->gbuf[L->src]], B = model_batch(f->io.m);
-    SPAN(other_s, x->first_gather(A(f, L->src), col_buf(f), L->in_c, L->in_h, B));
-    rc = rc || f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], G(f, l), col_buf(f),
-                          f->io.grads + f->io.offset[L->tensor0], 0.0f, 0) ||
-         f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_DATA], weights(f, L), G(f, l), at(f, f->xscr), 0.0f, 0);
-    SPAN(other_s, x->first_scatter(at(f, f->xscr), G(f, L->src), L->in_c, L->in_h, B, acc));
-    f->written[f->gbuf[L->src]] = 1;
-    return rc;
-}
-
 static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
 {
     const kern_layer_ops *k = f->io.ops;
@@ -520,9 +342,10 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
     const float *dY = G(f, l);
     int col = model_needs_im2col(L), acc = L->src >= 0 && f->written[f->gbuf[L->src]];
     kern_window g;
-    if (L->flags & MODEL_F_FIRST) return first_bwd(f, L, l, other_s);
+    if (L->flags & MODEL_F_FIRST) return step_full_first_bwd(f, L, l, other_s);
     kern_span t0 = kern_span_open();
-    if (col && (model_window(f->io.m, L, &g) || k->im2col(x, col_buf(f), &g))) return failed(f, "im2col", L);
+    if (col && (model_window(f->io.m, L, &g) || k->im2col(x, col_buf(f), &g)))
+        return step_full_failed(f, "im2col", L);
     *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
     if (col) x = col_buf(f);
     if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], dY, x, f->io.grads + f->io.offset[L->tensor0], 0.0f, 0))
@@ -536,24 +359,7 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
     t0 = kern_span_open();
     int rc = k->col2im(col_buf(f), dx, &g, acc);
     *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
-    return rc ? failed(f, "col2im", L) : 0;
-}
-
-/* A transformer layer's backward: a norm's or act's input gradient through the scratch slot (then
- * added) when another reader wrote it first, as for BN and pools. */
-static int xf_backward_layer(step_full *f, const model_layer *L, int l, double *other_s)
-{
-    int fresh = fresh_writer(L), onto = fresh && L->src >= 0 && f->written[f->gbuf[L->src]], rc = 0;
-    if (onto && !f->scratch) {
-        snprintf(f->err, sizeof f->err, "%s: its input gradient was already written (internal error)", L->name);
-        return -1;
-    }
-    float *dx = fresh && L->src >= 0 ? (onto ? at(f, f->scratch) : G(f, L->src)) : NULL;
-    rc = xf_bwd(f, L, l, dx, other_s);
-    if (onto) SPAN(other_s, f->io.ops->add(G(f, L->src), dx, elems(f, L->src)));
-    if (rc) return f->err[0] ? -1 : failed(f, "the backward kernels", L);
-    if (fresh && L->src >= 0) f->written[f->gbuf[L->src]] = 1;
-    return 0;
+    return rc ? step_full_failed(f, "col2im", L) : 0;
 }
 
 static int backward_layer(step_full *f, int l, double *other_s)
@@ -565,7 +371,7 @@ static int backward_layer(step_full *f, int l, double *other_s)
     int gemm = L->kind == MODEL_CONV || L->kind == MODEL_FC, fresh = fresh_writer(L);
     kern_window g;
     int rc = 0;
-    if (L->kind >= MODEL_EMBED) return xf_backward_layer(f, L, l, other_s);
+    if (L->kind >= MODEL_EMBED) return step_full_xf_backward_layer(f, L, l, other_s);
     kern_span t0 = kern_span_open();
     if (L->res_into >= 0) /* the block's ReLU; the add's gradient is the shared buffer itself */
         rc = k->relu_bwd(A(f, L->res_into), G(f, L->res_into),
@@ -592,11 +398,11 @@ static int backward_layer(step_full *f, int l, double *other_s)
     } else if (!rc && gemm && L->ntensors > 1) {
         rc = k->bias_bwd(G(f, l), f->io.grads + f->io.offset[L->tensor0 + 1], L->out_c, per);
     } else if (!rc && !gemm) {
-        rc = join_bwd(f, L, l);
+        rc = step_full_join_bwd(f, L, l);
     }
     rc = rc || (onto && k->add(G(f, L->src), dx, elems(f, L->src)));
     *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
-    if (rc) return failed(f, "the backward kernels", L);
+    if (rc) return step_full_failed(f, "the backward kernels", L);
     if (fresh && L->src >= 0) f->written[f->gbuf[L->src]] = 1;
     return gemm ? gemm_bwd(f, L, l, other_s) : 0;
 }

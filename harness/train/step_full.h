@@ -41,7 +41,9 @@ typedef struct step_full_io {
     const char *wh;             /* bf16/fp16: the 2-byte copy of the weights; NULL for fp32 */
     int storage;                /* activations: KERN_STORE_F32, or _BF16/_F16 (device, with wh) */
     step_gemm_fn gemm;
-    void *gemm_arg;
+    void *gemm_arg;             /* also layer_hook's */
+    int (*layer_hook)(void *arg, int l); /* optional: before layer l's forward (full sharding's gathers);
+                                            non-zero fails the pass, its message the hook owner's */
 } step_full_io;
 
 typedef struct step_full step_full;

@@ -2,7 +2,7 @@
  * Buffers: params and grads (flat, bucket order, from bucket.h), the im2col input X and its gradient
  * dX (largest K×N over layers), the output Y / its gradient dY (largest M×N). Inputs stay constant
  * and outputs are write-only, so values neither grow nor underflow over steps.
- * Times: stream_time() is when the work issued so far completes — MPI_Wtime on a CPU, the virtual
+ * Times: trainer_stream_time() is when the work issued so far completes — MPI_Wtime on a CPU, the virtual
  * compute clock under simulation — so the same code measures both.
  * Device mode (step_config.device, the CUDA build): the same step on device buffers through the
  * step_mem seam (step_mem.h). GEMMs and kernels are queued on the compute stream with no drain per
@@ -16,7 +16,8 @@
  * Full mode (step_config.full): step_full.c runs the network's data flow on its own activations (the
  * synthetic X, dX, Y and their 2-byte copies are then not allocated) through the trainer's GEMM
  * (gemm_cb); with bf16/fp16 the activations are 2-byte and only the weights' 2-byte copy is made here.
- * The optimizer is SGD with momentum (the velocity buffer, one more parameter-sized operand). */
+ * The optimizer is SGD with momentum (the velocity buffer: one more parameter-sized operand, or a
+ * shard of it under --shard; trainer_shard.c, which also runs full sharding's gathers). */
 #include "trainer.h"
 #include "wire.h"
 #include "trainer_priv.h"
@@ -34,6 +35,7 @@
 #include "sim.h"
 #include "step_full.h"
 #include "schedule.h"
+#include "shard_mem.h"
 #include "step_mem.h"
 
 #include <math.h>
@@ -45,7 +47,7 @@
 /* struct trainer: trainer_priv.h */
 
 
-static double stream_time(void)
+double trainer_stream_time(void)
 {
     double m = kern_compute_mark();
     return m >= 0 ? m : MPI_Wtime();
@@ -113,6 +115,8 @@ static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b,
     return gemm_beta(arg, g, a, b, c, beta, c16);
 }
 
+static int gather_cb(void *arg, int l) { return trainer_gather_layer(arg, l); }
+
 /* Full mode: the kernels of the buffers' side and the network's data flow (step_full.h). */
 static int make_full(trainer *t)
 {
@@ -125,7 +129,7 @@ static int make_full(trainer *t)
         return 1;
     }
     step_full_io io = { t->m, t->ops, t->mem, t->real, t->params, t->grads, t->plan.tensor_offset,
-                        t->es == 2 ? t->wh : NULL, storage, gemm_cb, t };
+                        t->es == 2 ? t->wh : NULL, storage, gemm_cb, t, t->priced ? NULL : gather_cb };
     return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
@@ -179,8 +183,13 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
                            : "cannot start the communication engine");
         goto out;
     }
-    if (cfg->shard && (cfg->device || cfg->check || engine_set_shard(t->eng, 1, t->size))) {
+    if (cfg->shard && (cfg->device || cfg->check ||
+                       engine_set_shard(t->eng, cfg->shard == SHARD_FULL ? 2 : 1, t->size))) {
         snprintf(err, errlen, "--shard: needs host buffers, no --check and gradient buckets (not cycles)");
+        goto out;
+    }
+    if (trainer_gather_plan(t)) {
+        snprintf(err, errlen, "out of memory");
         goto out;
     }
     if (engine_set_framework(t->eng, &cfg->fw)) {
@@ -214,7 +223,11 @@ static void priced_pass(trainer *t, int l, int backward)
 
 static int forward(trainer *t)
 {
-    for (int l = 0; l < model_layer_count(t->m); l++) priced_pass(t, l, 0);
+    if (trainer_gather_begin(t, 0)) return 1;
+    for (int l = 0; l < model_layer_count(t->m) && t->priced; l++) { /* full sharding: gathers between layers */
+        if (trainer_gather_layer(t, l)) return 1;
+        priced_pass(t, l, 0);
+    }
     if (t->full) {
         char why[256];
         int rc = step_full_forward(t->full, &t->nongemm_s, why, sizeof why);
@@ -223,6 +236,7 @@ static int forward(trainer *t)
     }
     for (int l = 0; l < model_layer_count(t->m); l++) {
         const model_layer *L = model_layer_at(t->m, l);
+        if (trainer_gather_layer(t, l)) return 1;
         if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
         const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
         if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y)) return 1;
@@ -267,47 +281,8 @@ static int write_gradient(trainer *t, int ti)
     return rc ? 1 : 0;
 }
 
-/* gemm mode: w −= lr·g; full mode: SGD with momentum 0.9 and weight decay 1e-4 (PyTorch's). */
-/* The update of n parameters at w (velocity at v), gradients at g. */
-static int sgd_range(trainer *t, size_t w, size_t v, size_t g, size_t n)
-{
-    if (!n) return 0;
-    return t->full ? t->ops->sgd_momentum(t->params + w, t->mom + v, t->grads + g, t->cfg.lr, 0.9f, 1e-4f, n)
-                   : t->mem->sgd(t->params + w, t->grads + g, t->cfg.lr, n);
-}
-
-/* Sharded: per bucket, this rank's block (its gradient sum at the bucket's start, shard_bucket_reduce)
- * and the remainder updated; once that compute is done, the blocks allgathered in place, and the
- * stream starts again after them (the simulation's compute clock waits for the MPI time). */
-static int update_sharded(trainer *t)
-{
-    int rc = 0;
-    for (int b = 0; b < t->plan.nbuckets && !rc; b++) {
-        const bucket *bk = &t->plan.buckets[b];
-        size_t o = bk->offset, c = bk->count / (size_t)t->size, mine = o + (size_t)t->rank * c, all = c * t->size;
-        rc = sgd_range(t, mine, mine, o, c) || sgd_range(t, o + all, o + all, o + all, bk->count - all);
-    }
-    kern_compute_wait_until(stream_time());
-    for (int b = 0; b < t->plan.nbuckets && !rc; b++) {
-        const bucket *bk = &t->plan.buckets[b];
-        size_t o = bk->offset, c = bk->count / (size_t)t->size;
-        /* under simulation the parameters are compute operands MPI cannot move (step_mem.h): the
-         * same bytes are allgathered through the gradient buffer, whose values are simulated too */
-        if (c) rc = ddl_allgather(t->ctx, DDL_IN_PLACE, (t->real ? t->params : t->grads) + o, c, DDL_FLOAT32);
-    }
-    kern_compute_begin();
-    return rc;
-}
-
-static int update(trainer *t)
-{
-    int rc = t->cfg.shard && t->size > 1 ? update_sharded(t) : sgd_range(t, 0, 0, 0, t->plan.total);
-    if (rc) snprintf(t->err, sizeof t->err, "SGD: %s", t->cfg.device ? kern_dev_last_error() : "failed");
-    return rc ? 1 : 0;
-}
-
 /* The trainer as the schedule's pricer (schedule.h): it runs the work and reads the clock. */
-static double p_now(void *a) { (void)a; return stream_time(); }
+static double p_now(void *a) { (void)a; return trainer_stream_time(); }
 
 static int p_forward(void *a)
 {
@@ -315,13 +290,13 @@ static int p_forward(void *a)
     if (forward(t)) return 1;
     guard_slow_point(t->rank); /* DDL_FAULT_INJECT=slow:RANK:MS (tests): a straggler's compute */
     if (t->full) step_full_begin_backward(t->full);
-    return 0;
+    return trainer_gather_begin(t, 1); /* full sharding: the parameters gathered again for backward */
 }
 
 static int p_backward(void *a, int l)
 {
     trainer *t = a;
-    return backward_compute(t, model_layer_at(t->m, l), l) ? 1 : 0;
+    return trainer_gather_layer(t, l) || backward_compute(t, model_layer_at(t->m, l), l) ? 1 : 0;
 }
 static int p_gradient(void *a, int ti) { return write_gradient(a, ti); }
 
@@ -350,7 +325,7 @@ static int p_end_backward(void *a, double *t_bwd)
     t->gemm_s += g, t->nongemm_s += o;
     if (g > 0 && t->stretch > 0) {
         t->gemm_s += jitter_wait(t, g);
-        *t_bwd = stream_time();
+        *t_bwd = trainer_stream_time();
     }
     return 0;
 }
@@ -379,8 +354,8 @@ static int p_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
 
 static int p_update(void *a)
 {
-    if (update(a)) return 1;
-    kern_compute_wait_until(stream_time());
+    if (trainer_update(a)) return 1;
+    kern_compute_wait_until(trainer_stream_time());
     return 0;
 }
 

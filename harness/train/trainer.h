@@ -32,8 +32,11 @@ typedef struct step_config {
     const struct profile *shape; /* simulation: the profile, when its compute-model keys or compute_scale
                                   price each layer (perf_layer.h) in place of each kernel; NULL: kernels */
     double compute_scale;      /* --images-per-s: every layer's time x this (0: none) */
-    int shard;                 /* 1: sharded (ZeRO-1/2): buckets reduce-scattered, the update on this rank's
-                                  blocks, the parameters allgathered (shard_step.h); host buffers, buckets */
+    int shard;                 /* SHARD_* (shard_mem.h): none; optimizer, gradients (ZeRO-1/2): buckets
+                                  reduce-scattered, the update on this rank's blocks with its shard of
+                                  the state, the parameters allgathered; full (ZeRO-3 / FSDP): not
+                                  allgathered after the update but before each use, forward and backward,
+                                  prefetched a bucket ahead (trainer_shard.c); host buffers, buckets */
     ddl_dtype grad_dtype;      /* the gradients on the wire (wire.h): DDL_FLOAT32 (0, the default), or
                                   DDL_FLOAT16 / DDL_BFLOAT16 (host buffers only), cast per bucket */
 } step_config;
@@ -70,8 +73,13 @@ int trainer_run(trainer *t, int step, step_times *times, char *err, size_t errle
 /* Check mode: elements of the gradient buffer that differ from the exact sum over ranks. */
 long trainer_verify(const trainer *t, int step);
 int trainer_buckets(const trainer *t);
-/* The flat parameters (host buffers; tests) and their count. */
+/* The flat parameters (host buffers; tests) and their count; with --shard full, each rank's current
+ * block only until trainer_gather_params allgathers them all (collective; 0, or ddl's code). */
 const float *trainer_params(const trainer *t, size_t *count);
+int trainer_gather_params(trainer *t);
+/* Bytes this rank allocated for the parameters, the gradients and the optimizer state (the SGD
+ * velocities of --compute full; 0 in gemm mode, plain SGD): sharded, the state is the rank's shard. */
+void trainer_memory(const trainer *t, double *params, double *grads, double *state);
 void trainer_free(trainer *t);
 
 #endif

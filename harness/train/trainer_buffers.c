@@ -58,17 +58,18 @@ int trainer_alloc_buffers(trainer *t)
     t->params = mem->alloc_operand(t->plan.total * 4); /* only compute kernels and SGD touch these */
     t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
     int syn = !t->cfg.full; /* synthetic activations: gemm mode */
+    if (trainer_state_layout(t)) return snprintf(t->err, sizeof t->err, "out of memory"), 1;
     if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
-    else t->mom = mem->alloc_operand(t->plan.total * 4);
+    else t->mom = mem->alloc_operand(t->state_n * 4); /* gemm mode: plain SGD, no state */
     if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
         snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s", mem->name,
-                 (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn : 3.0 * (double)t->plan.total) * 4 /
-                     1e6,
+                 (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn
+                      : 2.0 * (double)t->plan.total + (double)t->state_n) * 4 / 1e6,
                  syn ? "activations" : "velocities");
         return 1;
     }
     if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || (syn && mem->fill(t->x, kn, 0.01f)) ||
-                    (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->plan.total * 4)) ||
+                    (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->state_n * 4)) ||
                     mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
         snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
         return 1;
@@ -83,7 +84,8 @@ void trainer_free(trainer *t)
     const step_mem *mem = t->mem ? t->mem : &step_mem_host;
     engine_free(t->eng);
     step_full_free(t->full);
-    mem->free_operand(t->mom, t->plan.total * 4);
+    mem->free_operand(t->mom, t->state_n * 4);
+    trainer_shard_free(t);
     mem->free_operand(t->params, t->plan.total * 4);
     mem->free_grad(t->grads);
     if (t->wire) mem->free_grad(t->wire);

@@ -25,7 +25,14 @@ struct trainer {
     float *x, *dx, *y;      /* activations (synthetic; gemm mode) */
     step_full *full;        /* full mode: the network's data flow */
     const kern_layer_ops *ops; /* full mode: host, simulated or device kernels */
-    float *mom;             /* full mode: SGD velocity, plan.total elements */
+    float *mom;             /* full mode: SGD velocity, state_n elements */
+    size_t state_n;         /* the optimizer state's elements: plan.total, or sharded the rank's blocks and
+                               the buckets' remainders (trainer_shard.c) */
+    size_t *state_off;      /* sharded: [nbuckets] where each bucket's state starts; NULL otherwise */
+    int gather;             /* --shard full on 2+ ranks: parameters gathered before use */
+    int *gseq[2], gn[2];    /* the buckets in the order forward (0) and backward (1) first need them */
+    int *gpos[2];           /* [nbuckets] each bucket's place in gseq (-1: not needed) */
+    int gpass, gpost, gwait, gfail; /* the pass under way: gathers posted and waited for so far */
     size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
     float *host;            /* host view of the gradients for --check: grads itself on the host */
     void *wh, *xh, *yh;     /* bf16/fp16 GEMM inputs: weights, X, dY (NULL otherwise) */
@@ -44,4 +51,15 @@ struct trainer {
  * 0, or 1 with t->err. trainer_free releases them. */
 int trainer_alloc_buffers(trainer *t);
 
+/* trainer_shard.c: the optimizer state's layout (before trainer_alloc_buffers) and the update; full
+ * sharding's gathers: the plan, a pass begun (its first bucket's gather posted), layer l's buckets
+ * waited for (the next one's gather posted: the prefetch). 0, or 1 with t->err. */
+int trainer_state_layout(trainer *t);
+int trainer_update(trainer *t);
+int trainer_gather_plan(trainer *t);
+int trainer_gather_begin(trainer *t, int backward);
+int trainer_gather_layer(trainer *t, int l);
+float *trainer_gather_buf(trainer *t); /* where gathers land: params (real), grads (simulated values) */
+void trainer_shard_free(trainer *t);
+double trainer_stream_time(void);     /* when the compute issued so far completes (trainer.c) */
 #endif

@@ -55,6 +55,14 @@ grep -v '^batch' "$tmp/cat-key/e.study" | grep -v '^speed' >"$tmp/cat-nobatch/e.
 mkdir -p "$tmp/cat-shard" "$tmp/cat-optim"
 printf "$se" resnet50 256 "shard = zero1\n" >"$tmp/cat-shard/e.study"
 printf "$se" resnet50 256 "optimizer = adamw\n" >"$tmp/cat-optim/e.study"
+# the compute model's networks (issue 47): a fused setting, a bn_held, a fixed step cost out of range
+mkdir -p "$tmp/cat-fused" "$tmp/cat-held" "$tmp/cat-fixed" "$tmp/cat-graphs"
+printf "$se" resnet50 256 "fused_at_scale = 4" >"$tmp/cat-fused/e.study"
+printf "$se" resnet50 256 "bn_held = 2" >"$tmp/cat-held/e.study"
+printf "$se" resnet50 256 "step_fixed_us = 100" >"$tmp/cat-fixed/e.study"
+printf "$se" resnet50 256 "cuda_graphs = yes" >"$tmp/cat-graphs/e.study"
+printf 'gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.1\nmem_gbps = 900\nbn_held = 0.5\n' \
+    >"$tmp/held.profile"
 
 with_env() { eval "env $envs \"\$@\""; } # the row's VAR=value words (shell-quoted) for the command
 

@@ -17,7 +17,11 @@ mem_gbps = 2317
 # reduce_ns_per_byte: as h100.profile.
 reduce_ns_per_byte = 0.00119
 precision = fp16
-fused = 1
+# fused = 3: NormConv as cuDNN's fused-ops API runs it (MLPerf's 1-node ResNet-50 network): the batch
+# norm and ReLU fold into the convolutions forward; backward, dReLU + the batch norm's backward run as a
+# memory-bound kernel of their own per layer (CUDNN_FUSED_DACTIVATION_FORK_DBATCHNORM is a separate op of
+# cudnnFusedOps_t; docs/SOURCES.md §16). bn_held absent (0): those kernels read x and dy twice.
+fused = 3
 graphs = 1
 # kernel_us, graph_kernel_us: each kernel's fixed cost (launch, dispatch, the ramp before its tiles run),
 # an estimate, not a measurement: about 4 us a kernel launched one by one from the host, as NVIDIA's
