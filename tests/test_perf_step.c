@@ -79,7 +79,7 @@ int main(void)
     }
     const double gamma = 5e-12, rate = 1000;
     step_inputs in = {
-        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0, 0, 0, 0, 0
+        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0, 0, 0, 0, 0, 0
     }; /* --compute gemm */
     step_prediction s;
     platform one = { .name = "custom",

@@ -168,6 +168,7 @@ static int m_update(void *a)
                : p->in->optim == OPTIM_LAMB ? 48.0 * n / (sgd_gbps * 1e9) * p->lp.scale
                                             : perf_layer_sgd(p->m, &p->lp, sgd_gbps);
     int ranks = platform_ranks(p->pf);
+    if (p->in->shard == SHARD_NONE && p->in->update_shard > 1) return p->clock += t / p->in->update_shard, 0;
     if (p->in->shard == SHARD_NONE || ranks < 2) return p->clock += t, 0;
     p->clock += t / ranks; /* the rank's shard */
     double rs, ag;
