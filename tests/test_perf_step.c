@@ -65,6 +65,12 @@ static void test_shard(const model *m, const platform *pf, const step_inputs *ba
     CHECK(perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0 &&
               near(b.sgd_s, 28.0 * (double)model_param_count(m) / (base->mem_gbps * 1e9)),
           "adam: 28 B a parameter");
+    sh.optim = OPTIM_LAMB, sh.update_shard = 8; /* apex's full_ar: the allreduce, then a node group's shard */
+    CHECK(perf_step(m, pf, "nccl-tree", &sh, &b, err, sizeof err) == 0 &&
+              near(b.sgd_s, 48.0 * (double)model_param_count(m) / (base->mem_gbps * 1e9) / 8) &&
+              perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0 && near(b.comm_s, a.comm_s),
+          "update_shard 8 with shard none: the allreduce (nccl-tree too), LAMB's 48 B on 1/8: %s", err);
+    sh.update_shard = 0;
     sh.shard = SHARD_GRADIENTS;
     CHECK(perf_step(m, pf, "nccl-tree", &sh, &b, err, sizeof err) == 2 && strstr(err, "--shard gradients"),
           "nccl-tree refused: %s", err);
