@@ -36,7 +36,9 @@
  *   optimizer_shard = 8                       with shard = none: the gradients allreduced over all ranks,
  *                                             the optimizer's update over 1/k of the parameters on every
  *                                             run, one GPU's too (apex DistributedFusedLAMB's group of a
- *                                             node under full_ar), 1..PLATFORM_MAX_HOSTS (optional)
+ *                                             node under full_ar), 1..PLATFORM_MAX_HOSTS; step_fixed_us
+ *                                             is then the group's allgather, paid by runs of more than
+ *                                             k GPUs only (one group's is the allreduce's) (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
