@@ -103,7 +103,7 @@ LIBK       := kernels/reduce.c kernels/mem_host.c kernels/devmem_none.c
 MAIN_SRC   := harness/cli/main.c
 # Tests: one file per module (test_cuda*: CUDA section); TEST_INTERNAL link libddl's raw objects.
 TEST_SRC   := $(filter-out tests/test_cuda%,$(wildcard tests/test_*.c))
-TEST_INTERNAL := test_grid test_partition test_links test_rdb test_nccl_ring test_dtree
+TEST_INTERNAL := test_grid test_partition test_links test_rdb test_nccl_ring test_dtree test_nvls
 # Include paths per directory: harness/ never sees the collectives' private headers; kernels/ only kernels/.
 COLL_INC  := -Iinclude -Icollectives -Ikernels
 KERN_INC  := -Ikernels
@@ -275,7 +275,7 @@ bench: $(EXE)
 study nccl-compare jitter: $(EXE) $(SIM_EXE)
 	sh harness/scripts/$(subst -,_,$@).sh --build $(call qv,BUILD)
 # issue 46's benchmark: the best algorithm against the NVLink bound (1 node) and the per-node NIC bound
-SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree \
+SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree,nvls \
     --min-bytes 256M --max-bytes 256M
 sim-bench: $(EXE) $(SIM_EXE)
 	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD) $(SIM_BENCH_FLAGS)

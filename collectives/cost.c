@@ -211,6 +211,8 @@ int coll_machine_check(const ddl_machine *m, double bytes)
                        isinf(m->host_lat)))
         return coll_fail(DDL_ERR_ARG,
                          "machine: nvlinks: expected nvlink_bw and host_bw > 0, host_lat >= 0, one socket");
+    if (!(m->nvls_bw >= 0 && m->sharp_bw >= 0) || isinf(m->nvls_bw) || isinf(m->sharp_bw))
+        return coll_fail(DDL_ERR_ARG, "machine: expected nvls_bw and sharp_bw >= 0 (0: no reducing switch), finite");
     if (!(bytes >= 0) || isinf(bytes)) return coll_fail(DDL_ERR_ARG, "cost: expected bytes >= 0, got %g", bytes);
     return 0;
 }

@@ -17,6 +17,7 @@ extern const coll_algo coll_algo_mpi, coll_algo_ring, coll_algo_rhd, coll_algo_r
 extern const coll_algo coll_algo_nccl_ring;
 extern const coll_algo coll_algo_nccl_tree;
 extern const coll_algo coll_algo_ddl_pipe;
+extern const coll_algo coll_algo_nvls;
 #ifdef DDL_TEST_EXTRA_ALGO
 extern const coll_algo coll_algo_star;
 #endif
@@ -30,6 +31,7 @@ static const coll_algo *const algos[] = {
     &coll_algo_ddl_pipe,
     &coll_algo_nccl_ring,
     &coll_algo_nccl_tree,
+    &coll_algo_nvls,
     &coll_algo_auto,
 #ifdef DDL_TEST_EXTRA_ALGO
     &coll_algo_star,

@@ -173,6 +173,10 @@ typedef struct ddl_machine {
                                      an unlinked one through the host at host_bw (a path per pair),
                                      latency host_lat */
     double nvlink_bw, host_bw, host_lat;
+    double nvls_bw;          /* bytes/s per direction of a rank's link when the node's switch reduces and
+                                multicasts (NVLink SHARP); 0 = no reducing switch in the node */
+    double sharp_bw;         /* bytes/s per direction of a rail NIC when the fabric's switches reduce
+                                (InfiniBand SHARP); 0 = none */
 } ddl_machine;
 
 /* Predicted seconds of one allreduce of `bytes` by a registered algorithm on machine m; grid and

@@ -58,6 +58,9 @@ rows <<EOF
 -- ddlbench study --catalogue $tmp/cat-fixed --out $tmp/cat-out ## e.study: step_fixed_us and step_fixed_source: expected both
 -- ddlbench model --model resnet50 --profile $tmp/held.profile ## held.profile:5: bn_held
 -- ddlbench study --catalogue $tmp/cat-graphs --out $tmp/cat-out ## e.study:11: cuda_graphs: expected on or off
+-- ddlbench study --catalogue $tmp/cat-graphsat --out $tmp/cat-out ## e.study:11: cuda_graphs_at_scale: expected on or off
+-- ddlbench study --catalogue $tmp/cat-oshard --out $tmp/cat-out ## e.study:11: optimizer_shard: expected a whole number
+-- ddlbench study --catalogue $tmp/cat-oshard2 --out $tmp/cat-out ## e.study:12: optimizer_shard: shard = optimizer is given too
 -- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9
 -- ddlbench study --catalogue $tmp/nosuch ## --catalogue
 -- ddlbench study --catalogue $tmp/adir ## no .study files

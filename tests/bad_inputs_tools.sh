@@ -7,6 +7,11 @@
 
 printf 'embed e in=tokens vocab=9 out=12 seq=4\nlinear q out=36\nattn a heads=5\nlinear o out=12\n' >"$tmp/heads.txt"
 printf 'embed e in=tokens vocab=9 out=12 seq=0\nlinear o out=4\n' >"$tmp/seq0.txt"
+pfx='name = x\ngpus_per_node = %s\nintra_lat = 5us\nintra_bw = 80GB/s\ninter_lat = 10us\ninter_bw = 12.5GB/s\n%s\n'
+printf "$pfx" 4 'sharp_bw = 12GB/s' >"$tmp/sharp_noleaf.platform"  # IB SHARP without leaf switches
+printf "$pfx" 1 'nvls_bw = 80GB/s' >"$tmp/nvls_1gpu.platform"      # NVLS with nothing to reduce
+printf "$pfx" 2 'nvls_bw = 80GB/s\nnvlinks = 0-1:2\nnvlink_bw = 20GB/s\nhost_bw = 10GB/s\nhost_lat = 9us' \
+    >"$tmp/nvls_links.platform"                                    # NVLS on GPUs linked pair by pair
 rows <<EOF
 # one bad value per option
 -- ddlbench model --model nosuch
@@ -50,6 +55,9 @@ rows <<EOF
 -- ddlbench platform --preset $tmp/hex.platform --nodes 2 ## decimal
 -- ddlbench model --algo ring --bytes 1M --preset $tmp/inf.platform --nodes 2 ## decimal
 -- ddlbench platform --preset $tmp/hexf.platform --nodes 2 ## lat_factor
+-- ddlbench platform --preset $tmp/sharp_noleaf.platform --nodes 2 ## sharp_bw
+-- ddlbench platform --preset $tmp/nvls_1gpu.platform --nodes 2 ## nvls_bw
+-- ddlbench platform --preset $tmp/nvls_links.platform --nodes 2 ## nvls_bw
 -- ddlbench model --algo ddl --grid 2x2x2x2x2x2x2x2 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring --bytes 1M --preset minsky --nodes 64 ## patterns
 -- ddlbench model --algo ring --bytes 1M --preset minsky --nodes 2 --profile $tmp/hex.profile ## decimal
 -- ddlbench platform --preset custom --nodes 2 --intra-bw 0x10G --intra-lat 1us --inter-bw 1G --inter-lat 1us ## --intra-bw

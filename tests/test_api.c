@@ -94,10 +94,12 @@ static void test_rsag_calls(void)
     CHECK(ddl_allgather(ctx, x, x, 1, DDL_DTYPE_COUNT) == DDL_ERR_ARG, "allgather: unknown dtype");
     CHECK(ddl_allgather(NULL, x, x, 1, DDL_FLOAT32) == DDL_ERR_ARG, "allgather: NULL context");
     CHECK(ddl_allgather(ctx, x, x, huge, DDL_FLOAT32) == DDL_ERR_ARG, "allgather: p·count overflows");
-    for (int a = 0; a < ddl_algo_count(); a++) /* the shipped rows have them but the tree (and tests/extra's star) */
-        CHECK(!(ddl_algo_flags(a) & DDL_ALGO_RSAG) == !strcmp(ddl_algo_name(a), "nccl-tree"),
-              "%s: reduce-scatter and allgather %s", ddl_algo_name(a),
-              strcmp(ddl_algo_name(a), "nccl-tree") ? "" : "(none)");
+    for (int a = 0; a < ddl_algo_count(); a++) { /* the shipped rows have them but the tree and nvls (and
+                                                     tests/extra's star) */
+        const int none = !strcmp(ddl_algo_name(a), "nccl-tree") || !strcmp(ddl_algo_name(a), "nvls");
+        CHECK((!(ddl_algo_flags(a) & DDL_ALGO_RSAG)) == none, "%s: reduce-scatter and allgather %s", ddl_algo_name(a),
+              none ? "(none)" : "");
+    }
     CHECK(ddl_algo_flags(-1) == 0, "no flags out of range");
     ddl_ctx_free(ctx);
 }

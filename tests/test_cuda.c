@@ -205,7 +205,7 @@ static void run_algo(const char *path, const ddl_config *cfg, char *h, void *ds,
     ddl_ctx *ctx = NULL;
     char desc[256] = "";
     int rc = ddl_ctx_create(MPI_COMM_WORLD, cfg, &ctx);
-    if (!strcmp(cfg->algo, "nccl-tree")) { /* host buffers only: refused at creation, on every rank */
+    if (!strcmp(cfg->algo, "nccl-tree") || !strcmp(cfg->algo, "nvls")) { /* host buffers only: refused at creation */
         CHECK(rc == DDL_ERR_DEVICE && !ctx, "%s %s on device buffers: %d, want DDL_ERR_DEVICE", path, cfg->algo, rc);
         return;
     }

@@ -65,6 +65,22 @@ static void test_shard(const model *m, const platform *pf, const step_inputs *ba
     CHECK(perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0 &&
               near(b.sgd_s, 28.0 * (double)model_param_count(m) / (base->mem_gbps * 1e9)),
           "adam: 28 B a parameter");
+    sh.optim = OPTIM_LAMB, sh.update_shard = 8; /* apex's full_ar: the allreduce, then a node group's shard */
+    CHECK(perf_step(m, pf, "nccl-tree", &sh, &b, err, sizeof err) == 0 &&
+              near(b.sgd_s, 48.0 * (double)model_param_count(m) / (base->mem_gbps * 1e9) / 8) &&
+              perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0 && near(b.comm_s, a.comm_s),
+          "update_shard 8 with shard none: the allreduce (nccl-tree too), LAMB's 48 B on 1/8: %s", err);
+    step_prediction g, w;
+    sh.fixed_s = 1e-3; /* the group's allgather: paid by runs wider than the group only */
+    CHECK(perf_step(m, pf, "ring", &sh, &g, err, sizeof err) == 0 && near(g.step_s, b.step_s + 1e-3),
+          "update_shard 8 on %d ranks: fixed_s paid (%s)", p, err);
+    sh.update_shard = p, sh.fixed_s = 0;
+    CHECK(perf_step(m, pf, "ring", &sh, &w, err, sizeof err) == 0, "update_shard %d: %s", p, err);
+    sh.fixed_s = 1e-3;
+    CHECK(perf_step(m, pf, "ring", &sh, &g, err, sizeof err) == 0 && near(g.step_s, w.step_s),
+          "update_shard %d on %d ranks, one group: fixed_s not paid (%g vs %g s)", p, p, g.step_s, w.step_s);
+    sh.fixed_s = 0;
+    sh.update_shard = 0;
     sh.shard = SHARD_GRADIENTS;
     CHECK(perf_step(m, pf, "nccl-tree", &sh, &b, err, sizeof err) == 2 && strstr(err, "--shard gradients"),
           "nccl-tree refused: %s", err);
@@ -79,7 +95,7 @@ int main(void)
     }
     const double gamma = 5e-12, rate = 1000;
     step_inputs in = {
-        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0, 0, 0, 0, 0
+        rate, gamma, 500, 0, 25u << 20, 1u << 20, NULL, NULL, { 0, 0, 0, 0, 0, 0 }, 0, 0, NULL, 0, 0, 0, 0, 0, 0
     }; /* --compute gemm */
     step_prediction s;
     platform one = { .name = "custom",

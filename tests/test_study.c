@@ -155,6 +155,12 @@ int main(void)
                   ca[0].full.compute_s > c[0].full.compute_s && ca[0].base.compute_s > c[0].base.compute_s,
               "cuda_graphs off: each kernel at kernel_us, both runs dearer (%g vs %g s; %s)", ca[0].full.compute_s,
               c[0].full.compute_s, err);
+        snprintf(text, sizeof text, "%scuda_graphs_at_scale = off\n", strong); /* the scaled run's alone */
+        CHECK(study_file_parse(text, strlen(text), "ta", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 1 &&
+                  ca[0].full.compute_s > c[0].full.compute_s && fabs(ca[0].base.step_s - c[0].base.step_s) < 1e-15,
+              "cuda_graphs_at_scale off: the scaled run dearer (%g vs %g s), the baseline the same (%s)",
+              ca[0].full.compute_s, c[0].full.compute_s, err);
         snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
                   study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&

@@ -107,6 +107,11 @@ int main(void)
         { GOOD "cuda_graphs = 0\n", ":11: cuda_graphs: expected on or off, got \"0\"" },
         { GOOD "step_fixed_us = -1\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b) numbers" },
         { GOOD "step_fixed_us = 5|5\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b)" },
+        { GOOD "cuda_graphs_at_scale = yes\n", ":11: cuda_graphs_at_scale: expected on or off, got \"yes\"" },
+        { GOOD "optimizer_shard = 0\n", ":11: optimizer_shard: expected a whole number 1..65536, got \"0\"" },
+        { GOOD "optimizer_shard = 8|16\n", ":11: optimizer_shard: expected a whole number" },
+        { GOOD "shard = optimizer\noptimizer_shard = 8\n", ":12: optimizer_shard: shard = optimizer is given too; "
+                                                          "expected shard = none" },
     };
     CHECK(parse(NOBATCH "global_batch = 3200\n", &e, err, sizeof err) == 0 && e.batch == 50 && e.nbatches == 1 &&
               e.batches[0] == 50 && e.base_batch == 400 && e.baseline_global_batch == 3200,
@@ -119,6 +124,10 @@ int main(void)
           "step_fixed_us 160|260 with its source; one algorithm (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
+    CHECK(parse(GOOD "cuda_graphs = on\ncuda_graphs_at_scale = off\noptimizer_shard = 8\n", &e, err, sizeof err) == 0 &&
+              e.graphs_set && e.graphs && e.graphs_at_set && !e.graphs_at && e.optim_shard == 8 &&
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_at_set && !e.optim_shard,
+          "cuda_graphs on, cuda_graphs_at_scale off, optimizer_shard 8; unset by default (%s)", err);
     static const char two[] = "label = L 90%\nmodel = resnet50\nbatch = 32\ngpus = 256\nbaseline = 8\n"
                               "published = 90\nsource = s\nalgo = nccl-ring|nccl-tree\nplatforms = a\noverlap = off\n";
     CHECK(parse(two, &e, err, sizeof err) == 0 && e.nalgos == 2 && !strcmp(e.algo, "nccl-ring") &&
@@ -138,9 +147,11 @@ int main(void)
     for (int i = 0; i < n; i++)
         if (!strcmp(cat[i].model, "bert-large")) {
             bert++;
-            CHECK(cat[i].optim == OPTIM_LAMB && cat[i].shard == SHARD_OPTIMIZER && cat[i].grad_bytes == 2 &&
-                      cat[i].global_batch && cat[i].single_img_s > 0,
-                  "%s: MLPerf BERT's DistributedFusedLAMB, fp16, strong scaling, the 1-node rate", cat[i].name);
+            CHECK(cat[i].optim == OPTIM_LAMB && cat[i].shard == SHARD_NONE && cat[i].optim_shard == 8 &&
+                      cat[i].grad_bytes == 2 && cat[i].global_batch && cat[i].single_img_s > 0 && cat[i].nalgos == 2 &&
+                      cat[i].nfixed == 2,
+                  "%s: MLPerf BERT's DistributedFusedLAMB (full_ar, a node's shard), fp16, strong scaling, the "
+                  "1-node rate, NCCL's ring or tree, the NVLink allgather's range", cat[i].name);
         }
     CHECK(bert == 2, "the catalogue's MLPerf BERT entries: %d, expected 2 (v2.0 A100, v3.0 H100)", bert);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)

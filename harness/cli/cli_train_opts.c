@@ -154,7 +154,7 @@ static int check_combinations(const train_opts *o, char *err, size_t errlen)
         int i = ddl_algo_find(o->algos[k]);
         if (i >= 0 && !(ddl_algo_flags(i) & DDL_ALGO_RSAG))
             return snprintf(err, errlen, "--shard %s: %s has no reduce-scatter and allgather; expected an algorithm "
-                            "that has (ddlbench list: not nccl-tree)", shards[o->shard], o->algos[k]), 2;
+                            "that has (ddlbench list: not nccl-tree or nvls)", shards[o->shard], o->algos[k]), 2;
     }
     if (o->shard && (o->check || o->cycle_ms > 0))
         return snprintf(err, errlen, "--shard: %s checks allreduced sums / fuses buckets; expected --shard without it",

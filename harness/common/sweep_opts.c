@@ -263,8 +263,8 @@ static int shard_algos(const sweep_params *p, char *err, size_t errlen)
         int i = ddl_algo_find(name);
         if (i >= 0 && !(ddl_algo_flags(i) & DDL_ALGO_RSAG))
             return snprintf(err, errlen, "%s: --shard %.*s needs reduce-scatter and allgather, which %s has not; "
-                            "expected algorithms that have (ddlbench list: not nccl-tree)", sweep_name(p, "--algos"),
-                            (int)n, mode, name), 2;
+                            "expected algorithms that have (ddlbench list: not nccl-tree or nvls)",
+                            sweep_name(p, "--algos"), (int)n, mode, name), 2;
     }
     return 0;
 }

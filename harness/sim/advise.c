@@ -11,7 +11,7 @@ int advise_eval(const advise_in *in, size_t cap, size_t first, advise_out *out, 
 {
     step_inputs si = { in->gemm_flops / 1e9, in->gamma, in->mem_gbps, in->full, cap, first, NULL, NULL,
                        { 0, 0, 0, 0, 0, 0 }, 0,         in->sgd_gbps, in->shape, 0, in->shard, in->optim,
-                       in->grad_bytes, 0 };
+                       in->grad_bytes, 0, 0 };
     step_prediction p;
     memset(out, 0, sizeof *out);
     int rc = perf_step(in->m, in->pf, in->algo, &si, &p, err, errlen);

@@ -17,6 +17,7 @@ void perf_machine(const platform *pf, double gamma, ddl_machine *m)
     m->sockets = pf->sockets, m->socket_bw = pf->socket_bw, m->socket_lat = pf->socket_lat;
     m->nics = pf->nics, m->leaf_nodes = pf->leaf_nodes, m->rail_leaves = pf->rail_leaves;
     m->oversub = pf->oversub, m->spine_lat = pf->spine_lat;
+    m->nvls_bw = pf->nvls_bw, m->sharp_bw = pf->sharp_bw;
     if (platform_has_links(pf)) /* pf must outlive m (cost_hook keeps its own copy) */
         m->nvlinks = pf->links, m->nvlink_bw = pf->link_bw, m->host_bw = pf->host_bw, m->host_lat = pf->host_lat;
 }

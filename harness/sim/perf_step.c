@@ -168,6 +168,7 @@ static int m_update(void *a)
                : p->in->optim == OPTIM_LAMB ? 48.0 * n / (sgd_gbps * 1e9) * p->lp.scale
                                             : perf_layer_sgd(p->m, &p->lp, sgd_gbps);
     int ranks = platform_ranks(p->pf);
+    if (p->in->shard == SHARD_NONE && p->in->update_shard > 1) return p->clock += t / p->in->update_shard, 0;
     if (p->in->shard == SHARD_NONE || ranks < 2) return p->clock += t, 0;
     p->clock += t / ranks; /* the rank's shard */
     double rs, ag;
@@ -245,7 +246,8 @@ int perf_step(const model *m, const platform *pf, const char *algo, const step_i
     perf_layer_make(in->gemm_gflops, in->mem_gbps, in->full, in->shape, in->compute_scale, &p.lp);
     if (!p.order || !p.ready || !p.count || !p.groups || !p.start || !p.dur) goto nomem;
     if ((rc = sched_step(m, &plan, &perf_pricer, &p, &st))) goto out;
-    out->step_s = st.step_s + (in->fixed_s > 0 ? in->fixed_s : 0);
+    int one_group = in->shard == SHARD_NONE && in->update_shard > 1 && platform_ranks(pf) <= in->update_shard;
+    out->step_s = st.step_s + (in->fixed_s > 0 && !one_group ? in->fixed_s : 0); /* update_shard: perf_step.h */
     out->forward_s = st.forward_s;
     out->compute_s = st.compute_s;
     /* the slowed compute is the GEMMs' and the kernels' own, in their shares (as trainer.c counts it) */

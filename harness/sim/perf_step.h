@@ -59,6 +59,11 @@ typedef struct step_inputs {
                                   and bf16, whose buckets and allreduces hold twice the elements; 0: 4 */
     double fixed_s;            /* a fixed cost every step pays after the rest (a study entry's step_fixed_us:
                                   framework and optimizer work no layer prices), s; in step_s only; 0: none */
+    int update_shard;          /* shard none: the optimizer's update over 1/update_shard of the parameters on
+                                  every run, one rank's too (apex DistributedFusedLAMB's group under full_ar);
+                                  fixed_s is then the group's allgather, paid by runs wider than the group
+                                  only (within one group apex's reduce-scatter + allgather is the allreduce
+                                  itself); 0 or 1: the whole update, fixed_s on every run */
 } step_inputs;
 
 /* Sharding (shard_mem.h; the update itself: shard_step.h). A bucket is reduce-scattered instead of

@@ -62,6 +62,10 @@ typedef struct platform {
                              the rate NCCL's ring achieves on it, the rate simulated and modelled */
     double nic_line_bw;   /* bytes/s per direction: all the node's NICs' line rate (0 = not given); nic_bw
                              is what NCCL achieves on them */
+    double nvls_bw;       /* bytes/s per direction of one GPU's link when the NVSwitch reduces and multicasts
+                             (NVLink SHARP, NVLS); 0 = the node's switch does not reduce */
+    double sharp_bw;      /* bytes/s per direction of one rail NIC when the fabric's switches reduce
+                             (InfiniBand SHARP at the leaves and spine); 0 = they do not */
 } platform;
 
 /* The fields' values with their defaults applied. */

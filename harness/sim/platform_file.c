@@ -49,6 +49,8 @@ static const key keys[] = {
     { "host_lat", T_LAT, 0, PF(host_lat), 0 },
     { "intra_line_bw", T_BW, 0, PF(intra_line_bw), 0 },
     { "nic_line_bw", T_BW, 0, PF(nic_line_bw), 0 },
+    { "nvls_bw", T_BW, 0, PF(nvls_bw), 0 },
+    { "sharp_bw", T_BW, 0, PF(sharp_bw), 0 },
     { "intra_rms_pct", T_NUM, FIT, FT(rms_pct[0]), 0 },
     { "inter_rms_pct", T_NUM, FIT, FT(rms_pct[1]), 0 },
     { "intra_points", T_INT, FIT, FT(points[0]), 1e9 },

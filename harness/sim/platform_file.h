@@ -26,6 +26,10 @@
  *   leaf_nodes = 32              nodes per leaf switch of a two-level fat tree     (optional, 0: one switch)
  *   rail_leaves = yes            a leaf per rail (yes/no), oversubscription = 2 (or 2:1, >= 1),
  *   spine_lat = 7us              GPU to GPU across the spine, >= inter_lat         (optional)
+ *   nvls_bw = 382.5GB/s          the NVSwitch reduces and multicasts (NVLink SHARP): a GPU link's rate
+ *                                then; needs 2+ GPUs per node and no nvlinks       (optional, 0: none)
+ *   sharp_bw = 48GB/s            the fabric's switches reduce (InfiniBand SHARP): a rail NIC's rate then;
+ *                                needs leaf_nodes                                  (optional, 0: none)
  *   lat_factor = 0:1.4;65536:1   SMPI piecewise latency factor: SIZE:FACTOR pairs, sizes strictly
  *   bw_factor = 0:0.6;65536:1      increasing from 0, factors > 0            (optional; default 1)
  *   ws_copy_ns = 65536:0.08;...  the copy cost by working set: SIZE:NS pairs, ns per byte of a SIZE-byte

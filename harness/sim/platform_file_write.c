@@ -18,6 +18,7 @@ void platform_file_put(FILE *f, const platform *pf)
     fprintf(f, "gpus_per_node = %d\n", pf->gpus_per_node);
     put_lat(f, "intra_lat", pf->intra_lat), put_bw(f, "intra_bw", pf->intra_bw);
     if (pf->intra_line_bw > 0) put_bw(f, "intra_line_bw", pf->intra_line_bw);
+    if (pf->nvls_bw > 0) put_bw(f, "nvls_bw", pf->nvls_bw);
     if (platform_sockets(pf) == 2) {
         fprintf(f, "sockets = 2\n");
         put_bw(f, "socket_bw", pf->socket_bw), put_lat(f, "socket_lat", platform_socket_lat(pf));
@@ -41,6 +42,7 @@ void platform_file_put(FILE *f, const platform *pf)
                 pf->rail_leaves ? "yes" : "no", platform_oversub(pf));
         put_lat(f, "spine_lat", platform_spine_lat(pf));
     }
+    if (pf->sharp_bw > 0) put_bw(f, "sharp_bw", pf->sharp_bw);
 }
 
 void platform_file_put_fit(FILE *f, const platform_fit *fit)

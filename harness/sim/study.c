@@ -52,6 +52,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .shard = fig->shard,
         .optim = fig->optim,
         .fixed_s = fig->nfixed ? fig->fixed_us[0] * 1e-6 : 0,
+        .update_shard = fig->optim_shard,
     };
     if (perf_layer_shaped(pr)) in.gemm_gflops = profile_gemm_gflops(pr), in.shape = pr; /* perf_layer.h */
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
@@ -157,6 +158,7 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
     pr->gemm_gflops_fp16 *= kscale, pr->kernel_us /= kscale, pr->graph_kernel_us /= kscale; /* amp */
     *at = *pr;
     if (fig->fused_at_scale && shaped) at->fused = fig->fused_at_scale;
+    if (fig->graphs_at_set && shaped) at->graphs = fig->graphs_at;
     return 0;
 }
 

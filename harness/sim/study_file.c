@@ -64,12 +64,14 @@ static const key keys[] = {
     { "bn_held", T_HELD, 0, 0, 0, 1 },
     { "step_fixed_us", T_FIXED, 0, 0, 0, 1e6 },
     { "step_fixed_source", T_TEXT, 0, F(fixed_source), 0 },
-    { "cuda_graphs", T_GRAPHS, 0, 0, 0, 0 },
+    { "cuda_graphs", T_GRAPHS, 0, offsetof(study_entry, graphs), 0, 0 },
+    { "cuda_graphs_at_scale", T_GRAPHS, 0, offsetof(study_entry, graphs_at), 0, 0 },
+    { "optimizer_shard", T_INT, 0, offsetof(study_entry, optim_shard), 0, PLATFORM_MAX_HOSTS },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
-enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE }; /* keys[]' rows */
+enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD }; /* keys[]' rows */
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -161,10 +163,12 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
                             k->max, v), 2;
         e->nfixed = n;
         return 0;
-    case T_GRAPHS: /* cuda_graphs: on or off (the profile's graphs for every run of the entry) */
+    case T_GRAPHS: { /* cuda_graphs(_at_scale): on or off, then its set flag (the field after it) */
+        int *g = (int *)((char *)e + k->off);
         if (strcmp(v, "on") && strcmp(v, "off")) return snprintf(why, wl, "expected on or off, got \"%.40s\"", v), 2;
-        e->graphs = !strcmp(v, "on") ? 1 : 0, e->graphs_set = 1;
+        g[0] = !strcmp(v, "on") ? 1 : 0, g[1] = 1;
         return 0;
+    }
     case T_HELD: /* bn_held: 0, 1 or 0|1 (profile.h) */
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++)
@@ -277,6 +281,10 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
                         "single_gpu_source: expected all three or none", name), 2;
     if (seen[K_FIXED] != seen[K_FSOURCE])
         return snprintf(err, errlen, "%s: step_fixed_us and step_fixed_source: expected both or neither", name), 2;
+    if (seen[K_OSHARD] && e->shard != SHARD_NONE)
+        return snprintf(err, errlen, "%s:%d: optimizer_shard: shard = %s is given too; expected shard = none (the "
+                        "gradients allreduced, the update alone sharded)", name, at[K_OSHARD],
+                        shard_mode_name(e->shard)), 2;
     if (seen[K_JITTER] != seen[K_JSOURCE])
         return snprintf(err, errlen, "%s: jitter_pct and jitter_source: expected both or neither", name), 2;
     if (seen[K_HOLD] != seen[K_HSOURCE])

@@ -31,6 +31,14 @@
  *   step_fixed_source = LARS norms ... (§17)  where it is from (required with step_fixed_us)
  *   cuda_graphs = off                         the run's step launched as a CUDA graph or not: the profile's
  *                                             graphs (kernel costs) for every run of the entry (optional)
+ *   cuda_graphs_at_scale = off                the same for the scaled run alone, where its config differs
+ *                                             from the baseline run's (after cuda_graphs) (optional)
+ *   optimizer_shard = 8                       with shard = none: the gradients allreduced over all ranks,
+ *                                             the optimizer's update over 1/k of the parameters on every
+ *                                             run, one GPU's too (apex DistributedFusedLAMB's group of a
+ *                                             node under full_ar), 1..PLATFORM_MAX_HOSTS; step_fixed_us
+ *                                             is then the group's allgather, paid by runs of more than
+ *                                             k GPUs only (one group's is the allreduce's) (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -106,6 +114,8 @@ typedef struct study_entry {
     int nfixed;
     char fixed_source[200];                /* where it is from */
     int graphs, graphs_set;                /* cuda_graphs: the profile's graphs for the entry's runs, if set */
+    int graphs_at, graphs_at_set;          /* cuda_graphs_at_scale: the scaled run's alone, if set */
+    int optim_shard;                       /* optimizer_shard: the update over 1/k of the parameters (0: shard's) */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

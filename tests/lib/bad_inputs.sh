@@ -61,6 +61,11 @@ printf "$se" resnet50 256 "fused_at_scale = 4" >"$tmp/cat-fused/e.study"
 printf "$se" resnet50 256 "bn_held = 2" >"$tmp/cat-held/e.study"
 printf "$se" resnet50 256 "step_fixed_us = 100" >"$tmp/cat-fixed/e.study"
 printf "$se" resnet50 256 "cuda_graphs = yes" >"$tmp/cat-graphs/e.study"
+# MLPerf BERT's DistributedFusedLAMB: the scaled run's graphs, the update's shard (with shard = none only)
+mkdir -p "$tmp/cat-graphsat" "$tmp/cat-oshard" "$tmp/cat-oshard2"
+printf "$se" resnet50 256 "cuda_graphs_at_scale = 1" >"$tmp/cat-graphsat/e.study"
+printf "$se" resnet50 256 "optimizer_shard = 0" >"$tmp/cat-oshard/e.study"
+printf "$se" resnet50 256 "$(printf 'shard = optimizer\noptimizer_shard = 8')" >"$tmp/cat-oshard2/e.study"
 printf 'gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.1\nmem_gbps = 900\nbn_held = 0.5\n' \
     >"$tmp/held.profile"
 
