@@ -13,7 +13,7 @@ mkdir -p "$tmp/nc-order" "$tmp/nc-bw" "$tmp/nc-mach" "$tmp/nc-algo" "$tmp/nc-out
 printf "$ne" dgxh100 'point = 2048 1\npoint = 1024 2\n' >"$tmp/nc-order/e.nccl"
 printf "$ne" dgxh100 'point = 1024 -1\n' >"$tmp/nc-bw/e.nccl"
 printf "$ne" nosuch 'point = 1024 1\n' >"$tmp/nc-mach/e.nccl"
-printf "$ne" dgxh100 'point = 1024 1\n' | sed 's/^algo = nccl-ring/algo = nvls/' >"$tmp/nc-algo/e.nccl"
+printf "$ne" dgxh100 'point = 1024 1\n' | sed 's/^algo = nccl-ring/algo = nosuch/' >"$tmp/nc-algo/e.nccl"
 
 rows <<EOF
 # one bad value per option
