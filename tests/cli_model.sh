@@ -82,7 +82,8 @@ grep -q '^resnet50,50,224,64,rhd,' "$tmp/gb.csv" && ok || bad "CSV batch column:
 "$exe" model train --platform dgxh100 --nodes 8 --global-batch 3210 -a rhd 2>&1 |
     grep -q '50 per GPU, 10 images dropped (3210 does not divide by 64; 3200 a step)' && ok || bad "remainder said"
 # the resolved links (issue 48): ddlbench platform --show and the headers of model cost and model train
-want="dgxh200: 8 GPUs/node of h200: GPU link 370 GB/s per GPU (line 450), 3 us; 8 NICs x 48 GB/s = 384 GB/s per node (line 50 a NIC), 6 us; \
+want="dgxh200: 8 GPUs/node of h200: GPU link 370 GB/s per GPU (line 450), 3 us; \
+NVSwitch reduces (NVLS) at 382.5 GB/s per GPU; 8 NICs x 48 GB/s = 384 GB/s per node (line 50 a NIC), 6 us; \
 leaves of 32 nodes per rail, 1:1, spine 7 us"
 got=$("$exe" platform --show --platform dgxh200)
 if [ "$got" = "$want" ]; then ok; else bad "platform --show dgxh200: '$got'"; fi

@@ -2,9 +2,10 @@
  * model_layers.h and model.h): conv (weight, optional bias), bn (weight = scale, bias = shift), fc
  * (weight, bias; over a C×H×W map it flattens it as a whole-map window), pool (max, windowed or
  * global average), relu and add ... relu folded in place where model.h's flags can say it, add,
- * concat (channels in input order) and dropout (identity). Shapes follow PyTorch's
- * floor((H + 2p − k)/s) + 1; a window that does not fit at this image size is recorded (the
- * message names --image-size) and its output taken as 1×1 so the reading goes on. */
+ * concat (channels in input order) and dropout (identity); the transformer lines are in
+ * model_layers_xfmr.c. Shapes follow PyTorch's floor((H + 2p − k)/s) + 1; a window that does not
+ * fit at this image size is recorded (the message names --image-size) and its output taken as 1×1
+ * so the reading goes on. */
 #include "model_layers.h"
 #include "gemm.h"
 
@@ -13,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_word[] = { "conv", "bn", "fc", "pool", "relu", "add", "concat", "dropout",
+const char *const mf_kind_word[] = { "conv", "bn", "fc", "pool", "relu", "add", "concat", "dropout",
                                          "embed", "pos", "norm", "linear", "attn", "gelu", "swiglu", "tanh" };
 
 static int image_side(const mf_parser *p) { return p->m->image_size < 1 ? 1 : p->m->image_size; }
 static int layer_of(const mf_parser *p, int entry) { return entry == MF_IMAGE ? -1 : p->e[entry].layer; }
-static const char *entry_name(const mf_parser *p, int entry) { return entry == MF_IMAGE ? "image" : p->e[entry].name; }
+const char *mf_entry_name(const mf_parser *p, int entry) { return entry == MF_IMAGE ? "image" : p->e[entry].name; }
 
-static void shape_of(const mf_parser *p, int entry, int *c, int *h, int *w)
+void mf_shape_of(const mf_parser *p, int entry, int *c, int *h, int *w)
 {
     const model_layer *l = entry == MF_IMAGE ? NULL : &p->m->layers[p->e[entry].layer];
     *c = l ? l->out_c : 3, *h = l ? l->out_h : image_side(p), *w = l ? l->out_w : image_side(p);
@@ -59,7 +60,7 @@ static int grow(mf_parser *p)
 }
 
 /* Names `name` the output of `layer` (alias: of an earlier layer, in place); the line's result. */
-static void define(mf_parser *p, const char *name, int layer, int alias)
+void mf_define(mf_parser *p, const char *name, int layer, int alias)
 {
     mf_entry *e = &p->e[p->ne];
     memset(e, 0, sizeof *e);
@@ -69,7 +70,7 @@ static void define(mf_parser *p, const char *name, int layer, int alias)
 }
 
 /* Appends a layer reading the entries src[0 .. nsrc-1] (input shape: the first's). */
-static model_layer *new_layer(mf_parser *p, model_kind kind, const char *name, const int *src, int nsrc)
+model_layer *mf_new_layer(mf_parser *p, model_kind kind, const char *name, const int *src, int nsrc)
 {
     model *m = p->m;
     model_layer *l = &m->layers[m->nlayers];
@@ -77,7 +78,7 @@ static model_layer *new_layer(mf_parser *p, model_kind kind, const char *name, c
     memset(l, 0, sizeof *l);
     snprintf(l->name, sizeof l->name, "%s", name);
     l->kind = kind;
-    shape_of(p, src[0], &l->in_c, &l->in_h, &l->in_w);
+    mf_shape_of(p, src[0], &l->in_c, &l->in_h, &l->in_w);
     l->kh = l->kw = l->stride = 1;
     l->tensor0 = m->ntensors;
     l->src = layer_of(p, src[0]);
@@ -93,7 +94,7 @@ static model_layer *new_layer(mf_parser *p, model_kind kind, const char *name, c
     return l;
 }
 
-static void add_tensor(model *m, model_layer *l, const char *suffix, long long numel)
+void mf_add_tensor(model *m, model_layer *l, const char *suffix, long long numel)
 {
     model_tensor *t = &m->tensors[m->ntensors++];
     snprintf(t->name, sizeof t->name, "%s.%s", l->name, suffix);
@@ -106,7 +107,7 @@ static void add_tensor(model *m, model_layer *l, const char *suffix, long long n
 }
 
 /* The three GEMMs of model.h for M = out channels, N = batch × spatial, K = in × window. */
-static int set_gemms(model *m, model_layer *l, long long M, long long N, long long K)
+int mf_set_gemms(model *m, model_layer *l, long long M, long long N, long long K)
 {
     if (N > INT_MAX || K > INT_MAX || M > INT_MAX)
         return model_fail(
@@ -147,22 +148,22 @@ static void window(mf_parser *p, model_layer *l)
                  p->m->image_size, p->m->name, l->name, l->kh, l->kw, l->in_h, l->in_w, hp, wp);
 }
 
-static int check_cin(mf_parser *p, int kind, const char *name, const mf_attrs *a, long long have, int src)
+int mf_check_cin(mf_parser *p, int kind, const char *name, const mf_attrs *a, long long have, int src)
 {
     if (!a->cin || a->cin == have) return MODEL_OK;
-    return mf_bad(p, "%s %s: cin=%ld but its input %s has %lld %s; expected cin=%lld", kind_word[kind], name, a->cin,
-                  entry_name(p, src), have, kind == MF_FC ? "features (C x H x W)" : "channels", have);
+    return mf_bad(p, "%s %s: cin=%ld but its input %s has %lld %s; expected cin=%lld", mf_kind_word[kind], name, a->cin,
+                  mf_entry_name(p, src), have, kind == MF_FC ? "features (C x H x W)" : "channels", have);
 }
 
 static int gemm_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const int *src)
 {
     model *m = p->m;
     int c = 0, h = 0, w = 0, rc;
-    shape_of(p, src[0], &c, &h, &w);
-    if ((rc = check_cin(p, kind, name, a, kind == MF_FC ? (long long)c * h * w : c, src[0]))) return rc;
+    mf_shape_of(p, src[0], &c, &h, &w);
+    if ((rc = mf_check_cin(p, kind, name, a, kind == MF_FC ? (long long)c * h * w : c, src[0]))) return rc;
     if (!a->has_out || (kind == MF_CONV && !a->has_k))
-        return mf_bad(p, "%s %s: expected out=%s", kind_word[kind], name, kind == MF_CONV ? " and k=" : "");
-    model_layer *l = new_layer(p, kind == MF_CONV ? MODEL_CONV : MODEL_FC, name, src, 1);
+        return mf_bad(p, "%s %s: expected out=%s", mf_kind_word[kind], name, kind == MF_CONV ? " and k=" : "");
+    model_layer *l = mf_new_layer(p, kind == MF_CONV ? MODEL_CONV : MODEL_FC, name, src, 1);
     if (kind == MF_CONV)
         l->kh = (int)a->kh, l->kw = (int)a->kw, l->stride = a->s < 0 ? 1 : (int)a->s, l->pad = (int)a->ph,
         l->pad_w = (int)a->pw;
@@ -171,10 +172,10 @@ static int gemm_layer(mf_parser *p, int kind, const char *name, const mf_attrs *
     window(p, l);
     l->out_c = (int)a->out, l->relu = a->relu;
     long long K = (long long)c * l->kh * l->kw, N = (long long)m->batch * l->out_h * l->out_w;
-    if ((rc = set_gemms(m, l, a->out, N, K))) return rc;
-    add_tensor(m, l, "weight", a->out * K);
-    if (kind == MF_FC || a->bias) add_tensor(m, l, "bias", a->out);
-    define(p, name, m->nlayers - 1, 0);
+    if ((rc = mf_set_gemms(m, l, a->out, N, K))) return rc;
+    mf_add_tensor(m, l, "weight", a->out * K);
+    if (kind == MF_FC || a->bias) mf_add_tensor(m, l, "bias", a->out);
+    mf_define(p, name, m->nlayers - 1, 0);
     return MODEL_OK;
 }
 
@@ -185,7 +186,7 @@ static int pool_layer(mf_parser *p, const char *name, const mf_attrs *a, const i
     if (!a->global && !a->has_k) return mf_bad(p, "pool %s: expected k= (or avg global)", name);
     if (a->global && (a->has_k || a->s >= 0 || a->ph || a->pw))
         return mf_bad(p, "pool %s: global takes no k=, s= or p=", name);
-    model_layer *l = new_layer(p, MODEL_POOL, name, src, 1);
+    model_layer *l = mf_new_layer(p, MODEL_POOL, name, src, 1);
     l->avg = a->max ? MODEL_AVG_NONE : a->global ? MODEL_AVG_GLOBAL : MODEL_AVG_WINDOW;
     if (a->global) l->kh = l->in_h, l->kw = l->in_w; /* adaptive average pool to 1x1 */
     else
@@ -193,7 +194,7 @@ static int pool_layer(mf_parser *p, const char *name, const mf_attrs *a, const i
         l->pad_w = (int)a->pw;
     window(p, l);
     l->out_c = l->in_c;
-    define(p, name, p->m->nlayers - 1, 0);
+    mf_define(p, name, p->m->nlayers - 1, 0);
     return MODEL_OK;
 }
 
@@ -206,10 +207,10 @@ static int relu_line(mf_parser *p, const char *name, const int *src)
         return mf_bad(p,
                       "relu %s: runs in place on the layer of the line above; expected in=%s (not a relu, an add "
                       "with relu or the image: write relu on that line)",
-                      name, e == p->prev ? "that layer" : entry_name(p, p->prev));
+                      name, e == p->prev ? "that layer" : mf_entry_name(p, p->prev));
     l->relu = 1;
     p->e[e].dead = p->line;
-    define(p, name, p->e[e].layer, 1);
+    mf_define(p, name, p->e[e].layer, 1);
     return MODEL_OK;
 }
 
@@ -219,17 +220,17 @@ static int join_layer(mf_parser *p, int kind, const char *name, const mf_attrs *
     model *m = p->m;
     int c0, h0, w0, c, h, w, sum = 0;
     if ((kind == MF_DROPOUT) != (nsrc == 1))
-        return mf_bad(p, "%s %s: %d input(s); expected %s", kind_word[kind], name, nsrc,
+        return mf_bad(p, "%s %s: %d input(s); expected %s", mf_kind_word[kind], name, nsrc,
                       kind == MF_DROPOUT ? "one" : "two or more");
-    shape_of(p, src[0], &c0, &h0, &w0);
+    mf_shape_of(p, src[0], &c0, &h0, &w0);
     for (int i = 0; i < nsrc; i++) {
-        if (src[i] == MF_IMAGE) return mf_bad(p, "%s %s: reads the image; expected layers", kind_word[kind], name);
-        shape_of(p, src[i], &c, &h, &w);
+        if (src[i] == MF_IMAGE) return mf_bad(p, "%s %s: reads the image; expected layers", mf_kind_word[kind], name);
+        mf_shape_of(p, src[i], &c, &h, &w);
         if (h != h0 || w != w0 || (kind == MF_ADD && c != c0))
-            return mf_bad(p, "%s %s: input %s is %dx%dx%d but %s is %dx%dx%d; expected %s", kind_word[kind], name,
-                          entry_name(p, src[i]), c, h, w, entry_name(p, src[0]), c0, h0, w0,
+            return mf_bad(p, "%s %s: input %s is %dx%dx%d but %s is %dx%dx%d; expected %s", mf_kind_word[kind], name,
+                          mf_entry_name(p, src[i]), c, h, w, mf_entry_name(p, src[0]), c0, h0, w0,
                           kind == MF_ADD ? "one shape (C x H x W)" : "one H x W");
-        if ((sum += c) > MF_MAX_DIM) return mf_bad(p, "%s %s: over %d channels", kind_word[kind], name, MF_MAX_DIM);
+        if ((sum += c) > MF_MAX_DIM) return mf_bad(p, "%s %s: over %d channels", mf_kind_word[kind], name, MF_MAX_DIM);
     }
     int la = layer_of(p, src[0]), lb = nsrc == 2 ? layer_of(p, src[1]) : -1, hold = la > lb ? la : lb;
     if (kind == MF_ADD && nsrc == 2 && a->relu && la != lb && !p->readers[la] && hold == m->nlayers - 1 &&
@@ -237,152 +238,16 @@ static int join_layer(mf_parser *p, int kind, const char *name, const mf_attrs *
         m->layers[hold].res_into = la, m->layers[hold].res_from = lb;
         p->readers[la]++, p->readers[lb]++;
         p->e[src[0]].dead = p->line;
-        define(p, name, la, 1);
+        mf_define(p, name, la, 1);
         return MODEL_OK;
     }
-    model_layer *l = new_layer(p,
+    model_layer *l = mf_new_layer(p,
                                kind == MF_ADD      ? MODEL_ADD
                                : kind == MF_CONCAT ? MODEL_CONCAT
                                                    : MODEL_DROPOUT,
                                name, src, nsrc);
     l->out_c = kind == MF_CONCAT ? sum : c0, l->out_h = h0, l->out_w = w0, l->relu = a->relu;
-    define(p, name, m->nlayers - 1, 0);
-    return MODEL_OK;
-}
-
-/* A transformer line's input: a layer (not the image), its shape into c, h, w; -1 with the message. */
-static int seq_input(mf_parser *p, int kind, const char *name, const int *src, int *c, int *h, int *w)
-{
-    if (src[0] == MF_IMAGE)
-        return mf_bad(p, "%s %s: reads the input; expected a layer (only embed reads tokens)", kind_word[kind], name);
-    shape_of(p, src[0], c, h, w);
-    return 0;
-}
-
-/* embed: token ids (the input, seq= long) -> rows of a vocab= x out= table. */
-static int embed_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
-{
-    model *m = p->m;
-    if (src[0] != MF_IMAGE) return mf_bad(p, "embed %s: reads %s; expected in=tokens", name, entry_name(p, src[0]));
-    if (a->vocab < 0 || !a->has_out || a->seq < 0) return mf_bad(p, "embed %s: expected vocab=, out= and seq=", name);
-    if (m->seq && m->seq != a->seq)
-        return mf_bad(p, "embed %s: seq=%ld but an earlier embed has seq=%d; expected one sequence length", name,
-                      a->seq, m->seq);
-    m->seq = (int)a->seq;
-    model_layer *l = new_layer(p, MODEL_EMBED, name, src, 1);
-    l->in_c = 1, l->in_h = l->out_h = (int)a->seq, l->in_w = l->out_w = 1;
-    l->out_c = (int)a->out, l->vocab = a->vocab;
-    add_tensor(m, l, "weight", a->vocab * a->out);
-    define(p, name, m->nlayers - 1, 0);
-    return MODEL_OK;
-}
-
-/* pos: a table of n= positions (row p added at position p), or of segments (row 0 added). */
-static int pos_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
-{
-    int c, h, w;
-    if (seq_input(p, MF_POS, name, src, &c, &h, &w)) return MODEL_EARG;
-    if (a->n < 0) return mf_bad(p, "pos %s: expected n= (rows of the table)", name);
-    if (!(a->flags & MODEL_F_SEGMENT) && a->n < (long)h * w)
-        return mf_bad(p, "pos %s: n=%ld positions but the sequence is %d long; expected n >= seq", name, a->n, h * w);
-    model_layer *l = new_layer(p, MODEL_EMBED, name, src, 1);
-    l->out_c = c, l->out_h = h, l->out_w = w, l->vocab = a->n;
-    l->flags = a->flags & MODEL_F_SEGMENT ? MODEL_F_SEGMENT : MODEL_F_POS;
-    add_tensor(p->m, l, "weight", a->n * c);
-    define(p, name, p->m->nlayers - 1, 0);
-    return MODEL_OK;
-}
-
-/* norm: layer norm (weight, bias) or, with rms, RMS norm (weight) over each position's channels. */
-static int norm_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
-{
-    int c = 0, h = 0, w = 0, rc;
-    if (seq_input(p, MF_NORM, name, src, &c, &h, &w) || (rc = check_cin(p, MF_NORM, name, a, c, src[0])))
-        return MODEL_EARG;
-    model_layer *l = new_layer(p, MODEL_NORM, name, src, 1);
-    l->out_c = c, l->out_h = h, l->out_w = w, l->flags = a->flags & MODEL_F_RMS;
-    add_tensor(p->m, l, "weight", c);
-    if (!(a->flags & MODEL_F_RMS)) add_tensor(p->m, l, "bias", c);
-    define(p, name, p->m->nlayers - 1, 0);
-    return MODEL_OK;
-}
-
-/* The embedding layer tied= names: a token table of vocab = out rows of width k; -1 with the message. */
-static int tied_to(mf_parser *p, const char *name, const mf_attrs *a, long k)
-{
-    for (int i = p->ne - 1; i >= 0; i--) {
-        if (strcmp(p->e[i].name, a->tied)) continue;
-        const model_layer *t = &p->m->layers[p->e[i].layer];
-        if (t->kind != MODEL_EMBED || t->flags || t->vocab != a->out || t->out_c != k)
-            return mf_bad(p, "linear %s: tied=%s is not a token embedding of %ld x %ld; expected an embed line with "
-                          "vocab=%ld out=%ld", name, a->tied, a->out, k, a->out, k), -1;
-        return p->e[i].layer;
-    }
-    return mf_bad(p, "linear %s: tied=%s: no earlier line defines it; expected an embed's name", name, a->tied), -1;
-}
-
-/* linear: a GEMM per position (MODEL_FC with a 1x1 window), or over the first position only. */
-static int linear_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
-{
-    model *m = p->m;
-    int c = 0, h = 0, w = 0, rc, tied = -1;
-    if (seq_input(p, MF_LINEAR, name, src, &c, &h, &w) || (rc = check_cin(p, MF_LINEAR, name, a, c, src[0])))
-        return MODEL_EARG;
-    if (!a->has_out) return mf_bad(p, "linear %s: expected out=", name);
-    if (a->tied && a->bias) return mf_bad(p, "linear %s: tied= and bias together; expected one of them", name);
-    if (a->tied && (tied = tied_to(p, name, a, c)) < 0) return MODEL_EARG;
-    model_layer *l = new_layer(p, MODEL_FC, name, src, 1);
-    int first = !!(a->flags & MODEL_F_FIRST);
-    l->out_c = (int)a->out, l->out_h = first ? 1 : h, l->out_w = first ? 1 : w, l->flags = a->flags & MODEL_F_FIRST;
-    if ((rc = set_gemms(m, l, a->out, (long long)m->batch * l->out_h * l->out_w, c))) return rc;
-    if (tied >= 0) l->tied = tied, l->tensor0 = m->layers[tied].tensor0; /* its weight; no tensor of its own */
-    else add_tensor(m, l, "weight", a->out * c);
-    if (a->bias) add_tensor(m, l, "bias", a->out);
-    define(p, name, m->nlayers - 1, 0);
-    return MODEL_OK;
-}
-
-/* attn: packed q, k, v channels ((heads + 2·kv)·dh) in, heads·dh out; the batched GEMMs QKᵀ and PV. */
-static int attn_layer(mf_parser *p, const char *name, const mf_attrs *a, const int *src)
-{
-    model *m = p->m;
-    int c, h, w;
-    if (seq_input(p, MF_ATTN, name, src, &c, &h, &w)) return MODEL_EARG;
-    long heads = a->heads, kv = a->kv < 0 ? a->heads : a->kv;
-    if (heads < 0) return mf_bad(p, "attn %s: expected heads=", name);
-    if (heads % kv) return mf_bad(p, "attn %s: heads=%ld is not a multiple of kv=%ld; expected kv dividing heads", name,
-                                  heads, kv);
-    if (c % (heads + 2 * kv))
-        return mf_bad(p, "attn %s: the heads do not divide the width: input %s has %d channels, not a multiple of "
-                      "heads + 2*kv = %ld (packed q, k, v); expected (heads + 2*kv) x head size", name,
-                      entry_name(p, src[0]), c, heads + 2 * kv);
-    long dh = c / (heads + 2 * kv), L = (long)h * w;
-    model_layer *l = new_layer(p, MODEL_ATTN, name, src, 1);
-    l->out_c = (int)(heads * dh), l->out_h = h, l->out_w = w;
-    l->heads = (int)heads, l->kv_heads = (int)kv, l->flags = a->flags & (MODEL_F_CAUSAL | MODEL_F_ROPE);
-    l->gemm[MODEL_FWD] = (model_gemm){ KERN_NOTRANS, KERN_TRANS, (int)L, (int)L, (int)dh };         /* S = Q·Kᵀ */
-    l->gemm[MODEL_BWD_DATA] = (model_gemm){ KERN_NOTRANS, KERN_NOTRANS, (int)L, (int)dh, (int)L };  /* dQ = dS·K */
-    l->gemm[MODEL_BWD_WEIGHT] = (model_gemm){ KERN_TRANS, KERN_NOTRANS, (int)L, (int)dh, (int)L };  /* dV = Pᵀ·dO */
-    l->gemm_reps = 2LL * m->batch * heads;
-    l->macs = 2LL * heads * L * L * dh;
-    m->macs += l->macs;
-    l->data_grad_needed = 1;
-    define(p, name, m->nlayers - 1, 0);
-    return MODEL_OK;
-}
-
-/* gelu, tanh: elementwise; swiglu: silu(first half of the channels) x second half. */
-static int act_layer(mf_parser *p, int kind, const char *name, const int *src)
-{
-    int c, h, w;
-    if (seq_input(p, kind, name, src, &c, &h, &w)) return MODEL_EARG;
-    if (kind == MF_SWIGLU && c % 2)
-        return mf_bad(p, "swiglu %s: input %s has %d channels; expected an even count (gate and up halves)", name,
-                      entry_name(p, src[0]), c);
-    model_layer *l = new_layer(p, MODEL_ACT, name, src, 1);
-    l->act = kind == MF_GELU ? MODEL_ACT_GELU : kind == MF_SWIGLU ? MODEL_ACT_SWIGLU : MODEL_ACT_TANH;
-    l->out_c = kind == MF_SWIGLU ? c / 2 : c, l->out_h = h, l->out_w = w;
-    define(p, name, p->m->nlayers - 1, 0);
+    mf_define(p, name, m->nlayers - 1, 0);
     return MODEL_OK;
 }
 
@@ -391,21 +256,21 @@ int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const 
     int rc = grow(p);
     if (rc) return rc;
     if (nsrc > 1 && kind != MF_ADD && kind != MF_CONCAT)
-        return mf_bad(p, "%s %s: %d inputs; expected one", kind_word[kind], name, nsrc);
+        return mf_bad(p, "%s %s: %d inputs; expected one", mf_kind_word[kind], name, nsrc);
     switch (kind) {
     case MF_CONV:
     case MF_FC:
         return gemm_layer(p, kind, name, a, src);
     case MF_BN: {
         int c, h, w;
-        shape_of(p, src[0], &c, &h, &w);
-        if ((rc = check_cin(p, kind, name, a, c, src[0]))) return rc;
+        mf_shape_of(p, src[0], &c, &h, &w);
+        if ((rc = mf_check_cin(p, kind, name, a, c, src[0]))) return rc;
         if (src[0] == MF_IMAGE) return mf_bad(p, "bn %s: reads the image; expected a layer", name);
-        model_layer *l = new_layer(p, MODEL_BN, name, src, 1);
+        model_layer *l = mf_new_layer(p, MODEL_BN, name, src, 1);
         l->out_c = c, l->out_h = h, l->out_w = w, l->relu = a->relu;
-        add_tensor(p->m, l, "weight", c); /* scale γ */
-        add_tensor(p->m, l, "bias", c);   /* shift β */
-        define(p, name, p->m->nlayers - 1, 0);
+        mf_add_tensor(p->m, l, "weight", c); /* scale γ */
+        mf_add_tensor(p->m, l, "bias", c);   /* shift β */
+        mf_define(p, name, p->m->nlayers - 1, 0);
         return MODEL_OK;
     }
     case MF_POOL:
@@ -413,19 +278,14 @@ int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const 
     case MF_RELU:
         return relu_line(p, name, src);
     case MF_EMBED:
-        return embed_layer(p, name, a, src);
     case MF_POS:
-        return pos_layer(p, name, a, src);
     case MF_NORM:
-        return norm_layer(p, name, a, src);
     case MF_LINEAR:
-        return linear_layer(p, name, a, src);
     case MF_ATTN:
-        return attn_layer(p, name, a, src);
     case MF_GELU:
     case MF_SWIGLU:
     case MF_TANH:
-        return act_layer(p, kind, name, src);
+        return mf_xfmr_layer(p, kind, name, a, src);
     default:
         return join_layer(p, kind, name, a, src, nsrc);
     }

@@ -48,4 +48,18 @@ int mf_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const 
 /* After the last line: the image against the network's total stride, then every window. */
 int mf_image_checks(mf_parser *p);
 
+/* The transformer lines (model_layers_xfmr.c): embed, pos, norm, linear, attn, gelu, swiglu, tanh. */
+int mf_xfmr_layer(mf_parser *p, int kind, const char *name, const mf_attrs *a, const int *src);
+
+/* Shared by the builders: a kind's word, an entry's name and shape, a new layer (name defined by
+ * mf_define), its tensors and GEMMs, the cin= check. */
+extern const char *const mf_kind_word[];
+const char *mf_entry_name(const mf_parser *p, int entry);
+void mf_shape_of(const mf_parser *p, int entry, int *c, int *h, int *w);
+void mf_define(mf_parser *p, const char *name, int layer, int alias);
+model_layer *mf_new_layer(mf_parser *p, model_kind kind, const char *name, const int *src, int nsrc);
+void mf_add_tensor(model *m, model_layer *l, const char *suffix, long long numel);
+int mf_set_gemms(model *m, model_layer *l, long long M, long long N, long long K);
+int mf_check_cin(mf_parser *p, int kind, const char *name, const mf_attrs *a, long long have, int src);
+
 #endif
