@@ -141,7 +141,8 @@ static int nv_reduce(nv_call *v, long k0, long k1, kern_dtype dt, kern_op op)
         const size_t n = NV_LEN(v, l, (size_t)k0);
         char *dst = v->rb + NV_OFF(v, l, (size_t)k0);
         const char *a = v->src + NV_OFF(v, l, (size_t)k0);
-        if (s->g == 1 && n) return coll_copy(v->ctx, dst, a, n * v->es);
+        int rc = s->g == 1 && n ? coll_copy(v->ctx, dst, a, n * v->es) : 0; /* then chunk k1's reduction too */
+        if (rc) return rc;
         for (int j = 0; j < s->g - 1 && n; j++, a = dst) {
             kern_landed(n * v->es);
             kern_reduce(dt, op, dst, a, s->slot0 + (size_t)j * s->seg, n);

@@ -16,6 +16,7 @@ MPI_TESTS="
 test_allreduce:1 2 3 4 5 6 7 8
 test_allreduce:12 16:--rpn 4
 test_allreduce:8:--rpn 2
+test_allreduce:3:--rpn 1 --quick
 test_collectives:1 2 3 4 5 6 7 8
 test_collectives:12 16:--rpn 4
 test_collectives:8:--rpn 2
