@@ -34,6 +34,11 @@ struct step_full {
 /* Layer L's inputs: src, or srcs[0 .. nsrc-1] (add, concat). */
 static inline int nsrc(const model_layer *L) { return L->nsrc > 1 ? L->nsrc : 1; }
 static inline int src_at(const model_layer *L, int i) { return L->nsrc > 1 ? L->srcs[i] : L->src; }
+/* Does layer L write the gradient of its i-th input (and so need that input's gradient buffer)? */
+static inline int writes_src(const model_layer *L, int i)
+{
+    return src_at(L, i) >= 0 && ((L->kind != MODEL_CONV && L->kind != MODEL_FC) || L->data_grad_needed);
+}
 
 /* Layers whose backward writes (not adds) their input's gradient: BN, pools, norms, activations. */
 static inline int fresh_writer(const model_layer *L)
