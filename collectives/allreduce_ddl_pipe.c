@@ -383,4 +383,5 @@ const coll_algo coll_algo_ddl_pipe = {
     .candidates = coll_ddl_candidates,
     .reduce_scatter = coll_reduce_scatter_ddl, /* ddl's walk, not pipelined */
     .allgather = coll_allgather_ddl,
+    .derive = coll_grid_derive_rhd, /* across nodes rhd: 2 log2 N latencies a chunk, not 2(N - 1) */
 };

@@ -103,6 +103,15 @@ static void run_same_bits(const ddl_config *cfg, const char *label, void *sbuf, 
 static void run_grids(int rpn, void *sbuf, void *rbuf)
 {
     char grid[64], pats[64], label[160];
+    if (rpn > 0) { /* ddl-pipe's own grid (rhd across a node count's power of two, a ring on its odd factor) */
+        ddl_config cfg = DDL_CONFIG_INIT;
+        cfg.algo = "ddl-pipe";
+        cfg.ranks_per_node = rpn;
+        setenv("DDL_PIPE_CHUNK", "1000", 1);
+        run_variant(&cfg, "ddl-pipe (its derived grid, 1000-byte chunks)", sbuf, rbuf);
+        run_same_bits(&cfg, "ddl-pipe (its derived grid, 1000-byte chunks)", sbuf, rbuf);
+        unsetenv("DDL_PIPE_CHUNK");
+    }
     for (int a = 2; a < size; a++) {
         if (size % a) continue;
         int b = size / a, c = 0;
