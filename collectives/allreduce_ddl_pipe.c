@@ -12,6 +12,8 @@
  *
  * A grid with rhd on both levels (8:rhd x N:rhd) is rhd's nearest-first order level by level (the
  * node's exchanges first, then the nodes'), so this row also runs rhd's nearest-first steps pipelined.
+ * It is the derived grid (coll_grid_derive_rhd, the row's derive): across nodes a chunk pays 2 log2 N
+ * latencies, not a ring's 2(N - 1) (a node count's odd factor m stays a ring: 2(m - 1)).
  *
  * Chunks: DDL_PIPE_CHUNK bytes (default ctx->segment_bytes, from the links with ddl_config.machine);
  * K = ceil(n / chunk). At most W = ctx->depth chunks in flight, by index: chunk k starts only once
@@ -42,6 +44,7 @@
 #include "mem.h"
 #include "partition.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,15 +268,31 @@ static void dp_teardown(ddl_ctx *ctx)
     coll_ddl_teardown(ctx);
 }
 
+static int busiest(const ddl_machine *m, const coll_shape *sh, double x, double *worst, double *walk);
+
+/* Chunks in flight from the links (ddl_config.machine): enough that the chunks behind one chunk, at the
+ * busiest resource's rate, cover its walk (every step's latency and transfer, the levels one after
+ * another): W = ceil(walk(c) / busiest(c)) + 1, at least DP_WINDOW, at most DP_MAX_WINDOW. */
+static int dp_window_of(const ddl_ctx *ctx, const ddl_machine *m, size_t chunk)
+{
+    coll_shape sh = { ctx->ndims, { 0 }, { 0 } };
+    double worst = 0, walk = 0, w;
+    if (!m || m->ranks != ctx->size) return DP_WINDOW;
+    for (int i = 0; i < ctx->ndims; i++) sh.dims[i] = ctx->dims[i], sh.patterns[i] = ctx->patterns[i];
+    if (busiest(m, &sh, (double)chunk, &worst, &walk) || !(worst > 0)) return DP_WINDOW;
+    w = ceil(walk / worst) + 1;
+    return w > DP_MAX_WINDOW ? DP_MAX_WINDOW : w > DP_WINDOW ? (int)w : DP_WINDOW;
+}
+
 /* Local: the chunk, window and lead, the slots and requests. */
-static int dp_make(ddl_ctx *ctx, dp_state *s)
+static int dp_make(ddl_ctx *ctx, dp_state *s, const ddl_machine *m)
 {
     long env;
     int rc = coll_env_long("DDL_PIPE_CHUNK", 1, COLL_MAX_SEGMENT, &env);
     if (rc) return rc;
     s->chunk_bytes = env ? (size_t)env : ctx->segment_bytes;
     if ((rc = coll_env_long("DDL_PIPE_WINDOW", 1, DP_MAX_WINDOW, &env))) return rc;
-    s->window = env ? (int)env : DP_WINDOW;
+    s->window = env ? (int)env : dp_window_of(ctx, m, s->chunk_bytes);
     if ((rc = coll_env_long("DDL_PIPE_LEAD", 1, DP_MAX_WINDOW, &env))) return rc;
     s->lead = env ? (int)env : DP_LEAD;
     s->slot_bytes = (s->chunk_bytes + 1) / 2 + 16; /* the largest reducing block: rhd's first half */
@@ -291,7 +310,7 @@ static int dp_setup(ddl_ctx *ctx, const ddl_config *cfg)
     int rc = coll_ddl_setup(ctx, cfg);
     if (rc) return rc;
     s = calloc(1, sizeof *s);
-    rc = s ? dp_make(ctx, s) : coll_fail(DDL_ERR_NOMEM, "ddl-pipe: out of memory");
+    rc = s ? dp_make(ctx, s, cfg->machine) : coll_fail(DDL_ERR_NOMEM, "ddl-pipe: out of memory");
     ctx->algo_state = s;
     if ((rc = coll_agree(ctx->comm, rc))) return rc;
     const size_t h = s->chunk_bytes * 131 + (size_t)s->window * 7 + (size_t)s->lead;
@@ -373,7 +392,7 @@ static int dp_cost(const ddl_machine *m, const coll_shape *sh, double bytes, dou
 const coll_algo coll_algo_ddl_pipe = {
     .name = "ddl-pipe",
     .help = "ddl with its levels overlapped: chunks, each starting its inter-node steps as soon as its "
-            "intra-node reduce-scatter is done (NCCL's NVLSTree); grid=8:rhd x N:rhd is rhd nearest-first pipelined",
+            "intra-node reduce-scatter is done (NCCL's NVLSTree); derived grid rhd across nodes (8:rhd x N:rhd)",
     .flags = DDL_ALGO_GRID, /* not an auto candidate yet: its model is 25% optimistic at 16 nodes (BENCHMARKS) */
     .run = allreduce_ddl_pipe,
     .setup = dp_setup,
