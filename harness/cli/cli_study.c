@@ -175,6 +175,7 @@ int cli_study_main(int argc, char **argv)
                    study_corner_name(&c[k][i], cn, sizeof cn), c[k][i].overlap ? "on" : "off", cp, c[k][i].batch,
                    figs[k].base_batch, ep);
         }
+        if (figs[k].global_batch) printf("# %s\n", study_lost_line(&figs[k], c[k], n[k], ttt, sizeof ttt));
         if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */
             study_ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
             printf("# %s\n", ttt);

@@ -101,6 +101,25 @@ const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len
     return buf;
 }
 
+/* "Points lost (of 100), over the corners: 21.3-25.0 compute at 50 a GPU (vs 400), 2.9-7.6 exposed
+ * communication; at the band's low end 25.0 + 7.6, at its high end 21.3 + 2.9" (study_points_lost). */
+const char *study_lost_line(const figure *fig, const corner *c, int n, char *buf, size_t len)
+{
+    double cp[2] = { 1e9, -1e9 }, ep[2] = { 1e9, -1e9 }, a, b, lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
+    int l = 0, h = 0;
+    for (int i = 0; i < n; i++) {
+        study_points_lost(fig, &c[i], &a, &b);
+        cp[0] = a < cp[0] ? a : cp[0], cp[1] = a > cp[1] ? a : cp[1];
+        ep[0] = b < ep[0] ? b : ep[0], ep[1] = b > ep[1] ? b : ep[1];
+        l = c[i].eff < c[l].eff ? i : l, h = c[i].eff > c[h].eff ? i : h;
+    }
+    if (n > 0) study_points_lost(fig, &c[l], &lo[0], &lo[1]), study_points_lost(fig, &c[h], &hi[0], &hi[1]);
+    snprintf(buf, len, "Points lost (of 100), over the corners: %.1f-%.1f compute and per-step work at %d a GPU (vs "
+             "%d), %.1f-%.1f exposed communication; at the band's low end %.1f + %.1f, at its high end %.1f + %.1f",
+             cp[0], cp[1], n > 0 ? c[0].batch : 0, fig->base_batch, ep[0], ep[1], lo[0], lo[1], hi[0], hi[1]);
+    return buf;
+}
+
 /* OUT/study.csv (pass 0), OUT/report.md (pass 1) and OUT/bands.csv (pass 2: each entry's band, the
  * engine's study_band, for plots/study.gp); 0, or 2 with a message if path is too long. */
 int study_out_path(const study_opts *o, int pass, char *path, size_t len)
@@ -179,6 +198,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));
             study_print_corners(f, 1, o, fg, c[k], n[k]);
             fprintf(f, "\n**%s.**\n\n", study_verdict_of(o, k, lo, hi, v, sizeof v));
+            if (fg->global_batch) fprintf(f, "%s.\n\n", study_lost_line(fg, c[k], n[k], t, sizeof t));
             if (fg->published_hours > 0) {
                 study_ttt_line(o, fg, c[k], n[k], t, sizeof t);
                 fprintf(f, "Projected %s.\n\n", t);
