@@ -71,7 +71,8 @@ static void usage(FILE *f)
                "  residual add at a block's end, pooling, im2col/col2im, FC bias; 1 MB = 1e6 B).\n"
                "  GEMM backend of --time: %s. --profile: the step's GEMM time at the profile's\n"
                "  gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares (a profile with the\n"
-               "  compute-model keys, h100-amp: each layer's roofline, as model train prices it).\n",
+               "  compute-model keys, h100-amp: each layer's roofline, as model train prices it, and each pass's\n"
+               "  time and kernel count, predicted_fwd_ms).\n",
                kern_gemm_backend());
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
 }
