@@ -172,7 +172,8 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         fprintf(f,
                 "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
                 "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
-                "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts\n",
+                "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts,corner,"
+                "compute_lost_pts,comm_lost_pts\n",
                 study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb);
     else
         fprintf(
@@ -214,12 +215,17 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             double hours = workload_hours(workload_of(fg->model),
                                           (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s);
             if (hours >= 0) snprintf(h, sizeof h, "%.3f", hours);
+            char cn[96], cq[200];
+            double lc, le;
             csv_format_cell(c[k][i].platform, cp, sizeof cp);
-            fprintf(f, "%s,%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%s,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n", cl,
-                    cm, c[k][i].batch, ca, cp, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces, fg->baseline,
-                    c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
-                    c[k][i].eff1, fg->published, h, fg->published_hours, study_scale(&o->run, fg), ce,
-                    o->compute_scale[k], c[k][i].share[0], c[k][i].share[1], c[k][i].share[2]);
+            csv_format_cell(study_corner_name(&c[k][i], cn, sizeof cn), cq, sizeof cq);
+            study_points_lost(fg, &c[k][i], &lc, &le);
+            const corner *q = &c[k][i];
+            fprintf(f, "%s,%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%s,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f,"
+                    "%s,%.2f,%.2f\n", cl, cm, q->batch, ca, cp, q->overlap ? "on" : "off", q->full.allreduces,
+                    fg->baseline, q->base.step_s * 1e3, q->full.step_s * 1e3, q->full.exposed_s * 1e3, q->eff, q->eff1,
+                    fg->published, h, fg->published_hours, study_scale(&o->run, fg), ce, o->compute_scale[k],
+                    q->share[0], q->share[1], q->share[2], cq, lc, le);
         }
     }
 }
