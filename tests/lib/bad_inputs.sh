@@ -12,6 +12,7 @@
 # ends quickly) and:
 #   rows            run the table on stdin, one row a line ("# ..." lines are headings)
 #   check D CMD...  count one check: CMD must succeed, else "FAIL D"
+#   one_clean ST E  exit status ST is 2 and file E one line without control bytes
 #   report          print "N passed, N failed" and return non-zero if any failed
 BUILD=${BUILD:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +67,10 @@ mkdir -p "$tmp/cat-graphsat" "$tmp/cat-oshard" "$tmp/cat-oshard2"
 printf "$se" resnet50 256 "cuda_graphs_at_scale = 1" >"$tmp/cat-graphsat/e.study"
 printf "$se" resnet50 256 "optimizer_shard = 0" >"$tmp/cat-oshard/e.study"
 printf "$se" resnet50 256 "$(printf 'shard = optimizer\noptimizer_shard = 8')" >"$tmp/cat-oshard2/e.study"
+# the kernels' measured cost under CUDA graphs (issue 47): a range with equal ends, a value without its source
+mkdir -p "$tmp/cat-gk" "$tmp/cat-gksrc"
+printf "$se" resnet50 256 "$(printf 'graph_kernel_us = 4|4\ngraph_kernel_source = s')" >"$tmp/cat-gk/e.study"
+printf "$se" resnet50 256 "graph_kernel_us = 4" >"$tmp/cat-gksrc/e.study"
 printf 'gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.1\nmem_gbps = 900\nbn_held = 0.5\n' \
     >"$tmp/held.profile"
 
@@ -110,6 +115,9 @@ check() { # description condition...
     d=$1; shift
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $d"; fi
 }
+
+# one_clean ST ERR: exit 2, one line, no control byte but its newline
+one_clean() { [ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && ! tr -d '\n' <"$2" | grep -q '[[:cntrl:]]'; }
 
 report() {
     echo "$passed passed, $failed failed"
