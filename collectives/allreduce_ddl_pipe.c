@@ -410,7 +410,7 @@ const coll_algo coll_algo_ddl_pipe = {
     .name = "ddl-pipe",
     .help = "ddl with its levels overlapped: chunks, each starting its inter-node steps as soon as its "
             "intra-node reduce-scatter is done (NCCL's NVLSTree); derived grid rhd across nodes (8:rhd x N:rhd)",
-    .flags = DDL_ALGO_GRID, /* not an auto candidate yet: its model is 25% optimistic at 16 nodes (BENCHMARKS) */
+    .flags = DDL_ALGO_GRID, /* not an auto candidate yet: model/sim 0.94 at 16 nodes; sim_speed unchecked */
     .run = allreduce_ddl_pipe,
     .setup = dp_setup,
     .teardown = dp_teardown,
