@@ -32,6 +32,7 @@
 #include "partition.h"
 #include "switch.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -82,18 +83,23 @@ static int nv_setup(ddl_ctx *ctx, const ddl_config *cfg)
     return 0;
 }
 
-/* Simulated with IB SHARP: the aggregation of the rank's rail, at its leaf when every node of the
- * communicator hangs from the same one, else at the spine. Collective (the first call's). */
+/* Simulated with IB SHARP: the aggregation of the rank's rail, at its leaf when the ranks of its local index
+ * (one a node, on the same rail) all hang from the same one, else at the spine. Collective (the first call's). */
 static int nv_find_agg(ddl_ctx *ctx, nv_state *s)
 {
-    int leaf[2] = { 0, 0 }, ext[2];
     void *host = s->me && s->nodes > 1 ? coll_sw_host("sharp") : NULL;
+    int *v = NULL, rc = 0;
     s->agg_known = 1;
-    if (s->me && s->nodes > 1) { /* every rank takes part: a rank without the key answers -1 */
-        leaf[0] = host ? (int)coll_sw_num("leaf", -1) : -1, leaf[1] = host ? -leaf[0] : 1;
-        COLL_MPI(MPI_Allreduce(leaf, ext, 2, MPI_INT, MPI_MIN, ctx->comm));
-        if (ext[0] >= 0 && ext[1] <= 0) s->agg = ext[0] == -ext[1] ? host : coll_sw_host("spine");
-    }
+    if (!s->me || s->nodes < 2) return 0;
+    if (!(v = malloc((size_t)4 * s->g * sizeof *v))) return coll_fail(DDL_ERR_NOMEM, "nvls: out of memory");
+    for (int j = 0; j < 2 * s->g; j++) v[j] = INT_MAX; /* per local index: min leaf, min of -leaf */
+    v[s->local] = host ? (int)coll_sw_num("leaf", -1) : -1, v[s->g + s->local] = host ? -v[s->local] : 1;
+    if (MPI_Allreduce(v, v + 2 * s->g, 2 * s->g, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+        rc = coll_fail(DDL_ERR_MPI, "nvls: MPI_Allreduce of the SHARP leaves failed");
+    else if (host && v[2 * s->g + s->local] >= 0 && v[3 * s->g + s->local] <= 0)
+        s->agg = v[2 * s->g + s->local] == -v[3 * s->g + s->local] ? host : coll_sw_host("spine");
+    free(v);
+    return rc;
     return 0;
 }
 

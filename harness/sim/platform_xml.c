@@ -39,7 +39,7 @@
  * charged at nvls_bw by sending bytes x intra_bw / nvls_bw (property nvs_scale), so that a link shared with
  * other traffic takes the sum of both times, as nvls_cost.c counts it. With sharp_bw, host "leafL_h" in
  * each leaf zone behind link "sh_leafL" (FATPIPE: each port at sharp_bw, latency inter_lat/2) and "spine_h"
- * in the spine zone behind "sh_spine" (latency spine_lat/2), speed nodes x sharp_bw. Each GPU's cluster names
+ * in the spine zone behind "sh_spine" (latency spine_lat/2), speed ranks x sharp_bw (never the limit). Each GPU's cluster names
  * its switches in <prop>s, which SimGrid gives the cluster's zone: nvs, nvs_scale, sharp, leaf, spine. */
 #include "platform.h"
 
@@ -219,7 +219,7 @@ static void sharp_host(const platform *pf, FILE *f, const char *zone, int l, dou
     fprintf(f, "<host id=\"%s_h\" speed=\"%.9gf\"/><link id=\"sh_%s\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" "
                "sharing_policy=\"FATPIPE\"/><route src=\"%s_r\" dst=\"%s_h\" symmetrical=\"YES\">"
                "<link_ctn id=\"sh_%s\"/></route>",
-            id, pf->nodes * pf->sharp_bw, id, pf->sharp_bw, lat, id, id, id);
+            id, (double)pf->nodes * pf->gpus_per_node * pf->sharp_bw, id, pf->sharp_bw, lat, id, id, id);
 }
 
 static int write_split(const platform *pf, FILE *f)
