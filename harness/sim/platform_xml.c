@@ -39,8 +39,9 @@
  * charged at nvls_bw by sending bytes x intra_bw / nvls_bw (property nvs_scale), so that a link shared with
  * other traffic takes the sum of both times, as nvls_cost.c counts it. With sharp_bw, host "leafL_h" in
  * each leaf zone behind link "sh_leafL" (FATPIPE: each port at sharp_bw, latency inter_lat/2) and "spine_h"
- * in the spine zone behind "sh_spine" (latency spine_lat/2), speed ranks x sharp_bw (never the limit). Each GPU's cluster names
- * its switches in <prop>s, which SimGrid gives the cluster's zone: nvs, nvs_scale, sharp, leaf, spine. */
+ * in the spine zone behind "sh_spine" (latency spine_lat/2), both of speed ranks x sharp_bw (never the
+ * limit). Each GPU's cluster names its switches in <prop>s, which SimGrid gives the cluster's zone: nvs,
+ * nvs_scale, sharp, leaf (its index), spine. */
 #include "platform.h"
 
 #include <stdio.h>
