@@ -11,7 +11,7 @@
 #   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
 #   and two DGX-1 (direct NVLinks pair by pair, the host between the others; nccl-ring's four channels).
 #   two DGX-1 (direct NVLinks pair by pair, the host between the others); nccl-tree and ddl-pipe on DGX H100;
-#   nvls on DGX H100 nodes without reducing switches.
+#   nvls on DGX H100 nodes without reducing switches, and with them (NVLS; NVLS and IB SHARP).
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -121,14 +121,22 @@ for run in 1:64M 4:64M 16:64M; do
 done
 # nvls (issue 46 item 4): the switches' dataflow run by the ranks, on DGX H100 nodes whose switches do not
 # reduce (the dgxh100 preset less nvls_bw, leaves of one node: 4 nodes cross the spine), where the model
-# prices the ranks' traffic; with reducing switches it prices theirs, which SimGrid does not run (no actor
-# stands for a switch yet): that half is a prediction only. 1 node at 8 and 64 MiB, 4 nodes at 8 MiB.
+# prices the ranks' traffic. 1 node at 8 and 64 MiB, 4 nodes at 8 MiB. With reducing switches (below) the
+# simulation moves the switches' traffic instead (collectives/switch.h): the stand-in's would miss the model.
 printf 'name = plain\ngpus_per_node = 8\nintra_lat = 3us\nintra_bw = 370GB/s\ninter_lat = 6us\nnics = 8
 nic_bw = 48GB/s\nleaf_nodes = 1\nrail_leaves = yes\noversubscription = 1\nspine_lat = 7us\n' >"$tmp/plain.platform"
 for run in 1:8M 1:64M 4:8M; do
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" \
     SIM_ARGS="--platform $tmp/plain.platform --profile $tmp/zero.profile" check plain $((${run%%:*} * 8)) 8 \
         "${run#*:}" nvls --platform "$tmp/plain.platform" --nodes "${run%%:*}"
+done
+# nvls through the switches: dgxh100 (NVLS in the node; across nodes the ranks' shares over the NICs) at 1
+# node (the stand-in there: 405 us at 64 MiB against the model's 251) and 4 nodes, and dgxh100-sharp at 4
+# nodes (IB SHARP at the rail leaves, partly filled), 64 MiB, H100's profile on both sides.
+for run in dgxh100:1 dgxh100:4 harness/sim/platforms/dgxh100-sharp.platform:4; do
+    SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
+    SIM_ARGS="--platform ${run%:*} --profile h100" check "${run%:*}" $((${run##*:} * 8)) 8 64M nvls \
+        --platform "${run%:*}" --nodes "${run##*:}" --partial-leaf
 done
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {
