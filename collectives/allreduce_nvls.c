@@ -262,8 +262,9 @@ int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh, double bytes, dou
 
 const coll_algo coll_algo_nvls = {
     .name = "nvls",
-    .help = "in-network reduction: NVLink SHARP in a node, IB SHARP across; on MPI the ranks stand in for the switches",
-    .flags = 0,
+    .help = "in-network reduction: NVLink SHARP in a node, IB SHARP across; simulated through the switches, on MPI "
+            "the ranks stand in for them",
+    .flags = COLL_ALGO_SWITCH,
     .run = allreduce_nvls,
     .setup = nv_setup,
     .teardown = nv_teardown,

@@ -155,10 +155,15 @@ typedef int (*coll_candidates_fn)(int p, int rpn, coll_shape *out, int max);
 
 /* One registry row: everything about an algorithm. Each algorithm file defines its row
  * (`const coll_algo coll_algo_ring = { ... }`); registry.c's table lists them in order. */
+/* coll_algo.flags, not public: "auto" considers the row only on a machine whose switches reduce (nvls_bw or
+ * sharp_bw), and only where that machine is the one it runs on: its model (ddl_auto_choose) or a simulation
+ * (coll_simulated: the switches' traffic is simulated; a real run's ranks would only stand in for them). */
+#define COLL_ALGO_SWITCH 0x100u
+
 typedef struct coll_algo {
     const char *name;               /* CLI and API name */
     const char *help;               /* one line */
-    unsigned flags;                 /* DDL_ALGO_GRID | DDL_ALGO_AUTO (ddl.h); DDL_ALGO_COST = cost set */
+    unsigned flags;                 /* DDL_ALGO_GRID | DDL_ALGO_AUTO (ddl.h) | COLL_ALGO_SWITCH; COST: cost set */
     coll_run_fn run;                /* the allreduce */
     coll_setup_fn setup;            /* optional: build what run needs (NULL = nothing) */
     coll_teardown_fn teardown;      /* optional */
