@@ -175,10 +175,15 @@ static int rdb_time(const ddl_machine *m, double n, double *seconds)
     return 0;
 }
 
+int coll_mpi_sharp(const ddl_machine *m) { return m && m->sharp_bw > 0 && m->ranks > m->ranks_per_node; }
+
+int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
+
 int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
 {
     double reduced = 0;
     int rc, alg = coll_ompi_allreduce_pick(m->ranks, bytes);
+    if (coll_mpi_sharp(m)) return coll_nvls_cost(m, sh, bytes, seconds); /* allreduce_mpi_sim.c's header */
     (void)sh;
     if (alg == COLL_OMPI_RDB || alg == COLL_OMPI_NONOVERLAP) return rdb_time(m, bytes, seconds);
     if ((rc = coll_cost_dim(m, 1, m->ranks, alg == COLL_OMPI_RSAG ? COLL_PAT_RHD_NEAR : COLL_PAT_RING, bytes, seconds,
