@@ -153,7 +153,8 @@ static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
         return rc;
     }
     ctx->algo_state = s;
-    enumerate(s, ctx->size, ctx->ranks_per_node, coll_simulated() && switches(cfg->machine));
+    /* nvls: host buffers only (its setup refuses device ones) */
+    enumerate(s, ctx->size, ctx->ranks_per_node, coll_simulated() && !cfg->device && switches(cfg->machine));
     if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
     /* rank 0 chooses, the others take its choices: every rank must create the same sub-contexts in the
      * same order, and 2 x 21 classes x every candidate's cost on each of 256 simulated ranks took 23 s

@@ -63,7 +63,7 @@ static int rdb_pick(const ddl_ctx *ctx, double bytes)
 static int mpi_sim_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     ddl_config sc = DDL_CONFIG_INIT;
-    if (!coll_mpi_sharp(cfg->machine)) return 0;
+    if (!coll_mpi_sharp(cfg->machine) || cfg->device) return 0; /* nvls: host buffers only */
     sc.algo = "nvls";
     sc.ranks_per_node = ctx->ranks_per_node > 0 ? ctx->ranks_per_node : 0;
     sc.segment_bytes = ctx->segment_bytes;
