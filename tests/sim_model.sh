@@ -132,7 +132,13 @@ for run in 1:8M 1:64M 4:8M; do
 done
 # nvls through the switches: dgxh100 (NVLS in the node; across nodes the ranks' shares over the NICs) at 1
 # node (the stand-in there: 405 us at 64 MiB against the model's 251) and 4 nodes, and dgxh100-sharp at 4
-# nodes (IB SHARP at the rail leaves, partly filled), 64 MiB, H100's profile on both sides.
+# nodes (IB SHARP at the rail leaves, partly filled), 64 MiB, H100's profile on both sides; and the two-level
+# layout's NVSwitch (2 nodes x 4, one NIC a node), 16 MiB.
+printf 'name = tl\ngpus_per_node = 4\nintra_lat = 2us\nintra_bw = 100GB/s\nnvls_bw = 120GB/s\ninter_lat = 5us
+nic_bw = 20GB/s\n' >"$tmp/tl.platform"
+SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
+SIM_ARGS="--platform $tmp/tl.platform --profile h100" check two-level 8 4 16M nvls \
+    --platform "$tmp/tl.platform" --nodes 2
 for run in dgxh100:1 dgxh100:4 harness/sim/platforms/dgxh100-sharp.platform:4; do
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
     SIM_ARGS="--platform ${run%:*} --profile h100" check "${run%:*}" $((${run##*:} * 8)) 8 64M nvls \

@@ -103,6 +103,12 @@ static void switches(void)
               count(x, "<prop id=\"leaf\" value=\"3\"/>") == 2,
           "sharp_bw: an aggregation host per rail leaf and the spine, named by the GPUs of its rail");
     free(x);
+    CHECK(platform_init(&pf, "h200", 2, 0, err, sizeof err) == 0, "h200: %s", err);
+    pf.nvls_bw = 400e9; /* the two-level layout: SimGrid's DTD wants every zoneRoute after the zones and links */
+    x = xml_of(&pf, &len);
+    CHECK(x && well_formed(x) && count(x, "<host id=\"nvs") == 2 && count(x, "dst=\"nvz1\"") == 1 &&
+              strstr(x, "<zoneRoute") > strstr(x, "<link id=\"nvp1_0\""), "two-level: the NVSwitch hosts, routes last");
+    free(x);
     CHECK(platform_init(&pf, "dgxa100", 2, 0, err, sizeof err) == 0 && (x = xml_of(&pf, &len)) && well_formed(x) &&
               !strstr(x, "<prop") && !strstr(x, "nvs0\""), "dgxa100 (no reducing switch): no switch host");
     free(x);

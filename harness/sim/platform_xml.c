@@ -79,11 +79,7 @@ static int write_two_level(const platform *pf, FILE *f)
                 k, (long)k * g, (long)k * g + g - 1, pf->intra_bw, gpu_lat, pf->intra_bw, k);
         switch_props(pf, f, k, -1);
         fprintf(f, "</cluster>\n");
-        if (pf->nvls_bw > 0) {
-            nvs_zone(pf, f, k, 1);
-            fprintf(f, "  <zoneRoute src=\"node%d\" dst=\"nvz%d\" gw_src=\"node%d_gw\" gw_dst=\"nvs%d\" "
-                       "symmetrical=\"YES\"><link_ctn id=\"nvp%d_0\"/></zoneRoute>\n", k, k, k, k, k);
-        }
+        if (pf->nvls_bw > 0) nvs_zone(pf, f, k, 1);
     }
     fprintf(f, "  <zone id=\"fabric\" routing=\"Full\"><router id=\"switch\"/></zone>\n");
     for (int k = 0; k < pf->nodes; k++)
@@ -95,6 +91,9 @@ static int write_two_level(const platform *pf, FILE *f)
                    "  <zoneRoute src=\"fabric\" dst=\"node%d\" gw_src=\"switch\" gw_dst=\"node%d_gw\" "
                    "symmetrical=\"NO\"><link_ctn id=\"nic%d\" direction=\"DOWN\"/></zoneRoute>\n",
                 k, k, k, k, k, k);
+    for (int k = 0; k < pf->nodes && pf->nvls_bw > 0; k++) /* after every zone and link, as the DTD wants */
+        fprintf(f, "  <zoneRoute src=\"node%d\" dst=\"nvz%d\" gw_src=\"node%d_gw\" gw_dst=\"nvs%d\" "
+                   "symmetrical=\"YES\"><link_ctn id=\"nvp%d_0\"/></zoneRoute>\n", k, k, k, k, k);
     fprintf(f, "</zone>\n");
     return 0;
 }
