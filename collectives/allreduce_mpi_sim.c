@@ -29,12 +29,15 @@
  * Its reduce-scatter and allgather follow the same pick for
  * the whole p·count vector: the ring's where it picks a ring, else rhd's (allreduce_ring.c, rsag_rhd.c).
  * On a machine whose fabric reduces (ddl_config.machine with sharp_bw, several nodes) it runs the `nvls` row
- * instead, through the simulated switches (allreduce_nvls.c), as NVIDIA's HPC-X MPI offloads allreduce to
- * SHARP (its HCOLL component); its cost is then nvls's (coll_mpi_cost). Reduce-scatter and allgather keep
+ * instead, through the simulated switches (allreduce_nvls.c), at the sizes where nvls's model is cheaper than
+ * the pick above (coll_mpi_uses_sharp), as NVIDIA's HPC-X MPI offloads allreduce to SHARP (its HCOLL
+ * component) by size; coll_mpi_cost prices the cheaper. Host buffers only. Reduce-scatter and allgather keep
  * Open MPI's pick (nvls has none).
  * Being the SMPI build's one collectives file, it also answers coll_simulated() (coll.h). */
 #include "coll.h"
 #include "mem.h"
+
+#include <stdlib.h>
 
 /* glibc's DEFAULT_MMAP_THRESHOLD_MAX on 64-bit systems (4 MiB x sizeof(long)): a malloc above it is
  * always mmapped, and its pages are fresh (malloc/malloc.c) */
@@ -59,11 +62,19 @@ static int rdb_pick(const ddl_ctx *ctx, double bytes)
     return alg == COLL_OMPI_RDB || alg == COLL_OMPI_NONOVERLAP;
 }
 
-/* With IB SHARP: the nvls context the allreduce runs on (header). */
+/* With IB SHARP: the nvls context the allreduce runs on where it is the cheaper, and the machine (header). */
+typedef struct mpi_sharp {
+    ddl_ctx *nvls;
+    ddl_machine m;
+} mpi_sharp;
+
 static int mpi_sim_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     ddl_config sc = DDL_CONFIG_INIT;
+    mpi_sharp *s;
     if (!coll_mpi_sharp(cfg->machine) || cfg->device) return 0; /* nvls: host buffers only */
+    if (!(s = calloc(1, sizeof *s))) return coll_fail(DDL_ERR_NOMEM, "mpi: out of memory");
+    s->m = *cfg->machine, ctx->algo_state = s;
     sc.algo = "nvls";
     sc.ranks_per_node = ctx->ranks_per_node > 0 ? ctx->ranks_per_node : 0;
     sc.segment_bytes = ctx->segment_bytes;
@@ -71,12 +82,13 @@ static int mpi_sim_setup(ddl_ctx *ctx, const ddl_config *cfg)
     sc.pipeline_depth = ctx->depth;
     sc.net_segment_bytes = ctx->net_bytes;
     sc.machine = cfg->machine;
-    return ddl_ctx_create(ctx->comm, &sc, (ddl_ctx **)&ctx->algo_state);
+    return ddl_ctx_create(ctx->comm, &sc, &s->nvls);
 }
 
 static void mpi_sim_teardown(ddl_ctx *ctx)
 {
-    ddl_ctx_free(ctx->algo_state);
+    mpi_sharp *s = ctx->algo_state;
+    if (s) ddl_ctx_free(s->nvls), free(s);
     ctx->algo_state = NULL;
 }
 
@@ -84,9 +96,10 @@ static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t 
                              kern_op op)
 {
     const double bytes = (double)count * (double)kern_dtype_size(dt);
-    ddl_ctx *sharp = ctx->algo_state;
+    const mpi_sharp *sharp = ctx->algo_state;
     int rc;
-    if (sharp) return coll_algo_get(sharp->algo)->run(sharp, sbuf, rbuf, count, dt, op);
+    if (sharp && coll_mpi_uses_sharp(&sharp->m, bytes))
+        return coll_algo_get(sharp->nvls->algo)->run(sharp->nvls, sbuf, rbuf, count, dt, op);
     if (rdb_pick(ctx, bytes)) return WHOLE(ctx, coll_allreduce_rdb(ctx, sbuf, rbuf, count, dt, op));
     /* Open MPI's copy of the send vector (above); the algorithm then reads sbuf as before: the
      * same bytes move, and the copy's time is on this rank's clock */

@@ -302,9 +302,10 @@ int coll_machine_check(const ddl_machine *m, double bytes);
 int coll_cost_dim(const ddl_machine *m, int stride, int d, int pattern, double n, double *seconds,
                   double *reduced);
 int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
-/* The machine's fabric reduces (sharp_bw, several nodes): the simulated `mpi` runs nvls, as HPC-X with SHARP
- * (allreduce_mpi_sim.c), and coll_mpi_cost prices that. */
+/* The machine's fabric reduces (sharp_bw, several nodes): the simulated `mpi` runs nvls where its model is the
+ * cheaper (coll_mpi_uses_sharp), as HPC-X offloads to SHARP (allreduce_mpi_sim.c); coll_mpi_cost prices that. */
 int coll_mpi_sharp(const ddl_machine *m);
+int coll_mpi_uses_sharp(const ddl_machine *m, double bytes);
 /* One step of n concurrent messages of `bytes`, src[i] to dst[i] (nccl-ring's channels): shared links
  * counted over all of them, and each rank's own link shared by the messages it sends or receives. */
 int coll_cost_flows(const ddl_machine *m, int n, const int *src, const int *dst, double bytes, double *seconds);
