@@ -130,8 +130,8 @@ static int batches_of(const study_setup *s, const figure *fig, int b, int *bfull
 }
 
 /* Variant v of fig's unknowns that are not platforms or overlaps (v = h + nh (a + na (f + nf (g + ng k))): bn_held
- * h, algorithm a, fixed step cost f, kernel cost under a graph g and without one k): the figure with that algorithm and cost alone (*fv), the
- * baseline's profile (*pr)
+ * h, algorithm a, fixed step cost f, kernel cost under a graph g and without one k): the figure with that
+ * algorithm and cost alone (*fv), the baseline's profile (*pr)
  * and the scaled run's (*at; its network fused_at_scale where the entry gives one), each rate x the
  * variant's own compute scale (kscale for the profile's own setting; a pinned entry pinned again with the
  * variant, whose 1-node run paid the fixed cost too). Into c: the variant's held (-1: the profile's),

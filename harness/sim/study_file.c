@@ -75,7 +75,8 @@ static const key keys[] = {
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
-enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE }; /* keys[]' rows */
+/* keys[]' rows */
+enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
