@@ -60,6 +60,12 @@ awk -F, '!/^#/ && NR > 2 { e[$5 "," $6] = $12; fig[$5] = 1 }
 
 # the model against the simulator at 8 GPUs (2 nodes x 4), ResNet-50 batch 32, ddl, buckets 0 and 25
 sim=$BUILD/sim/ddlbench-sim
+# an entry's kernel_us a|b (entry 17, PyTorch's eager launch at scale): a corner each, named for it, every
+# corner at the dearer cost below its twin at the cheaper one
+awk -F, '$18 ~ /^17-mlperf30-bert/ { n++; c = $23; sub(/\/[0-9.]+us-eager$/, "", c); k = $23; sub(/.*\//, "", k)
+        if (k !~ /us-eager$/) bad = 1; else if (k == "4us-eager") lo[c] = $12; else hi[c] = $12 }
+    END { for (c in lo) { m++; if (!(c in hi) || hi[c] >= lo[c]) bad = 1 }; exit bad || n != 8 || m != 4 }' \
+    "$tmp/s/study.csv" && ok || bad "entry 17: kernel_us 4.0|14.7 corners, the dearer below: $(grep -c 17-mlperf30 "$tmp/s/study.csv")"
 if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     "$exe" study --gpus 8 --out "$tmp/s8" >/dev/null || bad "study --gpus 8"
     mkdir -p "$tmp/p" && "$exe" platform --preset "$root/harness/sim/platforms/minsky2017-1port.platform" --nodes 2 -o "$tmp/p" >/dev/null

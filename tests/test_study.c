@@ -190,6 +190,18 @@ int main(void)
                   one[i].step_s);
         }
         model_free(m64b);
+        /* kernel_us a|b with graph_kernel_us a|b: four corners, the graphs' cost varying first; with the baseline's
+         * graphs on and the scaled run's off, kernel_us moves the scaled run alone, the pin untouched */
+        snprintf(text, sizeof text, "%sgraph_kernel_us = 1|8\ngraph_kernel_source = a test\nkernel_us = 2|30\n"
+                 "kernel_source = a test\ncuda_graphs = on\ncuda_graphs_at_scale = off\n", strong);
+        CHECK(study_file_parse(text, strlen(text), "tk3", &fig, err, sizeof err) == 0 &&
+                  study_variants(&amp, &fig) == 4 && study_variants(&pr, &fig) == 1 &&
+                  study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 4 && ca[0].gk_us == 1 &&
+                  ca[1].gk_us == 8 && ca[2].gk_us == 1 && ca[0].k_us == 2 && ca[1].k_us == 2 && ca[2].k_us == 30 &&
+                  ca[3].k_us == 30 && ca[2].full.compute_s > ca[0].full.compute_s &&
+                  fabs(ca[2].base.step_s - ca[0].base.step_s) < 1e-15 && ca[2].eff < ca[0].eff &&
+                  !strcmp(study_corner_name(&ca[3], nm, sizeof nm), "minsky2017-1port/8us-kernels/30us-eager"),
+              "kernel_us 2|30: %g%% then %g%% (%s; %s)", ca[0].eff, ca[2].eff, nm, err);
         snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
                   study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&

@@ -113,6 +113,9 @@ int main(void)
         { GOOD "graph_kernel_us = 3|3\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
         { GOOD "graph_kernel_us = 1|2|3\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
         { GOOD "graph_kernel_us = 2e6\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
+        { GOOD "kernel_us = 15\n", "kernel_us and kernel_source: expected both or neither" },
+        { GOOD "kernel_us = 9|9\nkernel_source = s\n", ":11: kernel_us: expected one or two (a|b)" },
+        { GOOD "kernel_us = -1\nkernel_source = s\n", ":11: kernel_us: expected one or two (a|b)" },
         { GOOD "optimizer_shard = 0\n", ":11: optimizer_shard: expected a whole number 1..65536, got \"0\"" },
         { GOOD "optimizer_shard = 8|16\n", ":11: optimizer_shard: expected a whole number" },
         { GOOD "shard = optimizer\noptimizer_shard = 8\n", ":12: optimizer_shard: shard = optimizer is given too; "
@@ -130,6 +133,9 @@ int main(void)
     CHECK(parse(GOOD "graph_kernel_us = 3.1|4.4\ngraph_kernel_source = a table\n", &e, err, sizeof err) == 0 &&
               e.ngk == 2 && e.gk_us[0] == 3.1 && e.gk_us[1] == 4.4 && !strcmp(e.gk_source, "a table") &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.ngk, "graph_kernel_us 3.1|4.4; none by default (%s)", err);
+    CHECK(parse(GOOD "kernel_us = 4.6|15.3\nkernel_source = tables\n", &e, err, sizeof err) == 0 && e.nk == 2 &&
+              e.k_us[0] == 4.6 && e.k_us[1] == 15.3 && !strcmp(e.k_source, "tables") && !e.ngk &&
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.nk, "kernel_us 4.6|15.3, graph_kernel_us apart (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = on\ncuda_graphs_at_scale = off\noptimizer_shard = 8\n", &e, err, sizeof err) == 0 &&

@@ -95,9 +95,10 @@ const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len
         snprintf(buf, len, "compute: the profile's rates x%.2f, to the published single GPU's backward pass of %g ms "
                  "at batch %d (%s)", o->compute_scale[k], fg->single_backward_ms, fg->single_batch, fg->single_source);
     size_t at = strlen(buf);
-    if (fg->single_batch && (fg->nheld || fg->nfixed || fg->graphs_set || fg->ngk) && at < len) /* study.c's variant */
+    if (fg->single_batch && (fg->nheld || fg->nfixed || fg->graphs_set || fg->ngk || fg->nk) &&
+        at < len) /* study.c's variant */
         snprintf(buf + at, len - at, "; the scale for the profile as it is, each corner with another bn_held, "
-                 "cuda_graphs, step_fixed_us or graph_kernel_us pinned again");
+                 "cuda_graphs, step_fixed_us, graph_kernel_us or kernel_us pinned again");
     return buf;
 }
 

@@ -36,7 +36,8 @@ typedef struct corner {
     const char *algo;        /* its allreduce (one of the entry's algo alternatives) */
     double fixed_us;         /* its fixed cost a step, us (the entry's step_fixed_us; 0: none) */
     double gk_us;            /* its kernels' cost under a graph, us (the entry's graph_kernel_us; -1: the profile's) */
-    int vary_algo, vary_fixed, vary_gk; /* the entry gives two of one: the corner's name says which */
+    double k_us;             /* its kernels' cost launched one by one, us (the entry's kernel_us; -1: the profile's) */
+    int vary_algo, vary_fixed, vary_gk, vary_k; /* the entry gives two of one: the corner's name says which */
     step_prediction base, full;
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */

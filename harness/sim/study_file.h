@@ -44,6 +44,11 @@
  *                                             graph_kernel_us; a|b: a measured range, a corner each, each
  *                                             pinned on its own (compute-model profiles only) (optional)
  *   graph_kernel_source = ... (§16)           where it is from (required with graph_kernel_us)
+ *   kernel_us = 4.6|15.3                      each kernel's fixed cost without a graph, us in [0, 1e6], in place
+ *                                             of the profile's kernel_us for every run of the entry; a|b: a
+ *                                             corner each, as graph_kernel_us (compute-model profiles only)
+ *                                             (optional)
+ *   kernel_source = ... (§18)                 where it is from (required with kernel_us)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -124,6 +129,9 @@ typedef struct study_entry {
     double gk_us[2];                       /* graph_kernel_us: the profile's, alternatives (ngk 0: the profile's) */
     int ngk;
     char gk_source[200];                   /* where it is from */
+    double k_us[2];                        /* kernel_us: the same launched one by one (nk 0: the profile's) */
+    int nk;
+    char k_source[200];                    /* where it is from */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */
