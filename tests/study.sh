@@ -67,6 +67,14 @@ awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
               else if (x["nvls," k] + 0 >= x["nccl-tree," k] + 0 || e["nvls," k] + 0 <= e["nccl-tree," k] + 0) bad = 1 }
           exit bad || n != 16 }' "$csv" && ok || bad "entries 14-15: 16 SHARP (nvls) corners, each faster than its tree twin"
 
+# an entry may name a preset where the platform folder has no file of that name: entry 01 on dgxh100 is priced on
+# an H100 (its 4-GPU step at batch 32 well under the P100's 200 ms), every corner on the preset
+mkdir -p "$tmp/pc" && sed 's/^platforms = .*/platforms = dgxh100/' "$root/harness/sim/studies/01-ddl-resnet50.study" >"$tmp/pc/01.study"
+"$exe" study --catalogue "$tmp/pc" --out "$tmp/pco" >/dev/null 2>&1 &&
+    awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { n++; if ($c["platform"] != "dgxh100" || !($c["step_base_ms"] > 0 && $c["step_base_ms"] < 50)) bad = 1 }
+        END { exit bad || n != 2 }' "$tmp/pco/study.csv" && ok || bad "an entry naming the preset dgxh100"
+
 # the model against the simulator at 8 GPUs (2 nodes x 4), ResNet-50 batch 32, ddl, buckets 0 and 25
 sim=$BUILD/sim/ddlbench-sim
 if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then

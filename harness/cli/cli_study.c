@@ -115,8 +115,12 @@ int cli_study_main(int argc, char **argv)
     for (int k = 0; k < o.nfig; k++) { /* the GPU of each figure: its own platforms' (2017: p100) */
         platform pf;
         const char *gpu = "p100";
-        snprintf(path, sizeof path, "%s/%s.platform", o.run.dir, figs[k].platforms[0]);
-        if (platform_lookup(&pf, path, err, sizeof err) || platform_profile(&pf, NULL, 0, &gpu, err, sizeof err))
+        for (int a = figs[k].nplatforms - 1; a >= 0; a--) { /* every alternative there before any work */
+            study_platform_path(o.run.dir, figs[k].platforms[a], path, sizeof path);
+            if (platform_lookup(&pf, path, err, sizeof err))
+                return fprintf(stderr, "ddlbench study: %s.study: platforms: %s\n", figs[k].name, err), 2;
+        }
+        if (platform_profile(&pf, NULL, 0, &gpu, err, sizeof err))
             return fprintf(stderr, "ddlbench study: %s\n", err), 2;
         snprintf(o.gpu[k], sizeof o.gpu[k], "%s", gpu);
         o.compared[k] = o.own || !strcmp(stem, o.gpu[k]);

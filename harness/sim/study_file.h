@@ -54,7 +54,8 @@
  *   patterns = ring,rhd                       ddl's per-dimension patterns on a (GPUs per node) x
  *                                             (nodes) grid                                (optional)
  *   platforms = minsky2017-1port|minsky2017-2port   platform files of the study's platform folder,
- *                                             1..4 alternatives                           (required)
+ *                                             or presets where no such file (dgxh100; study.h's
+ *                                             study_platform_path), 1..4 alternatives    (required)
  *   overlap = off|on                          the allreduce after backward (off) or in DDP-style
  *                                             buckets during it (on); 1 or 2 alternatives (required)
  *   bucket_mb = 64                            the framework's bucket (fusion) cap of the overlapped
