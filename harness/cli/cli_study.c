@@ -31,7 +31,8 @@ static const opt_row rows[] = {
       .off = offsetof(study_opts, run.bucket_mb),
       .help = "bucket cap of the overlapped corners, MiB (default 25)" },
     { .name = "--platform-dir", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, run.dir),
-      .help = "where the entries' platform files are (NAME.platform; a name with no file\nthere: the preset, e.g. dgxh100; default harness/sim/platforms)" },
+      .help = "where the entries' platform files are (NAME.platform; a name with no file\n"
+              "there: the preset, e.g. dgxh100; default harness/sim/platforms)" },
     { .name = "--catalogue", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, catalogue),
       .help = "the folder of .study entries, one published figure each (study_file.h;\ndefault harness/sim/studies)" },
     { .name = "--platform", .type = OPT_STRING, .min = 1, .unit = "P", .off = offsetof(study_opts, run.platform),
