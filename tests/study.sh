@@ -58,14 +58,15 @@ awk -F, '!/^#/ && NR > 2 { e[$5 "," $6] = $12; fig[$5] = 1 }
           if (e["minsky2017-2port,off"] + 0 < e["minsky2017-1port,off"] + 0) exit 1 }' "$csv" && ok ||
     bad "overlap on >= off and 2 ports >= 1 port"
 
-# SHARP (entries 14, 15: `algo = nccl-tree|nvls` on dgxh100-mlperf-sharp.platform): each nvls corner exposes less
-# communication than its tree twin (SHARP moves each byte across once: faster, not slower), and its efficiency is higher
+# SHARP (entries 14, 15: `algo = nccl-tree|nvls` on dgxh100-mlperf-sharp.platform; 16: nccl-ring|nccl-tree|nvls
+# on dgxa100-mlperf-sharp.platform): each nvls corner exposes less communication than its tree twin (SHARP moves
+# each byte across once: faster, not slower), and its efficiency is higher
 awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["entry"] ~ /^1[45]-/ { k = $c["entry"] ":" $c["corner"]; a = $c["algo"]; sub("/" a "/", "/", k); x[a "," k] = $c["exposed_ms"]
+    $c["entry"] ~ /^1[456]-/ { k = $c["entry"] ":" $c["corner"]; a = $c["algo"]; sub("/" a "/", "/", k); x[a "," k] = $c["exposed_ms"]
         e[a "," k] = $c["eff_pct"]; if (a == "nvls") nv[k] = $c["platform"] }
-    END { for (k in nv) { n++; if (nv[k] != "dgxh100-mlperf-sharp" || !(("nccl-tree," k) in x)) bad = 1
+    END { for (k in nv) { n++; if (nv[k] !~ /^dgx[ah]100-mlperf-sharp$/ || !(("nccl-tree," k) in x)) bad = 1
               else if (x["nvls," k] + 0 >= x["nccl-tree," k] + 0 || e["nvls," k] + 0 <= e["nccl-tree," k] + 0) bad = 1 }
-          exit bad || n != 16 }' "$csv" && ok || bad "entries 14-15: 16 SHARP (nvls) corners, each faster than its tree twin"
+          exit bad || n != 18 }' "$csv" && ok || bad "entries 14-16: 18 SHARP (nvls) corners, each faster than its tree twin"
 
 # an entry may name a preset where the platform folder has no file of that name: entry 01 on dgxh100 is priced on
 # an H100 (its 4-GPU step at batch 32 well under the P100's 200 ms), every corner on the preset

@@ -58,7 +58,7 @@ static void usage(void)
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
            "  ports per Minsky node; with a compute-model profile, batch norm kernels that read their tensors\n"
            "  twice or hold them on chip, bn_held 0|1, and each kernel's cost under CUDA graphs, graph_kernel_us\n"
-           "  a|b; algo a|b, step_fixed_us a|b), the band of efficiencies and where the figure falls, where\n"
+           "  a|b; algo a|b|c, step_fixed_us a|b), the band of efficiencies and where the figure falls, where\n"
            "  the profile is the GPU the figure was published on (else \"not compared\"). For strong-scaling figures\n"
            "  the points each corner loses: compute at the small batch, exposed communication. --profile default:\n"
            "  each figure's own GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform,\n"

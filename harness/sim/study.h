@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 /* platforms x bn_held x algos x fixed costs x kernel costs x overlaps x batches */
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2 * 2 * 2 * 2 * 2)
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * STUDY_MAX_ALGOS * 2 * 2 * 2 * 2)
 
 /* The non-ideal effects an entry may turn on (harness/train/framework.h, perf_step.h), as bits. */
 enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
