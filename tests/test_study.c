@@ -50,6 +50,15 @@ int main(void)
     CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 6, 0, EFFECTS_ALL, &one, err, sizeof err) == 2 &&
               strstr(err, "not whole nodes"), "6 GPUs on 4-GPU nodes: %s", err);
     CHECK(study_step_on(&s, &pr, m, &fig, "nosuch", 4, 0, EFFECTS_ALL, &one, err, sizeof err) == 2, "unknown platform");
+    char pp[256]; /* an entry's platform: the folder's file, else a preset of that name, else the file (its error) */
+    study_platform_path(s.dir, "bigbasin2017", pp, sizeof pp);
+    CHECK(!strcmp(pp, "harness/sim/platforms/bigbasin2017.platform"), "the folder's file: %s", pp);
+    study_platform_path(s.dir, "dgxh100", pp, sizeof pp);
+    CHECK(!strcmp(pp, "dgxh100"), "no file: the preset: %s", pp);
+    study_platform_path(s.dir, "nosuch", pp, sizeof pp);
+    CHECK(!strcmp(pp, "harness/sim/platforms/nosuch.platform"), "neither: the file: %s", pp);
+    CHECK(study_step_on(&s, &pr, m, &fig, "dgxh100", 16, 0, EFFECTS_ALL, &one, err, sizeof err) == 0 &&
+              one.step_s > 0, "priced on the preset dgxh100: %s", err);
 
     CHECK(study_compute_scale(&s, &pr, &fig, &k, err, sizeof err) == 0 && k == 1, "no single-GPU figure: x1 (%g)", k);
     CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 1, 0, EFFECTS_ALL, &one, err, sizeof err) == 0, "one");

@@ -191,10 +191,14 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         double lo, hi;
         study_band(c[k], n[k], &lo, &hi);
         if (pass) {
+            char al[STUDY_MAX_ALGOS * 32 + STUDY_MAX_ALGOS] = ""; /* the algo alternatives, a|b|c */
+            for (int i = 0; i < (fg->nalgos ? fg->nalgos : 1); i++)
+                snprintf(al + strlen(al), sizeof al - strlen(al), "%s%s", i ? "|" : "",
+                         fg->nalgos ? fg->algos[i] : fg->algo);
             fprintf(f,
                     "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
                     "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n",
-                    fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(&o->run, fg), fg->algo,
+                    fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(&o->run, fg), al,
                     *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
             fprintf(f, "%s.\n\n", study_compute_desc(o, k, cd, sizeof cd));
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));

@@ -12,6 +12,22 @@
 #include "workload.h"
 
 #include <stdio.h>
+#include <string.h>
+
+void study_platform_path(const char *dir, const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s.platform", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        fclose(f);
+        return;
+    }
+    for (int i = 0; i < platform_preset_count(); i++)
+        if (!strcmp(name, platform_preset(i)->name)) {
+            snprintf(path, len, "%s", name);
+            return;
+        }
+}
 
 int study_scale(const study_setup *s, const figure *fig) { return s->gpus ? (int)s->gpus : fig->gpus; }
 
@@ -27,7 +43,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
     char path[1024];
     platform pf;
     if (s->platform) snprintf(path, sizeof path, "%s", s->platform);
-    else snprintf(path, sizeof path, "%s/%s.platform", s->dir, name);
+    else study_platform_path(s->dir, name, path, sizeof path);
     if (platform_lookup(&pf, path, err, errlen)) return 2;
     int g = pf.gpus_per_node < gpus ? pf.gpus_per_node : gpus;
     if (gpus % g) {

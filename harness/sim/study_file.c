@@ -147,14 +147,17 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         e->grad_bytes = (int)wire_bytes(t);
         return 0;
     }
-    case T_ALGOS: /* algo: 1 or 2 algorithm names, a|b (checked by the pricer) */
-        n = alternatives(v, alts, 2);
+    case T_ALGOS: /* algo: 1..STUDY_MAX_ALGOS algorithm names, a|b|c, all different (checked by the pricer) */
+        n = alternatives(v, alts, STUDY_MAX_ALGOS);
         for (int i = 0; i < n; i++)
             if (strlen(alts[i]) >= sizeof e->algo) n = -1;
             else memcpy(e->algos[i], alts[i], strlen(alts[i]) + 1);
-        if (n < 0 || (n == 2 && !strcmp(e->algos[0], e->algos[1])))
-            return snprintf(why, wl, "expected one or two (a|b) algorithm names of 1..%zu characters, got \"%.40s\"",
-                            sizeof e->algo - 1, v), 2;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n && n > 0; j++)
+                if (!strcmp(e->algos[i], e->algos[j])) n = -1;
+        if (n < 0)
+            return snprintf(why, wl, "expected 1..%d different algorithm names (a|b|c) of 1..%zu characters, got "
+                            "\"%.40s\"", STUDY_MAX_ALGOS, sizeof e->algo - 1, v), 2;
         e->nalgos = n;
         memcpy(e->algo, e->algos[0], sizeof e->algo);
         return 0;

@@ -54,12 +54,14 @@
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
  *   published = 89                            the figure, % in (0, 100]                   (required)
  *   source = §2                               where it is from (docs/SOURCES.md)          (required)
- *   algo = ddl                                the allreduce, in ddlbench's terms; a|b: which
- *                                             one ran is unknown (NCCL's own pick)       (required)
+ *   algo = ddl                                the allreduce, in ddlbench's terms; a|b or a|b|c:
+ *                                             which one ran is unknown (NCCL's own pick: ring, tree
+ *                                             or, where the run had SHARP, nvls)         (required)
  *   patterns = ring,rhd                       ddl's per-dimension patterns on a (GPUs per node) x
  *                                             (nodes) grid                                (optional)
  *   platforms = minsky2017-1port|minsky2017-2port   platform files of the study's platform folder,
- *                                             1..4 alternatives                           (required)
+ *                                             or presets where no such file (dgxh100; study.h's
+ *                                             study_platform_path), 1..4 alternatives    (required)
  *   overlap = off|on                          the allreduce after backward (off) or in DDP-style
  *                                             buckets during it (on); 1 or 2 alternatives (required)
  *   bucket_mb = 64                            the framework's bucket (fusion) cap of the overlapped
@@ -89,6 +91,7 @@
 #include <stddef.h>
 
 #define STUDY_MAX_ALTS 4
+#define STUDY_MAX_ALGOS 3 /* algo's alternatives: NCCL's ring, tree and CollNet over SHARP */
 #define STUDY_MAX_ENTRIES 32
 
 typedef struct study_entry {
@@ -118,7 +121,7 @@ typedef struct study_entry {
     int optim, shard;                      /* OPTIM_*, SHARD_* (shard_mem.h; 0: SGD, unsharded) */
     int fused_at_scale;                    /* the scaled run's profile fused setting (0: the profile's) */
     int held_alts[2], nheld;               /* the profile's bn_held alternatives (nheld 0: the profile's) */
-    char algos[2][32];                     /* algo's alternatives (algo: the first) */
+    char algos[STUDY_MAX_ALGOS][32];       /* algo's alternatives (algo: the first) */
     int nalgos;
     double fixed_us[2];                    /* a fixed cost a step, us: alternatives (nfixed 0: none) */
     int nfixed;
