@@ -38,14 +38,11 @@
 #include "shard_mem.h"
 #include "step_mem.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* struct trainer: trainer_priv.h */
-
 
 double trainer_stream_time(void)
 {
@@ -55,36 +52,6 @@ double trainer_stream_time(void)
 
 /* The known gradient of element i in check mode: small integers, exact in float32 sums. */
 static float check_value(int rank, size_t i, int step) { return (float)((rank * 3 + (int)(i % 29) + step) % 17 - 8); }
-
-static uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-double trainer_jitter_draw(unsigned long seed, int rank, int step)
-{
-    uint64_t h =
-        splitmix64(splitmix64(splitmix64((uint64_t)seed) ^ (uint64_t)(uint32_t)rank) ^ (uint64_t)(uint32_t)step);
-    double u = ((double)(h >> 11) + 1.0) / 9007199254740992.0; /* (0, 1] */
-    return -log(u);
-}
-
-/* The jitter of GEMMs that took d seconds: x·d more, spun (real) or issued (simulation); returns it. */
-static double jitter_wait(const trainer *t, double d)
-{
-    double extra = t->stretch * d;
-    if (!(extra > 0)) return 0;
-    if (kern_simulated()) {
-        kern_compute_issue(extra);
-        return extra;
-    }
-    double end = MPI_Wtime() + extra;
-    while (MPI_Wtime() < end) {}
-    return extra;
-}
 
 /* c16: C holds 2-byte elements of the GEMM's input type (full mode's bf16/fp16 activations). */
 static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
@@ -98,7 +65,7 @@ static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void 
                                 (float *)c, g->n);
     counters_end();
     double d = kern_span_close(sp, KERN_SPAN_GEMM); /* 0 on the GPU: its events are read at the end of backward */
-    t->gemm_s += d + jitter_wait(t, d);
+    t->gemm_s += d + trainer_jitter_wait(t, d);
     if (rc) /* on the device the backend's detail is in kern_dev_last_error() (kernels/gemm.h) */
         snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)%s%s", kern_gemm_strerror(rc), g->m, g->n, g->k,
                  t->cfg.device ? ": " : "", t->cfg.device ? kern_dev_last_error() : "");
@@ -173,7 +140,7 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         snprintf(err, errlen, "cannot plan gradient buckets");
         goto out;
     }
-    if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) || 
+    if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) ||
         (wb != 4 && !(t->wire = t->mem->alloc_grad(t->plan.total * wb))) ||
         engine_create(ctx, t->wire ? t->wire : t->grads, t->wire ? cfg->grad_dtype : DDL_FLOAT32, &t->plan, &t->eng) ||
         (cfg->device && engine_use_fences(t->eng))) {
@@ -206,8 +173,6 @@ out:
     return rc;
 }
 
-
-
 /* Layer-priced simulation (perf_layer.h): layer l's pass issued on the compute clock, the GEMMs with the
  * rank's jitter, as perf_step.c prices it. */
 static void priced_pass(trainer *t, int l, int backward)
@@ -216,7 +181,7 @@ static void priced_pass(trainer *t, int l, int backward)
     if (!t->priced) return;
     perf_layer(t->m, l, backward, &t->lp, &g, &b);
     kern_compute_issue(g);
-    t->gemm_s += g + jitter_wait(t, g);
+    t->gemm_s += g + trainer_jitter_wait(t, g);
     kern_compute_issue(b);
     t->nongemm_s += b;
 }
@@ -324,7 +289,7 @@ static int p_end_backward(void *a, double *t_bwd)
     }
     t->gemm_s += g, t->nongemm_s += o;
     if (g > 0 && t->stretch > 0) {
-        t->gemm_s += jitter_wait(t, g);
+        t->gemm_s += trainer_jitter_wait(t, g);
         *t_bwd = trainer_stream_time();
     }
     return 0;

@@ -62,4 +62,7 @@ int trainer_gather_layer(trainer *t, int l);
 float *trainer_gather_buf(trainer *t); /* where gathers land: params (real), grads (simulated values) */
 void trainer_shard_free(trainer *t);
 double trainer_stream_time(void);     /* when the compute issued so far completes (trainer.c) */
+/* The jitter (trainer_jitter.c) of GEMMs that took d seconds: stretch·d more, spun (real) or issued
+ * (simulation); returns it. */
+double trainer_jitter_wait(const trainer *t, double d);
 #endif

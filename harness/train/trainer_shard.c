@@ -48,6 +48,18 @@ static int sgd_range(trainer *t, size_t w, size_t v, size_t g, size_t n)
                    : t->mem->sgd(t->params + w, t->grads + g, t->cfg.lr, n);
 }
 
+/* Every bucket's blocks allgathered in place (where gathers land: trainer_gather_buf). 0, or ddl's code. */
+static int gather_all(trainer *t)
+{
+    int rc = 0;
+    for (int b = 0; b < t->plan.nbuckets && !rc; b++) {
+        size_t c = block(t, b);
+        if (c) rc = ddl_allgather(t->ctx, DDL_IN_PLACE, trainer_gather_buf(t) + t->plan.buckets[b].offset, c,
+                                  DDL_FLOAT32);
+    }
+    return rc;
+}
+
 /* Per bucket, this rank's block (its gradient sum at the bucket's start, shard_bucket_reduce) and the
  * remainder updated; then (optimizer, gradients) once that compute is done the blocks allgathered in
  * place, and the stream starts again after them (the simulation's compute clock waits for MPI). */
@@ -59,13 +71,9 @@ static int update_sharded(trainer *t)
         size_t o = bk->offset, c = block(t, b), mine = o + (size_t)t->rank * c, all = c * t->size, v = t->state_off[b];
         rc = sgd_range(t, mine, v, o, c) || sgd_range(t, o + all, v + c, o + all, bk->count - all);
     }
-    if (t->cfg.shard == SHARD_FULL) return rc; /* gathered before use (trainer_gather_layer) */
+    if (rc || t->cfg.shard == SHARD_FULL) return rc; /* full: gathered before use (trainer_gather_layer) */
     kern_compute_wait_until(trainer_stream_time());
-    for (int b = 0; b < t->plan.nbuckets && !rc; b++) {
-        size_t c = block(t, b);
-        if (c) rc = ddl_allgather(t->ctx, DDL_IN_PLACE, trainer_gather_buf(t) + t->plan.buckets[b].offset, c,
-                                  DDL_FLOAT32);
-    }
+    rc = gather_all(t);
     kern_compute_begin();
     return rc;
 }
@@ -151,13 +159,7 @@ int trainer_gather_layer(trainer *t, int l)
 
 int trainer_gather_params(trainer *t)
 {
-    int rc = 0;
-    for (int b = 0; sharded(t) && t->cfg.shard == SHARD_FULL && b < t->plan.nbuckets && !rc; b++) {
-        size_t c = block(t, b);
-        if (c) rc = ddl_allgather(t->ctx, DDL_IN_PLACE, trainer_gather_buf(t) + t->plan.buckets[b].offset, c,
-                                  DDL_FLOAT32);
-    }
-    return rc;
+    return sharded(t) && t->cfg.shard == SHARD_FULL ? gather_all(t) : 0;
 }
 
 void trainer_memory(const trainer *t, double *params, double *grads, double *state)
