@@ -36,6 +36,7 @@ static int precision(const char *v, void *dst) { return kern_precision_parse(v, 
 
 /* train's own rows; the shared ones (cli_rows.h) are bound in parse_opts. */
 static const char *const shards[] = { "none", "optimizer", "gradients", "full", NULL };
+static const char *const optims[] = { "sgd", "adam", "lamb", NULL };
 
 static const opt_row rows[] = {
     CLI_ROW_ALGOS(train_opts, algos, nalgos, listbuf[0]),
@@ -48,6 +49,11 @@ static const opt_row rows[] = {
               "but before each use, forward and again backward, a bucket prefetched ahead\n"
               "(trainer_shard.c; host buffers, algorithms with reduce-scatter and allgather);\n"
               "a '#' line under each row gives the bytes a rank allocated" },
+    { .name = "--optimizer", .type = OPT_CHOICE, .choices = optims, .off = offsetof(train_opts, optim),
+      .unit = "sgd|adam|lamb",
+      .help = "the update (trainer_optim.c; host buffers): sgd (default: plain in --compute gemm,\n"
+              "momentum 0.9 in full, 4 B of state a parameter), adam (m and v: 8 B), lamb (8 B,\n"
+              "and 16 B a tensor for its norms, allreduced under --shard); state on the shard" },
     { .name = "--grid", .type = OPT_STRING, .min = 1, .unit = "G", .off = offsetof(train_opts, grid),
       .expect = "a grid like 4x16x4 (product = ranks)",
       .help = "ddl grid (e.g. 4x16x4), with -a ddl; takes precedence over DDL_GRID" },
@@ -156,6 +162,8 @@ static int check_combinations(const train_opts *o, char *err, size_t errlen)
             return snprintf(err, errlen, "--shard %s: %s has no reduce-scatter and allgather; expected an algorithm "
                             "that has (ddlbench list: not nccl-tree or nvls)", shards[o->shard], o->algos[k]), 2;
     }
+    if (o->optim && o->device)
+        return snprintf(err, errlen, "--optimizer %s: host buffers only; expected --device cpu", optims[o->optim]), 2;
     if (o->shard && (o->check || o->cycle_ms > 0))
         return snprintf(err, errlen, "--shard: %s checks allreduced sums / fuses buckets; expected --shard without it",
                         o->check ? "--check" : "--cycle-ms"), 2;

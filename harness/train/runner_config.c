@@ -135,7 +135,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
                        o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed,
                        train_framework(o, o->bucket_mb[b]), o->shape, o->compute_scale, o->shard,
-                       o->grad_dtype };
+                       o->grad_dtype, o->optim };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {

@@ -16,8 +16,9 @@
  * Full mode (step_config.full): step_full.c runs the network's data flow on its own activations (the
  * synthetic X, dX, Y and their 2-byte copies are then not allocated) through the trainer's GEMM
  * (gemm_cb); with bf16/fp16 the activations are 2-byte and only the weights' 2-byte copy is made here.
- * The optimizer is SGD with momentum (the velocity buffer: one more parameter-sized operand, or a
- * shard of it under --shard; trainer_shard.c, which also runs full sharding's gathers). */
+ * The optimizer (step_config.optim) is SGD (full mode with momentum: the velocity buffer, one more
+ * parameter-sized operand, or a shard of it under --shard; trainer_shard.c, which also runs full
+ * sharding's gathers), Adam or LAMB (m and v: two such operands; trainer_optim.c). */
 #include "trainer.h"
 #include "wire.h"
 #include "trainer_priv.h"
@@ -148,6 +149,10 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
                  t->err[0] ? t->err
                  : t->eng  ? kern_dev_last_error()
                            : "cannot start the communication engine");
+        goto out;
+    }
+    if (cfg->optim != OPTIM_SGD && cfg->device) {
+        snprintf(err, errlen, "--optimizer %s: host buffers only; expected --device cpu", optim_name(cfg->optim));
         goto out;
     }
     if (cfg->shard && (cfg->device || cfg->check ||

@@ -59,17 +59,23 @@ int trainer_alloc_buffers(trainer *t)
     t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
     int syn = !t->cfg.full; /* synthetic activations: gemm mode */
     if (trainer_state_layout(t)) return snprintf(t->err, sizeof t->err, "out of memory"), 1;
+    int moments = t->cfg.optim != OPTIM_SGD, m1 = !syn || moments; /* gemm mode's SGD: plain, no state */
     if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
-    else t->mom = mem->alloc_operand(t->state_n * 4); /* gemm mode: plain SGD, no state */
-    if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
-        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s", mem->name,
-                 (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn
-                      : 2.0 * (double)t->plan.total + (double)t->state_n) * 4 / 1e6,
-                 syn ? "activations" : "velocities");
+    if (m1) t->mom = mem->alloc_operand(t->state_n * 4);
+    if (moments) t->mom2 = mem->alloc_operand(t->state_n * 4);
+    if (t->cfg.optim == OPTIM_LAMB) t->norms = calloc(2 * (size_t)model_tensor_count(t->m), sizeof *t->norms);
+    if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (m1 && !t->mom) || (moments && !t->mom2) ||
+        (t->cfg.optim == OPTIM_LAMB && !t->norms) || alloc_inputs(t)) {
+        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients%s and %s state",
+                 mem->name,
+                 (2.0 * (double)t->plan.total + (syn ? 2.0 * (double)kn + (double)mn : 0) +
+                  (double)(m1 + moments) * (double)t->state_n) * 4 / 1e6,
+                 syn ? ", activations" : "", optim_name(t->cfg.optim));
         return 1;
     }
     if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || (syn && mem->fill(t->x, kn, 0.01f)) ||
-                    (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->state_n * 4)) ||
+                    (syn && mem->fill(t->y, mn, 0.01f)) || (m1 && mem->zero(t->mom, t->state_n * 4)) ||
+                    (moments && mem->zero(t->mom2, t->state_n * 4)) ||
                     mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
         snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
         return 1;
@@ -85,6 +91,8 @@ void trainer_free(trainer *t)
     engine_free(t->eng);
     step_full_free(t->full);
     mem->free_operand(t->mom, t->state_n * 4);
+    mem->free_operand(t->mom2, t->state_n * 4);
+    free(t->norms);
     trainer_shard_free(t);
     mem->free_operand(t->params, t->plan.total * 4);
     mem->free_grad(t->grads);

@@ -10,6 +10,15 @@
 #include "step_mem.h"
 #include "trainer.h"
 #include "perf_layer.h"
+#include "shard_mem.h"
+
+/* A run of elements the optimizer updates: parameters at w, gradients at g, state at s (trainer_shard.c). */
+typedef struct trainer_range {
+    size_t w, g, s, n;
+    int tensor;             /* LAMB: the tensor they lie in (ranges split at tensors); else -1 */
+    int counted;            /* LAMB: this rank adds them to the tensor's norms (a bucket's remainder,
+                               updated by every rank: rank 0 only) */
+} trainer_range;
 
 struct trainer {
     const model *m;
@@ -25,10 +34,15 @@ struct trainer {
     float *x, *dx, *y;      /* activations (synthetic; gemm mode) */
     step_full *full;        /* full mode: the network's data flow */
     const kern_layer_ops *ops; /* full mode: host, simulated or device kernels */
-    float *mom;             /* full mode: SGD velocity, state_n elements */
+    float *mom;             /* SGD velocity (full mode) or Adam's and LAMB's m, state_n elements */
     size_t state_n;         /* the optimizer state's elements: plan.total, or sharded the rank's blocks and
                                the buckets' remainders (trainer_shard.c) */
     size_t *state_off;      /* sharded: [nbuckets] where each bucket's state starts; NULL otherwise */
+    trainer_range *ranges;  /* what this rank updates: everything, or per bucket its block and remainder */
+    int nranges;
+    float *mom2;            /* Adam, LAMB: v (mom: m), state_n elements */
+    double *norms;          /* LAMB: [2 ntensors] each tensor's Σw², Σu² */
+    long optim_step;        /* Adam, LAMB: updates so far (the bias corrections' t) */
     int gather;             /* --shard full on 2+ ranks: parameters gathered before use */
     int *gseq[2], gn[2];    /* the buckets in the order forward (0) and backward (1) first need them */
     int *gpos[2];           /* [nbuckets] each bucket's place in gseq (-1: not needed) */
@@ -56,6 +70,8 @@ int trainer_alloc_buffers(trainer *t);
  * waited for (the next one's gather posted: the prefetch). 0, or 1 with t->err. */
 int trainer_state_layout(trainer *t);
 int trainer_update(trainer *t);
+/* trainer_optim.c: Adam or LAMB over t->ranges (LAMB's norms allreduced when sharded). 0, or 1. */
+int trainer_optim_update(trainer *t);
 int trainer_gather_plan(trainer *t);
 int trainer_gather_begin(trainer *t, int backward);
 int trainer_gather_layer(trainer *t, int l);
