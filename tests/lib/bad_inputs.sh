@@ -12,6 +12,7 @@
 # ends quickly) and:
 #   rows            run the table on stdin, one row a line ("# ..." lines are headings)
 #   check D CMD...  count one check: CMD must succeed, else "FAIL D"
+#   one_clean ST E  exit status ST is 2 and file E one line without control bytes
 #   report          print "N passed, N failed" and return non-zero if any failed
 BUILD=${BUILD:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,6 +111,9 @@ check() { # description condition...
     d=$1; shift
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $d"; fi
 }
+
+# one_clean ST ERR: exit 2, one line, no control byte but its newline
+one_clean() { [ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && ! tr -d '\n' <"$2" | grep -q '[[:cntrl:]]'; }
 
 report() {
     echo "$passed passed, $failed failed"
