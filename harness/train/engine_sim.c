@@ -38,7 +38,7 @@ struct engine {
     double *jready;           /* [3 nbuckets] their post times */
     int njobs, jrun;          /* posted, run so far (engine_wait_gather) */
     int base;                 /* reductions run early by engine_wait_gather: order[0 .. base) */
-    float *params;            /* engine_post_gather's buffer */
+    float **gdst;             /* [nbuckets] where each bucket's gather lands (engine_post_gather) */
     engine_stats early;       /* their time */
 };
 
@@ -64,8 +64,9 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->dur = calloc((size_t)plan->nbuckets, sizeof *e->dur);
     e->jobs = calloc(3 * (size_t)plan->nbuckets, sizeof *e->jobs);
     e->jready = calloc(3 * (size_t)plan->nbuckets, sizeof *e->jready);
+    e->gdst = calloc((size_t)plan->nbuckets, sizeof *e->gdst);
     if (!e->order || !e->ready || !e->count || !e->groups || !e->agree || !e->start || !e->dur || !e->jobs ||
-        !e->jready) {
+        !e->jready || !e->gdst) {
         engine_free(e);
         return -1;
     }
@@ -103,10 +104,10 @@ int engine_post(engine *e, int b)
     return 0;
 }
 
-int engine_post_gather(engine *e, int b, float *params)
+int engine_post_gather(engine *e, int b, float *dst)
 {
     if (b < 0 || b >= e->plan->nbuckets || e->njobs >= 3 * e->plan->nbuckets) return -1;
-    e->params = params;
+    e->gdst[b] = dst;
     e->jready[e->njobs] = kern_compute_mark(), e->jobs[e->njobs++] = -b - 1;
     return 0;
 }
@@ -127,7 +128,7 @@ static int run_job(engine *e, int j)
         e->early.buckets++, e->base++;
     } else {
         size_t c = e->ranks > 1 ? bk->count / (size_t)e->ranks : 0;
-        rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->params + bk->offset, c, DDL_FLOAT32) : 0;
+        rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->gdst[b], c, DDL_FLOAT32) : 0;
     }
     e->early.busy_s += MPI_Wtime() - t0, e->early.last_end = MPI_Wtime();
     if (rc) snprintf(e->err, sizeof e->err, "%s of bucket %d: %s", e->jobs[j] >= 0 ? "reduction" : "gather", b,
@@ -233,6 +234,6 @@ void engine_free(engine *e)
     free(e->agree);
     free(e->start);
     free(e->dur);
-    free(e->jobs), free(e->jready);
+    free(e->jobs), free(e->jready), free(e->gdst);
     free(e);
 }

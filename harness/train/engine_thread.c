@@ -26,7 +26,7 @@ struct engine {
     pthread_cond_t drained;   /* the step waits for completion */
     int *queue;               /* [3 nbuckets] posted, not yet started: b, or -(b + 1) for b's gather */
     int qlen;                 /* its slots: a reduction and two gathers (forward, backward) per bucket */
-    float *params;            /* engine_post_gather's buffer */
+    float **gdst;             /* [nbuckets] where each bucket's gather lands (engine_post_gather) */
     int *gposted, *gdone;     /* [nbuckets] gathers of each bucket posted and done this step */
     int head, tail, queued;   /* FIFO state */
     int done;                 /* buckets finished this step */
@@ -76,7 +76,7 @@ static void run_gather(engine *e, int b)
     const bucket *bk = &e->plan->buckets[b];
     size_t c = e->ranks > 1 ? bk->count / (size_t)e->ranks : 0;
     double t0 = MPI_Wtime();
-    int rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->params + bk->offset, c, DDL_FLOAT32) : 0;
+    int rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->gdst[b], c, DDL_FLOAT32) : 0;
     double t1 = MPI_Wtime();
     pthread_mutex_lock(&e->lock);
     if (rc && !e->rc) {
@@ -131,8 +131,9 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->queue = calloc((size_t)e->qlen, sizeof *e->queue);
     e->gposted = calloc((size_t)plan->nbuckets, sizeof *e->gposted);
     e->gdone = calloc((size_t)plan->nbuckets, sizeof *e->gdone);
-    if (!e->queue || !e->gposted || !e->gdone) {
-        free(e->queue), free(e->gposted), free(e->gdone);
+    e->gdst = calloc((size_t)plan->nbuckets, sizeof *e->gdst);
+    if (!e->queue || !e->gposted || !e->gdone || !e->gdst) {
+        free(e->queue), free(e->gposted), free(e->gdone), free(e->gdst);
         free(e);
         return -1;
     }
@@ -140,7 +141,7 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     pthread_cond_init(&e->posted, NULL);
     pthread_cond_init(&e->drained, NULL);
     if (pthread_create(&e->thread, NULL, engine_main, e)) {
-        free(e->queue), free(e->gposted), free(e->gdone);
+        free(e->queue), free(e->gposted), free(e->gdone), free(e->gdst);
         free(e);
         return -1;
     }
@@ -194,13 +195,13 @@ int engine_post(engine *e, int b)
     return 0;
 }
 
-int engine_post_gather(engine *e, int b, float *params)
+int engine_post_gather(engine *e, int b, float *dst)
 {
     if (b < 0 || b >= e->plan->nbuckets) return -1;
     pthread_mutex_lock(&e->lock);
     int full = e->queued >= e->qlen;
     if (!full) {
-        e->params = params;
+        e->gdst[b] = dst;
         e->queue[e->tail] = -b - 1;
         e->tail = (e->tail + 1) % e->qlen;
         e->queued++;
@@ -246,6 +247,6 @@ void engine_free(engine *e)
     pthread_cond_destroy(&e->drained);
     for (int b = 0; e->fences && b < e->plan->nbuckets; b++) kern_fence_free(e->fences[b]);
     free(e->fences);
-    free(e->queue), free(e->gposted), free(e->gdone);
+    free(e->queue), free(e->gposted), free(e->gdone), free(e->gdst);
     free(e);
 }

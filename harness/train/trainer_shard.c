@@ -182,7 +182,8 @@ int trainer_gather_plan(trainer *t)
 static int post(trainer *t, int pass, int i)
 {
     if (i >= t->gn[pass]) return 0;
-    if (engine_post_gather(t->eng, t->gseq[pass][i], trainer_gather_buf(t)))
+    int b = t->gseq[pass][i];
+    if (engine_post_gather(t->eng, b, trainer_gather_buf(t) + t->plan.buckets[b].offset))
         return snprintf(t->err, sizeof t->err, "cannot post the gather of bucket %d", t->gseq[pass][i]), 1;
     t->gpost = i + 1;
     return 0;
