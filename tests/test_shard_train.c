@@ -11,7 +11,9 @@
  * divides each gradient by its own running RMS, so a gradient that is rounding noise could move an
  * element by up to lr, 1e-3: none here). Each optimizer must move the parameters, each its own way.
  * A sharded rank must hold the state of its blocks and the remainders only (trainer_memory: less than
- * the parameters' on 2+ ranks, at most P / p + buckets · p elements, plus LAMB's 16 bytes per tensor).
+ * the parameters' on 2+ ranks, at most P / p + buckets · p elements, plus LAMB's 16 bytes per tensor);
+ * fully sharded, the parameters too (as many as its state's elements) and some gathered slots
+ * (trainer_gather.c), the parameters still equal to the unsharded run's.
  * The CNN again in gemm mode (synthetic operands; SGD plain, no state), sharded the same ways.
  * Buckets of 1 KiB (a first of 256 B), so several buckets with remainders. Run at 1-4 ranks.
  * No batch norm in the CNN: on the synthetic image a channel can be near constant, and BN's
@@ -55,15 +57,21 @@ static int train(const model *m, ddl_ctx *ctx, int shard, int full, int optim, f
     rc = rc || trainer_gather_params(t);
     if (!rc) {
         const float *p = trainer_params(t, n);
-        double pb, gb, sb, k = optim != OPTIM_SGD ? 8 : full ? 4 : 0;
+        double pb, ab, gb, sb, k = optim != OPTIM_SGD ? 8 : full ? 4 : 0;
         double norms = optim == OPTIM_LAMB ? 16.0 * model_tensor_count(m) : 0;
-        trainer_memory(t, &pb, &gb, &sb);
+        trainer_memory(t, &pb, &ab, &gb, &sb);
         size_t want = *n, most = *n / (size_t)size + (size_t)trainer_buckets(t) * (size_t)size;
         int ok = k == 0                    ? sb == 0 /* gemm mode: plain SGD */
                  : shard == 0 || size == 1 ? sb == (double)want * k + norms
                                            : sb - norms < (double)want * k && sb - norms <= (double)most * k;
-        CHECK(ok && pb == (double)*n * 4 && gb == pb, "p=%d shard %d %s: %.0f bytes of state for %zu parameters",
-              size, shard, optim_name(optim), sb, *n);
+        int gathered = shard == 3 && size > 1; /* the rank's shard of the parameters, and the slots */
+        ok = ok && gb == (double)*n * 4 &&
+             (gathered ? (k == 0 || pb / 4 * k == sb - norms) && pb < gb && ab > 0 : pb == gb && ab == 0);
+        if (getenv("SHARD_TRAIN_VERBOSE") && rank == 0)
+            printf("p=%d shard %d %s: params %.0f gathered %.0f grads %.0f state %.0f\n", size, shard,
+                   optim_name(optim), pb, ab, gb, sb);
+        CHECK(ok, "p=%d shard %d %s: %.0f bytes of parameters, %.0f gathered, %.0f of state for %zu parameters",
+              size, shard, optim_name(optim), pb, ab, sb, *n);
         *out = malloc(*n * 4);
         memcpy(*out, p, *n * 4);
     }

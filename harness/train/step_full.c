@@ -269,7 +269,7 @@ static int forward_pass(step_full *f, double *other_s)
         int rc = 0;
         if (L->kind == MODEL_BN) {
             float *mean = at(f, f->aux[l]);
-            const float *p = f->io.params + f->io.offset[L->tensor0];
+            const float *p = param(f, L->tensor0);
             rc = k->bn_fwd(A(f, L->src), A(f, l), p, p + L->out_c, mean, mean + L->out_c, L->out_c, per, BN_EPS);
         } else if (L->kind == MODEL_POOL && L->avg == MODEL_AVG_GLOBAL) {
             rc = k->avgpool_fwd(A(f, L->src), A(f, l), (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
@@ -278,7 +278,7 @@ static int forward_pass(step_full *f, double *other_s)
                  (L->avg ? k->avgpool_win_fwd(A(f, L->src), A(f, l), &g)
                          : k->maxpool_fwd(A(f, L->src), A(f, l), (int32_t *)(at(f, f->aux[l])), &g));
         } else if (gemm && L->ntensors > 1) { /* the bias */
-            rc = k->bias_fwd(A(f, l), f->io.params + f->io.offset[L->tensor0 + 1], L->out_c, per);
+            rc = k->bias_fwd(A(f, l), param(f, L->tensor0 + 1), L->out_c, per);
         } else if (!gemm) {
             rc = join_fwd(f, L, l);
         }
@@ -347,7 +347,7 @@ static int backward_layer(step_full *f, int l, double *other_s)
     float *dx = fresh && L->src >= 0 ? (onto ? at(f, f->scratch) : G(f, L->src)) : NULL;
     rc = rc || (L->relu && k->relu_bwd(A(f, l), G(f, l), n));
     if (!rc && L->kind == MODEL_BN) {
-        const float *p = f->io.params + f->io.offset[L->tensor0], *mean = at(f, f->aux[l]);
+        const float *p = param(f, L->tensor0), *mean = at(f, f->aux[l]);
         float *dg = f->io.grads + f->io.offset[L->tensor0];
         rc = k->bn_bwd(A(f, L->src), G(f, l), dx, p, mean, mean + L->out_c, dg, dg + L->out_c, L->out_c, per);
     } else if (!rc && L->kind == MODEL_POOL && L->src < 0) {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* Transformers (xfmr.h). Tensor t of layer L in the flat parameters and gradients. */
-static const float *P(step_full *f, const model_layer *L, int t) { return f->io.params + f->io.offset[L->tensor0 + t]; }
+static const float *P(step_full *f, const model_layer *L, int t) { return param(f, L->tensor0 + t); }
 static float *dP(step_full *f, const model_layer *L, int t) { return f->io.grads + f->io.offset[L->tensor0 + t]; }
 static int32_t *ids(step_full *f) { return (int32_t *)(void *)(f->arena + f->ids); }
 

@@ -83,6 +83,12 @@ static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b,
     return gemm_beta(arg, g, a, b, c, beta, c16);
 }
 
+/* Tensor ti's GEMM input (full sharding: where its bucket was gathered). */
+static const char *weights(const trainer *t, int ti)
+{
+    return t->in_w + (t->gather ? t->cur_off[ti] : t->plan.tensor_offset[ti]) * t->es;
+}
+
 static int gather_cb(void *arg, int l) { return trainer_gather_layer(arg, l); }
 
 /* Full mode: the kernels of the buffers' side and the network's data flow (step_full.h). */
@@ -96,15 +102,16 @@ static int make_full(trainer *t)
                  t->cfg.device ? "device" : "host", kern_precision_name(p));
         return 1;
     }
-    step_full_io io = { t->m, t->ops, t->mem, t->real, t->params, t->grads, t->plan.tensor_offset,
-                        t->es == 2 ? t->wh : NULL, storage, gemm_cb, t, t->priced ? NULL : gather_cb };
+    step_full_io io = { t->m, t->ops, t->mem, t->real, t->gather ? t->arena : t->params, t->grads,
+                        t->plan.tensor_offset, t->es == 2 ? t->wh : NULL, storage, gemm_cb, t,
+                        t->priced ? NULL : gather_cb, t->gather ? t->cur_off : NULL };
     return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
 const float *trainer_params(const trainer *t, size_t *count)
 {
     *count = t->plan.total;
-    return t->params;
+    return t->pshard ? t->whole : t->params;
 }
 
 int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err, size_t errlen)
@@ -160,10 +167,6 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         snprintf(err, errlen, "--shard: needs host buffers, no --check and gradient buckets (not cycles)");
         goto out;
     }
-    if (trainer_gather_plan(t)) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
     if (engine_set_framework(t->eng, &cfg->fw)) {
         snprintf(err, errlen, "Horovod cycles and per-call costs are modelled by the simulation and the model only; a "
                  "real run pays its own framework's");
@@ -208,8 +211,7 @@ static int forward(trainer *t)
         const model_layer *L = model_layer_at(t->m, l);
         if (trainer_gather_layer(t, l)) return 1;
         if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
-        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y)) return 1;
+        if (gemm(t, &L->gemm[MODEL_FWD], weights(t, L->tensor0), t->in_x, t->y)) return 1;
     }
     return 0;
 }
@@ -226,7 +228,7 @@ static int backward_compute(trainer *t, const model_layer *L, int l)
     }
     int which[2], n = sched_layer_gemms(L, 1, which); /* the weight gradient, then the data gradient */
     float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
-    const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
+    const char *w = weights(t, L->tensor0);
     for (int j = 0; j < n; j++)
         if (which[j] == MODEL_BWD_WEIGHT ? gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)
                                          : gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx))

@@ -38,7 +38,7 @@ static int lamb(trainer *t, const shard_optim *o, long step)
     memset(t->norms, 0, 2 * (size_t)nt * sizeof *t->norms);
     for (int i = 0; i < t->nranges; i++) {
         const trainer_range *r = &t->ranges[i];
-        const float *w = t->params + r->w, *m = t->mom + r->s, *v = t->mom2 + r->s;
+        const float *w = trainer_wp(t, r), *m = t->mom + r->s, *v = t->mom2 + r->s;
         double w2 = 0, u2 = 0;
         shard_lamb_moments(o, r->n, t->grads + r->g, t->mom + r->s, t->mom2 + r->s);
         for (size_t j = 0; j < r->n && r->counted; j++) {
@@ -51,7 +51,7 @@ static int lamb(trainer *t, const shard_optim *o, long step)
         return 1;
     for (int i = 0; i < t->nranges; i++) {
         const trainer_range *r = &t->ranges[i];
-        float *w = t->params + r->w, *m = t->mom + r->s, *v = t->mom2 + r->s;
+        float *w = trainer_wp(t, r), *m = t->mom + r->s, *v = t->mom2 + r->s;
         float ratio = shard_lamb_ratio(t->norms[2 * r->tensor], t->norms[2 * r->tensor + 1]);
         for (size_t j = 0; j < r->n; j++) w[j] -= o->lr * ratio * shard_lamb_u(o, m[j], v[j], w[j], c1, c2);
     }
@@ -81,7 +81,7 @@ int trainer_optim_update(trainer *t)
     if (o.kind == OPTIM_LAMB) return lamb(t, &o, step);
     for (int i = 0; i < t->nranges; i++) {
         const trainer_range *r = &t->ranges[i];
-        if (shard_optim_apply(&o, NULL, 0, r->n, t->params + r->w, t->grads + r->g, t->mom + r->s, t->mom2 + r->s,
+        if (shard_optim_apply(&o, NULL, 0, r->n, trainer_wp(t, r), t->grads + r->g, t->mom + r->s, t->mom2 + r->s,
                               NULL, step, MPI_COMM_NULL))
             return 1;
     }

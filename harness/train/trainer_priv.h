@@ -43,9 +43,18 @@ struct trainer {
     float *mom2;            /* Adam, LAMB: v (mom: m), state_n elements */
     double *norms;          /* LAMB: [2 ntensors] each tensor's Σw², Σu² */
     long optim_step;        /* Adam, LAMB: updates so far (the bias corrections' t) */
-    int gather;             /* --shard full on 2+ ranks: parameters gathered before use */
+    int gather;             /* --shard full on 2+ ranks: parameters gathered before use (trainer_gather.c) */
+    float *pshard;          /* then: the rank's parameters (state_n elements, the state's layout); params NULL */
+    float *arena;           /* its gathered buckets: nslots slots, slot_n elements (MPI moves it) */
+    size_t *slot_at;        /* [nslots + 1] where each slot starts in the arena (the last: slot_n) */
+    size_t slot_n;
+    int nslots;
     int *gseq[2], gn[2];    /* the buckets in the order forward (0) and backward (1) first need them */
     int *gpos[2];           /* [nbuckets] each bucket's place in gseq (-1: not needed) */
+    int *gslot[2];          /* [gn] the slot each place's bucket is gathered into */
+    size_t *poff[2];        /* [ntensors] where each tensor's parameters sit in the arena, per pass */
+    size_t *cur_off;        /* [ntensors] the pass under way's (step_full's io.poffset; gemm mode's weights) */
+    float *whole;           /* trainer_gather_params: every parameter, for tests (made on its first call) */
     int gpass, gpost, gwait, gfail; /* the pass under way: gathers posted and waited for so far */
     size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
     float *host;            /* host view of the gradients for --check: grads itself on the host */
@@ -65,14 +74,22 @@ struct trainer {
  * 0, or 1 with t->err. trainer_free releases them. */
 int trainer_alloc_buffers(trainer *t);
 
-/* trainer_shard.c: the optimizer state's layout (before trainer_alloc_buffers) and the update; full
- * sharding's gathers: the plan, a pass begun (its first bucket's gather posted), layer l's buckets
- * waited for (the next one's gather posted: the prefetch). 0, or 1 with t->err. */
+/* trainer_shard.c: the optimizer state's layout (before trainer_alloc_buffers) and the update;
+ * trainer_gather.c, full sharding's gathers: the plan (its slots and arena), a pass begun (its first
+ * bucket's gather posted), layer l's buckets waited for (the next one's gather posted: the prefetch).
+ * 0, or 1 with t->err. */
 int trainer_state_layout(trainer *t);
 int trainer_update(trainer *t);
+/* Range r's parameters: in the rank's shard (full sharding) or the flat parameters. */
+static inline float *trainer_wp(const trainer *t, const trainer_range *r)
+{
+    return t->pshard ? t->pshard + r->s : t->params + r->w;
+}
 /* trainer_optim.c: Adam or LAMB over t->ranges (LAMB's norms allreduced when sharded). 0, or 1. */
 int trainer_optim_update(trainer *t);
 int trainer_gather_plan(trainer *t);
+void trainer_stage(trainer *t, int b, float *dst); /* bucket b's block and remainder from pshard into dst */
+void trainer_gather_free(trainer *t);
 int trainer_gather_begin(trainer *t, int backward);
 int trainer_gather_layer(trainer *t, int l);
 float *trainer_gather_buf(trainer *t); /* where gathers land: params (real), grads (simulated values) */

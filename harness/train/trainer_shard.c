@@ -100,25 +100,34 @@ int trainer_state_layout(trainer *t)
     return make_ranges(t);
 }
 
-/* The update of n parameters at w (velocity at v), gradients at g: gemm mode w −= lr·g; full mode SGD
- * with momentum 0.9 and weight decay 1e-4 (PyTorch's). */
-static int sgd_range(trainer *t, size_t w, size_t v, size_t g, size_t n)
+/* The update of range r: gemm mode w −= lr·g; full mode SGD with momentum 0.9 and weight decay 1e-4
+ * (PyTorch's). */
+static int sgd_range(trainer *t, const trainer_range *r)
 {
-    if (!n) return 0;
-    return t->full ? t->ops->sgd_momentum(t->params + w, t->mom + v, t->grads + g, t->cfg.lr, 0.9f, 1e-4f, n)
-                   : t->mem->sgd(t->params + w, t->grads + g, t->cfg.lr, n);
+    float *w = trainer_wp(t, r);
+    if (!r->n) return 0;
+    return t->full ? t->ops->sgd_momentum(w, t->mom + r->s, t->grads + r->g, t->cfg.lr, 0.9f, 1e-4f, r->n)
+                   : t->mem->sgd(w, t->grads + r->g, t->cfg.lr, r->n);
 }
 
-/* Every bucket's blocks allgathered in place (where gathers land: trainer_gather_buf). 0, or ddl's code. */
-static int gather_all(trainer *t)
+/* Every bucket's blocks allgathered in place at base (its layout: the flat parameters'); with a parameter
+ * shard (full sharding) each block and remainder first copied there from it. 0, or ddl's code. */
+static int gather_all(trainer *t, float *base)
 {
     int rc = 0;
     for (int b = 0; b < t->plan.nbuckets && !rc; b++) {
         size_t c = block(t, b);
-        if (c) rc = ddl_allgather(t->ctx, DDL_IN_PLACE, trainer_gather_buf(t) + t->plan.buckets[b].offset, c,
-                                  DDL_FLOAT32);
+        if (t->pshard) trainer_stage(t, b, base + t->plan.buckets[b].offset);
+        if (c) rc = ddl_allgather(t->ctx, DDL_IN_PLACE, base + t->plan.buckets[b].offset, c, DDL_FLOAT32);
     }
     return rc;
+}
+
+int trainer_gather_params(trainer *t)
+{
+    if (!sharded(t) || t->cfg.shard != SHARD_FULL) return 0;
+    if (!t->whole && !(t->whole = malloc(t->plan.total * 4 + 4))) return DDL_ERR_NOMEM;
+    return gather_all(t, t->whole);
 }
 
 /* The optimizer over this rank's ranges; then (optimizer, gradients) once that compute is done the blocks
@@ -128,10 +137,7 @@ int trainer_update(trainer *t)
 {
     int rc = 0;
     if (t->cfg.optim != OPTIM_SGD) rc = trainer_optim_update(t);
-    for (int i = 0; i < t->nranges && !rc && t->cfg.optim == OPTIM_SGD; i++) {
-        const trainer_range *r = &t->ranges[i];
-        rc = sgd_range(t, r->w, r->s, r->g, r->n);
-    }
+    for (int i = 0; i < t->nranges && !rc && t->cfg.optim == OPTIM_SGD; i++) rc = sgd_range(t, &t->ranges[i]);
     if (rc) {
         snprintf(t->err, sizeof t->err, "%s: %s", optim_name(t->cfg.optim),
                  t->cfg.device ? kern_dev_last_error() : "failed");
@@ -139,7 +145,7 @@ int trainer_update(trainer *t)
     }
     if (!sharded(t) || t->cfg.shard == SHARD_FULL) return 0; /* full: gathered before use (trainer_gather_layer) */
     kern_compute_wait_until(trainer_stream_time());
-    rc = gather_all(t);
+    rc = gather_all(t, trainer_gather_buf(t));
     kern_compute_begin();
     if (rc) snprintf(t->err, sizeof t->err, "allgather of the parameters: %s", ddl_strerror(rc));
     return rc ? 1 : 0;
@@ -147,85 +153,10 @@ int trainer_update(trainer *t)
 
 float *trainer_gather_buf(trainer *t) { return t->real ? t->params : t->grads; }
 
-/* Full sharding's gathers. The order in which a pass first needs each bucket (layer by layer, forward
- * or backward; a tied linear needs its embedding's), and each bucket's place in it. */
-static void need(trainer *t, int pass, int b)
+void trainer_memory(const trainer *t, double *params, double *gathered, double *grads, double *state)
 {
-    if (t->gpos[pass][b] < 0) t->gpos[pass][b] = t->gn[pass], t->gseq[pass][t->gn[pass]++] = b;
-}
-
-static void layer_needs(trainer *t, int pass, int l, void (*fn)(trainer *, int, int))
-{
-    const model_layer *L = model_layer_at(t->m, l);
-    for (int k = 0; k < 2; k++) {
-        const model_layer *P = k ? (L->tied >= 0 ? model_layer_at(t->m, L->tied) : NULL) : L;
-        for (int i = 0; P && i < P->ntensors; i++) fn(t, pass, t->plan.tensor_bucket[P->tensor0 + i]);
-    }
-}
-
-int trainer_gather_plan(trainer *t)
-{
-    int nb = t->plan.nbuckets, n = model_layer_count(t->m);
-    if (t->cfg.shard != SHARD_FULL || t->size < 2) return 0;
-    for (int p = 0; p < 2; p++) {
-        t->gseq[p] = malloc((size_t)nb * sizeof *t->gseq[p]), t->gpos[p] = malloc((size_t)nb * sizeof *t->gpos[p]);
-        if (!t->gseq[p] || !t->gpos[p]) return 1;
-        for (int b = 0; b < nb; b++) t->gpos[p][b] = -1;
-        t->gn[p] = 0;
-        for (int i = 0; i < n; i++) layer_needs(t, p, p ? n - 1 - i : i, need);
-    }
-    t->gather = 1;
-    return 0;
-}
-
-/* The gather of the pass's i-th bucket posted (none past the last). 0, or 1 with t->err. */
-static int post(trainer *t, int pass, int i)
-{
-    if (i >= t->gn[pass]) return 0;
-    int b = t->gseq[pass][i];
-    if (engine_post_gather(t->eng, b, trainer_gather_buf(t) + t->plan.buckets[b].offset))
-        return snprintf(t->err, sizeof t->err, "cannot post the gather of bucket %d", t->gseq[pass][i]), 1;
-    t->gpost = i + 1;
-    return 0;
-}
-
-int trainer_gather_begin(trainer *t, int backward)
-{
-    if (!t->gather) return 0;
-    t->gpass = backward, t->gpost = t->gwait = 0;
-    return post(t, backward, 0);
-}
-
-static void wait_upto(trainer *t, int pass, int b)
-{
-    while (!t->gfail && t->gwait <= t->gpos[pass][b]) {
-        char why[200];
-        if (engine_wait_gather(t->eng, t->gseq[pass][t->gwait], why, sizeof why)) {
-            snprintf(t->err, sizeof t->err, "allgather of the parameters: %s", why);
-            t->gfail = 1;
-            return;
-        }
-        t->gwait++;
-        if (t->gpost <= t->gwait && post(t, pass, t->gwait)) t->gfail = 1; /* the next bucket prefetched */
-    }
-}
-
-int trainer_gather_layer(trainer *t, int l)
-{
-    if (!t->gather) return 0;
-    t->gfail = 0;
-    layer_needs(t, t->gpass, l, wait_upto);
-    return t->gfail;
-}
-
-int trainer_gather_params(trainer *t)
-{
-    return sharded(t) && t->cfg.shard == SHARD_FULL ? gather_all(t) : 0;
-}
-
-void trainer_memory(const trainer *t, double *params, double *grads, double *state)
-{
-    *params = (double)t->plan.total * 4, *grads = (double)t->plan.total * 4;
+    *params = (double)(t->pshard ? t->state_n : t->plan.total) * 4, *grads = (double)t->plan.total * 4;
+    *gathered = (double)t->slot_n * 4;
     *state = ((t->mom ? 4.0 : 0) + (t->mom2 ? 4.0 : 0)) * (double)t->state_n +
              (t->norms ? 16.0 * model_tensor_count(t->m) : 0);
 }
@@ -234,5 +165,6 @@ void trainer_shard_free(trainer *t)
 {
     free(t->state_off);
     free(t->ranges);
-    for (int p = 0; p < 2; p++) free(t->gseq[p]), free(t->gpos[p]);
+    free(t->whole);
+    trainer_gather_free(t);
 }
