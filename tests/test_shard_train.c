@@ -72,6 +72,14 @@ static int train(const model *m, ddl_ctx *ctx, int shard, int full, int optim, f
                    optim_name(optim), pb, ab, gb, sb);
         CHECK(ok, "p=%d shard %d %s: %.0f bytes of parameters, %.0f gathered, %.0f of state for %zu parameters",
               size, shard, optim_name(optim), pb, ab, sb, *n);
+        /* beside the model's formula (shard_mem.h): the shard is ceil(P / p); the trainer's, per bucket its
+         * block and the remainder every rank keeps: more by at most buckets · p elements */
+        shard_bytes f;
+        double slack = 4.0 * trainer_buckets(t) * size;
+        CHECK(shard_mem((long long)*n, 0, shard, optim, PREC_FP32, size, &f) == 0 && fabs(pb - f.params) <= slack &&
+                  (k == 0 || fabs(sb - norms - f.state * k / optim_state_bytes(optim, PREC_FP32)) <= slack * k / 4),
+              "p=%d shard %d %s: allocated parameters %.0f, state %.0f; the formula's %.0f, %.0f", size, shard,
+              optim_name(optim), pb, sb, f.params, f.state);
         *out = malloc(*n * 4);
         memcpy(*out, p, *n * 4);
     }
