@@ -160,29 +160,35 @@ train_split gpt2 2 224        # transformers: embeddings, norms, attention per h
 train_split llama3.2-1b 1 224 # RMS norm, grouped-query attention with rope, SwiGLU
 # sharding (issue 49): gpt2 at full size on 4 simulated ranks, gradients reduce-scattered and the
 # parameters allgathered after the update (full: before each use, forward and backward, a bucket
-# prefetched ahead), against `model train --shard` (step within 10%)
+# prefetched ahead), against `model train --shard` (step within 10%). shard_check MODE BATCH PROFILE
+# PLATFORM-OPTIONS: compute-bound (4 flat 10 Gb/s nodes at 1000 GFLOP/s), then communication-bound (2 x 2
+# GPUs, 10 GB/s between the nodes, the h100 profile), where full sharding's gathers and reductions share
+# one stream in posting order in both pricers (FSDP's one communicator, docs/SOURCES.md §18b).
 shard_check() {
+    mode=$1 batch=$2 prof=$3
+    shift 3
     # shellcheck disable=SC2086
-    "$BUILD/ddlbench" platform $FLAT --nodes 4 -o "$tmp" >/dev/null || { fail "shard: platform"; return; }
+    "$BUILD/ddlbench" platform "$@" -o "$tmp" >/dev/null || { fail "shard: platform"; return; }
     # shellcheck disable=SC2086
     smpirun $SMPI_CFG -np 4 -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" "$SIM" train --model gpt2 \
-        --batch 1 --steps 1 --warmup 0 -a ring --shard "$1" --profile "$tmp/split.profile" --csv "$tmp/shard.csv" \
-        >"$tmp/err" 2>&1 || { fail "shard $1: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
-    # shellcheck disable=SC2086
-    "$BUILD/ddlbench" model train --model gpt2 --batch 1 -a ring --shard "$1" --profile "$tmp/split.profile" \
-        $FLAT --nodes 4 --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $1: model train failed"; return; }
+        --batch "$batch" --steps 1 --warmup 0 -a ring --shard "$mode" --profile "$prof" --csv "$tmp/shard.csv" \
+        >"$tmp/err" 2>&1 || { fail "shard $mode: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
+    "$BUILD/ddlbench" model train --model gpt2 --batch "$batch" -a ring --shard "$mode" --profile "$prof" "$@" \
+        --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $mode: model train failed"; return; }
     step() { awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$1"; }
     s=$(step "$tmp/shard.csv") m=$(step "$tmp/shardm.csv")
     if awk -v s="$s" -v m="$m" 'BEGIN { d = (s - m) / m; exit !(s > 0 && d < 0.10 && d > -0.10) }'; then
         passed=$((passed + 1))
     else
-        fail "shard $1: simulated step $s ms, model $m ms (more than 10% apart)"
+        fail "shard $mode batch $batch: simulated step $s ms, model $m ms (more than 10% apart)"
     fi
-    printf 'shard %-9s gpt2 np=4  sim %10s ms  model %10s ms\n' "$1" "$s" "$m"
+    printf 'shard %-9s gpt2 np=4 batch %s  sim %10s ms  model %10s ms\n' "$mode" "$batch" "$s" "$m"
 }
-shard_check none
-shard_check gradients
-shard_check full
+# shellcheck disable=SC2086
+for mode in none gradients full; do shard_check $mode 1 "$tmp/split.profile" $FLAT --nodes 4; done
+TWO_BY_TWO="--preset custom --gpus-per-node 2 --intra-bw 100G --intra-lat 2us --inter-bw 10G --inter-lat 5us --nodes 2"
+# shellcheck disable=SC2086
+for mode in gradients full; do shard_check $mode 2 h100 $TWO_BY_TWO; done
 "$BUILD/ddlbench" model text --model inception3 >"$tmp/inception3.txt"
 train_split "$tmp/inception3.txt" 1 80  # a model file
 echo "$passed passed, $failed failed"

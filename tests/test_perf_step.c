@@ -32,7 +32,7 @@ static double gemm_seconds(const model *m, double gflops)
 
 /* Sharding (perf_step.h): reduce-scatter + allgather of one bucket = its allreduce; the update on
  * 1/p of the parameters; full: every layer's allgather twice (forward, backward), waiting counted in
- * compute; Adam's 28 B a parameter; an algorithm without reduce-scatter refused. */
+ * compute, on the reductions' stream; Adam's 28 B a parameter; an algorithm without reduce-scatter refused. */
 static void test_shard(const model *m, const platform *pf, const step_inputs *base)
 {
     char err[256];
@@ -61,6 +61,13 @@ static void test_shard(const model *m, const platform *pf, const step_inputs *ba
               near(b.compute_s, a.compute_s + b.gather_wait_s) && near(b.sgd_s, a.sgd_s / p),
           "full: allgathers %.9g, expected %.9g (2 x half an allreduce per layer); wait %.9g", b.gather_s, ag,
           b.gather_wait_s);
+    step_inputs fast = sh; /* communication-bound: the gathers and the reductions share one stream (FSDP's
+                              one communicator), so the step holds all of their time, none of it overlapped */
+    fast.gemm_gflops *= 1e4, fast.mem_gbps *= 1e4, fast.bucket_bytes = 1 << 20;
+    CHECK(perf_step(m, pf, "ring", &fast, &b, err, sizeof err) == 0 && b.buckets > 1 && b.exposed_s > 0 &&
+              b.comm_s > b.gather_s && b.comm_s <= b.step_s * (1 + 1e-9),
+          "full, communication-bound: one stream's busy time %.9g s within the step %.9g s (%s)", b.comm_s, b.step_s,
+          err);
     sh.shard = SHARD_NONE, sh.optim = OPTIM_ADAM;
     CHECK(perf_step(m, pf, "ring", &sh, &b, err, sizeof err) == 0 &&
               near(b.sgd_s, 28.0 * (double)model_param_count(m) / (base->mem_gbps * 1e9)),

@@ -37,7 +37,8 @@ static const opt_row rows[] = {
       .help = "sharded data parallelism (perf_step.h): none (default, DDP's allreduce); optimizer,\n"
               "gradients (ZeRO-1, -2: buckets reduce-scattered, the update on the rank's shard, the\n"
               "parameters allgathered after it); full (ZeRO-3, FSDP: also each layer's parameters\n"
-              "allgathered before its forward and its backward, prefetched one layer ahead).\n"
+              "allgathered before its forward and its backward, prefetched one layer ahead, behind the\n"
+              "reductions posted before it: one stream, as FSDP's one communicator).\n"
               "Needs an algorithm with reduce-scatter and allgather (ddlbench list)" },
     { .name = "--optimizer", .type = OPT_CHOICE, .choices = optims, .off = offsetof(train_opts, optim),
       .unit = "sgd|adam|lamb", .help = "the update's bytes: sgd (default), adam (28 B a parameter), lamb (48 B)" },

@@ -32,7 +32,9 @@ typedef struct pricer {
     double gemm, mem;       /* compute seconds in GEMMs and in memory-bound kernels */
     double stretch;         /* the slowest rank's GEMMs: 1 + jitter x H(ranks) */
     int buckets;
-    double ag_free;         /* full shard: when the allgather stream is free */
+    double ag_free;         /* full shard: when the one communication stream is free (gathers, early reductions) */
+    int early;              /* full shard: reductions priced before a later-posted gather, ready[0 .. early) */
+    double early_busy;      /* their durations */
     double prev_start;      /* full shard: when the previous layer's compute started (the prefetch point) */
     double gather, wait;    /* allgathers' busy time; compute waiting for them */
     double post_ag;         /* optimizer, gradients: the allgather after the update */
@@ -76,12 +78,28 @@ static int rsag_cost(pricer *p, double bytes, double *rs, double *ag)
     return 0;
 }
 
+/* The reduction of the bucket posted i-th, on the one stream from max(its post, the stream's end): the
+ * reduce-scatter's cost plus the framework's per-call cost (as m_call, and as engine_sim.c runs it early). */
+static int reduce_early(pricer *p, int i)
+{
+    double rs, ag, s = p->ready[i] > p->ag_free ? p->ready[i] : p->ag_free;
+    if (rsag_cost(p, (double)grad_bytes(p->in) * (double)p->count[i], &rs, &ag)) return 2;
+    p->ag_free = s + rs + p->in->fw.call_s, p->early_busy += rs + p->in->fw.call_s;
+    p->early = i + 1;
+    return 0;
+}
+
 /* Full shard: layer L's parameters allgathered before its compute, issued at the previous layer's
- * compute start (prefetch one ahead) on the allgather stream; the compute waits for it. */
+ * compute start (prefetch one ahead) on the communication stream that also reduce-scatters the
+ * gradients, in posting order: the reductions posted by then go first. One stream, as FSDP's default
+ * (one process group, one NCCL communicator: its collectives serialize, whatever CUDA stream issues
+ * them; docs/SOURCES.md §18b) and as engine_sim.c and engine_thread.c run it. */
 static int gather_layer(pricer *p, const model_layer *L)
 {
     double rs, ag;
     if (p->in->shard != SHARD_FULL || !L->params || platform_ranks(p->pf) < 2) return 0;
+    for (int i = p->early; i < p->posted && p->ready[i] <= p->prev_start; i++)
+        if (reduce_early(p, i)) return 2;
     if (rsag_cost(p, 4.0 * (double)L->params, &rs, &ag)) return 2;
     double s = p->prev_start > p->ag_free ? p->prev_start : p->ag_free, e = s + ag;
     p->ag_free = e, p->gather += ag;
@@ -143,8 +161,10 @@ static int m_call(void *a, int i, const fw_group *g, double at, double call_s, d
 static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int *buckets)
 {
     pricer *p = a;
-    const fw_posts posts = { p->t0, p->clock, p->ready, p->count, platform_ranks(p->pf) > 1 ? p->posted : 0,
-                             grad_bytes(p->in) };
+    int n = platform_ranks(p->pf) > 1 ? p->posted - p->early : 0, full = p->in->shard == SHARD_FULL;
+    for (int i = p->early; i < p->posted && full; i++) /* full shard: behind the stream's gathers and reductions */
+        if (p->ready[i] < p->ag_free) p->ready[i] = p->ag_free;
+    const fw_posts posts = { p->t0, p->clock, p->ready + p->early, p->count + p->early, n, grad_bytes(p->in) };
     const fw_backend be = { m_call, NULL, p };
     fw_drained d;
     int rc = fw_drain(&p->in->fw, &posts, &be, p->groups, p->start, p->dur, &d);
@@ -152,9 +172,10 @@ static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
     if (rc) return rc;
     p->slowed = d.slowed_s, p->comm_slowed = d.comm_slowed_s;
     if (p->in->fw.contention > 0) *t_bwd += d.slowed_s, p->clock += d.slowed_s;
-    *comm_end = d.end, *busy_s = d.busy_s, *buckets = d.calls;
-    p->buckets = d.calls;
-    if (d.end > p->clock) p->clock = d.end;
+    *comm_end = full && p->ag_free > d.end ? p->ag_free : d.end;
+    *busy_s = d.busy_s + p->early_busy, *buckets = d.calls + p->early;
+    p->buckets = *buckets;
+    if (*comm_end > p->clock) p->clock = *comm_end;
     return 0;
 }
 

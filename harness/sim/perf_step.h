@@ -72,9 +72,11 @@ typedef struct step_inputs {
  * reduce-scatter = allreduce(n, γ) − allgather. The optimizer updates 1/p of the parameters;
  * optimizer and gradients then allgather the parameters after the update (in the sgd column, as the
  * trainer times it: its update is the sharded SGD and the allgathers). full (ZeRO-3,
- * FSDP) allgathers each layer's parameters before its forward and again before its backward, on a
- * stream of its own, prefetched one layer ahead (a layer's allgather is issued when the previous
- * layer's compute starts, as FSDP's forward_prefetch and BACKWARD_PRE do); compute waits for it
+ * FSDP) allgathers each layer's parameters before its forward and again before its backward,
+ * prefetched one layer ahead (a layer's allgather is issued when the previous layer's compute starts,
+ * as FSDP's forward_prefetch and BACKWARD_PRE do), on the stream that reduce-scatters the gradients, in
+ * posting order: a gather waits for the reductions posted before it (FSDP's default: one process group,
+ * one NCCL communicator, which runs one collective at a time; docs/SOURCES.md §18b); compute waits for it
  * (gather_wait_s, inside compute). Optimizer bytes per parameter: SGD as before, Adam 28 (w, g, m, v
  * read; w, m, v written), LAMB 48 (Adam's, u written, then w and u read for the norms, w and u read
  * and w written). All fp32. */
