@@ -54,6 +54,12 @@ int engine_post(engine *e, int bucket);
  * caller's compute then starts at the later of its own mark and that end. 0, or non-zero (the first
  * failure's message as engine_wait_all gives it). */
 int engine_post_gather(engine *e, int bucket, float *dst);
+/* Gradient sharding: bucket b reduced (shard_bucket_reduce) at buf, its own buffer, instead of its place
+ * in the gradient buffer (NULL: back to it); engine_wait_bucket blocks until this step's reduction of
+ * bucket b is done, so its buffer may be read and reused (under simulation it returns at once: the
+ * values are simulated and the reductions run at the drain). 0, or -1 (bad bucket) / the failure. */
+int engine_set_bucket_buf(engine *e, int b, void *buf);
+int engine_wait_bucket(engine *e, int b, char *err, size_t errlen);
 int engine_wait_gather(engine *e, int bucket, char *err, size_t errlen);
 /* Device mode (the CUDA build's gradients are written on the compute stream): from now on
  * engine_post records a fence (compute.h) for the bucket and the thread engine waits for that fence
