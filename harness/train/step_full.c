@@ -310,7 +310,7 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
         return step_full_failed(f, "im2col", L);
     *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
     if (col) x = col_buf(f);
-    if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], dY, x, f->io.grads + f->io.offset[L->tensor0], 0.0f, 0))
+    if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], dY, x, grad(f, L->tensor0), 0.0f, 0))
         return -1;
     if (!L->data_grad_needed) return 0;
     if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_DATA], weights(f, L), dY, col ? col_buf(f) : dx,
@@ -348,7 +348,7 @@ static int backward_layer(step_full *f, int l, double *other_s)
     rc = rc || (L->relu && k->relu_bwd(A(f, l), G(f, l), n));
     if (!rc && L->kind == MODEL_BN) {
         const float *p = param(f, L->tensor0), *mean = at(f, f->aux[l]);
-        float *dg = f->io.grads + f->io.offset[L->tensor0];
+        float *dg = grad(f, L->tensor0);
         rc = k->bn_bwd(A(f, L->src), G(f, l), dx, p, mean, mean + L->out_c, dg, dg + L->out_c, L->out_c, per);
     } else if (!rc && L->kind == MODEL_POOL && L->src < 0) {
         rc = 0; /* the image's gradient: none */
@@ -358,7 +358,7 @@ static int backward_layer(step_full *f, int l, double *other_s)
         rc = model_window(m, L, &g) || (L->avg ? k->avgpool_win_bwd(G(f, l), dx, &g)
                                                : k->maxpool_bwd(G(f, l), (const int32_t *)(at(f, f->aux[l])), dx, &g));
     } else if (!rc && gemm && L->ntensors > 1) {
-        rc = k->bias_bwd(G(f, l), f->io.grads + f->io.offset[L->tensor0 + 1], L->out_c, per);
+        rc = k->bias_bwd(G(f, l), grad(f, L->tensor0 + 1), L->out_c, per);
     } else if (!rc && !gemm) {
         rc = step_full_join_bwd(f, L, l);
     }

@@ -46,6 +46,8 @@ typedef struct step_full_io {
                                             non-zero fails the pass, its message the hook owner's */
     const size_t *poffset;      /* optional: tensor t's parameters at params + poffset[t] instead of offset[t]
                                    (full sharding: the gathered buckets' slots; the pass may change them) */
+    const size_t *goffset;      /* optional: tensor t's gradient at grads + goffset[t] instead of offset[t]
+                                   (gradient sharding: the buckets' slots) */
 } step_full_io;
 
 typedef struct step_full step_full;

@@ -67,6 +67,11 @@ static inline const float *param(const step_full *f, int ti)
 {
     return f->io.params + (f->io.poffset ? f->io.poffset[ti] : f->io.offset[ti]);
 }
+/* Tensor ti's gradient (io.goffset: the slot of its bucket under gradient sharding). */
+static inline float *grad(const step_full *f, int ti)
+{
+    return f->io.grads + (f->io.goffset ? f->io.goffset[ti] : f->io.offset[ti]);
+}
 static inline const char *weights(step_full *f, const model_layer *L)
 {
     return f->io.wh ? f->io.wh + f->io.offset[L->tensor0] * 2 : (const char *)param(f, L->tensor0);

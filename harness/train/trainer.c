@@ -104,7 +104,7 @@ static int make_full(trainer *t)
     }
     step_full_io io = { t->m, t->ops, t->mem, t->real, t->gather ? t->arena : t->params, t->grads,
                         t->plan.tensor_offset, t->es == 2 ? t->wh : NULL, storage, gemm_cb, t,
-                        t->priced ? NULL : gather_cb, t->gather ? t->cur_off : NULL };
+                        t->priced ? NULL : gather_cb, t->gather ? t->cur_off : NULL, NULL };
     return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
