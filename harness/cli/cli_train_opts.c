@@ -48,7 +48,9 @@ static const opt_row rows[] = {
               "the parameters allgathered after it; full (ZeRO-3 / FSDP): not after the update\n"
               "but before each use, forward and again backward, a bucket prefetched ahead\n"
               "(trainer_shard.c; host buffers, algorithms with reduce-scatter and allgather);\n"
-              "a '#' line under each row gives the bytes a rank allocated" },
+              "'#' lines under each row give the bytes a rank allocated (gradients: a shard and\n"
+              "bucket slots with gradients and full; parameters: a shard and slots with full)\n"
+              "beside the model's formula" },
     { .name = "--optimizer", .type = OPT_CHOICE, .choices = optims, .off = offsetof(train_opts, optim),
       .unit = "sgd|adam|lamb",
       .help = "the update (trainer_optim.c; host buffers): sgd (default: plain in --compute gemm,\n"

@@ -83,6 +83,12 @@ static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b,
     return gemm_beta(arg, g, a, b, c, beta, c16);
 }
 
+/* Tensor ti's gradient (gradient sharding: in its bucket's slot). */
+static float *grad_at(const trainer *t, int ti)
+{
+    return t->garena ? t->garena + t->goff[ti] : t->grads + t->plan.tensor_offset[ti];
+}
+
 /* Tensor ti's GEMM input (full sharding: where its bucket was gathered). */
 static const char *weights(const trainer *t, int ti)
 {
@@ -102,9 +108,10 @@ static int make_full(trainer *t)
                  t->cfg.device ? "device" : "host", kern_precision_name(p));
         return 1;
     }
-    step_full_io io = { t->m, t->ops, t->mem, t->real, t->gather ? t->arena : t->params, t->grads,
-                        t->plan.tensor_offset, t->es == 2 ? t->wh : NULL, storage, gemm_cb, t,
-                        t->priced ? NULL : gather_cb, t->gather ? t->cur_off : NULL, NULL };
+    step_full_io io = { t->m, t->ops, t->mem, t->real, t->gather ? t->arena : t->params,
+                        t->garena ? t->garena : t->grads, t->plan.tensor_offset, t->es == 2 ? t->wh : NULL, storage,
+                        gemm_cb, t, t->priced ? NULL : gather_cb, t->gather ? t->cur_off : NULL,
+                        t->garena ? t->goff : NULL };
     return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
@@ -150,7 +157,8 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
     }
     if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) ||
         (wb != 4 && !(t->wire = t->mem->alloc_grad(t->plan.total * wb))) ||
-        engine_create(ctx, t->wire ? t->wire : t->grads, t->wire ? cfg->grad_dtype : DDL_FLOAT32, &t->plan, &t->eng) ||
+        engine_create(ctx, t->wire ? t->wire : t->grads ? (void *)t->grads : (void *)t->garena,
+                      t->wire ? cfg->grad_dtype : DDL_FLOAT32, &t->plan, &t->eng) ||
         (cfg->device && engine_use_fences(t->eng))) {
         snprintf(err, errlen, "%s",
                  t->err[0] ? t->err
@@ -163,7 +171,8 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         goto out;
     }
     if (cfg->shard && (cfg->device || cfg->check ||
-                       engine_set_shard(t->eng, cfg->shard == SHARD_FULL ? 2 : 1, t->size))) {
+                       engine_set_shard(t->eng, cfg->shard == SHARD_FULL ? 2 : 1, t->size) ||
+                       trainer_gslots_engine(t))) {
         snprintf(err, errlen, "--shard: needs host buffers, no --check and gradient buckets (not cycles)");
         goto out;
     }
@@ -227,7 +236,7 @@ static int backward_compute(trainer *t, const model_layer *L, int l)
         return rc;
     }
     int which[2], n = sched_layer_gemms(L, 1, which); /* the weight gradient, then the data gradient */
-    float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
+    float *dw = grad_at(t, L->tensor0);
     const char *w = weights(t, L->tensor0);
     for (int j = 0; j < n; j++)
         if (which[j] == MODEL_BWD_WEIGHT ? gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)
@@ -247,7 +256,7 @@ static int write_gradient(trainer *t, int ti)
         for (size_t j = 0; j < n; j++) t->host[off + j] = check_value(t->rank, off + j, t->step);
         rc = t->mem->put(t->grads + off, t->host + off, n * 4);
     } else if (!t->full && !(ti == L->tensor0 && L->kind != MODEL_BN) && t->real) {
-        rc = t->mem->fill(t->grads + off, n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
+        rc = t->mem->fill(grad_at(t, ti), n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
     }
     if (rc) snprintf(t->err, sizeof t->err, "gradients of tensor %d: %s", ti, kern_dev_last_error());
     return rc ? 1 : 0;
@@ -268,7 +277,9 @@ static int p_forward(void *a)
 static int p_backward(void *a, int l)
 {
     trainer *t = a;
-    return trainer_gather_layer(t, l) || backward_compute(t, model_layer_at(t->m, l), l) ? 1 : 0;
+    return trainer_gather_layer(t, l) || trainer_gslots_layer(t, l) || backward_compute(t, model_layer_at(t->m, l), l)
+               ? 1
+               : 0;
 }
 static int p_gradient(void *a, int ti) { return write_gradient(a, ti); }
 
@@ -313,6 +324,7 @@ static int p_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
     }
     *comm_end = MPI_Wtime();
     if (t->wire && t->real) wire_unpack(t->cfg.grad_dtype, t->wire, t->grads, t->plan.total); /* sums to fp32 */
+    trainer_gslots_drain(t); /* gradient sharding: the blocks still in their slots into the shard */
     *t_bwd += es.slowed_s; /* the compute that contention slowed (engine_sim.c; 0 elsewhere), in the */
     if (t->gemm_s + t->nongemm_s > 0) { /* GEMMs' and the kernels' shares (as perf_step.c counts it) */
         double g = t->gemm_s, o = t->nongemm_s;

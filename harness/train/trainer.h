@@ -81,8 +81,9 @@ int trainer_buckets(const trainer *t);
 const float *trainer_params(const trainer *t, size_t *count);
 int trainer_gather_params(trainer *t);
 /* Bytes this rank allocated for the parameters (with --shard full on 2+ ranks its shard), the buckets
- * gathered at a time (full sharding's slots, trainer_gather.c; else 0), the gradients (whole under
- * every sharding: each bucket is reduce-scattered in place) and the optimizer state (SGD: the
+ * held whole at a time (full sharding's parameter slots, trainer_gather.c, and gradient sharding's
+ * gradient slots, trainer_gslots.c; else 0), the gradients (with --shard gradients or full on 2+ ranks
+ * the rank's shard of their sums; whole with --grad-dtype fp16/bf16) and the optimizer state (SGD: the
  * velocities of --compute full, none in gemm mode; Adam: m and v; LAMB: m, v and two norms of 8 bytes
  * per tensor): sharded, the state is the rank's shard. */
 void trainer_memory(const trainer *t, double *params, double *gathered, double *grads, double *state);

@@ -72,16 +72,18 @@ int trainer_alloc_buffers(trainer *t)
     t->kn = kn;
     t->mn = mn;
     const step_mem *mem = t->mem;
-    t->grads = mem->alloc_grad(t->plan.total * 4); /* MPI moves this one */
+    int gs = trainer_gslots_wanted(t); /* gradient sharding: a shard and slots (trainer_gslots.c) */
+    if (!gs || (!t->real && t->cfg.shard != SHARD_FULL)) /* simulated: the post-update gathers' stand-in */
+        t->grads = mem->alloc_grad(t->plan.total * 4); /* MPI moves this one */
     int syn = !t->cfg.full; /* synthetic activations: gemm mode */
-    if (trainer_state_layout(t) || alloc_params(t))
-        return snprintf(t->err, sizeof t->err, "out of %s memory for the parameters", mem->name), 1;
+    if (trainer_state_layout(t) || alloc_params(t) || (gs && trainer_gslots_plan(t)))
+        return snprintf(t->err, sizeof t->err, "out of %s memory for the parameters and gradients", mem->name), 1;
     int moments = t->cfg.optim != OPTIM_SGD, m1 = !syn || moments; /* gemm mode's SGD: plain, no state */
     if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
     if (m1) t->mom = mem->alloc_operand(t->state_n * 4);
     if (moments) t->mom2 = mem->alloc_operand(t->state_n * 4);
     if (t->cfg.optim == OPTIM_LAMB) t->norms = calloc(2 * (size_t)model_tensor_count(t->m), sizeof *t->norms);
-    if (!t->grads || (syn && (!t->x || !t->dx || !t->y)) || (m1 && !t->mom) || (moments && !t->mom2) ||
+    if ((!t->grads && !t->garena) || (syn && (!t->x || !t->dx || !t->y)) || (m1 && !t->mom) || (moments && !t->mom2) ||
         (t->cfg.optim == OPTIM_LAMB && !t->norms) || alloc_inputs(t)) {
         snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients%s and %s state",
                  mem->name,
@@ -93,7 +95,7 @@ int trainer_alloc_buffers(trainer *t)
     if (t->real && ((syn && mem->fill(t->x, kn, 0.01f)) ||
                     (syn && mem->fill(t->y, mn, 0.01f)) || (m1 && mem->zero(t->mom, t->state_n * 4)) ||
                     (moments && mem->zero(t->mom2, t->state_n * 4)) ||
-                    mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
+                    (t->grads && mem->zero(t->grads, t->plan.total * 4)) || mem->ready())) {
         snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
         return 1;
     }
@@ -113,7 +115,7 @@ void trainer_free(trainer *t)
     trainer_shard_free(t);
     mem->free_operand(t->params, t->plan.total * 4);
     mem->free_operand(t->pshard, t->state_n * 4 + 4);
-    mem->free_grad(t->grads);
+    if (t->grads) mem->free_grad(t->grads);
     if (t->wire) mem->free_grad(t->wire);
     mem->free_operand(t->x, t->kn * 4);
     mem->free_operand(t->dx, t->kn * 4);

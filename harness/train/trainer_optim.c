@@ -40,7 +40,7 @@ static int lamb(trainer *t, const shard_optim *o, long step)
         const trainer_range *r = &t->ranges[i];
         const float *w = trainer_wp(t, r), *m = t->mom + r->s, *v = t->mom2 + r->s;
         double w2 = 0, u2 = 0;
-        shard_lamb_moments(o, r->n, t->grads + r->g, t->mom + r->s, t->mom2 + r->s);
+        shard_lamb_moments(o, r->n, trainer_gp(t, r), t->mom + r->s, t->mom2 + r->s);
         for (size_t j = 0; j < r->n && r->counted; j++) {
             float u = shard_lamb_u(o, m[j], v[j], w[j], c1, c2);
             w2 += (double)w[j] * w[j], u2 += (double)u * u;
@@ -81,7 +81,7 @@ int trainer_optim_update(trainer *t)
     if (o.kind == OPTIM_LAMB) return lamb(t, &o, step);
     for (int i = 0; i < t->nranges; i++) {
         const trainer_range *r = &t->ranges[i];
-        if (shard_optim_apply(&o, NULL, 0, r->n, trainer_wp(t, r), t->grads + r->g, t->mom + r->s, t->mom2 + r->s,
+        if (shard_optim_apply(&o, NULL, 0, r->n, trainer_wp(t, r), trainer_gp(t, r), t->mom + r->s, t->mom2 + r->s,
                               NULL, step, MPI_COMM_NULL))
             return 1;
     }

@@ -55,6 +55,14 @@ struct trainer {
     size_t *poff[2];        /* [ntensors] where each tensor's parameters sit in the arena, per pass */
     size_t *cur_off;        /* [ntensors] the pass under way's (step_full's io.poffset; gemm mode's weights) */
     float *whole;           /* trainer_gather_params: every parameter, for tests (made on its first call) */
+    float *gshard;          /* gradient sharding (trainer_gslots.c): the rank's summed gradients, state_n */
+    float *garena;          /* backward's gradients, ngslots slots (MPI moves it); NULL: grads is whole */
+    size_t *gslot_at;       /* [ngslots + 1] where each slot starts in garena */
+    int ngslots;
+    int *gslot_of, *gprev;  /* [nbuckets] each bucket's slot; the bucket there before it (-1: none) */
+    int *gfirst;            /* [nbuckets] the backward step (layer n − 1 − j at step j) first writing it */
+    int *gcopied;           /* [nbuckets] its block and remainder copied to gshard this step */
+    size_t *goff;           /* [ntensors] where each tensor's gradient sits in garena */
     int gpass, gpost, gwait, gfail; /* the pass under way: gathers posted and waited for so far */
     size_t kn, mn;          /* their sizes in elements (K×N, M×N) */
     float *host;            /* host view of the gradients for --check: grads itself on the host */
@@ -80,6 +88,21 @@ int trainer_alloc_buffers(trainer *t);
  * 0, or 1 with t->err. */
 int trainer_state_layout(trainer *t);
 int trainer_update(trainer *t);
+/* trainer_gslots.c: gradient sharding's shard and slots: wanted (--shard gradients|full on 2+ ranks, fp32
+ * on the wire), planned and allocated (after the state layout), the engine told each bucket's slot,
+ * layer l's backward about to write (the slots it reuses waited for and copied out), the drain's copies.
+ * 0, or 1 (with t->err from trainer_gslots_layer). */
+int trainer_gslots_wanted(const trainer *t);
+int trainer_gslots_plan(trainer *t);
+int trainer_gslots_engine(trainer *t);
+int trainer_gslots_layer(trainer *t, int l);
+void trainer_gslots_drain(trainer *t);
+void trainer_gslots_free(trainer *t);
+/* Range r's summed gradients: in the rank's gradient shard, or the flat gradients. */
+static inline float *trainer_gp(const trainer *t, const trainer_range *r)
+{
+    return t->gshard ? t->gshard + r->s : t->grads + r->g;
+}
 /* Range r's parameters: in the rank's shard (full sharding) or the flat parameters. */
 static inline float *trainer_wp(const trainer *t, const trainer_range *r)
 {

@@ -106,8 +106,8 @@ static int sgd_range(trainer *t, const trainer_range *r)
 {
     float *w = trainer_wp(t, r);
     if (!r->n) return 0;
-    return t->full ? t->ops->sgd_momentum(w, t->mom + r->s, t->grads + r->g, t->cfg.lr, 0.9f, 1e-4f, r->n)
-                   : t->mem->sgd(w, t->grads + r->g, t->cfg.lr, r->n);
+    return t->full ? t->ops->sgd_momentum(w, t->mom + r->s, trainer_gp(t, r), t->cfg.lr, 0.9f, 1e-4f, r->n)
+                   : t->mem->sgd(w, trainer_gp(t, r), t->cfg.lr, r->n);
 }
 
 /* Every bucket's blocks allgathered in place at base (its layout: the flat parameters'); with a parameter
@@ -155,8 +155,9 @@ float *trainer_gather_buf(trainer *t) { return t->real ? t->params : t->grads; }
 
 void trainer_memory(const trainer *t, double *params, double *gathered, double *grads, double *state)
 {
-    *params = (double)(t->pshard ? t->state_n : t->plan.total) * 4, *grads = (double)t->plan.total * 4;
-    *gathered = (double)t->slot_n * 4;
+    *params = (double)(t->pshard ? t->state_n : t->plan.total) * 4;
+    *grads = (double)(t->gshard ? t->state_n : t->plan.total) * 4;
+    *gathered = ((double)t->slot_n + (t->garena ? (double)t->gslot_at[t->ngslots] : 0)) * 4;
     *state = ((t->mom ? 4.0 : 0) + (t->mom2 ? 4.0 : 0)) * (double)t->state_n +
              (t->norms ? 16.0 * model_tensor_count(t->m) : 0);
 }
@@ -167,4 +168,5 @@ void trainer_shard_free(trainer *t)
     free(t->ranges);
     free(t->whole);
     trainer_gather_free(t);
+    if (t->mem) trainer_gslots_free(t);
 }
