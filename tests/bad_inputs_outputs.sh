@@ -61,6 +61,8 @@ rows <<EOF
 -- ddlbench study --catalogue $tmp/cat-graphsat --out $tmp/cat-out ## e.study:11: cuda_graphs_at_scale: expected on or off
 -- ddlbench study --catalogue $tmp/cat-oshard --out $tmp/cat-out ## e.study:11: optimizer_shard: expected a whole number
 -- ddlbench study --catalogue $tmp/cat-oshard2 --out $tmp/cat-out ## e.study:12: optimizer_shard: shard = optimizer is given too
+-- ddlbench study --catalogue $tmp/cat-gk --out $tmp/cat-out ## e.study:11: graph_kernel_us: expected one or two
+-- ddlbench study --catalogue $tmp/cat-gksrc --out $tmp/cat-out ## e.study: graph_kernel_us and graph_kernel_source
 -- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9
 -- ddlbench study --catalogue $tmp/nosuch ## --catalogue
 -- ddlbench study --catalogue $tmp/adir ## no .study files

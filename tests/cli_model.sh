@@ -67,6 +67,14 @@ bn=$("$exe" model --model resnet50 --batch 2 --image-size 64 | awk '$2 == "bn1" 
 [ "$bn" = "2.62 4.19" ] && ok || bad "bn1 fwd_MB bwd_MB '$bn', want '2.62 4.19' (20 and 32 bytes x 64x2x32x32)"
 p100=$("$exe" model --model resnet50 --batch 32 --profile p100 | awk '$2 == "predicted_images_per_s" { print $3 }')
 [ "$p100" = "160.0" ] && ok || bad "p100 profile: predicted $p100 images/s at batch 32, want 160.0 (its calibration)"
+# a compute-model profile: each pass's time and kernel count; the kernels' fixed cost is the count x the profile's
+# graph_kernel_us (4.0, with graphs); twice the batch, the same kernels
+fw=$("$exe" model --model resnet50 --batch 1 --profile a100-amp | awk '$2 == "predicted_fwd_ms" { print $4, $9, $11 }')
+fw2=$("$exe" model --model resnet50 --batch 2 --profile a100-amp | awk '$2 == "predicted_fwd_ms" { print $4, $9 }')
+gk=$(awk '$1 == "graph_kernel_us" { print $3 }' "$(dirname "$0")/../harness/sim/profiles/a100-amp.profile")
+echo "$fw $fw2 $gk" | awk '{ gsub(/[(;]/, ""); exit !($1 > 50 && $2 > $1 && $1 == $4 && $2 == $5 && $6 > 0 &&
+    ($3 - ($1 + $2) * $6 / 1000) ^ 2 < 1e-6) }' && ok ||
+    bad "predicted_fwd_ms: kernels and their cost '$fw' / '$fw2' ($gk us)"
 expect_status 2 model resnet50
 "$exe" model --model nosuch 2>&1 >/dev/null | grep -q 'resnet50, resnet101, resnet101-22k' && ok ||
     bad "unknown model: the error does not list the valid names"

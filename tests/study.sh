@@ -30,7 +30,23 @@ grep -q "^# time to train (90 epochs x 1281167 images of ImageNet-1K.*published:
     grep -q "^# time to train (90 epochs x 7500000 images of ImageNet-22K.*published: about 7 h" "$tmp/out" && ok ||
     bad "ResNet-50 and ResNet-101-22K time-to-train lines: $(grep -c '^# time to train' "$tmp/out")"
 [ "$(grep -c '^Projected time to train' "$tmp/s/report.md")" = "$nttt" ] && ok || bad "report.md: a time-to-train line per time-to-train run"
+# strong-scaling entries: a points-lost line each (report.md and stdout), compute + communication at the band's
+# ends = 100 - the band's ends (to the lines' rounding)
+nstrong=$(grep -l '^global_batch' "$root"/harness/sim/studies/*.study | wc -l)
+[ "$nstrong" -gt 0 ] && [ "$(grep -c '^Points lost (of 100)' "$tmp/s/report.md")" = "$nstrong" ] &&
+    [ "$(grep -c '^# Points lost (of 100)' "$tmp/out")" = "$nstrong" ] && ok ||
+    bad "a points-lost line per strong-scaling entry ($nstrong): $(grep -c '^Points lost' "$tmp/s/report.md")"
+awk '/^# band/ { split($3, b, "-"); sub(/%,/, "", b[2]); lo = b[1]; hi = b[2] }
+    /^# Points lost/ { t = $0; sub(/.*low end /, "", t); split(t, p, " "); sub(/,/, "", p[3])
+        l = 100 - p[1] - p[3]; h = 100 - p[8] - p[10]; n++
+        if (l - lo > 0.2 || lo - l > 0.2 || h - hi > 0.2 || hi - h > 0.2) bad = 1 }
+    END { exit bad || n == 0 }' "$tmp/out" && ok || bad "points lost at the band's ends add up to 100 - the ends"
 csv=$tmp/s/study.csv
+# per corner: the points lost to compute and to exposed communication and the efficiency add up to 100
+awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { d = $c["eff_pct"] + $c["compute_lost_pts"] + $c["comm_lost_pts"] - 100; if (d > 0.02 || d < -0.02) bad = 1
+      if ($c["comm_lost_pts"] < -0.01) bad = 1; n++ }
+    END { exit bad || n < 10 }' "$csv" && ok || bad "study.csv: eff_pct + compute_lost_pts + comm_lost_pts = 100"
 # per corner: time_to_train_h = 90 x images x step / (GPUs x batch) / 3600
 awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
     $c["published_h"] > 0 { img = $c["model"] == "resnet50" ? 1281167 : 7500000

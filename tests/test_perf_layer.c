@@ -113,6 +113,33 @@ int main(void)
               "the forward batch norm apart: %g s an image at 50, %g at 400", a50 - n50, a400 - n400);
     }
 
+    /* perf_layer_pass: forward + backward + SGD is the step; its kernel count, unfused, is every GEMM layer's
+     * kernel plus one per kind of memory-bound work the layer does in the pass (counted here from the model) */
+    {
+        profile q = { .gemm_gflops_fp32 = 1000, .mem_gbps = 500, .kernel_us = 4 };
+        layer_price un;
+        model *r = NULL;
+        int kf = -1, kb = -1, want_f = 0;
+        perf_layer_make(1000, 500, 1, &q, 1, &un);
+        CHECK(model_create("resnet50", 2, 224, &r, err, sizeof err) == MODEL_OK, "resnet50: %s", err);
+        for (int l = 0; r && l < model_layer_count(r); l++) {
+            double k[MODEL_MEM_KINDS] = { 0 };
+            const model_layer *L = model_layer_at(r, l);
+            model_mem_bytes_kinds(r, l, MODEL_FWD, k);
+            want_f += L->gemm_reps > 0 && L->gemm[MODEL_FWD].m > 0;
+            for (int j = 0; j < MODEL_MEM_KINDS; j++) want_f += k[j] > 0;
+        }
+        double tf = r ? perf_layer_pass(r, &un, 0, &kf) : 0, tb = r ? perf_layer_pass(r, &un, 1, &kb) : 0;
+        double st = r ? perf_layer_step(r, &un, 2000) : 0, sg = r ? perf_layer_sgd(r, &un, 2000) : 0;
+        CHECK(r && fabs(tf + tb + sg - st) <= 1e-12 * st, "forward + backward + SGD = the step: %g + %g + %g vs %g",
+              tf, tb, sg, st);
+        CHECK(kf == want_f && want_f > 100 && kb > kf, "unfused forward kernels %d (want %d), backward %d", kf, want_f,
+              kb);
+        un.scale = 2;
+        CHECK(r && fabs(perf_layer_pass(r, &un, 0, NULL) - 2 * tf) <= 1e-12 * tf, "the pass x scale");
+        model_free(r);
+    }
+
     /* study.c's kscale: rates x k and kernel costs / k make every layer's time 1/k of itself */
     {
         profile q = p;

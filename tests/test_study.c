@@ -161,6 +161,35 @@ int main(void)
                   ca[0].full.compute_s > c[0].full.compute_s && fabs(ca[0].base.step_s - c[0].base.step_s) < 1e-15,
               "cuda_graphs_at_scale off: the scaled run dearer (%g vs %g s), the baseline the same (%s)",
               ca[0].full.compute_s, c[0].full.compute_s, err);
+        /* graph_kernel_us a|b: a corner each, both runs' compute dearer with the dearer kernels; each corner
+         * pinned on its own (below); ignored without the compute model */
+        snprintf(text, sizeof text, "%sgraph_kernel_us = 1|8\ngraph_kernel_source = a test\n", strong);
+        CHECK(study_file_parse(text, strlen(text), "tk", &fig, err, sizeof err) == 0 &&
+                  study_variants(&amp, &fig) == 2 && study_variants(&pr, &fig) == 1 &&
+                  study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 2 && ca[0].gk_us == 1 &&
+                  ca[1].gk_us == 8 && ca[1].full.compute_s > ca[0].full.compute_s &&
+                  ca[1].base.compute_s > ca[0].base.compute_s && ca[1].eff != ca[0].eff &&
+                  !strcmp(study_corner_name(&ca[1], nm, sizeof nm), "minsky2017-1port/8us-kernels"),
+              "graph_kernel_us 1|8: %g%% then %g%% (%s; %s)", ca[0].eff, ca[1].eff, nm, err);
+        snprintf(text, sizeof text, "%sgraph_kernel_us = 1|8\ngraph_kernel_source = a test\n"
+                 "single_gpu_img_s = 5000\nsingle_gpu_batch = 64\nsingle_gpu_source = a test\n", strong);
+        step_prediction one[2];
+        model *m64b = NULL;
+        CHECK(study_file_parse(text, strlen(text), "tk2", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 2 &&
+                  model_create("resnet50", 64, 224, &m64b, err, sizeof err) == MODEL_OK,
+              "pinned with graph_kernel_us 1|8: %s", err);
+        for (int i = 0; m64b && i < 2; i++) { /* each corner's own pin: one GPU at batch 64 takes 64 / 5000 s */
+            profile q = amp;
+            double k = 0;
+            q.graph_kernel_us = ca[i].gk_us;
+            CHECK(study_compute_scale(&s, &q, &fig, &k, err, sizeof err) == 0, "scale: %s", err);
+            q.gemm_gflops_fp16 *= k, q.mem_gbps *= k, q.sgd_gbps *= k, q.graph_kernel_us /= k, q.kernel_us /= k;
+            CHECK(study_step_on(&s, &q, m64b, &fig, "minsky2017-1port", 1, 0, EFFECTS_ALL, &one[i], err, sizeof err) ==
+                      0 && fabs(one[i].step_s - 64.0 / 5000) < 1e-9, "corner %d pinned: %g s at batch 64", i,
+                  one[i].step_s);
+        }
+        model_free(m64b);
         snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
                   study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&

@@ -108,6 +108,11 @@ int main(void)
         { GOOD "step_fixed_us = -1\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b) numbers" },
         { GOOD "step_fixed_us = 5|5\nstep_fixed_source = s\n", ":11: step_fixed_us: expected one or two (a|b)" },
         { GOOD "cuda_graphs_at_scale = yes\n", ":11: cuda_graphs_at_scale: expected on or off, got \"yes\"" },
+        { GOOD "graph_kernel_us = 4\n", "graph_kernel_us and graph_kernel_source: expected both or neither" },
+        { GOOD "graph_kernel_us = x\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two (a|b)" },
+        { GOOD "graph_kernel_us = 3|3\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
+        { GOOD "graph_kernel_us = 1|2|3\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
+        { GOOD "graph_kernel_us = 2e6\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
         { GOOD "optimizer_shard = 0\n", ":11: optimizer_shard: expected a whole number 1..65536, got \"0\"" },
         { GOOD "optimizer_shard = 8|16\n", ":11: optimizer_shard: expected a whole number" },
         { GOOD "shard = optimizer\noptimizer_shard = 8\n", ":12: optimizer_shard: shard = optimizer is given too; "
@@ -122,6 +127,9 @@ int main(void)
               e.nfixed == 2 && e.fixed_us[0] == 160 && e.fixed_us[1] == 260 && !strcmp(e.fixed_source, "a sum") &&
               e.nalgos == 1 && !strcmp(e.algos[0], "ddl") && !strcmp(e.algo, "ddl"),
           "step_fixed_us 160|260 with its source; one algorithm (%s)", err);
+    CHECK(parse(GOOD "graph_kernel_us = 3.1|4.4\ngraph_kernel_source = a table\n", &e, err, sizeof err) == 0 &&
+              e.ngk == 2 && e.gk_us[0] == 3.1 && e.gk_us[1] == 4.4 && !strcmp(e.gk_source, "a table") &&
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.ngk, "graph_kernel_us 3.1|4.4; none by default (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = on\ncuda_graphs_at_scale = off\noptimizer_shard = 8\n", &e, err, sizeof err) == 0 &&

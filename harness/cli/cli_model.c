@@ -71,7 +71,8 @@ static void usage(FILE *f)
                "  residual add at a block's end, pooling, im2col/col2im, FC bias; 1 MB = 1e6 B).\n"
                "  GEMM backend of --time: %s. --profile: the step's GEMM time at the profile's\n"
                "  gemm_gflops_fp32 and memory-bound time at its mem_gbps, and their shares (a profile with the\n"
-               "  compute-model keys, h100-amp: each layer's roofline, as model train prices it).\n",
+               "  compute-model keys, h100-amp: each layer's roofline, as model train prices it, and each pass's\n"
+               "  time and kernel count, predicted_fwd_ms).\n",
                kern_gemm_backend());
     opts_usage(f, sets, (int)(sizeof sets / sizeof sets[0]));
 }
@@ -225,6 +226,10 @@ static int layer_table(const model_opts *o)
                    "(model train's)\n",
                    profile_precision_name(pr->precision), profile_fused_name(pr),
                    profile_kernel_s(pr) * 1e6, pr->sms);
+            int kf, kb;
+            double tf = perf_layer_pass(m, &lp, 0, &kf) * 1e3, tb = perf_layer_pass(m, &lp, 1, &kb) * 1e3;
+            printf("# predicted_fwd_ms          %.3f  (%d kernels; backward %.3f ms, %d kernels; %.3f ms of the step's "
+                   "%d kernels' fixed cost)\n", tf, kf, tb, kb, (kf + kb) * profile_kernel_s(pr) * 1e3, kf + kb);
         }
         printf("# profile                   %s: gemm_gflops_fp32 %.6g, mem_gbps %.6g, sgd_gbps %.6g\n", o->profile,
                pr->gemm_gflops_fp32, pr->mem_gbps, profile_sgd_gbps(pr));

@@ -56,10 +56,12 @@ static void usage(void)
            "  per figure every combination of its entry's unknowns (overlap off = one allreduce after backward /\n"
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
            "  ports per Minsky node; with a compute-model profile, batch norm kernels that read their tensors\n"
-           "  twice or hold them on chip, bn_held 0|1), the band of efficiencies and where the figure falls, where\n"
-           "  the profile is the GPU the figure was published on (else \"not compared\"). --profile default: each\n"
-           "  figure's own GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform, that\n"
-           "  machine's.\n");
+           "  twice or hold them on chip, bn_held 0|1, and each kernel's cost under CUDA graphs, graph_kernel_us\n"
+           "  a|b; algo a|b, step_fixed_us a|b), the band of efficiencies and where the figure falls, where\n"
+           "  the profile is the GPU the figure was published on (else \"not compared\"). For strong-scaling figures\n"
+           "  the points each corner loses: compute at the small batch, exposed communication. --profile default:\n"
+           "  each figure's own GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform,\n"
+           "  that machine's.\n");
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
@@ -175,6 +177,7 @@ int cli_study_main(int argc, char **argv)
                    study_corner_name(&c[k][i], cn, sizeof cn), c[k][i].overlap ? "on" : "off", cp, c[k][i].batch,
                    figs[k].base_batch, ep);
         }
+        if (figs[k].global_batch) printf("# %s\n", study_lost_line(&figs[k], c[k], n[k], ttt, sizeof ttt));
         if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */
             study_ttt_line(&o, &figs[k], c[k], n[k], ttt, sizeof ttt);
             printf("# %s\n", ttt);

@@ -95,9 +95,28 @@ const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len
         snprintf(buf, len, "compute: the profile's rates x%.2f, to the published single GPU's backward pass of %g ms "
                  "at batch %d (%s)", o->compute_scale[k], fg->single_backward_ms, fg->single_batch, fg->single_source);
     size_t at = strlen(buf);
-    if (fg->single_batch && (fg->nheld || fg->nfixed || fg->graphs_set) && at < len) /* study.c's variant() */
+    if (fg->single_batch && (fg->nheld || fg->nfixed || fg->graphs_set || fg->ngk) && at < len) /* study.c's variant */
         snprintf(buf + at, len - at, "; the scale for the profile as it is, each corner with another bn_held, "
-                 "cuda_graphs or step_fixed_us pinned again");
+                 "cuda_graphs, step_fixed_us or graph_kernel_us pinned again");
+    return buf;
+}
+
+/* "Points lost (of 100), over the corners: 21.3-25.0 compute at 50 a GPU (vs 400), 2.9-7.6 exposed
+ * communication; at the band's low end 25.0 + 7.6, at its high end 21.3 + 2.9" (study_points_lost). */
+const char *study_lost_line(const figure *fig, const corner *c, int n, char *buf, size_t len)
+{
+    double cp[2] = { 1e9, -1e9 }, ep[2] = { 1e9, -1e9 }, a, b, lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
+    int l = 0, h = 0;
+    for (int i = 0; i < n; i++) {
+        study_points_lost(fig, &c[i], &a, &b);
+        cp[0] = a < cp[0] ? a : cp[0], cp[1] = a > cp[1] ? a : cp[1];
+        ep[0] = b < ep[0] ? b : ep[0], ep[1] = b > ep[1] ? b : ep[1];
+        l = c[i].eff < c[l].eff ? i : l, h = c[i].eff > c[h].eff ? i : h;
+    }
+    if (n > 0) study_points_lost(fig, &c[l], &lo[0], &lo[1]), study_points_lost(fig, &c[h], &hi[0], &hi[1]);
+    snprintf(buf, len, "Points lost (of 100), over the corners: %.1f-%.1f compute and per-step work at %d a GPU (vs "
+             "%d), %.1f-%.1f exposed communication; at the band's low end %.1f + %.1f, at its high end %.1f + %.1f",
+             cp[0], cp[1], n > 0 ? c[0].batch : 0, fig->base_batch, ep[0], ep[1], lo[0], lo[1], hi[0], hi[1]);
     return buf;
 }
 
@@ -153,7 +172,8 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         fprintf(f,
                 "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
                 "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
-                "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts\n",
+                "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts,corner,"
+                "compute_lost_pts,comm_lost_pts\n",
                 study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb);
     else
         fprintf(
@@ -179,6 +199,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));
             study_print_corners(f, 1, o, fg, c[k], n[k]);
             fprintf(f, "\n**%s.**\n\n", study_verdict_of(o, k, lo, hi, v, sizeof v));
+            if (fg->global_batch) fprintf(f, "%s.\n\n", study_lost_line(fg, c[k], n[k], t, sizeof t));
             if (fg->published_hours > 0) {
                 study_ttt_line(o, fg, c[k], n[k], t, sizeof t);
                 fprintf(f, "Projected %s.\n\n", t);
@@ -194,12 +215,17 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
             double hours = workload_hours(workload_of(fg->model),
                                           (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s);
             if (hours >= 0) snprintf(h, sizeof h, "%.3f", hours);
+            char cn[96], cq[200];
+            double lc, le;
             csv_format_cell(c[k][i].platform, cp, sizeof cp);
-            fprintf(f, "%s,%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%s,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f\n", cl,
-                    cm, c[k][i].batch, ca, cp, c[k][i].overlap ? "on" : "off", c[k][i].full.allreduces, fg->baseline,
-                    c[k][i].base.step_s * 1e3, c[k][i].full.step_s * 1e3, c[k][i].full.exposed_s * 1e3, c[k][i].eff,
-                    c[k][i].eff1, fg->published, h, fg->published_hours, study_scale(&o->run, fg), ce,
-                    o->compute_scale[k], c[k][i].share[0], c[k][i].share[1], c[k][i].share[2]);
+            csv_format_cell(study_corner_name(&c[k][i], cn, sizeof cn), cq, sizeof cq);
+            study_points_lost(fg, &c[k][i], &lc, &le);
+            const corner *q = &c[k][i];
+            fprintf(f, "%s,%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%s,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f,"
+                    "%s,%.2f,%.2f\n", cl, cm, q->batch, ca, cp, q->overlap ? "on" : "off", q->full.allreduces,
+                    fg->baseline, q->base.step_s * 1e3, q->full.step_s * 1e3, q->full.exposed_s * 1e3, q->eff, q->eff1,
+                    fg->published, h, fg->published_hours, study_scale(&o->run, fg), ce, o->compute_scale[k],
+                    q->share[0], q->share[1], q->share[2], cq, lc, le);
         }
     }
 }

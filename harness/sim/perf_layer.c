@@ -69,6 +69,24 @@ void perf_layer(const model *m, int l, int backward, const layer_price *lp, doub
     *mem_s = lp->scale == 1 ? b : b * lp->scale;
 }
 
+/* The pass's seconds at kernel cost kernel_s, scale 1. */
+static double pass_at(const model *m, const layer_price *lp, int backward, double kernel_s)
+{
+    layer_price one = *lp;
+    double t = 0, g, b;
+    one.k.kernel_s = kernel_s, one.scale = 1;
+    for (int l = 0; l < model_layer_count(m); l++) perf_layer(m, l, backward, &one, &g, &b), t += g + b;
+    return t;
+}
+
+double perf_layer_pass(const model *m, const layer_price *lp, int backward, int *kernels)
+{
+    double t = pass_at(m, lp, backward, lp->k.kernel_s);
+    /* the price is linear in the kernel cost: a second of it more per kernel adds the count in seconds */
+    if (kernels) *kernels = (int)(pass_at(m, lp, backward, 1) - pass_at(m, lp, backward, 0) + 0.5);
+    return lp->scale == 1 ? t : t * lp->scale;
+}
+
 double perf_layer_sgd(const model *m, const layer_price *lp, double sgd_gbps)
 {
     double bytes = lp->full ? model_sgd_bytes(m) : 12.0 * (double)model_param_count(m);

@@ -38,6 +38,9 @@ void perf_layer_make(double gemm_gflops, double mem_gbps, int full, const profil
 int perf_layer_shaped(const profile *shape);
 /* Seconds of layer l's pass (backward 0: forward, 1: backward): in its GEMMs, in its other kernels. */
 void perf_layer(const model *m, int l, int backward, const layer_price *lp, double *gemm_s, double *mem_s);
+/* Seconds of m's whole forward (backward 0) or backward (1) pass, every layer's GEMMs and other kernels, x
+ * scale; *kernels (when not NULL): how many kernels the pass launches, each paying lp's kernel cost. */
+double perf_layer_pass(const model *m, const layer_price *lp, int backward, int *kernels);
 /* SGD's seconds over every parameter at sgd_gbps (1e9 B/s): with momentum (full) or plain (12 bytes a
  * parameter), x scale. */
 double perf_layer_sgd(const model *m, const layer_price *lp, double sgd_gbps);

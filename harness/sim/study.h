@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-/* platforms x bn_held x algos x fixed costs x overlaps x batches */
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2 * 2 * 2 * 2)
+/* platforms x bn_held x algos x fixed costs x kernel costs x overlaps x batches */
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2 * 2 * 2 * 2 * 2)
 
 /* The non-ideal effects an entry may turn on (harness/train/framework.h, perf_step.h), as bits. */
 enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
@@ -35,7 +35,8 @@ typedef struct corner {
     int held;                /* the corner's bn_held (profile.h), -1: the profile's (the entry gives none) */
     const char *algo;        /* its allreduce (one of the entry's algo alternatives) */
     double fixed_us;         /* its fixed cost a step, us (the entry's step_fixed_us; 0: none) */
-    int vary_algo, vary_fixed; /* the entry gives two of either: the corner's name says which */
+    double gk_us;            /* its kernels' cost under a graph, us (the entry's graph_kernel_us; -1: the profile's) */
+    int vary_algo, vary_fixed, vary_gk; /* the entry gives two of one: the corner's name says which */
     step_prediction base, full;
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */
@@ -57,8 +58,8 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
  * STUDY_SCALE_MIN..1/STUDY_SCALE_MIN (a figure in other units: it would give inf or 0 steps). */
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen);
-/* The corners per platform, overlap and batch of fig on profile base: its bn_held (with the compute model),
- * algo and step_fixed_us alternatives combined. */
+/* The corners per platform, overlap and batch of fig on profile base: its bn_held and graph_kernel_us (with the
+ * compute model), algo and step_fixed_us alternatives combined. */
 int study_variants(const profile *base, const figure *fig);
 /* Every corner of fig (each batch x platform x variant x overlap) into c[0..MAX_CORNERS), the profile's compute
  * rates times kscale, with each effect's share. The number of corners, or -1 with err ("entry: why"). */
@@ -68,7 +69,8 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
  * communication costs (the efficiency with both steps' exposed time removed, minus the corner's), *compute
  * the rest: the step's compute and update at the smaller per-GPU batch against the baseline's. */
 void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm);
-/* Corner c's platform, with what varies between the entry's corners: "dgxh100-mlperf/bn-held/nccl-ring/+260us". */
+/* Corner c's platform, with what varies between the entry's corners:
+ * "dgxh100-mlperf/bn-held/nccl-ring/+260us/4.4us-kernels". */
 const char *study_corner_name(const corner *c, char *buf, size_t len);
 /* The band of corners c[0..n): the lowest and highest efficiency. */
 void study_band(const corner *c, int n, double *lo, double *hi);

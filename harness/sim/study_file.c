@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 
 enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_HELD, T_ALGOS,
-       T_FIXED, T_GRAPHS };
+       T_FIXED, T_GRAPHS, T_GKERNEL };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -67,11 +67,13 @@ static const key keys[] = {
     { "cuda_graphs", T_GRAPHS, 0, offsetof(study_entry, graphs), 0, 0 },
     { "cuda_graphs_at_scale", T_GRAPHS, 0, offsetof(study_entry, graphs_at), 0, 0 },
     { "optimizer_shard", T_INT, 0, offsetof(study_entry, optim_shard), 0, PLATFORM_MAX_HOSTS },
+    { "graph_kernel_us", T_GKERNEL, 0, 0, 0, 1e6 },
+    { "graph_kernel_source", T_TEXT, 0, F(gk_source), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
-enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD }; /* keys[]' rows */
+enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE }; /* keys[]' rows */
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -162,6 +164,16 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
             return snprintf(why, wl, "expected one or two (a|b) numbers of microseconds in [0, %g], got \"%.40s\"",
                             k->max, v), 2;
         e->nfixed = n;
+        return 0;
+    case T_GKERNEL: /* graph_kernel_us: 1 or 2 numbers in [0, max], a|b */
+        n = alternatives(v, alts, 2);
+        for (int i = 0; i < n; i++)
+            if (number(alts[i], &d) || d < 0 || d > k->max) n = -1;
+            else e->gk_us[i] = d;
+        if (n < 0 || (n == 2 && e->gk_us[0] == e->gk_us[1]))
+            return snprintf(why, wl, "expected one or two (a|b) numbers of microseconds in [0, %g], got \"%.40s\"",
+                            k->max, v), 2;
+        e->ngk = n;
         return 0;
     case T_GRAPHS: { /* cuda_graphs(_at_scale): on or off, then its set flag (the field after it) */
         int *g = (int *)((char *)e + k->off);
@@ -281,6 +293,9 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
                         "single_gpu_source: expected all three or none", name), 2;
     if (seen[K_FIXED] != seen[K_FSOURCE])
         return snprintf(err, errlen, "%s: step_fixed_us and step_fixed_source: expected both or neither", name), 2;
+    if (seen[K_GK] != seen[K_GKSOURCE])
+        return snprintf(err, errlen, "%s: graph_kernel_us and graph_kernel_source: expected both or neither", name),
+               2;
     if (seen[K_OSHARD] && e->shard != SHARD_NONE)
         return snprintf(err, errlen, "%s:%d: optimizer_shard: shard = %s is given too; expected shard = none (the "
                         "gradients allreduced, the update alone sharded)", name, at[K_OSHARD],

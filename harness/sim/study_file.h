@@ -39,6 +39,11 @@
  *                                             node under full_ar), 1..PLATFORM_MAX_HOSTS; step_fixed_us
  *                                             is then the group's allgather, paid by runs of more than
  *                                             k GPUs only (one group's is the allreduce's) (optional)
+ *   graph_kernel_us = 3.1|4.4                 each kernel's fixed cost under a CUDA graph, us in [0, 1e6],
+ *                                             for every run of the entry in place of the profile's
+ *                                             graph_kernel_us; a|b: a measured range, a corner each, each
+ *                                             pinned on its own (compute-model profiles only) (optional)
+ *   graph_kernel_source = ... (§16)           where it is from (required with graph_kernel_us)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -116,6 +121,9 @@ typedef struct study_entry {
     int graphs, graphs_set;                /* cuda_graphs: the profile's graphs for the entry's runs, if set */
     int graphs_at, graphs_at_set;          /* cuda_graphs_at_scale: the scaled run's alone, if set */
     int optim_shard;                       /* optimizer_shard: the update over 1/k of the parameters (0: shard's) */
+    double gk_us[2];                       /* graph_kernel_us: the profile's, alternatives (ngk 0: the profile's) */
+    int ngk;
+    char gk_source[200];                   /* where it is from */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

@@ -67,6 +67,10 @@ mkdir -p "$tmp/cat-graphsat" "$tmp/cat-oshard" "$tmp/cat-oshard2"
 printf "$se" resnet50 256 "cuda_graphs_at_scale = 1" >"$tmp/cat-graphsat/e.study"
 printf "$se" resnet50 256 "optimizer_shard = 0" >"$tmp/cat-oshard/e.study"
 printf "$se" resnet50 256 "$(printf 'shard = optimizer\noptimizer_shard = 8')" >"$tmp/cat-oshard2/e.study"
+# the kernels' measured cost under CUDA graphs (issue 47): a range with equal ends, a value without its source
+mkdir -p "$tmp/cat-gk" "$tmp/cat-gksrc"
+printf "$se" resnet50 256 "$(printf 'graph_kernel_us = 4|4\ngraph_kernel_source = s')" >"$tmp/cat-gk/e.study"
+printf "$se" resnet50 256 "graph_kernel_us = 4" >"$tmp/cat-gksrc/e.study"
 printf 'gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.1\nmem_gbps = 900\nbn_held = 0.5\n' \
     >"$tmp/held.profile"
 

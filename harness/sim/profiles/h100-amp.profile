@@ -24,11 +24,16 @@ precision = fp16
 fused = 3
 graphs = 1
 # kernel_us, graph_kernel_us: each kernel's fixed cost (launch, dispatch, the ramp before its tiles run),
-# an estimate, not a measurement: about 4 us a kernel launched one by one from the host, as NVIDIA's
-# "Getting Started with CUDA Graphs" (developer.nvidia.com/blog/cuda-graphs/) finds for short kernels
-# back to back, and about 1.5 us from a graph, which removes the host's launch but not the GPU's dispatch.
-kernel_us = 4
-graph_kernel_us = 1.5
+# measured through NVIDIA's DeepLearningExamples MXNet ResNet-50 v1.5 inference tables on one A100 80 GB
+# (MxNet/Classification/RN50v1.5/README.md; the network MLPerf's multi-node runs use: fused batch norm +
+# ReLU, NHWC; docs/SOURCES.md §16): the median batch-1 latency less this model's own work at batch 1
+# (0.176 ms, `ddlbench model --batch 1` with fused = 2 and no kernel cost), over the pass's 126 kernels.
+# With CUDA graphs (runner's MXNET_ENABLE_CUDA_GRAPHS=1, mxnet-22.10 container): 0.68 ms, 4.0 us a kernel
+# (3.1-4.4 over batches 1, 2, 4, mean or median); without (the same table in the 20.12 container, before
+# the runner set graphs): 2.10 ms, 15.3 us (13.3-15.8). The H100 is assumed to pay what the A100 pays (no
+# such table for it): the cost is the host's and the front end's, not the SMs'.
+kernel_us = 15.3
+graph_kernel_us = 4.0
 # sms: 132 streaming multiprocessors (H100 SXM5, NVIDIA H100 Tensor Core GPU Architecture whitepaper).
 sms = 132
 # gemm_tile: 128 x 128 output tiles, the common cuDNN/CUTLASS Hopper GEMM tile (an assumption: the
