@@ -44,7 +44,7 @@ static const opt_row rows[] = {
     { .name = "--shard", .type = OPT_CHOICE, .choices = shards, .off = offsetof(train_opts, shard),
       .unit = "none|optimizer|gradients|full",
       .help = "none (default): allreduce the buckets; optimizer, gradients (ZeRO-1, -2): each bucket\n"
-              "reduce-scattered, the update on this rank's blocks (its shard of the velocities),\n"
+              "reduce-scattered, the update on this rank's blocks (its shard of the optimizer state),\n"
               "the parameters allgathered after it; full (ZeRO-3 / FSDP): not after the update\n"
               "but before each use, forward and again backward, a bucket prefetched ahead\n"
               "(trainer_shard.c; host buffers, algorithms with reduce-scatter and allgather);\n"
