@@ -183,27 +183,37 @@ train_split llama3.2-1b 1 224 # RMS norm, grouped-query attention with rope, Swi
 # GPUs, 10 GB/s between the nodes, the h100 profile), where full sharding's gathers and reductions share
 # one stream in posting order in both pricers (FSDP's one communicator, docs/SOURCES.md §18b).
 shard_check() {
-    mode=$1 batch=$2 prof=$3
+    mode=$1 batch=$2 prof=$3 optim=$shard_optim # the optimizer (trainer_optim.c)
     shift 3
     # shellcheck disable=SC2086
     "$BUILD/ddlbench" platform "$@" -o "$tmp" >/dev/null || { fail "shard: platform"; return; }
     # shellcheck disable=SC2086
     smpirun $SMPI_CFG -np 4 -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" "$SIM" train --model gpt2 \
-        --batch "$batch" --steps 1 --warmup 0 -a ring --shard "$mode" --profile "$prof" --csv "$tmp/shard.csv" \
+        --batch "$batch" --steps 1 --warmup 0 -a ring --shard "$mode" --optimizer "$optim" --profile "$prof" \
+        --csv "$tmp/shard.csv" \
         >"$tmp/err" 2>&1 || { fail "shard $mode: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
-    "$BUILD/ddlbench" model train --model gpt2 --batch "$batch" -a ring --shard "$mode" --profile "$prof" "$@" \
-        --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $mode: model train failed"; return; }
+    "$BUILD/ddlbench" model train --model gpt2 --batch "$batch" -a ring --shard "$mode" --optimizer "$optim" \
+        --profile "$prof" "$@" --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $mode: model train failed"; return; }
     step() { awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$1"; }
     s=$(step "$tmp/shard.csv") m=$(step "$tmp/shardm.csv")
     if awk -v s="$s" -v m="$m" 'BEGIN { d = (s - m) / m; exit !(s > 0 && d < 0.10 && d > -0.10) }'; then
         passed=$((passed + 1))
     else
-        fail "shard $mode batch $batch: simulated step $s ms, model $m ms (more than 10% apart)"
+        fail "shard $mode $optim batch $batch: simulated step $s ms, model $m ms (more than 10% apart)"
     fi
-    printf 'shard %-9s gpt2 np=4 batch %s  sim %10s ms  model %10s ms\n' "$mode" "$batch" "$s" "$m"
+    printf 'shard %-9s %-4s gpt2 np=4 batch %s  sim %10s ms  model %10s ms\n' "$mode" "$optim" "$batch" "$s" "$m"
 }
+shard_optim=sgd
 # shellcheck disable=SC2086
 for mode in none gradients full; do shard_check $mode 1 "$tmp/split.profile" $FLAT --nodes 4; done
+# Adam and LAMB (their m and v on the shard; LAMB's per-tensor norms allreduced in both pricers)
+shard_optim=adam
+# shellcheck disable=SC2086
+shard_check gradients 1 "$tmp/split.profile" $FLAT --nodes 4
+shard_optim=lamb
+# shellcheck disable=SC2086
+shard_check full 1 "$tmp/split.profile" $FLAT --nodes 4
+shard_optim=sgd
 TWO_BY_TWO="--preset custom --gpus-per-node 2 --intra-bw 100G --intra-lat 2us --inter-bw 10G --inter-lat 5us --nodes 2"
 # shellcheck disable=SC2086
 for mode in gradients full; do shard_check $mode 2 h100 $TWO_BY_TWO; done
