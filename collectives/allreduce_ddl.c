@@ -69,6 +69,8 @@ static int resolve_grid(ddl_ctx *ctx, const ddl_config *cfg)
 {
     const char *grid = cfg->grid ? cfg->grid : getenv("DDL_GRID");
     const char *pats = cfg->patterns ? cfg->patterns : getenv("DDL_PATTERNS");
+    const coll_algo *a = coll_algo_get(ctx->algo);
+    const int own = !(grid && *grid) && a && a->derive; /* the row's own grid and, unless given, patterns */
     long prod = 1;
     int rc;
 
@@ -80,11 +82,17 @@ static int resolve_grid(ddl_ctx *ctx, const ddl_config *cfg)
                                            "the grid (DDL_GRID) or DDL_RANKS_PER_NODE");
         coll_grid_derive(ctx->size, ctx->ranks_per_node, ctx->dims, &ctx->ndims);
     }
+    if (own) {
+        coll_shape sh;
+        a->derive(ctx->size, ctx->ranks_per_node, &sh);
+        ctx->ndims = sh.ndims;
+        for (int i = 0; i < sh.ndims; i++) ctx->dims[i] = sh.dims[i], ctx->patterns[i] = sh.patterns[i];
+    }
     for (int i = 0; i < ctx->ndims; i++) prod *= ctx->dims[i];
     if (prod != ctx->size)
         return coll_fail(DDL_ERR_GRID, "ddl: grid %s has %ld ranks but the communicator has %d",
                          grid ? grid : "(derived)", prod, ctx->size);
-    if ((rc = coll_patterns_parse(pats, ctx->ndims, ctx->patterns))) return rc;
+    if ((!own || (pats && *pats)) && (rc = coll_patterns_parse(pats, ctx->ndims, ctx->patterns))) return rc;
     for (int i = 0; i < ctx->ndims; i++)
         if (ctx->patterns[i] == COLL_PAT_RHD && !coll_is_pow2(ctx->dims[i]))
             return coll_fail(DDL_ERR_GRID, "ddl: pattern rhd needs a power-of-two dimension, "

@@ -12,12 +12,15 @@
  *
  * A grid with rhd on both levels (8:rhd x N:rhd) is rhd's nearest-first order level by level (the
  * node's exchanges first, then the nodes'), so this row also runs rhd's nearest-first steps pipelined.
+ * It is the derived grid (coll_grid_derive_rhd, the row's derive): across nodes a chunk pays 2 log2 N
+ * latencies, not a ring's 2(N - 1) (a node count's odd factor m stays a ring: 2(m - 1)).
  *
  * Chunks: DDL_PIPE_CHUNK bytes (default ctx->segment_bytes, from the links with ddl_config.machine);
- * K = ceil(n / chunk). At most W = ctx->depth chunks in flight, by index: chunk k starts only once
+ * K = ceil(n / chunk). At most W chunks in flight (DDL_PIPE_WINDOW, default from the links: dp_window_of),
+ * by index: chunk k starts only once
  * chunk k - W is done (so its tag, 500 + k mod W, and its landing slot are free on every rank: MPI's
- * non-overtaking order then matches each receive to its own chunk's send); and at most L = W/2 (at
- * least 1) chunks inside the first dimension's reduce-scatter at once. Each chunk has one step in
+ * non-overtaking order then matches each receive to its own chunk's send); and at most L = W/4
+ * (DDL_PIPE_LEAD) chunks inside the first dimension's reduce-scatter at once. Each chunk has one step in
  * flight: one receive and one send of a whole step's block; a reducing step's block lands in the
  * chunk's slot and is reduced into place (its own contribution as the other operand, as the ring's).
  * One progress loop (MPI_Waitany) serves every chunk. Results are bitwise the plain ddl's on the
@@ -42,13 +45,14 @@
 #include "mem.h"
 #include "partition.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DP_TAG 500
 #define DP_WINDOW 8 /* chunks in flight */
-#define DP_LEAD 2   /* of them inside the first dimension's reduce-scatter */
+#define DP_LEAD_PART 4 /* a quarter of them inside the first dimension's reduce-scatter */
 #define DP_MAX_WINDOW 64
 
 typedef struct dp_chunk {
@@ -265,17 +269,49 @@ static void dp_teardown(ddl_ctx *ctx)
     coll_ddl_teardown(ctx);
 }
 
+static int levels(const ddl_machine *m, const coll_shape *sh, double x, double *t, double *reduced);
+static double worse(double a, double b);
+
+/* Chunks in flight from the links (ddl_config.machine), on a grid of two levels or more. W chunks that
+ * share the busiest resource each walk in lat(c) + W·busiest(c) (their steps' latencies, then their
+ * transfers at 1/W of the rate), so the pipeline runs at W·busiest / (lat + W·busiest) of that rate:
+ * 0.9 of it takes W >= 9·lat(c) / busiest(c). W = that, rounded up to a power of two, at least
+ * DP_WINDOW, at most DP_MAX_WINDOW. DGX H100, 8 MiB chunks: 8 network steps of 6 us and 6 NVLink steps of
+ * 3 us a chunk against 45 us of a GPU link's transfer at 16 nodes, W = 16; one node keeps DP_WINDOW. */
+static int dp_window_of(const ddl_ctx *ctx, const ddl_machine *m, size_t chunk)
+{
+    coll_shape sh = { ctx->ndims, { 0 }, { 0 } };
+    double t[DDL_MAX_DIMS] = { 0 }, t0[DDL_MAX_DIMS] = { 0 }, reduced = 0, r0 = 0, own = 0, x = (double)chunk;
+    double worst, lat = 0, want;
+    int w = DP_WINDOW, levels_used = 0;
+    if (!m || m->ranks != ctx->size) return DP_WINDOW;
+    for (int i = 0; i < ctx->ndims; i++)
+        sh.dims[i] = ctx->dims[i], sh.patterns[i] = ctx->patterns[i], levels_used += ctx->dims[i] > 1;
+    if (levels_used < 2 || levels(m, &sh, x, t, &reduced) || levels(m, &sh, 0, t0, &r0)) return DP_WINDOW;
+    worst = reduced * m->gamma; /* the busiest resource's transfer, latencies apart */
+    for (int i = 0; i < sh.ndims; i++) {
+        worst = worse(worst, t[i] - t0[i]);
+        lat += t0[i];
+        own += 2 * x * (sh.dims[i] - 1) / sh.dims[i];
+        x /= sh.dims[i];
+    }
+    worst = worse(worst, own / m->intra_bw);
+    want = worst > 0 ? 9 * lat / worst : DP_MAX_WINDOW;
+    while (w < want && w < DP_MAX_WINDOW) w *= 2;
+    return w;
+}
+
 /* Local: the chunk, window and lead, the slots and requests. */
-static int dp_make(ddl_ctx *ctx, dp_state *s)
+static int dp_make(ddl_ctx *ctx, dp_state *s, const ddl_machine *m)
 {
     long env;
     int rc = coll_env_long("DDL_PIPE_CHUNK", 1, COLL_MAX_SEGMENT, &env);
     if (rc) return rc;
     s->chunk_bytes = env ? (size_t)env : ctx->segment_bytes;
     if ((rc = coll_env_long("DDL_PIPE_WINDOW", 1, DP_MAX_WINDOW, &env))) return rc;
-    s->window = env ? (int)env : DP_WINDOW;
+    s->window = env ? (int)env : dp_window_of(ctx, m, s->chunk_bytes);
     if ((rc = coll_env_long("DDL_PIPE_LEAD", 1, DP_MAX_WINDOW, &env))) return rc;
-    s->lead = env ? (int)env : DP_LEAD;
+    s->lead = env ? (int)env : s->window >= DP_LEAD_PART ? s->window / DP_LEAD_PART : 1; /* 2 of 8, 4 of 16 */
     s->slot_bytes = (s->chunk_bytes + 1) / 2 + 16; /* the largest reducing block: rhd's first half */
     s->req = malloc(2 * (size_t)s->window * sizeof *s->req);
     s->ch = calloc((size_t)s->window, sizeof *s->ch);
@@ -291,7 +327,7 @@ static int dp_setup(ddl_ctx *ctx, const ddl_config *cfg)
     int rc = coll_ddl_setup(ctx, cfg);
     if (rc) return rc;
     s = calloc(1, sizeof *s);
-    rc = s ? dp_make(ctx, s) : coll_fail(DDL_ERR_NOMEM, "ddl-pipe: out of memory");
+    rc = s ? dp_make(ctx, s, cfg->machine) : coll_fail(DDL_ERR_NOMEM, "ddl-pipe: out of memory");
     ctx->algo_state = s;
     if ((rc = coll_agree(ctx->comm, rc))) return rc;
     const size_t h = s->chunk_bytes * 131 + (size_t)s->window * 7 + (size_t)s->lead;
@@ -373,8 +409,8 @@ static int dp_cost(const ddl_machine *m, const coll_shape *sh, double bytes, dou
 const coll_algo coll_algo_ddl_pipe = {
     .name = "ddl-pipe",
     .help = "ddl with its levels overlapped: chunks, each starting its inter-node steps as soon as its "
-            "intra-node reduce-scatter is done (NCCL's NVLSTree); grid=8:rhd x N:rhd is rhd nearest-first pipelined",
-    .flags = DDL_ALGO_GRID, /* not an auto candidate yet: its model is 25% optimistic at 16 nodes (BENCHMARKS) */
+            "intra-node reduce-scatter is done (NCCL's NVLSTree); derived grid rhd across nodes (8:rhd x N:rhd)",
+    .flags = DDL_ALGO_GRID, /* not an auto candidate yet: model/sim 0.94 at 16 nodes; sim_speed unchecked */
     .run = allreduce_ddl_pipe,
     .setup = dp_setup,
     .teardown = dp_teardown,
@@ -383,4 +419,5 @@ const coll_algo coll_algo_ddl_pipe = {
     .candidates = coll_ddl_candidates,
     .reduce_scatter = coll_reduce_scatter_ddl, /* ddl's walk, not pipelined */
     .allgather = coll_allgather_ddl,
+    .derive = coll_grid_derive_rhd, /* across nodes rhd: 2 log2 N latencies a chunk, not 2(N - 1) */
 };

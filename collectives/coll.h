@@ -152,6 +152,9 @@ typedef int (*coll_cost_fn)(const ddl_machine *m, const coll_shape *sh, double b
 /* The configurations auto may try on p ranks, rpn per node (0 = not node-major): writes up to max
  * shapes, returns how many. NULL in a row with DDL_ALGO_AUTO = the one plain configuration. */
 typedef int (*coll_candidates_fn)(int p, int rpn, coll_shape *out, int max);
+/* The grid and patterns an algorithm with DDL_ALGO_GRID takes when none is given, on p ranks, rpn per
+ * node (0 = not node-major). NULL in a row = coll_grid_derive's grid, ring on every dimension. */
+typedef void (*coll_derive_fn)(int p, int rpn, coll_shape *sh);
 
 /* One registry row: everything about an algorithm. Each algorithm file defines its row
  * (`const coll_algo coll_algo_ring = { ... }`); registry.c's table lists them in order. */
@@ -172,6 +175,7 @@ typedef struct coll_algo {
     coll_candidates_fn candidates;  /* optional, see coll_candidates_fn */
     coll_rs_fn reduce_scatter;      /* optional: without it ddl_reduce_scatter is DDL_ERR_ALGO */
     coll_ag_fn allgather;           /* optional: likewise ddl_allgather */
+    coll_derive_fn derive;          /* optional, see coll_derive_fn */
 } coll_algo;
 
 const coll_algo *coll_algo_get(int i);
@@ -253,6 +257,7 @@ int coll_doubling_ag_units(ddl_ctx *ctx, MPI_Comm comm, int q, int v, int fold_r
 int coll_grid_parse(const char *s, int *dims, int *ndims);
 int coll_patterns_parse(const char *s, int ndims, int *patterns);
 void coll_grid_derive(int p, int rpn, int *dims, int *ndims);
+void coll_grid_derive_rhd(int p, int rpn, coll_shape *sh);
 const char *coll_pattern_name(int pat);
 
 /* The algorithms (one file each) export their registry row; ring and rhd also their run, which the

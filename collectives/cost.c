@@ -240,19 +240,23 @@ int coll_machine_check(const ddl_machine *m, double bytes)
 }
 
 /* The grid and patterns of an algorithm with DDL_ALGO_GRID, as its setup would resolve them. */
-static int shape_of(const ddl_machine *m, const char *grid, const char *patterns, coll_shape *sh)
+static int shape_of(const coll_algo *a, const ddl_machine *m, const char *grid, const char *patterns,
+                    coll_shape *sh)
 {
+    const int own = !(grid && *grid) && a->derive; /* the row's own grid and, unless given, patterns */
     long prod = 1;
     int rc;
     if (grid && *grid) {
         if ((rc = coll_grid_parse(grid, sh->dims, &sh->ndims))) return rc;
+    } else if (own) {
+        a->derive(m->ranks, m->ranks_per_node, sh);
     } else {
         coll_grid_derive(m->ranks, m->ranks_per_node, sh->dims, &sh->ndims);
     }
     for (int i = 0; i < sh->ndims; i++) prod *= sh->dims[i];
     if (prod != m->ranks)
         return coll_fail(DDL_ERR_GRID, "grid: product %ld does not match %d ranks", prod, m->ranks);
-    return coll_patterns_parse(patterns, sh->ndims, sh->patterns);
+    return own && !(patterns && *patterns) ? 0 : coll_patterns_parse(patterns, sh->ndims, sh->patterns);
 }
 
 int ddl_algo_cost(const char *algo, const char *grid, const char *patterns, const ddl_machine *m, double bytes,
@@ -265,7 +269,7 @@ int ddl_algo_cost(const char *algo, const char *grid, const char *patterns, cons
     if (!a) return coll_fail(DDL_ERR_ALGO, "unknown algorithm \"%.64s\"", algo ? algo : "");
     if (!a->cost) return coll_fail(DDL_ERR_ALGO, "%s: no cost model (not in the alpha-beta-gamma model)", a->name);
     if ((rc = coll_machine_check(m, bytes))) return rc;
-    if ((a->flags & DDL_ALGO_GRID) && (rc = shape_of(m, grid, patterns, &sh))) return rc;
+    if ((a->flags & DDL_ALGO_GRID) && (rc = shape_of(a, m, grid, patterns, &sh))) return rc;
     return a->cost(m, &sh, bytes, seconds);
 }
 

@@ -1,7 +1,11 @@
 /* grid.c — the ddl grid: parse "4x16x4" and per-dimension patterns "ring,rhd,ring", or derive a grid
  * from ranks per node (d1 = ranks in a node; node counts above 8 split into two near-square levels,
- * e.g. 256 ranks at 4 per node = 4x8x8). Pure functions; tests/test_grid.c covers them. */
+ * e.g. 256 ranks at 4 per node = 4x8x8), all rings; or, for ddl-pipe (coll_grid_derive_rhd), a grid
+ * that pays few latencies across the nodes: the node's ranks, then the node count's power-of-two
+ * factor on rhd (log2 steps), then its odd factor on a ring (24 nodes x 8 = 8:rhd x 8:rhd x 3:ring).
+ * Pure functions; tests/test_grid.c covers them. */
 #include "coll.h"
+#include "partition.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -81,4 +85,21 @@ void coll_grid_derive(int p, int rpn, int *dims, int *ndims)
     }
     if (k == 0) dims[k++] = 1;
     *ndims = k;
+}
+
+/* rhd on every power-of-two level; across nodes N = 2^k * m (m odd): 2^k on rhd, then m on a ring, so
+ * a non-power-of-two node count pays 2(m-1) ring steps, not 2(N-1). One node: coll_grid_derive's. */
+void coll_grid_derive_rhd(int p, int rpn, coll_shape *sh)
+{
+    int nodes = (rpn > 0 && p % rpn == 0) ? p / rpn : 1, two = 1, k = 0;
+    if (nodes == 1) {
+        coll_grid_derive(p, rpn, sh->dims, &sh->ndims);
+        for (int i = 0; i < sh->ndims; i++) sh->patterns[i] = COLL_PAT_RING;
+        return;
+    }
+    while (nodes % (2 * two) == 0) two *= 2;
+    if (rpn > 1) sh->dims[k] = rpn, sh->patterns[k++] = coll_is_pow2(rpn) ? COLL_PAT_RHD : COLL_PAT_RING;
+    if (two > 1) sh->dims[k] = two, sh->patterns[k++] = COLL_PAT_RHD;
+    if (nodes / two > 1) sh->dims[k] = nodes / two, sh->patterns[k++] = COLL_PAT_RING;
+    sh->ndims = k;
 }

@@ -110,8 +110,8 @@ for run in 1:8M 1:64M 4:1M; do
         nccl-tree --platform dgxh100 --nodes "${run%%:*}"
 done
 # ddl-pipe (issue 46 item 3): ddl's levels overlapped, chunks of the link segment (SIM_ARGS, as nccl-tree):
-# 1 node at 64 MiB (one level: the chunks at once), 4 and 16 nodes at 64 MiB (8 chunks staggered over the
-# node's and the network's levels). H100's profile on both sides: with reductions of no cost the many-flow
+# 1 node at 64 MiB (one level: the chunks at once), 4 and 16 nodes at 64 MiB (its derived grid, rhd across
+# the nodes; chunks in flight from the links, 16 there, staggered over the node's and the network's levels). H100's profile on both sides: with reductions of no cost the many-flow
 # rows run slower under SMPI, not faster (64 MiB on one node: ddl-pipe 348 us, nccl-ring 306, against 271
 # and 274 with H100's reductions), an effect of ranks posting in lock-step that no model of the links has.
 for run in 1:64M 4:64M 16:64M; do

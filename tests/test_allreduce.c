@@ -103,6 +103,21 @@ static void run_same_bits(const ddl_config *cfg, const char *label, void *sbuf, 
 static void run_grids(int rpn, void *sbuf, void *rbuf)
 {
     char grid[64], pats[64], label[160];
+    /* ddl-pipe's own grid (rhd across a node count's power of two, a ring on its odd factor), with the
+     * default window and with the one the links give on 4 to 32 DGX nodes (16 chunks, 4 leading) */
+    for (int wide = 0; rpn > 0 && wide < 2; wide++) {
+        ddl_config cfg = DDL_CONFIG_INIT;
+        cfg.algo = "ddl-pipe";
+        cfg.ranks_per_node = rpn;
+        setenv("DDL_PIPE_CHUNK", "1000", 1);
+        if (wide) setenv("DDL_PIPE_WINDOW", "16", 1), setenv("DDL_PIPE_LEAD", "4", 1);
+        snprintf(label, sizeof label, "ddl-pipe (its derived grid, 1000-byte chunks%s)", wide ? ", window 16" : "");
+        run_variant(&cfg, label, sbuf, rbuf);
+        run_same_bits(&cfg, label, sbuf, rbuf);
+        unsetenv("DDL_PIPE_CHUNK");
+        unsetenv("DDL_PIPE_WINDOW");
+        unsetenv("DDL_PIPE_LEAD");
+    }
     for (int a = 2; a < size; a++) {
         if (size % a) continue;
         int b = size / a, c = 0;

@@ -62,10 +62,34 @@ static void test_derive(void)
     }
 }
 
+/* ddl-pipe's grid: rhd on power-of-two levels, a node count's odd factor on a ring after its power of two. */
+static void test_derive_rhd(void)
+{
+    enum { G = COLL_PAT_RING, H = COLL_PAT_RHD };
+    struct { int p, rpn, n, dims[4], pats[4]; } cases[] = {
+        { 128, 8, 2, { 8, 16 }, { H, H } },    { 256, 8, 2, { 8, 32 }, { H, H } },
+        { 192, 8, 3, { 8, 8, 3 }, { H, H, G } }, { 12, 4, 2, { 4, 3 }, { H, G } },
+        { 8, 8, 1, { 8 }, { G } },             { 6, 1, 2, { 2, 3 }, { H, G } },
+        { 18, 6, 2, { 6, 3 }, { G, G } },      { 12, 5, 1, { 12 }, { G } },
+        { 7, 1, 1, { 7 }, { G } },             { 40, 4, 3, { 4, 2, 5 }, { H, H, G } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        coll_shape sh;
+        coll_grid_derive_rhd(cases[i].p, cases[i].rpn, &sh);
+        int ok = sh.ndims == cases[i].n, prod = 1;
+        for (int k = 0; k < sh.ndims; k++) {
+            ok &= k < 4 && sh.dims[k] == cases[i].dims[k] && sh.patterns[k] == cases[i].pats[k];
+            prod *= sh.dims[k];
+        }
+        CHECK(ok && prod == cases[i].p, "derive rhd p=%d rpn=%d", cases[i].p, cases[i].rpn);
+    }
+}
+
 int main(void)
 {
     test_parse();
     test_patterns();
     test_derive();
+    test_derive_rhd();
     return TEST_REPORT();
 }
