@@ -86,7 +86,7 @@ endif
 #   cuda  host, kernels/*.cu in place of CUDA_OUT  -> $(BUILD)/cuda/ddlbench, $(BUILD)/cuda/libddl.a
 #   sim   smpicc, injected compute (SimGrid)       -> $(BUILD)/sim/ddlbench-sim (docs/DESIGN.md)
 SRC        := $(sort $(wildcard collectives/*.c kernels/*.c harness/*/*.c))
-LIB_REAL   := collectives/allreduce_mpi.c
+LIB_REAL   := collectives/allreduce_mpi.c collectives/switch_none.c
 HOST_BACK  := $(LIB_REAL) $(addprefix kernels/,reduce.c mem_host.c gemm_blas.c compute_host.c \
               sgd.c layers.c layers_xfmr.c im2col.c) harness/train/engine_thread.c \
               $(addprefix harness/common/,watchdog.c counters.c)
@@ -171,14 +171,19 @@ help:
 # ---- Simulation build (SimGrid SMPI; smpirun runs it): no -march, no real kernel is compiled -----
 SMPICC    ?= smpicc
 SIM_CFLAGS = $(OPT) -g -std=c11 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -MMD -MP
-SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o)
+# switch_sim.cpp: the reducing switches' traffic as SimGrid activities (collectives/switch.h), s4u is C++
+SIM_OBJ   := $(SIM_SRC:%.c=$(SIM_BUILD)/%.o) $(SIM_BUILD)/collectives/switch_sim.o
+SMPICXX   ?= smpicxx
 SIM_EXE   := $(SIM_BUILD)/ddlbench-sim
 sim: $(SIM_EXE)
 $(SIM_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(SMPICC) $(SIM_CFLAGS) $(DIR_INC) -c $< -o $@
+$(SIM_BUILD)/%.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(SMPICXX) $(OPT) -g -std=c++17 -Wall -Wextra -MMD -MP $(DIR_INC) -c $< -o $@
 $(SIM_EXE): $(SIM_OBJ)
-	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread
+	$(SMPICC) -o $@ $^ $(CJSON_LIBS) -lm -lpthread -lstdc++
 sim-repro: $(EXE) tests/sim/parallel_contexts.c
 	sh tests/sim/parallel_contexts.sh
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,6 +1,6 @@
 /* allreduce_auto.c — picks, per message size and topology, the fastest of the algorithms the
  * registry marks DDL_ALGO_AUTO (ring, rhd, ddl with its grid and per-dimension patterns, nccl-ring,
- * nccl-tree), as
+ * nccl-tree), and nvls (COLL_ALGO_SWITCH) where the machine's switches reduce, in its model or simulated, as
  * PowerAI DDL's exploration mode kept the best pattern per dimension (Cho et al. 2017).
  *
  * Setup enumerates candidates: each such row's configurations (its `candidates`, e.g. ddl's grids
@@ -55,13 +55,14 @@ static void add(auto_state *s, int algo, const coll_shape *sh)
     }
 }
 
-static void enumerate(auto_state *s, int p, int rpn)
+/* The candidates on p ranks, rpn a node; sw: the machine's switches reduce (COLL_ALGO_SWITCH rows too). */
+static void enumerate(auto_state *s, int p, int rpn, int sw)
 {
     coll_shape sh[MAX_CAND];
     for (int a = 0; a < ddl_algo_count(); a++) {
         const coll_algo *row = coll_algo_get(a);
         int n = 1;
-        if (!(row->flags & DDL_ALGO_AUTO)) continue;
+        if (!(row->flags & DDL_ALGO_AUTO) && !(sw && (row->flags & COLL_ALGO_SWITCH))) continue;
         if (row->candidates) n = row->candidates(p, rpn, sh, MAX_CAND - s->nc);
         else sh[0].ndims = 0;
         for (int i = 0; i < n; i++) add(s, a, &sh[i]);
@@ -121,6 +122,12 @@ static int choose(const auto_state *s, int p, int rpn, ddl_cost_fn cost, void *a
     return pick;
 }
 
+/* The machine's switches reduce (NVLink SHARP in a node of several ranks, IB SHARP across nodes). */
+static int switches(const ddl_machine *m)
+{
+    return m && ((m->nvls_bw > 0 && m->ranks_per_node > 1) || (m->sharp_bw > 0 && m->ranks > m->ranks_per_node));
+}
+
 static int make_sub(ddl_ctx *ctx, const ddl_config *cfg, const candidate *c, ddl_ctx **out)
 {
     ddl_config sc = DDL_CONFIG_INIT;
@@ -146,7 +153,8 @@ static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
         return rc;
     }
     ctx->algo_state = s;
-    enumerate(s, ctx->size, ctx->ranks_per_node);
+    /* nvls: host buffers only (its setup refuses device ones) */
+    enumerate(s, ctx->size, ctx->ranks_per_node, coll_simulated() && !cfg->device && switches(cfg->machine));
     if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
     /* rank 0 chooses, the others take its choices: every rank must create the same sub-contexts in the
      * same order, and 2 x 21 classes x every candidate's cost on each of 256 simulated ranks took 23 s
@@ -187,7 +195,7 @@ int ddl_auto_choose(const ddl_machine *m, double bytes, ddl_choice *out)
     if ((rc = coll_machine_check(m, bytes))) return rc;
     auto_state *s = calloc(1, sizeof *s);
     if (!s) return coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
-    enumerate(s, m->ranks, m->ranks_per_node);
+    enumerate(s, m->ranks, m->ranks_per_node, switches(m));
     int c = s->nc ? choose(s, m->ranks, m->ranks_per_node, ddl_machine_cost, (void *)m,
                            ldexp(1.0, 10 + size_class(bytes)), 0) : -1;
     if (c >= 0) {

@@ -28,9 +28,16 @@
  * took what the real `mpi` takes, 31.1 against 32.1 ms at 1 MiB, and 1.6-1.8x its eager-piece time).
  * Its reduce-scatter and allgather follow the same pick for
  * the whole p·count vector: the ring's where it picks a ring, else rhd's (allreduce_ring.c, rsag_rhd.c).
+ * On a machine whose fabric reduces (ddl_config.machine with sharp_bw, several nodes) it runs the `nvls` row
+ * instead, through the simulated switches (allreduce_nvls.c), at the sizes where nvls's model is cheaper than
+ * the pick above (coll_mpi_uses_sharp), as NVIDIA's HPC-X MPI offloads allreduce to SHARP (its HCOLL
+ * component) by size; coll_mpi_cost prices the cheaper. Host buffers only. Reduce-scatter and allgather keep
+ * Open MPI's pick (nvls has none).
  * Being the SMPI build's one collectives file, it also answers coll_simulated() (coll.h). */
 #include "coll.h"
 #include "mem.h"
+
+#include <stdlib.h>
 
 /* glibc's DEFAULT_MMAP_THRESHOLD_MAX on 64-bit systems (4 MiB x sizeof(long)): a malloc above it is
  * always mmapped, and its pages are fresh (malloc/malloc.c) */
@@ -55,11 +62,44 @@ static int rdb_pick(const ddl_ctx *ctx, double bytes)
     return alg == COLL_OMPI_RDB || alg == COLL_OMPI_NONOVERLAP;
 }
 
+/* With IB SHARP: the nvls context the allreduce runs on where it is the cheaper, and the machine (header). */
+typedef struct mpi_sharp {
+    ddl_ctx *nvls;
+    ddl_machine m;
+} mpi_sharp;
+
+static int mpi_sim_setup(ddl_ctx *ctx, const ddl_config *cfg)
+{
+    ddl_config sc = DDL_CONFIG_INIT;
+    mpi_sharp *s;
+    if (!coll_mpi_sharp(cfg->machine) || cfg->device) return 0; /* nvls: host buffers only */
+    if (!(s = calloc(1, sizeof *s))) return coll_fail(DDL_ERR_NOMEM, "mpi: out of memory");
+    s->m = *cfg->machine, ctx->algo_state = s;
+    sc.algo = "nvls";
+    sc.ranks_per_node = ctx->ranks_per_node > 0 ? ctx->ranks_per_node : 0;
+    sc.segment_bytes = ctx->segment_bytes;
+    sc.poll_us = ctx->poll_us;
+    sc.pipeline_depth = ctx->depth;
+    sc.net_segment_bytes = ctx->net_bytes;
+    sc.machine = cfg->machine;
+    return ddl_ctx_create(ctx->comm, &sc, &s->nvls);
+}
+
+static void mpi_sim_teardown(ddl_ctx *ctx)
+{
+    mpi_sharp *s = ctx->algo_state;
+    if (s) ddl_ctx_free(s->nvls), free(s);
+    ctx->algo_state = NULL;
+}
+
 static int allreduce_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt,
                              kern_op op)
 {
     const double bytes = (double)count * (double)kern_dtype_size(dt);
+    const mpi_sharp *sharp = ctx->algo_state;
     int rc;
+    if (sharp && coll_mpi_uses_sharp(&sharp->m, bytes))
+        return coll_algo_get(sharp->nvls->algo)->run(sharp->nvls, sbuf, rbuf, count, dt, op);
     if (rdb_pick(ctx, bytes)) return WHOLE(ctx, coll_allreduce_rdb(ctx, sbuf, rbuf, count, dt, op));
     /* Open MPI's copy of the send vector (above); the algorithm then reads sbuf as before: the
      * same bytes move, and the copy's time is on this rank's clock */
@@ -92,8 +132,11 @@ static int allgather_mpi_sim(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t 
 
 const coll_algo coll_algo_mpi = {
     .name = "mpi",
-    .help = "MPI_Allreduce of the MPI library (the baseline; simulated: Open MPI 4.1's pick of rhd or ring)",
+    .help = "MPI_Allreduce of the MPI library (the baseline; simulated: Open MPI 4.1's pick of rhd or ring, or "
+            "nvls where the fabric reduces, as HPC-X with SHARP)",
     .run = allreduce_mpi_sim,
+    .setup = mpi_sim_setup,
+    .teardown = mpi_sim_teardown,
     .cost = coll_mpi_cost,
     .reduce_scatter = reduce_scatter_mpi_sim,
     .allgather = allgather_mpi_sim,

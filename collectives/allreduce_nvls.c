@@ -30,7 +30,9 @@
 #include "coll.h"
 #include "mem.h"
 #include "partition.h"
+#include "switch.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -45,6 +47,9 @@ typedef struct nv_state {
     char *slot0, *slot1;    /* (g - 1) x seg, (N - 1) x sub_slot */
     MPI_Request *req;       /* 4 (g + N) */
     MPI_Status *st;         /* as many */
+    void *me, *nvs, *agg;   /* simulated: the rank's GPU host, its NVSwitch's, its SHARP aggregation's (switch.h) */
+    double scale;           /* bytes sent to or from the NVSwitch per byte: intra_bw / nvls_bw */
+    int agg_known;          /* agg resolved (at the first call: it needs the other nodes' leaves) */
 } nv_state;
 
 static void nv_teardown(ddl_ctx *ctx)
@@ -73,6 +78,28 @@ static int nv_setup(ddl_ctx *ctx, const ddl_config *cfg)
     s->st = malloc((size_t)4 * (s->g + s->nodes) * sizeof *s->st);
     if (!s->slot0 || !s->slot1 || !s->req || !s->st)
         return coll_fail(DDL_ERR_NOMEM, "nvls: no memory for %d landing slots of %zu bytes", s->g - 1, s->seg);
+    s->me = coll_sw_self();
+    if (s->me && s->g > 1) s->nvs = coll_sw_host("nvs"), s->scale = coll_sw_num("nvs_scale", 1);
+    return 0;
+}
+
+/* Simulated with IB SHARP: the aggregation of the rank's rail, at its leaf when the ranks of its local index
+ * (one a node, on the same rail) all hang from the same one, else at the spine. Collective (the first call's). */
+static int nv_find_agg(ddl_ctx *ctx, nv_state *s)
+{
+    void *host = s->me && s->nodes > 1 ? coll_sw_host("sharp") : NULL;
+    int *v = NULL, rc = 0;
+    s->agg_known = 1;
+    if (!s->me || s->nodes < 2) return 0;
+    if (!(v = malloc((size_t)4 * s->g * sizeof *v))) return coll_fail(DDL_ERR_NOMEM, "nvls: out of memory");
+    for (int j = 0; j < 2 * s->g; j++) v[j] = INT_MAX; /* per local index: min leaf, min of -leaf */
+    v[s->local] = host ? (int)coll_sw_num("leaf", -1) : -1, v[s->g + s->local] = host ? -v[s->local] : 1;
+    if (MPI_Allreduce(v, v + 2 * s->g, 2 * s->g, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+        rc = coll_fail(DDL_ERR_MPI, "nvls: MPI_Allreduce of the SHARP leaves failed");
+    else if (host && v[2 * s->g + s->local] >= 0 && v[3 * s->g + s->local] <= 0)
+        s->agg = v[2 * s->g + s->local] == -v[3 * s->g + s->local] ? host : coll_sw_host("spine");
+    free(v);
+    return rc;
     return 0;
 }
 
@@ -86,6 +113,7 @@ typedef struct nv_call {     /* one call's layout */
     char *rb;
     size_t count, es, c;     /* elements, element size, chunk (elements) */
     MPI_Request *r;          /* next free request */
+    coll_sw_round sw;        /* simulated switches' traffic of the round */
 } nv_call;
 
 static int nv_post(nv_call *v, int send, void *buf, size_t elems, int peer, int stage)
@@ -102,6 +130,26 @@ static int nv_post(nv_call *v, int send, void *buf, size_t elems, int peer, int 
 #define NV_OFF(v, j, k) ((coll_block_off((v)->count, (v)->s->g, (j)) + (k) * (v)->c) * (v)->es)
 #define NV_LEN(v, j, k) nv_piece(coll_block_len((v)->count, (v)->s->g, (j)), (v)->c, (k))
 
+/* Simulated, stage st of chunk k through a reducing switch (the header's table in nvls_cost.c): 1 where it
+ * went there, 0 where the stage has no switch. */
+static int nv_switch(nv_call *v, int st, size_t k)
+{
+    nv_state *s = v->s;
+    const double mine = (double)NV_LEN(v, s->local, k) * v->es;
+    double all = 0;
+    int rc = 0;
+    if ((st == 0 || st == 3) && s->nvs) {
+        for (int j = 0; j < s->g; j++) all += (double)NV_LEN(v, j, k) * v->es;
+        rc = coll_sw_start(&v->sw, s->me, s->nvs, (st == 0 ? all : mine) * s->scale) ||
+             coll_sw_start(&v->sw, s->nvs, s->me, (st == 0 ? mine : all) * s->scale) ||
+             (st == 0 && coll_sw_start(&v->sw, s->nvs, NULL, all));
+    } else if ((st == 1 || st == 2) && s->agg) {
+        rc = st == 1 ? coll_sw_start(&v->sw, s->me, s->agg, mine) || coll_sw_start(&v->sw, s->agg, NULL, mine)
+                     : coll_sw_start(&v->sw, s->agg, s->me, mine);
+    } else return 0;
+    return rc ? -1 : 1;
+}
+
 /* Post stage `st` of chunk k (in range), as the header says. */
 static int nv_stage(nv_call *v, int st, size_t k)
 {
@@ -109,7 +157,8 @@ static int nv_stage(nv_call *v, int st, size_t k)
     const int l = s->local, nd = s->node, g = s->g, nn = s->nodes;
     const size_t mine = NV_LEN(v, l, k);
     char *own = v->rb + NV_OFF(v, l, k);
-    int rc = 0;
+    int rc = nv_switch(v, st, k);
+    if (rc) return rc < 0 ? coll_fail(DDL_ERR_MPI, "nvls: more switch transfers than a round holds") : 0;
     for (int j = 0; !rc && (st == 0 || st == 3) && j < g; j++) {
         if (j == l) continue;
         const int peer = nd * g + j, at = j < l ? j : j - 1;
@@ -137,7 +186,7 @@ static int nv_reduce(nv_call *v, long k0, long k1, kern_dtype dt, kern_op op)
 {
     const nv_state *s = v->s;
     const int l = s->local;
-    if (k0 >= 0) {
+    if (k0 >= 0 && !s->nvs) {
         const size_t n = NV_LEN(v, l, (size_t)k0);
         char *dst = v->rb + NV_OFF(v, l, (size_t)k0);
         const char *a = v->src + NV_OFF(v, l, (size_t)k0);
@@ -148,7 +197,7 @@ static int nv_reduce(nv_call *v, long k0, long k1, kern_dtype dt, kern_op op)
             kern_reduce(dt, op, dst, a, s->slot0 + (size_t)j * s->seg, n);
         }
     }
-    if (k1 >= 0) {
+    if (k1 >= 0 && !s->agg) {
         const size_t mine = NV_LEN(v, l, (size_t)k1), n = coll_block_len(mine, s->nodes, s->node);
         char *dst = v->rb + NV_OFF(v, l, (size_t)k1) + coll_block_off(mine, s->nodes, s->node) * v->es;
         for (int m = 0; m < s->nodes - 1 && n; m++) {
@@ -180,10 +229,12 @@ static int allreduce_nvls(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t cou
     const size_t es = kern_dtype_size(dt);
     const size_t fill = s->nodes > 1 ? 3 : 1, block = coll_block_len(count, s->g, 0);
     const size_t per = (block + NV_CHUNKS * fill - 1) / (NV_CHUNKS * fill);
-    nv_call v = { ctx, s, sbuf, rbuf, count, es, per < s->seg / es ? (per ? per : 1) : s->seg / es, s->req };
+    nv_call v = { ctx, s, sbuf, rbuf, count, es, per < s->seg / es ? (per ? per : 1) : s->seg / es, s->req,
+                  { { 0 }, 0 } };
     const long K = (long)coll_pieces(coll_block_len(count, s->g, 0), v.c), lag3 = s->nodes > 1 ? 3 : 1;
     int rc = 0;
     if (ctx->size == 1) return coll_copy(ctx, rbuf, sbuf, count * es);
+    if (!s->agg_known && (rc = nv_find_agg(ctx, s))) return rc;
     for (long r = 0; !rc && r < K + lag3; r++) {
         const long k0 = r < K ? r : -1, k1 = s->nodes > 1 && r >= 1 && r - 1 < K ? r - 1 : -1;
         const long k2 = s->nodes > 1 && r >= 2 && r - 2 < K ? r - 2 : -1, k3 = r >= lag3 ? r - lag3 : -1;
@@ -193,6 +244,7 @@ static int allreduce_nvls(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t cou
         if (!rc && k2 >= 0) rc = nv_stage(&v, 2, (size_t)k2);
         if (!rc && k3 >= 0) rc = nv_stage(&v, 3, (size_t)k3);
         if (!rc) rc = nv_wait(ctx, s, (int)(v.r - s->req));
+        coll_sw_wait(&v.sw);
         if (!rc) rc = nv_reduce(&v, k0, k1, dt, op);
     }
     return rc;
@@ -210,8 +262,9 @@ int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh, double bytes, dou
 
 const coll_algo coll_algo_nvls = {
     .name = "nvls",
-    .help = "in-network reduction: NVLink SHARP in a node, IB SHARP across; on MPI the ranks stand in for the switches",
-    .flags = 0,
+    .help = "in-network reduction: NVLink SHARP in a node, IB SHARP across; simulated through the switches, on MPI "
+            "the ranks stand in for them",
+    .flags = COLL_ALGO_SWITCH,
     .run = allreduce_nvls,
     .setup = nv_setup,
     .teardown = nv_teardown,

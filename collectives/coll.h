@@ -158,10 +158,15 @@ typedef void (*coll_derive_fn)(int p, int rpn, coll_shape *sh);
 
 /* One registry row: everything about an algorithm. Each algorithm file defines its row
  * (`const coll_algo coll_algo_ring = { ... }`); registry.c's table lists them in order. */
+/* coll_algo.flags, not public: "auto" considers the row only on a machine whose switches reduce (nvls_bw or
+ * sharp_bw), and only where that machine is the one it runs on: its model (ddl_auto_choose) or a simulation
+ * (coll_simulated: the switches' traffic is simulated; a real run's ranks would only stand in for them). */
+#define COLL_ALGO_SWITCH 0x100u
+
 typedef struct coll_algo {
     const char *name;               /* CLI and API name */
     const char *help;               /* one line */
-    unsigned flags;                 /* DDL_ALGO_GRID | DDL_ALGO_AUTO (ddl.h); DDL_ALGO_COST = cost set */
+    unsigned flags;                 /* DDL_ALGO_GRID | DDL_ALGO_AUTO (ddl.h) | COLL_ALGO_SWITCH; COST: cost set */
     coll_run_fn run;                /* the allreduce */
     coll_setup_fn setup;            /* optional: build what run needs (NULL = nothing) */
     coll_teardown_fn teardown;      /* optional */
@@ -302,6 +307,10 @@ int coll_machine_check(const ddl_machine *m, double bytes);
 int coll_cost_dim(const ddl_machine *m, int stride, int d, int pattern, double n, double *seconds,
                   double *reduced);
 int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
+/* The machine's fabric reduces (sharp_bw, several nodes): the simulated `mpi` runs nvls where its model is the
+ * cheaper (coll_mpi_uses_sharp), as HPC-X offloads to SHARP (allreduce_mpi_sim.c); coll_mpi_cost prices that. */
+int coll_mpi_sharp(const ddl_machine *m);
+int coll_mpi_uses_sharp(const ddl_machine *m, double bytes);
 /* One step of n concurrent messages of `bytes`, src[i] to dst[i] (nccl-ring's channels): shared links
  * counted over all of them, and each rank's own link shared by the messages it sends or receives. */
 int coll_cost_flows(const ddl_machine *m, int n, const int *src, const int *dst, double bytes, double *seconds);

@@ -175,11 +175,33 @@ static int rdb_time(const ddl_machine *m, double n, double *seconds)
     return 0;
 }
 
+int coll_mpi_sharp(const ddl_machine *m) { return m && m->sharp_bw > 0 && m->ranks > m->ranks_per_node; }
+
+int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
+
+/* Open MPI's pick's time (below), or with SHARP the cheaper of it and nvls's (allreduce_mpi_sim.c's header). */
+static int ompi_cost(const ddl_machine *m, double bytes, double *seconds);
+
 int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
+{
+    double t_sharp;
+    int rc = ompi_cost(m, bytes, seconds);
+    if (rc || !coll_mpi_sharp(m) || (rc = coll_nvls_cost(m, sh, bytes, &t_sharp))) return rc;
+    if (t_sharp < *seconds) *seconds = t_sharp;
+    return 0;
+}
+
+int coll_mpi_uses_sharp(const ddl_machine *m, double bytes)
+{
+    double t_ompi, t_sharp;
+    return coll_mpi_sharp(m) && !ompi_cost(m, bytes, &t_ompi) && !coll_nvls_cost(m, NULL, bytes, &t_sharp) &&
+           t_sharp < t_ompi;
+}
+
+static int ompi_cost(const ddl_machine *m, double bytes, double *seconds)
 {
     double reduced = 0;
     int rc, alg = coll_ompi_allreduce_pick(m->ranks, bytes);
-    (void)sh;
     if (alg == COLL_OMPI_RDB || alg == COLL_OMPI_NONOVERLAP) return rdb_time(m, bytes, seconds);
     if ((rc = coll_cost_dim(m, 1, m->ranks, alg == COLL_OMPI_RSAG ? COLL_PAT_RHD_NEAR : COLL_PAT_RING, bytes, seconds,
                             &reduced)))

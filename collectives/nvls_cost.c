@@ -21,8 +21,11 @@
  * with SHARP; the switches' reductions are in their rates. The chunk is the run's: the segment the
  * context would get from these links (coll_link_segment), or 1/4 of a block a round of fill if less. Leaf
  * uplinks are taken as non-blocking (the presets' are).
- * On a machine without nvls_bw and sharp_bw this prices what MPI does (tests/sim_model.sh holds it
- * against SimGrid); with them, the switches' traffic: a prediction the simulator does not check yet. */
+ * With SHARP every transfer of a round is a switch's (no MPI message, no reduction by a rank): τ_r =
+ * max(intra_lat + the link's time, α_out + the NIC's), each path's latency before its bytes, as SimGrid
+ * runs them. On a machine without nvls_bw and sharp_bw this prices what MPI does; with them, the switches'
+ * traffic, which the simulation runs as transfers to and from switch hosts (collectives/switch.h);
+ * tests/sim_model.sh holds all three against SimGrid. */
 #include "coll.h"
 #include "partition.h"
 
@@ -65,18 +68,22 @@ int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh_, double bytes, do
     if (m->ranks == 1 || bytes <= 0) return 0;
     for (long r = 0; r < K + lag3; r++) {
         nv_load ld = { 0 };
-        double nv_up = 0, nv_dn = 0, alpha = 0;
+        double nv_up = 0, nv_dn = 0, alpha = 0, a_in = 0, a_net = 0;
         for (int st = 0; st < 4; st++) {
             const long k = r - (st == 3 ? lag3 : st);
             if (k < 0 || k >= K || (nodes == 1 && (st == 1 || st == 2))) continue;
             const double x = fmin(c, block - (double)k * c);
             nv_stage_load(&ld, st, x, g, nodes, sw, sh, &nv_up, &nv_dn);
-            alpha = fmax(alpha, st == 0 || st == 3 ? (g > 1 ? m->intra_lat : 0) : a_out);
+            if (st == 0 || st == 3) a_in = g > 1 ? m->intra_lat : 0;
+            else a_net = a_out;
+            alpha = fmax(a_in, a_net);
         }
-        double t = fmax(ld.up / m->intra_bw + (sw ? nv_up / m->nvls_bw : 0),
-                        ld.dn / m->intra_bw + (sw ? nv_dn / m->nvls_bw : 0));
-        t = fmax(t, fmax(ld.nic_up, ld.nic_dn) * (g / nics) / rail_bw);
-        *seconds += alpha + t + m->gamma * ld.red; /* the reductions follow the round's messages */
+        const double t_link = fmax(ld.up / m->intra_bw + (sw ? nv_up / m->nvls_bw : 0),
+                                   ld.dn / m->intra_bw + (sw ? nv_dn / m->nvls_bw : 0));
+        const double t_nic = fmax(ld.nic_up, ld.nic_dn) * (g / nics) / rail_bw;
+        if (sh) /* the switches' transfers: each path its own latency then its bytes */
+            *seconds += fmax(a_in + t_link, a_net + t_nic);
+        else *seconds += alpha + fmax(t_link, t_nic) + m->gamma * ld.red; /* reductions follow the messages */
     }
     return 0;
 }

@@ -63,6 +63,10 @@ rows <<EOF
 -- ddlbench study --catalogue $tmp/cat-oshard2 --out $tmp/cat-out ## e.study:12: optimizer_shard: shard = optimizer is given too
 -- ddlbench study --catalogue $tmp/cat-gk --out $tmp/cat-out ## e.study:11: graph_kernel_us: expected one or two
 -- ddlbench study --catalogue $tmp/cat-gksrc --out $tmp/cat-out ## e.study: graph_kernel_us and graph_kernel_source
+-- ddlbench study --catalogue $tmp/cat-k --out $tmp/cat-out ## e.study:11: kernel_us: expected one or two
+-- ddlbench study --catalogue $tmp/cat-ksrc --out $tmp/cat-out ## e.study: kernel_us and kernel_source
+-- ddlbench study --catalogue $tmp/cat-plat --out $tmp/cat-out ## e.study: platforms: platform file harness/sim/platforms/nosuchmachine.platform
+-- ddlbench study --catalogue $tmp/cat-algo4 --out $tmp/cat-out ## e.study:8: algo: expected 1..3 different algorithm names
 -- ddlbench study --catalogue $tmp/cat-model --out $tmp/cat-out ## resnet9
 -- ddlbench study --catalogue $tmp/nosuch ## --catalogue
 -- ddlbench study --catalogue $tmp/adir ## no .study files

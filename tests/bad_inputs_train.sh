@@ -46,6 +46,10 @@ rows <<EOF
 -- ddlbench train --shard zero2 ## --shard
 -- ddlbench train -a nccl-tree --shard gradients ## --shard gradients
 -- ddlbench train --shard optimizer --check ## --shard
+-- ddlbench train --optimizer adamw ## --optimizer
+-- ddlbench train --optimizer ## --optimizer
+-- ddlbench train --optimizer=LAMB ## --optimizer
+-- ddlbench train --optimizer adam --device gpu ## --optimizer adam
 -- ddlbench train --compute
 -- ddlbench train $P --profile $tmp/nomem.profile
 -- ddlbench train $P --profile /nonexistent/x.profile

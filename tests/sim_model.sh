@@ -11,7 +11,7 @@
 #   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
 #   and two DGX-1 (direct NVLinks pair by pair, the host between the others; nccl-ring's four channels).
 #   two DGX-1 (direct NVLinks pair by pair, the host between the others); nccl-tree and ddl-pipe on DGX H100;
-#   nvls on DGX H100 nodes without reducing switches.
+#   nvls on DGX H100 nodes without reducing switches, and with them (NVLS; NVLS and IB SHARP).
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -121,14 +121,32 @@ for run in 1:64M 4:64M 16:64M; do
 done
 # nvls (issue 46 item 4): the switches' dataflow run by the ranks, on DGX H100 nodes whose switches do not
 # reduce (the dgxh100 preset less nvls_bw, leaves of one node: 4 nodes cross the spine), where the model
-# prices the ranks' traffic; with reducing switches it prices theirs, which SimGrid does not run (no actor
-# stands for a switch yet): that half is a prediction only. 1 node at 8 and 64 MiB, 4 nodes at 8 MiB.
+# prices the ranks' traffic. 1 node at 8 and 64 MiB, 4 nodes at 8 MiB. With reducing switches (below) the
+# simulation moves the switches' traffic instead (collectives/switch.h): the stand-in's would miss the model.
 printf 'name = plain\ngpus_per_node = 8\nintra_lat = 3us\nintra_bw = 370GB/s\ninter_lat = 6us\nnics = 8
 nic_bw = 48GB/s\nleaf_nodes = 1\nrail_leaves = yes\noversubscription = 1\nspine_lat = 7us\n' >"$tmp/plain.platform"
 for run in 1:8M 1:64M 4:8M; do
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" \
     SIM_ARGS="--platform $tmp/plain.platform --profile $tmp/zero.profile" check plain $((${run%%:*} * 8)) 8 \
         "${run#*:}" nvls --platform "$tmp/plain.platform" --nodes "${run%%:*}"
+done
+# nvls through the switches: dgxh100 (NVLS in the node; across nodes the ranks' shares over the NICs) at 1
+# node (the stand-in there: 405 us at 64 MiB against the model's 251) and 4 nodes, and dgxh100-sharp at 4
+# nodes (IB SHARP at the rail leaves, partly filled), 64 MiB, H100's profile on both sides; and the two-level
+# layout's NVSwitch (2 nodes x 4, one NIC a node), 16 MiB.
+printf 'name = tl\ngpus_per_node = 4\nintra_lat = 2us\nintra_bw = 100GB/s\nnvls_bw = 120GB/s\ninter_lat = 5us
+nic_bw = 20GB/s\n' >"$tmp/tl.platform"
+SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
+SIM_ARGS="--platform $tmp/tl.platform --profile h100" check two-level 8 4 16M nvls \
+    --platform "$tmp/tl.platform" --nodes 2
+# the simulated mpi on a fabric that reduces: nvls where its model is the cheaper (2 nodes, 64 MiB: it is)
+SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
+SIM_ARGS="--platform harness/sim/platforms/dgxh100-sharp.platform --profile h100" check dgxh100-sharp 16 8 64M mpi \
+    --platform harness/sim/platforms/dgxh100-sharp.platform --nodes 2 --partial-leaf
+for run in dgxh100:1 dgxh100:4 harness/sim/platforms/dgxh100-sharp.platform:4; do
+    SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
+    SIM_ARGS="--platform ${run%:*} --profile h100" check "${run%:*}" $((${run##*:} * 8)) 8 64M nvls \
+        --platform "${run%:*}" --nodes "${run##*:}" --partial-leaf
 done
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {
@@ -165,27 +183,37 @@ train_split llama3.2-1b 1 224 # RMS norm, grouped-query attention with rope, Swi
 # GPUs, 10 GB/s between the nodes, the h100 profile), where full sharding's gathers and reductions share
 # one stream in posting order in both pricers (FSDP's one communicator, docs/SOURCES.md §18b).
 shard_check() {
-    mode=$1 batch=$2 prof=$3
+    mode=$1 batch=$2 prof=$3 optim=$shard_optim # the optimizer (trainer_optim.c)
     shift 3
     # shellcheck disable=SC2086
     "$BUILD/ddlbench" platform "$@" -o "$tmp" >/dev/null || { fail "shard: platform"; return; }
     # shellcheck disable=SC2086
     smpirun $SMPI_CFG -np 4 -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" "$SIM" train --model gpt2 \
-        --batch "$batch" --steps 1 --warmup 0 -a ring --shard "$mode" --profile "$prof" --csv "$tmp/shard.csv" \
+        --batch "$batch" --steps 1 --warmup 0 -a ring --shard "$mode" --optimizer "$optim" --profile "$prof" \
+        --csv "$tmp/shard.csv" \
         >"$tmp/err" 2>&1 || { fail "shard $mode: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
-    "$BUILD/ddlbench" model train --model gpt2 --batch "$batch" -a ring --shard "$mode" --profile "$prof" "$@" \
-        --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $mode: model train failed"; return; }
+    "$BUILD/ddlbench" model train --model gpt2 --batch "$batch" -a ring --shard "$mode" --optimizer "$optim" \
+        --profile "$prof" "$@" --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $mode: model train failed"; return; }
     step() { awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$1"; }
     s=$(step "$tmp/shard.csv") m=$(step "$tmp/shardm.csv")
     if awk -v s="$s" -v m="$m" 'BEGIN { d = (s - m) / m; exit !(s > 0 && d < 0.10 && d > -0.10) }'; then
         passed=$((passed + 1))
     else
-        fail "shard $mode batch $batch: simulated step $s ms, model $m ms (more than 10% apart)"
+        fail "shard $mode $optim batch $batch: simulated step $s ms, model $m ms (more than 10% apart)"
     fi
-    printf 'shard %-9s gpt2 np=4 batch %s  sim %10s ms  model %10s ms\n' "$mode" "$batch" "$s" "$m"
+    printf 'shard %-9s %-4s gpt2 np=4 batch %s  sim %10s ms  model %10s ms\n' "$mode" "$optim" "$batch" "$s" "$m"
 }
+shard_optim=sgd
 # shellcheck disable=SC2086
 for mode in none gradients full; do shard_check $mode 1 "$tmp/split.profile" $FLAT --nodes 4; done
+# Adam and LAMB (their m and v on the shard; LAMB's per-tensor norms allreduced in both pricers)
+shard_optim=adam
+# shellcheck disable=SC2086
+shard_check gradients 1 "$tmp/split.profile" $FLAT --nodes 4
+shard_optim=lamb
+# shellcheck disable=SC2086
+shard_check full 1 "$tmp/split.profile" $FLAT --nodes 4
+shard_optim=sgd
 TWO_BY_TWO="--preset custom --gpus-per-node 2 --intra-bw 100G --intra-lat 2us --inter-bw 10G --inter-lat 5us --nodes 2"
 # shellcheck disable=SC2086
 for mode in gradients full; do shard_check $mode 2 h100 $TWO_BY_TWO; done

@@ -58,8 +58,32 @@ awk -F, '!/^#/ && NR > 2 { e[$5 "," $6] = $12; fig[$5] = 1 }
           if (e["minsky2017-2port,off"] + 0 < e["minsky2017-1port,off"] + 0) exit 1 }' "$csv" && ok ||
     bad "overlap on >= off and 2 ports >= 1 port"
 
+# SHARP (entries 14, 15: `algo = nccl-tree|nvls` on dgxh100-mlperf-sharp.platform; 16: nccl-ring|nccl-tree|nvls
+# on dgxa100-mlperf-sharp.platform): each nvls corner exposes less communication than its tree twin (SHARP moves
+# each byte across once: faster, not slower), and its efficiency is higher
+awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["entry"] ~ /^1[456]-/ { k = $c["entry"] ":" $c["corner"]; a = $c["algo"]; sub("/" a "/", "/", k); x[a "," k] = $c["exposed_ms"]
+        e[a "," k] = $c["eff_pct"]; if (a == "nvls") nv[k] = $c["platform"] }
+    END { for (k in nv) { n++; if (nv[k] !~ /^dgx[ah]100-mlperf-sharp$/ || !(("nccl-tree," k) in x)) bad = 1
+              else if (x["nvls," k] + 0 >= x["nccl-tree," k] + 0 || e["nvls," k] + 0 <= e["nccl-tree," k] + 0) bad = 1 }
+          exit bad || n != 20 }' "$csv" && ok || bad "entries 14-16: 20 SHARP (nvls) corners (8, 8 and 4), each faster than its tree twin"
+
+# an entry may name a preset where the platform folder has no file of that name: entry 01 on dgxh100 is priced on
+# an H100 (its 4-GPU step at batch 32 well under the P100's 200 ms), every corner on the preset
+mkdir -p "$tmp/pc" && sed 's/^platforms = .*/platforms = dgxh100/' "$root/harness/sim/studies/01-ddl-resnet50.study" >"$tmp/pc/01.study"
+"$exe" study --catalogue "$tmp/pc" --out "$tmp/pco" >/dev/null 2>&1 &&
+    awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { n++; if ($c["platform"] != "dgxh100" || !($c["step_base_ms"] > 0 && $c["step_base_ms"] < 50)) bad = 1 }
+        END { exit bad || n != 2 }' "$tmp/pco/study.csv" && ok || bad "an entry naming the preset dgxh100"
+
 # the model against the simulator at 8 GPUs (2 nodes x 4), ResNet-50 batch 32, ddl, buckets 0 and 25
 sim=$BUILD/sim/ddlbench-sim
+# an entry's kernel_us a|b (entry 17, PyTorch's eager launch at scale): a corner each, named for it, every
+# corner at the dearer cost below its twin at the cheaper one
+awk -F, '$18 ~ /^17-mlperf30-bert/ { n++; c = $23; sub(/\/[0-9.]+us-eager$/, "", c); k = $23; sub(/.*\//, "", k)
+        if (k !~ /us-eager$/) bad = 1; else if (k == "4us-eager") lo[c] = $12; else hi[c] = $12 }
+    END { for (c in lo) { m++; if (!(c in hi) || hi[c] >= lo[c]) bad = 1 }; exit bad || n != 8 || m != 4 }' \
+    "$tmp/s/study.csv" && ok || bad "entry 17: kernel_us 4.0|14.7 corners, the dearer below: $(grep -c 17-mlperf30 "$tmp/s/study.csv")"
 if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     "$exe" study --gpus 8 --out "$tmp/s8" >/dev/null || bad "study --gpus 8"
     mkdir -p "$tmp/p" && "$exe" platform --preset "$root/harness/sim/platforms/minsky2017-1port.platform" --nodes 2 -o "$tmp/p" >/dev/null

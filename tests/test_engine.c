@@ -104,7 +104,8 @@ static long run_full(const char *algo, size_t cap, const size_t *counts, int n, 
     for (int s = 0; s < steps && !wrong; s++) {
         engine_begin_step(e);
         for (int b = 0; b < plan.nbuckets; b++) poison(p, &plan.buckets[b], s);
-        for (int b = plan.nbuckets - 1; b >= 0; b--) wrong += engine_post_gather(e, b, p) != 0; /* forward */
+        for (int b = plan.nbuckets - 1; b >= 0; b--) /* forward */
+            wrong += engine_post_gather(e, b, p + plan.buckets[b].offset) != 0;
         for (int b = plan.nbuckets - 1; b >= 0; b--) wrong += engine_wait_gather(e, b, why, sizeof why) != 0;
         for (int t = n - 1; t >= 0; t--) { /* backward: each bucket's gather again, after the reductions */
             int b = plan.tensor_bucket[t];
@@ -112,7 +113,8 @@ static long run_full(const char *algo, size_t cap, const size_t *counts, int n, 
             for (size_t i = 0; i < counts[t]; i++) q[i] = value(rank, plan.tensor_offset[t] + i, s);
             if (plan.buckets[b].lowest_tensor == t) {
                 engine_post(e, b);
-                if (b + 1 < plan.nbuckets) poison(p, &plan.buckets[b + 1], s), engine_post_gather(e, b + 1, p);
+                if (b + 1 < plan.nbuckets)
+                    poison(p, &plan.buckets[b + 1], s), engine_post_gather(e, b + 1, p + plan.buckets[b + 1].offset);
             }
         }
         for (int b = 0; b < plan.nbuckets; b++) wrong += engine_wait_gather(e, b, why, sizeof why) != 0;

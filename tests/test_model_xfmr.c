@@ -205,7 +205,7 @@ static void fd_model(const char *text, const char *const *names, int nnames)
                             : strstr(T->name, "bias") ? 0.1f * rnd() : 0.5f * rnd();
     }
     step_full_io io = { m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb,
-                        NULL, NULL };
+                        NULL, NULL, NULL, NULL };
     CHECK(step_full_create(&io, &f, err, sizeof err) == 0, "create: %s", err);
     if (f) {
         float *d = step_full_loss_grad(f);

@@ -80,6 +80,40 @@ static void today(void)
     free(x);
 }
 
+/* The reducing switches as hosts no rank runs on (collectives/switch.h): an NVSwitch per node with nvls_bw,
+ * reached from each GPU's unit over links that outweigh a unit-to-unit route; with sharp_bw an aggregation
+ * per leaf and one at the spine; each GPU's cluster names its switches; none without the rates. */
+static void switches(void)
+{
+    platform pf;
+    char err[256], *x;
+    size_t len;
+    CHECK(platform_init(&pf, "dgxh100", 2, 0, err, sizeof err) == 0 && pf.nvls_bw > 0, "dgxh100 x 2: %s", err);
+    x = xml_of(&pf, &len);
+    CHECK(x && well_formed(x) && count(x, "<host id=\"nvs") == 2 && count(x, "dst=\"nvz1\"") == 8 &&
+              count(x, "<link_ctn id=\"nvp0_1\"/>") == 8 && count(x, "<link_ctn id=\"nvp0_2\"/>") == 0,
+          "dgxh100 x 2: an NVSwitch host a node, its routes weigh 2 links (rail leaves: unit to unit 3)");
+    CHECK(x && count(x, "<prop id=\"nvs\" value=\"nvs1\"/>") == 8 && count(x, "<prop id=\"nvs_scale\"") == 16 &&
+              !strstr(x, "_h\""), "dgxh100: each cluster names its NVSwitch; no SHARP host");
+    free(x);
+    pf.sharp_bw = 48e9;
+    x = xml_of(&pf, &len);
+    CHECK(x && well_formed(x) && count(x, "<host id=\"leaf") == 8 && count(x, "<host id=\"spine_h\"") == 1 &&
+              count(x, "<prop id=\"sharp\" value=\"leaf3_h\"/>") == 2 &&
+              count(x, "<prop id=\"leaf\" value=\"3\"/>") == 2,
+          "sharp_bw: an aggregation host per rail leaf and the spine, named by the GPUs of its rail");
+    free(x);
+    CHECK(platform_init(&pf, "h200", 2, 0, err, sizeof err) == 0, "h200: %s", err);
+    pf.nvls_bw = 400e9; /* the two-level layout: SimGrid's DTD wants every zoneRoute after the zones and links */
+    x = xml_of(&pf, &len);
+    CHECK(x && well_formed(x) && count(x, "<host id=\"nvs") == 2 && count(x, "dst=\"nvz1\"") == 1 &&
+              strstr(x, "<zoneRoute") > strstr(x, "<link id=\"nvp1_0\""), "two-level: the NVSwitch hosts, routes last");
+    free(x);
+    CHECK(platform_init(&pf, "dgxa100", 2, 0, err, sizeof err) == 0 && (x = xml_of(&pf, &len)) && well_formed(x) &&
+              !strstr(x, "<prop") && !strstr(x, "nvs0\""), "dgxa100 (no reducing switch): no switch host");
+    free(x);
+}
+
 int main(void)
 {
     platform pf;
@@ -88,6 +122,7 @@ int main(void)
 
     CHECK(platform_preset_count() == 8, "8 presets");
     today();
+    switches();
     for (int i = 0; i < platform_preset_count(); i++) {
         const platform *p = platform_preset(i);
         if (!strcmp(p->name, "custom")) continue;

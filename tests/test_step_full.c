@@ -103,7 +103,8 @@ static void test_gradients(void)
         }
     }
     step_full_io io = {
-        m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb, NULL, NULL
+        m, &kern_layers_host, &step_mem_host, 1, params, grads, off, NULL, KERN_STORE_F32, gemm_cb, NULL, NULL, NULL,
+        NULL
     };
     CHECK(step_full_create(&io, &f, err, sizeof err) == 0, "create: %s", err);
     if (!f) goto out;

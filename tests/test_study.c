@@ -50,6 +50,15 @@ int main(void)
     CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 6, 0, EFFECTS_ALL, &one, err, sizeof err) == 2 &&
               strstr(err, "not whole nodes"), "6 GPUs on 4-GPU nodes: %s", err);
     CHECK(study_step_on(&s, &pr, m, &fig, "nosuch", 4, 0, EFFECTS_ALL, &one, err, sizeof err) == 2, "unknown platform");
+    char pp[256]; /* an entry's platform: the folder's file, else a preset of that name, else the file (its error) */
+    study_platform_path(s.dir, "bigbasin2017", pp, sizeof pp);
+    CHECK(!strcmp(pp, "harness/sim/platforms/bigbasin2017.platform"), "the folder's file: %s", pp);
+    study_platform_path(s.dir, "dgxh100", pp, sizeof pp);
+    CHECK(!strcmp(pp, "dgxh100"), "no file: the preset: %s", pp);
+    study_platform_path(s.dir, "nosuch", pp, sizeof pp);
+    CHECK(!strcmp(pp, "harness/sim/platforms/nosuch.platform"), "neither: the file: %s", pp);
+    CHECK(study_step_on(&s, &pr, m, &fig, "dgxh100", 16, 0, EFFECTS_ALL, &one, err, sizeof err) == 0 &&
+              one.step_s > 0, "priced on the preset dgxh100: %s", err);
 
     CHECK(study_compute_scale(&s, &pr, &fig, &k, err, sizeof err) == 0 && k == 1, "no single-GPU figure: x1 (%g)", k);
     CHECK(study_step_on(&s, &pr, m, &fig, "minsky2017-1port", 1, 0, EFFECTS_ALL, &one, err, sizeof err) == 0, "one");
@@ -190,6 +199,18 @@ int main(void)
                   one[i].step_s);
         }
         model_free(m64b);
+        /* kernel_us a|b with graph_kernel_us a|b: four corners, the graphs' cost varying first; with the baseline's
+         * graphs on and the scaled run's off, kernel_us moves the scaled run alone, the pin untouched */
+        snprintf(text, sizeof text, "%sgraph_kernel_us = 1|8\ngraph_kernel_source = a test\nkernel_us = 2|30\n"
+                 "kernel_source = a test\ncuda_graphs = on\ncuda_graphs_at_scale = off\n", strong);
+        CHECK(study_file_parse(text, strlen(text), "tk3", &fig, err, sizeof err) == 0 &&
+                  study_variants(&amp, &fig) == 4 && study_variants(&pr, &fig) == 1 &&
+                  study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 4 && ca[0].gk_us == 1 &&
+                  ca[1].gk_us == 8 && ca[2].gk_us == 1 && ca[0].k_us == 2 && ca[1].k_us == 2 && ca[2].k_us == 30 &&
+                  ca[3].k_us == 30 && ca[2].full.compute_s > ca[0].full.compute_s &&
+                  fabs(ca[2].base.step_s - ca[0].base.step_s) < 1e-15 && ca[2].eff < ca[0].eff &&
+                  !strcmp(study_corner_name(&ca[3], nm, sizeof nm), "minsky2017-1port/8us-kernels/30us-eager"),
+              "kernel_us 2|30: %g%% then %g%% (%s; %s)", ca[0].eff, ca[2].eff, nm, err);
         snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
                   study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&

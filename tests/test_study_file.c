@@ -113,6 +113,9 @@ int main(void)
         { GOOD "graph_kernel_us = 3|3\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
         { GOOD "graph_kernel_us = 1|2|3\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
         { GOOD "graph_kernel_us = 2e6\ngraph_kernel_source = s\n", ":11: graph_kernel_us: expected one or two" },
+        { GOOD "kernel_us = 15\n", "kernel_us and kernel_source: expected both or neither" },
+        { GOOD "kernel_us = 9|9\nkernel_source = s\n", ":11: kernel_us: expected one or two (a|b)" },
+        { GOOD "kernel_us = -1\nkernel_source = s\n", ":11: kernel_us: expected one or two (a|b)" },
         { GOOD "optimizer_shard = 0\n", ":11: optimizer_shard: expected a whole number 1..65536, got \"0\"" },
         { GOOD "optimizer_shard = 8|16\n", ":11: optimizer_shard: expected a whole number" },
         { GOOD "shard = optimizer\noptimizer_shard = 8\n", ":12: optimizer_shard: shard = optimizer is given too; "
@@ -130,6 +133,9 @@ int main(void)
     CHECK(parse(GOOD "graph_kernel_us = 3.1|4.4\ngraph_kernel_source = a table\n", &e, err, sizeof err) == 0 &&
               e.ngk == 2 && e.gk_us[0] == 3.1 && e.gk_us[1] == 4.4 && !strcmp(e.gk_source, "a table") &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.ngk, "graph_kernel_us 3.1|4.4; none by default (%s)", err);
+    CHECK(parse(GOOD "kernel_us = 4.6|15.3\nkernel_source = tables\n", &e, err, sizeof err) == 0 && e.nk == 2 &&
+              e.k_us[0] == 4.6 && e.k_us[1] == 15.3 && !strcmp(e.k_source, "tables") && !e.ngk &&
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.nk, "kernel_us 4.6|15.3, graph_kernel_us apart (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = on\ncuda_graphs_at_scale = off\noptimizer_shard = 8\n", &e, err, sizeof err) == 0 &&
@@ -141,6 +147,20 @@ int main(void)
     CHECK(parse(two, &e, err, sizeof err) == 0 && e.nalgos == 2 && !strcmp(e.algo, "nccl-ring") &&
               !strcmp(e.algos[1], "nccl-tree"), "algo nccl-ring|nccl-tree: two alternatives, the first as algo (%s)",
           err);
+    { /* where the run had SHARP: NCCL's ring, tree or CollNet (nvls), three at most, all different */
+        char t3[512];
+        const char *bad3[] = { "nccl-ring|nccl-tree|nvls|ring", "nccl-ring|nccl-tree|nccl-ring", "nvls|nvls" };
+        snprintf(t3, sizeof t3, "%.*snccl-ring|nccl-tree|nvls%s", (int)(strstr(two, "nccl-ring") - two), two,
+                 strstr(two, "\nplatforms"));
+        CHECK(parse(t3, &e, err, sizeof err) == 0 && e.nalgos == 3 && !strcmp(e.algos[2], "nvls") &&
+                  !strcmp(e.algo, "nccl-ring"), "algo nccl-ring|nccl-tree|nvls: three alternatives (%s)", err);
+        for (size_t i = 0; i < sizeof bad3 / sizeof bad3[0]; i++) {
+            snprintf(t3, sizeof t3, "%.*s%s%s", (int)(strstr(two, "nccl-ring") - two), two, bad3[i],
+                     strstr(two, "\nplatforms"));
+            CHECK(parse(t3, &e, err, sizeof err) == 2 && strstr(err, "algo: expected 1..3 different"),
+                  "algo = %s refused: %s", bad3[i], err);
+        }
+    }
     CHECK(parse(GOOD "fused_at_scale = 2\nbn_held = 1|0\n", &e, err, sizeof err) == 0 && e.fused_at_scale == 2 &&
               e.nheld == 2 && e.held_alts[0] == 1 && e.held_alts[1] == 0 && parse(GOOD, &e, err, sizeof err) == 0 &&
               e.nheld == 0 && e.fused_at_scale == 0,
@@ -156,7 +176,7 @@ int main(void)
         if (!strcmp(cat[i].model, "bert-large")) {
             bert++;
             CHECK(cat[i].optim == OPTIM_LAMB && cat[i].shard == SHARD_NONE && cat[i].optim_shard == 8 &&
-                      cat[i].grad_bytes == 2 && cat[i].global_batch && cat[i].single_img_s > 0 && cat[i].nalgos == 2 &&
+                      cat[i].grad_bytes == 2 && cat[i].global_batch && cat[i].single_img_s > 0 && cat[i].nalgos >= 2 &&
                       cat[i].nfixed == 2,
                   "%s: MLPerf BERT's DistributedFusedLAMB (full_ar, a node's shard), fp16, strong scaling, the "
                   "1-node rate, NCCL's ring or tree, the NVLink allgather's range", cat[i].name);

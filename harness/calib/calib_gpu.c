@@ -58,7 +58,7 @@ double gpucheck_step_rate(const model *m, ddl_ctx *ctx, kern_precision prec, int
                           double *other_ms, char *why, size_t whylen)
 {
     step_config sc = { (size_t)25 << 20, (size_t)1 << 20, 0, 1e-6f, 1, prec, full, 0.0, 0, { 0, 0, 0, 0, 0, 0 },
-                       NULL, 0, 0, DDL_FLOAT32 };
+                       NULL, 0, 0, DDL_FLOAT32, 0 };
     trainer *t = NULL;
     char err[256];
     double s[STEP_REPS], g[STEP_REPS], o[STEP_REPS];

@@ -31,7 +31,8 @@ static const opt_row rows[] = {
       .off = offsetof(study_opts, run.bucket_mb),
       .help = "bucket cap of the overlapped corners, MiB (default 25)" },
     { .name = "--platform-dir", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, run.dir),
-      .help = "where minsky2017-*.platform and bigbasin2017.platform are\n(default harness/sim/platforms)" },
+      .help = "where the entries' platform files are (NAME.platform; a name with no file\n"
+              "there: the preset, e.g. dgxh100; default harness/sim/platforms)" },
     { .name = "--catalogue", .type = OPT_STRING, .unit = "D", .off = offsetof(study_opts, catalogue),
       .help = "the folder of .study entries, one published figure each (study_file.h;\ndefault harness/sim/studies)" },
     { .name = "--platform", .type = OPT_STRING, .min = 1, .unit = "P", .off = offsetof(study_opts, run.platform),
@@ -57,11 +58,11 @@ static void usage(void)
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
            "  ports per Minsky node; with a compute-model profile, batch norm kernels that read their tensors\n"
            "  twice or hold them on chip, bn_held 0|1, and each kernel's cost under CUDA graphs, graph_kernel_us\n"
-           "  a|b; algo a|b, step_fixed_us a|b), the band of efficiencies and where the figure falls, where\n"
-           "  the profile is the GPU the figure was published on (else \"not compared\"). For strong-scaling figures\n"
-           "  the points each corner loses: compute at the small batch, exposed communication. --profile default:\n"
-           "  each figure's own GPU (its platform's: p100 for 2017's, a100 and h100 for MLPerf's); with --platform,\n"
-           "  that machine's.\n");
+           "  a|b, or launched one by one, kernel_us a|b; algo a|b|c, step_fixed_us a|b), the band of efficiencies\n"
+           "  and where the figure falls, where the profile is the GPU the figure was published on (else \"not\n"
+           "  compared\"). For strong-scaling figures the points each corner loses: compute at the small batch,\n"
+           "  exposed communication. --profile default: each figure's own GPU (its platform's: p100 for 2017's,\n"
+           "  a100 and h100 for MLPerf's); with --platform, that machine's.\n");
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
 
@@ -115,8 +116,12 @@ int cli_study_main(int argc, char **argv)
     for (int k = 0; k < o.nfig; k++) { /* the GPU of each figure: its own platforms' (2017: p100) */
         platform pf;
         const char *gpu = "p100";
-        snprintf(path, sizeof path, "%s/%s.platform", o.run.dir, figs[k].platforms[0]);
-        if (platform_lookup(&pf, path, err, sizeof err) || platform_profile(&pf, NULL, 0, &gpu, err, sizeof err))
+        for (int a = figs[k].nplatforms - 1; a >= 0; a--) { /* every alternative there before any work */
+            study_platform_path(o.run.dir, figs[k].platforms[a], path, sizeof path);
+            if (platform_lookup(&pf, path, err, sizeof err))
+                return fprintf(stderr, "ddlbench study: %s.study: platforms: %s\n", figs[k].name, err), 2;
+        }
+        if (platform_profile(&pf, NULL, 0, &gpu, err, sizeof err))
             return fprintf(stderr, "ddlbench study: %s\n", err), 2;
         snprintf(o.gpu[k], sizeof o.gpu[k], "%s", gpu);
         o.compared[k] = o.own || !strcmp(stem, o.gpu[k]);

@@ -95,9 +95,10 @@ const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len
         snprintf(buf, len, "compute: the profile's rates x%.2f, to the published single GPU's backward pass of %g ms "
                  "at batch %d (%s)", o->compute_scale[k], fg->single_backward_ms, fg->single_batch, fg->single_source);
     size_t at = strlen(buf);
-    if (fg->single_batch && (fg->nheld || fg->nfixed || fg->graphs_set || fg->ngk) && at < len) /* study.c's variant */
+    if (fg->single_batch && (fg->nheld || fg->nfixed || fg->graphs_set || fg->ngk || fg->nk) &&
+        at < len) /* study.c's variant */
         snprintf(buf + at, len - at, "; the scale for the profile as it is, each corner with another bn_held, "
-                 "cuda_graphs, step_fixed_us or graph_kernel_us pinned again");
+                 "cuda_graphs, step_fixed_us, graph_kernel_us or kernel_us pinned again");
     return buf;
 }
 
@@ -190,10 +191,14 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
         double lo, hi;
         study_band(c[k], n[k], &lo, &hi);
         if (pass) {
+            char al[STUDY_MAX_ALGOS * 32 + STUDY_MAX_ALGOS] = ""; /* the algo alternatives, a|b|c */
+            for (int i = 0; i < (fg->nalgos ? fg->nalgos : 1); i++)
+                snprintf(al + strlen(al), sizeof al - strlen(al), "%s%s", i ? "|" : "",
+                         fg->nalgos ? fg->algos[i] : fg->algo);
             fprintf(f,
                     "## %s\n\n%s, batch %s per GPU, %d GPUs, `%s%s%s` allreduce; published figure relative to %d "
                     "GPU(s) (docs/SOURCES.md %s; entry %s).\n\n",
-                    fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(&o->run, fg), fg->algo,
+                    fg->label, fg->model, batches(fg, bs, sizeof bs), study_scale(&o->run, fg), al,
                     *fg->patterns ? " --patterns " : "", fg->patterns, fg->baseline, fg->source, fg->name);
             fprintf(f, "%s.\n\n", study_compute_desc(o, k, cd, sizeof cd));
             fprintf(f, "%s.\n\n", study_effects_desc(fg, cd, sizeof cd));

@@ -36,6 +36,7 @@ static int precision(const char *v, void *dst) { return kern_precision_parse(v, 
 
 /* train's own rows; the shared ones (cli_rows.h) are bound in parse_opts. */
 static const char *const shards[] = { "none", "optimizer", "gradients", "full", NULL };
+static const char *const optims[] = { "sgd", "adam", "lamb", NULL };
 
 static const opt_row rows[] = {
     CLI_ROW_ALGOS(train_opts, algos, nalgos, listbuf[0]),
@@ -43,11 +44,18 @@ static const opt_row rows[] = {
     { .name = "--shard", .type = OPT_CHOICE, .choices = shards, .off = offsetof(train_opts, shard),
       .unit = "none|optimizer|gradients|full",
       .help = "none (default): allreduce the buckets; optimizer, gradients (ZeRO-1, -2): each bucket\n"
-              "reduce-scattered, the update on this rank's blocks (its shard of the velocities),\n"
+              "reduce-scattered, the update on this rank's blocks (its shard of the optimizer state),\n"
               "the parameters allgathered after it; full (ZeRO-3 / FSDP): not after the update\n"
               "but before each use, forward and again backward, a bucket prefetched ahead\n"
               "(trainer_shard.c; host buffers, algorithms with reduce-scatter and allgather);\n"
-              "a '#' line under each row gives the bytes a rank allocated" },
+              "'#' lines under each row give the bytes a rank allocated (gradients: a shard and\n"
+              "bucket slots with gradients and full; parameters: a shard and slots with full)\n"
+              "beside the model's formula" },
+    { .name = "--optimizer", .type = OPT_CHOICE, .choices = optims, .off = offsetof(train_opts, optim),
+      .unit = "sgd|adam|lamb",
+      .help = "the update (trainer_optim.c; host buffers): sgd (default: plain in --compute gemm,\n"
+              "momentum 0.9 in full, 4 B of state a parameter), adam (m and v: 8 B), lamb (8 B,\n"
+              "and 16 B a tensor for its norms, allreduced under --shard); state on the shard" },
     { .name = "--grid", .type = OPT_STRING, .min = 1, .unit = "G", .off = offsetof(train_opts, grid),
       .expect = "a grid like 4x16x4 (product = ranks)",
       .help = "ddl grid (e.g. 4x16x4), with -a ddl; takes precedence over DDL_GRID" },
@@ -156,6 +164,8 @@ static int check_combinations(const train_opts *o, char *err, size_t errlen)
             return snprintf(err, errlen, "--shard %s: %s has no reduce-scatter and allgather; expected an algorithm "
                             "that has (ddlbench list: not nccl-tree or nvls)", shards[o->shard], o->algos[k]), 2;
     }
+    if (o->optim && o->device)
+        return snprintf(err, errlen, "--optimizer %s: host buffers only; expected --device cpu", optims[o->optim]), 2;
     if (o->shard && (o->check || o->cycle_ms > 0))
         return snprintf(err, errlen, "--shard: %s checks allreduced sums / fuses buckets; expected --shard without it",
                         o->check ? "--check" : "--cycle-ms"), 2;

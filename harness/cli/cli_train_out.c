@@ -11,6 +11,7 @@
 #include "workload.h"
 #include "compute.h"
 #include "perf_layer.h"
+#include "shard_mem.h"
 
 #include <stdlib.h>
 
@@ -183,10 +184,16 @@ void train_print_row(FILE *f, int csv, const train_opts *o, int size, const trai
             r->algo, r->bucket_mb, r->buckets, m[F_STEP] * 1e3, r->step_min * 1e3, r->step_max * 1e3,
             (r->step.q3 - r->step.q1) * 1e3, m[F_COMPUTE] * 1e3, m[F_GEMM] * 1e3, m[F_NONGEMM] * 1e3, m[F_COMM] * 1e3,
             m[F_EXPOSED] * 1e3, m[F_SGD] * 1e3, m[F_OTHER] * 1e3, vs, r->images_per_s, wrong);
-    if (o->shard) /* SHARD_* (shard_mem.h): what the sharded trainer keeps (trainer_memory) */
-        fprintf(f, "#   memory per rank, allocated: parameters %.3f MB, gradients %.3f MB, optimizer state %.3f MB%s\n",
-                r->mem[0] / 1e6, r->mem[1] / 1e6, r->mem[2] / 1e6,
-                o->full ? " (the rank's shard of the SGD velocities)" : " (gemm mode: plain SGD, none)");
+    if (o->shard || o->optim) { /* SHARD_*, OPTIM_* (shard_mem.h): what the trainer keeps (trainer_memory) */
+        fprintf(f, "#   memory per rank, allocated: parameters %.3f MB (+ %.3f MB gathered), gradients %.3f MB, "
+                "optimizer state %.3f MB%s\n", r->mem[0] / 1e6, r->mem[1] / 1e6, r->mem[2] / 1e6, r->mem[3] / 1e6,
+                o->optim == OPTIM_ADAM   ? " (Adam's m and v)"
+                : o->optim == OPTIM_LAMB ? " (LAMB's m and v, its norms)"
+                : o->full                ? " (the SGD velocities)"
+                                         : " (gemm mode: plain SGD, none)");
+        fprintf(f, "#   memory per rank, the model (ddlbench model memory): parameters %.3f MB, gradients %.3f MB, "
+                "optimizer state %.3f MB\n", r->model_mem[0] / 1e6, r->model_mem[1] / 1e6, r->model_mem[2] / 1e6);
+    }
     if (!r->ranks || spread(r, size, &br)) return;
     fprintf(f, "#   ranks' own compute: median %.2f ms, MAD %.2f ms, slowest rank %d (%+.2f ms); stragglers:",
             br.median * 1e3, br.mad * 1e3, br.slowest, br.lag * 1e3);

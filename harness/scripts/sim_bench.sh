@@ -14,11 +14,13 @@
 #   --profile P      device profile (default h200)
 #   --out DIR        also write DIR/sim_bench.csv and the raw CSVs (default: none)
 #   --build DIR      default build
+#   --partial-leaf   a platform file's leaf over fewer nodes than leaf_nodes, partly filled (as `ddlbench platform`)
 # Exit: 0, 1 a launch failed, 2 bad options.
 set -u
-BUILD=build PLATFORM=dgxh200 NODES=1,4,32 ALGOS=ring,rhd,ddl MINB=64M MAXB=256M PROFILE=h200 OUT=
+BUILD=build PLATFORM=dgxh200 NODES=1,4,32 ALGOS=ring,rhd,ddl MINB=64M MAXB=256M PROFILE=h200 OUT= PL=
 die() { echo "sim_bench.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
+    [ "$1" = --partial-leaf ] && { PL=--partial-leaf; shift; continue; }
     [ $# -ge 2 ] || die "$1: expected a value"
     case $1 in
         --platform) PLATFORM=$2;; --nodes) NODES=$2;; --algos) ALGOS=$2;; --min-bytes) MINB=$2;;
@@ -37,7 +39,7 @@ done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 [ -z "$OUT" ] || mkdir -p "$OUT" || die "--out: cannot create $OUT"
-mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" -o "$tmp/probe" 2>&1 >/dev/null | head -1)
+mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" $PL -o "$tmp/probe" 2>&1 >/dev/null | head -1)
 [ -f "$tmp/probe/hostfile" ] || die "--platform: $gpn"
 gpn=$(($(wc -l <"$tmp/probe/hostfile") / ${NODES%%,*}))
 # the links (GB/s): a GPU's link, one NIC and the NICs per node, from the platform as a file: the line
@@ -60,7 +62,7 @@ echo "nodes,ranks,algo,size_B,placement,sim_us,model_us,ratio,busbw_GBps,bound_G
 st=0
 for n in $(echo "$NODES" | tr , ' '); do
     np=$((n * gpn)) dir=$tmp/p$n
-    mkdir "$dir" && "$EXE" platform --platform "$PLATFORM" --nodes "$n" -o "$dir" >/dev/null || { st=2; continue; }
+    mkdir "$dir" && "$EXE" platform --platform "$PLATFORM" --nodes "$n" $PL -o "$dir" >/dev/null || { st=2; continue; }
     if ! sh harness/scripts/launch.sh -b simulated -n "$np" -g "$gpn" -p "$dir" "$SIM" allreduce -a "$ALGOS" \
         -b "$MINB" -e "$MAXB" -f 4 -w 0 -n 1 -c 0 --profile "$PROFILE" --platform "$PLATFORM" \
         --csv "$tmp/sim$n.csv" >"$tmp/sim$n.log" 2>&1 </dev/null; then
@@ -70,7 +72,7 @@ for n in $(echo "$NODES" | tr , ' '); do
     grep -v '^#' "$tmp/sim$n.csv" | awk -F, 'NR > 1 { print $1 }' | sort -un >"$tmp/sizes"
     : >"$tmp/model$n"
     while read -r b; do
-        "$EXE" model cost --algo "$ALGOS" --platform "$PLATFORM" --nodes "$n" --bytes "$b" --profile "$PROFILE" |
+        "$EXE" model cost --algo "$ALGOS" --platform "$PLATFORM" --nodes "$n" --bytes "$b" --profile "$PROFILE" $PL |
             awk -v b="$b" '!/^#/ { print $1, b, $2 }' >>"$tmp/model$n" || st=1
     done <"$tmp/sizes"
     grep -v '^#' "$tmp/sim$n.csv" | awk -F, -v n="$n" -v mf="$tmp/model$n" -v links="$links" '

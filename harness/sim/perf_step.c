@@ -180,7 +180,8 @@ static int m_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
 }
 
 /* SGD: with momentum, model_sgd_bytes (full); plain, 12 bytes per parameter (gemm) — at sgd_gbps
- * (else mem_gbps), as the simulator issues it (sgd_sim.c, layers_sim.c). */
+ * (else mem_gbps), as the simulator issues it (sgd_sim.c, layers_sim.c); Adam, LAMB: optim_update_bytes.
+ * Sharded LAMB adds the allreduce of its per-tensor norms' sums, as the trainer and DistributedFusedLAMB. */
 static int m_update(void *a)
 {
     pricer *p = a;
@@ -192,6 +193,12 @@ static int m_update(void *a)
     if (p->in->shard == SHARD_NONE && p->in->update_shard > 1) return p->clock += t / p->in->update_shard, 0;
     if (p->in->shard == SHARD_NONE || ranks < 2) return p->clock += t, 0;
     p->clock += t / ranks; /* the rank's shard */
+    if (p->in->optim == OPTIM_LAMB) { /* its per-tensor Σw², Σu² allreduced, 16 B a tensor (trainer_optim.c) */
+        cost_opts o = { p->in->grid, p->in->patterns, p->in->gamma };
+        double s = 0;
+        if (perf_cost(p->pf, p->algo, 16.0 * model_tensor_count(p->m), &o, &s, p->err, p->errlen)) return 2;
+        p->clock += s;
+    }
     double rs, ag;
     if (p->in->shard == SHARD_FULL) return 0; /* kept sharded: gathered layer by layer before use */
     if (rsag_cost(p, 4.0 * n, &rs, &ag)) return 2;

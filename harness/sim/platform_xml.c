@@ -30,21 +30,57 @@
  * (the fabric's shortest detour is 2 links), but W = 3 with rail-aligned leaves, where a message to
  * another rail crosses the spine (4 links) and must not detour over a peer's NIC (W + 2 > 4) while
  * one inside a node must not leave it (W < 4). Hence every route here is the model's (cost.c): no
- * PXN-style forwarding, a message between rails of different leaves crosses the spine. */
+ * PXN-style forwarding, a message between rails of different leaves crosses the spine.
+ * Reducing switches (collectives/switch.h), hosts no rank runs on: with nvls_bw, per node a zone "nvzK"
+ * holding host "nvsK" (the NVSwitch; speed g x nvls_bw flop/s: a flop a byte it reduces), reached from each
+ * unit over its GPUs' private links and W/2 + 1 links "nvpK_I" (FATPIPE, 1 PB/s, the first of latency
+ * intra_lat/2: GPU to switch takes intra_lat, as a round trip through it), so that no unit-to-unit route
+ * detours through it (2 (W/2 + 1) > W). A GPU's private link runs at intra_bw: the switch's traffic is
+ * charged at nvls_bw by sending bytes x intra_bw / nvls_bw (property nvs_scale), so that a link shared with
+ * other traffic takes the sum of both times, as nvls_cost.c counts it. With sharp_bw, host "leafL_h" in
+ * each leaf zone behind link "sh_leafL" (FATPIPE: each port at sharp_bw, latency inter_lat/2) and "spine_h"
+ * in the spine zone behind "sh_spine" (latency spine_lat/2), both of speed ranks x sharp_bw (never the
+ * limit). Each GPU's cluster names its switches in <prop>s, which SimGrid gives the cluster's zone: nvs,
+ * nvs_scale, sharp, leaf (its index), spine. */
 #include "platform.h"
 
 #include <stdio.h>
+
+/* The <prop>s of node k's cluster (unit u's leaf, or -1 without leaves) naming its reducing switches. */
+static void switch_props(const platform *pf, FILE *f, int k, int leaf)
+{
+    if (pf->nvls_bw > 0)
+        fprintf(f, "<prop id=\"nvs\" value=\"nvs%d\"/><prop id=\"nvs_scale\" value=\"%.9g\"/>", k,
+                pf->intra_bw / pf->nvls_bw);
+    if (pf->sharp_bw > 0 && leaf >= 0)
+        fprintf(f, "<prop id=\"sharp\" value=\"leaf%d_h\"/><prop id=\"leaf\" value=\"%d\"/>"
+                   "<prop id=\"spine\" value=\"spine_h\"/>", leaf, leaf);
+}
+
+/* Node k's NVSwitch: its zone and host, and the w links that weigh its routes. */
+static void nvs_zone(const platform *pf, FILE *f, int k, int w)
+{
+    fprintf(f, "  <zone id=\"nvz%d\" routing=\"Full\"><host id=\"nvs%d\" speed=\"%.9gf\"/></zone>\n", k, k,
+            pf->gpus_per_node * pf->nvls_bw);
+    for (int i = 0; i < w; i++)
+        fprintf(f, "  <link id=\"nvp%d_%d\" bandwidth=\"1e15Bps\" latency=\"%.9gs\" sharing_policy=\"FATPIPE\"/>\n", k,
+                i, i ? 0 : pf->intra_lat / 2);
+}
 
 static int write_two_level(const platform *pf, FILE *f)
 {
     const int g = pf->gpus_per_node;
     const double gpu_lat = pf->intra_lat / 2, nic_lat = (pf->inter_lat - pf->intra_lat) / 2;
     fprintf(f, "<zone id=\"world\" routing=\"DijkstraCache\">\n");
-    for (int k = 0; k < pf->nodes; k++)
+    for (int k = 0; k < pf->nodes; k++) {
         fprintf(f, "  <cluster id=\"node%d\" prefix=\"gpu\" suffix=\"\" radical=\"%ld-%ld\" speed=\"1Gf\" "
                    "bw=\"%.9gBps\" lat=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"%.9gBps\" bb_lat=\"0s\" "
-                   "bb_sharing_policy=\"FATPIPE\" router_id=\"node%d_gw\"/>\n",
+                   "bb_sharing_policy=\"FATPIPE\" router_id=\"node%d_gw\">",
                 k, (long)k * g, (long)k * g + g - 1, pf->intra_bw, gpu_lat, pf->intra_bw, k);
+        switch_props(pf, f, k, -1);
+        fprintf(f, "</cluster>\n");
+        if (pf->nvls_bw > 0) nvs_zone(pf, f, k, 1);
+    }
     fprintf(f, "  <zone id=\"fabric\" routing=\"Full\"><router id=\"switch\"/></zone>\n");
     for (int k = 0; k < pf->nodes; k++)
         fprintf(f, "  <link id=\"nic%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
@@ -55,6 +91,9 @@ static int write_two_level(const platform *pf, FILE *f)
                    "  <zoneRoute src=\"fabric\" dst=\"node%d\" gw_src=\"switch\" gw_dst=\"node%d_gw\" "
                    "symmetrical=\"NO\"><link_ctn id=\"nic%d\" direction=\"DOWN\"/></zoneRoute>\n",
                 k, k, k, k, k, k);
+    for (int k = 0; k < pf->nodes && pf->nvls_bw > 0; k++) /* after every zone and link, as the DTD wants */
+        fprintf(f, "  <zoneRoute src=\"node%d\" dst=\"nvz%d\" gw_src=\"node%d_gw\" gw_dst=\"nvs%d\" "
+                   "symmetrical=\"YES\"><link_ctn id=\"nvp%d_0\"/></zoneRoute>\n", k, k, k, k, k);
     fprintf(f, "</zone>\n");
     return 0;
 }
@@ -75,14 +114,20 @@ static split split_of(const platform *pf)
 }
 
 /* The switch a unit's NIC plugs into, as a zone id and its router. */
+static int leaf_of(const platform *pf, const split *sp, int node, int unit)
+{
+    int nic = unit * sp->nics / sp->units;
+    if (!pf->leaf_nodes) return -1;
+    return pf->rail_leaves ? (node / pf->leaf_nodes) * sp->nics + nic : node / pf->leaf_nodes;
+}
+
 static void switch_of(const platform *pf, const split *sp, int node, int unit, char *zone, char *router)
 {
-    int nic = unit * sp->nics / sp->units, leaf;
-    if (!pf->leaf_nodes) {
+    int leaf = leaf_of(pf, sp, node, unit);
+    if (leaf < 0) {
         snprintf(zone, 32, "fabric"), snprintf(router, 32, "switch");
         return;
     }
-    leaf = pf->rail_leaves ? (node / pf->leaf_nodes) * sp->nics + nic : node / pf->leaf_nodes;
     snprintf(zone, 32, "leaf%d", leaf), snprintf(router, 32, "leaf%d_r", leaf);
 }
 
@@ -118,9 +163,11 @@ static void node_parts(const platform *pf, const split *sp, FILE *f, int k)
     for (int u = 0; u < sp->units; u++)
         fprintf(f, "  <cluster id=\"n%d_u%d\" prefix=\"gpu\" suffix=\"\" radical=\"%ld-%ld\" speed=\"1Gf\" "
                    "bw=\"%.9gBps\" lat=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\" bb_bw=\"%.9gBps\" bb_lat=\"0s\" "
-                   "bb_sharing_policy=\"FATPIPE\" router_id=\"n%d_u%d_gw\"/>\n",
+                   "bb_sharing_policy=\"FATPIPE\" router_id=\"n%d_u%d_gw\">",
                 k, u, first + (long)u * sp->per_unit, first + (long)(u + 1) * sp->per_unit - 1, pf->intra_bw,
-                gpu_lat, pf->intra_bw, k, u);
+                gpu_lat, pf->intra_bw, k, u),
+            switch_props(pf, f, k, leaf_of(pf, sp, k, u)), fprintf(f, "</cluster>\n");
+    if (pf->nvls_bw > 0) nvs_zone(pf, f, k, sp->weight / 2 + 1);
     for (int j = 0; j < sp->nics; j++)
         fprintf(f, "  <link id=\"nic%d_%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
                 k, j, pf->nic_bw / sp->nics, nic_lat);
@@ -154,7 +201,25 @@ static void node_routes(const platform *pf, const split *sp, FILE *f, int k)
         fprintf(f, "<link_ctn id=\"nic%d_%d\" direction=\"UP\"/></zoneRoute>\n", k, nic);
         route(f, zone, unit, router, gw);
         fprintf(f, "<link_ctn id=\"nic%d_%d\" direction=\"DOWN\"/></zoneRoute>\n", k, nic);
+        if (pf->nvls_bw <= 0) continue;
+        fprintf(f, "  <zoneRoute src=\"%s\" dst=\"nvz%d\" gw_src=\"%s\" gw_dst=\"nvs%d\" symmetrical=\"YES\">", unit,
+                k, gw, k);
+        for (int i = 0; i < sp->weight / 2 + 1; i++) fprintf(f, "<link_ctn id=\"nvp%d_%d\"/>", k, i);
+        fprintf(f, "</zoneRoute>\n");
     }
+}
+
+/* IB SHARP's aggregation in a leaf (l >= 0) or the spine zone: a host behind a link of sharp_bw a flow. */
+static void sharp_host(const platform *pf, FILE *f, const char *zone, int l, double lat)
+{
+    char id[32];
+    if (pf->sharp_bw <= 0) return;
+    if (l >= 0) snprintf(id, sizeof id, "%s%d", zone, l);
+    else snprintf(id, sizeof id, "%s", zone);
+    fprintf(f, "<host id=\"%s_h\" speed=\"%.9gf\"/><link id=\"sh_%s\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" "
+               "sharing_policy=\"FATPIPE\"/><route src=\"%s_r\" dst=\"%s_h\" symmetrical=\"YES\">"
+               "<link_ctn id=\"sh_%s\"/></route>",
+            id, (double)pf->nodes * pf->gpus_per_node * pf->sharp_bw, id, pf->sharp_bw, lat, id, id, id);
 }
 
 static int write_split(const platform *pf, FILE *f)
@@ -164,11 +229,18 @@ static int write_split(const platform *pf, FILE *f)
     fprintf(f, "<zone id=\"world\" routing=\"DijkstraCache\">\n");
     for (int k = 0; k < pf->nodes; k++) node_parts(pf, &sp, f, k);
     if (!pf->leaf_nodes) fprintf(f, "  <zone id=\"fabric\" routing=\"Full\"><router id=\"switch\"/></zone>\n");
-    for (int l = 0; l < sp.leaves; l++)
-        fprintf(f, "  <zone id=\"leaf%d\" routing=\"Full\"><router id=\"leaf%d_r\"/></zone>\n"
+    for (int l = 0; l < sp.leaves; l++) {
+        fprintf(f, "  <zone id=\"leaf%d\" routing=\"Full\"><router id=\"leaf%d_r\"/>", l, l);
+        sharp_host(pf, f, "leaf", l, pf->inter_lat / 2);
+        fprintf(f, "</zone>\n"
                    "  <link id=\"up%d\" bandwidth=\"%.9gBps\" latency=\"%.9gs\" sharing_policy=\"SPLITDUPLEX\"/>\n",
-                l, l, l, up_bw, (platform_spine_lat(pf) - pf->inter_lat) / 2);
-    if (sp.leaves) fprintf(f, "  <zone id=\"spine\" routing=\"Full\"><router id=\"spine_r\"/></zone>\n");
+                l, up_bw, (platform_spine_lat(pf) - pf->inter_lat) / 2);
+    }
+    if (sp.leaves) {
+        fprintf(f, "  <zone id=\"spine\" routing=\"Full\"><router id=\"spine_r\"/>");
+        sharp_host(pf, f, "spine", -1, platform_spine_lat(pf) / 2);
+        fprintf(f, "</zone>\n");
+    }
     for (int k = 0; k < pf->nodes; k++) node_routes(pf, &sp, f, k);
     for (int l = 0; l < sp.leaves; l++) {
         char leaf[32], r[32];

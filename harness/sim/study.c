@@ -12,6 +12,22 @@
 #include "workload.h"
 
 #include <stdio.h>
+#include <string.h>
+
+void study_platform_path(const char *dir, const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s.platform", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        fclose(f);
+        return;
+    }
+    for (int i = 0; i < platform_preset_count(); i++)
+        if (!strcmp(name, platform_preset(i)->name)) {
+            snprintf(path, len, "%s", name);
+            return;
+        }
+}
 
 int study_scale(const study_setup *s, const figure *fig) { return s->gpus ? (int)s->gpus : fig->gpus; }
 
@@ -27,7 +43,7 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
     char path[1024];
     platform pf;
     if (s->platform) snprintf(path, sizeof path, "%s", s->platform);
-    else snprintf(path, sizeof path, "%s/%s.platform", s->dir, name);
+    else study_platform_path(s->dir, name, path, sizeof path);
     if (platform_lookup(&pf, path, err, errlen)) return 2;
     int g = pf.gpus_per_node < gpus ? pf.gpus_per_node : gpus;
     if (gpus % g) {
@@ -129,9 +145,9 @@ static int batches_of(const study_setup *s, const figure *fig, int b, int *bfull
     return 0;
 }
 
-/* Variant v of fig's unknowns that are not platforms or overlaps (v = h + nh (a + na (f + nf g)): bn_held h,
- * algorithm a, fixed step cost f, kernel cost g): the figure with that algorithm and cost alone (*fv), the
- * baseline's profile (*pr)
+/* Variant v of fig's unknowns that are not platforms or overlaps (v = h + nh (a + na (f + nf (g + ng k))): bn_held
+ * h, algorithm a, fixed step cost f, kernel cost under a graph g and without one k): the figure with that
+ * algorithm and cost alone (*fv), the baseline's profile (*pr)
  * and the scaled run's (*at; its network fused_at_scale where the entry gives one), each rate x the
  * variant's own compute scale (kscale for the profile's own setting; a pinned entry pinned again with the
  * variant, whose 1-node run paid the fixed cost too). Into c: the variant's held (-1: the profile's),
@@ -140,22 +156,26 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
                    profile *pr, profile *at, corner *c, char *err, size_t errlen)
 {
     int shaped = perf_layer_shaped(base), nh = fig->nheld && shaped ? fig->nheld : 1;
-    int na = fig->nalgos ? fig->nalgos : 1, nf = fig->nfixed ? fig->nfixed : 1;
-    int a = v / nh % na, f = v / nh / na % nf, g = v / nh / na / nf;
+    int na = fig->nalgos ? fig->nalgos : 1, nf = fig->nfixed ? fig->nfixed : 1, ng = fig->ngk && shaped ? fig->ngk : 1;
+    int a = v / nh % na, f = v / nh / na % nf, g = v / nh / na / nf % ng, k = v / nh / na / nf / ng;
     *fv = *fig, *pr = *base;
     c->held = fig->nheld && shaped ? fig->held_alts[v % nh] : -1;
     c->algo = fig->nalgos ? fig->algos[a] : fig->algo;
     c->fixed_us = fig->nfixed ? fig->fixed_us[f] : 0;
     c->gk_us = fig->ngk && shaped ? fig->gk_us[g] : -1;
+    c->k_us = fig->nk && shaped ? fig->k_us[k] : -1;
     c->vary_algo = fig->nalgos > 1, c->vary_fixed = fig->nfixed > 1, c->vary_gk = fig->ngk > 1 && shaped;
+    c->vary_k = fig->nk > 1 && shaped;
     snprintf(fv->algo, sizeof fv->algo, "%s", c->algo);
     fv->fixed_us[0] = c->fixed_us, fv->nfixed = fig->nfixed ? 1 : 0, fv->nalgos = 1, fv->nheld = 0;
     if (c->held >= 0) pr->bn_held = c->held;
     int graphs = fig->graphs_set && shaped && fig->graphs != (base->graphs > 0);
     if (graphs) pr->graphs = fig->graphs;
     if (c->gk_us >= 0) pr->graph_kernel_us = c->gk_us;
+    if (c->k_us >= 0) pr->kernel_us = c->k_us;
     if (fig->single_batch &&
-        ((c->held >= 0 && c->held != (base->bn_held > 0)) || (fig->nfixed && f > 0) || graphs || c->gk_us >= 0) &&
+        ((c->held >= 0 && c->held != (base->bn_held > 0)) || (fig->nfixed && f > 0) || graphs || c->gk_us >= 0 ||
+         c->k_us >= 0) &&
         study_compute_scale(s, pr, fv, &kscale, err, errlen))
         return 2;
     pr->gemm_gflops_fp32 *= kscale, pr->mem_gbps *= kscale, pr->sgd_gbps *= kscale;
@@ -170,7 +190,7 @@ int study_variants(const profile *base, const figure *fig)
 {
     int shaped = perf_layer_shaped(base);
     return (fig->nheld && shaped ? fig->nheld : 1) * (fig->nalgos ? fig->nalgos : 1) *
-           (fig->nfixed ? fig->nfixed : 1) * (fig->ngk && shaped ? fig->ngk : 1);
+           (fig->nfixed ? fig->nfixed : 1) * (fig->ngk && shaped ? fig->ngk : 1) * (fig->nk && shaped ? fig->nk : 1);
 }
 
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
@@ -230,7 +250,9 @@ const char *study_corner_name(const corner *c, char *buf, size_t len)
         at += snprintf(buf + at, len - (size_t)at, "/%s", c->held ? "bn-held" : "bn-reread");
     if (c->vary_algo && at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "/%s", c->algo);
     if (c->vary_fixed && at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "/+%gus", c->fixed_us);
-    if (c->vary_gk && at >= 0 && (size_t)at < len) snprintf(buf + at, len - (size_t)at, "/%gus-kernels", c->gk_us);
+    if (c->vary_gk && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, "/%gus-kernels", c->gk_us);
+    if (c->vary_k && at >= 0 && (size_t)at < len) snprintf(buf + at, len - (size_t)at, "/%gus-eager", c->k_us);
     return buf;
 }
 

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-/* platforms x bn_held x algos x fixed costs x kernel costs x overlaps x batches */
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * 2 * 2 * 2 * 2 * 2)
+/* platforms x bn_held x algos x fixed costs x graphs' kernel costs x eager kernel costs x overlaps x batches */
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * STUDY_MAX_ALGOS * 2 * 2 * 2 * 2 * 2)
 
 /* The non-ideal effects an entry may turn on (harness/train/framework.h, perf_step.h), as bits. */
 enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
@@ -36,7 +36,8 @@ typedef struct corner {
     const char *algo;        /* its allreduce (one of the entry's algo alternatives) */
     double fixed_us;         /* its fixed cost a step, us (the entry's step_fixed_us; 0: none) */
     double gk_us;            /* its kernels' cost under a graph, us (the entry's graph_kernel_us; -1: the profile's) */
-    int vary_algo, vary_fixed, vary_gk; /* the entry gives two of one: the corner's name says which */
+    double k_us;             /* its kernels' cost launched one by one, us (the entry's kernel_us; -1: the profile's) */
+    int vary_algo, vary_fixed, vary_gk, vary_k; /* the entry gives two of one: the corner's name says which */
     step_prediction base, full;
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */
@@ -47,7 +48,10 @@ typedef struct corner {
 int study_scale(const study_setup *s, const figure *fig);
 /* The effects on for fig's corners with overlap off (0) or on (1). */
 int study_effects_on(const figure *fig, int overlap);
-/* The step of model m (built for fig) on `gpus` GPUs of the platform file s->dir/name.platform, with
+/* Where an entry's platform `name` is: dir/name.platform where that file opens, else name itself where a
+ * preset is so called (platform.h), else the file (whose load then names it in its error). */
+void study_platform_path(const char *dir, const char *name, char *path, size_t len);
+/* The step of model m (built for fig) on `gpus` GPUs of platform `name` (study_platform_path in s->dir), with
  * the profile's rates, overlapped or not, with the effects `effects` of fig. 0, or 2 with err. */
 int study_step_on(const study_setup *s, const profile *pr, const model *m, const figure *fig, const char *name,
                   int gpus, int overlap, int effects, step_prediction *t, char *err, size_t errlen);

@@ -69,11 +69,14 @@ static const key keys[] = {
     { "optimizer_shard", T_INT, 0, offsetof(study_entry, optim_shard), 0, PLATFORM_MAX_HOSTS },
     { "graph_kernel_us", T_GKERNEL, 0, 0, 0, 1e6 },
     { "graph_kernel_source", T_TEXT, 0, F(gk_source), 0 },
+    { "kernel_us", T_GKERNEL, 0, 1, 0, 1e6 },
+    { "kernel_source", T_TEXT, 0, F(k_source), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
-enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE }; /* keys[]' rows */
+/* keys[]' rows */
+enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -144,14 +147,17 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         e->grad_bytes = (int)wire_bytes(t);
         return 0;
     }
-    case T_ALGOS: /* algo: 1 or 2 algorithm names, a|b (checked by the pricer) */
-        n = alternatives(v, alts, 2);
+    case T_ALGOS: /* algo: 1..STUDY_MAX_ALGOS algorithm names, a|b|c, all different (checked by the pricer) */
+        n = alternatives(v, alts, STUDY_MAX_ALGOS);
         for (int i = 0; i < n; i++)
             if (strlen(alts[i]) >= sizeof e->algo) n = -1;
             else memcpy(e->algos[i], alts[i], strlen(alts[i]) + 1);
-        if (n < 0 || (n == 2 && !strcmp(e->algos[0], e->algos[1])))
-            return snprintf(why, wl, "expected one or two (a|b) algorithm names of 1..%zu characters, got \"%.40s\"",
-                            sizeof e->algo - 1, v), 2;
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n && n > 0; j++)
+                if (!strcmp(e->algos[i], e->algos[j])) n = -1;
+        if (n < 0)
+            return snprintf(why, wl, "expected 1..%d different algorithm names (a|b|c) of 1..%zu characters, got "
+                            "\"%.40s\"", STUDY_MAX_ALGOS, sizeof e->algo - 1, v), 2;
         e->nalgos = n;
         memcpy(e->algo, e->algos[0], sizeof e->algo);
         return 0;
@@ -165,16 +171,18 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
                             k->max, v), 2;
         e->nfixed = n;
         return 0;
-    case T_GKERNEL: /* graph_kernel_us: 1 or 2 numbers in [0, max], a|b */
+    case T_GKERNEL: { /* graph_kernel_us (off 0) or kernel_us (off 1): 1 or 2 numbers in [0, max], a|b */
+        double *us = k->off ? e->k_us : e->gk_us;
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++)
             if (number(alts[i], &d) || d < 0 || d > k->max) n = -1;
-            else e->gk_us[i] = d;
-        if (n < 0 || (n == 2 && e->gk_us[0] == e->gk_us[1]))
+            else us[i] = d;
+        if (n < 0 || (n == 2 && us[0] == us[1]))
             return snprintf(why, wl, "expected one or two (a|b) numbers of microseconds in [0, %g], got \"%.40s\"",
                             k->max, v), 2;
-        e->ngk = n;
+        *(k->off ? &e->nk : &e->ngk) = n;
         return 0;
+    }
     case T_GRAPHS: { /* cuda_graphs(_at_scale): on or off, then its set flag (the field after it) */
         int *g = (int *)((char *)e + k->off);
         if (strcmp(v, "on") && strcmp(v, "off")) return snprintf(why, wl, "expected on or off, got \"%.40s\"", v), 2;
@@ -296,6 +304,8 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
     if (seen[K_GK] != seen[K_GKSOURCE])
         return snprintf(err, errlen, "%s: graph_kernel_us and graph_kernel_source: expected both or neither", name),
                2;
+    if (seen[K_K] != seen[K_KSOURCE])
+        return snprintf(err, errlen, "%s: kernel_us and kernel_source: expected both or neither", name), 2;
     if (seen[K_OSHARD] && e->shard != SHARD_NONE)
         return snprintf(err, errlen, "%s:%d: optimizer_shard: shard = %s is given too; expected shard = none (the "
                         "gradients allreduced, the update alone sharded)", name, at[K_OSHARD],

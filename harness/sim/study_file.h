@@ -44,17 +44,24 @@
  *                                             graph_kernel_us; a|b: a measured range, a corner each, each
  *                                             pinned on its own (compute-model profiles only) (optional)
  *   graph_kernel_source = ... (§16)           where it is from (required with graph_kernel_us)
+ *   kernel_us = 4.6|15.3                      each kernel's fixed cost without a graph, us in [0, 1e6], in place
+ *                                             of the profile's kernel_us for every run of the entry; a|b: a
+ *                                             corner each, as graph_kernel_us (compute-model profiles only)
+ *                                             (optional)
+ *   kernel_source = ... (§18)                 where it is from (required with kernel_us)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
  *   published = 89                            the figure, % in (0, 100]                   (required)
  *   source = §2                               where it is from (docs/SOURCES.md)          (required)
- *   algo = ddl                                the allreduce, in ddlbench's terms; a|b: which
- *                                             one ran is unknown (NCCL's own pick)       (required)
+ *   algo = ddl                                the allreduce, in ddlbench's terms; a|b or a|b|c:
+ *                                             which one ran is unknown (NCCL's own pick: ring, tree
+ *                                             or, where the run had SHARP, nvls)         (required)
  *   patterns = ring,rhd                       ddl's per-dimension patterns on a (GPUs per node) x
  *                                             (nodes) grid                                (optional)
  *   platforms = minsky2017-1port|minsky2017-2port   platform files of the study's platform folder,
- *                                             1..4 alternatives                           (required)
+ *                                             or presets where no such file (dgxh100; study.h's
+ *                                             study_platform_path), 1..4 alternatives    (required)
  *   overlap = off|on                          the allreduce after backward (off) or in DDP-style
  *                                             buckets during it (on); 1 or 2 alternatives (required)
  *   bucket_mb = 64                            the framework's bucket (fusion) cap of the overlapped
@@ -84,6 +91,7 @@
 #include <stddef.h>
 
 #define STUDY_MAX_ALTS 4
+#define STUDY_MAX_ALGOS 3 /* algo's alternatives: NCCL's ring, tree and CollNet over SHARP */
 #define STUDY_MAX_ENTRIES 32
 
 typedef struct study_entry {
@@ -113,7 +121,7 @@ typedef struct study_entry {
     int optim, shard;                      /* OPTIM_*, SHARD_* (shard_mem.h; 0: SGD, unsharded) */
     int fused_at_scale;                    /* the scaled run's profile fused setting (0: the profile's) */
     int held_alts[2], nheld;               /* the profile's bn_held alternatives (nheld 0: the profile's) */
-    char algos[2][32];                     /* algo's alternatives (algo: the first) */
+    char algos[STUDY_MAX_ALGOS][32];       /* algo's alternatives (algo: the first) */
     int nalgos;
     double fixed_us[2];                    /* a fixed cost a step, us: alternatives (nfixed 0: none) */
     int nfixed;
@@ -124,6 +132,9 @@ typedef struct study_entry {
     double gk_us[2];                       /* graph_kernel_us: the profile's, alternatives (ngk 0: the profile's) */
     int ngk;
     char gk_source[200];                   /* where it is from */
+    double k_us[2];                        /* kernel_us: the same launched one by one (nk 0: the profile's) */
+    int nk;
+    char k_source[200];                    /* where it is from */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

@@ -46,14 +46,20 @@ int engine_set_framework(engine *e, const framework *fw);
 int engine_set_shard(engine *e, int sharded, int ranks);
 int engine_post(engine *e, int bucket);
 /* Full sharding (ZeRO-3 / FSDP): after what was posted before it, bucket's parameters allgathered in
- * place in params (flat, the gradient buffer's layout): its first ranks·c elements, c = count / ranks,
- * rank r's block at r·c (a bucket's remainder is updated alike on every rank: not gathered);
+ * place at dst (the bucket's own buffer): its first ranks·c elements, c = count / ranks, rank r's block
+ * at dst + r·c (a bucket's remainder is updated alike on every rank: not gathered);
  * engine_wait_gather blocks until the last posted gather of the bucket is done, so the step
  * prefetches: it posts the next bucket's gather, computes, then waits. Under simulation the waits run
  * what was posted, in order, each at max(its post, the previous one's end), on the MPI clock; the
  * caller's compute then starts at the later of its own mark and that end. 0, or non-zero (the first
  * failure's message as engine_wait_all gives it). */
-int engine_post_gather(engine *e, int bucket, float *params);
+int engine_post_gather(engine *e, int bucket, float *dst);
+/* Gradient sharding: bucket b reduced (shard_bucket_reduce) at buf, its own buffer, instead of its place
+ * in the gradient buffer (NULL: back to it); engine_wait_bucket blocks until this step's reduction of
+ * bucket b is done, so its buffer may be read and reused (under simulation it returns at once: the
+ * values are simulated and the reductions run at the drain). 0, or -1 (bad bucket) / the failure. */
+int engine_set_bucket_buf(engine *e, int b, void *buf);
+int engine_wait_bucket(engine *e, int b, char *err, size_t errlen);
 int engine_wait_gather(engine *e, int bucket, char *err, size_t errlen);
 /* Device mode (the CUDA build's gradients are written on the compute stream): from now on
  * engine_post records a fence (compute.h) for the bucket and the thread engine waits for that fence

@@ -38,7 +38,8 @@ struct engine {
     double *jready;           /* [3 nbuckets] their post times */
     int njobs, jrun;          /* posted, run so far (engine_wait_gather) */
     int base;                 /* reductions run early by engine_wait_gather: order[0 .. base) */
-    float *params;            /* engine_post_gather's buffer */
+    float **gdst;             /* [nbuckets] where each bucket's gather lands (engine_post_gather) */
+    char **rbuf;              /* [nbuckets] where each bucket is reduced (engine_set_bucket_buf; NULL: grads) */
     engine_stats early;       /* their time */
 };
 
@@ -64,8 +65,10 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->dur = calloc((size_t)plan->nbuckets, sizeof *e->dur);
     e->jobs = calloc(3 * (size_t)plan->nbuckets, sizeof *e->jobs);
     e->jready = calloc(3 * (size_t)plan->nbuckets, sizeof *e->jready);
+    e->gdst = calloc((size_t)plan->nbuckets, sizeof *e->gdst);
+    e->rbuf = calloc((size_t)plan->nbuckets, sizeof *e->rbuf);
     if (!e->order || !e->ready || !e->count || !e->groups || !e->agree || !e->start || !e->dur || !e->jobs ||
-        !e->jready) {
+        !e->jready || !e->gdst || !e->rbuf) {
         engine_free(e);
         return -1;
     }
@@ -103,10 +106,31 @@ int engine_post(engine *e, int b)
     return 0;
 }
 
-int engine_post_gather(engine *e, int b, float *params)
+/* Where bucket b is reduced: its engine_set_bucket_buf buffer, else its place in the gradient buffer. */
+static char *bucket_buf(engine *e, int b)
+{
+    return e->rbuf[b] ? e->rbuf[b] : e->grads + e->plan->buckets[b].offset * e->esize;
+}
+
+int engine_set_bucket_buf(engine *e, int b, void *buf)
+{
+    if (b < 0 || b >= e->plan->nbuckets || (buf && e->fw.cycle_s > 0)) return -1; /* cycles fuse adjacent buckets */
+    e->rbuf[b] = buf;
+    return 0;
+}
+
+/* The reductions run at the drain (or early, engine_wait_gather) on the MPI clock; a simulated buffer
+ * holds no values, so nothing waits here: a step stalled for a free gradient buffer is not modelled. */
+int engine_wait_bucket(engine *e, int b, char *err, size_t errlen)
+{
+    (void)err, (void)errlen;
+    return b < 0 || b >= e->plan->nbuckets ? -1 : 0;
+}
+
+int engine_post_gather(engine *e, int b, float *dst)
 {
     if (b < 0 || b >= e->plan->nbuckets || e->njobs >= 3 * e->plan->nbuckets) return -1;
-    e->params = params;
+    e->gdst[b] = dst;
     e->jready[e->njobs] = kern_compute_mark(), e->jobs[e->njobs++] = -b - 1;
     return 0;
 }
@@ -122,12 +146,12 @@ static int run_job(engine *e, int j)
     double t0 = MPI_Wtime();
     if (e->jobs[j] >= 0) {
         if (e->fw.call_s > 0) kern_compute_wait_until(t0 + e->fw.call_s); /* the framework's per-call cost */
-        rc = shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, bk->count, e->dtype, e->sharded, e->ranks);
+        rc = shard_bucket_reduce(e->ctx, bucket_buf(e, b), bk->count, e->dtype, e->sharded, e->ranks);
         if (!e->early.buckets) e->early.first_start = t0;
         e->early.buckets++, e->base++;
     } else {
         size_t c = e->ranks > 1 ? bk->count / (size_t)e->ranks : 0;
-        rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->params + bk->offset, c, DDL_FLOAT32) : 0;
+        rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->gdst[b], c, DDL_FLOAT32) : 0;
     }
     e->early.busy_s += MPI_Wtime() - t0, e->early.last_end = MPI_Wtime();
     if (rc) snprintf(e->err, sizeof e->err, "%s of bucket %d: %s", e->jobs[j] >= 0 ? "reduction" : "gather", b,
@@ -170,7 +194,6 @@ static int e_call(void *a, int i, const fw_group *g, double at, double call_s, d
 {
     engine *e = a;
     const int *order = e->order + e->base; /* the reductions engine_wait_gather has not run */
-    const bucket *bk = &e->plan->buckets[order[g->first]];
     (void)i, (void)at;
     for (int j = g->first + 1; j < g->first + g->n; j++) { /* adjacent in the flat buffer (bucket.h) */
         const bucket *prev = &e->plan->buckets[order[j - 1]];
@@ -180,7 +203,7 @@ static int e_call(void *a, int i, const fw_group *g, double at, double call_s, d
     kern_compute_wait_until(g->enqueue);
     double t0 = MPI_Wtime();
     if (call_s > 0) kern_compute_wait_until(t0 + call_s);
-    int rc = shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, g->count, e->dtype, e->sharded, e->ranks);
+    int rc = shard_bucket_reduce(e->ctx, bucket_buf(e, order[g->first]), g->count, e->dtype, e->sharded, e->ranks);
     if (rc)
         return snprintf(e->err, sizeof e->err, "bucket %d (%zu bytes): %s", order[g->first], g->count * e->esize,
                         ddl_last_error()), rc;
@@ -233,6 +256,6 @@ void engine_free(engine *e)
     free(e->agree);
     free(e->start);
     free(e->dur);
-    free(e->jobs), free(e->jready);
+    free(e->jobs), free(e->jready), free(e->gdst), free(e->rbuf);
     free(e);
 }

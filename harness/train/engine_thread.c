@@ -26,7 +26,9 @@ struct engine {
     pthread_cond_t drained;   /* the step waits for completion */
     int *queue;               /* [3 nbuckets] posted, not yet started: b, or -(b + 1) for b's gather */
     int qlen;                 /* its slots: a reduction and two gathers (forward, backward) per bucket */
-    float *params;            /* engine_post_gather's buffer */
+    float **gdst;             /* [nbuckets] where each bucket's gather lands (engine_post_gather) */
+    char **rbuf;              /* [nbuckets] where each bucket is reduced (engine_set_bucket_buf; NULL: grads) */
+    int *rdone;               /* [nbuckets] bucket reduced this step (engine_wait_bucket) */
     int *gposted, *gdone;     /* [nbuckets] gathers of each bucket posted and done this step */
     int head, tail, queued;   /* FIFO state */
     int done;                 /* buckets finished this step */
@@ -50,9 +52,8 @@ static void run_bucket(engine *e, int b)
     /* the bucket's gradients are complete on the compute stream (a no-op off the GPU) */
     int frc = e->fences && kern_fence_wait(e->fences[b]);
     double t0 = MPI_Wtime();
-    int rc =
-        frc ? -1
-            : shard_bucket_reduce(e->ctx, e->grads + bk->offset * e->esize, bk->count, e->dtype, e->sharded, e->ranks);
+    char *buf = e->rbuf[b] ? e->rbuf[b] : e->grads + bk->offset * e->esize;
+    int rc = frc ? -1 : shard_bucket_reduce(e->ctx, buf, bk->count, e->dtype, e->sharded, e->ranks);
     double t1 = MPI_Wtime();
     watchdog_note(NULL);
     pthread_mutex_lock(&e->lock);
@@ -65,7 +66,7 @@ static void run_bucket(engine *e, int b)
     e->stats.last_end = t1;
     e->stats.busy_s += t1 - t0;
     e->stats.buckets++;
-    e->done++;
+    e->done++, e->rdone[b] = 1;
     pthread_cond_broadcast(&e->drained);
     pthread_mutex_unlock(&e->lock);
 }
@@ -76,7 +77,7 @@ static void run_gather(engine *e, int b)
     const bucket *bk = &e->plan->buckets[b];
     size_t c = e->ranks > 1 ? bk->count / (size_t)e->ranks : 0;
     double t0 = MPI_Wtime();
-    int rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->params + bk->offset, c, DDL_FLOAT32) : 0;
+    int rc = c ? ddl_allgather(e->ctx, DDL_IN_PLACE, e->gdst[b], c, DDL_FLOAT32) : 0;
     double t1 = MPI_Wtime();
     pthread_mutex_lock(&e->lock);
     if (rc && !e->rc) {
@@ -106,7 +107,7 @@ static void *engine_main(void *arg)
             else run_gather(e, -b - 1);
         } else { /* after a failure, skip: the step reports the first error */
             pthread_mutex_lock(&e->lock);
-            if (b >= 0) e->done++;
+            if (b >= 0) e->done++, e->rdone[b] = 1;
             else e->gdone[-b - 1]++;
             pthread_cond_broadcast(&e->drained);
             pthread_mutex_unlock(&e->lock);
@@ -131,8 +132,11 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     e->queue = calloc((size_t)e->qlen, sizeof *e->queue);
     e->gposted = calloc((size_t)plan->nbuckets, sizeof *e->gposted);
     e->gdone = calloc((size_t)plan->nbuckets, sizeof *e->gdone);
-    if (!e->queue || !e->gposted || !e->gdone) {
-        free(e->queue), free(e->gposted), free(e->gdone);
+    e->gdst = calloc((size_t)plan->nbuckets, sizeof *e->gdst);
+    e->rbuf = calloc((size_t)plan->nbuckets, sizeof *e->rbuf);
+    e->rdone = calloc((size_t)plan->nbuckets, sizeof *e->rdone);
+    if (!e->queue || !e->gposted || !e->gdone || !e->gdst || !e->rbuf || !e->rdone) {
+        free(e->queue), free(e->gposted), free(e->gdone), free(e->gdst), free(e->rbuf), free(e->rdone);
         free(e);
         return -1;
     }
@@ -140,7 +144,7 @@ int engine_create(ddl_ctx *ctx, void *grads, ddl_dtype dtype, const bucket_plan 
     pthread_cond_init(&e->posted, NULL);
     pthread_cond_init(&e->drained, NULL);
     if (pthread_create(&e->thread, NULL, engine_main, e)) {
-        free(e->queue), free(e->gposted), free(e->gdone);
+        free(e->queue), free(e->gposted), free(e->gdone), free(e->gdst), free(e->rbuf), free(e->rdone);
         free(e);
         return -1;
     }
@@ -164,7 +168,7 @@ void engine_begin_step(engine *e)
     pthread_mutex_lock(&e->lock);
     memset(&e->stats, 0, sizeof e->stats);
     e->done = e->posted_n = 0;
-    for (int b = 0; b < e->plan->nbuckets; b++) e->gposted[b] = e->gdone[b] = 0;
+    for (int b = 0; b < e->plan->nbuckets; b++) e->gposted[b] = e->gdone[b] = e->rdone[b] = 0;
     pthread_mutex_unlock(&e->lock);
 }
 
@@ -194,13 +198,13 @@ int engine_post(engine *e, int b)
     return 0;
 }
 
-int engine_post_gather(engine *e, int b, float *params)
+int engine_post_gather(engine *e, int b, float *dst)
 {
     if (b < 0 || b >= e->plan->nbuckets) return -1;
     pthread_mutex_lock(&e->lock);
     int full = e->queued >= e->qlen;
     if (!full) {
-        e->params = params;
+        e->gdst[b] = dst;
         e->queue[e->tail] = -b - 1;
         e->tail = (e->tail + 1) % e->qlen;
         e->queued++;
@@ -216,6 +220,24 @@ int engine_wait_gather(engine *e, int b, char *err, size_t errlen)
     if (b < 0 || b >= e->plan->nbuckets) return -1;
     pthread_mutex_lock(&e->lock);
     while (e->gdone[b] < e->gposted[b]) pthread_cond_wait(&e->drained, &e->lock);
+    int rc = e->rc;
+    if (rc) snprintf(err, errlen, "%s", e->err);
+    pthread_mutex_unlock(&e->lock);
+    return rc;
+}
+
+int engine_set_bucket_buf(engine *e, int b, void *buf)
+{
+    if (b < 0 || b >= e->plan->nbuckets) return -1;
+    e->rbuf[b] = buf;
+    return 0;
+}
+
+int engine_wait_bucket(engine *e, int b, char *err, size_t errlen)
+{
+    if (b < 0 || b >= e->plan->nbuckets) return -1;
+    pthread_mutex_lock(&e->lock);
+    while (!e->rdone[b]) pthread_cond_wait(&e->drained, &e->lock);
     int rc = e->rc;
     if (rc) snprintf(err, errlen, "%s", e->err);
     pthread_mutex_unlock(&e->lock);
@@ -246,6 +268,6 @@ void engine_free(engine *e)
     pthread_cond_destroy(&e->drained);
     for (int b = 0; e->fences && b < e->plan->nbuckets; b++) kern_fence_free(e->fences[b]);
     free(e->fences);
-    free(e->queue), free(e->gposted), free(e->gdone);
+    free(e->queue), free(e->gposted), free(e->gdone), free(e->gdst), free(e->rbuf), free(e->rdone);
     free(e);
 }

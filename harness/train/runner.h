@@ -83,8 +83,9 @@ typedef struct train_row {
     int sig;                  /* against the fastest row: ROUNDS_DIFFER, _SAME, _NA; TRAIN_BEST; TRAIN_ALONE */
     double vs_best;           /* median step / the fastest's - 1 */
     double *ranks;            /* rank 0, --per-rank: TR_FIELDS per rank, seconds (malloc'd), else NULL */
-    double mem[3];            /* bytes a rank allocated (the most over ranks) for parameters, gradients and
-                                 the optimizer state (trainer_memory) */
+    double mem[4];            /* bytes a rank allocated (the most over ranks) for parameters, the buckets
+                                 gathered at a time, gradients and the optimizer state (trainer_memory) */
+    double model_mem[3];      /* shard_mem.h's formula for the same: parameters, gradients, state */
 } train_row;
 enum { TRAIN_BEST = 2, TRAIN_ALONE = 3 }; /* the fastest row; the only configuration */
 

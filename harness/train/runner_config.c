@@ -7,6 +7,7 @@
 #include "counters.h"
 #include "engine.h"
 #include "guard.h"
+#include "shard_mem.h"
 #include "trainer.h"
 #include "watchdog.h"
 
@@ -135,7 +136,7 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
     step_config sc = { (size_t)o->bucket_mb[b] << 20, (size_t)o->first_mb << 20, o->check, 1e-6f, o->device,
                        o->precision, o->full, o->jitter_pct / 100, (unsigned long)o->seed,
                        train_framework(o, o->bucket_mb[b]), o->shape, o->compute_scale, o->shard,
-                       o->grad_dtype };
+                       o->grad_dtype, o->optim };
     int local = trainer_create(m, ctx, &sc, &t, err, sizeof err), any;
     MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any) {
@@ -143,9 +144,12 @@ int train_run_config(const train_opts *o, const model *m, int a, int b, int roun
         goto out;
     }
     r->buckets = trainer_buckets(t);
-    double mem[3];
-    trainer_memory(t, &mem[0], &mem[1], &mem[2]);
-    MPI_Allreduce(mem, r->mem, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    double mem[4];
+    trainer_memory(t, &mem[0], &mem[1], &mem[2], &mem[3]);
+    MPI_Allreduce(mem, r->mem, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    shard_bytes sb; /* the model's formula for the same sharding, beside what was allocated */
+    if (shard_mem(model_param_count(m), 0, o->shard, o->optim, PREC_FP32, size, &sb) == 0)
+        r->model_mem[0] = sb.params, r->model_mem[1] = sb.grads, r->model_mem[2] = sb.state;
     if (o->warmup == 0) counters_take(&(counters_totals){ 0 });
     double gemm_s = 0, *base = samples + (size_t)round * (size_t)o->steps;
     size_t n = TRAIN_SAMPLES(o);

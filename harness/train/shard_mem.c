@@ -23,6 +23,11 @@ double optim_state_bytes(int optim, int prec)
     return k + (prec == PREC_MIXED ? 4 : 0); /* the fp32 master copy */
 }
 
+double optim_update_bytes(int optim)
+{
+    return optim == OPTIM_ADAM ? 28 : optim == OPTIM_LAMB ? 48 : 20; /* see shard_mem.h */
+}
+
 int shard_mem(long long params, long long max_pair, int mode, int optim, int prec, int group, shard_bytes *out)
 {
     memset(out, 0, sizeof *out);

@@ -28,6 +28,10 @@ const char *shard_mode_name(int mode);   /* "none", "optimizer", "gradients", "f
 const char *optim_name(int optim);       /* "sgd", "adam", "lamb" */
 double optim_state_bytes(int optim, int prec); /* K: state bytes per parameter */
 double param_bytes(int prec);                  /* b: 4 (fp32) or 2 (mixed) */
+/* Bytes an fp32 update moves per parameter: SGD with momentum 20 (read w, v, g; write w, v); Adam 28 (read
+ * w, g, m, v; write w, m, v); LAMB 48 (Adam's 28 computing the update term u, its norms, then u and the
+ * trust ratio applied: as perf_step.c prices them). */
+double optim_update_bytes(int optim);
 /* Per-rank bytes for `params` parameters sharded `mode` over `group` ranks; max_pair: the largest
  * two adjacent layers' parameters (for `gathered`). 0, or -1 (group < 1, unknown mode). */
 int shard_mem(long long params, long long max_pair, int mode, int optim, int prec, int group, shard_bytes *out);

@@ -36,6 +36,16 @@ static void elementwise(const shard_optim *o, size_t n, float *w, const float *g
     }
 }
 
+void shard_lamb_moments(const shard_optim *o, size_t n, const float *g, float *s1, float *s2)
+{
+    for (size_t i = 0; i < n; i++) {
+        s1[i] = o->beta1 * s1[i] + (1.0f - o->beta1) * g[i];
+        s2[i] = o->beta2 * s2[i] + (1.0f - o->beta2) * g[i] * g[i];
+    }
+}
+
+float shard_lamb_ratio(double w2, double u2) { return w2 > 0 && u2 > 0 ? (float)(sqrt(w2) / sqrt(u2)) : 1; }
+
 /* LAMB: u = m̂ / (√v̂ + ε) + wd·w into u; per tensor Σw² and Σu² over [lo, lo + n) (summed over comm);
  * then w −= lr · (‖w‖/‖u‖, or 1 where either is 0) · u. */
 static int lamb(const shard_optim *o, const shard_plan *pl, size_t lo, size_t n, float *w, const float *g, float *s1,
@@ -44,11 +54,8 @@ static int lamb(const shard_optim *o, const shard_plan *pl, size_t lo, size_t n,
     float c1 = 1.0f - powf(o->beta1, (float)t), c2 = 1.0f - powf(o->beta2, (float)t);
     double *sums = calloc(2 * (size_t)pl->ntensors, sizeof *sums);
     if (!sums) return -1;
-    for (size_t i = 0; i < n; i++) {
-        s1[i] = o->beta1 * s1[i] + (1.0f - o->beta1) * g[i];
-        s2[i] = o->beta2 * s2[i] + (1.0f - o->beta2) * g[i] * g[i];
-        u[i] = (s1[i] / c1) / (sqrtf(s2[i] / c2) + o->eps) + o->wd * w[i];
-    }
+    shard_lamb_moments(o, n, g, s1, s2);
+    for (size_t i = 0; i < n; i++) u[i] = shard_lamb_u(o, s1[i], s2[i], w[i], c1, c2);
     size_t start = 0;
     for (int k = 0; k < pl->ntensors; k++) { /* each tensor's part of [lo, lo + n) */
         size_t end = start + (size_t)pl->numel[k], a = start > lo ? start : lo, b = end < lo + n ? end : lo + n;
@@ -64,7 +71,7 @@ static int lamb(const shard_optim *o, const shard_plan *pl, size_t lo, size_t n,
     start = 0;
     for (int k = 0; k < pl->ntensors; k++) {
         size_t end = start + (size_t)pl->numel[k], a = start > lo ? start : lo, b = end < lo + n ? end : lo + n;
-        float ratio = sums[2 * k] > 0 && sums[2 * k + 1] > 0 ? (float)(sqrt(sums[2 * k]) / sqrt(sums[2 * k + 1])) : 1;
+        float ratio = shard_lamb_ratio(sums[2 * k], sums[2 * k + 1]);
         for (size_t i = a; i < b; i++) w[i - lo] -= o->lr * ratio * u[i - lo];
         start = end;
     }

@@ -20,6 +20,7 @@
 #include "ddl.h"
 #include "shard_mem.h"
 
+#include <math.h>
 #include <stddef.h>
 
 typedef struct shard_optim {
@@ -41,10 +42,21 @@ typedef struct shard_plan {
 int shard_plan_make(shard_plan *pl, int ntensors, const long long *numel, int rank, int ranks);
 
 /* The update of flat elements [lo, lo + n) of w with the summed gradient g (g[0] is element lo's),
- * state s1, s2 (n each; zero before the first step), step t >= 1; scratch: n floats (LAMB).
+ * state s1, s2 (n each; zero before the first step), step t >= 1; scratch: n floats (LAMB). pl: read by
+ * LAMB only (NULL otherwise).
  * LAMB's per-tensor norm sums are allreduced over comm unless it is MPI_COMM_NULL. 0, or -1. */
 int shard_optim_apply(const shard_optim *o, const shard_plan *pl, size_t lo, size_t n, float *w, const float *g,
                       float *s1, float *s2, float *scratch, long t, MPI_Comm comm);
+
+/* LAMB's pieces, shared with the trainer's LAMB over several ranges (trainer_optim.c): the moments m, v
+ * of n elements; one element's update term u = m̂ / (√v̂ + ε) + wd·w (c1, c2: the bias corrections
+ * 1 − β₁ᵗ, 1 − β₂ᵗ); a tensor's trust ratio ‖w‖/‖u‖ from its Σw² and Σu² (1 where either is 0). */
+void shard_lamb_moments(const shard_optim *o, size_t n, const float *g, float *s1, float *s2);
+static inline float shard_lamb_u(const shard_optim *o, float m, float v, float w, float c1, float c2)
+{
+    return (m / c1) / (sqrtf(v / c2) + o->eps) + o->wd * w;
+}
+float shard_lamb_ratio(double w2, double u2);
 
 /* One step (above) of mode SHARD_*: w and g hold pl->padded elements (g: this rank's gradient; it
  * is overwritten), s1, s2 and scratch pl->count (sharded) or pl->padded (none). 0, or a DDL_ERR_*

@@ -269,7 +269,7 @@ static int forward_pass(step_full *f, double *other_s)
         int rc = 0;
         if (L->kind == MODEL_BN) {
             float *mean = at(f, f->aux[l]);
-            const float *p = f->io.params + f->io.offset[L->tensor0];
+            const float *p = param(f, L->tensor0);
             rc = k->bn_fwd(A(f, L->src), A(f, l), p, p + L->out_c, mean, mean + L->out_c, L->out_c, per, BN_EPS);
         } else if (L->kind == MODEL_POOL && L->avg == MODEL_AVG_GLOBAL) {
             rc = k->avgpool_fwd(A(f, L->src), A(f, l), (size_t)L->in_c * model_batch(m), L->in_h * L->in_w);
@@ -278,7 +278,7 @@ static int forward_pass(step_full *f, double *other_s)
                  (L->avg ? k->avgpool_win_fwd(A(f, L->src), A(f, l), &g)
                          : k->maxpool_fwd(A(f, L->src), A(f, l), (int32_t *)(at(f, f->aux[l])), &g));
         } else if (gemm && L->ntensors > 1) { /* the bias */
-            rc = k->bias_fwd(A(f, l), f->io.params + f->io.offset[L->tensor0 + 1], L->out_c, per);
+            rc = k->bias_fwd(A(f, l), param(f, L->tensor0 + 1), L->out_c, per);
         } else if (!gemm) {
             rc = join_fwd(f, L, l);
         }
@@ -310,7 +310,7 @@ static int gemm_bwd(step_full *f, const model_layer *L, int l, double *other_s)
         return step_full_failed(f, "im2col", L);
     *other_s += kern_span_close(t0, KERN_SPAN_OTHER);
     if (col) x = col_buf(f);
-    if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], dY, x, f->io.grads + f->io.offset[L->tensor0], 0.0f, 0))
+    if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], dY, x, grad(f, L->tensor0), 0.0f, 0))
         return -1;
     if (!L->data_grad_needed) return 0;
     if (f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_DATA], weights(f, L), dY, col ? col_buf(f) : dx,
@@ -347,8 +347,8 @@ static int backward_layer(step_full *f, int l, double *other_s)
     float *dx = fresh && L->src >= 0 ? (onto ? at(f, f->scratch) : G(f, L->src)) : NULL;
     rc = rc || (L->relu && k->relu_bwd(A(f, l), G(f, l), n));
     if (!rc && L->kind == MODEL_BN) {
-        const float *p = f->io.params + f->io.offset[L->tensor0], *mean = at(f, f->aux[l]);
-        float *dg = f->io.grads + f->io.offset[L->tensor0];
+        const float *p = param(f, L->tensor0), *mean = at(f, f->aux[l]);
+        float *dg = grad(f, L->tensor0);
         rc = k->bn_bwd(A(f, L->src), G(f, l), dx, p, mean, mean + L->out_c, dg, dg + L->out_c, L->out_c, per);
     } else if (!rc && L->kind == MODEL_POOL && L->src < 0) {
         rc = 0; /* the image's gradient: none */
@@ -358,7 +358,7 @@ static int backward_layer(step_full *f, int l, double *other_s)
         rc = model_window(m, L, &g) || (L->avg ? k->avgpool_win_bwd(G(f, l), dx, &g)
                                                : k->maxpool_bwd(G(f, l), (const int32_t *)(at(f, f->aux[l])), dx, &g));
     } else if (!rc && gemm && L->ntensors > 1) {
-        rc = k->bias_bwd(G(f, l), f->io.grads + f->io.offset[L->tensor0 + 1], L->out_c, per);
+        rc = k->bias_bwd(G(f, l), grad(f, L->tensor0 + 1), L->out_c, per);
     } else if (!rc && !gemm) {
         rc = step_full_join_bwd(f, L, l);
     }

@@ -44,6 +44,10 @@ typedef struct step_full_io {
     void *gemm_arg;             /* also layer_hook's */
     int (*layer_hook)(void *arg, int l); /* optional: before layer l's forward (full sharding's gathers);
                                             non-zero fails the pass, its message the hook owner's */
+    const size_t *poffset;      /* optional: tensor t's parameters at params + poffset[t] instead of offset[t]
+                                   (full sharding: the gathered buckets' slots; the pass may change them) */
+    const size_t *goffset;      /* optional: tensor t's gradient at grads + goffset[t] instead of offset[t]
+                                   (gradient sharding: the buckets' slots) */
 } step_full_io;
 
 typedef struct step_full step_full;

@@ -62,10 +62,19 @@ static inline float *G(step_full *f, int l)
     return at(f, f->slot[l] < 0 ? f->dloss : f->slots + (size_t)f->slot[l] * f->slot_size);
 }
 static inline float *col_buf(step_full *f) { return at(f, f->col); }
+/* Tensor ti's parameters (io.poffset: where full sharding gathered them). */
+static inline const float *param(const step_full *f, int ti)
+{
+    return f->io.params + (f->io.poffset ? f->io.poffset[ti] : f->io.offset[ti]);
+}
+/* Tensor ti's gradient (io.goffset: the slot of its bucket under gradient sharding). */
+static inline float *grad(const step_full *f, int ti)
+{
+    return f->io.grads + (f->io.goffset ? f->io.goffset[ti] : f->io.offset[ti]);
+}
 static inline const char *weights(step_full *f, const model_layer *L)
 {
-    size_t off = f->io.offset[L->tensor0];
-    return f->io.wh ? f->io.wh + off * 2 : (const char *)(f->io.params + off);
+    return f->io.wh ? f->io.wh + f->io.offset[L->tensor0] * 2 : (const char *)param(f, L->tensor0);
 }
 /* Elements of layer l's output (l >= 0). */
 static inline size_t elems(step_full *f, int l) { return (size_t)model_out_elems(f->io.m, model_layer_at(f->io.m, l)); }

@@ -7,8 +7,8 @@
 #include <string.h>
 
 /* Transformers (xfmr.h). Tensor t of layer L in the flat parameters and gradients. */
-static const float *P(step_full *f, const model_layer *L, int t) { return f->io.params + f->io.offset[L->tensor0 + t]; }
-static float *dP(step_full *f, const model_layer *L, int t) { return f->io.grads + f->io.offset[L->tensor0 + t]; }
+static const float *P(step_full *f, const model_layer *L, int t) { return param(f, L->tensor0 + t); }
+static float *dP(step_full *f, const model_layer *L, int t) { return grad(f, L->tensor0 + t); }
 static int32_t *ids(step_full *f) { return (int32_t *)(void *)(f->arena + f->ids); }
 
 /* Attention forward, head by head: split, S = Q·Kᵀ (into P), softmax, O = P·V, merge. */
@@ -119,7 +119,7 @@ int step_full_first_bwd(step_full *f, const model_layer *L, int l, double *other
     int rc = 0, acc = f->written[f->gbuf[L->src]], B = model_batch(f->io.m);
     SPAN(other_s, x->first_gather(A(f, L->src), col_buf(f), L->in_c, L->in_h, B));
     rc = rc || f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_WEIGHT], G(f, l), col_buf(f),
-                          f->io.grads + f->io.offset[L->tensor0], 0.0f, 0) ||
+                          grad(f, L->tensor0), 0.0f, 0) ||
          f->io.gemm(f->io.gemm_arg, &L->gemm[MODEL_BWD_DATA], weights(f, L), G(f, l), at(f, f->xscr), 0.0f, 0);
     SPAN(other_s, x->first_scatter(at(f, f->xscr), G(f, L->src), L->in_c, L->in_h, B, acc));
     f->written[f->gbuf[L->src]] = 1;

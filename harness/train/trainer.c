@@ -16,8 +16,9 @@
  * Full mode (step_config.full): step_full.c runs the network's data flow on its own activations (the
  * synthetic X, dX, Y and their 2-byte copies are then not allocated) through the trainer's GEMM
  * (gemm_cb); with bf16/fp16 the activations are 2-byte and only the weights' 2-byte copy is made here.
- * The optimizer is SGD with momentum (the velocity buffer: one more parameter-sized operand, or a
- * shard of it under --shard; trainer_shard.c, which also runs full sharding's gathers). */
+ * The optimizer (step_config.optim) is SGD (full mode with momentum: the velocity buffer, one more
+ * parameter-sized operand, or a shard of it under --shard; trainer_shard.c, which also runs full
+ * sharding's gathers), Adam or LAMB (m and v: two such operands; trainer_optim.c). */
 #include "trainer.h"
 #include "wire.h"
 #include "trainer_priv.h"
@@ -38,14 +39,11 @@
 #include "shard_mem.h"
 #include "step_mem.h"
 
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* struct trainer: trainer_priv.h */
-
 
 double trainer_stream_time(void)
 {
@@ -55,36 +53,6 @@ double trainer_stream_time(void)
 
 /* The known gradient of element i in check mode: small integers, exact in float32 sums. */
 static float check_value(int rank, size_t i, int step) { return (float)((rank * 3 + (int)(i % 29) + step) % 17 - 8); }
-
-static uint64_t splitmix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-double trainer_jitter_draw(unsigned long seed, int rank, int step)
-{
-    uint64_t h =
-        splitmix64(splitmix64(splitmix64((uint64_t)seed) ^ (uint64_t)(uint32_t)rank) ^ (uint64_t)(uint32_t)step);
-    double u = ((double)(h >> 11) + 1.0) / 9007199254740992.0; /* (0, 1] */
-    return -log(u);
-}
-
-/* The jitter of GEMMs that took d seconds: x·d more, spun (real) or issued (simulation); returns it. */
-static double jitter_wait(const trainer *t, double d)
-{
-    double extra = t->stretch * d;
-    if (!(extra > 0)) return 0;
-    if (kern_simulated()) {
-        kern_compute_issue(extra);
-        return extra;
-    }
-    double end = MPI_Wtime() + extra;
-    while (MPI_Wtime() < end) {}
-    return extra;
-}
 
 /* c16: C holds 2-byte elements of the GEMM's input type (full mode's bf16/fp16 activations). */
 static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void *b, void *c, float beta, int c16)
@@ -98,7 +66,7 @@ static int gemm_beta(trainer *t, const model_gemm *g, const void *a, const void 
                                 (float *)c, g->n);
     counters_end();
     double d = kern_span_close(sp, KERN_SPAN_GEMM); /* 0 on the GPU: its events are read at the end of backward */
-    t->gemm_s += d + jitter_wait(t, d);
+    t->gemm_s += d + trainer_jitter_wait(t, d);
     if (rc) /* on the device the backend's detail is in kern_dev_last_error() (kernels/gemm.h) */
         snprintf(t->err, sizeof t->err, "%s (m=%d n=%d k=%d)%s%s", kern_gemm_strerror(rc), g->m, g->n, g->k,
                  t->cfg.device ? ": " : "", t->cfg.device ? kern_dev_last_error() : "");
@@ -115,6 +83,18 @@ static int gemm_cb(void *arg, const model_gemm *g, const void *a, const void *b,
     return gemm_beta(arg, g, a, b, c, beta, c16);
 }
 
+/* Tensor ti's gradient (gradient sharding: in its bucket's slot). */
+static float *grad_at(const trainer *t, int ti)
+{
+    return t->garena ? t->garena + t->goff[ti] : t->grads + t->plan.tensor_offset[ti];
+}
+
+/* Tensor ti's GEMM input (full sharding: where its bucket was gathered). */
+static const char *weights(const trainer *t, int ti)
+{
+    return t->in_w + (t->gather ? t->cur_off[ti] : t->plan.tensor_offset[ti]) * t->es;
+}
+
 static int gather_cb(void *arg, int l) { return trainer_gather_layer(arg, l); }
 
 /* Full mode: the kernels of the buffers' side and the network's data flow (step_full.h). */
@@ -128,15 +108,17 @@ static int make_full(trainer *t)
                  t->cfg.device ? "device" : "host", kern_precision_name(p));
         return 1;
     }
-    step_full_io io = { t->m, t->ops, t->mem, t->real, t->params, t->grads, t->plan.tensor_offset,
-                        t->es == 2 ? t->wh : NULL, storage, gemm_cb, t, t->priced ? NULL : gather_cb };
+    step_full_io io = { t->m, t->ops, t->mem, t->real, t->gather ? t->arena : t->params,
+                        t->garena ? t->garena : t->grads, t->plan.tensor_offset, t->es == 2 ? t->wh : NULL, storage,
+                        gemm_cb, t, t->priced ? NULL : gather_cb, t->gather ? t->cur_off : NULL,
+                        t->garena ? t->goff : NULL };
     return step_full_create(&io, &t->full, t->err, sizeof t->err);
 }
 
 const float *trainer_params(const trainer *t, size_t *count)
 {
     *count = t->plan.total;
-    return t->params;
+    return t->pshard ? t->whole : t->params;
 }
 
 int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer **out, char *err, size_t errlen)
@@ -173,9 +155,10 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         snprintf(err, errlen, "cannot plan gradient buckets");
         goto out;
     }
-    if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) || 
+    if (trainer_alloc_buffers(t) || (cfg->full && make_full(t)) ||
         (wb != 4 && !(t->wire = t->mem->alloc_grad(t->plan.total * wb))) ||
-        engine_create(ctx, t->wire ? t->wire : t->grads, t->wire ? cfg->grad_dtype : DDL_FLOAT32, &t->plan, &t->eng) ||
+        engine_create(ctx, t->wire ? t->wire : t->grads ? (void *)t->grads : (void *)t->garena,
+                      t->wire ? cfg->grad_dtype : DDL_FLOAT32, &t->plan, &t->eng) ||
         (cfg->device && engine_use_fences(t->eng))) {
         snprintf(err, errlen, "%s",
                  t->err[0] ? t->err
@@ -183,13 +166,14 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
                            : "cannot start the communication engine");
         goto out;
     }
-    if (cfg->shard && (cfg->device || cfg->check ||
-                       engine_set_shard(t->eng, cfg->shard == SHARD_FULL ? 2 : 1, t->size))) {
-        snprintf(err, errlen, "--shard: needs host buffers, no --check and gradient buckets (not cycles)");
+    if (cfg->optim != OPTIM_SGD && cfg->device) {
+        snprintf(err, errlen, "--optimizer %s: host buffers only; expected --device cpu", optim_name(cfg->optim));
         goto out;
     }
-    if (trainer_gather_plan(t)) {
-        snprintf(err, errlen, "out of memory");
+    if (cfg->shard && (cfg->device || cfg->check ||
+                       engine_set_shard(t->eng, cfg->shard == SHARD_FULL ? 2 : 1, t->size) ||
+                       trainer_gslots_engine(t))) {
+        snprintf(err, errlen, "--shard: needs host buffers, no --check and gradient buckets (not cycles)");
         goto out;
     }
     if (engine_set_framework(t->eng, &cfg->fw)) {
@@ -206,8 +190,6 @@ out:
     return rc;
 }
 
-
-
 /* Layer-priced simulation (perf_layer.h): layer l's pass issued on the compute clock, the GEMMs with the
  * rank's jitter, as perf_step.c prices it. */
 static void priced_pass(trainer *t, int l, int backward)
@@ -216,7 +198,7 @@ static void priced_pass(trainer *t, int l, int backward)
     if (!t->priced) return;
     perf_layer(t->m, l, backward, &t->lp, &g, &b);
     kern_compute_issue(g);
-    t->gemm_s += g + jitter_wait(t, g);
+    t->gemm_s += g + trainer_jitter_wait(t, g);
     kern_compute_issue(b);
     t->nongemm_s += b;
 }
@@ -238,8 +220,7 @@ static int forward(trainer *t)
         const model_layer *L = model_layer_at(t->m, l);
         if (trainer_gather_layer(t, l)) return 1;
         if (L->kind != MODEL_CONV && L->kind != MODEL_FC) continue;
-        const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
-        if (gemm(t, &L->gemm[MODEL_FWD], w, t->in_x, t->y)) return 1;
+        if (gemm(t, &L->gemm[MODEL_FWD], weights(t, L->tensor0), t->in_x, t->y)) return 1;
     }
     return 0;
 }
@@ -255,8 +236,8 @@ static int backward_compute(trainer *t, const model_layer *L, int l)
         return rc;
     }
     int which[2], n = sched_layer_gemms(L, 1, which); /* the weight gradient, then the data gradient */
-    float *dw = t->grads + t->plan.tensor_offset[L->tensor0];
-    const char *w = t->in_w + t->plan.tensor_offset[L->tensor0] * t->es;
+    float *dw = grad_at(t, L->tensor0);
+    const char *w = weights(t, L->tensor0);
     for (int j = 0; j < n; j++)
         if (which[j] == MODEL_BWD_WEIGHT ? gemm(t, &L->gemm[MODEL_BWD_WEIGHT], t->in_y, t->in_x, dw)
                                          : gemm(t, &L->gemm[MODEL_BWD_DATA], w, t->in_y, t->dx))
@@ -275,7 +256,7 @@ static int write_gradient(trainer *t, int ti)
         for (size_t j = 0; j < n; j++) t->host[off + j] = check_value(t->rank, off + j, t->step);
         rc = t->mem->put(t->grads + off, t->host + off, n * 4);
     } else if (!t->full && !(ti == L->tensor0 && L->kind != MODEL_BN) && t->real) {
-        rc = t->mem->fill(t->grads + off, n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
+        rc = t->mem->fill(grad_at(t, ti), n, 0.001f); /* gemm mode: BN scale/shift, FC bias (per-channel sums) */
     }
     if (rc) snprintf(t->err, sizeof t->err, "gradients of tensor %d: %s", ti, kern_dev_last_error());
     return rc ? 1 : 0;
@@ -296,7 +277,9 @@ static int p_forward(void *a)
 static int p_backward(void *a, int l)
 {
     trainer *t = a;
-    return trainer_gather_layer(t, l) || backward_compute(t, model_layer_at(t->m, l), l) ? 1 : 0;
+    return trainer_gather_layer(t, l) || trainer_gslots_layer(t, l) || backward_compute(t, model_layer_at(t->m, l), l)
+               ? 1
+               : 0;
 }
 static int p_gradient(void *a, int ti) { return write_gradient(a, ti); }
 
@@ -324,7 +307,7 @@ static int p_end_backward(void *a, double *t_bwd)
     }
     t->gemm_s += g, t->nongemm_s += o;
     if (g > 0 && t->stretch > 0) {
-        t->gemm_s += jitter_wait(t, g);
+        t->gemm_s += trainer_jitter_wait(t, g);
         *t_bwd = trainer_stream_time();
     }
     return 0;
@@ -341,6 +324,7 @@ static int p_drain(void *a, double *t_bwd, double *comm_end, double *busy_s, int
     }
     *comm_end = MPI_Wtime();
     if (t->wire && t->real) wire_unpack(t->cfg.grad_dtype, t->wire, t->grads, t->plan.total); /* sums to fp32 */
+    trainer_gslots_drain(t); /* gradient sharding: the blocks still in their slots into the shard */
     *t_bwd += es.slowed_s; /* the compute that contention slowed (engine_sim.c; 0 elsewhere), in the */
     if (t->gemm_s + t->nongemm_s > 0) { /* GEMMs' and the kernels' shares (as perf_step.c counts it) */
         double g = t->gemm_s, o = t->nongemm_s;

@@ -39,6 +39,9 @@ typedef struct step_config {
                                   prefetched a bucket ahead (trainer_shard.c); host buffers, buckets */
     ddl_dtype grad_dtype;      /* the gradients on the wire (wire.h): DDL_FLOAT32 (0, the default), or
                                   DDL_FLOAT16 / DDL_BFLOAT16 (host buffers only), cast per bucket */
+    int optim;                 /* OPTIM_* (shard_mem.h): sgd (0, the default: gemm mode plain, full mode with
+                                  momentum), adam or lamb (host buffers; trainer_optim.c), their m and v on
+                                  the rank's shard under --shard */
 } step_config;
 
 /* Jitter (stragglers and noise): at each step every rank draws x = jitter * E, E ~ Exp(1) (mean 1;
@@ -77,9 +80,13 @@ int trainer_buckets(const trainer *t);
  * block only until trainer_gather_params allgathers them all (collective; 0, or ddl's code). */
 const float *trainer_params(const trainer *t, size_t *count);
 int trainer_gather_params(trainer *t);
-/* Bytes this rank allocated for the parameters, the gradients and the optimizer state (the SGD
- * velocities of --compute full; 0 in gemm mode, plain SGD): sharded, the state is the rank's shard. */
-void trainer_memory(const trainer *t, double *params, double *grads, double *state);
+/* Bytes this rank allocated for the parameters (with --shard full on 2+ ranks its shard), the buckets
+ * held whole at a time (full sharding's parameter slots, trainer_gather.c, and gradient sharding's
+ * gradient slots, trainer_gslots.c; else 0), the gradients (with --shard gradients or full on 2+ ranks
+ * the rank's shard of their sums; whole with --grad-dtype fp16/bf16) and the optimizer state (SGD: the
+ * velocities of --compute full, none in gemm mode; Adam: m and v; LAMB: m, v and two norms of 8 bytes
+ * per tensor): sharded, the state is the rank's shard. */
+void trainer_memory(const trainer *t, double *params, double *gathered, double *grads, double *state);
 void trainer_free(trainer *t);
 
 #endif

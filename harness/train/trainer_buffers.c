@@ -32,7 +32,8 @@ static void *half_copy(trainer *t, size_t n, float scale)
 static int alloc_inputs(trainer *t)
 {
     t->es = kern_precision_input_size(t->cfg.precision);
-    t->in_w = (const char *)t->params, t->in_x = (const char *)t->x, t->in_y = (const char *)t->y;
+    t->in_w = (const char *)(t->gather ? t->arena : t->params); /* full sharding: the gathered slots */
+    t->in_x = (const char *)t->x, t->in_y = (const char *)t->y;
     t->host = t->grads;
     if (t->mem != &step_mem_host && t->cfg.check && !(t->host = malloc(t->plan.total * 4 + 4))) return 1;
     if (t->es == 4) return 0;
@@ -40,6 +41,22 @@ static int alloc_inputs(trainer *t)
     if (!t->cfg.full && (!(t->xh = half_copy(t, t->kn, 0.01f)) || !(t->yh = half_copy(t, t->mn, 0.01f))))
         return 1; /* full mode: the GEMMs read the 2-byte activations themselves */
     t->in_w = t->wh, t->in_x = t->xh, t->in_y = t->yh;
+    return 0;
+}
+
+/* The parameters: the flat buffer filled with the pattern (step_mem.h), or under full sharding the rank's
+ * shard (each of its ranges' elements as the flat buffer holds them) and the gather slots. 0, or 1. */
+static int alloc_params(trainer *t)
+{
+    if (t->cfg.shard != SHARD_FULL || t->size < 2) {
+        t->params = t->mem->alloc_operand(t->plan.total * 4); /* only compute kernels and SGD touch these */
+        return !t->params || (t->real && t->mem->fill(t->params, t->plan.total, 0.01f));
+    }
+    if (!(t->pshard = t->mem->alloc_operand(t->state_n * 4 + 4)) || trainer_gather_plan(t)) return 1;
+    for (int i = 0; t->real && i < t->nranges; i++) {
+        const trainer_range *r = &t->ranges[i];
+        for (size_t j = 0; j < r->n; j++) t->pshard[r->s + j] = 0.01f * (float)((int)((r->w + j) % 13) - 6);
+    }
     return 0;
 }
 
@@ -55,22 +72,30 @@ int trainer_alloc_buffers(trainer *t)
     t->kn = kn;
     t->mn = mn;
     const step_mem *mem = t->mem;
-    t->params = mem->alloc_operand(t->plan.total * 4); /* only compute kernels and SGD touch these */
-    t->grads = mem->alloc_grad(t->plan.total * 4);      /* MPI moves this one */
+    int gs = trainer_gslots_wanted(t); /* gradient sharding: a shard and slots (trainer_gslots.c) */
+    if (!gs || (!t->real && t->cfg.shard != SHARD_FULL)) /* simulated: the post-update gathers' stand-in */
+        t->grads = mem->alloc_grad(t->plan.total * 4); /* MPI moves this one */
     int syn = !t->cfg.full; /* synthetic activations: gemm mode */
-    if (trainer_state_layout(t)) return snprintf(t->err, sizeof t->err, "out of memory"), 1;
+    if (trainer_state_layout(t) || alloc_params(t) || (gs && trainer_gslots_plan(t)))
+        return snprintf(t->err, sizeof t->err, "out of %s memory for the parameters and gradients", mem->name), 1;
+    int moments = t->cfg.optim != OPTIM_SGD, m1 = !syn || moments; /* gemm mode's SGD: plain, no state */
     if (syn) t->x = mem->alloc_operand(kn * 4), t->dx = mem->alloc_operand(kn * 4), t->y = mem->alloc_operand(mn * 4);
-    else t->mom = mem->alloc_operand(t->state_n * 4); /* gemm mode: plain SGD, no state */
-    if (!t->params || !t->grads || (syn && (!t->x || !t->dx || !t->y)) || (!syn && !t->mom) || alloc_inputs(t)) {
-        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients and %s", mem->name,
-                 (syn ? 2.0 * (double)t->plan.total + 2.0 * (double)kn + (double)mn
-                      : 2.0 * (double)t->plan.total + (double)t->state_n) * 4 / 1e6,
-                 syn ? "activations" : "velocities");
+    if (m1) t->mom = mem->alloc_operand(t->state_n * 4);
+    if (moments) t->mom2 = mem->alloc_operand(t->state_n * 4);
+    if (t->cfg.optim == OPTIM_LAMB) t->norms = calloc(2 * (size_t)model_tensor_count(t->m), sizeof *t->norms);
+    if ((!t->grads && !t->garena) || (syn && (!t->x || !t->dx || !t->y)) || (m1 && !t->mom) || (moments && !t->mom2) ||
+        (t->cfg.optim == OPTIM_LAMB && !t->norms) || alloc_inputs(t)) {
+        snprintf(t->err, sizeof t->err, "out of %s memory for %.1f MB of parameters, gradients%s and %s state",
+                 mem->name,
+                 (2.0 * (double)t->plan.total + (syn ? 2.0 * (double)kn + (double)mn : 0) +
+                  (double)(m1 + moments) * (double)t->state_n) * 4 / 1e6,
+                 syn ? ", activations" : "", optim_name(t->cfg.optim));
         return 1;
     }
-    if (t->real && (mem->fill(t->params, t->plan.total, 0.01f) || (syn && mem->fill(t->x, kn, 0.01f)) ||
-                    (syn && mem->fill(t->y, mn, 0.01f)) || (!syn && mem->zero(t->mom, t->state_n * 4)) ||
-                    mem->zero(t->grads, t->plan.total * 4) || mem->ready())) {
+    if (t->real && ((syn && mem->fill(t->x, kn, 0.01f)) ||
+                    (syn && mem->fill(t->y, mn, 0.01f)) || (m1 && mem->zero(t->mom, t->state_n * 4)) ||
+                    (moments && mem->zero(t->mom2, t->state_n * 4)) ||
+                    (t->grads && mem->zero(t->grads, t->plan.total * 4)) || mem->ready())) {
         snprintf(t->err, sizeof t->err, "cannot initialise the %s buffers", mem->name);
         return 1;
     }
@@ -85,9 +110,12 @@ void trainer_free(trainer *t)
     engine_free(t->eng);
     step_full_free(t->full);
     mem->free_operand(t->mom, t->state_n * 4);
+    mem->free_operand(t->mom2, t->state_n * 4);
+    free(t->norms);
     trainer_shard_free(t);
     mem->free_operand(t->params, t->plan.total * 4);
-    mem->free_grad(t->grads);
+    mem->free_operand(t->pshard, t->state_n * 4 + 4);
+    if (t->grads) mem->free_grad(t->grads);
     if (t->wire) mem->free_grad(t->wire);
     mem->free_operand(t->x, t->kn * 4);
     mem->free_operand(t->dx, t->kn * 4);

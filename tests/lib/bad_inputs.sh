@@ -71,6 +71,15 @@ printf "$se" resnet50 256 "$(printf 'shard = optimizer\noptimizer_shard = 8')" >
 mkdir -p "$tmp/cat-gk" "$tmp/cat-gksrc"
 printf "$se" resnet50 256 "$(printf 'graph_kernel_us = 4|4\ngraph_kernel_source = s')" >"$tmp/cat-gk/e.study"
 printf "$se" resnet50 256 "graph_kernel_us = 4" >"$tmp/cat-gksrc/e.study"
+# the kernels' cost launched one by one (issue 49): the same two rules
+mkdir -p "$tmp/cat-k" "$tmp/cat-ksrc"
+printf "$se" resnet50 256 "$(printf 'kernel_us = 15|15\nkernel_source = s')" >"$tmp/cat-k/e.study"
+printf "$se" resnet50 256 "kernel_us = 15" >"$tmp/cat-ksrc/e.study"
+# an entry's platform alternative that is neither a file of the platform folder nor a preset, four algorithms
+# where NCCL has three to pick from (ring, tree, CollNet over SHARP) (issue 47)
+mkdir -p "$tmp/cat-plat" "$tmp/cat-algo4"
+printf "$se" resnet50 256 "" | sed 's/^algo = .*/algo = nccl-ring|nccl-tree|nvls|ring/' >"$tmp/cat-algo4/e.study"
+printf "$se" resnet50 256 "" | sed 's/^platforms = .*/platforms = bigbasin2017|nosuchmachine/' >"$tmp/cat-plat/e.study"
 printf 'gemm_gflops_fp32 = 3925\ngemm_gflops_fp16 = 7850\nreduce_ns_per_byte = 0.1\nmem_gbps = 900\nbn_held = 0.5\n' \
     >"$tmp/held.profile"
 
