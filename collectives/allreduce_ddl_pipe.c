@@ -51,7 +51,7 @@
 #include <string.h>
 
 #define DP_TAG 500
-#define DP_WINDOW 8 /* chunks in flight */
+#define DP_WINDOW COLL_DP_WINDOW /* chunks in flight, at least */
 #define DP_LEAD_PART 4 /* a quarter of them inside the first dimension's reduce-scatter */
 #define DP_MAX_WINDOW 64
 
@@ -269,9 +269,6 @@ static void dp_teardown(ddl_ctx *ctx)
     coll_ddl_teardown(ctx);
 }
 
-static int levels(const ddl_machine *m, const coll_shape *sh, double x, double *t, double *reduced);
-static double worse(double a, double b);
-
 /* Chunks in flight from the links (ddl_config.machine), on a grid of two levels or more. W chunks that
  * share the busiest resource each walk in lat(c) + W·busiest(c) (their steps' latencies, then their
  * transfers at 1/W of the rate), so the pipeline runs at W·busiest / (lat + W·busiest) of that rate:
@@ -281,22 +278,13 @@ static double worse(double a, double b);
 static int dp_window_of(const ddl_ctx *ctx, const ddl_machine *m, size_t chunk)
 {
     coll_shape sh = { ctx->ndims, { 0 }, { 0 } };
-    double t[DDL_MAX_DIMS] = { 0 }, t0[DDL_MAX_DIMS] = { 0 }, reduced = 0, r0 = 0, own = 0, x = (double)chunk;
-    double worst, lat = 0, want;
+    double lat = 0, xfer = 0, want;
     int w = DP_WINDOW, levels_used = 0;
     if (!m || m->ranks != ctx->size) return DP_WINDOW;
     for (int i = 0; i < ctx->ndims; i++)
         sh.dims[i] = ctx->dims[i], sh.patterns[i] = ctx->patterns[i], levels_used += ctx->dims[i] > 1;
-    if (levels_used < 2 || levels(m, &sh, x, t, &reduced) || levels(m, &sh, 0, t0, &r0)) return DP_WINDOW;
-    worst = reduced * m->gamma; /* the busiest resource's transfer, latencies apart */
-    for (int i = 0; i < sh.ndims; i++) {
-        worst = worse(worst, t[i] - t0[i]);
-        lat += t0[i];
-        own += 2 * x * (sh.dims[i] - 1) / sh.dims[i];
-        x /= sh.dims[i];
-    }
-    worst = worse(worst, own / m->intra_bw);
-    want = worst > 0 ? 9 * lat / worst : DP_MAX_WINDOW;
+    if (levels_used < 2 || coll_ddl_pipe_split(m, &sh, (double)chunk, &lat, &xfer)) return DP_WINDOW;
+    want = xfer > 0 ? 9 * lat / xfer : DP_MAX_WINDOW;
     while (w < want && w < DP_MAX_WINDOW) w *= 2;
     return w;
 }
@@ -345,67 +333,6 @@ static int dp_describe(const ddl_ctx *ctx, char *buf, size_t len)
     return 0;
 }
 
-static double worse(double a, double b) { return a > b ? a : b; }
-
-/* ddl's dimensions on x bytes: each level's seconds (RS + AG) into t[i], the reduced bytes into *reduced. */
-static int levels(const ddl_machine *m, const coll_shape *sh, double x, double *t, double *reduced)
-{
-    int stride = 1, rc;
-    for (int i = 0; i < sh->ndims; i++) {
-        if ((rc = coll_cost_dim(m, stride, sh->dims[i], sh->patterns[i], x, &t[i], reduced))) return rc;
-        stride *= sh->dims[i];
-        x /= sh->dims[i];
-    }
-    return 0;
-}
-
-/* The pipeline's busiest resource on x bytes: a level (its steps over all x), a GPU's own link (every
- * level's bytes through it, per direction: a level of d moves 2x(d-1)/d of its share, reduce-scatter and
- * allgather) or the rank's reductions; *walk: the levels one after another (ddl's time on x). */
-static int busiest(const ddl_machine *m, const coll_shape *sh, double x, double *worst, double *walk)
-{
-    double t[DDL_MAX_DIMS] = { 0 }, reduced = 0, own = 0;
-    int rc = levels(m, sh, x, t, &reduced);
-    *worst = reduced * m->gamma, *walk = reduced * m->gamma;
-    for (int i = 0; !rc && i < sh->ndims; i++) {
-        *worst = worse(*worst, t[i]);
-        *walk += t[i];
-        own += 2 * x * (sh->dims[i] - 1) / sh->dims[i];
-        x /= sh->dims[i];
-    }
-    *worst = worse(*worst, own / m->intra_bw);
-    return rc;
-}
-
-/* K = ceil(n/c) chunks of c (the link segment, as the context sizes it from ddl_config.machine): one
- * chunk walks the levels (fill and drain), the other n - c bytes pass at the busiest resource's rate;
- * K = 1 is ddl's walk. */
-static int dp_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds)
-{
-    const double c = (double)coll_link_segment(m, COLL_DEFAULT_SEGMENT);
-    double worst, walk, rest, unused;
-    int rc;
-    int levels_used = 0;
-    for (int i = 0; i < sh->ndims; i++) levels_used += sh->dims[i] > 1;
-    if (bytes <= c) return busiest(m, sh, bytes, &unused, seconds);
-    if (levels_used < 2) { /* one level: DP_WINDOW chunks at once, their steps' latencies overlapped */
-        double lat[DDL_MAX_DIMS] = { 0 }, t[DDL_MAX_DIMS] = { 0 }, r0 = 0, reduced = 0, own = 0, x = bytes;
-        if ((rc = levels(m, sh, 0, lat, &r0)) || (rc = levels(m, sh, bytes, t, &reduced))) return rc;
-        worst = reduced * m->gamma, rest = 0;
-        for (int i = 0; i < sh->ndims; i++) {
-            worst = worse(worst, t[i] - lat[i]);
-            rest += lat[i];
-            own += 2 * x * (sh->dims[i] - 1) / sh->dims[i];
-            x /= sh->dims[i];
-        }
-        *seconds = worse(worst, own / m->intra_bw) + rest / DP_WINDOW;
-        return 0;
-    }
-    if ((rc = busiest(m, sh, c, &unused, &walk)) || (rc = busiest(m, sh, bytes - c, &worst, &rest))) return rc;
-    *seconds = walk + worst;
-    return 0;
-}
-
 const coll_algo coll_algo_ddl_pipe = {
     .name = "ddl-pipe",
     .help = "ddl with its levels overlapped: chunks, each starting its inter-node steps as soon as its "
@@ -415,7 +342,7 @@ const coll_algo coll_algo_ddl_pipe = {
     .setup = dp_setup,
     .teardown = dp_teardown,
     .describe = dp_describe,
-    .cost = dp_cost,
+    .cost = coll_ddl_pipe_cost, /* ddl_pipe_cost.c */
     .candidates = coll_ddl_candidates,
     .reduce_scatter = coll_reduce_scatter_ddl, /* ddl's walk, not pipelined */
     .allgather = coll_allgather_ddl,

@@ -272,6 +272,12 @@ int coll_ddl_describe(const ddl_ctx *ctx, char *buf, size_t len);
 int coll_ddl_candidates(int p, int rpn, coll_shape *out, int max);
 int coll_reduce_scatter_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
 int coll_allgather_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype);
+/* ddl-pipe's model (ddl_pipe_cost.c): its registry cost, and on x bytes the sum of its levels' latencies
+ * *lat and the busiest resource's transfer without them *xfer (a level, a GPU's own link, the reductions),
+ * from which the row sizes its window of chunks in flight (at least COLL_DP_WINDOW). */
+#define COLL_DP_WINDOW 8
+int coll_ddl_pipe_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
+int coll_ddl_pipe_split(const ddl_machine *m, const coll_shape *sh, double x, double *lat, double *xfer);
 /* Recursive doubling as Open MPI's coll/base runs it (allreduce_rdb.c): not a registry row, the
  * simulated `mpi`'s pick for small vectors. */
 int coll_allreduce_rdb(ddl_ctx *, const void *, void *, size_t, kern_dtype, kern_op);
