@@ -49,8 +49,9 @@ int shard_optim_apply(const shard_optim *o, const shard_plan *pl, size_t lo, siz
                       float *s1, float *s2, float *scratch, long t, MPI_Comm comm);
 
 /* LAMB's pieces, shared with the trainer's LAMB over several ranges (trainer_optim.c): the moments m, v
- * of n elements; one element's update term u = m̂ / (√v̂ + ε) + wd·w (c1, c2: the bias corrections
- * 1 − β₁ᵗ, 1 − β₂ᵗ); a tensor's trust ratio ‖w‖/‖u‖ from its Σw² and Σu² (1 where either is 0). */
+ * of n elements; one element's update term u = m̂ / (√v̂ + ε) + wd·w (c1, c2: the bias
+ * corrections 1 − β₁ᵗ, 1 − β₂ᵗ); a tensor's trust ratio ‖w‖/‖u‖ from its Σw² and Σu² (1 where
+ * either is 0). */
 void shard_lamb_moments(const shard_optim *o, size_t n, const float *g, float *s1, float *s2);
 static inline float shard_lamb_u(const shard_optim *o, float m, float v, float w, float c1, float c2)
 {
