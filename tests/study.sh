@@ -42,10 +42,12 @@ awk '/^# band/ { split($3, b, "-"); sub(/%,/, "", b[2]); lo = b[1]; hi = b[2] }
         if (l - lo > 0.2 || lo - l > 0.2 || h - hi > 0.2 || hi - h > 0.2) bad = 1 }
     END { exit bad || n == 0 }' "$tmp/out" && ok || bad "points lost at the band's ends add up to 100 - the ends"
 csv=$tmp/s/study.csv
-# per corner: the points lost to compute and to exposed communication and the efficiency add up to 100
+# per corner: the points lost to compute and to exposed communication and the efficiency add up to 100; the
+# communication's at most a little below 0 (a scaled run whose exposed share of its step is below its
+# baseline's: entry 16's SHARP corners with eager kernels, 4.5 of 167.4 ms against 5.2 of 189.6, -0.03)
 awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
     { d = $c["eff_pct"] + $c["compute_lost_pts"] + $c["comm_lost_pts"] - 100; if (d > 0.02 || d < -0.02) bad = 1
-      if ($c["comm_lost_pts"] < -0.01) bad = 1; n++ }
+      if ($c["comm_lost_pts"] < -0.1) bad = 1; n++ }
     END { exit bad || n < 10 }' "$csv" && ok || bad "study.csv: eff_pct + compute_lost_pts + comm_lost_pts = 100"
 # per corner: time_to_train_h = 90 x images x step / (GPUs x batch) / 3600
 awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -193,7 +193,7 @@ int main(void)
             double k = 0;
             q.graph_kernel_us = ca[i].gk_us;
             CHECK(study_compute_scale(&s, &q, &fig, &k, err, sizeof err) == 0, "scale: %s", err);
-            q.gemm_gflops_fp16 *= k, q.mem_gbps *= k, q.sgd_gbps *= k, q.graph_kernel_us /= k, q.kernel_us /= k;
+            study_scale_rates(&q, k); /* the rates alone: the kernels' cost stays 1 or 8 us */
             CHECK(study_step_on(&s, &q, m64b, &fig, "minsky2017-1port", 1, 0, EFFECTS_ALL, &one[i], err, sizeof err) ==
                       0 && fabs(one[i].step_s - 64.0 / 5000) < 1e-9, "corner %d pinned: %g s at batch 64", i,
                   one[i].step_s);
@@ -211,6 +211,21 @@ int main(void)
                   fabs(ca[2].base.step_s - ca[0].base.step_s) < 1e-15 && ca[2].eff < ca[0].eff &&
                   !strcmp(study_corner_name(&ca[3], nm, sizeof nm), "minsky2017-1port/8us-kernels/30us-eager"),
               "kernel_us 2|30: %g%% then %g%% (%s; %s)", ca[0].eff, ca[2].eff, nm, err);
+        /* the kernels' fixed cost is µs as given, not a rate: pinned to another single-GPU figure (another
+         * compute scale), the eager corners' difference in the scaled run's compute stays the same (28 us a
+         * kernel); scaled with the rates it would halve with a compute scale twice as large */
+        double dk[2];
+        for (int i = 0; i < 2; i++) {
+            snprintf(text, sizeof text, "%sgraph_kernel_us = 4\ngraph_kernel_source = a test\nkernel_us = 2|30\n"
+                     "kernel_source = a test\ncuda_graphs = on\ncuda_graphs_at_scale = off\nsingle_gpu_img_s = %d\n"
+                     "single_gpu_batch = 64\nsingle_gpu_source = a test\n", strong, i ? 2500 : 5000);
+            CHECK(study_file_parse(text, strlen(text), "tk4", &fig, err, sizeof err) == 0 &&
+                      study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 2,
+                  "pinned at %d images/s: %s", i ? 2500 : 5000, err);
+            dk[i] = ca[1].full.compute_s - ca[0].full.compute_s;
+        }
+        CHECK(dk[0] > 0 && fabs(dk[0] - dk[1]) < 1e-9 * dk[0] + 1e-12,
+              "kernel_us 2|30 costs the same %g s at either compute scale (%g s)", dk[0], dk[1]);
         snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
                   study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&

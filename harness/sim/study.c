@@ -78,29 +78,43 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
     return perf_step(m, &pf, fig->algo, &in, t, err, errlen);
 }
 
+void study_scale_rates(profile *p, double k)
+{
+    p->gemm_gflops_fp32 *= k, p->mem_gbps *= k, p->sgd_gbps *= k, p->gemm_gflops_fp16 *= k; /* amp */
+}
+
 /* Measured on the same model and framework, so it replaces the profile's one ResNet-50 calibration
- * (p100.profile) for models whose kernels run at other rates (VGG-16's 3x3 convolutions through Winograd). */
+ * (p100.profile) for models whose kernels run at other rates (VGG-16's 3x3 convolutions through Winograd).
+ * The one-GPU step is work / k + fixed: the rates' part and what no rate prices (each kernel's fixed cost,
+ * step_fixed_us); the profile as it is and at twice its rates give both, and k is the work over the
+ * measured time less the fixed part, so that the pinned profile predicts the figure exactly. */
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen)
 {
     char why[300];
     model *m = NULL;
-    step_prediction one;
+    step_prediction one[2];
+    profile twice = *pr;
     *k = 1;
     if (!fig->single_batch) return 0;
     if (model_create(fig->model, fig->single_batch, fig->image_size, &m, why, sizeof why))
         return snprintf(err, errlen, "%s: %s", fig->name, why), 2;
-    int rc = study_step_on(s, pr, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one, why, sizeof why);
+    study_scale_rates(&twice, 2);
+    int rc = study_step_on(s, pr, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one[0], why, sizeof why);
+    if (!rc) rc = study_step_on(s, &twice, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one[1], why, sizeof why);
     model_free(m);
     if (rc) return snprintf(err, errlen, "%s: %s", fig->label, why), 2;
-    double pred = fig->single_img_s > 0 ? one.step_s : one.compute_s - one.forward_s;
-    *k = pred / (fig->single_img_s > 0 ? fig->single_batch / fig->single_img_s : fig->single_backward_ms / 1e3);
+    double p[2];
+    for (int i = 0; i < 2; i++) p[i] = fig->single_img_s > 0 ? one[i].step_s : one[i].compute_s - one[i].forward_s;
+    double work = 2 * (p[0] - p[1]), fixed = p[0] - work;
+    *k = work / ((fig->single_img_s > 0 ? fig->single_batch / fig->single_img_s : fig->single_backward_ms / 1e3) -
+                 fixed);
     if (!(*k >= STUDY_SCALE_MIN && *k <= 1 / STUDY_SCALE_MIN)) /* NaN too: an inf or NaN step otherwise */
         return snprintf(err, errlen,
-                        "%s: %s: a single-GPU time %.4g times the profile's own prediction; expected %g..%g times "
-                        "(a figure in other units, or of another model?)",
+                        "%s: %s: a single-GPU time %.4g times the profile's own prediction of its work (%.4g ms "
+                        "unscaled); expected %g..%g times (a figure in other units, or of another model?)",
                         fig->name, fig->single_img_s > 0 ? "single_gpu_img_s" : "single_gpu_backward_ms", 1 / *k,
-                        STUDY_SCALE_MIN, 1 / STUDY_SCALE_MIN),
+                        fixed * 1e3, STUDY_SCALE_MIN, 1 / STUDY_SCALE_MIN),
                2;
     return 0;
 }
@@ -178,8 +192,7 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
          c->k_us >= 0) &&
         study_compute_scale(s, pr, fv, &kscale, err, errlen))
         return 2;
-    pr->gemm_gflops_fp32 *= kscale, pr->mem_gbps *= kscale, pr->sgd_gbps *= kscale;
-    pr->gemm_gflops_fp16 *= kscale, pr->kernel_us /= kscale, pr->graph_kernel_us /= kscale; /* amp */
+    study_scale_rates(pr, kscale); /* the kernels' fixed costs stay the µs given */
     *at = *pr;
     if (fig->fused_at_scale && shaped) at->fused = fig->fused_at_scale;
     if (fig->graphs_at_set && shaped) at->graphs = fig->graphs_at;
