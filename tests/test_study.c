@@ -193,7 +193,7 @@ int main(void)
             double k = 0;
             q.graph_kernel_us = ca[i].gk_us;
             CHECK(study_compute_scale(&s, &q, &fig, &k, err, sizeof err) == 0, "scale: %s", err);
-            study_scale_rates(&q, k); /* the rates alone: the kernels' cost stays 1 or 8 us */
+            study_scale_rates(&q, k, 1); /* kernels_scaled unset: the kernels' cost over k too */
             CHECK(study_step_on(&s, &q, m64b, &fig, "minsky2017-1port", 1, 0, EFFECTS_ALL, &one[i], err, sizeof err) ==
                       0 && fabs(one[i].step_s - 64.0 / 5000) < 1e-9, "corner %d pinned: %g s at batch 64", i,
                   one[i].step_s);
@@ -211,21 +211,43 @@ int main(void)
                   fabs(ca[2].base.step_s - ca[0].base.step_s) < 1e-15 && ca[2].eff < ca[0].eff &&
                   !strcmp(study_corner_name(&ca[3], nm, sizeof nm), "minsky2017-1port/8us-kernels/30us-eager"),
               "kernel_us 2|30: %g%% then %g%% (%s; %s)", ca[0].eff, ca[2].eff, nm, err);
-        /* the kernels' fixed cost is µs as given, not a rate: pinned to another single-GPU figure (another
-         * compute scale), the eager corners' difference in the scaled run's compute stays the same (28 us a
-         * kernel); scaled with the rates it would halve with a compute scale twice as large */
-        double dk[2];
-        for (int i = 0; i < 2; i++) {
-            snprintf(text, sizeof text, "%sgraph_kernel_us = 4\ngraph_kernel_source = a test\nkernel_us = 2|30\n"
-                     "kernel_source = a test\ncuda_graphs = on\ncuda_graphs_at_scale = off\nsingle_gpu_img_s = %d\n"
-                     "single_gpu_batch = 64\nsingle_gpu_source = a test\n", strong, i ? 2500 : 5000);
-            CHECK(study_file_parse(text, strlen(text), "tk4", &fig, err, sizeof err) == 0 &&
-                      study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 2,
-                  "pinned at %d images/s: %s", i ? 2500 : 5000, err);
-            dk[i] = ca[1].full.compute_s - ca[0].full.compute_s;
-        }
-        CHECK(dk[0] > 0 && fabs(dk[0] - dk[1]) < 1e-9 * dk[0] + 1e-12,
-              "kernel_us 2|30 costs the same %g s at either compute scale (%g s)", dk[0], dk[1]);
+        /* kernels_scaled = off: the kernels' fixed cost is the µs given; pinned to another single-GPU figure
+         * (another compute scale), the eager corners' difference in the scaled run's compute stays the same
+         * (28 us a kernel); by default (scaled with the rates) it is inversely as the scale (k 2500 / k 5000) */
+        double dk[2][2], kk[2];
+        for (int sc = 1; sc >= 0; sc--) /* off last: ca is its 5000 images/s run, for kernels_at_scale below */
+            for (int i = 0; i < 2; i++) {
+                snprintf(text, sizeof text, "%sgraph_kernel_us = 4\ngraph_kernel_source = a test\nkernel_us = 2|30\n"
+                         "kernel_source = a test\ncuda_graphs = on\ncuda_graphs_at_scale = off\nsingle_gpu_img_s = "
+                         "%d\nsingle_gpu_batch = 64\nsingle_gpu_source = a test\n%s", strong, i ? 5000 : 2500,
+                         sc ? "" : "kernels_scaled = off\n");
+                CHECK(study_file_parse(text, strlen(text), "tk4", &fig, err, sizeof err) == 0 &&
+                          study_run_figure(&s, &amp, 1, &fig, ca, err, sizeof err) == 2 &&
+                          study_kernels_scaled(&fig) == sc && (!sc || study_compute_scale(&s, &amp, &fig, &kk[i], err,
+                                                                                       sizeof err) == 0),
+                      "pinned at %d images/s, kernels_scaled %s: %s", i ? 5000 : 2500, sc ? "on" : "off", err);
+                dk[sc][i] = ca[1].full.compute_s - ca[0].full.compute_s;
+            }
+        CHECK(dk[0][0] > 0 && fabs(dk[0][0] - dk[0][1]) < 1e-9 * dk[0][0] + 1e-12,
+              "kernels_scaled off: kernel_us 2|30 costs the same %g s at either compute scale (%g s)", dk[0][0],
+              dk[0][1]);
+        CHECK(kk[0] > 0 && kk[1] > kk[0] && fabs(dk[1][1] / dk[1][0] - kk[0] / kk[1]) < 1e-6,
+              "kernels_scaled on: %g then %g s, as the scales %g and %g", dk[1][0], dk[1][1], kk[0], kk[1]);
+        /* kernels_at_scale: the scaled run's own kernels, each at its corner's eager cost (2 or 30 us); the
+         * baseline and the pin untouched */
+        corner cx[4];
+        snprintf(text, sizeof text, "%sgraph_kernel_us = 4\ngraph_kernel_source = a test\nkernel_us = 2|30\n"
+                 "kernel_source = a test\ncuda_graphs = on\ncuda_graphs_at_scale = off\nsingle_gpu_img_s = 5000\n"
+                 "single_gpu_batch = 64\nsingle_gpu_source = a test\nkernels_at_scale = 100\n"
+                 "kernels_at_scale_source = a test\nkernels_scaled = off\n", strong);
+        CHECK(study_file_parse(text, strlen(text), "tk5", &fig, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &amp, 1, &fig, cx, err, sizeof err) == 2, "kernels_at_scale 100: %s", err);
+        for (int i = 0; i < 2; i++)
+            CHECK(fabs(cx[i].full.step_s - ca[i].full.step_s - 100 * cx[i].k_us * 1e-6) < 1e-12 &&
+                      fabs(cx[i].full.compute_s - ca[i].full.compute_s - 100 * cx[i].k_us * 1e-6) < 1e-12 &&
+                      fabs(cx[i].base.step_s - ca[i].base.step_s) < 1e-15 && cx[i].eff < ca[i].eff,
+                  "kernels_at_scale 100 at %g us: the scaled step %g s longer, the baseline the same (%g s)",
+                  cx[i].k_us, cx[i].full.step_s - ca[i].full.step_s, cx[i].base.step_s - ca[i].base.step_s);
         snprintf(text, sizeof text, "%sfused_at_scale = 2\nbn_held = 0|1\n", strong);
         CHECK(study_file_parse(text, strlen(text), "tp", &fig, err, sizeof err) == 0 &&
                   study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == 1 && c[0].held == -1 &&

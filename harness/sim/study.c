@@ -75,18 +75,26 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         in.fw = (framework){ .cycle_s = fig->cycle_ms / 1e3, .fusion_bytes = in.bucket_bytes };
     if ((effects & EFFECT_HOLD) && overlap) in.fw.overlap_from = fig->overlap_from_pct / 100; /* partial overlap */
     if (effects & EFFECT_JITTER) in.jitter = fig->jitter_pct / 100;
-    return perf_step(m, &pf, fig->algo, &in, t, err, errlen);
+    if (perf_step(m, &pf, fig->algo, &in, t, err, errlen)) return 2;
+    if (gpus > fig->baseline && fig->extra_kernels > 0) { /* kernels_at_scale: the scaled run's own */
+        double x = fig->extra_kernels * (pr->graphs > 0 ? pr->graph_kernel_us : pr->kernel_us) * 1e-6;
+        t->step_s += x, t->compute_s += x;
+    }
+    return 0;
 }
 
-void study_scale_rates(profile *p, double k)
+void study_scale_rates(profile *p, double k, int kernels)
 {
     p->gemm_gflops_fp32 *= k, p->mem_gbps *= k, p->sgd_gbps *= k, p->gemm_gflops_fp16 *= k; /* amp */
+    if (kernels) p->kernel_us /= k, p->graph_kernel_us /= k;
 }
+
+int study_kernels_scaled(const figure *fig) { return !fig->kscaled_set || fig->kscaled; }
 
 /* Measured on the same model and framework, so it replaces the profile's one ResNet-50 calibration
  * (p100.profile) for models whose kernels run at other rates (VGG-16's 3x3 convolutions through Winograd).
- * The one-GPU step is work / k + fixed: the rates' part and what no rate prices (each kernel's fixed cost,
- * step_fixed_us); the profile as it is and at twice its rates give both, and k is the work over the
+ * The one-GPU step is work / k + fixed: the part that scales and what does not (step_fixed_us, and each
+ * kernel's fixed cost with kernels_scaled = off); the profile as it is and scaled by 2 give both, and k is the work over the
  * measured time less the fixed part, so that the pinned profile predicts the figure exactly. */
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen)
@@ -99,7 +107,7 @@ int study_compute_scale(const study_setup *s, const profile *pr, const figure *f
     if (!fig->single_batch) return 0;
     if (model_create(fig->model, fig->single_batch, fig->image_size, &m, why, sizeof why))
         return snprintf(err, errlen, "%s: %s", fig->name, why), 2;
-    study_scale_rates(&twice, 2);
+    study_scale_rates(&twice, 2, study_kernels_scaled(fig));
     int rc = study_step_on(s, pr, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one[0], why, sizeof why);
     if (!rc) rc = study_step_on(s, &twice, m, fig, fig->platforms[0], 1, 0, EFFECTS_ALL, &one[1], why, sizeof why);
     model_free(m);
@@ -192,7 +200,7 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
          c->k_us >= 0) &&
         study_compute_scale(s, pr, fv, &kscale, err, errlen))
         return 2;
-    study_scale_rates(pr, kscale); /* the kernels' fixed costs stay the µs given */
+    study_scale_rates(pr, kscale, study_kernels_scaled(fig)); /* kernels_scaled = off: the µs given */
     *at = *pr;
     if (fig->fused_at_scale && shaped) at->fused = fig->fused_at_scale;
     if (fig->graphs_at_set && shaped) at->graphs = fig->graphs_at;

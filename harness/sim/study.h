@@ -56,13 +56,17 @@ void study_platform_path(const char *dir, const char *name, char *path, size_t l
 int study_step_on(const study_setup *s, const profile *pr, const model *m, const figure *fig, const char *name,
                   int gpus, int overlap, int effects, step_prediction *t, char *err, size_t errlen);
 #define STUDY_SCALE_MIN 1e-3 /* a published single-GPU time within 1/1000..1000 times the profile's */
-/* p's compute rates (GEMMs fp32 and fp16, memory, the update's) times k. Each kernel's fixed cost
- * (kernel_us, graph_kernel_us) is not a rate: µs as measured (docs/SOURCES.md §16, §18), never scaled. */
-void study_scale_rates(profile *p, double k);
+/* p's compute rates (GEMMs fp32 and fp16, memory, the update's) times k; with kernels, each kernel's fixed
+ * cost (kernel_us, graph_kernel_us) over k too. Those costs are µs measured (docs/SOURCES.md §16, §18), not
+ * rates: an entry whose scale is the work a sample (BERT's packed and unpadded 256 tokens against the
+ * model's 512, FP8) keeps them (kernels_scaled = off, study_file.h); the default scales them. */
+void study_scale_rates(profile *p, double k, int kernels);
+/* Whether fig's kernel costs scale with its compute scale (kernels_scaled; on unless set off). */
+int study_kernels_scaled(const figure *fig);
 /* How much faster than the profile fig's GPU computed (*k; 1 without a published single-GPU figure):
- * the profile's prediction of the work (the rates' part) of the entry's single-GPU step or backward pass
- * over that figure less the part no rate prices (the kernels' fixed costs, step_fixed_us), so that the
- * pinned profile predicts the figure. Never fitted to the scaling figure itself. 0, or 2 with err
+ * the profile's prediction of the work (the part that scales) of the entry's single-GPU step or backward
+ * pass over that figure less the part that does not (step_fixed_us; the kernels' fixed costs with
+ * kernels_scaled = off), so that the pinned profile predicts the figure. Never fitted to the scaling figure itself. 0, or 2 with err
  * ("entry: why"), also when *k is outside STUDY_SCALE_MIN..1/STUDY_SCALE_MIN (a figure in other units,
  * or one below the fixed part: it would give inf, 0 or negative steps). */
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,

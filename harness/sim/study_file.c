@@ -71,12 +71,16 @@ static const key keys[] = {
     { "graph_kernel_source", T_TEXT, 0, F(gk_source), 0 },
     { "kernel_us", T_GKERNEL, 0, 1, 0, 1e6 },
     { "kernel_source", T_TEXT, 0, F(k_source), 0 },
+    { "kernels_at_scale", T_INT, 0, offsetof(study_entry, extra_kernels), 0, 1e6 },
+    { "kernels_at_scale_source", T_TEXT, 0, F(xk_source), 0 },
+    { "kernels_scaled", T_GRAPHS, 0, offsetof(study_entry, kscaled), 0, 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
 /* keys[]' rows */
-enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE };
+enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE, K_XK,
+       K_XKSOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -183,7 +187,7 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
         *(k->off ? &e->nk : &e->ngk) = n;
         return 0;
     }
-    case T_GRAPHS: { /* cuda_graphs(_at_scale): on or off, then its set flag (the field after it) */
+    case T_GRAPHS: { /* cuda_graphs(_at_scale), kernels_scaled: on or off, then its set flag (the field after) */
         int *g = (int *)((char *)e + k->off);
         if (strcmp(v, "on") && strcmp(v, "off")) return snprintf(why, wl, "expected on or off, got \"%.40s\"", v), 2;
         g[0] = !strcmp(v, "on") ? 1 : 0, g[1] = 1;
@@ -306,6 +310,9 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
                2;
     if (seen[K_K] != seen[K_KSOURCE])
         return snprintf(err, errlen, "%s: kernel_us and kernel_source: expected both or neither", name), 2;
+    if (seen[K_XK] != seen[K_XKSOURCE])
+        return snprintf(err, errlen, "%s: kernels_at_scale and kernels_at_scale_source: expected both or neither",
+                        name), 2;
     if (seen[K_OSHARD] && e->shard != SHARD_NONE)
         return snprintf(err, errlen, "%s:%d: optimizer_shard: shard = %s is given too; expected shard = none (the "
                         "gradients allreduced, the update alone sharded)", name, at[K_OSHARD],

@@ -49,6 +49,15 @@
  *                                             corner each, as graph_kernel_us (compute-model profiles only)
  *                                             (optional)
  *   kernel_source = ... (§18)                 where it is from (required with kernel_us)
+ *   kernels_at_scale = 70                     kernels the scaled run launches a step that the baseline run
+ *                                             does not (its own input path), each at the corner's kernel cost
+ *                                             (kernel_us, or graph_kernel_us under a graph), 1..1e6 (optional)
+ *   kernels_at_scale_source = ... (§18)       where they are counted (required with kernels_at_scale)
+ *   kernels_scaled = off                      the kernels' fixed costs (kernel_us, graph_kernel_us: the profile's
+ *                                             or the entry's) divided by the single-GPU figure's compute scale
+ *                                             with the rates (on, the default) or the us as given (off: where
+ *                                             that scale is the work a sample, packing or precision, not the
+ *                                             launches; sim/study.h) (optional)
  *   image_size = 299                          the images' side, 32..1024 (default 224)    (optional)
  *   gpus = 256                                the published scale, 1..PLATFORM_MAX_HOSTS  (required)
  *   baseline = 8                              N0: the GPUs the figure is relative to, 1..gpus (required)
@@ -135,6 +144,9 @@ typedef struct study_entry {
     double k_us[2];                        /* kernel_us: the same launched one by one (nk 0: the profile's) */
     int nk;
     char k_source[200];                    /* where it is from */
+    int extra_kernels;                     /* kernels_at_scale: the scaled run's own kernels a step (0: none) */
+    char xk_source[200];                   /* where they are counted */
+    int kscaled, kscaled_set;              /* kernels_scaled: the kernels' costs scaled with the rates, if set */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */
