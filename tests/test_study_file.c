@@ -119,6 +119,7 @@ int main(void)
         { GOOD "kernels_at_scale = 60\n", "kernels_at_scale and kernels_at_scale_source: expected both or neither" },
         { GOOD "kernels_at_scale = 0\nkernels_at_scale_source = s\n", ":11: kernels_at_scale: expected a whole" },
         { GOOD "kernels_at_scale = 2.5\nkernels_at_scale_source = s\n", ":11: kernels_at_scale: expected a whole" },
+        { GOOD "kernels_scaled = no\n", ":11: kernels_scaled: expected on or off" },
         { GOOD "optimizer_shard = 0\n", ":11: optimizer_shard: expected a whole number 1..65536, got \"0\"" },
         { GOOD "optimizer_shard = 8|16\n", ":11: optimizer_shard: expected a whole number" },
         { GOOD "shard = optimizer\noptimizer_shard = 8\n", ":12: optimizer_shard: shard = optimizer is given too; "
@@ -142,6 +143,8 @@ int main(void)
     CHECK(parse(GOOD "kernels_at_scale = 60\nkernels_at_scale_source = counted\n", &e, err, sizeof err) == 0 &&
               e.extra_kernels == 60 && !strcmp(e.xk_source, "counted") && parse(GOOD, &e, err, sizeof err) == 0 &&
               !e.extra_kernels, "kernels_at_scale 60 with its source; none by default (%s)", err);
+    CHECK(parse(GOOD "kernels_scaled = off\n", &e, err, sizeof err) == 0 && e.kscaled_set && !e.kscaled &&
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.kscaled_set, "kernels_scaled off; unset by default (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = on\ncuda_graphs_at_scale = off\noptimizer_shard = 8\n", &e, err, sizeof err) == 0 &&
