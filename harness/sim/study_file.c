@@ -7,6 +7,7 @@
 #include "platform.h"
 #include "profile.h"
 #include "shard_mem.h"
+#include "study_terms.h"
 #include "textfile.h"
 #include "wire.h"
 
@@ -19,7 +20,7 @@
 #include <sys/stat.h>
 
 enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_HELD, T_ALGOS,
-       T_FIXED, T_GRAPHS, T_GKERNEL };
+       T_FIXED, T_GRAPHS, T_GKERNEL, T_EPOCH };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -71,12 +72,20 @@ static const key keys[] = {
     { "graph_kernel_source", T_TEXT, 0, F(gk_source), 0 },
     { "kernel_us", T_GKERNEL, 0, 1, 0, 1e6 },
     { "kernel_source", T_TEXT, 0, F(k_source), 0 },
+    { "epoch_examples", T_INT, 0, offsetof(study_entry, epoch_examples), 0, 1e9 },
+    { "epoch_steps", T_EPOCH, 0, offsetof(study_entry, epoch_steps), 0, 0 },
+    { "baseline_epoch_steps", T_EPOCH, 0, offsetof(study_entry, base_epoch_steps), 0, 0 },
+    { "epochs", T_INT, 0, offsetof(study_entry, epochs), 0, EPOCH_MAX_EPOCHS },
+    { "epoch_source", T_TEXT, 0, F(epoch_source), 0 },
+    { "horovod_sync_bytes", T_INT, 0, offsetof(study_entry, sync_bytes), 0, 1e6 },
+    { "horovod_sync_source", T_TEXT, 0, F(sync_source), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
 /* keys[]' rows */
 enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE };
+enum { K_EPOCH_N = K_KSOURCE + 1, K_EPOCH_STEPS, K_BEPOCH_STEPS, K_EPOCHS, K_EPOCH_SOURCE, K_SYNC, K_SYNC_SOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -205,6 +214,10 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
                 return *(int *)((char *)e + k->off) = n, 0;
         return snprintf(why, wl, "expected %s, got \"%.40s\"",
                         k->type == T_OPTIM ? "sgd, adam or lamb" : "none, optimizer, gradients or full", v), 2;
+    case T_EPOCH: /* epoch_steps, baseline_epoch_steps: fill or carry (study_terms.h) */
+        if (epoch_mode_parse(v, (int *)((char *)e + k->off)))
+            return snprintf(why, wl, "expected fill or carry, got \"%.40s\"", v), 2;
+        return 0;
     default: /* T_OVERLAP */
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++) {
@@ -252,6 +265,32 @@ static int global_batches(study_entry *e, const int *seen, const int *at, const 
         return snprintf(err, errlen, "%s:%d: %s", name, at[seen[K_BGLOBAL] ? K_BGLOBAL : K_GLOBAL], why), 2;
     e->batch = e->batches[0] = (int)per, e->nbatches = 1;
     e->base_batch = e->baseline <= e->gpus ? (int)base : 0;
+    return 0;
+}
+
+/* The epoch keys and Horovod's coordination (study_terms.h), each with the keys it needs. 0, or 2 with err. */
+static int terms_keys(study_entry *e, const int *seen, const int *at, const char *name, char *err, size_t errlen)
+{
+    int carry;
+    if (seen[K_SYNC] != seen[K_SYNC_SOURCE])
+        return snprintf(err, errlen, "%s: horovod_sync_bytes and horovod_sync_source: expected both or neither",
+                        name), 2;
+    if (!seen[K_EPOCH_N]) {
+        for (int k = K_EPOCH_STEPS; k <= K_EPOCH_SOURCE; k++)
+            if (seen[k])
+                return snprintf(err, errlen, "%s:%d: %s: expected epoch_examples too", name, at[k], keys[k].name), 2;
+        return 0;
+    }
+    if (!seen[K_EPOCH_STEPS] || !seen[K_EPOCH_SOURCE])
+        return snprintf(err, errlen, "%s: epoch_examples: expected epoch_steps and epoch_source too", name), 2;
+    if (e->epoch_examples < e->gpus)
+        return snprintf(err, errlen, "%s:%d: epoch_examples: %d, below the %d GPUs; expected at least one example a "
+                        "GPU", name, at[K_EPOCH_N], e->epoch_examples, e->gpus), 2;
+    if (!e->base_epoch_steps) e->base_epoch_steps = e->epoch_steps;
+    carry = e->epoch_steps == EPOCH_CARRY || e->base_epoch_steps == EPOCH_CARRY;
+    if (carry != seen[K_EPOCHS])
+        return snprintf(err, errlen, "%s: epochs: expected %s", name, carry ? "it with carry (the epochs the "
+                        "published median is over)" : "it only with carry"), 2;
     return 0;
 }
 
@@ -314,7 +353,7 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
         return snprintf(err, errlen, "%s: jitter_pct and jitter_source: expected both or neither", name), 2;
     if (seen[K_HOLD] != seen[K_HSOURCE])
         return snprintf(err, errlen, "%s: overlap_from and overlap_source: expected both or neither", name), 2;
-    return 0;
+    return terms_keys(e, seen, at, name, err, errlen);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
