@@ -274,6 +274,17 @@ int main(void)
                   "corner %d: %g compute + %g communication (%g of it coordination) + %g epoch = 100 - %g", i, cpt, ept,
                   spt, ppt, ct[i].eff);
         }
+        /* gpu_spread_pct 0|2: a corner each; the baseline the same, the scaled run's compute x spread_factor */
+        snprintf(text, sizeof text, "%sgpu_spread_pct = 0|2\ngpu_spread_source = t\n", plain);
+        CHECK(study_file_parse(text, strlen(text), "ts", &ft, err, sizeof err) == 0 && study_variants(&pr, &ft) == 2,
+              "two spreads: %s", err);
+        int ns = study_run_figure(&s, &pr, 1, &ft, ct, err, sizeof err);
+        double fs = spread_factor(2, 16, 4);
+        CHECK(ns == 2 && ct[0].spread_pct == 0 && ct[1].spread_pct == 2 && ct[0].base.step_s == ct[1].base.step_s &&
+                  close_to(ct[1].full.compute_s, fs * ct[0].full.compute_s, 1e-9) && ct[1].eff < ct[0].eff &&
+                  close_to(ct[0].eff, cp0[0].eff, 1e-12) &&
+                  !strcmp(study_corner_name(&ct[1], nm, sizeof nm), "minsky2017-1port/2%-spread"),
+              "the slowest of 16 against the slowest of 4: x%g, %s (%d corners; %s)", fs, nm, ns, err);
         study_points_terms(&f0, &cp0[0], &ppt, &spt);
         CHECK(n0 == 1 && ppt == 0 && fabs(spt) < 1e-12, "no terms: no points (%g, %g)", ppt, spt);
         snprintf(text, sizeof text, "%.*s4096%s", (int)(strstr(plain, "256") - plain), plain, strstr(plain, "\ngpus"));

@@ -187,6 +187,10 @@ int main(void)
             { GOOD EPOCH "epoch_steps = carry\nepochs = 1001\n", ":14: epochs: expected a whole number 1..1000" },
             { GOOD "horovod_sync_bytes = 24\n", "horovod_sync_bytes and horovod_sync_source: expected both" },
             { GOOD "horovod_sync_bytes = 0\nhorovod_sync_source = s\n", ":11: horovod_sync_bytes: expected a whole" },
+            { GOOD "gpu_spread_pct = 2\n", "gpu_spread_pct and gpu_spread_source: expected both or neither" },
+            { GOOD "gpu_spread_pct = 2|2\ngpu_spread_source = s\n", ":11: gpu_spread_pct: expected one or two" },
+            { GOOD "gpu_spread_pct = 51\ngpu_spread_source = s\n", ":11: gpu_spread_pct: expected one or two" },
+            { GOOD "gpu_spread_pct = -1\ngpu_spread_source = s\n", ":11: gpu_spread_pct: expected one or two" },
         };
         for (size_t i = 0; i < sizeof bad_terms / sizeof bad_terms[0]; i++)
             CHECK(parse(bad_terms[i].text, &e, err, sizeof err) == 2 && strstr(err, bad_terms[i].want) &&
@@ -197,6 +201,9 @@ int main(void)
                   e.epoch_steps == EPOCH_CARRY && e.base_epoch_steps == EPOCH_FILL && e.epochs == 52 &&
                   !strcmp(e.epoch_source, "fit.py") && e.sync_bytes == 24 && !strcmp(e.sync_source, "h"),
               "the epoch keys and Horovod's coordination: %s", err);
+        CHECK(parse(GOOD "gpu_spread_pct = 1|2.5\ngpu_spread_source = m\n", &e, err, sizeof err) == 0 && e.nspread == 2 &&
+                  e.spread_pct[0] == 1 && e.spread_pct[1] == 2.5 && !strcmp(e.spread_source, "m") &&
+                  parse(GOOD, &e, err, sizeof err) == 0 && !e.nspread, "gpu_spread_pct 1|2.5; none by default (%s)", err);
         CHECK(parse(GOOD EPOCH "epoch_steps = fill\n", &e, err, sizeof err) == 0 && e.base_epoch_steps == EPOCH_FILL &&
                   parse(GOOD, &e, err, sizeof err) == 0 && !e.epoch_examples && !e.sync_bytes,
               "baseline_epoch_steps defaults to epoch_steps; none by default (%s)", err);

@@ -2,7 +2,8 @@
  * DALI's FILL (every epoch ceil(floor(N/W)/B) steps) and MXNet's RateMatchInputIterator (the surplus carried:
  * its median epoch over an odd and an even count, and its mean), MLPerf's own step counts (401 of 3,200,
  * 63 of 20,480, 40 of 32,256), bad inputs refused; Horovod's coordination as recursive doubling's latency
- * rounds in a node, across a leaf and across the spine, with and without folded extra ranks. */
+ * rounds in a node, across a leaf and across the spine, with and without folded extra ranks; the slowest GPU's
+ * expected place among n (a normal order statistic against its tables) and the scaled run's factor. */
 #include "study_terms.h"
 #include "test.h"
 
@@ -42,6 +43,17 @@ int main(void)
               epoch_ratio(10, 1, 4, 0, 3, r) == -1 && epoch_ratio(10, 1, 0, EPOCH_FILL, 0, r) == -1 &&
               epoch_ratio(10, 1, 4, EPOCH_CARRY, EPOCH_MAX_EPOCHS + 1, r) == -1,
           "fewer examples than GPUs, no epochs, no iterator, no batch, too many epochs: refused");
+
+    /* the slowest of n standard normals: 0, 1/sqrt(pi), and the tables' 1.42360, 1.53875 (n = 8, 10) */
+    CHECK(spread_max_mean(1) == 0 && fabs(spread_max_mean(2) - 0.5641896) < 1e-6 &&
+              fabs(spread_max_mean(8) - 1.4236003) < 1e-6 && fabs(spread_max_mean(10) - 1.5387527) < 1e-6,
+          "E[max]: %.7f %.7f %.7f", spread_max_mean(2), spread_max_mean(8), spread_max_mean(10));
+    CHECK(spread_max_mean(512) > 3.0 && spread_max_mean(512) < 3.1 && spread_max_mean(768) > spread_max_mean(512),
+          "512 and 768 GPUs: %.4f %.4f", spread_max_mean(512), spread_max_mean(768));
+    CHECK(spread_factor(2, 8, 8) == 1 && spread_factor(2, 1, 8) == 1 && spread_factor(0, 512, 8) == 1 &&
+              fabs(spread_factor(2, 512, 8) - (1 + 0.02 * spread_max_mean(512)) / (1 + 0.02 * spread_max_mean(8))) <
+                  1e-12 && spread_factor(2, 512, 8) > 1.03,
+          "the scaled run against its baseline's own slowest: %g", spread_factor(2, 512, 8));
 
     platform pf;
     memset(&pf, 0, sizeof pf);

@@ -69,6 +69,8 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .optim = fig->optim,
         .fixed_s = fig->nfixed ? fig->fixed_us[0] * 1e-6 : 0,
         .update_shard = fig->optim_shard,
+        /* the scaled run waits for its slowest GPU, the baseline's published rate for its own (study_terms.h) */
+        .compute_scale = spread_factor(fig->nspread ? fig->spread_pct[0] : 0, gpus, fig->baseline),
     };
     if (perf_layer_shaped(pr)) in.gemm_gflops = profile_gemm_gflops(pr), in.shape = pr; /* perf_layer.h */
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
@@ -160,7 +162,8 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
 {
     int shaped = perf_layer_shaped(base), nh = fig->nheld && shaped ? fig->nheld : 1;
     int na = fig->nalgos ? fig->nalgos : 1, nf = fig->nfixed ? fig->nfixed : 1, ng = fig->ngk && shaped ? fig->ngk : 1;
-    int a = v / nh % na, f = v / nh / na % nf, g = v / nh / na / nf % ng, k = v / nh / na / nf / ng;
+    int nk = fig->nk && shaped ? fig->nk : 1, a = v / nh % na, f = v / nh / na % nf, g = v / nh / na / nf % ng;
+    int k = v / nh / na / nf / ng % nk, sp = v / nh / na / nf / ng / nk;
     *fv = *fig, *pr = *base;
     c->held = fig->nheld && shaped ? fig->held_alts[v % nh] : -1;
     c->algo = fig->nalgos ? fig->algos[a] : fig->algo;
@@ -169,6 +172,8 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
     c->k_us = fig->nk && shaped ? fig->k_us[k] : -1;
     c->vary_algo = fig->nalgos > 1, c->vary_fixed = fig->nfixed > 1, c->vary_gk = fig->ngk > 1 && shaped;
     c->vary_k = fig->nk > 1 && shaped;
+    c->spread_pct = fig->nspread ? fig->spread_pct[sp] : 0, c->vary_spread = fig->nspread > 1;
+    fv->spread_pct[0] = c->spread_pct, fv->nspread = fig->nspread ? 1 : 0; /* study_step_on's */
     snprintf(fv->algo, sizeof fv->algo, "%s", c->algo);
     fv->fixed_us[0] = c->fixed_us, fv->nfixed = fig->nfixed ? 1 : 0, fv->nalgos = 1, fv->nheld = 0;
     if (c->held >= 0) pr->bn_held = c->held;
@@ -218,14 +223,18 @@ int study_variants(const profile *base, const figure *fig)
 {
     int shaped = perf_layer_shaped(base);
     return (fig->nheld && shaped ? fig->nheld : 1) * (fig->nalgos ? fig->nalgos : 1) *
-           (fig->nfixed ? fig->nfixed : 1) * (fig->ngk && shaped ? fig->ngk : 1) * (fig->nk && shaped ? fig->nk : 1);
+           (fig->nfixed ? fig->nfixed : 1) * (fig->ngk && shaped ? fig->ngk : 1) * (fig->nk && shaped ? fig->nk : 1) *
+           (fig->nspread ? fig->nspread : 1);
 }
 
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
                      char *err, size_t errlen)
 {
     char why[300];
-    int n = 0, nv = study_variants(base, fig);
+    int n = 0, nv = study_variants(base, fig), reads = fig->epoch_examples ? EPOCH_READINGS : 1;
+    if ((long)fig->nbatches * fig->nplatforms * nv * fig->noverlaps * reads > MAX_CORNERS)
+        return snprintf(err, errlen, "%s: more than %d corners; expected fewer alternatives", fig->name, MAX_CORNERS),
+               -1;
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL, *mb = NULL;
         int bfull, bbase;
@@ -297,6 +306,8 @@ const char *study_corner_name(const corner *c, char *buf, size_t len)
     if (c->vary_gk && at >= 0 && (size_t)at < len)
         at += snprintf(buf + at, len - (size_t)at, "/%gus-kernels", c->gk_us);
     if (c->vary_k && at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "/%gus-eager", c->k_us);
+    if (c->vary_spread && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, "/%g%%-spread", c->spread_pct);
     if (c->vary_epoch && at >= 0 && (size_t)at < len)
         snprintf(buf + at, len - (size_t)at, "/%s-epoch", c->reading ? "mean" : "median");
     return buf;

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 /* platforms x bn_held x algos x fixed costs x graphs' kernel costs x eager kernel costs x overlaps x batches x
- * epoch readings (study_terms.h) */
+ * epoch readings (study_terms.h); GPU spreads multiply the variants too, an entry with more corners refused */
 #define MAX_CORNERS (STUDY_MAX_ALTS * 2 * STUDY_MAX_ALGOS * 2 * 2 * 2 * 2 * 2 * EPOCH_READINGS)
 
 /* The non-ideal effects an entry may turn on (harness/train/framework.h, perf_step.h), as bits. */
@@ -47,6 +47,8 @@ typedef struct corner {
     double units;            /* eff and eff1 are the step efficiency x this: the published figure's units (the
                                 epoch's padded last step, study_terms.h; 1: none) */
     int reading, vary_epoch; /* the epoch reading (0: median epoch, 1: mean epoch); the entry gives two */
+    double spread_pct;       /* its GPU-to-GPU speed spread, % (the entry's gpu_spread_pct; 0: none) */
+    int vary_spread;         /* the entry gives two */
 } corner;
 
 /* The GPUs a figure is predicted at: s->gpus, else its published scale. */
@@ -68,10 +70,11 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen);
 /* The corners per platform, overlap and batch of fig on profile base: its bn_held and graph_kernel_us (with the
- * compute model), algo and step_fixed_us alternatives combined. */
+ * compute model), algo, step_fixed_us and gpu_spread_pct alternatives combined. */
 int study_variants(const profile *base, const figure *fig);
-/* Every corner of fig (each batch x platform x variant x overlap) into c[0..MAX_CORNERS), the profile's compute
- * rates times kscale, with each effect's share. The number of corners, or -1 with err ("entry: why"). */
+/* Every corner of fig (each batch x platform x variant x overlap x epoch reading) into c[0..MAX_CORNERS), the
+ * profile's compute rates times kscale, with each effect's share. The number of corners, or -1 with err ("entry:
+ * why"; also where the alternatives would make more than MAX_CORNERS). */
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
                      char *err, size_t errlen);
 /* Where corner c's points below 100% go (strong-scaling entries above all): *comm the points exposed

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 
 enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_HELD, T_ALGOS,
-       T_FIXED, T_GRAPHS, T_GKERNEL, T_EPOCH };
+       T_FIXED, T_GRAPHS, T_GKERNEL, T_EPOCH, T_SPREAD };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -79,13 +79,16 @@ static const key keys[] = {
     { "epoch_source", T_TEXT, 0, F(epoch_source), 0 },
     { "horovod_sync_bytes", T_INT, 0, offsetof(study_entry, sync_bytes), 0, 1e6 },
     { "horovod_sync_source", T_TEXT, 0, F(sync_source), 0 },
+    { "gpu_spread_pct", T_SPREAD, 0, 0, 0, 50 },
+    { "gpu_spread_source", T_TEXT, 0, F(spread_source), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
        K_JITTER, K_JSOURCE, K_HOLD, K_HSOURCE, K_GLOBAL, K_BGLOBAL };
 /* keys[]' rows */
 enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE };
-enum { K_EPOCH_N = K_KSOURCE + 1, K_EPOCH_STEPS, K_BEPOCH_STEPS, K_EPOCHS, K_EPOCH_SOURCE, K_SYNC, K_SYNC_SOURCE };
+enum { K_EPOCH_N = K_KSOURCE + 1, K_EPOCH_STEPS, K_BEPOCH_STEPS, K_EPOCHS, K_EPOCH_SOURCE, K_SYNC, K_SYNC_SOURCE,
+       K_SPREAD, K_SPREAD_SOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -109,6 +112,21 @@ static int alternatives(const char *v, char items[][64], int max)
         if (!s[k]) return n + 1;
         s += k + 1;
     }
+}
+
+/* gpu_spread_pct: 1 or 2 different numbers in [0, max], a|b. 0, or 2 with why. */
+static int set_spread(const key *k, const char *v, study_entry *e, char *why, size_t wl)
+{
+    char alts[STUDY_MAX_ALTS][64];
+    double d;
+    int n = alternatives(v, alts, 2);
+    for (int i = 0; i < n; i++)
+        if (number(alts[i], &d) || d < 0 || d > k->max) n = -1;
+        else e->spread_pct[i] = d;
+    if (n < 0 || (n == 2 && e->spread_pct[0] == e->spread_pct[1]))
+        return snprintf(why, wl, "expected one or two (a|b) percentages in [0, %g], got \"%.40s\"", k->max, v), 2;
+    e->nspread = n;
+    return 0;
 }
 
 /* One value into e. 0, or 2 with why. */
@@ -214,6 +232,7 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
                 return *(int *)((char *)e + k->off) = n, 0;
         return snprintf(why, wl, "expected %s, got \"%.40s\"",
                         k->type == T_OPTIM ? "sgd, adam or lamb" : "none, optimizer, gradients or full", v), 2;
+    case T_SPREAD: return set_spread(k, v, e, why, wl);
     case T_EPOCH: /* epoch_steps, baseline_epoch_steps: fill or carry (study_terms.h) */
         if (epoch_mode_parse(v, (int *)((char *)e + k->off)))
             return snprintf(why, wl, "expected fill or carry, got \"%.40s\"", v), 2;
@@ -272,6 +291,8 @@ static int global_batches(study_entry *e, const int *seen, const int *at, const 
 static int terms_keys(study_entry *e, const int *seen, const int *at, const char *name, char *err, size_t errlen)
 {
     int carry;
+    if (seen[K_SPREAD] != seen[K_SPREAD_SOURCE])
+        return snprintf(err, errlen, "%s: gpu_spread_pct and gpu_spread_source: expected both or neither", name), 2;
     if (seen[K_SYNC] != seen[K_SYNC_SOURCE])
         return snprintf(err, errlen, "%s: horovod_sync_bytes and horovod_sync_source: expected both or neither",
                         name), 2;

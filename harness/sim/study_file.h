@@ -95,6 +95,10 @@
  *                                             MPI-allreduced over every rank before each step's allreduce:
  *                                             priced as the platform's mpi row             (optional)
  *   horovod_sync_source = response_cache.cc   where it is from       (required with horovod_sync_bytes)
+ *   gpu_spread_pct = 1|2                      GPU-to-GPU speed spread: the standard deviation of each GPU's compute
+ *                                             time, % in [0, 50]: the scaled run waits for its slowest GPU
+ *                                             (study_terms.h); a|b: a corner each                    (optional)
+ *   gpu_spread_source = a measurement         where it is from          (required with gpu_spread_pct)
  * A malformed line, an unknown or repeated key, a missing one, a number out of range, or a
  * baseline above the scale: one line naming the file, the line and the key (exit 2 in the CLI). */
 #ifndef HARN_STUDY_FILE_H
@@ -153,6 +157,9 @@ typedef struct study_entry {
     char epoch_source[200];                /* where they are from */
     int sync_bytes;                        /* Horovod's per-cycle bit vector, bytes (0: no coordination priced) */
     char sync_source[200];                 /* where it is from */
+    double spread_pct[2];                  /* gpu_spread_pct: each GPU's persistent speed spread, % (nspread 0: none) */
+    int nspread;
+    char spread_source[200];               /* where it is from */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */

@@ -1,6 +1,7 @@
 /* study_terms.c — the epoch's padded last step and Horovod's per-cycle coordination (study_terms.h). */
 #include "study_terms.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,4 +95,25 @@ int sync_seconds(const platform *pf, double bytes, double *seconds, char *err, s
                         bytes, p, PLATFORM_MAX_HOSTS), 2;
     if (p > 1) *seconds = rdb_latency(pf, (int)p);
     return 0;
+}
+
+/* Simpson's rule over [-12, 12] of x n phi(x) Phi(x)^(n - 1): the density of the largest of n draws, x-weighted. */
+double spread_max_mean(int n)
+{
+    const int steps = 8000;
+    const double a = -12, h = 24.0 / steps;
+    double sum = 0;
+    if (n <= 1) return 0;
+    for (int i = 0; i <= steps; i++) {
+        double x = a + i * h, w = i == 0 || i == steps ? 1 : i % 2 ? 4 : 2;
+        double phi = 0.3989422804014327 * exp(-x * x / 2), cdf = 0.5 * erfc(-x / sqrt(2));
+        sum += w * x * n * phi * pow(cdf, n - 1);
+    }
+    return sum * h / 3;
+}
+
+double spread_factor(double pct, int gpus, int base)
+{
+    if (!(pct > 0) || gpus <= base) return 1;
+    return (1 + pct / 100 * spread_max_mean(gpus)) / (1 + pct / 100 * spread_max_mean(base));
 }

@@ -41,6 +41,16 @@ const char *epoch_mode_name(int mode);
  * Needs n >= w >= 1, b >= 1, epochs >= 1 (carry). */
 int epoch_ratio(long n, long w, long b, int mode, int epochs, double r[EPOCH_READINGS]);
 
+/* GPU-to-GPU speed spread (gpu_spread_pct): each GPU's compute time fixed for the run at (1 + s Z), Z standard
+ * normal (the form an assumption), so a synchronous step waits for the slowest of its N GPUs: 1 + s E[max of N Z].
+ * Unlike jitter_pct (per-step noise, redrawn every step, Exp-distributed, GEMMs only: perf_step.h), the spread is
+ * persistent and applies to the whole compute. E[max of n standard normals] by quadrature (0 for n = 1, 1/sqrt(pi)
+ * for 2); n in 1..PLATFORM_MAX_HOSTS. */
+double spread_max_mean(int n);
+/* The scaled run's compute factor against a baseline of `base` GPUs whose published rate already holds its own
+ * slowest GPU: (1 + s m(gpus)) / (1 + s m(base)), s = pct / 100; 1 for gpus <= base. */
+double spread_factor(double pct, int gpus, int base);
+
 /* Seconds of Horovod's coordination of `bytes` (> 0) over every rank of pf (0 on one rank); 0, or 2 with err. */
 int sync_seconds(const platform *pf, double bytes, double *seconds, char *err, size_t errlen);
 
