@@ -272,6 +272,67 @@ int main(void)
         CHECK(nv == 4 && !strcmp(study_corner_name(&cv[3], nm, sizeof nm), "minsky2017-1port/rhd/+500us"),
               "the corner's name: %s", nm);
     }
+    { /* the published figure's units (the epoch's padded last step: carry at scale, fill on the baseline, two
+       * readings) and Horovod's coordination (study_terms.h): the same steps, the efficiency x the units, the points
+       * adding up; the coordination in both runs' steps and exposed time */
+        static const char plain[] = "label = terms\nmodel = resnet50\nglobal_batch = 256\ngpus = 16\nbaseline = 4\n"
+                                    "published = 90\nsource = a test\nalgo = ring\nplatforms = minsky2017-1port\n"
+                                    "overlap = off\n";
+        static const char terms[] = "epoch_examples = 1100\nepoch_steps = carry\nbaseline_epoch_steps = fill\n"
+                                    "epochs = 5\nepoch_source = t\nhorovod_sync_bytes = 24\nhorovod_sync_source = t\n";
+        corner ct[MAX_CORNERS], cp0[MAX_CORNERS];
+        figure ft, f0;
+        double rf[EPOCH_READINGS], rb[EPOCH_READINGS], cpt, ept, ppt, spt;
+        char nm[96], nm1[96];
+        snprintf(text, sizeof text, "%s%s", plain, terms);
+        CHECK(study_file_parse(text, strlen(text), "tt", &ft, err, sizeof err) == 0 &&
+                  study_file_parse(plain, strlen(plain), "t0", &f0, err, sizeof err) == 0, "entries: %s", err);
+        int nt = study_run_figure(&s, &pr, 1, &ft, ct, err, sizeof err);
+        int n0 = study_run_figure(&s, &pr, 1, &f0, cp0, err, sizeof err);
+        epoch_ratio(1100, 16, 16, EPOCH_CARRY, 5, rf), epoch_ratio(1100, 4, 64, EPOCH_FILL, 0, rb); /* 4 or 5 steps */
+        CHECK(nt == 2 && n0 == 1 && close_to(ct[0].units, rf[0] / rb[0], 1e-12) &&
+                  close_to(ct[1].units, rf[1] / rb[1], 1e-12) && ct[0].units != ct[1].units &&
+                  ct[0].full.step_s == ct[1].full.step_s && close_to(ct[0].eff / ct[1].eff, ct[0].units / ct[1].units,
+                                                                     1e-12),
+              "two readings of one step: units %g and %g (%d corners; %s)", ct[0].units, ct[1].units, nt, err);
+        CHECK(nt == 2 && !strcmp(study_corner_name(&ct[0], nm, sizeof nm), "minsky2017-1port/median-epoch") &&
+                  !strcmp(study_corner_name(&ct[1], nm1, sizeof nm1), "minsky2017-1port/mean-epoch"),
+              "named for the reading: %s, %s", nm, nm1);
+        CHECK(nt == 2 && n0 == 1 && ct[0].full.sync_s > 0 && ct[0].base.sync_s > 0 &&
+                  ct[0].full.sync_s > ct[0].base.sync_s && cp0[0].full.sync_s == 0 && cp0[0].units == 1 &&
+                  close_to(ct[0].full.step_s - cp0[0].full.step_s, ct[0].full.sync_s, 1e-9) &&
+                  close_to(ct[0].full.exposed_s - cp0[0].full.exposed_s, ct[0].full.sync_s, 1e-9) &&
+                  close_to(ct[0].base.step_s - cp0[0].base.step_s, ct[0].base.sync_s, 1e-9),
+              "the coordination in both runs: %g s at 16 GPUs, %g at 4", ct[0].full.sync_s, ct[0].base.sync_s);
+        for (int i = 0; i < nt; i++) {
+            study_points_lost(&ft, &ct[i], &cpt, &ept), study_points_terms(&ft, &ct[i], &ppt, &spt);
+            CHECK(fabs(cpt + ept + ppt - (100 - ct[i].eff)) < 1e-9 && spt > 0 && spt < ept &&
+                      fabs(ppt - (1 - ct[i].units) * (100 - cpt)) < 1e-9,
+                  "corner %d: %g compute + %g communication (%g of it coordination) + %g epoch = 100 - %g", i, cpt, ept,
+                  spt, ppt, ct[i].eff);
+        }
+        /* gpu_spread_pct 0|2: a corner each; the baseline the same, the scaled run's compute x spread_factor */
+        snprintf(text, sizeof text, "%sgpu_spread_pct = 0|2\ngpu_spread_source = t\n", plain);
+        CHECK(study_file_parse(text, strlen(text), "ts", &ft, err, sizeof err) == 0 && study_variants(&pr, &ft) == 2,
+              "two spreads: %s", err);
+        int ns = study_run_figure(&s, &pr, 1, &ft, ct, err, sizeof err);
+        double fs = spread_factor(2, 16, 4);
+        CHECK(ns == 2 && ct[0].spread_pct == 0 && ct[1].spread_pct == 2 && ct[0].base.step_s == ct[1].base.step_s &&
+                  close_to(ct[1].full.compute_s, fs * ct[0].full.compute_s, 1e-9) && ct[1].eff < ct[0].eff &&
+                  close_to(ct[0].eff, cp0[0].eff, 1e-12) &&
+                  !strcmp(study_corner_name(&ct[1], nm, sizeof nm), "minsky2017-1port/2%-spread"),
+              "the slowest of 16 against the slowest of 4: x%g, %s (%d corners; %s)", fs, nm, ns, err);
+        study_points_terms(&f0, &cp0[0], &ppt, &spt);
+        CHECK(n0 == 1 && ppt == 0 && fabs(spt) < 1e-12, "no terms: no points (%g, %g)", ppt, spt);
+        snprintf(text, sizeof text, "%.*s4096%s", (int)(strstr(plain, "256") - plain), plain, strstr(plain, "\ngpus"));
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s", terms);
+        s.gpus = 2048; /* 2 images a GPU, but fewer examples than GPUs */
+        CHECK(study_file_parse(text, strlen(text), "tg", &ft, err, sizeof err) == 0 &&
+                  study_run_figure(&s, &pr, 1, &ft, ct, err, sizeof err) == -1 &&
+                  strstr(err, "epoch_examples 1100 below the 2048 GPUs"),
+              "--gpus above epoch_examples refused: %s", err);
+        s.gpus = 0;
+    }
     s.gpus = 512;
     CHECK(study_run_figure(&s, &pr, 1, &fig, c, err, sizeof err) == -1 && strstr(err, "below the 512 GPUs"),
           "--gpus above the global batch refused: %s", err);

@@ -4,6 +4,7 @@
  * framework and straggler keys, each with the keys it needs; the optimizer and sharding keys. */
 #include "study_file.h"
 #include "shard_mem.h"
+#include "study_terms.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -180,6 +181,56 @@ int main(void)
               e.shard == SHARD_OPTIMIZER && parse(GOOD "shard = full\n", &e, err, sizeof err) == 0 &&
               e.shard == SHARD_FULL && e.optim == OPTIM_SGD && parse(GOOD, &e, err, sizeof err) == 0 &&
               e.shard == SHARD_NONE, "optimizer lamb and shard optimizer; the defaults sgd and none (%s)", err);
+    { /* the epoch's padded last step and Horovod's coordination (study_terms.h): each key with the keys it needs */
+#define EPOCH "epoch_examples = 1281167\nepoch_source = fit.py\n"
+        static const struct { const char *text, *want; } bad_terms[] = {
+            { GOOD "epoch_steps = fill\n", ":11: epoch_steps: expected epoch_examples too" },
+            { GOOD "epochs = 52\n", ":11: epochs: expected epoch_examples too" },
+            { GOOD "epoch_examples = 1281167\n", "epoch_examples: expected epoch_steps and epoch_source too" },
+            { GOOD EPOCH "epoch_steps = pad\n", ":13: epoch_steps: expected fill or carry, got \"pad\"" },
+            { GOOD EPOCH "epoch_steps = carry\n", "epochs: expected it with carry" },
+            { GOOD EPOCH "epoch_steps = fill\nbaseline_epoch_steps = carry\n", "epochs: expected it with carry" },
+            { GOOD EPOCH "epoch_steps = fill\nepochs = 3\n", "epochs: expected it only with carry" },
+            { GOOD "epoch_examples = 255\nepoch_source = s\nepoch_steps = fill\n",
+              ":11: epoch_examples: 255, below the 256 GPUs" },
+            { GOOD EPOCH "epoch_steps = carry\nepochs = 1001\n", ":14: epochs: expected a whole number 1..1000" },
+            { GOOD "horovod_sync_bytes = 24\n", "horovod_sync_bytes and horovod_sync_source: expected both" },
+            { GOOD "horovod_sync_bytes = 0\nhorovod_sync_source = s\n", ":11: horovod_sync_bytes: expected a whole" },
+            { GOOD "gpu_spread_pct = 2\n", "gpu_spread_pct and gpu_spread_source: expected both or neither" },
+            { GOOD "gpu_spread_pct = 2|2\ngpu_spread_source = s\n", ":11: gpu_spread_pct: expected one or two" },
+            { GOOD "gpu_spread_pct = 51\ngpu_spread_source = s\n", ":11: gpu_spread_pct: expected one or two" },
+            { GOOD "gpu_spread_pct = -1\ngpu_spread_source = s\n", ":11: gpu_spread_pct: expected one or two" },
+        };
+        for (size_t i = 0; i < sizeof bad_terms / sizeof bad_terms[0]; i++)
+            CHECK(parse(bad_terms[i].text, &e, err, sizeof err) == 2 && strstr(err, bad_terms[i].want) &&
+                      !strncmp(err, "x/t.study", 9), "bad_terms[%zu]: want \"%s\" in \"%s\"", i, bad_terms[i].want,
+                  err);
+        CHECK(parse(GOOD EPOCH "epoch_steps = carry\nbaseline_epoch_steps = fill\nepochs = 52\n"
+                    "horovod_sync_bytes = 24\nhorovod_sync_source = h\n", &e, err, sizeof err) == 0 && e.epoch_examples == 1281167 &&
+                  e.epoch_steps == EPOCH_CARRY && e.base_epoch_steps == EPOCH_FILL && e.epochs == 52 &&
+                  !strcmp(e.epoch_source, "fit.py") && e.sync_bytes == 24 && !strcmp(e.sync_source, "h"),
+              "the epoch keys and Horovod's coordination: %s", err);
+        CHECK(parse(GOOD "gpu_spread_pct = 1|2.5\ngpu_spread_source = m\n", &e, err, sizeof err) == 0 && e.nspread == 2 &&
+                  e.spread_pct[0] == 1 && e.spread_pct[1] == 2.5 && !strcmp(e.spread_source, "m") &&
+                  parse(GOOD, &e, err, sizeof err) == 0 && !e.nspread, "gpu_spread_pct 1|2.5; none by default (%s)", err);
+        CHECK(parse(GOOD EPOCH "epoch_steps = fill\n", &e, err, sizeof err) == 0 && e.base_epoch_steps == EPOCH_FILL &&
+                  parse(GOOD, &e, err, sizeof err) == 0 && !e.epoch_examples && !e.sync_bytes,
+              "baseline_epoch_steps defaults to epoch_steps; none by default (%s)", err);
+#undef EPOCH
+        int mlperf = 0; /* the shipped ResNet entries: v1.0 fill on both runs, v3.0's scaled runs carry */
+        for (int i = 0; i < n; i++)
+            if (!strcmp(cat[i].model, "resnet50") && cat[i].global_batch) {
+                int v30 = !strncmp(cat[i].name + 2, "-mlperf30", 9), v10 = !strncmp(cat[i].name + 2, "-mlperf10", 9);
+                mlperf++;
+                int units = v30 || v10 ? cat[i].epoch_examples == 1281167 : !cat[i].epoch_examples;
+                CHECK(cat[i].sync_bytes == 24 && units &&
+                          (!v30 || (cat[i].epoch_steps == EPOCH_CARRY && cat[i].base_epoch_steps == EPOCH_FILL &&
+                                    cat[i].epochs > 0)) &&
+                          (!v10 || (cat[i].epoch_steps == EPOCH_FILL && cat[i].base_epoch_steps == EPOCH_FILL)),
+                      "%s: Horovod's 24-byte coordination; the epoch's units as its round's iterators", cat[i].name);
+            }
+        CHECK(mlperf == 6, "the catalogue's MLPerf ResNet entries: %d, expected 6", mlperf);
+    }
     int bert = 0;
     for (int i = 0; i < n; i++)
         if (!strcmp(cat[i].model, "bert-large")) {

@@ -58,10 +58,13 @@ static void usage(void)
            "  on = DDP buckets of --bucket-mb MiB, default 25; its platform alternatives, e.g. 1 or 2 IB EDR\n"
            "  ports per Minsky node; with a compute-model profile, batch norm kernels that read their tensors\n"
            "  twice or hold them on chip, bn_held 0|1, and each kernel's cost under CUDA graphs, graph_kernel_us\n"
-           "  a|b, or launched one by one, kernel_us a|b; algo a|b|c, step_fixed_us a|b), the band of efficiencies\n"
+           "  a|b, or launched one by one, kernel_us a|b; algo a|b|c, step_fixed_us a|b; the GPUs' persistent speed\n"
+           "  spread, gpu_spread_pct a|b: the scaled run waits for its slowest GPU), the band of efficiencies\n"
            "  and where the figure falls, where the profile is the GPU the figure was published on (else \"not\n"
            "  compared\"). For strong-scaling figures the points each corner loses: compute at the small batch,\n"
-           "  exposed communication. --profile default: each figure's own GPU (its platform's: p100 for 2017's,\n"
+           "  exposed communication (Horovod's per-cycle coordination a part of it, horovod_sync_bytes) and the\n"
+           "  epoch's padded last step (epoch_examples: the figure's own units, a corner per epoch reading).\n"
+           "  --profile default: each figure's own GPU (its platform's: p100 for 2017's,\n"
            "  a100 and h100 for MLPerf's); with --platform, that machine's.\n");
     opts_usage(stdout, sets, (int)(sizeof sets / sizeof sets[0]));
 }
@@ -175,12 +178,13 @@ int cli_study_main(int argc, char **argv)
         study_print_corners(stdout, 0, &o, &figs[k], c[k], n[k]);
         printf("# %s\n", study_verdict_of(&o, k, lo, hi, v, sizeof v));
         for (int i = 0; figs[k].global_batch && i < n[k]; i++) { /* strong scaling: where the points go */
-            double cp, ep;
-            char cn[96];
-            study_points_lost(&figs[k], &c[k][i], &cp, &ep);
-            printf("# points lost, %s overlap %s: %.1f compute at %d a GPU (vs %d), %.1f exposed communication\n",
+            double cp, ep, pp, sp;
+            char cn[96], tail[64] = "";
+            study_points_lost(&figs[k], &c[k][i], &cp, &ep), study_points_terms(&figs[k], &c[k][i], &pp, &sp);
+            if (figs[k].epoch_examples) snprintf(tail, sizeof tail, ", %.1f the epoch's padded last step", pp);
+            printf("# points lost, %s overlap %s: %.1f compute at %d a GPU (vs %d), %.1f exposed communication%s\n",
                    study_corner_name(&c[k][i], cn, sizeof cn), c[k][i].overlap ? "on" : "off", cp, c[k][i].batch,
-                   figs[k].base_batch, ep);
+                   figs[k].base_batch, ep, tail);
         }
         if (figs[k].global_batch) printf("# %s\n", study_lost_line(&figs[k], c[k], n[k], ttt, sizeof ttt));
         if (figs[k].published_hours > 0) { /* a time-to-train run: its time beside the projection */

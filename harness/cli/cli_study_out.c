@@ -103,21 +103,37 @@ const char *study_compute_desc(const study_opts *o, int k, char *buf, size_t len
 }
 
 /* "Points lost (of 100), over the corners: 21.3-25.0 compute at 50 a GPU (vs 400), 2.9-7.6 exposed
- * communication; at the band's low end 25.0 + 7.6, at its high end 21.3 + 2.9" (study_points_lost). */
+ * communication; at the band's low end 25.0 + 7.6, at its high end 21.3 + 2.9" (study_points_lost); entries with
+ * Horovod's coordination or the epoch's units (study_points_terms) say its share of the communication and add the
+ * epoch's padded last step as a third term. */
 const char *study_lost_line(const figure *fig, const corner *c, int n, char *buf, size_t len)
 {
-    double cp[2] = { 1e9, -1e9 }, ep[2] = { 1e9, -1e9 }, a, b, lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
-    int l = 0, h = 0;
-    for (int i = 0; i < n; i++) {
-        study_points_lost(fig, &c[i], &a, &b);
-        cp[0] = a < cp[0] ? a : cp[0], cp[1] = a > cp[1] ? a : cp[1];
-        ep[0] = b < ep[0] ? b : ep[0], ep[1] = b > ep[1] ? b : ep[1];
+    double v[4][2], x[4], end[2][3] = { { 0 } };
+    int l = 0, h = 0, at;
+    for (int k = 0; k < 4; k++) v[k][0] = 1e9, v[k][1] = -1e9;
+    for (int i = 0; i < n; i++) { /* compute, communication, epoch, coordination */
+        study_points_lost(fig, &c[i], &x[0], &x[1]), study_points_terms(fig, &c[i], &x[2], &x[3]);
+        for (int k = 0; k < 4; k++)
+            v[k][0] = x[k] < v[k][0] ? x[k] : v[k][0], v[k][1] = x[k] > v[k][1] ? x[k] : v[k][1];
         l = c[i].eff < c[l].eff ? i : l, h = c[i].eff > c[h].eff ? i : h;
     }
-    if (n > 0) study_points_lost(fig, &c[l], &lo[0], &lo[1]), study_points_lost(fig, &c[h], &hi[0], &hi[1]);
-    snprintf(buf, len, "Points lost (of 100), over the corners: %.1f-%.1f compute and per-step work at %d a GPU (vs "
-             "%d), %.1f-%.1f exposed communication; at the band's low end %.1f + %.1f, at its high end %.1f + %.1f",
-             cp[0], cp[1], n > 0 ? c[0].batch : 0, fig->base_batch, ep[0], ep[1], lo[0], lo[1], hi[0], hi[1]);
+    for (int e = 0; n > 0 && e < 2; e++) {
+        const corner *ce = &c[e ? h : l];
+        study_points_lost(fig, ce, &end[e][0], &end[e][1]), study_points_terms(fig, ce, &end[e][2], &x[3]);
+    }
+    at = snprintf(buf, len, "Points lost (of 100), over the corners: %.1f-%.1f compute and per-step work at %d a GPU "
+                  "(vs %d), %.1f-%.1f exposed communication", v[0][0], v[0][1], n > 0 ? c[0].batch : 0, fig->base_batch,
+                  v[1][0], v[1][1]);
+    if (fig->sync_bytes && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, " (%.2f-%.2f of it Horovod's coordination)", v[3][0], v[3][1]);
+    if (fig->epoch_examples && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, ", %.2f-%.2f the epoch's padded last step", v[2][0], v[2][1]);
+    for (int e = 0; e < 2 && at >= 0 && (size_t)at < len; e++) {
+        at += snprintf(buf + at, len - (size_t)at, e ? ", at its high end %.1f + %.1f" : "; at the band's low end "
+                       "%.1f + %.1f", end[e][0], end[e][1]);
+        if (fig->epoch_examples && at >= 0 && (size_t)at < len)
+            at += snprintf(buf + at, len - (size_t)at, " + %.1f", end[e][2]);
+    }
     return buf;
 }
 
@@ -174,7 +190,7 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
                 "# ddlbench study %s--profile %s --bucket-mb %ld\nfigure,model,batch,algo,platform,"
                 "overlap,buckets,baseline_gpus,step_base_ms,step_ms,exposed_ms,eff_pct,eff_vs_1gpu_pct,published_pct,"
                 "time_to_train_h,published_h,gpus,entry,compute_x,cycles_pts,jitter_pts,overlap_pts,corner,"
-                "compute_lost_pts,comm_lost_pts\n",
+                "compute_lost_pts,comm_lost_pts,epoch_lost_pts,sync_lost_pts\n",
                 study_gpus_flag(o, g, sizeof g), o->profile, o->run.bucket_mb);
     else
         fprintf(
@@ -221,16 +237,16 @@ static void write_one(FILE *f, int pass, const study_opts *o, const profile *pr,
                                           (double)study_scale(&o->run, fg) * c[k][i].batch / c[k][i].full.step_s);
             if (hours >= 0) snprintf(h, sizeof h, "%.3f", hours);
             char cn[96], cq[200];
-            double lc, le;
+            double lc, le, lp, ls;
             csv_format_cell(c[k][i].platform, cp, sizeof cp);
             csv_format_cell(study_corner_name(&c[k][i], cn, sizeof cn), cq, sizeof cq);
-            study_points_lost(fg, &c[k][i], &lc, &le);
+            study_points_lost(fg, &c[k][i], &lc, &le), study_points_terms(fg, &c[k][i], &lp, &ls);
             const corner *q = &c[k][i];
             fprintf(f, "%s,%s,%d,%s,%s,%s,%d,%d,%.3f,%.3f,%.3f,%.2f,%.2f,%.0f,%s,%.3f,%d,%s,%.4f,%.2f,%.2f,%.2f,"
-                    "%s,%.2f,%.2f\n", cl, cm, q->batch, ca, cp, q->overlap ? "on" : "off", q->full.allreduces,
+                    "%s,%.2f,%.2f,%.2f,%.3f\n", cl, cm, q->batch, ca, cp, q->overlap ? "on" : "off", q->full.allreduces,
                     fg->baseline, q->base.step_s * 1e3, q->full.step_s * 1e3, q->full.exposed_s * 1e3, q->eff, q->eff1,
                     fg->published, h, fg->published_hours, study_scale(&o->run, fg), ce, o->compute_scale[k],
-                    q->share[0], q->share[1], q->share[2], cq, lc, le);
+                    q->share[0], q->share[1], q->share[2], cq, lc, le, lp, ls);
         }
     }
 }

@@ -30,6 +30,8 @@ typedef struct step_prediction {
     double comm_slowed_s;      /* the allreduce time that comm_contention added (part of comm_s) */
     double gather_s;           /* sharding: allgathers' busy time (part of comm_s) */
     double gather_wait_s;      /* full: compute waiting for a layer's allgather (part of compute_s) */
+    double sync_s;             /* the framework's coordination a study entry adds (study_terms.h: part of step_s,
+                                  comm_s and exposed_s); 0 from perf_step */
 } step_prediction;
 
 typedef struct step_inputs {

@@ -69,6 +69,8 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         .optim = fig->optim,
         .fixed_s = fig->nfixed ? fig->fixed_us[0] * 1e-6 : 0,
         .update_shard = fig->optim_shard,
+        /* the scaled run waits for its slowest GPU, the baseline's published rate for its own (study_terms.h) */
+        .compute_scale = spread_factor(fig->nspread ? fig->spread_pct[0] : 0, gpus, fig->baseline),
     };
     if (perf_layer_shaped(pr)) in.gemm_gflops = profile_gemm_gflops(pr), in.shape = pr; /* perf_layer.h */
     if ((effects & EFFECT_CYCLES) && overlap && fig->cycle_ms > 0) /* Horovod's cycles, fusing up to the cap */
@@ -80,6 +82,8 @@ int study_step_on(const study_setup *s, const profile *pr, const model *m, const
         double x = fig->extra_kernels * (pr->graphs > 0 ? pr->graph_kernel_us : pr->kernel_us) * 1e-6;
         t->step_s += x, t->compute_s += x;
     }
+    if (fig->sync_bytes && sync_seconds(&pf, fig->sync_bytes, &t->sync_s, err, errlen)) return 2;
+    t->step_s += t->sync_s, t->comm_s += t->sync_s, t->exposed_s += t->sync_s; /* before the allreduce, exposed */
     return 0;
 }
 
@@ -179,7 +183,8 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
 {
     int shaped = perf_layer_shaped(base), nh = fig->nheld && shaped ? fig->nheld : 1;
     int na = fig->nalgos ? fig->nalgos : 1, nf = fig->nfixed ? fig->nfixed : 1, ng = fig->ngk && shaped ? fig->ngk : 1;
-    int a = v / nh % na, f = v / nh / na % nf, g = v / nh / na / nf % ng, k = v / nh / na / nf / ng;
+    int nk = fig->nk && shaped ? fig->nk : 1, a = v / nh % na, f = v / nh / na % nf, g = v / nh / na / nf % ng;
+    int k = v / nh / na / nf / ng % nk, sp = v / nh / na / nf / ng / nk;
     *fv = *fig, *pr = *base;
     c->held = fig->nheld && shaped ? fig->held_alts[v % nh] : -1;
     c->algo = fig->nalgos ? fig->algos[a] : fig->algo;
@@ -188,6 +193,8 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
     c->k_us = fig->nk && shaped ? fig->k_us[k] : -1;
     c->vary_algo = fig->nalgos > 1, c->vary_fixed = fig->nfixed > 1, c->vary_gk = fig->ngk > 1 && shaped;
     c->vary_k = fig->nk > 1 && shaped;
+    c->spread_pct = fig->nspread ? fig->spread_pct[sp] : 0, c->vary_spread = fig->nspread > 1;
+    fv->spread_pct[0] = c->spread_pct, fv->nspread = fig->nspread ? 1 : 0; /* study_step_on's */
     snprintf(fv->algo, sizeof fv->algo, "%s", c->algo);
     fv->fixed_us[0] = c->fixed_us, fv->nfixed = fig->nfixed ? 1 : 0, fv->nalgos = 1, fv->nheld = 0;
     if (c->held >= 0) pr->bn_held = c->held;
@@ -207,18 +214,47 @@ static int variant(const study_setup *s, const profile *base, double kscale, con
     return 0;
 }
 
+/* The published figure's units (study_terms.h) for corner c at bfull images a GPU against bbase: c's efficiencies
+ * and effect shares scaled to the first epoch reading, and where the entry's iterators give two, a copy of c at
+ * the second in c[1]. The corners added (0 or 1), or -1 with err. */
+static int epoch_units(const study_setup *s, const figure *fig, int bfull, int bbase, corner *c, char *err,
+                       size_t errlen)
+{
+    double rf[EPOCH_READINGS], rb[EPOCH_READINGS], r1[EPOCH_READINGS];
+    int n = 1, gpus = study_scale(s, fig);
+    c->units = 1, c->reading = 0, c->vary_epoch = 0;
+    if (!fig->epoch_examples) return 0;
+    if (epoch_ratio(fig->epoch_examples, gpus, bfull, fig->epoch_steps, fig->epochs, rf) < 0 ||
+        epoch_ratio(fig->epoch_examples, fig->baseline, bbase, fig->base_epoch_steps, fig->epochs, rb) < 0 ||
+        epoch_ratio(fig->epoch_examples, 1, bbase, fig->base_epoch_steps, fig->epochs, r1) < 0)
+        return snprintf(err, errlen, "%s: epoch_examples %d below the %d GPUs predicted; expected at least one "
+                        "example a GPU", fig->name, fig->epoch_examples, gpus), -1;
+    n = fig->epoch_steps == EPOCH_CARRY || fig->base_epoch_steps == EPOCH_CARRY ? EPOCH_READINGS : 1;
+    corner step = *c; /* the step efficiencies */
+    for (int k = 0; k < n; k++) {
+        c[k] = step, c[k].units = rf[k] / rb[k], c[k].reading = k, c[k].vary_epoch = n > 1;
+        c[k].eff = step.eff * c[k].units, c[k].eff1 = step.eff1 * rf[k] / r1[k];
+        for (int e = 0; e < STUDY_EFFECTS; e++) c[k].share[e] = step.share[e] * c[k].units;
+    }
+    return n - 1;
+}
+
 int study_variants(const profile *base, const figure *fig)
 {
     int shaped = perf_layer_shaped(base);
     return (fig->nheld && shaped ? fig->nheld : 1) * (fig->nalgos ? fig->nalgos : 1) *
-           (fig->nfixed ? fig->nfixed : 1) * (fig->ngk && shaped ? fig->ngk : 1) * (fig->nk && shaped ? fig->nk : 1);
+           (fig->nfixed ? fig->nfixed : 1) * (fig->ngk && shaped ? fig->ngk : 1) * (fig->nk && shaped ? fig->nk : 1) *
+           (fig->nspread ? fig->nspread : 1);
 }
 
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
                      char *err, size_t errlen)
 {
     char why[300];
-    int n = 0, nv = study_variants(base, fig);
+    int n = 0, nv = study_variants(base, fig), reads = fig->epoch_examples ? EPOCH_READINGS : 1;
+    if ((long)fig->nbatches * fig->nplatforms * nv * fig->noverlaps * reads > MAX_CORNERS)
+        return snprintf(err, errlen, "%s: more than %d corners; expected fewer alternatives", fig->name, MAX_CORNERS),
+               -1;
     for (int b = 0; b < fig->nbatches; b++) {
         model *m = NULL, *mb = NULL;
         int bfull, bbase;
@@ -234,7 +270,7 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
                 step_prediction one;
                 profile pv, at;
                 figure fv;
-                int ov = fig->overlaps[k];
+                int ov = fig->overlaps[k], extra = 0;
                 const char *pf = fig->platforms[a / nv];
                 c[n].platform = pf, c[n].overlap = ov, c[n].batch = bfull;
                 if (variant(s, base, kscale, fig, a % nv, &fv, &pv, &at, &c[n], why, sizeof why) ||
@@ -245,23 +281,39 @@ int study_run_figure(const study_setup *s, const profile *base, double kscale, c
                     study_step_on(s, &pv, base_m, &fv, pf, 1, ov, EFFECTS_ALL, &one, why, sizeof why) ||
                     (c[n].eff = per_gpu_eff(c[n].base.step_s, bbase, c[n].full.step_s, bfull),
                      c[n].eff1 = per_gpu_eff(one.step_s, bbase, c[n].full.step_s, bfull),
-                     effect_shares(s, &pv, &at, m, base_m, &fv, bbase, &c[n], why, sizeof why))) {
+                     effect_shares(s, &pv, &at, m, base_m, &fv, bbase, &c[n], why, sizeof why)) ||
+                    (extra = epoch_units(s, fig, bfull, bbase, &c[n], why, sizeof why)) < 0) {
                     snprintf(err, errlen, "%s: %s", fig->label, why);
                     model_free(m), model_free(mb);
                     return -1;
                 }
+                n += extra; /* the second epoch reading */
             }
         model_free(m), model_free(mb);
     }
     return n;
 }
 
-void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm)
+/* Corner c's step efficiency (per step, before its units) with both runs' times less base_s and full_s. */
+static double eff_less(const figure *fig, const corner *c, double base_s, double full_s)
 {
     int bb = fig->global_batch ? fig->base_batch : c->batch;
-    double no_exp = per_gpu_eff(c->base.step_s - c->base.exposed_s, bb, c->full.step_s - c->full.exposed_s, c->batch);
-    *comm = no_exp - c->eff;
+    return per_gpu_eff(c->base.step_s - base_s, bb, c->full.step_s - full_s, c->batch);
+}
+
+void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm)
+{
+    double no_exp = eff_less(fig, c, c->base.exposed_s, c->full.exposed_s);
+    *comm = c->units * no_exp - c->eff; /* the published figure's units: eff = units x the step efficiency */
     *compute = 100 - no_exp;
+}
+
+/* epoch + compute + comm = 100 - eff: the units' part of the loss is (1 - units) x the efficiency with no exposed
+ * communication; the coordination's, what removing it from both runs gives back. */
+void study_points_terms(const figure *fig, const corner *c, double *epoch, double *sync)
+{
+    *epoch = (1 - c->units) * eff_less(fig, c, c->base.exposed_s, c->full.exposed_s);
+    *sync = c->units * eff_less(fig, c, c->base.sync_s, c->full.sync_s) - c->eff;
 }
 
 const char *study_corner_name(const corner *c, char *buf, size_t len)
@@ -273,7 +325,11 @@ const char *study_corner_name(const corner *c, char *buf, size_t len)
     if (c->vary_fixed && at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "/+%gus", c->fixed_us);
     if (c->vary_gk && at >= 0 && (size_t)at < len)
         at += snprintf(buf + at, len - (size_t)at, "/%gus-kernels", c->gk_us);
-    if (c->vary_k && at >= 0 && (size_t)at < len) snprintf(buf + at, len - (size_t)at, "/%gus-eager", c->k_us);
+    if (c->vary_k && at >= 0 && (size_t)at < len) at += snprintf(buf + at, len - (size_t)at, "/%gus-eager", c->k_us);
+    if (c->vary_spread && at >= 0 && (size_t)at < len)
+        at += snprintf(buf + at, len - (size_t)at, "/%g%%-spread", c->spread_pct);
+    if (c->vary_epoch && at >= 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, "/%s-epoch", c->reading ? "mean" : "median");
     return buf;
 }
 

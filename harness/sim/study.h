@@ -9,11 +9,13 @@
 #include "perf_step.h"
 #include "profile.h"
 #include "study_file.h"
+#include "study_terms.h"
 
 #include <stddef.h>
 
-/* platforms x bn_held x algos x fixed costs x graphs' kernel costs x eager kernel costs x overlaps x batches */
-#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * STUDY_MAX_ALGOS * 2 * 2 * 2 * 2 * 2)
+/* platforms x bn_held x algos x fixed costs x graphs' kernel costs x eager kernel costs x overlaps x batches x
+ * epoch readings (study_terms.h); GPU spreads multiply the variants too, an entry with more corners refused */
+#define MAX_CORNERS (STUDY_MAX_ALTS * 2 * STUDY_MAX_ALGOS * 2 * 2 * 2 * 2 * 2 * EPOCH_READINGS)
 
 /* The non-ideal effects an entry may turn on (harness/train/framework.h, perf_step.h), as bits. */
 enum { EFFECT_CYCLES = 1, EFFECT_JITTER = 2, EFFECT_HOLD = 4, EFFECTS_ALL = 7, STUDY_EFFECTS = 3 };
@@ -42,6 +44,11 @@ typedef struct corner {
     double eff;              /* % against the figure's baseline */
     double eff1;             /* % against one GPU */
     double share[STUDY_EFFECTS]; /* points of efficiency each effect costs (0 when off) */
+    double units;            /* eff and eff1 are the step efficiency x this: the published figure's units (the
+                                epoch's padded last step, study_terms.h; 1: none) */
+    int reading, vary_epoch; /* the epoch reading (0: median epoch, 1: mean epoch); the entry gives two */
+    double spread_pct;       /* its GPU-to-GPU speed spread, % (the entry's gpu_spread_pct; 0: none) */
+    int vary_spread;         /* the entry gives two */
 } corner;
 
 /* The GPUs a figure is predicted at: s->gpus, else its published scale. */
@@ -72,18 +79,23 @@ int study_kernels_scaled(const figure *fig);
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen);
 /* The corners per platform, overlap and batch of fig on profile base: its bn_held and graph_kernel_us (with the
- * compute model), algo and step_fixed_us alternatives combined. */
+ * compute model), algo, step_fixed_us and gpu_spread_pct alternatives combined. */
 int study_variants(const profile *base, const figure *fig);
-/* Every corner of fig (each batch x platform x variant x overlap) into c[0..MAX_CORNERS), the profile's compute
- * rates times kscale, with each effect's share. The number of corners, or -1 with err ("entry: why"). */
+/* Every corner of fig (each batch x platform x variant x overlap x epoch reading) into c[0..MAX_CORNERS), the
+ * profile's compute rates times kscale, with each effect's share. The number of corners, or -1 with err ("entry:
+ * why"; also where the alternatives would make more than MAX_CORNERS). */
 int study_run_figure(const study_setup *s, const profile *base, double kscale, const figure *fig, corner *c,
                      char *err, size_t errlen);
 /* Where corner c's points below 100% go (strong-scaling entries above all): *comm the points exposed
- * communication costs (the efficiency with both steps' exposed time removed, minus the corner's), *compute
- * the rest: the step's compute and update at the smaller per-GPU batch against the baseline's. */
+ * communication costs (the efficiency with both steps' exposed time removed, minus the corner's, in the published
+ * figure's units), *compute the step's compute and update at the smaller per-GPU batch against the baseline's;
+ * the rest, where the entry gives epoch_examples, the epoch's padded last step (study_points_terms). */
 void study_points_lost(const figure *fig, const corner *c, double *compute, double *comm);
+/* The points of corner c's loss that the published figure's units (*epoch: the epoch's padded last step, beside
+ * study_points_lost's compute and communication) and Horovod's coordination (*sync: part of *comm) account for. */
+void study_points_terms(const figure *fig, const corner *c, double *epoch, double *sync);
 /* Corner c's platform, with what varies between the entry's corners:
- * "dgxh100-mlperf/bn-held/nccl-ring/+260us/4.4us-kernels". */
+ * "dgxh100-mlperf/bn-held/nccl-ring/+260us/4.4us-kernels/median-epoch". */
 const char *study_corner_name(const corner *c, char *buf, size_t len);
 /* The band of corners c[0..n): the lowest and highest efficiency. */
 void study_band(const corner *c, int n, double *lo, double *hi);

@@ -7,6 +7,7 @@
 #include "platform.h"
 #include "profile.h"
 #include "shard_mem.h"
+#include "study_terms.h"
 #include "textfile.h"
 #include "wire.h"
 
@@ -19,7 +20,7 @@
 #include <sys/stat.h>
 
 enum { T_TEXT, T_INT, T_INTS, T_PCT, T_HOURS, T_POS, T_ALTS, T_OVERLAP, T_WIRE, T_OPTIM, T_SHARD, T_HELD, T_ALGOS,
-       T_FIXED, T_GRAPHS, T_GKERNEL };
+       T_FIXED, T_GRAPHS, T_GKERNEL, T_EPOCH, T_SPREAD };
 enum { REQ = 1 };
 
 typedef struct key {
@@ -74,6 +75,15 @@ static const key keys[] = {
     { "kernels_at_scale", T_INT, 0, offsetof(study_entry, extra_kernels), 0, 1e6 },
     { "kernels_at_scale_source", T_TEXT, 0, F(xk_source), 0 },
     { "kernels_scaled", T_GRAPHS, 0, offsetof(study_entry, kscaled), 0, 0 },
+    { "epoch_examples", T_INT, 0, offsetof(study_entry, epoch_examples), 0, 1e9 },
+    { "epoch_steps", T_EPOCH, 0, offsetof(study_entry, epoch_steps), 0, 0 },
+    { "baseline_epoch_steps", T_EPOCH, 0, offsetof(study_entry, base_epoch_steps), 0, 0 },
+    { "epochs", T_INT, 0, offsetof(study_entry, epochs), 0, EPOCH_MAX_EPOCHS },
+    { "epoch_source", T_TEXT, 0, F(epoch_source), 0 },
+    { "horovod_sync_bytes", T_INT, 0, offsetof(study_entry, sync_bytes), 0, 1e6 },
+    { "horovod_sync_source", T_TEXT, 0, F(sync_source), 0 },
+    { "gpu_spread_pct", T_SPREAD, 0, 0, 0, 50 },
+    { "gpu_spread_source", T_TEXT, 0, F(spread_source), 0 },
 };
 #define NKEYS ((int)(sizeof keys / sizeof keys[0]))
 enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS, K_SBATCH, K_SSOURCE, K_CYCLE,
@@ -81,6 +91,9 @@ enum { K_BASELINE = 4, K_HOURS = 11, K_HOURS_SOURCE = 12, K_IMG_S = 15, K_BWD_MS
 /* keys[]' rows */
 enum { K_BATCH = 2, K_FIXED = 31, K_FSOURCE, K_GRAPHS, K_GRAPHS_AT, K_OSHARD, K_GK, K_GKSOURCE, K_K, K_KSOURCE, K_XK,
        K_XKSOURCE };
+enum { K_KSCALED = K_XKSOURCE + 1 };
+enum { K_EPOCH_N = K_KSCALED + 1, K_EPOCH_STEPS, K_BEPOCH_STEPS, K_EPOCHS, K_EPOCH_SOURCE, K_SYNC, K_SYNC_SOURCE,
+       K_SPREAD, K_SPREAD_SOURCE };
 
 /* A decimal number, the whole of v. */
 static int number(const char *v, double *d)
@@ -104,6 +117,21 @@ static int alternatives(const char *v, char items[][64], int max)
         if (!s[k]) return n + 1;
         s += k + 1;
     }
+}
+
+/* gpu_spread_pct: 1 or 2 different numbers in [0, max], a|b. 0, or 2 with why. */
+static int set_spread(const key *k, const char *v, study_entry *e, char *why, size_t wl)
+{
+    char alts[STUDY_MAX_ALTS][64];
+    double d;
+    int n = alternatives(v, alts, 2);
+    for (int i = 0; i < n; i++)
+        if (number(alts[i], &d) || d < 0 || d > k->max) n = -1;
+        else e->spread_pct[i] = d;
+    if (n < 0 || (n == 2 && e->spread_pct[0] == e->spread_pct[1]))
+        return snprintf(why, wl, "expected one or two (a|b) percentages in [0, %g], got \"%.40s\"", k->max, v), 2;
+    e->nspread = n;
+    return 0;
 }
 
 /* One value into e. 0, or 2 with why. */
@@ -209,6 +237,11 @@ static int set(const key *k, const char *v, study_entry *e, char *why, size_t wl
                 return *(int *)((char *)e + k->off) = n, 0;
         return snprintf(why, wl, "expected %s, got \"%.40s\"",
                         k->type == T_OPTIM ? "sgd, adam or lamb" : "none, optimizer, gradients or full", v), 2;
+    case T_SPREAD: return set_spread(k, v, e, why, wl);
+    case T_EPOCH: /* epoch_steps, baseline_epoch_steps: fill or carry (study_terms.h) */
+        if (epoch_mode_parse(v, (int *)((char *)e + k->off)))
+            return snprintf(why, wl, "expected fill or carry, got \"%.40s\"", v), 2;
+        return 0;
     default: /* T_OVERLAP */
         n = alternatives(v, alts, 2);
         for (int i = 0; i < n; i++) {
@@ -256,6 +289,34 @@ static int global_batches(study_entry *e, const int *seen, const int *at, const 
         return snprintf(err, errlen, "%s:%d: %s", name, at[seen[K_BGLOBAL] ? K_BGLOBAL : K_GLOBAL], why), 2;
     e->batch = e->batches[0] = (int)per, e->nbatches = 1;
     e->base_batch = e->baseline <= e->gpus ? (int)base : 0;
+    return 0;
+}
+
+/* The epoch keys and Horovod's coordination (study_terms.h), each with the keys it needs. 0, or 2 with err. */
+static int terms_keys(study_entry *e, const int *seen, const int *at, const char *name, char *err, size_t errlen)
+{
+    int carry;
+    if (seen[K_SPREAD] != seen[K_SPREAD_SOURCE])
+        return snprintf(err, errlen, "%s: gpu_spread_pct and gpu_spread_source: expected both or neither", name), 2;
+    if (seen[K_SYNC] != seen[K_SYNC_SOURCE])
+        return snprintf(err, errlen, "%s: horovod_sync_bytes and horovod_sync_source: expected both or neither",
+                        name), 2;
+    if (!seen[K_EPOCH_N]) {
+        for (int k = K_EPOCH_STEPS; k <= K_EPOCH_SOURCE; k++)
+            if (seen[k])
+                return snprintf(err, errlen, "%s:%d: %s: expected epoch_examples too", name, at[k], keys[k].name), 2;
+        return 0;
+    }
+    if (!seen[K_EPOCH_STEPS] || !seen[K_EPOCH_SOURCE])
+        return snprintf(err, errlen, "%s: epoch_examples: expected epoch_steps and epoch_source too", name), 2;
+    if (e->epoch_examples < e->gpus)
+        return snprintf(err, errlen, "%s:%d: epoch_examples: %d, below the %d GPUs; expected at least one example a "
+                        "GPU", name, at[K_EPOCH_N], e->epoch_examples, e->gpus), 2;
+    if (!e->base_epoch_steps) e->base_epoch_steps = e->epoch_steps;
+    carry = e->epoch_steps == EPOCH_CARRY || e->base_epoch_steps == EPOCH_CARRY;
+    if (carry != seen[K_EPOCHS])
+        return snprintf(err, errlen, "%s: epochs: expected %s", name, carry ? "it with carry (the epochs the "
+                        "published median is over)" : "it only with carry"), 2;
     return 0;
 }
 
@@ -321,7 +382,7 @@ int study_file_parse(const char *text, size_t len, const char *name, study_entry
         return snprintf(err, errlen, "%s: jitter_pct and jitter_source: expected both or neither", name), 2;
     if (seen[K_HOLD] != seen[K_HSOURCE])
         return snprintf(err, errlen, "%s: overlap_from and overlap_source: expected both or neither", name), 2;
-    return 0;
+    return terms_keys(e, seen, at, name, err, errlen);
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }

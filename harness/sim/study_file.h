@@ -92,6 +92,22 @@
  *   overlap_from = 60                         partial overlap on the overlapped corners: no allreduce
  *                                             before this % of the gradients is ready (framework.h) (optional)
  *   overlap_source = the framework's code      where it is from     (required with overlap_from)
+ *   epoch_examples = 1281167                  the published throughput is this many examples over an epoch's
+ *                                             time (fit.py): the efficiency in its units (study_terms.h),
+ *                                             at least the GPUs                           (optional)
+ *   epoch_steps = carry                       the scaled run's steps an epoch: fill (ceil(floor(N/W)/B)) or
+ *                                             carry (the surplus carried; two readings)   (with epoch_examples)
+ *   baseline_epoch_steps = fill               the baseline run's (default epoch_steps)   (optional)
+ *   epochs = 52                               the epochs the published median is over, 1..1000 (with carry)
+ *   epoch_source = fit.py, dali.py (§17)      where they are from          (required with epoch_examples)
+ *   horovod_sync_bytes = 24                   Horovod's per-cycle bit vector (a bit a tensor + 3), bytes,
+ *                                             MPI-allreduced over every rank before each step's allreduce:
+ *                                             priced as the platform's mpi row             (optional)
+ *   horovod_sync_source = response_cache.cc   where it is from       (required with horovod_sync_bytes)
+ *   gpu_spread_pct = 1|2                      GPU-to-GPU speed spread: the standard deviation of each GPU's compute
+ *                                             time, % in [0, 50]: the scaled run waits for its slowest GPU
+ *                                             (study_terms.h); a|b: a corner each                    (optional)
+ *   gpu_spread_source = a measurement         where it is from          (required with gpu_spread_pct)
  * A malformed line, an unknown or repeated key, a missing one, a number out of range, or a
  * baseline above the scale: one line naming the file, the line and the key (exit 2 in the CLI). */
 #ifndef HARN_STUDY_FILE_H
@@ -147,6 +163,15 @@ typedef struct study_entry {
     int extra_kernels;                     /* kernels_at_scale: the scaled run's own kernels a step (0: none) */
     char xk_source[200];                   /* where they are counted */
     int kscaled, kscaled_set;              /* kernels_scaled: the kernels' costs scaled with the rates, if set */
+    int epoch_examples;                    /* the published throughput is this over an epoch's time (0: per step) */
+    int epoch_steps, base_epoch_steps;     /* each run's iterator, EPOCH_* (study_terms.h; 0: not given) */
+    int epochs;                            /* the epochs the published median is over (carry) */
+    char epoch_source[200];                /* where they are from */
+    int sync_bytes;                        /* Horovod's per-cycle bit vector, bytes (0: no coordination priced) */
+    char sync_source[200];                 /* where it is from */
+    double spread_pct[2];                  /* gpu_spread_pct: each GPU's persistent speed spread, % (nspread 0: none) */
+    int nspread;
+    char spread_source[200];               /* where it is from */
 } study_entry;
 
 /* Parse text[0..len) (name: the file, for messages and e->name). 0, or 2 with err. */
