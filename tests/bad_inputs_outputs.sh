@@ -113,9 +113,11 @@ check "--csv symlink: exit 0, the link kept, its target written ($st: $(cat "$tm
     sh -c "[ $st -eq 0 ] && [ -L '$tmp/link.csv' ] && grep -q '^size_B,' '$tmp/target.csv'"
 if mknod "$tmp/null" c 1 3 2>/dev/null; then # a character device of our own: /dev/null's numbers
     "$exe" $A --csv "$tmp/null" >/dev/null 2>"$tmp/err"; st=$?
-    check "--csv character device: exit 0 and still a device ($st: $(cat "$tmp/err"))" sh -c "[ $st -eq 0 ] && [ -c '$tmp/null' ]"
+    check "--csv character device: exit 0 and still a device ($st: $(cat "$tmp/err"))" sh -c \
+        "[ $st -eq 0 ] && [ -c '$tmp/null' ]"
     "$exe" train $P -a ring --csv "$tmp/null" >/dev/null 2>"$tmp/err"; st=$?
-    check "train --csv character device: exit 0 and still a device ($st: $(cat "$tmp/err"))" sh -c "[ $st -eq 0 ] && [ -c '$tmp/null' ]"
+    check "train --csv character device: exit 0 and still a device ($st: $(cat "$tmp/err"))" sh -c \
+        "[ $st -eq 0 ] && [ -c '$tmp/null' ]"
 else
     echo "# mknod not permitted: character device outputs not tried"
 fi
@@ -128,7 +130,8 @@ check "platform -o: platform.xml a symlink, followed and kept ($st: $(cat "$tmp/
 check "no .tmp left by any of these" sh -c "! ls '$tmp'/*.tmp '$tmp'/pl/*.tmp >/dev/null 2>&1"
 if mkdir "$tmp/imm" && chattr +i "$tmp/imm" 2>/dev/null; then # root ignores permission bits, not this
     "$exe" allreduce -e 1K --csv "$tmp/imm/x.csv" >/dev/null 2>"$tmp/err"; st=$?
-    check "--csv in an immutable folder: refused before the run ($st: $(cat "$tmp/err"))" sh -c "[ $st -eq 2 ] && ! grep -q '^#' '$tmp/err'"
+    check "--csv in an immutable folder: refused before the run ($st: $(cat "$tmp/err"))" sh -c \
+        "[ $st -eq 2 ] && ! grep -q '^#' '$tmp/err'"
     "$exe" platform --preset minsky --nodes 1 -o "$tmp/imm" >/dev/null 2>"$tmp/err"; st=$?
     check "platform -o an immutable folder: refused ($st: $(cat "$tmp/err"))" [ "$st" -eq 2 ]
     chattr -i "$tmp/imm"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bad_inputs_train.sh — `ddlbench train` refuses every malformed input clearly: its options, device
 # profiles, grids and patterns, model files (FILE:LINE, nothing written), the environment variables
-# it and libddl read (DDL_*), alone and on 2 ranks; DDL_POLL_US=0 (documented) is accepted. The row format: tests/lib/bad_inputs.sh.
+# it and libddl read (DDL_*), alone and on 2 ranks; DDL_POLL_US=0 (documented) is accepted. The row format:
+# tests/lib/bad_inputs.sh.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
 

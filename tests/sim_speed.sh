@@ -84,7 +84,8 @@ if [ "$sim" = 1 ]; then
     within "$tmp/c.csv" "$tmp/m.csv" "32 GPUs cycles"
     ok $? "model within 0.5% of the simulation at 32 GPUs with Horovod's cycles, every algorithm"
     # compute slowed beside the allreduces (fw_slowdown): the same first-order term in both
-    simtrain 8 "$tmp/d.csv" --steps 1 --warmup 0 --compute gemm --contention 20; ok $? "sim train at 32 GPUs with --contention 20"
+    simtrain 8 "$tmp/d.csv" --steps 1 --warmup 0 --compute gemm --contention 20
+    ok $? "sim train at 32 GPUs with --contention 20"
     "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a "$ALGOS" --preset minsky --nodes 8 \
         --profile p100 --compute gemm --contention 20 --csv "$tmp/n.csv" >/dev/null
     within "$tmp/d.csv" "$tmp/n.csv" "32 GPUs contention"
@@ -119,9 +120,12 @@ if [ "$sim" = 1 ]; then
     ok $? "--overlap-from 100 exposes more of the ring's allreduces, not more compute; its term printed"
     # parallel launches give the serial sweep's scaling.csv
     S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
-    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1; ok $? "sweep --jobs 1"
-    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j2" --jobs 2 >/dev/null 2>&1; ok $? "sweep --jobs 2"
-    rows "$tmp/j1/scaling.csv" >"$tmp/a" && rows "$tmp/j2/scaling.csv" >"$tmp/b" && [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"
+    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1
+    ok $? "sweep --jobs 1"
+    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j2" --jobs 2 >/dev/null 2>&1
+    ok $? "sweep --jobs 2"
+    rows "$tmp/j1/scaling.csv" >"$tmp/a" && rows "$tmp/j2/scaling.csv" >"$tmp/b" && [ -s "$tmp/a" ] &&
+        cmp -s "$tmp/a" "$tmp/b"
     ok $? "sweep --jobs 2 writes the scaling.csv of --jobs 1 (apart from # lines)"
 else
     echo "# no $SIM or smpirun: the simulated checks are skipped (make sim)"
@@ -131,13 +135,16 @@ fi
 out=$(sh harness/scripts/sweep.sh --nodes 4096 --build "$BUILD" --out "$tmp/big" 2>&1); st=$?
 [ "$st" = 2 ] && echo "$out" | grep -q 'estimated on this machine.*--force' && [ ! -e "$tmp/big" ]
 ok $? "sweep --nodes 4096 (16,384 simulated GPUs) refused with an estimate (exit $st: $out)"
-sh harness/scripts/sweep.sh --nodes 4096 --force --dry-run --build "$BUILD" --out "$tmp/big" 2>&1 | grep -q 'simlaunch.sh 16384 '
+sh harness/scripts/sweep.sh --nodes 4096 --force --dry-run --build "$BUILD" --out "$tmp/big" 2>&1 |
+    grep -q 'simlaunch.sh 16384 '
 ok $? "--force: the same sweep goes ahead (dry run)"
 sh harness/scripts/sweep.sh --backend model --nodes 16384 --models resnet50:32 --algos ddl,auto --build "$BUILD" \
     --out "$tmp/mod" -q >/dev/null 2>&1; ok $? "sweep --backend model --nodes 16384"
-rows "$tmp/mod/scaling.csv" | grep -q '^model,minsky,resnet50,32,224,65536,16384,4,auto,' && ! rows "$tmp/mod/scaling.csv" | grep -q '^sim,'
+rows "$tmp/mod/scaling.csv" | grep -q '^model,minsky,resnet50,32,224,65536,16384,4,auto,' &&
+    ! rows "$tmp/mod/scaling.csv" | grep -q '^sim,'
 ok $? "--backend model: a 65,536-GPU row, every row labelled model"
-grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"; ok $? "--backend model: labelled in the provenance"
+grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"
+ok $? "--backend model: labelled in the provenance"
 dry=$(sh harness/scripts/sweep.sh --nodes 256 --dry-run --build "$BUILD" --out "$tmp/d256" 2>&1)
 echo "$dry" | grep -q 'model --train --model resnet50 --batch 32 -a ring .*--nodes 256 ' &&
     echo "$dry" | grep 'simlaunch.sh 1024 ' | grep -q -- '-a mpi,rhd,ddl,auto ' &&
@@ -156,7 +163,8 @@ if [ "$sim" = 1 ]; then # a small mixed sweep: ring modelled above 2 GPUs, ddl s
         --train-args "--steps 1 --warmup 0" --build "$BUILD" --out "$tmp/mix" -q >/dev/null 2>&1
     ok $? "mixed sweep (--sim-ring-max 2) runs"
     r=$(rows "$tmp/mix/scaling.csv")
-    echo "$r" | grep -q '^model,minsky,resnet50,32,224,4,2,2,ring,' && echo "$r" | grep -q '^sim,minsky,resnet50,32,224,4,2,2,ddl,' &&
+    echo "$r" | grep -q '^model,minsky,resnet50,32,224,4,2,2,ring,' && echo "$r" |
+        grep -q '^sim,minsky,resnet50,32,224,4,2,2,ddl,' &&
         echo "$r" | grep -q '^sim,minsky,resnet50,32,224,2,1,2,ring,' && [ "$(echo "$r" | grep -c '^model,')" = 1 ]
     ok $? "mixed sweep: the 4-GPU ring row labelled model, every other row sim"
     grep -q '^# mpi: SMPI' "$tmp/mix/scaling.csv"; ok $? "mixed sweep: the provenance is the simulation's"

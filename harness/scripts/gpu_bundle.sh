@@ -39,7 +39,8 @@ done
 if [ -n "$debs" ]; then mkdir -p "$debs" && debs=$(cd "$debs" && pwd) || die "--debs $debs: cannot use it"; fi
 top=$(git rev-parse --show-toplevel 2>/dev/null) || die "run it from the ddlbench checkout (not a git tree)"
 cd "$top"
-[ -f harness/scripts/gpu_check.sh ] && [ -f Makefile ] || die "$top is not a ddlbench checkout (no harness/gpu_check.sh)"
+[ -f harness/scripts/gpu_check.sh ] && [ -f Makefile ] ||
+    die "$top is not a ddlbench checkout (no harness/gpu_check.sh)"
 [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] || die "needs a Debian amd64 machine (dpkg, apt-get)"
 command -v objdump >/dev/null || die "needs objdump (binutils)"
 tmp=$(mktemp -d -t gpu-bundle.XXXXXX)

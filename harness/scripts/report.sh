@@ -24,7 +24,8 @@ pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; nex
 "$exe" catalogue --platform "${pl:-none}" >"$out.cat" 2>/dev/null || : >"$out.cat" # none: no published column
 "$exe" list >"$out.list" 2>/dev/null || : >"$out.list" # what each algorithm is (ring: one channel, one rail)
 {
-awk -F, -v catf="$out.cat" -v listf="$out.list" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" "$(cat "$(dirname "$0")/catalogue.awk")"'
+awk -F, -v catf="$out.cat" -v listf="$out.list" -v dir="$dir" -v run="$(basename "$(cd "$dir" && pwd -P)")" \
+    "$(cat "$(dirname "$0")/catalogue.awk")"'
     /^# / { k = substr($0, 3); i = index(k, ":"); if (i) meta[substr(k, 1, i - 1)] = substr(k, i + 2)
             keys[++nk] = substr(k, 1, i - 1); next }
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -62,8 +62,10 @@ real=$dir/realism/scaling.csv
 echo
 echo "## With the non-ideal effects (REALISM=study)"
 echo
-echo "The same sweep again with the effects the catalogue sources ($(csv_meta "$real" train_args | sed 's/.*--cycle-ms/--cycle-ms/')):"
-echo "$(csv_meta "$real" framework)${real:+; }$(csv_meta "$real" jitter). Data: [realism/scaling.csv](realism/scaling.csv)."
+echo "The same sweep again with the effects the catalogue sources ($(csv_meta "$real" train_args | sed \
+    's/.*--cycle-ms/--cycle-ms/')):"
+echo "$(csv_meta "$real" framework)${real:+; }$(csv_meta "$real" \
+    jitter). Data: [realism/scaling.csv](realism/scaling.csv)."
 echo "Largest GPU count per model; E against one GPU."
 echo
 echo "| model | GPUs | algorithm | E ideal | E with effects | step ms ideal | step ms with effects |"

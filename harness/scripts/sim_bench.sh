@@ -39,7 +39,8 @@ done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 [ -z "$OUT" ] || mkdir -p "$OUT" || die "--out: cannot create $OUT"
-mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" $PL -o "$tmp/probe" 2>&1 >/dev/null | head -1)
+mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" $PL -o "$tmp/probe" 2>&1 \
+    >/dev/null | head -1)
 [ -f "$tmp/probe/hostfile" ] || die "--platform: $gpn"
 gpn=$(($(wc -l <"$tmp/probe/hostfile") / ${NODES%%,*}))
 # the links (GB/s): a GPU's link, one NIC and the NICs per node, from the platform as a file: the line
@@ -95,5 +96,6 @@ awk -F, 'NR > 1 && $4 >= 268435456 { if (!(($1) in best) || $11 > best[$1]) {
         best[$1] = $11; w[$1] = sprintf("%s %s B %s: busbw %.2f of bound %.1f", $3, $4, $5, $9, $10) } }
     END { for (n in best) printf "# best at >= 256 MB, %d nodes: %s = %.3f\n", n, w[n], best[n] }' "$tmp/all.csv" |
     sort -k7n
-if [ -n "$OUT" ]; then cp "$tmp/all.csv" "$OUT/sim_bench.csv.tmp" && mv "$OUT/sim_bench.csv.tmp" "$OUT/sim_bench.csv"; fi
+if [ -n "$OUT" ]; then cp "$tmp/all.csv" "$OUT/sim_bench.csv.tmp" && mv "$OUT/sim_bench.csv.tmp" "$OUT/sim_bench.csv"
+    fi
 exit $st

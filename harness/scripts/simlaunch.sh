@@ -35,7 +35,8 @@ case $np in ''|*[!0-9]*|0) echo "simlaunch.sh: NP: expected a positive integer, 
 case " ${SMPI_FLAGS:-} " in *contexts/nthreads[:=]1[!0-9]*) ;; *contexts/nthreads[:=]*)
     echo "simlaunch.sh: SMPI_FLAGS: contexts/nthreads above 1 gives wrong results with SimGrid 3.32 (tests/sim/parallel_contexts.sh); expected 1" >&2
     exit 2;; esac
-command -v smpirun >/dev/null 2>&1 || { echo "simlaunch.sh: smpirun not found (apt-get install simgrid libsimgrid-dev)" >&2; exit 2; }
+command -v smpirun >/dev/null 2>&1 ||
+    { echo "simlaunch.sh: smpirun not found (apt-get install simgrid libsimgrid-dev)" >&2; exit 2; }
 # Every rank maps its shared buffers one 4 MiB block at a time, and SimGrid's ranks are one process:
 # above 256 ranks (ResNet-101-22K's 178 MB of gradients alone are 45 blocks a rank) the mappings pass
 # the kernel's default vm.max_map_count of 65530 and the launch aborts ("Could not map folded virtual
