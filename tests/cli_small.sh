@@ -47,7 +47,8 @@ if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     check "allreduce --per-rank at 2 ranks: 'not judged (the rule needs at least 3 ranks)'" \
         grep -q 'stragglers: not judged (the rule needs at least 3 ranks)' "$tmp/out"
     check "allreduce --per-rank at 2 ranks: stragglers NA in every row" \
-        awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; if ($c["stragglers"] != "NA") bad = 1 }
+        awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { n++;
+            if ($c["stragglers"] != "NA") bad = 1 }
             END { exit bad || !n }' "$tmp/pr.csv"
     sh "$root/harness/scripts/mpilaunch.sh" 3 "$exe" allreduce -e 1K -n 2 -w 0 -a ring --per-rank >"$tmp/out" 2>&1
     check "allreduce --per-rank at 3 ranks: judged" sh -c \
@@ -74,7 +75,8 @@ check "model train: one row 'best', the others +x.x% without (ns)" \
     sh -c "[ \$(grep -c ' best ' '$tmp/out') -eq 1 ] && [ \$(grep -cE ' \\+[0-9]+\\.[0-9]%  ' '$tmp/out') -eq 2 ] && ! grep -q '(ns)' '$tmp/out'"
 check "model train CSV: vs_best_pct = step / fastest step - 1, significant yes or best" \
     awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { s[NR] = $c["step_ms_median"]; v[NR] = $c["vs_best_pct"]; g[NR] = $c["significant"]; if (!m || s[NR] < m) m = s[NR] }
+        { s[NR] = $c["step_ms_median"]; v[NR] = $c["vs_best_pct"]; g[NR] = $c["significant"];
+            if (!m || s[NR] < m) m = s[NR] }
         END { for (r in s) { want = 100 * (s[r] / m - 1); d = v[r] - want; if (d < 0) d = -d
               if (d > 0.01 || (g[r] != "yes" && g[r] != "best")) exit 1 } }' "$tmp/mt.csv"
 

@@ -48,8 +48,10 @@ grep -q '^# ddlbench train: .* 0 warm-up + 3 timed steps x 3 rounds (interleaved
     bad "round lines: $(grep '^# round' "$tmp/run")"
 # the table: step = gemm + nongemm + exposed + sgd + other to rounding (6 cells of 0.005), compute + exposed + sgd <=
 # step
-awk '$1 == "ring" || $1 == "ddl" { n++; s = $9 + $10 + $12 + $13 + $14; if ((s - $4)^2 > 0.04^2 || $8 + $12 + $13 > $4 + 0.02) b++ }
-     END { exit b || n != 2 }' "$tmp/run" && ok || bad "table: the parts do not add up to the step: $(grep -E '^ +(ring|ddl) ' "$tmp/run")"
+awk '$1 == "ring" || $1 == "ddl" { n++; s = $9 + $10 + $12 + $13 + $14;
+    if ((s - $4)^2 > 0.04^2 || $8 + $12 + $13 > $4 + 0.02) b++ }
+     END { exit b || n != 2 }' "$tmp/run" && ok || bad "table: the parts do not add up to the step: $(grep -E \
+         '^ +(ring|ddl) ' "$tmp/run")"
 grep -qE '^ +(ring|ddl) .* best +[0-9.]+ +N/A$' "$tmp/run" &&
     grep -qE '^ +(ring|ddl) .* \+[0-9.]+%(\((ns)\))? +[0-9.]+ +N/A$' "$tmp/run" &&
     ok || bad "table: no vs_best marks: $(grep -E '^ +(ring|ddl) ' "$tmp/run")"
@@ -91,7 +93,8 @@ grep -qE '^#   ring (0|25) MB vs ring (0|25) MB: .*: not assessed \(under 3 time
     grep -qE '^ +ring .* \+[0-9.]+%\(NA\) ' "$tmp/run" && ok ||
         bad "2 samples: not marked NA: $(grep -E 'vs ring|^ +ring' "$tmp/run")"
 rows "$tmp/b.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    { n++; if ($c["rounds"] != 2 || $c["samples"] != 2) b++; s[$c["significant"]]++ } END { exit b || n != 2 || s["best"] != 1 || s["NA"] != 1 }' &&
+    { n++; if ($c["rounds"] != 2 || $c["samples"] != 2) b++; s[$c["significant"]]++ } END { exit b || n != 2 ||
+        s["best"] != 1 || s["NA"] != 1 }' &&
     ok || bad "--rounds 2 CSV: $(rows "$tmp/b.csv" | cut -d, -f28-)"
 $launch 1 "$exe" train --batch 1 --image-size 224 -a ring --steps 1 --warmup 0 --csv "$tmp/c.csv" >"$tmp/run" \
     2>&1 </dev/null

@@ -93,7 +93,8 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
             bad "sim sweep: $(tail -n 1 "$tmp/log")"
     BUILD=$BUILD sh "$root/harness/scripts/run_allreduce.sh" "$tmp/s" >"$tmp/o" 2>&1 &&
         [ "$(grep -vc '^#' "$tmp/s/allreduce.csv")" -eq $((1 + 2 * 6 * 2)) ] &&
-        awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } !/^#/ && ($c["ranks"] != 4 || $c["wrong"] != "NA") { b = 1 } END { exit b }' \
+        awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } !/^#/ &&
+            ($c["ranks"] != 4 || $c["wrong"] != "NA") { b = 1 } END { exit b }' \
             "$tmp/s/allreduce.csv" && ok || bad "simulated run_allreduce: $(cat "$tmp/o")"
     awk -F, '!/^#/ && !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
         !/^#/ && ($c["copy_GBps"] != "NA" || $c["busbw_over_copy"] != "NA") { b = 1 } END { exit b }' \

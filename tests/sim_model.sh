@@ -172,7 +172,8 @@ train_split() {
             want["gemm_ms"] = v["train_GFLOP_per_step"] / 1000 * 1e3
             want["nongemm_ms"] = (v["nongemm_fwd_MB_per_step"] + v["nongemm_bwd_MB_per_step"]) / 100e3 * 1e3
             want["sgd_ms"] = v["sgd_momentum_MB_per_step"] / 100e3 * 1e3
-            for (k in want) { d = ($c[k] - want[k]) / want[k]; if (d > 0.005 || d < -0.005) { printf "%s %s vs %s\n", k, $c[k], want[k]; bad = 1 } }
+            for (k in want) { d = ($c[k] - want[k]) / want[k]; if (d > 0.005 || d < -0.005) {
+                printf "%s %s vs %s\n", k, $c[k], want[k]; bad = 1 } }
         }
         END { exit bad }' "$tmp/split.csv" >"$tmp/diff" && passed=$((passed + 1)) ||
         fail "train split $1 batch $2 image $3: $(tr '\n' ' ' <"$tmp/diff")"

@@ -56,12 +56,14 @@ if [ "$sim" = 1 ]; then
     # ms columns may differ by one unit in the 4th decimal: the 1-rank allreduce's 50 ns sits on a rounding edge
     awk -F, 'FNR == 1 { f++ } /^#/ { next } { r[f, FNR] = $0; n[f]++ }
         END { if (n[1] != n[2] || n[1] < 6) exit 1
-              for (k in r) { split(k, q, SUBSEP); if (q[1] != 1) continue; split(r[1, q[2]], a, ","); split(r[2, q[2]], b, ",")
+              for (k in r) { split(k, q, SUBSEP); if (q[1] != 1) continue; split(r[1, q[2]], a, ",");
+                  split(r[2, q[2]], b, ",")
                   for (i in a) if (a[i] != b[i] && !(a[i] ~ /^[0-9.]+$/ && (a[i] - b[i])^2 <= 1e-8 + 1e-12)) exit 1 } }' \
         "$tmp/w0.csv" "$tmp/w1.csv"
     ok $? "the first simulated step equals the second (no warm-up vs one warm-up step, every column)"
     simtrain 2 "$tmp/s2.csv" --steps 2 --warmup 0
-    rows "$tmp/s2.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; if ($c["step_ms_min"] != $c["step_ms_max"]) exit 1 } END { exit n != 5 }'
+    rows "$tmp/s2.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++;
+        if ($c["step_ms_min"] != $c["step_ms_max"]) exit 1 } END { exit n != 5 }'
     ok $? "two simulated steps: step_ms_min = step_ms_max for every algorithm"
     for nn in 2 8 64; do
         for comp in full gemm; do

@@ -29,7 +29,8 @@ grep '^# band' "$tmp/out" |
 grep '^# time to train' "$tmp/out" | awk '{ n++; t = $0; sub(/.*\): /, "", t); split(t, p, ", ")
         for (i = 1; i <= 3; i++) { split(p[i], w, " "); v[i] = w[1] * (w[2] == "h" ? 60 : w[2] == "d" ? 1440 : 1) }
         if (!(v[1] >= v[3] && v[3] >= v[2] && v[2] > 0)) bad = 1 }
-    END { exit bad || n != '"$nttt"' }' && ok || bad "time to train, low end >= centre >= high end: $(grep '^# time to train' "$tmp/out" | head -n 1)"
+    END { exit bad || n != '"$nttt"' }' && ok || bad "time to train, low end >= centre >= high end: $(grep \
+        '^# time to train' "$tmp/out" | head -n 1)"
 grep -q "^# time to train (90 epochs x 1281167 images of ImageNet-1K.*published: 50 min" "$tmp/out" &&
     grep -q "^# time to train (90 epochs x 7500000 images of ImageNet-22K.*published: about 7 h" "$tmp/out" && ok ||
     bad "ResNet-50 and ResNet-101-22K time-to-train lines: $(grep -c '^# time to train' "$tmp/out")"
@@ -67,11 +68,13 @@ awk -F, '!/^#/ && NR > 2 { e[$5 "," $6] = $12; fig[$5] = 1 }
 # on dgxa100-mlperf-sharp.platform): each nvls corner exposes less communication than its tree twin (SHARP moves
 # each byte across once: faster, not slower), and its efficiency is higher
 awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["entry"] ~ /^1[456]-/ { k = $c["entry"] ":" $c["corner"]; a = $c["algo"]; sub("/" a "/", "/", k); x[a "," k] = $c["exposed_ms"]
+    $c["entry"] ~ /^1[456]-/ { k = $c["entry"] ":" $c["corner"]; a = $c["algo"]; sub("/" a "/", "/", k);
+        x[a "," k] = $c["exposed_ms"]
         e[a "," k] = $c["eff_pct"]; if (a == "nvls") nv[k] = $c["platform"] }
     END { for (k in nv) { n++; if (nv[k] !~ /^dgx[ah]100-mlperf-sharp$/ || !(("nccl-tree," k) in x)) bad = 1
               else if (x["nvls," k] + 0 >= x["nccl-tree," k] + 0 || e["nvls," k] + 0 <= e["nccl-tree," k] + 0) bad = 1 }
-          exit bad || n != 20 }' "$csv" && ok || bad "entries 14-16: 20 SHARP (nvls) corners (8, 8 and 4), each faster than its tree twin"
+          exit bad || n != 20 }' "$csv" && ok ||
+              bad "entries 14-16: 20 SHARP (nvls) corners (8, 8 and 4), each faster than its tree twin"
 
 # an entry may name a preset where the platform folder has no file of that name: entry 01 on dgxh100 is priced on
 # an H100 (its 4-GPU step at batch 32 well under the P100's 200 ms), every corner on the preset
@@ -100,7 +103,8 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
         bad "simulated 8-GPU run: $(tail -n 1 "$tmp/sim.out")"
     for b in 0 25; do
         ov=off; [ "$b" = 25 ] && ov=on
-        s=$(awk -F, -v b="$b" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } $c["bucket_MB"] == b { print $c["step_ms_median"] }' "$tmp/sim.csv")
+        s=$(awk -F, -v b="$b" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i;
+            next } $c["bucket_MB"] == b { print $c["step_ms_median"] }' "$tmp/sim.csv")
         m=$(awk -F, -v o="$ov" '$2 == "resnet50" && $4 == "ddl" && $5 == "minsky2017-1port" && $6 == o { print $10 }' \
             "$tmp/s8/study.csv")
         awk -v s="$s" -v m="$m" 'BEGIN { d = (m - s) / s; if (d < 0) d = -d; exit !(s > 0 && d <= 0.03) }' && ok ||

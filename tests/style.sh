@@ -8,7 +8,8 @@ cd "$root" || exit 1
 pass=0 fail=0
 # wide FILE...: "FILE:LINE: N columns" for every line over 120 columns (UTF-8 continuation bytes not counted)
 wide() {
-    LC_ALL=C awk '{ s = $0; gsub(/[\200-\277]/, "", s); if (length(s) > 120) printf "%s:%d: %d columns\n", FILENAME, FNR, length(s) }' "$@"
+    LC_ALL=C awk '{ s = $0; gsub(/[\200-\277]/, "", s);
+        if (length(s) > 120) printf "%s:%d: %d columns\n", FILENAME, FNR, length(s) }' "$@"
 }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

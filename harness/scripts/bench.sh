@@ -91,7 +91,8 @@ merge "$OUT/allreduce.csv" "$parts"/np*.csv
 ratios "$OUT/allreduce.csv" "$OUT/ratios.txt" "${BOUNDS:-}"
 
 [ "$RSAG_MAX" = 0 ] && exit 0
-bytes() { echo "$1" | awk '{ n = $0 + 0; u = toupper(substr($0, length($0))); print n * (u == "K" ? 2^10 : u == "M" ? 2^20 : u == "G" ? 2^30 : 1) }'; }
+bytes() { echo "$1" | awk '{ n = $0 + 0; u = toupper(substr($0, length($0)));
+    print n * (u == "K" ? 2^10 : u == "M" ? 2^20 : u == "G" ? 2^30 : 1) }'; }
 top=$(bytes "$RSAG_MAX")
 for coll in reduce-scatter allgather; do
     for np in $NPS; do

@@ -105,7 +105,9 @@ if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
                     "allreduce latency, 2 ranks", al[i], dt[k], ht[k], (dt[k] <= 30 ? "met" : "not met")
                 for (s = 67108864; s <= 268435456; s *= 4) {
                     k = s " " al[i]
-                    if (!(k in db)) { printf "%-34s %s %d MB: no device row\n", "allreduce staged/host", al[i], s / 1048576; continue }
+                    if (!(k in db)) {
+                        printf "%-34s %s %d MB: no device row\n", "allreduce staged/host", al[i], s / 1048576;
+                        continue }
                     r = hb[k] > 0 ? db[k] / hb[k] : 0
                     printf "%-34s %s %d MB: %.2f / %.2f GB/s = %.2fx (goal >= 0.9x: %s)\n", "allreduce staged/host busbw", \
                         al[i], s / 1048576, db[k], hb[k], r, (r >= 0.9 ? "met" : "not met")

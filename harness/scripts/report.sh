@@ -37,7 +37,8 @@ awk -F, -v catf="$out.cat" -v listf="$out.list" -v dir="$dir" -v run="$(basename
         if ($c["papi_gemm_GFLOPps"] != "" && $c["papi_gemm_GFLOPps"] != "NA") papi = 1
         a = $c["algo"]; if (!(a in seen_algo)) { seen_algo[a] = 1; algos[++na] = a }
         if (!((m, g) in seen_g)) { seen_g[m, g] = 1; gl[m] = gl[m] " " g }
-        if (("stragglers" in c) && $c["stragglers"] != "NA" && $c["stragglers"] != "") { per_rank = 1; if ($c["stragglers"] > 0) strag[++ns] = n }
+        if (("stragglers" in c) && $c["stragglers"] != "NA" && $c["stragglers"] != "") { per_rank = 1;
+            if ($c["stragglers"] > 0) strag[++ns] = n }
     }
     function f(r, name) { return v[r, c[name]] }
     function alg(r) { return f(r, "algo") (f(r, "backend") == "model" ? " (α-β-γ model)" : "") }

@@ -16,7 +16,8 @@ pl=$(awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; nex
 "$exe" catalogue --platform "${pl:-none}" >"$cat" 2>/dev/null ||
     { echo "# (no catalogue: $exe catalogue failed; the published figures are left out)"; : >"$cat"; }
 awk -F, -v catf="$cat" "$(cat "$root/harness/scripts/catalogue.awk")"'
-    function proj(f) { if (("image_size" in col) && f[col["image_size"]] != 224 && f[col["image_size"]] != "NA") { projected = f[col["image_size"]]; return "*" } return "" }
+    function proj(f) { if (("image_size" in col) && f[col["image_size"]] != 224 && f[col["image_size"]] != "NA") {
+        projected = f[col["image_size"]]; return "*" } return "" }
     /^#/ { next }                               # provenance lines (results/README.md)
     !hdr { hdr = 1; for (i = 1; i <= NF; i++) col[$i] = i; next }
     { m = $col["model"]; g = $col["gpus"] + 0; if (g > max[m]) max[m] = g; rows[NR] = $0
@@ -41,7 +42,8 @@ awk -F, -v catf="$cat" "$(cat "$root/harness/scripts/catalogue.awk")"'
         }
         n = 0
         for (k in keys) sorted[++n] = k
-        for (i = 2; i <= n; i++) { v = sorted[i]; for (j = i - 1; j > 0 && sorted[j] > v; j--) sorted[j + 1] = sorted[j]; sorted[j + 1] = v }
+        for (i = 2; i <= n; i++) { v = sorted[i];
+            for (j = i - 1; j > 0 && sorted[j] > v; j--) sorted[j + 1] = sorted[j]; sorted[j + 1] = v }
         for (i = 1; i <= n; i++) print line[sorted[i]]
         if (projected) printf "# * time to train at image %s, not the published runs'"'"' 224: a projection of this configuration only, not comparable with their times\n", projected
     }

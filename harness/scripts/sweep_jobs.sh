@@ -148,7 +148,8 @@ still() {
 # ("ddlbench train: ddl: grid 4x2 has 8 ranks but the communicator has 1"), else the log's last line
 # that is neither a comment nor the launcher's echo of its command, else "no output"
 reason() {
-    awk '/^(ddlbench|simlaunch\.sh|mpilaunch\.sh|emucluster\.sh)[^:]*: / && !/^[^:]*: (raised|note)/ { print; found = 1; exit }
+    awk '/^(ddlbench|simlaunch\.sh|mpilaunch\.sh|emucluster\.sh)[^:]*: / && !/^[^:]*: (raised|note)/ { print;
+        found = 1; exit }
          !/^#/ && !/--cfg=/ && !/^Execution failed/ && NF { last = $0 }
          END { if (!found) print (last != "" ? last : "no output") }' "$1" | cut -c1-300
 }
