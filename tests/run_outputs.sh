@@ -128,12 +128,13 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
 fi
 # issue 25: REALISM=study runs the sweep again with the catalogue's effects into RUN/realism; report.md
 # shows the closest catalogue entries and both tables; the values are the Horovod entries' own
-cyc=$(sed -n 's/^REAL_TRAIN *:= --cycle-ms \([0-9.]*\) --jitter \([0-9.]*\).*/\1 \2/p' "$root/Makefile")
+cyc=$(sed -n 's/^real_train="--cycle-ms \([0-9.]*\) --jitter \([0-9.]*\).*/\1 \2/p' \
+    "$root/harness/scripts/make_run.sh")
 for f in "$root"/harness/sim/studies/*.study; do
     c=$(sed -n 's/^cycle_ms = //p' "$f"); j=$(sed -n 's/^jitter_pct = //p' "$f")
-    [ -z "$c$j" ] || [ "$c $j" = "$cyc" ] || bad "REAL_TRAIN ($cyc) against $(basename "$f") ($c $j)"
+    [ -z "$c$j" ] || [ "$c $j" = "$cyc" ] || bad "make_run.sh's real_train ($cyc) against $(basename "$f") ($c $j)"
 done
-[ -n "$cyc" ] && ok || bad "REAL_TRAIN in the Makefile: --cycle-ms and --jitter"
+[ -n "$cyc" ] && ok || bad "real_train in make_run.sh: --cycle-ms and --jitter"
 make -s -C "$root" run BACKEND=model NODES=4 MODELS=resnet50:32 ALGOS=ring,ddl REALISM=study OUT="$tmp/real" \
     BUILD="$BUILD" >"$tmp/log" 2>&1 && ok || bad "make run REALISM=study: $(tail -n 2 "$tmp/log")"
 grep -q '^# framework: cycles of 5 ms' "$tmp/real/realism/scaling.csv" &&
