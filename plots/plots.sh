@@ -74,9 +74,10 @@ info=$(awk -F, -v d="$tmp" -v catf="$tmp/catalogue.csv" '
             if (f[c["gpus"]] + 0 == gmax[m])
             {
                 ng = ("nongemm_ms" in c) ? f[c["nongemm_ms"]] : 0
-                oc = f[c["compute_ms"]] - f[c["gemm_ms"]] - ng; oc = oc < 0 ? 0 : oc # medians of maxima: may dip below 0
-                print f[c["algo"]] (f[c["backend"]] == "model" ? "-model" : ""), f[c["gemm_ms"]], ng, oc, f[c["exposed_ms"]],
-                      f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
+                # medians of maxima: the difference may dip below 0
+                oc = f[c["compute_ms"]] - f[c["gemm_ms"]] - ng; oc = oc < 0 ? 0 : oc
+                print f[c["algo"]] (f[c["backend"]] == "model" ? "-model" : ""), f[c["gemm_ms"]], ng, oc,
+                      f[c["exposed_ms"]], f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
             }
         }
         printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all
@@ -112,7 +113,8 @@ fi
 
 draw() { # chart algos [extra gnuplot -e]
     for ext in png svg; do
-        gnuplot -e "term='$ext'; out='$dir/$1.$ext.tmp'; datadir='$tmp'; run='$run'; models='$models'; algos='$2'; styles='${4:-$styles}'; gmax_all=$gmax; ${3:-}" \
+        gp_vars="term='$ext'; out='$dir/$1.$ext.tmp'; datadir='$tmp'; run='$run'; models='$models'; algos='$2'"
+        gnuplot -e "$gp_vars; styles='${4:-$styles}'; gmax_all=$gmax; ${3:-}" \
             "$here/$1.gp" && mv "$dir/$1.$ext.tmp" "$dir/$1.$ext" || { echo "plots.sh: gnuplot failed on $1.$ext" >&2
                 return 1; }
     done
@@ -135,7 +137,8 @@ if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
     draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" "$bws" \
         || status=1
 else
-    echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench); busbw chart skipped" >&2
+    echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench);" \
+        "busbw chart skipped" >&2
 fi
 [ "$status" = 0 ] && echo "# charts: $dir/{efficiency,throughput,busbw,breakdown}.{png,svg}"
 exit "$status"

@@ -95,7 +95,8 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 0 ## --limit
 -- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 101 ## --limit
 -- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 90 --sim ## --sim
-# issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
+# issue 18's classes: output paths checked before the work, every override honoured or refused, memory
+# checks, exact sizes, one precise line naming the option
 -- ddlbench train $P --jitter 0x10 ## --jitter
 -- ddlbench train $P --jitter inf ## --jitter
 -- ddlbench train $P --contention -1 ## --contention

@@ -63,7 +63,9 @@ gb=$tmp/gbuild; mkdir -p "$gb/cuda"; printf '#!/bin/sh\nexit 0\n' >"$gb/cuda/ddl
 gpu="$gb/cuda/ddlbench train --model"
 out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=2 SLURM_NTASKS_PER_NODE=4 SLURM_GPUS_ON_NODE=4 DRY_RUN=1 \
     MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
-has "$out" "^srun -N 2 --ntasks-per-node 4 --cpu-bind=cores --gpus-per-task=1 -n 8 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " "slurm GPUs: CUDA build, batch 32, tf32"
+bind="--cpu-bind=cores --gpus-per-task=1"
+has "$out" "^srun -N 2 --ntasks-per-node 4 $bind -n 8 $gpu resnet50 --batch 32 .*--device gpu --precision tf32 " \
+    "slurm GPUs: CUDA build, batch 32, tf32"
 count "$out" "^srun .* $gpu resnet101-22k --batch 20 .*--device gpu " 3 \
     "slurm GPUs: ResNet-101-22K batch 20 at 1, 4, 8 GPUs"
 count "$out" "--image-size|$gb/ddlbench " 0 "slurm GPUs: 224x224 (no --image-size), no CPU build"
@@ -99,7 +101,8 @@ ok $? "make run DEVICE=tpu: one line, exit 2 (got $st)"
 # is refused before any work (exit 2, one line, no results folder), on each scheduler.
 out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=16 SLURM_GPUS_PER_NODE=h100:8 DRY_RUN=1 MAKE_ARGS=BUILD=$gb bash \
     batch/slurm.sbatch 2>&1)
-has "$out" "^srun -N 16 --ntasks-per-node 8 --cpu-bind=cores --gpus-per-task=1 -n 128 $gpu resnet50 --batch 32 .*--device gpu " "slurm h100:8: 16 nodes x 8, the CUDA build"
+has "$out" "^srun -N 16 --ntasks-per-node 8 $bind -n 128 $gpu resnet50 --batch 32 .*--device gpu " \
+    "slurm h100:8: 16 nodes x 8, the CUDA build"
 has "$out" "^srun -N 1 --ntasks-per-node 8 .* -n 8 $gpu resnet50 " "slurm h100:8: the 1-node point is 8 ranks on 1 node"
 has "$out" "results/[0-9TZ]+-mpi-128gpus/" "slurm h100:8: the run is named for 128 GPUs"
 shape_refused() { # what script VAR=value...: exit 2, one line ("one rank per GPU" or "differs"), nothing made
@@ -148,7 +151,8 @@ ok $? "make run BACKEND=mpi PLATFORM=dgxh100 GPUS_PER_NODE=2: refused (exit $s: 
 # at each GPU count from 2 up, placed like them, with the platform given
 out=$(env SLURM_JOB_ID=77 SLURM_JOB_NUM_NODES=4 SLURM_GPUS_PER_NODE=h100:4 PLATFORM=minsky DRY_RUN=1 \
       MAKE_ARGS=BUILD=$gb bash batch/slurm.sbatch 2>&1)
-count "$out" "^srun -N [0-9]+ --ntasks-per-node 4 .* $gb/cuda/ddlbench allreduce .*--csv results/[0-9TZ]+-mpi-16gpus/allreduce/allreduce-[0-9]+.csv --device gpu --platform minsky --gpus-per-node 4$" 3 \
+ar_re="allreduce .*--csv results/[0-9TZ]+-mpi-16gpus/allreduce/allreduce-[0-9]+.csv --device gpu --platform minsky"
+count "$out" "^srun -N [0-9]+ --ntasks-per-node 4 .* $gb/cuda/ddlbench $ar_re --gpus-per-node 4$" 3 \
     "slurm: the allreduce sweep at 4, 8, 16 GPUs"
 has "$out" \
     "^srun -N 4 --ntasks-per-node 4 .* -n 16 $gb/cuda/ddlbench allreduce -a mpi,ring,rhd,ddl,auto -b 1K -e 64M " \
@@ -233,7 +237,8 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
     sh harness/scripts/sweep.sh $args --out "$tmp/run" --train-args "--steps 1 --warmup 0 --image-size 32" \
         >"$tmp/o" 2>"$tmp/e"
     ok $? "tiny sweep exit status"
-    has "$(cat "$tmp/e")" '^\[[1-3]/3\] resnet50 1 GPUs \(sim; ring,ddl\) took [0-9]+ (s|min); elapsed [0-9]+ (s|min), about [0-9]+ (s|min) left$' "progress line"
+    prog='^\[[1-3]/3\] resnet50 1 GPUs \(sim; ring,ddl\) took [0-9]+ (s|min); elapsed [0-9]+ (s|min), '
+    has "$(cat "$tmp/e")" "$prog"'about [0-9]+ (s|min) left$' "progress line"
     count "$(cat "$tmp/e")" '^\[[0-9]/3\]' 3 "one progress line per configuration"
     csv=$tmp/run/scaling.csv
     has "$(head -n 1 "$csv")" '^# run: run$' "scaling.csv starts with provenance"
@@ -241,7 +246,9 @@ if [ -x "$BUILD/sim/ddlbench-sim" ]; then # a real (tiny, simulated) sweep
         launch_command counters; do
         grep -q "^# $k: ." "$csv"; ok $? "scaling.csv has # $k"
     done
-    has "$(grep -v '^#' "$csv" | head -n 1)" '^backend,platform,model,.*,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers,eff_vs_smallest$' "header row after the comments"
+    hdr_re='^backend,platform,model,.*,images_per_s,eff_vs_1gpu,eff_vs_1node,wrong,papi_gemm_GFLOPps,papi_gemm_ipc,'
+    hdr_re=$hdr_re'dataset,epochs,dataset_images,time_to_train_h,gpu_hours,slowest_rank,lag_ms,mad_ms,stragglers,'
+    has "$(grep -v '^#' "$csv" | head -n 1)" "$hdr_re"'eff_vs_smallest$' "header row after the comments"
     count "$(grep -v '^#' "$csv")" '^sim,minsky,resnet50,2,32,' 6 "3 GPU counts x 2 algorithms"
     has "$(grep -v '^#' "$csv")" ',NA,NA,ImageNet-1K,90,1281167,[0-9.]+,[0-9.]+,[0-9]+,[0-9.]+,[0-9.]+,0,[0-9.]+$' \
         "PAPI columns read NA under simulation; time to train; no straggler among identical simulated ranks"

@@ -111,8 +111,10 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     f0=$(ft "$tmp/pg" mpi 64M) f1=$(ft "$tmp/pf" mpi 64M) g0=$(ft "$tmp/pg" mpi 16M) g1=$(ft "$tmp/pf" mpi 16M)
     r0=$(ft "$tmp/pg" ring 64M) r1=$(ft "$tmp/pf" ring 64M)
     awk -v a="$f0" -v b="$f1" -v c="$g0" -v d="$g1" -v e="$r0" -v f="$r1" 'BEGIN { x = b - a
-        exit !(a > 0 && x > 33554.4 * 0.98 && x < 33554.4 * 1.02 && d - c < 100 && c - d < 100 && f - e < 100 && e - f < 100) }' && ok ||
-        bad "fresh pages: mpi 64 MiB ${f0:-?} -> ${f1:-?} us (want +33554), 16 MiB ${g0:-?} -> ${g1:-?}, ring ${r0:-?} -> ${r1:-?}"
+        exit !(a > 0 && x > 33554.4 * 0.98 && x < 33554.4 * 1.02 && d - c < 100 && c - d < 100 &&
+            f - e < 100 && e - f < 100) }' && ok ||
+        bad "fresh pages: mpi 64 MiB ${f0:-?} -> ${f1:-?} us (want +33554), 16 MiB ${g0:-?} -> ${g1:-?}," \
+            "ring ${r0:-?} -> ${r1:-?}"
     # the simulated `mpi` sends its messages between nodes whole (allreduce_mpi_sim.c): at 1 ns/B of
     # whole_ns, 16 MiB on 2 nodes x 1 (Rabenseifner: 8 MiB each way in each half) takes 16.8 ms more;
     # the ring, and the same `mpi` on one node of 2, nothing more
@@ -128,8 +130,10 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     w0=$(wt "$tmp/pg2" 1 mpi) w1=$(wt "$tmp/pw2" 1 mpi) v0=$(wt "$tmp/pg2" 1 ring) v1=$(wt "$tmp/pw2" 1 ring)
     u0=$(ft "$tmp/pg" mpi 16M) u1=$(wt "$tmp/pw1" 2 mpi)
     awk -v a="$w0" -v b="$w1" -v c="$v0" -v d="$v1" -v e="$u0" -v f="$u1" 'BEGIN { x = b - a
-        exit !(a > 0 && x > 16777.2 * 0.98 && x < 16777.2 * 1.02 && d - c < 100 && c - d < 100 && f - e < 100 && e - f < 100) }' && ok ||
-        bad "whole messages: mpi 2 nodes ${w0:-?} -> ${w1:-?} us (want +16777), ring ${v0:-?} -> ${v1:-?}, one node ${u0:-?} -> ${u1:-?}"
+        exit !(a > 0 && x > 16777.2 * 0.98 && x < 16777.2 * 1.02 && d - c < 100 && c - d < 100 &&
+            f - e < 100 && e - f < 100) }' && ok ||
+        bad "whole messages: mpi 2 nodes ${w0:-?} -> ${w1:-?} us (want +16777), ring ${v0:-?} -> ${v1:-?}," \
+            "one node ${u0:-?} -> ${u1:-?}"
     # a polling wait's pause moves the simulated clock by poll_us + poll_slack (kern_poll_pause): a 16 MiB
     # ring at 2 ranks on 5 GB/s moves 64 pieces of 256 KiB, each received one ahead (exchange.c), and
     # waits out 32 pauses, so 1 ms of slack adds 32 ms to DDL_POLL_US=1000 (a real one here, 2026-12-03:

@@ -53,7 +53,10 @@ body=$(grep -v '^#' "$csv" 2>/dev/null)
 echo "$body" | head -n 1 | grep -q '^size_B,count,type,op,algo,placement,.*busbw_GBps.*,wrong$' && ok ||
     bad "CSV header: $(echo "$body" | head -n 1)"
 [ "$(($(echo "$body" | wc -l) - 1))" -eq "$want" ] && ok || bad "CSV: rows differ from the table"
-echo "$body" | awk -F, 'NR > 1 && ($NF != 0 || $9 <= 0 || $13 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9]$/) { b++ } END { exit b > 0 }' && ok || bad "CSV: wrong != 0, time <= 0 or busbw not a number >= 0 (a 1 KB allreduce slower than 10 ms under load prints 0.0000)"
+echo "$body" | awk -F, 'NR > 1 && ($NF != 0 || $9 <= 0 || $13 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9]$/) { b++ }
+    END { exit b > 0 }' && ok ||
+    bad "CSV: wrong != 0, time <= 0 or busbw not a number >= 0 (a 1 KB allreduce slower than 10 ms under load" \
+        "prints 0.0000)"
 
 # -c 0: nothing checked, so #wrong reads N/A (nccl-tests), the CSV NA, and the exit status is 0
 sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -w 0 -n 2 -c 0 --csv "$tmp/nc.csv" \

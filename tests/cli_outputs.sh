@@ -57,7 +57,8 @@ DDL_FAULT_INJECT=slow:1:5000 $launch 3 "$exe" train --batch 2 --image-size 32 --
 check_json "$tmp/t.json" "$tmp/t.csv" train "train JSON vs CSV"
 grep -q "^#   ranks' own compute: .* slowest rank 1 .*; stragglers: 1$" "$tmp/run" && ok ||
     bad "train: slow rank 1 not flagged: $(grep ranks "$tmp/run")"
-python3 - "$tmp/t.json" 2>"$tmp/py" <<'PY' && ok || bad "train JSON: per-rank rows, straggler flag or time to train: $(tail -n 1 "$tmp/py")"
+what="train JSON: per-rank rows, straggler flag or time to train"
+python3 - "$tmp/t.json" 2>"$tmp/py" <<'PY' && ok || bad "$what: $(tail -n 1 "$tmp/py")"
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 s = [r for r in rows if r["rank"] == "all"][0]

@@ -72,7 +72,8 @@ check "model cost on dgxh100 without --profile: profile h100, as the help says" 
 "$exe" model train --platform dgxh100 --nodes 2 --model resnet50 --algo ring,rhd,ddl --csv "$tmp/mt.csv" \
     >"$tmp/out" 2>&1
 check "model train: one row 'best', the others +x.x% without (ns)" \
-    sh -c "[ \$(grep -c ' best ' '$tmp/out') -eq 1 ] && [ \$(grep -cE ' \\+[0-9]+\\.[0-9]%  ' '$tmp/out') -eq 2 ] && ! grep -q '(ns)' '$tmp/out'"
+    sh -c "[ \$(grep -c ' best ' '$tmp/out') -eq 1 ] && [ \$(grep -cE ' \\+[0-9]+\\.[0-9]%  ' '$tmp/out') -eq 2 ] &&
+           ! grep -q '(ns)' '$tmp/out'"
 check "model train CSV: vs_best_pct = step / fastest step - 1, significant yes or best" \
     awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
         { s[NR] = $c["step_ms_median"]; v[NR] = $c["vs_best_pct"]; g[NR] = $c["significant"];
@@ -105,14 +106,17 @@ check "report on minsky: its family's entries" grep -q '| minsky |' "$tmp/rs.md"
 check "study: no internal goal in its output" sh -c "! grep -qiE 'goal|issue [0-9]' '$tmp/st.out'"
 nfig=$(ls "$root"/harness/sim/studies/*.study | wc -l)
 check "study (each figure on its own GPU): every figure compared" \
-    sh -c "[ \$(grep -cE '^# band .*(inside|OUTSIDE) the band' '$tmp/st.out') -eq $nfig ] && ! grep -q 'not compared' '$tmp/st.out'"
+    sh -c "[ \$(grep -cE '^# band .*(inside|OUTSIDE) the band' '$tmp/st.out') -eq $nfig ] &&
+           ! grep -q 'not compared' '$tmp/st.out'"
 "$exe" study --profile h200 >"$tmp/st.out" 2>&1
 check "study --profile h200: no P100 publication compared ('not compared', no OUTSIDE)" \
-    sh -c "[ \$(grep -c 'GPUs: not compared with profile h200' '$tmp/st.out') -eq $nfig ] && ! grep -q 'OUTSIDE' '$tmp/st.out' &&
+    sh -c "[ \$(grep -c 'GPUs: not compared with profile h200' '$tmp/st.out') -eq $nfig ] &&
+           ! grep -q 'OUTSIDE' '$tmp/st.out' &&
            grep -q '^# catalogue: no figure compared' '$tmp/st.out'"
 "$exe" study --platform dgxh200 --out "$tmp/sp" >"$tmp/st.out" 2>&1; st=$?
 check "study --platform dgxh200: exit 0, profile h200 (its GPU), every corner on it ($st)" \
-    sh -c "[ $st -eq 0 ] && grep -q -- '--profile h200' '$tmp/st.out' && ! grep -qE '^  (minsky|bigbasin|horovod)' '$tmp/st.out' &&
+    sh -c "[ $st -eq 0 ] && grep -q -- '--profile h200' '$tmp/st.out' &&
+           ! grep -qE '^  (minsky|bigbasin|horovod)' '$tmp/st.out' &&
            grep -q '^  dgxh200 ' '$tmp/st.out'"
 check "study --platform dgxh200: report.md compares nothing" sh -c \
     "! grep -q 'OUTSIDE\|inside the band' '$tmp/sp/report.md'"

@@ -76,7 +76,8 @@ other = [r for r in rows if r["significant"] != "best"][0]
 assert best["vs_best_pct"] == 0 and other["vs_best_pct"] >= 0, (best["vs_best_pct"], other["vs_best_pct"])
 assert abs(other["vs_best_pct"] - 100 * (other["step_ms_median"] / best["step_ms_median"] - 1)) < 0.01
 hdr = [l for l in open(sys.argv[2]) if not l.startswith("#")][0].strip().split(",")
-assert hdr[-7:] == ["rounds", "samples", "step_ms_q1", "step_ms_q3", "step_ms_iqr", "vs_best_pct", "significant"], hdr[-7:]
+assert hdr[-7:] == ["rounds", "samples", "step_ms_q1", "step_ms_q3", "step_ms_iqr", "vs_best_pct",
+                    "significant"], hdr[-7:]
 PY
 python3 "$dir/lib/json_vs_csv.py" "$tmp/a.json" "$tmp/a.csv" train >"$tmp/jv" 2>&1 && ok ||
     bad "JSON vs CSV: $(head -n 2 "$tmp/jv")"

@@ -85,7 +85,9 @@ $emu --name $name run --ppn 1 -- sh "$root/harness/scripts/mpilaunch.sh" 2 "$BUI
 wh=$(sed -n 's/^whole_ns = //p' "$tmp/cal.platform")
 # (the sweep's sizes from 64 KiB: 2x apart up to 1 MiB, then 4 MiB)
 echo "$wh" | awk -F';' '{ ok = $1 == "64512:0" && NF == 7; last = 32768
-    for (i = 2; i <= NF; i++) { split($i, p, ":"); ok = ok && p[1] == (i < NF ? 2 * last : 4194304) && p[2] >= 0; last = p[1] }
+    for (i = 2; i <= NF; i++) {
+        split($i, p, ":"); ok = ok && p[1] == (i < NF ? 2 * last : 4194304) && p[2] >= 0; last = p[1]
+    }
     exit !ok }' &&
     grep -q "^  inter whole " "$tmp/cal" && ok || bad "whole_ns on 2 x 1: \"$wh\""
 DDL_NET_SEGMENT_BYTES=12 $emu --name $name run --ppn 2 -- sh "$root/harness/scripts/mpilaunch.sh" 4 "$BUILD/ddlbench" \

@@ -97,13 +97,15 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     echo "# sweep with rank 1 killed at its first 2-rank launch: exit $st"
     check "killed sweep: exit non-zero" [ "$st" -ne 0 ]
     check "killed sweep: the 1-GPU configuration is complete" \
-        sh -c "grep -v '^#' '$tmp/clean/raw/resnet50-1.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/raw/resnet50-1.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"
+        sh -c "grep -v '^#' '$tmp/clean/raw/resnet50-1.csv' >'$tmp/a'
+               grep -v '^#' '$tmp/cut/raw/resnet50-1.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"
     check "killed sweep: no raw CSV of the killed configuration, no .tmp" \
         sh -c "! ls '$tmp/cut/raw/resnet50-2.csv' '$tmp/cut/raw/'*.tmp '$tmp/cut/'*.tmp 2>/dev/null | grep -q ."
     sh "$root/harness/scripts/sweep.sh" $S --out "$tmp/cut" --resume >/dev/null 2>&1; st=$?
     check "resumed sweep: exit 0" [ "$st" -eq 0 ]
     check "resumed sweep: scaling.csv equals the uninterrupted sweep's (apart from # lines)" \
-        sh -c "grep -v '^#' '$tmp/clean/scaling.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/scaling.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"
+        sh -c "grep -v '^#' '$tmp/clean/scaling.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/scaling.csv' >'$tmp/b'
+               cmp -s '$tmp/a' '$tmp/b'"
 else
     echo "# no $BUILD/sim/ddlbench-sim or smpirun: sweep --resume test skipped"
 fi

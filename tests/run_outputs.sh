@@ -115,8 +115,9 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     sh "$root/harness/scripts/sweep.sh" --build "$BUILD" --models resnet50:32 --nodes 3 --algos ddl \
         --train-args "--grid 4x2 --steps 1 --warmup 0 --image-size 32" --out "$tmp/f" >"$tmp/log" 2>&1; st=$?
     [ $st -eq 1 ] && ok || bad "a sweep with failed launches: exit 1 (got $st)"
-    grep -q '^sweep.sh: resnet50 at 4 GPUs failed (exit 2): ddlbench train: ddl: grid 4x2 has 8 ranks but the communicator has 4' \
-        "$tmp/log" && ok || bad "the failed launch's reason on the screen: $(head -n 3 "$tmp/log")"
+    reason='^sweep.sh: resnet50 at 4 GPUs failed (exit 2): ddlbench train: ddl: grid 4x2 has 8 ranks but the '
+    grep -q "$reason"'communicator has 4' "$tmp/log" && ok ||
+        bad "the failed launch's reason on the screen: $(head -n 3 "$tmp/log")"
     tail -n 1 "$tmp/f/raw/resnet50-1.log" | grep -q '^# sweep.sh: failed (exit 2): ddlbench train: ddl: grid 4x2' &&
         ok ||
         bad "the reason at the end of raw/resnet50-1.log"

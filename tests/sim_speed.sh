@@ -37,16 +37,19 @@ within() { # sim.csv model.csv label: step_ms_median per algorithm within 0.5% (
     awk -F, -v lbl="$3" -v want="$(echo "$ALGOS" | tr , '\n' | grep -c .)" 'FNR == 1 { f++ } /^#/ { next }
         !h[f]++ { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
         function off(x, y, lim) { return y > 0 ? (x - y) / y > lim || (y - x) / y > lim : x != y }
-        f == 1 { a = $c[1, "algo"]; s[a] = $c[1, "step_ms_median"]; sc[a] = $c[1, "comm_ms"]; sp[a] = $c[1, "compute_ms"]
-                 sg[a] = $c[1, "sgd_ms"]; next }
+        f == 1 { a = $c[1, "algo"]; s[a] = $c[1, "step_ms_median"]; sc[a] = $c[1, "comm_ms"]
+                 sp[a] = $c[1, "compute_ms"]; sg[a] = $c[1, "sgd_ms"]; next }
         { a = $c[2, "algo"]; m = $c[2, "step_ms_median"]; n++
           if (!(a in s)) { print "FAIL " lbl " " a ": no simulated row"; bad++; next }
-          d = (m - s[a]) / s[a]; printf "# %s %-5s sim %9.4f ms  model %9.4f ms  %+.3f%%  (comm %.3f / %.3f ms)\n", lbl, a, s[a], m,
+          d = (m - s[a]) / s[a]
+          printf "# %s %-5s sim %9.4f ms  model %9.4f ms  %+.3f%%  (comm %.3f / %.3f ms)\n", lbl, a, s[a], m,
               100 * d, sc[a], $c[2, "comm_ms"]
           if (off(m, s[a], 0.005)) { print "FAIL " lbl " " a ": step: model more than 0.5% off"; bad++ }
           # the parts the two price alike agree to 0.1%; the allreduces to 10% (the simulation adds segment latencies)
-          if (off($c[2, "compute_ms"], sp[a], 0.001) || off($c[2, "sgd_ms"], sg[a], 0.001)) { print "FAIL " lbl " " a ": compute or SGD differ"; bad++ }
-          if (off($c[2, "comm_ms"], sc[a], 0.10)) { print "FAIL " lbl " " a ": allreduce time more than 10% off"; bad++ } }
+          if (off($c[2, "compute_ms"], sp[a], 0.001) || off($c[2, "sgd_ms"], sg[a], 0.001)) {
+              print "FAIL " lbl " " a ": compute or SGD differ"; bad++ }
+          if (off($c[2, "comm_ms"], sc[a], 0.10)) {
+              print "FAIL " lbl " " a ": allreduce time more than 10% off"; bad++ } }
         END { exit bad || n < want }' "$1" "$2"
 }
 
@@ -58,7 +61,8 @@ if [ "$sim" = 1 ]; then
         END { if (n[1] != n[2] || n[1] < 6) exit 1
               for (k in r) { split(k, q, SUBSEP); if (q[1] != 1) continue; split(r[1, q[2]], a, ",");
                   split(r[2, q[2]], b, ",")
-                  for (i in a) if (a[i] != b[i] && !(a[i] ~ /^[0-9.]+$/ && (a[i] - b[i])^2 <= 1e-8 + 1e-12)) exit 1 } }' \
+                  for (i in a)
+                      if (a[i] != b[i] && !(a[i] ~ /^[0-9.]+$/ && (a[i] - b[i])^2 <= 1e-8 + 1e-12)) exit 1 } }' \
         "$tmp/w0.csv" "$tmp/w1.csv"
     ok $? "the first simulated step equals the second (no warm-up vs one warm-up step, every column)"
     simtrain 2 "$tmp/s2.csv" --steps 2 --warmup 0
@@ -121,7 +125,8 @@ if [ "$sim" = 1 ]; then
         grep -q "^# partial overlap, ring: +[0-9.]* ms a step" "$tmp/n2.out"
     ok $? "--overlap-from 100 exposes more of the ring's allreduces, not more compute; its term printed"
     # parallel launches give the serial sweep's scaling.csv
-    S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
+    S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1"
+    S="$S --build $BUILD -q"
     sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1
     ok $? "sweep --jobs 1"
     sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j2" --jobs 2 >/dev/null 2>&1

@@ -163,7 +163,8 @@ cmd_up() {
         >"$dir/config.tmp" &&
         mv "$dir/config.tmp" "$dir/config" || die "cannot write $dir/config"
     ok=1
-    echo "emucluster $name: up, $nodes nodes $name-n1..$name-n$nodes ($SUBNET.1..$nodes), NIC rate $rate, delay $delay (netem $netem)"
+    echo "emucluster $name: up, $nodes nodes $name-n1..$name-n$nodes ($SUBNET.1..$nodes), NIC rate $rate," \
+        "delay $delay (netem $netem)"
 }
 
 cmd_down() {
@@ -215,7 +216,8 @@ job_env() { # ppn
         export OMPI_MCA_mpi_yield_when_idle=1 DDL_POLL_US="${DDL_POLL_US:-0}"
         small="Open MPI mpi_yield_when_idle=1, DDL_POLL_US=$DDL_POLL_US"
     fi
-    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem); Open MPI btl tcp+vader; $small"
+    nic_desc="NIC $rate each way (tc tbf), delay $delay (netem $netem)"
+    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, $nic_desc; Open MPI btl tcp+vader; $small"
 }
 
 cmd_run() {

@@ -82,7 +82,8 @@ if [ "$backend" = mpi ]; then # the allocation's shape (alloc.sh, as the batch s
         shape=$(sh "$here/alloc.sh" fidelity.sh) || exit 2
         set -- $shape; anodes=${anodes:-$1} agpn=${agpn:-$2}
     elif [ -z "$inalloc" ] && [ -z "${MPILAUNCH:-}" ]; then
-        die "--backend mpi: not inside a Slurm, LSF or PBS allocation and no MPILAUNCH launcher (run it in one, set MPILAUNCH, or use BACKEND=sim: this machine)"
+        die "--backend mpi: not inside a Slurm, LSF or PBS allocation and no MPILAUNCH launcher (run it in one," \
+            "set MPILAUNCH, or use BACKEND=sim: this machine)"
     fi
     case $anodes:$agpn in *[!0-9:]*|:*|*:|0*|*:0*) die \
         "--nodes/--ranks-per-node: expected positive integers, got \"$anodes\" and \"$agpn\"";; esac

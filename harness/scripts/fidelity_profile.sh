@@ -13,7 +13,8 @@
 compute_profile() { # k dir
     if [ "$backend" = mpi ]; then
         real "$1" sh -c 'r=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-0}}}}
-            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$r.txt" &&
+            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 \
+                >"$2/gemm$r.txt" &&
             "$1" calibrate -o "$2/cpu$r.profile" >/dev/null' sh "$exe" "$2" || return 1
     else
         i=0; while [ "$i" -lt "$1" ]; do # the GEMMs alone first (as the step runs them: no other process beside)

@@ -176,7 +176,8 @@ carry='[".gpu", "build"]'
 total=$((tree + gpu + $(du -sb build | cut -f1)))
 if [ $((total * 4)) -gt $((LIMIT_MB * 1048576 * 3)) ]; then      # over 3/4 of the limit: carry less of build/
     carry='[".gpu", "build/cuda", "build/tests/test_cuda", "build/tests/test_cuda_compute"]' # all gpu_check.sh runs
-    total=$((tree + gpu + $(du -scb build/cuda build/tests/test_cuda build/tests/test_cuda_compute | tail -n 1 | cut -f1)))
+    kept=$(du -scb build/cuda build/tests/test_cuda build/tests/test_cuda_compute | tail -n 1 | cut -f1)
+    total=$((tree + gpu + kept))
 fi
 echo
 du -sh .gpu build build/cuda

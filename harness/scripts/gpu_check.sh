@@ -109,8 +109,9 @@ if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
                         printf "%-34s %s %d MB: no device row\n", "allreduce staged/host", al[i], s / 1048576;
                         continue }
                     r = hb[k] > 0 ? db[k] / hb[k] : 0
-                    printf "%-34s %s %d MB: %.2f / %.2f GB/s = %.2fx (goal >= 0.9x: %s)\n", "allreduce staged/host busbw", \
-                        al[i], s / 1048576, db[k], hb[k], r, (r >= 0.9 ? "met" : "not met")
+                    printf "%-34s %s %d MB: %.2f / %.2f GB/s = %.2fx (goal >= 0.9x: %s)\n", \
+                        "allreduce staged/host busbw", al[i], s / 1048576, db[k], hb[k], r,
+                        (r >= 0.9 ? "met" : "not met")
                 }
             }
         }')

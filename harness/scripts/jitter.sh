@@ -50,7 +50,8 @@ if command -v gnuplot >/dev/null 2>&1; then
     done
 fi
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-                  printf "# %-7s %6s %10s %10s %8s %16s\n", "jitter%", "gpus", "1gpu_ms", "step_ms", "eff%", "eff min-max%"
+                  printf "# %-7s %6s %10s %10s %8s %16s\n",
+                      "jitter%", "gpus", "1gpu_ms", "step_ms", "eff%", "eff min-max%"
                   next }
     { printf "  %-7s %6s %10.1f %10.1f %8.1f %7.1f-%-7.1f\n", $c["jitter_pct"], $c["gpus"], $c["step_ms_1gpu"],
              $c["step_ms_median"], $c["eff_median_pct"], $c["eff_min_pct"], $c["eff_max_pct"] }' "$out/jitter.csv"

@@ -49,7 +49,8 @@ sim_step() { # model batch platform bucket gpus -> the simulated run's train CSV
         "SMPI runs of the same corners (\`harness/scripts/study.sh\`: ddl, p100 profile, one warm-up + one timed step),"
     echo "efficiency against 4 GPUs, beside the closed-form model's:"
     echo
-    echo "| model | platform | overlap | sim step 4 GPUs (ms) | sim step 256 GPUs (ms) | sim efficiency | model efficiency |"
+    echo "| model | platform | overlap | sim step 4 GPUs (ms) | sim step 256 GPUs (ms) | sim efficiency |" \
+        "model efficiency |"
     echo "|---|---|---|---|---|---|---|"
 } >"$out/spots.md.tmp"
 for spot in resnet50:32:minsky2017-1port:0 resnet50:32:minsky2017-1port:25 resnet101-22k:20:minsky2017-1port:0; do

@@ -24,18 +24,21 @@ awk -F, -v catf="$cat" "$(cat "$root/harness/scripts/catalogue.awk")"'
       if (bk == "") bk = $col["backend"]; if (pl == "") pl = $col["platform"] }
     END {
         printf "# scaling efficiency at the largest GPU count (%s backend, %s)\n", bk, pl
-        printf "# %-14s %5s %6s %7s %12s %9s %9s %10s %10s %8s %10s %14s  %s\n", "model", "gpus", "algo", "bucket", "images/s",
-               "E(1 GPU)", "E(1 node)", "E(smallest)", "exposed_ms", "gemm_ms", "nongemm_ms", "time_to_train", "published"
+        printf "# %-14s %5s %6s %7s %12s %9s %9s %10s %10s %8s %10s %14s  %s\n", "model", "gpus", "algo",
+               "bucket", "images/s", "E(1 GPU)", "E(1 node)", "E(smallest)", "exposed_ms", "gemm_ms", "nongemm_ms",
+               "time_to_train", "published"
+        fmt = "  %-14s %5d %6s %7s %12.1f %9s %9s %10s %10.2f %8.2f %10s %14s  %s"
         for (r in rows) {
             split(rows[r], f, ",")
             m = f[col["model"]]
             if (f[col["gpus"]] + 0 != max[m]) continue
             k = m SUBSEP max[m]
             ref = (k in pub) ? pub[k] ((k in hrs) ? "; " hrs[k] : "") " (" max[m] " GPUs)" : "-"
-            line[m, f[col["algo"]], f[col["bucket_MB"]]] = sprintf("  %-14s %5d %6s %7s %12.1f %9s %9s %10s %10.2f %8.2f %10s %14s  %s",
+            line[m, f[col["algo"]], f[col["bucket_MB"]]] = sprintf(fmt,
                 m, f[col["gpus"]], f[col["algo"]], f[col["bucket_MB"]], f[col["images_per_s"]],
                 pct(f[col["eff_vs_1gpu"]]), pct(f[col["eff_vs_1node"]]),
-                ("eff_vs_smallest" in col) ? pct(f[col["eff_vs_smallest"]]) : "NA", f[col["exposed_ms"]], f[col["gemm_ms"]],
+                ("eff_vs_smallest" in col) ? pct(f[col["eff_vs_smallest"]]) : "NA",
+                f[col["exposed_ms"]], f[col["gemm_ms"]],
                 ("nongemm_ms" in col) ? sprintf("%.2f", f[col["nongemm_ms"]]) : "NA",
                 ("time_to_train_h" in col) ? hm(f[col["time_to_train_h"]]) proj(f) : "NA", ref)
             keys[m, f[col["algo"]], f[col["bucket_MB"]]] = 1
@@ -45,7 +48,8 @@ awk -F, -v catf="$cat" "$(cat "$root/harness/scripts/catalogue.awk")"'
         for (i = 2; i <= n; i++) { v = sorted[i];
             for (j = i - 1; j > 0 && sorted[j] > v; j--) sorted[j + 1] = sorted[j]; sorted[j + 1] = v }
         for (i = 1; i <= n; i++) print line[sorted[i]]
-        if (projected) printf "# * time to train at image %s, not the published runs'"'"' 224: a projection of this configuration only, not comparable with their times\n", projected
+        if (projected) printf "# * time to train at image %s, not the published runs'"'"' 224: a projection of " \
+            "this configuration only, not comparable with their times\n", projected
     }
     function pct(x) { return x == "NA" ? "NA" : sprintf("%.1f%%", 100 * x) }
 ' "$cat" "$1"

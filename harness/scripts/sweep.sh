@@ -105,7 +105,9 @@ if [ "$dry" = 0 ]; then
     outdir_prog=$prog
     outdir_ready "$(name --out)" "$out"
     outdir_ready "$(name --out)" "$out/raw"
-    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay global_batch=$global_batch"
+    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket"
+    params="$params platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
+    params="$params global_batch=$global_batch"
     if [ "$resume" = 1 ]; then
         rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
         if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then

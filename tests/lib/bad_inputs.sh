@@ -10,7 +10,8 @@
 # Sets BUILD, root, exe, tmp (removed on exit) with the rows' fixtures (bad profile and platform
 # files, output path oddities), P (a tiny training run's options, so a wrongly accepted row still
 # ends quickly) and:
-#   rows            run the table on stdin, one row a line ("# ..." lines are headings)
+#   rows            run the table on stdin, one row a line ("# ..." lines are headings; a row ending
+#                   in " \" goes on in the next line, its leading blanks dropped)
 #   check D CMD...  count one check: CMD must succeed, else "FAIL D"
 #   one_clean ST E  exit status ST is 2 and file E one line without control bytes
 #   report          print "N passed, N failed" and return non-zero if any failed
@@ -45,7 +46,8 @@ printf "$pf" 1e9 'lat_factor = 0x0:1\n' >"$tmp/hexf.platform"
 mkdir -p "$tmp/study/report.md" "$tmp/plat3/smpi.cfg"
 # study catalogues (study_file.h): an entry whose baseline exceeds its scale, one cut mid-line, one
 # naming an unknown model, one with a key of no meaning
-se="label = L\nmodel = %s\nbatch = 32\ngpus = %s\nbaseline = 8\npublished = 90\nsource = s\nalgo = ddl\nplatforms = bigbasin2017\noverlap = on\n%s"
+se="label = L\nmodel = %s\nbatch = 32\ngpus = %s\nbaseline = 8\npublished = 90\nsource = s\nalgo = ddl\n"
+se="${se}platforms = bigbasin2017\noverlap = on\n%s"
 mkdir -p "$tmp/cat-base" "$tmp/cat-cut" "$tmp/cat-model" "$tmp/cat-key"
 printf "$se" resnet50 4 "" >"$tmp/cat-base/e.study"; printf "$se" resnet50 256 "hours = " >"$tmp/cat-cut/e.study"
 printf "$se" resnet9 256 "" >"$tmp/cat-model/e.study"; printf "$se" resnet50 256 "speed = 3\n" >"$tmp/cat-key/e.study"
@@ -106,6 +108,9 @@ rows() {
     tried=0
     while IFS= read -r line; do
         case $line in ''|'#'*) continue;; esac # blank lines and "# ..." headings
+        while case $line in *' \') true;; *) false;; esac && IFS= read -r more; do # the row goes on
+            line="${line%?}$(printf '%s' "$more" | sed 's/^ *//')"
+        done
         tried=$((tried + 1))
         run_row "$line"; got=$?
         # the launcher's own notes (Open MPI's boxed "Primary job ... non-zero exit code") and make's

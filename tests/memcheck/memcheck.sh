@@ -27,11 +27,13 @@ ours_records() {
     sed 's/^==[0-9]*== \{0,1\}//' "$@" | awk -v ours="\\((${ours}):[0-9]+\\)" '
         function flush() { if (rec != "" && hit) { print rec; n++ } rec = ""; hit = 0; first = 0 }
         /^$/ { flush(); next }
-        /^(Invalid|Conditional|Use of|Syscall param|Mismatched|Source and destination|Argument|[0-9,]+ bytes in [0-9,]+ blocks are definitely)/ {
+        /^(Invalid|Conditional|Use of|Syscall param|Mismatched|Source and destination|Argument)/ ||
+        /^[0-9,]+ bytes in [0-9,]+ blocks are definitely/ {
             flush(); rec = $0; first = 1; next }
         rec != "" { rec = rec "\n" $0
             if (first && /^ *(at|by) 0x/) {
-                if ($0 ~ /vgpreload|libc\.so|\((malloc|calloc|realloc|strdup|memcpy|memmove|memset|free)\)|strdup\.c|memmove|memcpy|memset/) next
+                if ($0 ~ /vgpreload|libc\.so|strdup\.c|memmove|memcpy|memset/ ||
+                    $0 ~ /\((malloc|calloc|realloc|strdup|memcpy|memmove|memset|free)\)/) next
                 if ($0 ~ ours) hit = 1
                 first = 0
             } }
