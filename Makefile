@@ -15,8 +15,7 @@ q  = '$(subst ','\'',$1)'
 qv = $(call q,$($1))
 envs = $(foreach v,$1,$v=$(call qv,$v))
 digits := 0 1 2 3 4 5 6 7 8 9
-alnum  := $(digits) a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M \
-          N O P Q R S T U V W X Y Z
+alnum  := $(digits) $(shell awk 'BEGIN { for (i = 97; i <= 122; i++) printf "%c %c ", i, i - 32 }')
 comma  := ,
 space  := $(subst ,, )
 # the control characters make does not take for blanks (those, and newlines, split $(words))
@@ -211,9 +210,7 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 SWEEP_VARS    := NODES GPUS_PER_NODE MODELS GLOBAL_BATCH ALGOS BUCKET_MB PLATFORM PROFILE TRAIN_ARGS RATE DELAY JOBS \
                  PRECISION
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
-ifeq ($(BACKEND),mpi)
-DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
-endif
+DEVICE        ?= $(if $(filter mpi,$(BACKEND)),$(shell sh harness/scripts/pick_device.sh $(BUILD)))
 DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
 RUN_DEPS      := $(if $(DRY_RUN),,$(EXE) $(if $(filter mpigpu,$(BACKEND)$(DEVICE)),$(CUDA_BUILD)/ddlbench,$\
                      $(if $(filter sim,$(BACKEND)),$(SIM_EXE))))
