@@ -1,9 +1,9 @@
 #!/bin/sh
 # style.sh — the column limit of .clang-format (ColumnLimit: 120) holds beyond C too: no line of a tracked
-# .c, .h, .cpp, .cu, .sh, .py or .awk file, nor of the Makefile, is wider than 120 columns (UTF-8 characters,
-# not bytes). One check per file, then checks that the counter itself catches a 121-column line and passes a
-# 120-column one with multibyte characters, in C and in shell, and that the files checked include the
-# non-C kinds. Prints "N passed, N failed".
+# .c, .h, .cpp, .cu, .sh, .py or .awk file, nor of the Makefile or a batch/ script, is wider than 120
+# columns (UTF-8 characters, not bytes). One check per file, then checks that the counter itself catches a
+# 121-column line and passes a 120-column one with multibyte characters, in C and in shell, and that the
+# files checked include the non-C kinds. Prints "N passed, N failed".
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 pass=0 fail=0
@@ -13,7 +13,7 @@ wide() {
         if (length(s) > 120) printf "%s:%d: %d columns\n", FILENAME, FNR, length(s) }' "$@"
 }
 # the files the limit applies to
-checked() { git ls-files '*.c' '*.h' '*.cpp' '*.cu' '*.sh' '*.py' '*.awk' Makefile; }
+checked() { git ls-files '*.c' '*.h' '*.cpp' '*.cu' '*.sh' '*.py' '*.awk' Makefile 'batch/*'; }
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # the counter: 121 ASCII columns are too wide; 120 columns of which some are 2-byte characters are not
@@ -30,8 +30,8 @@ if ! command -v git >/dev/null 2>&1 || ! git rev-parse --git-dir >/dev/null 2>&1
     echo "SKIP: not a git checkout (the check reads git ls-files)"
 else
     list=$(checked)
-    for f in Makefile tests/style.sh harness/scripts/make_help.awk collectives/switch_sim.cpp kernels/reduce_cuda.cu \
-        tests/pmpi/check.py; do
+    for f in Makefile batch/slurm.sbatch tests/style.sh harness/scripts/make_help.awk collectives/switch_sim.cpp \
+        kernels/reduce_cuda.cu tests/pmpi/check.py; do
         if echo "$list" | grep -qx "$f"; then pass=$((pass + 1))
         else fail=$((fail + 1)); echo "FAIL $f is not among the files checked"; fi
     done
