@@ -15,16 +15,15 @@ q  = '$(subst ','\'',$1)'
 qv = $(call q,$($1))
 envs = $(foreach v,$1,$v=$(call qv,$v))
 digits := 0 1 2 3 4 5 6 7 8 9
-alnum  := $(digits) a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M \
-          N O P Q R S T U V W X Y Z
+alnum  := $(digits) $(shell awk 'BEGIN { for (i = 97; i <= 122; i++) printf "%c %c ", i, i - 32 }')
 comma  := ,
 space  := $(subst ,, )
 # the control characters make does not take for blanks (those, and newlines, split $(words))
-ctrl   := $(shell printf '\001 \002 \003 \004 \005 \006 \007 \010 \016 \017 \020 \021 \022 \023 \
-            \024 \025 \026 \027 \030 \031 \032 \033 \034 \035 \036 \037 \177')
+ctrl   := $(shell awk 'BEGIN { for (i = 1; i < 32; i++) if (i < 9 || i > 13) printf "%c ", i; printf "%c", 127 }')
 without = $(if $2,$(call without,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
 # every other environment variable (SLURM_JOB_ID, ...) as simple text too: no $(shell ...) in it runs
-ENV_VARS  := $(foreach v,$(filter-out $(GIVEN) MAKEFLAGS MFLAGS MAKELEVEL,$(.VARIABLES)),$               $(if $(filter environment,$(origin $v)),$v))
+ENV_VARS  := $(foreach v,$(filter-out $(GIVEN) MAKEFLAGS MFLAGS MAKELEVEL,$(.VARIABLES)),$\
+               $(if $(filter environment,$(origin $v)),$v))
 $(foreach v,$(ENV_VARS),$(if $(call without,$v,$(alnum) _),,$(eval $v := $$(value $v))))
 bad.text  = $(or $(filter-out 1,$(words x$(subst $(space),x,$($1))x)),$\
             $(strip $(foreach c,$(ctrl),$(findstring $c,$($1)))))
@@ -110,8 +109,8 @@ KERN_INC  := -Ikernels
 HARN_INC  := -Iinclude -Ikernels $(addprefix -Iharness/,cli common bench train sim calib) $(CJSON_CFLAGS)
 TEST_INC  := $(HARN_INC) -Icollectives -Itests
 DIR_INC    = $(HARN_INC)
-$(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
-$(BUILD)/kernels/%.o $(SIM_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
+$(BUILD)/collectives/%.o $(SIM_BUILD)/collectives/%.o $(BUILD)/pic/collectives/%.o: DIR_INC = $(COLL_INC)
+$(BUILD)/kernels/%.o $(SIM_BUILD)/kernels/%.o $(BUILD)/pic/kernels/%.o: DIR_INC = $(KERN_INC)
 $(BUILD)/tests/%.o: DIR_INC = $(TEST_INC)
 # The layer kernels: `omp simd` reductions (no OpenMP runtime); GCC 12's -O2 leaves them scalar else.
 KERN_VEC  := -fopenmp-simd -fvect-cost-model=dynamic
@@ -206,41 +205,28 @@ $(EXTRA_BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(APP_OBJ) $(EXTRA_LIB)
 	@mkdir -p $(dir $@)
 	$(link)
 
-# ---- The main job: the scaling study (harness/scripts/sweep.sh) ----------------------------------
-# Simulated (SMPI) outside a batch allocation, the real build inside one; BACKEND=emu: an emulated
-# cluster. The sweep's defaults and limits are ddlbench's (sweep.sh --help); make passes only the
-# variables given (NODES='4') and decides what to build: the backend, and under mpi the device.
-SWEEP_VARS    := NODES GPUS_PER_NODE MODELS GLOBAL_BATCH ALGOS BUCKET_MB PLATFORM PROFILE TRAIN_ARGS RATE DELAY JOBS PRECISION
+# ---- The main job: the scaling study (sweep.sh: simulated outside an allocation, else real; emu: emulated) ----
+# sweep.sh --help: its defaults and limits; make passes only the variables given and builds what the backend runs.
+SWEEP_VARS    := NODES GPUS_PER_NODE MODELS GLOBAL_BATCH ALGOS BUCKET_MB PLATFORM PROFILE TRAIN_ARGS RATE DELAY JOBS \
+                 PRECISION
 BACKEND       ?= $(if $(SLURM_JOB_ID)$(LSB_JOBID)$(PBS_JOBID),mpi,sim)
-ifeq ($(BACKEND),mpi)
-DEVICE        ?= $(shell sh harness/scripts/pick_device.sh $(BUILD))
-endif
-# what the backend runs (the CUDA build under mpi on GPUs); a dry run builds nothing
+DEVICE        ?= $(if $(filter mpi,$(BACKEND)),$(shell sh harness/scripts/pick_device.sh $(BUILD)))
 DRY_RUN       := $(findstring --dry-run,$(SWEEP_FLAGS))
 RUN_DEPS      := $(if $(DRY_RUN),,$(EXE) $(if $(filter mpigpu,$(BACKEND)$(DEVICE)),$(CUDA_BUILD)/ddlbench,$\
                      $(if $(filter sim,$(BACKEND)),$(SIM_EXE))))
-# REALISM=study: the sweep again into RUN/realism with harness/sim/studies/04-09's effects, 5 steps
 REALISM       ?= ideal
-REAL_TRAIN    := --cycle-ms 5 --jitter 0.2 --steps 5
-sweep = DDL_SWEEP_FROM_MAKE=1 sh harness/scripts/sweep.sh BACKEND=$(call qv,BACKEND) BUILD=$(call qv,BUILD) \
-	    $(foreach v,$(SWEEP_VARS),$(if $(filter $v,$(GIVEN)),$v=$(call qv,$v))) \
-	    $(if $(filter mpi,$(BACKEND))$(filter DEVICE,$(GIVEN)),DEVICE=$(call qv,DEVICE)) $(if $(filter 1,$(FORCE)),--force) \
-	    $(if $(filter mpi,$(BACKEND)),--allreduce) $(SWEEP_FLAGS)
-# each part says its wall and CPU seconds (phase.sh: "# phase sweep: ...", docs/BENCHMARKS.md)
-phase = BUILD=$(call qv,BUILD) sh harness/scripts/phase.sh
+# under mpi on GPUs the CUDA build, no build for a dry run; REALISM=study: RUN/realism too (make_run.sh)
 run: $(RUN_DEPS)
-	$(if $(and $(filter study,$(REALISM)),$(filter mpi emu,$(BACKEND))),@echo "REALISM=study: the \
-	    modelled effects are for BACKEND=sim or model; a real run pays its own" >&2; exit 2)
-	$(phase) sweep env $(sweep) $(if $(OUT),OUT=$(call qv,OUT))
-	$(if $(filter study,$(REALISM)),$(phase) realism env $(sweep) --add-train-args $(call q,$(REAL_TRAIN)) -q \
-	    --out $(call qv,RUN)/realism)
-	$(if $(DRY_RUN),,for s in harness/scripts/run_allreduce.sh harness/scripts/report.sh plots/plots.sh; do \
-	    $(phase) "$$(basename $$s .sh)" sh $$s $(call qv,RUN) || exit 1; done)
+	BUILD=$(call qv,BUILD) sh harness/scripts/make_run.sh $(call qv,RUN) $(call qv,REALISM) $(call qv,BACKEND) \
+	    $(call qv,OUT) $(if $(DRY_RUN),1,0) BACKEND=$(call qv,BACKEND) BUILD=$(call qv,BUILD) \
+	    $(foreach v,$(SWEEP_VARS),$(if $(filter $v,$(GIVEN)),$v=$(call qv,$v))) \
+	    $(if $(filter mpi,$(BACKEND))$(filter DEVICE,$(GIVEN)),DEVICE=$(call qv,DEVICE)) \
+	    $(if $(filter 1,$(FORCE)),--force) $(if $(filter mpi,$(BACKEND)),--allreduce) $(SWEEP_FLAGS)
 
 # ---- The PMPI interposer (interpose/, docs/DESIGN.md): any MPI program through libddl ------------
-# $(PMPI_SO) = interpose/*.c + libddl's objects with -fPIC, one partial link in which libddl's own MPI
-# calls are renamed PMPI_* (no re-entry) and hidden symbols made local; only MPI_* is exported.
-# pmpi_client: a plain MPI program tests/pmpi.sh runs under it.
+# $(PMPI_SO) = interpose/*.c + libddl's objects with -fPIC, one partial link in which libddl's own MPI calls
+# are renamed PMPI_* (no re-entry) and hidden symbols made local; only MPI_* is exported. pmpi_client: a plain
+# MPI program tests/pmpi.sh runs under it.
 PMPI_SO     := $(BUILD)/libddl_mpi.so
 PIC_BUILD   := $(BUILD)/pic
 PMPI_OBJ    := $(patsubst %.c,$(PIC_BUILD)/%.o,$(wildcard interpose/*.c))
@@ -250,8 +236,6 @@ all: $(PMPI_SO) $(BUILD)/tests/pmpi_client
 $(PIC_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC $(DIR_INC) -c $< -o $@
-$(PIC_BUILD)/collectives/%.o: DIR_INC = $(COLL_INC)
-$(PIC_BUILD)/kernels/%.o: DIR_INC = $(KERN_INC)
 $(PIC_BUILD)/interpose/%.o $(BUILD)/interpose/%.o: DIR_INC = -Iinclude
 $(PIC_LIB): $(patsubst %.c,$(PIC_BUILD)/%.o,$(LIB_COMMON) $(LIB_REAL) $(LIBK))
 	$(LD) -r -o $@ $^
@@ -268,11 +252,8 @@ pmpi-bench: $(PMPI_SO)
 
 # ---- MPICH: the library and tests also build and run with MPICH (CI runs this; check_mpich.sh) ---
 MPICH_BUILD ?= $(BUILD)/mpich
-MPICH_TESTS := test_allreduce test_collectives test_api
 check-mpich:
-	$(MAKE) --no-print-directory MPICC=mpicc.mpich BUILD=$(MPICH_BUILD) CUDA=0 $(MPICH_BUILD)/ddlbench \
-	    $(MPICH_BUILD)/libddl_mpi.so $(addprefix $(MPICH_BUILD)/tests/,$(MPICH_TESTS) pmpi_client) >/dev/null
-	sh harness/scripts/check_mpich.sh $(call qv,MPICH_BUILD) $(MPICH_TESTS)
+	MAKE=$(call q,$(MAKE_COMMAND)) sh harness/scripts/check_mpich.sh $(call qv,MPICH_BUILD)
 
 # ---- Benchmarks (docs/BENCHMARKS.md) -------------------------------------------------------------
 bench: $(EXE)
@@ -280,8 +261,8 @@ bench: $(EXE)
 study nccl-compare jitter: $(EXE) $(SIM_EXE)
 	sh harness/scripts/$(subst -,_,$@).sh --build $(call qv,BUILD)
 # issue 46's benchmark: the best algorithm against the NVLink bound (1 node) and the per-node NIC bound
-SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree,nvls \
-    --min-bytes 256M --max-bytes 256M
+SIM_BENCH_FLAGS ?= --platform dgxh100 --profile h100 --nodes 1,4,16,32 \
+    --algos ring,rhd,ddl,ddl-pipe,nccl-ring,nccl-tree,nvls --min-bytes 256M --max-bytes 256M
 sim-bench: $(EXE) $(SIM_EXE)
 	sh harness/scripts/sim_bench.sh --build $(call qv,BUILD) $(SIM_BENCH_FLAGS)
 fidelity: $(EXE) $(SIM_EXE)
@@ -330,13 +311,11 @@ $(BUILD)/tests/test_cuda $(BUILD)/tests/test_cuda_compute: %: %.o $(CUDA_OBJ) $(
 	$(link) $(CUDA_LIBS)
 $(BUILD)/tests/test_link_cuda: $(BUILD)/tests/test_link.o $(CUDA_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm -lpthread $(CUDA_LIBS)
-gpu-check: $(CUDA_EXE) $(CUDA_TEST)
-	$(call envs,BUILD MPIRUN) sh harness/scripts/gpu_check.sh $(call q,$(CUDA_EXE))
-else
-gpu-check:
-	@echo "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in" \
-	    "CUDA_HOME=$(CUDA_HOME), or CUDA=0)"
 endif
+gpu-check: $(if $(strip $(NVCC)),$(CUDA_EXE) $(CUDA_TEST))
+	$(if $(strip $(NVCC)),$(call envs,BUILD MPIRUN) sh harness/scripts/gpu_check.sh $(call q,$(CUDA_EXE)),@echo \
+	    "SKIP: no CUDA device (this build has no CUDA: nvcc not found on PATH or in" \
+	    "CUDA_HOME=$(CUDA_HOME)$(comma) or CUDA=0)")
 gpu-bundle:
 	bash harness/scripts/gpu_bundle.sh
 
@@ -344,19 +323,18 @@ gpu-bundle:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD   ?= $(BUILD)/fuzz
-FUZZ_SRC     := fuzz/fuzz_parsers.c $(addprefix harness/common/,opts.c parse.c outfile.c tree.c kv.c textfile.c csv.c gbatch.c) \
+FUZZ_SRC     := fuzz/fuzz_parsers.c \
+                $(addprefix harness/common/,opts.c parse.c outfile.c tree.c kv.c textfile.c csv.c gbatch.c) \
                 $(wildcard harness/sim/platform*.c) harness/sim/profile.c harness/sim/study_file.c \
                 harness/train/shard_mem.c harness/train/wire.c \
                 collectives/grid.c collectives/errors.c kernels/sim_rates.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | cut -d' ' -f2-)
-MPI_COMPILE  := $(call mpi_flags,compile)
-MPI_LINK     := $(call mpi_flags,link)
 VALGRIND     ?= valgrind
 $(FUZZ_EXE): $(FUZZ_SRC) $(wildcard harness/*/*.h collectives/*.h include/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	    -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(MPI_COMPILE) $(FUZZ_SRC) -o $@ $(MPI_LINK) -lm
+	    -D_POSIX_C_SOURCE=200809L $(TEST_INC) $(call mpi_flags,compile) $(FUZZ_SRC) -o $@ $(call mpi_flags,link) -lm
 fuzz: $(FUZZ_EXE)
 	@sh harness/scripts/fuzz.sh $(call qv,FUZZ_BUILD) $(call qv,FUZZ_SECONDS) $(call q,$(CURDIR)/fuzz/corpus)
 # valgrind decodes no AVX-512: memcheck gets its own build for x86-64-v3 (AVX2) in $(BUILD)/vg

@@ -21,7 +21,8 @@ cd "${PBS_O_WORKDIR:-$(dirname "$0")/..}"
 shape=$(sh harness/scripts/alloc.sh pbs.sh) || exit 2
 read -r nodes gpn <<<"$shape"
 if [ "${STUDY:-}" = fidelity ]; then # make fidelity here: calibrate, run and simulate on these nodes
-    exec make fidelity BACKEND=mpi FIDELITY_FLAGS="--nodes $nodes --ranks-per-node $gpn ${DRY_RUN:+--dry-run }${FIDELITY_FLAGS:-}" \
+    exec make fidelity BACKEND=mpi \
+        FIDELITY_FLAGS="--nodes $nodes --ranks-per-node $gpn ${DRY_RUN:+--dry-run }${FIDELITY_FLAGS:-}" \
         ${MAKE_ARGS:-}
 fi
 exec make run BACKEND=mpi NODES="$nodes" GPUS_PER_NODE="$gpn" ${DEVICE:+DEVICE="$DEVICE"} \

@@ -1,4 +1,4 @@
-/* channels.c — nccl-ring's channels as pure functions (allreduce_nccl_ring.c runs and prices them;
+/* channels.c — nccl-ring's channels as pure functions (allreduce_nccl_ring.c runs them, nccl_ring_cost.c prices them;
  * tests/test_nccl_ring.c checks them): channel c's ring order over p ranks on nodes of g, and the
  * default channel count. The order: nodes in turn, each node's ranks in one run that starts at local
  * rank a = c mod g and goes up on even nodes (a, a+1, .., a-1), down from a-1 on odd ones (a-1, .., a),

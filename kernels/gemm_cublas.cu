@@ -72,7 +72,8 @@ static int scale_c(int m, int n, float beta, float *C, int ldc)
     cublasStatus_t st;
     const float zero = 0.0f;
     if (beta == 0.0f) {
-        cudaError_t err = cudaMemset2DAsync(C, (size_t)ldc * sizeof(float), 0, (size_t)n * sizeof(float), (size_t)m, stream);
+        cudaError_t err =
+            cudaMemset2DAsync(C, (size_t)ldc * sizeof(float), 0, (size_t)n * sizeof(float), (size_t)m, stream);
         if (err != cudaSuccess) {
             kern_cu_fail(err, "cudaMemset2DAsync");
             return KERN_GEMM_EBACKEND;
@@ -102,7 +103,8 @@ static int gemm_typed(kern_precision prec, int c16, int transa, int transb, int 
     if ((rc = kern_gemm_init()) != KERN_GEMM_OK) return rc;
     if (m == 0 || n == 0) return KERN_GEMM_OK;
     if (!on_device(C) || (k > 0 && (!on_device(A) || !on_device(B)))) {
-        kern_cu_failf(KERN_DEV_EARG, "gemm_cublas: A, B and C must be device memory (kern_dev_alloc) in the CUDA build");
+        kern_cu_failf(KERN_DEV_EARG,
+                      "gemm_cublas: A, B and C must be device memory (kern_dev_alloc) in the CUDA build");
         return KERN_GEMM_EARG;
     }
     if (k == 0 && ct != CUDA_R_32F) { /* a 2-byte C: zeroing is all gemm.h promises */

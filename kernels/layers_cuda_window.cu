@@ -1,6 +1,6 @@
 /* layers_cuda_window.cu — the windowed device kernels of layers.h: max and windowed average pooling
- * forward and backward, im2col and col2im, for activations stored as T (layers_cuda.h). One grid row per plane (pooling),
- * col row (im2col) or channel (col2im), one thread per element inside it. Max pooling's backward and
+ * forward and backward, im2col and col2im, for activations stored as T (layers_cuda.h). One grid row per
+ * plane (pooling), col row (im2col) or channel (col2im), one thread per element inside it. Max pooling's backward and
  * col2im gather: each element sums its terms in the same order as the host loops (layers.c,
  * im2col.c), so for T = float they agree with the host bit for bit (tests/test_cuda_compute.c).
  * Compiled by nvcc; not run on a GPU yet. */

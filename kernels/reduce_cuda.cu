@@ -34,7 +34,9 @@ template <> struct elem<__nv_bfloat16> {
 };
 
 /* Unsigned wrap-around for int32 sums, as two's complement hardware (and the CPU loop) does. */
-struct op_sum_i32 { __device__ static int32_t f(int32_t x, int32_t y) { return (int32_t)((uint32_t)x + (uint32_t)y); } };
+struct op_sum_i32 {
+    __device__ static int32_t f(int32_t x, int32_t y) { return (int32_t)((uint32_t)x + (uint32_t)y); }
+};
 
 template <class T, class OP>
 __global__ void reduce_kernel(T *out, const T *a, const T *b, size_t n)
@@ -90,7 +92,8 @@ extern "C" int kern_reduce_device(kern_dtype dt, kern_op op, void *out, const vo
     case KERN_F16: return launch_op<__half>(op, out, a, b, n, cs);
     case KERN_BF16: return launch_op<__nv_bfloat16>(op, out, a, b, n, cs);
     case KERN_I32:
-        return op == KERN_SUM ? launch<int32_t, op_sum_i32>(out, a, b, n, cs) : launch_op<int32_t>(op, out, a, b, n, cs);
+        return op == KERN_SUM ? launch<int32_t, op_sum_i32>(out, a, b, n, cs)
+                              : launch_op<int32_t>(op, out, a, b, n, cs);
     default: return kern_cu_failf(KERN_DEV_EARG, "kern_reduce_device: unknown dtype %d", (int)dt);
     }
 }

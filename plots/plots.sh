@@ -22,8 +22,10 @@ overlay=${2:-}
 [ -z "$overlay" ] || [ -f "$overlay/scaling.csv" ] ||
     { echo "plots.sh: $overlay/scaling.csv: no such file (expected a results folder of make run)" >&2; exit 2; }
 dir=$1 here=$(cd "$(dirname "$0")" && pwd) root=$(cd "$(dirname "$0")/.." && pwd)
-[ -f "$dir/scaling.csv" ] || { echo "plots.sh: $dir/scaling.csv: no such file (expected a results folder of make run)" >&2; exit 2; }
-command -v gnuplot >/dev/null 2>&1 || { echo "plots.sh: gnuplot not found (apt-get install gnuplot-nox); no charts drawn" >&2; exit 0; }
+[ -f "$dir/scaling.csv" ] || { echo "plots.sh: $dir/scaling.csv: no such file (expected a results folder of make run)" \
+    >&2; exit 2; }
+command -v gnuplot >/dev/null 2>&1 ||
+    { echo "plots.sh: gnuplot not found (apt-get install gnuplot-nox); no charts drawn" >&2; exit 0; }
 dir=$(cd "$dir" && pwd)
 run=$(basename "$(cd "$dir" && pwd -P)")
 tmp=$(mktemp -d)
@@ -72,9 +74,10 @@ info=$(awk -F, -v d="$tmp" -v catf="$tmp/catalogue.csv" '
             if (f[c["gpus"]] + 0 == gmax[m])
             {
                 ng = ("nongemm_ms" in c) ? f[c["nongemm_ms"]] : 0
-                oc = f[c["compute_ms"]] - f[c["gemm_ms"]] - ng; oc = oc < 0 ? 0 : oc # medians of maxima: may dip below 0
-                print f[c["algo"]] (f[c["backend"]] == "model" ? "-model" : ""), f[c["gemm_ms"]], ng, oc, f[c["exposed_ms"]],
-                      f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
+                # medians of maxima: the difference may dip below 0
+                oc = f[c["compute_ms"]] - f[c["gemm_ms"]] - ng; oc = oc < 0 ? 0 : oc
+                print f[c["algo"]] (f[c["backend"]] == "model" ? "-model" : ""), f[c["gemm_ms"]], ng, oc,
+                      f[c["exposed_ms"]], f[c["sgd_ms"]] >> (d "/bd_" m ".dat")
             }
         }
         printf "%s|%s|%d\n", substr(models, 2), substr(algos, 2), all
@@ -110,8 +113,10 @@ fi
 
 draw() { # chart algos [extra gnuplot -e]
     for ext in png svg; do
-        gnuplot -e "term='$ext'; out='$dir/$1.$ext.tmp'; datadir='$tmp'; run='$run'; models='$models'; algos='$2'; styles='${4:-$styles}'; gmax_all=$gmax; ${3:-}" \
-            "$here/$1.gp" && mv "$dir/$1.$ext.tmp" "$dir/$1.$ext" || { echo "plots.sh: gnuplot failed on $1.$ext" >&2; return 1; }
+        gp_vars="term='$ext'; out='$dir/$1.$ext.tmp'; datadir='$tmp'; run='$run'; models='$models'; algos='$2'"
+        gnuplot -e "$gp_vars; styles='${4:-$styles}'; gmax_all=$gmax; ${3:-}" \
+            "$here/$1.gp" && mv "$dir/$1.$ext.tmp" "$dir/$1.$ext" || { echo "plots.sh: gnuplot failed on $1.$ext" >&2
+                return 1; }
     done
 }
 cd "$root"
@@ -129,9 +134,11 @@ if [ -n "$bwinfo" ] && [ -n "${bwinfo#*|}" ]; then
                END { printf "%s%s%s", h, (h != "" && d != "" ? ", " : ""), d }' "$bw" | tr -d "'\"\\\\" | cut -c1-60)
     if [ "$bw" = "$dir/allreduce.csv" ]; then src="$src: this run, ${who:-its own}"
     else src="$src: make bench on ${who:-another machine}, not the platform of the run"; fi
-    draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" "$bws" || status=1
+    draw busbw "${bwinfo#*|}" "bwtitle='Allreduce bus bandwidth, ${bwinfo%%|*} ranks, out-of-place ($src)'" "$bws" \
+        || status=1
 else
-    echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench); busbw chart skipped" >&2
+    echo "plots.sh: no allreduce CSV ($dir/allreduce.csv or results/bench/allreduce.csv; make bench);" \
+        "busbw chart skipped" >&2
 fi
 [ "$status" = 0 ] && echo "# charts: $dir/{efficiency,throughput,busbw,breakdown}.{png,svg}"
 exit "$status"

@@ -25,7 +25,8 @@ DDL_CHANNELS=two -- mpi2 reduce-scatter -a nccl-ring -e 1K ## DDL_CHANNELS
 DDL_PIPE_CHUNK=0 -- ddlbench allreduce -a ddl-pipe -e 1K ## DDL_PIPE_CHUNK
 DDL_PIPE_WINDOW=65 -- mpi2 allreduce -a ddl-pipe -e 1K ## DDL_PIPE_WINDOW
 DDL_PIPE_LEAD=x -- mpi2 allreduce -a ddl-pipe -e 1K ## DDL_PIPE_LEAD
-# issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
+# issue 18's classes: output paths checked before the work, every override honoured or refused, memory
+# checks, exact sizes, one precise line naming the option
 -- ddlbench kernels -s 5 ## -s
 -- ddlbench allreduce -b 5 -e 1K ## -b
 -- ddlbench allreduce -b 4 -e 1K -d float64 ## -b

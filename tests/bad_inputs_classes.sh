@@ -27,7 +27,8 @@ for c in $cmds; do
 b" "a${esc}[2Jb" "$(printf 'a\377b')" "$(printf 'a\302\233b')"; do
         (cd "$tmp/cwd" && "$exe" "$c" --label "$val" --csv out.csv) >/dev/null 2>"$tmp/err" </dev/null
         st=$?
-        check "$c --label <control>: exit 2, one clean line (got $st: $(cat -v "$tmp/err"))" one_line_no_ctrl $st "$tmp/err"
+        check "$c --label <control>: exit 2, one clean line (got $st: $(cat -v "$tmp/err"))" one_line_no_ctrl \
+            $st "$tmp/err"
         check "$c --label <control>: wrote nothing" [ -z "$(ls -A "$tmp/cwd")" ]
     done
 done
@@ -55,10 +56,12 @@ for preset in dgxh200 dgx1; do
     while [ $i -le "$n" ]; do
         line=$(sed -n "${i}p" "$tmp/$preset.platform")
         case $line in ''|'#'*) i=$((i + 1)); continue;; esac
-        awk -v i=$i -v e="$esc" 'NR == i { sub(/=/, "= " e "[31m") } { print }' "$tmp/$preset.platform" >"$tmp/c.platform"
+        awk -v i=$i -v e="$esc" 'NR == i { sub(/=/, "= " e "[31m") } { print }' "$tmp/$preset.platform" \
+            >"$tmp/c.platform"
         "$exe" platform --platform "$tmp/c.platform" --nodes 1 -o "$tmp/cwd" >/dev/null 2>"$tmp/err" </dev/null
         st=$?
-        check "$preset line $i (${line%% *}) with a control byte: exit 2, one clean line naming it (got $st: $(cat -v "$tmp/err"))" \
+        check "$preset line $i (${line%% *}) with a control byte: exit 2, one clean line naming it (got $st: $(cat -v \
+            "$tmp/err"))" \
             sh -c 'one() { [ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && ! tr -d "\n" <"$2" | grep -q "[[:cntrl:]]"; }
                    one "$1" "$2" && grep -q "c.platform:$3:" "$2"' - $st "$tmp/err" $i
         i=$((i + 1))
@@ -73,7 +76,8 @@ for prof in "$root"/harness/sim/profiles/*.profile; do
         awk -v i=$i -v e="$esc" 'NR == i { sub(/=/, "= " e "[31m") } { print }' "$prof" >"$tmp/c.profile"
         "$exe" study --profile "$tmp/c.profile" --gpus 8 >/dev/null 2>"$tmp/err" </dev/null
         st=$?
-        check "$(basename "$prof") line $i with a control byte: exit 2, one clean line naming it (got $st: $(cat -v "$tmp/err"))" \
+        check "$(basename "$prof") line $i with a control byte: exit 2, one clean line naming it (got $st: $(cat -v \
+            "$tmp/err"))" \
             sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && ! tr -d "\n" <"$2" | grep -q "[[:cntrl:]]" &&
                    grep -q "c.profile:$3:" "$2"' - $st "$tmp/err" $i
         i=$((i + 1))
@@ -89,7 +93,8 @@ for kind in conv bn relu pool concat fc add dropout; do
     awk -v i="$i" -v e="$esc" 'NR == i { $0 = $0 " x=" e "[31m" } { print }' "$tmp/i3.model" >"$tmp/c.model"
     "$exe" model --model "$tmp/c.model" --image-size 299 >/dev/null 2>"$tmp/err" </dev/null
     st=$?
-    check "model file, a $kind line (line $i) with a control byte: exit 2, one clean line naming it (got $st: $(cat -v "$tmp/err"))" \
+    check "model file, a $kind line (line $i) with a control byte: exit 2, one clean line naming it (got $st: $(cat -v \
+        "$tmp/err"))" \
         sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && ! tr -d "\n" <"$2" | grep -q "[[:cntrl:]]" &&
                grep -q "c.model:$3:" "$2"' - $st "$tmp/err" $i
 done
@@ -107,7 +112,8 @@ if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     for c in $cmds; do
         sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" "$c" --no-such-option >/dev/null 2>"$tmp/err" </dev/null
         n=$(grep -c 'no-such-option' "$tmp/err")
-        check "mpi 2 ranks: $c --no-such-option: the error once (got $n: $(grep 'no-such' "$tmp/err" | head -n 2))" [ "$n" -eq 1 ]
+        check "mpi 2 ranks: $c --no-such-option: the error once (got $n: $(grep 'no-such' "$tmp/err" | head -n 2))" [ \
+            "$n" -eq 1 ]
     done
 fi
 

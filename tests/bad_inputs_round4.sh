@@ -49,12 +49,14 @@ while IFS= read -r r; do
         case $r in
         'study --catalogue'*) mkdir -p "$f"; [ $kind = fifo ] && mkfifo "$f/e.study" || mkdir "$f/e.study";;
         merge*) mkdir -p "$f/raw"; [ $kind = fifo ] && mkfifo "$f/raw/x-1.csv" || mkdir "$f/raw/x-1.csv";;
-        *) ext=$(echo "$r" | sed -n 's/.*@F@\([.a-z]*\).*/\1/p'); [ $kind = fifo ] && mkfifo "$f$ext" || mkdir "$f$ext";;
+        *) ext=$(echo "$r" | sed -n 's/.*@F@\([.a-z]*\).*/\1/p'); [ $kind = fifo ] && mkfifo "$f$ext" ||
+            mkdir "$f$ext";;
         esac
         args=$(echo "$r" | sed "s|@F@|$f|g")
         timeout 20 "$exe" $args >/dev/null 2>"$tmp/err" </dev/null
         st=$?
-        check "$kind: ddlbench $r: exit 2 in one clean line, no hang (got $st: $(head -n 2 "$tmp/err"))" one_clean $st "$tmp/err"
+        check "$kind: ddlbench $r: exit 2 in one clean line, no hang (got $st: $(head -n 2 "$tmp/err"))" one_clean \
+            $st "$tmp/err"
     done
 done <"$tmp/readers"
 check "nothing written by the refused readers" [ -z "$(ls -A "$tmp/o")" ]
@@ -124,7 +126,8 @@ for k in lat_factor bw_factor call_overhead; do
     check "exported onto itself: $k kept" grep -q "^$k = " "$tmp/cal.platform"
 done
 "$exe" platform --export "$tmp/cal.platform" >"$tmp/cal.out" 2>/dev/null
-check "a calibrated platform file exported to standard output: its factors shown" grep -q '^lat_factor = ' "$tmp/cal.out"
+check "a calibrated platform file exported to standard output: its factors shown" grep -q '^lat_factor = ' \
+    "$tmp/cal.out"
 
 # 4. platform --export with any platform option: refused, naming it (each row of platform --help)
 "$exe" platform --help | awk '/^  --/ { sub(/,$/, "", $1); v = $2 ~ /^[A-Z]+$/ ? "1" : ""
@@ -133,7 +136,8 @@ while read -r o v; do
     case $o in --export|--help) continue;; esac
     "$exe" platform --export dgxh200 "$o" $v -o "$tmp/ex.platform" >/dev/null 2>"$tmp/err"; st=$?
     check "platform --export with $o: refused naming it (got $st: $(cat "$tmp/err"))" \
-        sh -c 'one() { [ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ]; }; one "$1" "$2" && grep -qF -- "$3" "$2"' - $st "$tmp/err" "$o"
+        sh -c 'one() { [ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ]; }; one "$1" "$2" && grep -qF -- "$3" "$2"' - $st \
+            "$tmp/err" "$o"
     check "platform --export with $o: no file" [ ! -e "$tmp/ex.platform" ]
 done <"$tmp/popts"
 

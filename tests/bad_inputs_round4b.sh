@@ -42,7 +42,8 @@ while [ $j -le "$ncol" ]; do
     for v in 1e400 nan -5; do
         case $name:$v in other_ms:-5|other_pct:-5|lag_ms:-5) continue;; esac
         rm -rf "$tmp/sw/scaling.csv" "$tmp/sw/scaling.json"
-        awk -v j=$j -v v=$v -v r="${all:-2}" 'BEGIN { FS = OFS = "," } /^#/ { print; next } { n++ } n == r { $j = v } { print }' \
+        awk -v j=$j -v v=$v -v r="${all:-2}" \
+            'BEGIN { FS = OFS = "," } /^#/ { print; next } { n++ } n == r { $j = v } { print }' \
             "$raw" >"$RAW"
         "$exe" merge "$tmp/sw" >/dev/null 2>"$tmp/err"; st=$?
         check "merge, raw $name = $v: exit 2 in one line naming it (got $st: $(cat "$tmp/err"))" \
@@ -72,7 +73,8 @@ for form in "--shard full" "--steps 1 --shard=gradients" "--shard optimizer"; do
         sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q -- "--algos.*nccl-tree" "$2"' - $st "$tmp/err"
 done
 "$exe" sweep-check --algos ring,rhd --add-train-args "--shard full" >/dev/null 2>"$tmp/err"; st=$?
-check "sweep-check --algos ring,rhd --add-train-args '--shard full': accepted (got $st: $(cat "$tmp/err"))" [ $st -eq 0 ]
+check "sweep-check --algos ring,rhd --add-train-args '--shard full': accepted (got $st: $(cat "$tmp/err"))" [ \
+    $st -eq 0 ]
 for v in junk 0 -1 1e3 ' 5'; do
     SEC_PER_KUNIT=$v "$exe" sweep-check --plan --nodes 4096 >/dev/null 2>"$tmp/err"; st=$?
     check "SEC_PER_KUNIT='$v': refused naming it (got $st: $(cat "$tmp/err"))" \
@@ -82,7 +84,8 @@ mkdir -p "$tmp/a,b" "$tmp/q\"b"
 for d in "$tmp/a,b" "$tmp/q\"b"; do
     cp "$tmp/ok.platform" "$d/x.platform"
     "$exe" sweep-check --platform "$d/x.platform" --nodes 32 >/dev/null 2>"$tmp/err"; st=$?
-    check "sweep-check --platform with ',' or '\"' in its path: refused before any launch (got $st: $(cat "$tmp/err"))" \
+    check "sweep-check --platform with ',' or '\"' in its path: refused before any launch (got $st: $(cat \
+        "$tmp/err"))" \
         one_clean $st "$tmp/err"
 done
 
@@ -102,7 +105,8 @@ for v in "+0-1" "0-+1" "0-1:+2" "0-1:-2" "-0-1" "0-1,+2-3"; do
     sed "s/^nvlinks = .*/nvlinks = $v/" "$tmp/nv.platform" >"$tmp/nvs.platform"
     "$exe" platform --platform "$tmp/nvs.platform" --nodes 1 -o "$tmp/o" >/dev/null 2>"$tmp/err"; st=$?
     check "nvlinks = $v: refused naming the line (got $st: $(cat "$tmp/err"))" \
-        sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "nvs.platform:[0-9]*: nvlinks" "$2"' - $st "$tmp/err"
+        sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "nvs.platform:[0-9]*: nvlinks" "$2"' - \
+            $st "$tmp/err"
 done
 "$exe" model train --platform dgxh100 --nodes 2 --model resnet50 --algo ring,rhd --overlap-from 0.5 --contention 0 \
     --comm-contention 1 >"$tmp/eff.out" 2>&1

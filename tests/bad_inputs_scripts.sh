@@ -38,7 +38,8 @@ rows <<EOF
 -- make cluster-bench NODES=0
 -- make cluster-bench RATE=fast
 -- make cluster-bench GPUS_PER_NODE=x
-# issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
+# issue 18's classes: output paths checked before the work, every override honoured or refused, memory
+# checks, exact sizes, one precise line naming the option
 -- make help 'FIDELITY_FLAGS=--ranks 2;true' ## FIDELITY_FLAGS
 -- make run SWEEP_FLAGS=--bogus ## SWEEP_FLAGS
 -- make run ALGOS= ## ALGOS

@@ -50,7 +50,8 @@ rows <<EOF
 -- ddlbench model train --preset minsky --nodes 2 --shard zero3 ## --shard
 -- ddlbench model train --preset minsky --nodes 2 --optimizer adagrad ## --optimizer
 -- ddlbench advise --model gpt2 --platform minsky --nodes 2 --shards --optimizer sgdm ## --optimizer
-# issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
+# issue 18's classes: output paths checked before the work, every override honoured or refused, memory
+# checks, exact sizes, one precise line naming the option
 -- ddlbench calibrate --network --name 'a b' ## --name
 -- ddlbench platform --preset $tmp/hex.platform --nodes 2 ## decimal
 -- ddlbench model --algo ring --bytes 1M --preset $tmp/inf.platform --nodes 2 ## decimal
@@ -58,10 +59,13 @@ rows <<EOF
 -- ddlbench platform --preset $tmp/sharp_noleaf.platform --nodes 2 ## sharp_bw
 -- ddlbench platform --preset $tmp/nvls_1gpu.platform --nodes 2 ## nvls_bw
 -- ddlbench platform --preset $tmp/nvls_links.platform --nodes 2 ## nvls_bw
--- ddlbench model --algo ddl --grid 2x2x2x2x2x2x2x2 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring --bytes 1M --preset minsky --nodes 64 ## patterns
+-- ddlbench model --algo ddl --grid 2x2x2x2x2x2x2x2 --patterns ring,ring,ring,ring,ring,ring,ring,ring,ring \
+    --bytes 1M --preset minsky --nodes 64 ## patterns
 -- ddlbench model --algo ring --bytes 1M --preset minsky --nodes 2 --profile $tmp/hex.profile ## decimal
--- ddlbench platform --preset custom --nodes 2 --intra-bw 0x10G --intra-lat 1us --inter-bw 1G --inter-lat 1us ## --intra-bw
--- ddlbench platform --preset custom --nodes 2 --intra-bw 10G --intra-lat infus --inter-bw 1G --inter-lat 1us ## --intra-lat
+-- ddlbench platform --preset custom --nodes 2 --intra-bw 0x10G --intra-lat 1us --inter-bw 1G --inter-lat 1us \
+    ## --intra-bw
+-- ddlbench platform --preset custom --nodes 2 --intra-bw 10G --intra-lat infus --inter-bw 1G --inter-lat 1us \
+    ## --intra-lat
 -- ddlbench model --time --batch 60000 ## --time
 -- ddlbench list --bogus ## --bogus
 # hostile probes: empty, negative, overflow, junk suffix, huge, unicode and path oddities

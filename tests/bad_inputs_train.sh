@@ -1,7 +1,8 @@
 #!/bin/sh
 # bad_inputs_train.sh — `ddlbench train` refuses every malformed input clearly: its options, device
 # profiles, grids and patterns, model files (FILE:LINE, nothing written), the environment variables
-# it and libddl read (DDL_*), alone and on 2 ranks; DDL_POLL_US=0 (documented) is accepted. The row format: tests/lib/bad_inputs.sh.
+# it and libddl read (DDL_*), alone and on 2 ranks; DDL_POLL_US=0 (documented) is accepted. The row format:
+# tests/lib/bad_inputs.sh.
 # Prints "N passed, N failed".
 . "$(dirname "$0")/lib/bad_inputs.sh"
 
@@ -94,7 +95,8 @@ DDL_RANKS_PER_NODE=3 -- mpi2 train $P -a ring
 -- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 0 ## --limit
 -- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 101 ## --limit
 -- ddlbench advise --model resnet50 --platform dgxh100 --nodes 8 --limit 90 --sim ## --sim
-# issue 18's classes: output paths checked before the work, every override honoured or refused, memory checks, exact sizes, one precise line naming the option
+# issue 18's classes: output paths checked before the work, every override honoured or refused, memory
+# checks, exact sizes, one precise line naming the option
 -- ddlbench train $P --jitter 0x10 ## --jitter
 -- ddlbench train $P --jitter inf ## --jitter
 -- ddlbench train $P --contention -1 ## --contention

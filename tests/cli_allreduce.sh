@@ -53,10 +53,14 @@ body=$(grep -v '^#' "$csv" 2>/dev/null)
 echo "$body" | head -n 1 | grep -q '^size_B,count,type,op,algo,placement,.*busbw_GBps.*,wrong$' && ok ||
     bad "CSV header: $(echo "$body" | head -n 1)"
 [ "$(($(echo "$body" | wc -l) - 1))" -eq "$want" ] && ok || bad "CSV: rows differ from the table"
-echo "$body" | awk -F, 'NR > 1 && ($NF != 0 || $9 <= 0 || $13 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9]$/) { b++ } END { exit b > 0 }' && ok || bad "CSV: wrong != 0, time <= 0 or busbw not a number >= 0 (a 1 KB allreduce slower than 10 ms under load prints 0.0000)"
+echo "$body" | awk -F, 'NR > 1 && ($NF != 0 || $9 <= 0 || $13 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9]$/) { b++ }
+    END { exit b > 0 }' && ok ||
+    bad "CSV: wrong != 0, time <= 0 or busbw not a number >= 0 (a 1 KB allreduce slower than 10 ms under load" \
+        "prints 0.0000)"
 
 # -c 0: nothing checked, so #wrong reads N/A (nccl-tests), the CSV NA, and the exit status is 0
-sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -w 0 -n 2 -c 0 --csv "$tmp/nc.csv" >"$tmp/nc" 2>&1 </dev/null; st=$?
+sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -w 0 -n 2 -c 0 --csv "$tmp/nc.csv" \
+    >"$tmp/nc" 2>&1 </dev/null; st=$?
 [ "$st" -eq 0 ] && [ "$(grep -v '^#' "$tmp/nc" | awk '$NF != "N/A"' | wc -l)" -eq 0 ] &&
     [ "$(grep -v '^#' "$tmp/nc.csv" | awk -F, 'NR > 1 && $NF != "NA"' | wc -l)" -eq 0 ] && ok ||
     bad "-c 0: #wrong N/A, CSV NA, exit 0 (exit $st)"
@@ -71,7 +75,8 @@ for pl in out in; do
 done
 
 # --label names the rows; an unwritable CSV is bad input (2, checked before MPI starts) and leaves nothing.
-sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" 2>&1 </dev/null
+sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a mpi --label mpi-x -b 1K -e 1K -n 2 -w 0 >"$tmp/run" \
+    2>&1 </dev/null
 grep -v '^#' "$tmp/run" | grep -q ' mpi-x ' && ok || bad "--label: no mpi-x rows"
 sh "$dir/../harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -a ring -b 1K -e 1K -n 2 -w 0 --csv "$tmp/no/such.csv" \
     >"$tmp/run" 2>&1 </dev/null
@@ -86,7 +91,8 @@ for coll in reduce-scatter allgather; do
     st=$?
     [ "$st" -eq 0 ] && ok || { bad "3-rank $coll: exit $st"; tail -n 5 "$tmp/run"; }
     rows=$(grep -vc '^#' "$tmp/run")
-    want=$(( $("$exe" list | grep -vc '(allreduce only)$') * 2 * 3 )) # algorithms with it x placements x sizes {1K, 64K, 4M}
+    # algorithms with it x placements x sizes {1K, 64K, 4M}
+    want=$(( $("$exe" list | grep -vc '(allreduce only)$') * 2 * 3 ))
     [ "$rows" -eq "$want" ] && ok || bad "3-rank $coll: $rows table rows, want $want"
     grep -v '^#' "$tmp/run" | awk '$NF != 0 { b++ } END { exit b > 0 }' && ok || bad "3-rank $coll: #wrong != 0"
     grep -v '^#' "$tmp/run" | awk '$1 == 1020 && $2 == 255 { n++ } END { exit n == 0 }' && ok ||

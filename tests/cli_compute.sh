@@ -10,7 +10,8 @@
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
 
 # get CSV COLUMN: the first row's value
-get() { awk -F, -v k="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k]; exit }' "$1"; }
+get() { awk -F, -v k="$2" '/^#/ { next } !h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k]; exit }' "$1"
+    }
 # one ARGS...: model train on one H100 (dgxh100, 1 GPU): "compute_ms images_per_s" of its row
 one() {
     rm -f "$tmp/one.csv"

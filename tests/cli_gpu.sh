@@ -3,7 +3,8 @@
 # CPU build: --device gpu and any precision but fp32 are refused with one stderr line and exit 2;
 # --device cpu --precision fp32 runs (1 rank, singleton MPI_Init) and checks its gradients.
 # CUDA build ($BUILD/cuda/ddlbench): without a device, --device gpu prints one "no CUDA device" line and
-# exits 1 (never a crash), as does allreduce --device gpu; with one, a small checked step runs per precision at 1 rank. When the CUDA
+# exits 1 (never a crash), as does allreduce --device gpu; with one, a small checked step runs per precision at 1 rank.
+# When the CUDA
 # build does not exist (no nvcc), its checks are SKIPped and counted as passed. gpu_check.sh's summary
 # (staged/host ratios, 1 KB latency, exit status) is checked with a fake device. Prints "N passed, N failed".
 . "$(dirname "$0")/lib/cli.sh"
@@ -42,7 +43,8 @@ if [ ! -x "$cuda" ]; then
 else
     expect "$cuda" 2 train --precision fp8 --device gpu
     expect "$cuda" 2 train --device cpu
-    if "$cuda" train --device gpu 2>&1 | grep -q 'no CUDA device'; then expect "$cuda" 1 allreduce --device gpu; else ok; fi
+    if "$cuda" train --device gpu 2>&1 | grep -q 'no CUDA device'; then expect "$cuda" 1 allreduce --device gpu
+        else ok; fi
     timeout 300 "$cuda" train --device gpu $small --check >"$tmp/out" 2>"$tmp/err" </dev/null; st=$?
     if [ $st -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'no CUDA device' "$tmp/err"; then
         echo "SKIP: no CUDA device here: checked the one-line refusal (exit 1) only"; ok
@@ -54,7 +56,8 @@ fi
 # gpu_check.sh's summary, from a fake CUDA ddlbench (shell script) and fake tests, under the real
 # launcher: staged/host busbw per algorithm at 64 and 256 MB, the 1 KB latency line, a failure exits 1.
 fk=$tmp/fake; mkdir -p "$fk/tests"
-printf '#!/bin/sh\necho "3 passed, 0 failed"\n' >"$fk/tests/test_cuda"; cp "$fk/tests/test_cuda" "$fk/tests/test_cuda_compute"
+printf '#!/bin/sh\necho "3 passed, 0 failed"\n' >"$fk/tests/test_cuda"
+cp "$fk/tests/test_cuda" "$fk/tests/test_cuda_compute"
 cat >"$fk/ddlbench" <<'FAKE'
 #!/bin/sh
 case $1 in
@@ -68,13 +71,15 @@ esac
 FAKE
 chmod +x "$fk/ddlbench" "$fk/tests/test_cuda" "$fk/tests/test_cuda_compute"
 if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
-    BUILD=$fk GPU_BUNDLE=$tmp/nobundle GPU_CHECK_OUT=$tmp/gc sh harness/scripts/gpu_check.sh "$fk/ddlbench" >"$tmp/gc.txt" 2>&1; st=$?
+    BUILD=$fk GPU_BUNDLE=$tmp/nobundle GPU_CHECK_OUT=$tmp/gc sh harness/scripts/gpu_check.sh "$fk/ddlbench" \
+        >"$tmp/gc.txt" 2>&1; st=$?
     [ $st -eq 0 ] && ok || bad "gpu_check.sh with a fake device: exit $st ($(tail -n 1 "$tmp/gc.txt"))"
     n=$(grep -c 'staged/host busbw .* MB: 3.70 / 4.00 GB/s = 0.93x (goal >= 0.9x: met)' "$tmp/gc.txt")
     [ "$n" -eq 4 ] && ok || bad "gpu_check.sh: $n staged/host lines at 64/256 MB for ring and rhd, want 4"
     grep -q 'latency, 2 ranks.*ring 1 KB: device 40.0 us, host 9.0 us; goal <= 30 us: not met' "$tmp/gc.txt" && ok ||
         bad "gpu_check.sh: no 1 KB latency line against the 30 us goal"
-    FAKE_SHORT=1 BUILD=$fk GPU_BUNDLE=$tmp/nobundle GPU_CHECK_OUT=$tmp/gc sh harness/scripts/gpu_check.sh "$fk/ddlbench" >"$tmp/gc.txt" 2>&1
+    FAKE_SHORT=1 BUILD=$fk GPU_BUNDLE=$tmp/nobundle GPU_CHECK_OUT=$tmp/gc sh harness/scripts/gpu_check.sh \
+        "$fk/ddlbench" >"$tmp/gc.txt" 2>&1
     [ $? -eq 1 ] && ok || bad "gpu_check.sh: a failing device allreduce did not exit 1"
 else
     echo "SKIP: no MPI launcher: gpu_check.sh's summary checks counted as passed"; passed=$((passed + 4))

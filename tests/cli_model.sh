@@ -83,7 +83,8 @@ expect_status 2 model resnet50
 # the remainder dropped and said; images/s counts the images run
 gb=$("$exe" model train --platform dgxh100 --nodes 8 --global-batch 3200 -a rhd --csv "$tmp/gb.csv" 2>&1)
 pb=$("$exe" model train --platform dgxh100 --nodes 8 --batch 50 -a rhd 2>&1)
-echo "$gb" | grep -q '^# global batch 3200 over 64 GPUs: 50 per GPU (strong scaling)$' && ok || bad "global batch line: $gb"
+echo "$gb" | grep -q '^# global batch 3200 over 64 GPUs: 50 per GPU (strong scaling)$' && ok ||
+    bad "global batch line: $gb"
 [ "$(echo "$gb" | grep '^  *rhd')" = "$(echo "$pb" | grep '^  *rhd')" ] && ok || bad "3200 over 64 is --batch 50"
 grep -q '^# global_batch: global batch 3200 over 64 GPUs: 50 per GPU$' "$tmp/gb.csv" && ok || bad "CSV provenance"
 grep -q '^resnet50,50,224,64,rhd,' "$tmp/gb.csv" && ok || bad "CSV batch column: the share"
@@ -95,8 +96,10 @@ NVSwitch reduces (NVLS) at 382.5 GB/s per GPU; 8 NICs x 48 GB/s = 384 GB/s per n
 leaves of 32 nodes per rail, 1:1, spine 7 us"
 got=$("$exe" platform --show --platform dgxh200)
 if [ "$got" = "$want" ]; then ok; else bad "platform --show dgxh200: '$got'"; fi
-"$exe" platform --show --platform h200 | grep -q '1 NIC (or pipe) of 400 GB/s per node' && ok || bad "--show h200: one pipe"
-"$exe" platform --help | grep -q 'h200 *one-pipe model of a DGX H200 node' && ok || bad "h200's help: the one-pipe model"
+"$exe" platform --show --platform h200 | grep -q '1 NIC (or pipe) of 400 GB/s per node' && ok ||
+    bad "--show h200: one pipe"
+"$exe" platform --help | grep -q 'h200 *one-pipe model of a DGX H200 node' && ok ||
+    bad "h200's help: the one-pipe model"
 "$exe" platform --show --platform dgxh200 --nodes 16 | grep -q '^dgxh200, 16 nodes: .*leaves of 16 nodes' && ok ||
     bad "--show at 16 nodes: the leaf partly filled"
 "$exe" model cost --algo ring --platform dgxh200 --nodes 4 --bytes 1M | grep -q '^# links: .*8 NICs x 48 GB/s = 384' &&

@@ -16,11 +16,13 @@ for c in $("$exe" --help | awk 'f && NF { print $1 } /^commands:/ { f = 1 }'); d
     for typo in "${c%?}" "${c}x"; do
         "$exe" "$typo" >/dev/null 2>"$tmp/err"; st=$?
         check "ddlbench $typo: exit 2, 'did you mean $c?' (got $st: $(cat "$tmp/err"))" \
-            sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "did you mean $3?" "$2"' - $st "$tmp/err" "$c"
+            sh -c '[ "$1" -eq 2 ] && [ "$(wc -l <"$2")" -eq 1 ] && grep -q "did you mean $3?" "$2"' - $st \
+                "$tmp/err" "$c"
     done
 done
 "$exe" zzzzzzzz >/dev/null 2>"$tmp/err"; st=$?
-check "ddlbench zzzzzzzz: exit 2 with no suggestion ($(cat "$tmp/err"))" sh -c "[ $st -eq 2 ] && ! grep -q 'did you mean' '$tmp/err'"
+check "ddlbench zzzzzzzz: exit 2 with no suggestion ($(cat "$tmp/err"))" sh -c \
+    "[ $st -eq 2 ] && ! grep -q 'did you mean' '$tmp/err'"
 
 # json: a bad output path is bad input, refused before the CSV is read
 mkdir -p "$tmp/jdir"
@@ -33,20 +35,24 @@ check "json into a folder: nothing written" [ -z "$(ls -A "$tmp/jdir")" ]
 
 # allreduce started alone: one rank, a hint; under a launcher: no hint
 "$exe" allreduce -e 1K -n 1 -w 0 -a ring >"$tmp/out" 2>&1
-check "allreduce alone: the one-rank hint ($(grep -c note "$tmp/out"))" grep -q '^# note: 1 rank, not started by a launcher' "$tmp/out"
+check "allreduce alone: the one-rank hint ($(grep -c note "$tmp/out"))" grep -q \
+    '^# note: 1 rank, not started by a launcher' "$tmp/out"
 if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
     sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -e 1K -n 1 -w 0 -a ring >"$tmp/out" 2>&1
-    check "allreduce under mpilaunch 2: no hint" sh -c "grep -q '^# ddlbench allreduce: 2 ranks' '$tmp/out' && ! grep -q '^# note: 1 rank' '$tmp/out'"
+    check "allreduce under mpilaunch 2: no hint" sh -c \
+        "grep -q '^# ddlbench allreduce: 2 ranks' '$tmp/out' && ! grep -q '^# note: 1 rank' '$tmp/out'"
     # the straggler rule cannot fire at 2 ranks: it says so, and the CSV has NA
     sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" allreduce -e 1K -n 2 -w 0 -a ring --per-rank --csv "$tmp/pr.csv" \
         >"$tmp/out" 2>&1
     check "allreduce --per-rank at 2 ranks: 'not judged (the rule needs at least 3 ranks)'" \
         grep -q 'stragglers: not judged (the rule needs at least 3 ranks)' "$tmp/out"
     check "allreduce --per-rank at 2 ranks: stragglers NA in every row" \
-        awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; if ($c["stragglers"] != "NA") bad = 1 }
+        awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { n++;
+            if ($c["stragglers"] != "NA") bad = 1 }
             END { exit bad || !n }' "$tmp/pr.csv"
     sh "$root/harness/scripts/mpilaunch.sh" 3 "$exe" allreduce -e 1K -n 2 -w 0 -a ring --per-rank >"$tmp/out" 2>&1
-    check "allreduce --per-rank at 3 ranks: judged" sh -c "grep -q 'stragglers:' '$tmp/out' && ! grep -q 'not judged' '$tmp/out'"
+    check "allreduce --per-rank at 3 ranks: judged" sh -c \
+        "grep -q 'stragglers:' '$tmp/out' && ! grep -q 'not judged' '$tmp/out'"
 fi
 
 # help texts true to the code
@@ -63,12 +69,15 @@ done
 check "model cost on dgxh100 without --profile: profile h100, as the help says" grep -q 'profile h100' "$tmp/out"
 
 # model train: vs_best filled, exact (no (ns) mark), the fastest "best"
-"$exe" model train --platform dgxh100 --nodes 2 --model resnet50 --algo ring,rhd,ddl --csv "$tmp/mt.csv" >"$tmp/out" 2>&1
+"$exe" model train --platform dgxh100 --nodes 2 --model resnet50 --algo ring,rhd,ddl --csv "$tmp/mt.csv" \
+    >"$tmp/out" 2>&1
 check "model train: one row 'best', the others +x.x% without (ns)" \
-    sh -c "[ \$(grep -c ' best ' '$tmp/out') -eq 1 ] && [ \$(grep -cE ' \\+[0-9]+\\.[0-9]%  ' '$tmp/out') -eq 2 ] && ! grep -q '(ns)' '$tmp/out'"
+    sh -c "[ \$(grep -c ' best ' '$tmp/out') -eq 1 ] && [ \$(grep -cE ' \\+[0-9]+\\.[0-9]%  ' '$tmp/out') -eq 2 ] &&
+           ! grep -q '(ns)' '$tmp/out'"
 check "model train CSV: vs_best_pct = step / fastest step - 1, significant yes or best" \
     awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { s[NR] = $c["step_ms_median"]; v[NR] = $c["vs_best_pct"]; g[NR] = $c["significant"]; if (!m || s[NR] < m) m = s[NR] }
+        { s[NR] = $c["step_ms_median"]; v[NR] = $c["vs_best_pct"]; g[NR] = $c["significant"];
+            if (!m || s[NR] < m) m = s[NR] }
         END { for (r in s) { want = 100 * (s[r] / m - 1); d = v[r] - want; if (d < 0) d = -d
               if (d > 0.01 || (g[r] != "yes" && g[r] != "best")) exit 1 } }' "$tmp/mt.csv"
 
@@ -97,16 +106,20 @@ check "report on minsky: its family's entries" grep -q '| minsky |' "$tmp/rs.md"
 check "study: no internal goal in its output" sh -c "! grep -qiE 'goal|issue [0-9]' '$tmp/st.out'"
 nfig=$(ls "$root"/harness/sim/studies/*.study | wc -l)
 check "study (each figure on its own GPU): every figure compared" \
-    sh -c "[ \$(grep -cE '^# band .*(inside|OUTSIDE) the band' '$tmp/st.out') -eq $nfig ] && ! grep -q 'not compared' '$tmp/st.out'"
+    sh -c "[ \$(grep -cE '^# band .*(inside|OUTSIDE) the band' '$tmp/st.out') -eq $nfig ] &&
+           ! grep -q 'not compared' '$tmp/st.out'"
 "$exe" study --profile h200 >"$tmp/st.out" 2>&1
 check "study --profile h200: no P100 publication compared ('not compared', no OUTSIDE)" \
-    sh -c "[ \$(grep -c 'GPUs: not compared with profile h200' '$tmp/st.out') -eq $nfig ] && ! grep -q 'OUTSIDE' '$tmp/st.out' &&
+    sh -c "[ \$(grep -c 'GPUs: not compared with profile h200' '$tmp/st.out') -eq $nfig ] &&
+           ! grep -q 'OUTSIDE' '$tmp/st.out' &&
            grep -q '^# catalogue: no figure compared' '$tmp/st.out'"
 "$exe" study --platform dgxh200 --out "$tmp/sp" >"$tmp/st.out" 2>&1; st=$?
 check "study --platform dgxh200: exit 0, profile h200 (its GPU), every corner on it ($st)" \
-    sh -c "[ $st -eq 0 ] && grep -q -- '--profile h200' '$tmp/st.out' && ! grep -qE '^  (minsky|bigbasin|horovod)' '$tmp/st.out' &&
+    sh -c "[ $st -eq 0 ] && grep -q -- '--profile h200' '$tmp/st.out' &&
+           ! grep -qE '^  (minsky|bigbasin|horovod)' '$tmp/st.out' &&
            grep -q '^  dgxh200 ' '$tmp/st.out'"
-check "study --platform dgxh200: report.md compares nothing" sh -c "! grep -q 'OUTSIDE\|inside the band' '$tmp/sp/report.md'"
+check "study --platform dgxh200: report.md compares nothing" sh -c \
+    "! grep -q 'OUTSIDE\|inside the band' '$tmp/sp/report.md'"
 "$exe" study --platform nosuch >/dev/null 2>"$tmp/err"; st=$?
 check "study --platform nosuch: exit 2 in one line ($st)" sh -c "[ $st -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ]"
 

@@ -52,7 +52,8 @@ expect_status 0 fidelity --help
     grep -q '^03-goyal-resnet50,' "$tmp/bb.csv" && ! grep -q 'resnet101-22k\|horovod' "$tmp/bb.csv" && ok ||
     bad "catalogue --platform bigbasin: $(cat "$tmp/bb.csv")"
 # the DGX family (dgxh200 beside dgxh100-mlperf): MLPerf's DGX runs only, none of the 2017 systems'
-"$exe" catalogue --platform dgxh200 >"$tmp/dgx.csv" && [ "$(grep -vc '^entry,\|,MLPerf v[0-9.]* \(BERT \)\?DGX ' "$tmp/dgx.csv")" -eq 0 ] &&
+"$exe" catalogue --platform dgxh200 >"$tmp/dgx.csv" && [ "$(grep -vc '^entry,\|,MLPerf v[0-9.]* \(BERT \)\?DGX ' \
+    "$tmp/dgx.csv")" -eq 0 ] &&
     grep -q '^13-mlperf30-dgxh100-8n,resnet50,64,8,65.7,' "$tmp/dgx.csv" &&
     grep -q '^17-mlperf30-bert-dgxh100-8n,bert-large,64,8,89.3,' "$tmp/dgx.csv" && ok ||
     bad "catalogue --platform dgxh200: MLPerf's DGX entries only: $(cat "$tmp/dgx.csv")"

@@ -38,7 +38,8 @@ bad_input run -- true                      # not up
 bad_input frobnicate
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then # not root
     setpriv --reuid 65534 --regid 65534 --clear-groups $emu --name $name up --nodes 2 >/dev/null 2>"$tmp/err"
-    [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q root "$tmp/err" && ok || bad "not root: $(cat "$tmp/err")"
+    [ $? -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q root "$tmp/err" && ok ||
+        bad "not root: $(cat "$tmp/err")"
 fi
 mkdir "$tmp/bin" # every tool but ip: "ip not found", exit 2
 for t in sh dirname grep awk sort id sed head mkdir rm rmdir sleep cat mv tc unshare hostname wc; do
@@ -84,7 +85,9 @@ $emu --name $name run --ppn 1 -- sh "$root/harness/scripts/mpilaunch.sh" 2 "$BUI
 wh=$(sed -n 's/^whole_ns = //p' "$tmp/cal.platform")
 # (the sweep's sizes from 64 KiB: 2x apart up to 1 MiB, then 4 MiB)
 echo "$wh" | awk -F';' '{ ok = $1 == "64512:0" && NF == 7; last = 32768
-    for (i = 2; i <= NF; i++) { split($i, p, ":"); ok = ok && p[1] == (i < NF ? 2 * last : 4194304) && p[2] >= 0; last = p[1] }
+    for (i = 2; i <= NF; i++) {
+        split($i, p, ":"); ok = ok && p[1] == (i < NF ? 2 * last : 4194304) && p[2] >= 0; last = p[1]
+    }
     exit !ok }' &&
     grep -q "^  inter whole " "$tmp/cal" && ok || bad "whole_ns on 2 x 1: \"$wh\""
 DDL_NET_SEGMENT_BYTES=12 $emu --name $name run --ppn 2 -- sh "$root/harness/scripts/mpilaunch.sh" 4 "$BUILD/ddlbench" \
@@ -111,7 +114,8 @@ $emu --name $name down >/dev/null; [ "$(mine)" -eq 0 ] && ok || bad "down left $
 # interrupted while coming up: SIGTERM once the first node exists; nothing may remain
 $emu --name $name up --nodes 16 --rate 1gbit >/dev/null 2>&1 &
 pid=$!; n=0
-while [ "$(ip netns list 2>/dev/null | grep -c "^$name-n1\b")" -eq 0 ] && [ $n -lt 200 ]; do sleep 0.01; n=$((n + 1)); done
+while [ "$(ip netns list 2>/dev/null | grep -c "^$name-n1\b")" -eq 0 ] && [ $n -lt 200 ]; do sleep 0.01
+    n=$((n + 1)); done
 kill -TERM $pid; wait $pid; rc=$?
 [ "$rc" -eq 143 ] && [ "$(mine)" -eq 0 ] && ok || bad "SIGTERM during up: exit $rc, $(mine) namespaces left"
 # failing part-way (a delay without netem): removes what it made; with netem, the delay applies
@@ -119,6 +123,7 @@ if $emu --name $name up --nodes 2 --delay 1ms >/dev/null 2>"$tmp/err"; then
     tc -n "$name-n1" qdisc show dev eth0 | grep -q netem && ok || bad "--delay: no netem qdisc on eth0"
     $emu --name $name down >/dev/null
 else
-    grep -q netem "$tmp/err" && [ "$(mine)" -eq 0 ] && ok || bad "--delay without netem: $(cat "$tmp/err"), $(mine) left"
+    grep -q netem "$tmp/err" && [ "$(mine)" -eq 0 ] && ok ||
+        bad "--delay without netem: $(cat "$tmp/err"), $(mine) left"
 fi
 report

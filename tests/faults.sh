@@ -6,7 +6,8 @@
 # killed mid-way and finished with --resume. Checks: exit status non-zero, ended within the
 # watchdog timeout plus launch slack, the watchdog's one line names what hung, no CSV and no NAME.tmp
 # (the rows stay in memory until a run ends well), and the resumed sweep equals an uninterrupted one.
-# tests/resilience.sh adds 1 GiB runs, Ctrl-C, and a sweep resumed after each of its launches. 38 s here. Prints "N passed, N failed".
+# tests/resilience.sh adds 1 GiB runs, Ctrl-C, and a sweep resumed after each of its launches. 38 s here. Prints "N
+# passed, N failed".
 BUILD=${BUILD:-build}
 dir=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$dir/.." && pwd)
@@ -47,7 +48,8 @@ check "train kill: no CSV and no .tmp left" no_files
 run_fault train-hang DDL_FAULT_INJECT=1:2:stop $T
 check "train, rank 1 SIGSTOP at step 2: exit non-zero" [ "$st" -ne 0 ]
 check "train hang: ended within $((TO + SLACK)) s (took $secs)" [ "$secs" -le $((TO + SLACK)) ]
-check "train hang: the watchdog line names algorithm and step" grep -q "watchdog: rank 0: train ring bucket-mb 25 step 2 not finished after $TO s" "$tmp/train-hang.err"
+check "train hang: the watchdog line names algorithm and step" grep -q \
+    "watchdog: rank 0: train ring bucket-mb 25 step 2 not finished after $TO s" "$tmp/train-hang.err"
 check "train hang: no CSV and no .tmp left" no_files
 
 run_fault allreduce-kill DDL_FAULT_INJECT=0:9 $A
@@ -59,7 +61,8 @@ run_fault allreduce-hang DDL_FAULT_INJECT=1:9:stop $A
 check "allreduce, rank 1 SIGSTOP at iteration 9: exit non-zero" [ "$st" -ne 0 ]
 check "allreduce hang: ended within $((TO + SLACK)) s (took $secs)" [ "$secs" -le $((TO + SLACK)) ]
 check "allreduce hang: the watchdog line names algorithm, iteration and bytes" \
-    grep -Eq "watchdog: rank 0: allreduce [a-z]+ (in|out)-place iteration [0-9]+, [0-9]+ bytes not finished" "$tmp/allreduce-hang.err"
+    grep -Eq "watchdog: rank 0: allreduce [a-z]+ (in|out)-place iteration [0-9]+, [0-9]+ bytes not finished" \
+        "$tmp/allreduce-hang.err"
 check "allreduce hang: no CSV and no .tmp left" no_files
 
 # a rank killed from outside: the launcher (or the peers' watchdogs) must end the job
@@ -94,13 +97,15 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     echo "# sweep with rank 1 killed at its first 2-rank launch: exit $st"
     check "killed sweep: exit non-zero" [ "$st" -ne 0 ]
     check "killed sweep: the 1-GPU configuration is complete" \
-        sh -c "grep -v '^#' '$tmp/clean/raw/resnet50-1.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/raw/resnet50-1.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"
+        sh -c "grep -v '^#' '$tmp/clean/raw/resnet50-1.csv' >'$tmp/a'
+               grep -v '^#' '$tmp/cut/raw/resnet50-1.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"
     check "killed sweep: no raw CSV of the killed configuration, no .tmp" \
         sh -c "! ls '$tmp/cut/raw/resnet50-2.csv' '$tmp/cut/raw/'*.tmp '$tmp/cut/'*.tmp 2>/dev/null | grep -q ."
     sh "$root/harness/scripts/sweep.sh" $S --out "$tmp/cut" --resume >/dev/null 2>&1; st=$?
     check "resumed sweep: exit 0" [ "$st" -eq 0 ]
     check "resumed sweep: scaling.csv equals the uninterrupted sweep's (apart from # lines)" \
-        sh -c "grep -v '^#' '$tmp/clean/scaling.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/scaling.csv' >'$tmp/b'; cmp -s '$tmp/a' '$tmp/b'"
+        sh -c "grep -v '^#' '$tmp/clean/scaling.csv' >'$tmp/a'; grep -v '^#' '$tmp/cut/scaling.csv' >'$tmp/b'
+               cmp -s '$tmp/a' '$tmp/b'"
 else
     echo "# no $BUILD/sim/ddlbench-sim or smpirun: sweep --resume test skipped"
 fi

@@ -6,7 +6,8 @@
 . "$(dirname "$0")/lib/cli.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$exe" ] || { echo "no $exe (build first)"; echo "0 passed, 1 failed"; exit 1; }
-col() { awk -F, -v k="$1" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k] }' "$2"; }
+col() { awk -F, -v k="$1" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[k] }' "$2"
+    }
 
 for v in -1 abc 2000 "" 5x; do expect_status 2 train --jitter "$v"; done
 expect_status 2 train --jitter-seed -3
@@ -22,14 +23,20 @@ if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
             >"$tmp/$n.out" 2>&1 || bad "sim run $n: $(tail -n 1 "$tmp/$n.out")"
     }
     run j0; run a --jitter 20; run b --jitter 20; run c --jitter 20 --jitter-seed 9
-    [ -n "$(col step_ms_median "$tmp/a.csv")" ] && [ "$(col step_ms_median "$tmp/a.csv")" = "$(col step_ms_median "$tmp/b.csv")" ] &&
-        [ "$(col step_ms_max "$tmp/a.csv")" = "$(col step_ms_max "$tmp/b.csv")" ] && ok || bad "same seed, same step times"
-    [ -n "$(col step_ms_max "$tmp/c.csv")" ] && [ "$(col step_ms_max "$tmp/a.csv")" != "$(col step_ms_max "$tmp/c.csv")" ] && ok || bad "another seed, other step times"
-    awk -v a="$(col step_ms_min "$tmp/a.csv")" -v z="$(col step_ms_max "$tmp/j0.csv")" 'BEGIN { exit !(a > z) }' && ok ||
+    [ -n "$(col step_ms_median "$tmp/a.csv")" ] && [ "$(col step_ms_median "$tmp/a.csv")" = \
+        "$(col step_ms_median "$tmp/b.csv")" ] &&
+        [ "$(col step_ms_max "$tmp/a.csv")" = "$(col step_ms_max "$tmp/b.csv")" ] && ok ||
+            bad "same seed, same step times"
+    [ -n "$(col step_ms_max "$tmp/c.csv")" ] && [ "$(col step_ms_max "$tmp/a.csv")" != \
+        "$(col step_ms_max "$tmp/c.csv")" ] && ok || bad "another seed, other step times"
+    awk -v a="$(col step_ms_min "$tmp/a.csv")" -v z="$(col step_ms_max "$tmp/j0.csv")" \
+        'BEGIN { exit !(a > z) }' && ok ||
         bad "jitter slows every step: min $(col step_ms_min "$tmp/a.csv") vs $(col step_ms_max "$tmp/j0.csv") without"
-    grep -q '^# jitter: 20% mean' "$tmp/a.csv" && ! grep -q '^# jitter' "$tmp/j0.csv" && ok || bad "jitter in the provenance"
+    grep -q '^# jitter: 20% mean' "$tmp/a.csv" && ! grep -q '^# jitter' "$tmp/j0.csv" && ok ||
+        bad "jitter in the provenance"
     # `make jitter`'s script, small: its 1-GPU baseline platform (1 of a minsky node's 4 GPUs) is made
-    sh "$root/harness/scripts/jitter.sh" --build "$BUILD" --out "$tmp/mj" --nodes 1 --pcts "0 5" --steps 1 >"$tmp/mj.out" 2>&1 &&
+    sh "$root/harness/scripts/jitter.sh" --build "$BUILD" --out "$tmp/mj" --nodes 1 --pcts "0 5" --steps 1 \
+        >"$tmp/mj.out" 2>&1 &&
         [ "$(awk -F, '!/^jitter_pct/ && NF == 9' "$tmp/mj/jitter.csv" | wc -l)" -eq 2 ] && ok ||
         bad "harness/scripts/jitter.sh: $(tail -n 1 "$tmp/mj.out")"
 else

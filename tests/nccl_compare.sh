@@ -21,15 +21,18 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { b = $c["size_B"]; by = $c["predicted_by"]
           if ((b <= 2097152) != (by == "simulated")) bad++
-          e = 100 * ($c["predicted_GBps"] / $c["published_GBps"] - 1); if (e - $c["err_pct"] > 0.05 || $c["err_pct"] - e > 0.05) bad++
+          e = 100 * ($c["predicted_GBps"] / $c["published_GBps"] - 1);
+              if (e - $c["err_pct"] > 0.05 || $c["err_pct"] - e > 0.05) bad++
           n++ }
         END { exit n != 14 || bad }' "$c"
     ok $? "14 points from 1 MiB, 1-2 MiB simulated, the rest the model's; err_pct = predicted / published - 1"
-    "$BUILD/ddlbench" nccl-compare --entries $E --min-bytes 1M --out "$tmp" >/dev/null 2>&1 && mv "$tmp/compare.csv" "$tmp/m.csv"
+    "$BUILD/ddlbench" nccl-compare --entries $E --min-bytes 1M --out "$tmp" >/dev/null 2>&1 &&
+        mv "$tmp/compare.csv" "$tmp/m.csv"
     ok $? "the model's comparison"
     awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         FNR == NR { m[$c["size_B"]] = $c["predicted_GBps"]; next }
-        $c["predicted_by"] == "simulated" { n++; r = $c["predicted_GBps"] / m[$c["size_B"]]; if (r < 0.9 || r > 1.1) bad++ }
+        $c["predicted_by"] == "simulated" { n++; r = $c["predicted_GBps"] / m[$c["size_B"]];
+            if (r < 0.9 || r > 1.1) bad++ }
         END { exit n != 2 || bad }' "$tmp/m.csv" "$c"
     ok $? "simulation and model agree within 10% at the simulated points"
     grep -q '^\*\*Summary\*\*: >= 1 MiB: [0-9]* of 14 points within 15%' "$tmp/o/report.md"; ok $? "report.md's summary"
@@ -41,6 +44,7 @@ for bad in "--max-bytes 0" "--max-bytes x" "--bogus 1"; do
     [ "$st" = 2 ] && [ "$(echo "$out" | wc -l)" = 1 ]; ok $? "$bad: one line, exit 2 ($out)"
 done
 out=$(sh harness/scripts/nccl_compare.sh --build "$BUILD" --entries nosuch --out "$tmp/x" 2>&1); st=$?
-[ "$st" = 2 ] && echo "$out" | grep -q -- '--entries' && [ ! -e "$tmp/x" ]; ok $? "--entries nosuch: exit 2, nothing made ($out)"
+[ "$st" = 2 ] && echo "$out" | grep -q -- '--entries' && [ ! -e "$tmp/x" ]
+ok $? "--entries nosuch: exit 2, nothing made ($out)"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -38,5 +38,6 @@ cat >"$tmp/want" <<'EOT'
 4 524288 rabenseifner
 4 1048576 rabenseifner
 EOT
-grep -v '^#' "$tmp/out" | diff "$tmp/want" - >"$tmp/diff" && ok || { bad "Open MPI's picks differ from the table:"; cat "$tmp/diff"; }
+grep -v '^#' "$tmp/out" | diff "$tmp/want" - >"$tmp/diff" && ok || { bad "Open MPI's picks differ from the table:"
+    cat "$tmp/diff"; }
 report

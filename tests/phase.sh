@@ -15,7 +15,8 @@ $ph busy sh -c "$burn" "$tmp/t" >"$tmp/o" 2>"$tmp/e"; st=$?
 [ "$(wc -l <"$tmp/e")" -eq 1 ] && grep -Eq '^# phase busy: [0-9]+\.[0-9] s wall, [0-9]+\.[0-9] s CPU$' "$tmp/e" && ok ||
     bad "busy: one '# phase busy: W s wall, C s CPU' line, got \"$(cat "$tmp/e")\""
 cpu=$(sed -n 's/.*wall, \([0-9.]*\) s CPU$/\1/p' "$tmp/e")
-awk -v c="${cpu:-0}" 'BEGIN { exit !(c >= 0.15) }' && ok || bad "busy: the children's 0.2 s of CPU counted, got \"$cpu\""
+awk -v c="${cpu:-0}" 'BEGIN { exit !(c >= 0.15) }' && ok ||
+    bad "busy: the children's 0.2 s of CPU counted, got \"$cpu\""
 $ph fails sh -c 'echo "one line" >&2; exit 3' >"$tmp/o" 2>"$tmp/e"; st=$?
 [ $st -eq 3 ] && [ "$(cat "$tmp/e")" = "one line" ] && ok || bad "fails: exit $st (want 3), stderr \"$(cat "$tmp/e")\""
 $ph >/dev/null 2>"$tmp/e"; st=$?

@@ -3,7 +3,8 @@
 # (`make faults` runs it with tests/faults.sh; tests/run.sh leaves it out of `make test`: ~4 min here.)
 # 1. A 1 GiB allreduce at 2 ranks: completes and writes its CSV whole; a rank hung (SIGSTOP) in it is
 #    ended by --timeout S (exactly S per iteration) within the clean run's time + S + launch slack;
-#    Ctrl-C (SIGINT to the launcher's process group, as a terminal sends it) ends it within a minute. After a stop: non-zero exit, no ddlbench process
+# Ctrl-C (SIGINT to the launcher's process group, as a terminal sends it) ends it within a minute. After a stop:
+# non-zero exit, no ddlbench process
 #    left, no CSV and no .tmp.
 # 2. An allreduce sweep to 1G (-b 1K -e 1G -f 32): the same for a hang at its 1 GiB size and for Ctrl-C
 #    while it runs there.
@@ -51,7 +52,8 @@ finish() {
 # ctrl_c NAME PATTERN: once NAME's output shows PATTERN (a row of the size to interrupt), SIGINT to the group
 ctrl_c() {
     n=0
-    until grep -q "$2" "$tmp/$1.out" 2>/dev/null || ! kill -0 "$pg" 2>/dev/null || [ $n -ge 1500 ]; do sleep 0.2; n=$((n + 1)); done
+    until grep -q "$2" "$tmp/$1.out" 2>/dev/null || ! kill -0 "$pg" 2>/dev/null || [ $n -ge 1500 ]; do sleep 0.2
+        n=$((n + 1)); done
     sleep 1
     kill -INT -"$pg" 2>/dev/null
 }
@@ -71,9 +73,11 @@ start big-hang DDL_FAULT_INJECT=1:1:stop $BIG --timeout $TOB
 finish $((ok_secs + TOB + SLACK + 120))
 echo "# 1 GiB, rank 1 stopped at its 2nd iteration, --timeout $TOB: exit $st after $secs s"
 check "1 GiB hang: exit non-zero" [ "$st" -ne 0 ]
-check "1 GiB hang: ended within the clean run + --timeout + $SLACK s (took $secs)" [ "$secs" -le $((ok_secs + TOB + SLACK)) ]
+check "1 GiB hang: ended within the clean run + --timeout + $SLACK s (took $secs)" [ "$secs" -le \
+    $((ok_secs + TOB + SLACK)) ]
 check "1 GiB hang: the watchdog names the iteration" \
-    grep -q "watchdog: rank 0: allreduce ring out-place iteration 1, 1073741824 bytes not finished after $TOB s" "$tmp/big-hang.err"
+    grep -q "watchdog: rank 0: allreduce ring out-place iteration 1, 1073741824 bytes not finished after $TOB s" \
+        "$tmp/big-hang.err"
 check "1 GiB hang: no process, CSV or .tmp left" clean big-hang
 
 start big-int "" $BIG --timeout 600
@@ -90,8 +94,10 @@ finish $((ok_secs + TOB + SLACK + 120))
 echo "# sweep to 1G, rank 1 stopped in the 1 GiB size, --timeout $TOB: exit $st after $secs s"
 check "sweep to 1G hang: exit non-zero" [ "$st" -ne 0 ]
 check "sweep to 1G hang: the watchdog fired at 1 GiB, iteration 1" \
-    grep -q "watchdog: rank 0: allreduce ring out-place iteration 1, 1073741824 bytes not finished after $TOB s" "$tmp/sweep-hang.err"
-check "sweep to 1G hang: ended within the clean 1 GiB run + --timeout + $SLACK s (took $secs)" [ "$secs" -le $((ok_secs + TOB + SLACK)) ]
+    grep -q "watchdog: rank 0: allreduce ring out-place iteration 1, 1073741824 bytes not finished after $TOB s" \
+        "$tmp/sweep-hang.err"
+check "sweep to 1G hang: ended within the clean 1 GiB run + --timeout + $SLACK s (took $secs)" [ "$secs" -le \
+    $((ok_secs + TOB + SLACK)) ]
 check "sweep to 1G hang: no process, CSV or .tmp left" clean sweep-hang
 
 start sweep-int "" $SWEEP --timeout 600
@@ -111,23 +117,28 @@ if [ -x "$BUILD/sim/ddlbench-sim" ] && command -v smpirun >/dev/null 2>&1; then
     for g in 1 2 4; do
         i=$((i + 1)); o=$tmp/sw-cut$i
         t0=$(date +%s)
-        env --default-signal=INT setsid sh "$root/harness/scripts/sweep.sh" $S --train-args "--steps 3" --out "$o" >/dev/null 2>"$tmp/cut$i.err" </dev/null &
+        env --default-signal=INT setsid sh "$root/harness/scripts/sweep.sh" $S --train-args "--steps 3" --out "$o" \
+            >/dev/null 2>"$tmp/cut$i.err" </dev/null &
         pg=$!
         n=0
-        until [ -e "$o/raw/resnet50-$g.log" ] || ! kill -0 "$pg" 2>/dev/null || [ $n -ge 600 ]; do sleep 0.1; n=$((n + 1)); done
+        until [ -e "$o/raw/resnet50-$g.log" ] || ! kill -0 "$pg" 2>/dev/null || [ $n -ge 600 ]; do sleep 0.1
+            n=$((n + 1)); done
         kill -INT -"$pg" 2>/dev/null
         finish 120
         echo "# sweep interrupted at launch $i ($g GPUs): exit $st"
         sleep 1
         check "sweep cut at launch $i: no simulator left" none_with "$o/"
         check "sweep cut at launch $i: no .tmp left" sh -c "! ls '$o'/*.tmp '$o'/raw/*.tmp >/dev/null 2>&1"
-        sh "$root/harness/scripts/sweep.sh" $S --train-args "--steps 3" --out "$o" --resume >/dev/null 2>"$tmp/resume$i.err"; st=$?
+        sh "$root/harness/scripts/sweep.sh" $S --train-args "--steps 3" --out "$o" --resume >/dev/null \
+            2>"$tmp/resume$i.err"; st=$?
         check "sweep cut at launch $i: --resume exit 0 ($(tail -n 1 "$tmp/resume$i.err"))" [ "$st" -eq 0 ]
         grep -v '^#' "$o/scaling.csv" >"$tmp/got" 2>/dev/null
         check "sweep cut at launch $i: resumed scaling.csv equals the uninterrupted one" cmp -s "$tmp/want" "$tmp/got"
     done
-    sh "$root/harness/scripts/sweep.sh" $S --train-args "--steps 2" --out "$tmp/sw-cut1" --resume >/dev/null 2>"$tmp/err"; st=$?
-    check "--resume with other options refused (exit $st: $(cat "$tmp/err"))" sh -c "[ $st -eq 2 ] && grep -q 'other options' '$tmp/err'"
+    sh "$root/harness/scripts/sweep.sh" $S --train-args "--steps 2" --out "$tmp/sw-cut1" --resume >/dev/null \
+        2>"$tmp/err"; st=$?
+    check "--resume with other options refused (exit $st: $(cat "$tmp/err"))" sh -c \
+        "[ $st -eq 2 ] && grep -q 'other options' '$tmp/err'"
     sh "$root/harness/scripts/sweep.sh" $S --train-args "--steps 3" --out "$tmp/sw-cut1" >/dev/null 2>"$tmp/err"; st=$?
     check "a finished --out without --resume refused (exit $st: $(cat "$tmp/err"))" [ "$st" -eq 2 ]
 else

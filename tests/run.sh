@@ -63,7 +63,8 @@ while IFS=: read -r name nps args; do
     [ -x "$BUILD/tests/$name" ] || continue
     echo "$name" | grep -Eq "$SUBSET" || continue
     for np in $nps; do
-        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} timeout "$TIMEOUT" sh "$dir/../harness/scripts/mpilaunch.sh" "$np" "$BUILD/tests/$name" $args >"$log" 2>&1 </dev/null
+        ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} timeout "$TIMEOUT" sh "$dir/../harness/scripts/mpilaunch.sh" \
+            "$np" "$BUILD/tests/$name" $args >"$log" 2>&1 </dev/null
         record "$name np=$np${args:+ $args}" "$log" $?
     done
 done <"$log.list"

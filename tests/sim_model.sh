@@ -39,21 +39,25 @@ if ! make -s BUILD="$BUILD" sim "$BUILD/ddlbench" >"$tmp/make.log" 2>&1; then
     echo "0 passed, 1 failed"; exit 1
 fi
 SIM=$BUILD/sim/ddlbench-sim
-printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 1000\n' >"$tmp/zero.profile"
+printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 1000\n' \
+    >"$tmp/zero.profile"
 SMPI_CFG="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0
   --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:no --log=root.thres:critical"
 
-# check NAME NP RPN BYTES ALGO PLATFORM_ARGS... ($MODEL_PROFILE: the model's profile, default the zero one; $channels: nccl-ring's DDL_CHANNELS in the simulation, which
+# check NAME NP RPN BYTES ALGO PLATFORM_ARGS... ($MODEL_PROFILE: the model's profile, default the zero one; $channels:
+# nccl-ring's DDL_CHANNELS in the simulation, which
 # runs without --platform: the platform's NICs where the model's default is those, "" = ranks per node)
 channels=
 check() {
     name=$1 np=$2 rpn=$3 bytes=$4 algo=$5; shift 5
     "$BUILD/ddlbench" platform "$@" -o "$tmp" >/dev/null || { fail "$name: platform $*"; return; }
     # shellcheck disable=SC2086
-    sim=$(DDL_CHANNELS=$channels DDL_RANKS_PER_NODE=$rpn smpirun $SMPI_CFG ${SMPI_EXTRA:-} -np "$np" -platform "$tmp/platform.xml" \
+    sim=$(DDL_CHANNELS=$channels DDL_RANKS_PER_NODE=$rpn smpirun $SMPI_CFG ${SMPI_EXTRA:-} -np "$np" -platform \
+        "$tmp/platform.xml" \
               -hostfile "$tmp/hostfile" "$SIM" allreduce -b "$bytes" -e "$bytes" -a "$algo" -c 0 -w 1 -n 2 \
               --copy-reps 1 ${SIM_ARGS:-} 2>"$tmp/err" | awk -v a="$algo" '$5 == a && $6 == "out" { print $7 }')
-    model=$("$BUILD/ddlbench" model --algo "$algo" --bytes "$bytes" --profile "${MODEL_PROFILE:-$tmp/zero.profile}" "$@" |
+    model=$("$BUILD/ddlbench" model --algo "$algo" --bytes "$bytes" --profile \
+        "${MODEL_PROFILE:-$tmp/zero.profile}" "$@" |
             awk -v a="$algo" '$1 == a { print $2 }')
     if [ -z "$sim" ] || [ -z "$model" ]; then
         fail "$name $algo np=$np: no time (sim \"$sim\", model \"$model\")"; tail -n 3 "$tmp/err" >&2; return
@@ -111,7 +115,8 @@ for run in 1:8M 1:64M 4:1M; do
 done
 # ddl-pipe (issue 46 item 3): ddl's levels overlapped, chunks of the link segment (SIM_ARGS, as nccl-tree):
 # 1 node at 64 MiB (one level: the chunks at once), 4 and 16 nodes at 64 MiB (its derived grid, rhd across
-# the nodes; chunks in flight from the links, 16 there, staggered over the node's and the network's levels). H100's profile on both sides: with reductions of no cost the many-flow
+# the nodes; chunks in flight from the links, 16 there, staggered over the node's and the network's levels). H100's
+# profile on both sides: with reductions of no cost the many-flow
 # rows run slower under SMPI, not faster (64 MiB on one node: ddl-pipe 348 us, nccl-ring 306, against 271
 # and 274 with H100's reductions), an effect of ranks posting in lock-step that no model of the links has.
 for run in 1:64M 4:64M 16:64M; do
@@ -150,13 +155,15 @@ for run in dgxh100:1 dgxh100:4 harness/sim/platforms/dgxh100-sharp.platform:4; d
 done
 # train_split MODEL BATCH IMAGE: simulated gemm_ms / nongemm_ms / sgd_ms against the layer table
 train_split() {
-    printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 100\n' >"$tmp/split.profile"
+    printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 100\n' \
+        >"$tmp/split.profile"
     # shellcheck disable=SC2086
     "$BUILD/ddlbench" platform $FLAT --nodes 1 -o "$tmp" >/dev/null || { fail "train split: platform"; return; }
     # shellcheck disable=SC2086
     smpirun $SMPI_CFG -np 1 -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" "$SIM" train --model "$1" \
         --batch "$2" --image-size "$3" --steps 1 --warmup 0 -a ring --profile "$tmp/split.profile" \
-        --csv "$tmp/split.csv" >"$tmp/err" 2>&1 || { fail "train split $1: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
+        --csv "$tmp/split.csv" >"$tmp/err" 2>&1 || { fail "train split $1: simulated train failed"
+            tail -n 3 "$tmp/err" >&2; return; }
     "$BUILD/ddlbench" model --model "$1" --batch "$2" --image-size "$3" --profile "$tmp/split.profile" >"$tmp/model.txt"
     awk -F, -v m="$tmp/model.txt" '
         BEGIN { while ((getline l < m) > 0) { split(l, f, " "); if (f[1] == "#") v[f[2]] = f[3] } }
@@ -165,7 +172,8 @@ train_split() {
             want["gemm_ms"] = v["train_GFLOP_per_step"] / 1000 * 1e3
             want["nongemm_ms"] = (v["nongemm_fwd_MB_per_step"] + v["nongemm_bwd_MB_per_step"]) / 100e3 * 1e3
             want["sgd_ms"] = v["sgd_momentum_MB_per_step"] / 100e3 * 1e3
-            for (k in want) { d = ($c[k] - want[k]) / want[k]; if (d > 0.005 || d < -0.005) { printf "%s %s vs %s\n", k, $c[k], want[k]; bad = 1 } }
+            for (k in want) { d = ($c[k] - want[k]) / want[k]; if (d > 0.005 || d < -0.005) {
+                printf "%s %s vs %s\n", k, $c[k], want[k]; bad = 1 } }
         }
         END { exit bad }' "$tmp/split.csv" >"$tmp/diff" && passed=$((passed + 1)) ||
         fail "train split $1 batch $2 image $3: $(tr '\n' ' ' <"$tmp/diff")"
@@ -194,7 +202,8 @@ shard_check() {
         >"$tmp/err" 2>&1 || { fail "shard $mode: simulated train failed"; tail -n 3 "$tmp/err" >&2; return; }
     "$BUILD/ddlbench" model train --model gpt2 --batch "$batch" -a ring --shard "$mode" --optimizer "$optim" \
         --profile "$prof" "$@" --csv "$tmp/shardm.csv" >/dev/null || { fail "shard $mode: model train failed"; return; }
-    step() { awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$1"; }
+    step() { awk -F, \
+        '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["step_ms_median"] }' "$1"; }
     s=$(step "$tmp/shard.csv") m=$(step "$tmp/shardm.csv")
     if awk -v s="$s" -v m="$m" 'BEGIN { d = (s - m) / m; exit !(s > 0 && d < 0.10 && d > -0.10) }'; then
         passed=$((passed + 1))

@@ -37,16 +37,19 @@ within() { # sim.csv model.csv label: step_ms_median per algorithm within 0.5% (
     awk -F, -v lbl="$3" -v want="$(echo "$ALGOS" | tr , '\n' | grep -c .)" 'FNR == 1 { f++ } /^#/ { next }
         !h[f]++ { for (i = 1; i <= NF; i++) c[f, $i] = i; next }
         function off(x, y, lim) { return y > 0 ? (x - y) / y > lim || (y - x) / y > lim : x != y }
-        f == 1 { a = $c[1, "algo"]; s[a] = $c[1, "step_ms_median"]; sc[a] = $c[1, "comm_ms"]; sp[a] = $c[1, "compute_ms"]
-                 sg[a] = $c[1, "sgd_ms"]; next }
+        f == 1 { a = $c[1, "algo"]; s[a] = $c[1, "step_ms_median"]; sc[a] = $c[1, "comm_ms"]
+                 sp[a] = $c[1, "compute_ms"]; sg[a] = $c[1, "sgd_ms"]; next }
         { a = $c[2, "algo"]; m = $c[2, "step_ms_median"]; n++
           if (!(a in s)) { print "FAIL " lbl " " a ": no simulated row"; bad++; next }
-          d = (m - s[a]) / s[a]; printf "# %s %-5s sim %9.4f ms  model %9.4f ms  %+.3f%%  (comm %.3f / %.3f ms)\n", lbl, a, s[a], m,
+          d = (m - s[a]) / s[a]
+          printf "# %s %-5s sim %9.4f ms  model %9.4f ms  %+.3f%%  (comm %.3f / %.3f ms)\n", lbl, a, s[a], m,
               100 * d, sc[a], $c[2, "comm_ms"]
           if (off(m, s[a], 0.005)) { print "FAIL " lbl " " a ": step: model more than 0.5% off"; bad++ }
           # the parts the two price alike agree to 0.1%; the allreduces to 10% (the simulation adds segment latencies)
-          if (off($c[2, "compute_ms"], sp[a], 0.001) || off($c[2, "sgd_ms"], sg[a], 0.001)) { print "FAIL " lbl " " a ": compute or SGD differ"; bad++ }
-          if (off($c[2, "comm_ms"], sc[a], 0.10)) { print "FAIL " lbl " " a ": allreduce time more than 10% off"; bad++ } }
+          if (off($c[2, "compute_ms"], sp[a], 0.001) || off($c[2, "sgd_ms"], sg[a], 0.001)) {
+              print "FAIL " lbl " " a ": compute or SGD differ"; bad++ }
+          if (off($c[2, "comm_ms"], sc[a], 0.10)) {
+              print "FAIL " lbl " " a ": allreduce time more than 10% off"; bad++ } }
         END { exit bad || n < want }' "$1" "$2"
 }
 
@@ -56,12 +59,15 @@ if [ "$sim" = 1 ]; then
     # ms columns may differ by one unit in the 4th decimal: the 1-rank allreduce's 50 ns sits on a rounding edge
     awk -F, 'FNR == 1 { f++ } /^#/ { next } { r[f, FNR] = $0; n[f]++ }
         END { if (n[1] != n[2] || n[1] < 6) exit 1
-              for (k in r) { split(k, q, SUBSEP); if (q[1] != 1) continue; split(r[1, q[2]], a, ","); split(r[2, q[2]], b, ",")
-                  for (i in a) if (a[i] != b[i] && !(a[i] ~ /^[0-9.]+$/ && (a[i] - b[i])^2 <= 1e-8 + 1e-12)) exit 1 } }' \
+              for (k in r) { split(k, q, SUBSEP); if (q[1] != 1) continue; split(r[1, q[2]], a, ",");
+                  split(r[2, q[2]], b, ",")
+                  for (i in a)
+                      if (a[i] != b[i] && !(a[i] ~ /^[0-9.]+$/ && (a[i] - b[i])^2 <= 1e-8 + 1e-12)) exit 1 } }' \
         "$tmp/w0.csv" "$tmp/w1.csv"
     ok $? "the first simulated step equals the second (no warm-up vs one warm-up step, every column)"
     simtrain 2 "$tmp/s2.csv" --steps 2 --warmup 0
-    rows "$tmp/s2.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++; if ($c["step_ms_min"] != $c["step_ms_max"]) exit 1 } END { exit n != 5 }'
+    rows "$tmp/s2.csv" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n++;
+        if ($c["step_ms_min"] != $c["step_ms_max"]) exit 1 } END { exit n != 5 }'
     ok $? "two simulated steps: step_ms_min = step_ms_max for every algorithm"
     for nn in 2 8 64; do
         for comp in full gemm; do
@@ -84,7 +90,8 @@ if [ "$sim" = 1 ]; then
     within "$tmp/c.csv" "$tmp/m.csv" "32 GPUs cycles"
     ok $? "model within 0.5% of the simulation at 32 GPUs with Horovod's cycles, every algorithm"
     # compute slowed beside the allreduces (fw_slowdown): the same first-order term in both
-    simtrain 8 "$tmp/d.csv" --steps 1 --warmup 0 --compute gemm --contention 20; ok $? "sim train at 32 GPUs with --contention 20"
+    simtrain 8 "$tmp/d.csv" --steps 1 --warmup 0 --compute gemm --contention 20
+    ok $? "sim train at 32 GPUs with --contention 20"
     "$BUILD/ddlbench" model --train --model resnet50 --batch 32 -a "$ALGOS" --preset minsky --nodes 8 \
         --profile p100 --compute gemm --contention 20 --csv "$tmp/n.csv" >/dev/null
     within "$tmp/d.csv" "$tmp/n.csv" "32 GPUs contention"
@@ -118,10 +125,14 @@ if [ "$sim" = 1 ]; then
         grep -q "^# partial overlap, ring: +[0-9.]* ms a step" "$tmp/n2.out"
     ok $? "--overlap-from 100 exposes more of the ring's allreduces, not more compute; its term printed"
     # parallel launches give the serial sweep's scaling.csv
-    S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1 --build $BUILD -q"
-    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1; ok $? "sweep --jobs 1"
-    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j2" --jobs 2 >/dev/null 2>&1; ok $? "sweep --jobs 2"
-    rows "$tmp/j1/scaling.csv" >"$tmp/a" && rows "$tmp/j2/scaling.csv" >"$tmp/b" && [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"
+    S="--backend sim --nodes 2 --gpus-per-node 2 --models resnet50:4 --algos ring,ddl --train-args --steps=1"
+    S="$S --build $BUILD -q"
+    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j1" --jobs 1 >/dev/null 2>&1
+    ok $? "sweep --jobs 1"
+    sh harness/scripts/sweep.sh $S --train-args "--steps 1 --warmup 0" --out "$tmp/j2" --jobs 2 >/dev/null 2>&1
+    ok $? "sweep --jobs 2"
+    rows "$tmp/j1/scaling.csv" >"$tmp/a" && rows "$tmp/j2/scaling.csv" >"$tmp/b" && [ -s "$tmp/a" ] &&
+        cmp -s "$tmp/a" "$tmp/b"
     ok $? "sweep --jobs 2 writes the scaling.csv of --jobs 1 (apart from # lines)"
 else
     echo "# no $SIM or smpirun: the simulated checks are skipped (make sim)"
@@ -131,13 +142,16 @@ fi
 out=$(sh harness/scripts/sweep.sh --nodes 4096 --build "$BUILD" --out "$tmp/big" 2>&1); st=$?
 [ "$st" = 2 ] && echo "$out" | grep -q 'estimated on this machine.*--force' && [ ! -e "$tmp/big" ]
 ok $? "sweep --nodes 4096 (16,384 simulated GPUs) refused with an estimate (exit $st: $out)"
-sh harness/scripts/sweep.sh --nodes 4096 --force --dry-run --build "$BUILD" --out "$tmp/big" 2>&1 | grep -q 'simlaunch.sh 16384 '
+sh harness/scripts/sweep.sh --nodes 4096 --force --dry-run --build "$BUILD" --out "$tmp/big" 2>&1 |
+    grep -q 'simlaunch.sh 16384 '
 ok $? "--force: the same sweep goes ahead (dry run)"
 sh harness/scripts/sweep.sh --backend model --nodes 16384 --models resnet50:32 --algos ddl,auto --build "$BUILD" \
     --out "$tmp/mod" -q >/dev/null 2>&1; ok $? "sweep --backend model --nodes 16384"
-rows "$tmp/mod/scaling.csv" | grep -q '^model,minsky,resnet50,32,224,65536,16384,4,auto,' && ! rows "$tmp/mod/scaling.csv" | grep -q '^sim,'
+rows "$tmp/mod/scaling.csv" | grep -q '^model,minsky,resnet50,32,224,65536,16384,4,auto,' &&
+    ! rows "$tmp/mod/scaling.csv" | grep -q '^sim,'
 ok $? "--backend model: a 65,536-GPU row, every row labelled model"
-grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"; ok $? "--backend model: labelled in the provenance"
+grep -q '^# platform: minsky (alpha-beta-gamma model' "$tmp/mod/scaling.csv"
+ok $? "--backend model: labelled in the provenance"
 dry=$(sh harness/scripts/sweep.sh --nodes 256 --dry-run --build "$BUILD" --out "$tmp/d256" 2>&1)
 echo "$dry" | grep -q 'model --train --model resnet50 --batch 32 -a ring .*--nodes 256 ' &&
     echo "$dry" | grep 'simlaunch.sh 1024 ' | grep -q -- '-a mpi,rhd,ddl,auto ' &&
@@ -156,7 +170,8 @@ if [ "$sim" = 1 ]; then # a small mixed sweep: ring modelled above 2 GPUs, ddl s
         --train-args "--steps 1 --warmup 0" --build "$BUILD" --out "$tmp/mix" -q >/dev/null 2>&1
     ok $? "mixed sweep (--sim-ring-max 2) runs"
     r=$(rows "$tmp/mix/scaling.csv")
-    echo "$r" | grep -q '^model,minsky,resnet50,32,224,4,2,2,ring,' && echo "$r" | grep -q '^sim,minsky,resnet50,32,224,4,2,2,ddl,' &&
+    echo "$r" | grep -q '^model,minsky,resnet50,32,224,4,2,2,ring,' && echo "$r" |
+        grep -q '^sim,minsky,resnet50,32,224,4,2,2,ddl,' &&
         echo "$r" | grep -q '^sim,minsky,resnet50,32,224,2,1,2,ring,' && [ "$(echo "$r" | grep -c '^model,')" = 1 ]
     ok $? "mixed sweep: the 4-GPU ring row labelled model, every other row sim"
     grep -q '^# mpi: SMPI' "$tmp/mix/scaling.csv"; ok $? "mixed sweep: the provenance is the simulation's"

@@ -17,19 +17,25 @@ expect_status 0 study --help
 expect_status 0 study --out "$tmp/s"
 nfig=$(ls "$root"/harness/sim/studies/*.study | wc -l) # one band per catalogue entry
 nttt=$(cat "$root"/harness/sim/studies/*.study | grep -c '^hours =') # a time to train per time-to-train run
-[ -s "$tmp/s/report.md" ] && grep -q "published 95% inside the band\|published 95% OUTSIDE the band" "$tmp/s/report.md" && ok || bad "report.md written"
-grep '^# band' "$tmp/out" | awk '{ split($3, b, "-"); sub(/%,/, "", b[2]); if (b[1] + 0 > b[2] + 0) bad = 1 } END { exit bad || NR != '"$nfig"' }' && ok ||
+[ -s "$tmp/s/report.md" ] && grep -q "published 95% inside the band\|published 95% OUTSIDE the band" \
+    "$tmp/s/report.md" && ok || bad "report.md written"
+grep '^# band' "$tmp/out" |
+    awk \
+    '{ split($3, b, "-"); sub(/%,/, "", b[2]); if (b[1] + 0 > b[2] + 0) bad = 1 } END { exit bad || NR != '"$nfig"' }' \
+    && ok ||
     bad "$nfig bands, each low <= high: $(grep '^# band' "$tmp/out" | head -n 1)"
 # time to train per band end and centre: three lines; the low end (lower efficiency) takes longest,
 # the centre lies between; ResNet-50 and ResNet-101-22K against the study's 50 min and 7 h
 grep '^# time to train' "$tmp/out" | awk '{ n++; t = $0; sub(/.*\): /, "", t); split(t, p, ", ")
         for (i = 1; i <= 3; i++) { split(p[i], w, " "); v[i] = w[1] * (w[2] == "h" ? 60 : w[2] == "d" ? 1440 : 1) }
         if (!(v[1] >= v[3] && v[3] >= v[2] && v[2] > 0)) bad = 1 }
-    END { exit bad || n != '"$nttt"' }' && ok || bad "time to train, low end >= centre >= high end: $(grep '^# time to train' "$tmp/out" | head -n 1)"
+    END { exit bad || n != '"$nttt"' }' && ok || bad "time to train, low end >= centre >= high end: $(grep \
+        '^# time to train' "$tmp/out" | head -n 1)"
 grep -q "^# time to train (90 epochs x 1281167 images of ImageNet-1K.*published: 50 min" "$tmp/out" &&
     grep -q "^# time to train (90 epochs x 7500000 images of ImageNet-22K.*published: about 7 h" "$tmp/out" && ok ||
     bad "ResNet-50 and ResNet-101-22K time-to-train lines: $(grep -c '^# time to train' "$tmp/out")"
-[ "$(grep -c '^Projected time to train' "$tmp/s/report.md")" = "$nttt" ] && ok || bad "report.md: a time-to-train line per time-to-train run"
+[ "$(grep -c '^Projected time to train' "$tmp/s/report.md")" = "$nttt" ] && ok ||
+    bad "report.md: a time-to-train line per time-to-train run"
 # strong-scaling entries: a points-lost line each (report.md and stdout), compute + communication at the band's
 # ends = 100 - the band's ends (to the lines' rounding)
 nstrong=$(grep -l '^global_batch' "$root"/harness/sim/studies/*.study | wc -l)
@@ -80,15 +86,18 @@ awk -F, '!/^#/ && NR > 2 { e[$5 "," $6] = $12; fig[$5] = 1 }
 # on dgxa100-mlperf-sharp.platform): each nvls corner exposes less communication than its tree twin (SHARP moves
 # each byte across once: faster, not slower), and its efficiency is higher
 awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["entry"] ~ /^1[456]-/ { k = $c["entry"] ":" $c["corner"]; a = $c["algo"]; sub("/" a "/", "/", k); x[a "," k] = $c["exposed_ms"]
+    $c["entry"] ~ /^1[456]-/ { k = $c["entry"] ":" $c["corner"]; a = $c["algo"]; sub("/" a "/", "/", k);
+        x[a "," k] = $c["exposed_ms"]
         e[a "," k] = $c["eff_pct"]; if (a == "nvls") nv[k] = $c["platform"] }
     END { for (k in nv) { n++; if (nv[k] !~ /^dgx[ah]100-mlperf-sharp$/ || !(("nccl-tree," k) in x)) bad = 1
               else if (x["nvls," k] + 0 >= x["nccl-tree," k] + 0 || e["nvls," k] + 0 <= e["nccl-tree," k] + 0) bad = 1 }
-          exit bad || n != 36 }' "$csv" && ok || bad "entries 14-16: 36 SHARP (nvls) corners (16, 16 and 4), each faster than its tree twin"
+          exit bad || n != 36 }' "$csv" && ok ||
+              bad "entries 14-16: 36 SHARP (nvls) corners (16, 16 and 4), each faster than its tree twin"
 
 # an entry may name a preset where the platform folder has no file of that name: entry 01 on dgxh100 is priced on
 # an H100 (its 4-GPU step at batch 32 well under the P100's 200 ms), every corner on the preset
-mkdir -p "$tmp/pc" && sed 's/^platforms = .*/platforms = dgxh100/' "$root/harness/sim/studies/01-ddl-resnet50.study" >"$tmp/pc/01.study"
+mkdir -p "$tmp/pc" && sed 's/^platforms = .*/platforms = dgxh100/' "$root/harness/sim/studies/01-ddl-resnet50.study" \
+    >"$tmp/pc/01.study"
 "$exe" study --catalogue "$tmp/pc" --out "$tmp/pco" >/dev/null 2>&1 &&
     awk -F, '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next }
         { n++; if ($c["platform"] != "dgxh100" || !($c["step_base_ms"] > 0 && $c["step_base_ms"] < 50)) bad = 1 }
@@ -101,17 +110,21 @@ sim=$BUILD/sim/ddlbench-sim
 awk -F, '$18 ~ /^17-mlperf30-bert/ { n++; c = $23; sub(/\/[0-9.]+us-eager$/, "", c); k = $23; sub(/.*\//, "", k)
         if (k !~ /us-eager$/) bad = 1; else if (k == "4us-eager") lo[c] = $12; else hi[c] = $12 }
     END { for (c in lo) { m++; if (!(c in hi) || hi[c] >= lo[c]) bad = 1 }; exit bad || n != 8 || m != 4 }' \
-    "$tmp/s/study.csv" && ok || bad "entry 17: kernel_us 4.0|14.7 corners, the dearer below: $(grep -c 17-mlperf30 "$tmp/s/study.csv")"
+    "$tmp/s/study.csv" && ok || bad "entry 17: kernel_us 4.0|14.7 corners, the dearer below: $(grep -c 17-mlperf30 \
+        "$tmp/s/study.csv")"
 if [ -x "$sim" ] && command -v smpirun >/dev/null 2>&1; then
     "$exe" study --gpus 8 --out "$tmp/s8" >/dev/null || bad "study --gpus 8"
-    mkdir -p "$tmp/p" && "$exe" platform --preset "$root/harness/sim/platforms/minsky2017-1port.platform" --nodes 2 -o "$tmp/p" >/dev/null
+    mkdir -p "$tmp/p" && "$exe" platform --preset "$root/harness/sim/platforms/minsky2017-1port.platform" --nodes 2 -o \
+        "$tmp/p" >/dev/null
     DDL_RANKS_PER_NODE=4 sh "$root/harness/scripts/simlaunch.sh" 8 "$tmp/p" "$sim" train --model resnet50 --batch 32 \
         -a ddl --bucket-mb 0,25 --steps 1 --warmup 1 --profile p100 --csv "$tmp/sim.csv" >"$tmp/sim.out" 2>&1 ||
         bad "simulated 8-GPU run: $(tail -n 1 "$tmp/sim.out")"
     for b in 0 25; do
         ov=off; [ "$b" = 25 ] && ov=on
-        s=$(awk -F, -v b="$b" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i; next } $c["bucket_MB"] == b { print $c["step_ms_median"] }' "$tmp/sim.csv")
-        m=$(awk -F, -v o="$ov" '$2 == "resnet50" && $4 == "ddl" && $5 == "minsky2017-1port" && $6 == o { print $10 }' "$tmp/s8/study.csv")
+        s=$(awk -F, -v b="$b" '/^#/ { next } !h { h = 1; for (i = 1; i <= NF; i++) c[$i] = i;
+            next } $c["bucket_MB"] == b { print $c["step_ms_median"] }' "$tmp/sim.csv")
+        m=$(awk -F, -v o="$ov" '$2 == "resnet50" && $4 == "ddl" && $5 == "minsky2017-1port" && $6 == o { print $10 }' \
+            "$tmp/s8/study.csv")
         awk -v s="$s" -v m="$m" 'BEGIN { d = (m - s) / s; if (d < 0) d = -d; exit !(s > 0 && d <= 0.03) }' && ok ||
             bad "model vs simulator, overlap $ov: model $m ms, sim $s ms"
     done

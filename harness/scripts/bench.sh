@@ -24,7 +24,8 @@ parts=$OUT/parts
 . "$here/outdir.sh"
 # everything checked before the first measurement
 [ -x "$exe" ] || outdir_fail BUILD "$exe not built (make all)"
-for np in $NPS; do case $np in ''|*[!0-9]*|0*) outdir_fail NPS "expected rank counts like \"2 4\", got \"$NPS\"";; esac; done
+for np in $NPS; do case $np in ''|*[!0-9]*|0*) outdir_fail NPS "expected rank counts like \"2 4\", got \"$NPS\"";; esac
+    done
 [ -n "$NPS" ] || outdir_fail NPS "expected rank counts like \"2 4\", got \"\""
 "$exe" allreduce -e "$MAX" --help >/dev/null 2>&1 || outdir_fail MAX "expected a size like 256M, got \"$MAX\""
 RSAG_MAX=${RSAG_MAX:-64M}
@@ -74,7 +75,8 @@ done
 
 merge() { # CSV PARTS...: the first part's provenance (# lines) and header, then every part's rows
     csv=$1; shift
-    { grep '^#' "$1" | grep -v '^# command:'; echo "# command: ${BENCH_COMMAND:-sh harness/scripts/bench.sh (MPIRUN=${MPIRUN:-mpirun})}"
+    { grep '^#' "$1" | grep -v '^# command:'
+        echo "# command: ${BENCH_COMMAND:-sh harness/scripts/bench.sh (MPIRUN=${MPIRUN:-mpirun})}"
       grep -v '^#' "$1" | head -n 1
       for f in "$@"; do grep -v '^#' "$f" | tail -n +2; done | sort -s -t, -k7,7n -k1,1n; } >"$csv.tmp"
     mv "$csv.tmp" "$csv"
@@ -89,7 +91,8 @@ merge "$OUT/allreduce.csv" "$parts"/np*.csv
 ratios "$OUT/allreduce.csv" "$OUT/ratios.txt" "${BOUNDS:-}"
 
 [ "$RSAG_MAX" = 0 ] && exit 0
-bytes() { echo "$1" | awk '{ n = $0 + 0; u = toupper(substr($0, length($0))); print n * (u == "K" ? 2^10 : u == "M" ? 2^20 : u == "G" ? 2^30 : 1) }'; }
+bytes() { echo "$1" | awk '{ n = $0 + 0; u = toupper(substr($0, length($0)));
+    print n * (u == "K" ? 2^10 : u == "M" ? 2^20 : u == "G" ? 2^30 : 1) }'; }
 top=$(bytes "$RSAG_MAX")
 for coll in reduce-scatter allgather; do
     for np in $NPS; do

@@ -56,7 +56,8 @@ if [ "${bits:-0}" -gt 0 ]; then # link bounds at the sizes of the ratio table
 fi
 
 # fewer iterations than make bench: at 500 Mbit/s a 64 MB allreduce takes seconds
-RSAG_MAX=${RSAG_MAX:-0} LAUNCH="$emu run --ppn $gpn --" KERNELS=0 NPS=$((nodes * gpn)) OUT=$OUT MAX=$MAX BOUNDS=$bounds BUILD=$BUILD \
+RSAG_MAX=${RSAG_MAX:-0} LAUNCH="$emu run --ppn $gpn --" KERNELS=0 NPS=$((nodes * gpn)) OUT=$OUT MAX=$MAX \
+    BOUNDS=$bounds BUILD=$BUILD \
 RANGES="1K 512K 3 20
 1M 8M 2 10
 16M $MAX 1 5" BENCH_COMMAND="make cluster-bench NODES=$nodes GPUS_PER_NODE=$gpn RATE=$rate DELAY=$delay MAX=$MAX" \

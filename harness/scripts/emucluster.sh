@@ -72,7 +72,8 @@ end_jobs() { # NS...: end the processes running in these namespaces (SIGTERM, th
     [ -n "$pids" ] || return 0
     kill $pids 2>/dev/null
     n=0
-    while [ $n -lt 20 ] && [ -n "$(for ns in "$@"; do ip netns pids "$ns" 2>/dev/null; done)" ]; do sleep 0.1; n=$((n + 1)); done
+    while [ $n -lt 20 ] && [ -n "$(for ns in "$@"; do ip netns pids "$ns" 2>/dev/null; done)" ]; do sleep 0.1
+        n=$((n + 1)); done
     pids=$(for ns in "$@"; do ip netns pids "$ns" 2>/dev/null; done)
     [ -n "$pids" ] && kill -9 $pids 2>/dev/null && sleep 0.2
     return 0
@@ -108,11 +109,14 @@ make_node() {
     if [ "$bits" -gt 0 ]; then # packets of at most GSO_BYTES, so that the small tbf burst holds one
         try "gso of $ns eth0" ip -n "$ns" link set eth0 gso_max_size "$GSO_BYTES"
         try "gso of switch port p$i" ip -n "$sw" link set "p$i" gso_max_size "$GSO_BYTES"
-        try "tc tbf on $ns eth0" tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "${bits}bit" burst "$burst" latency 100ms
-        try "tc tbf on switch port p$i" tc -n "$sw" qdisc add dev "p$i" root tbf rate "${bits}bit" burst "$burst" latency 100ms
+        try "tc tbf on $ns eth0" tc -n "$ns" qdisc add dev eth0 root handle 1: tbf rate "${bits}bit" burst "$burst" \
+            latency 100ms
+        try "tc tbf on switch port p$i" tc -n "$sw" qdisc add dev "p$i" root tbf rate "${bits}bit" burst "$burst" \
+            latency 100ms
     fi
     if [ "$delay" != none ]; then
-        if [ "$bits" -gt 0 ]; then try "netem on $ns eth0" tc -n "$ns" qdisc add dev eth0 parent 1:1 handle 10: netem delay "$delay"
+        if [ "$bits" -gt 0 ]; then try "netem on $ns eth0" tc -n "$ns" qdisc add dev eth0 parent 1:1 handle 10: netem \
+            delay "$delay"
         else try "netem on $ns eth0" tc -n "$ns" qdisc add dev eth0 root netem delay "$delay"; fi
     fi
 }
@@ -155,10 +159,12 @@ cmd_up() {
     burst=$((GSO_BYTES + 4096)); [ $((bits / 8 / 20000)) -le "$burst" ] || burst=$((bits / 8 / 20000))
     i=1
     while [ "$i" -le "$nodes" ]; do make_node "$i"; i=$((i + 1)); done
-    printf 'nodes=%s\nrate=%s\nrate_bits=%s\ndelay=%s\nnetem=%s\n' "$nodes" "$rate" "$bits" "$delay" "$netem" >"$dir/config.tmp" &&
+    printf 'nodes=%s\nrate=%s\nrate_bits=%s\ndelay=%s\nnetem=%s\n' "$nodes" "$rate" "$bits" "$delay" "$netem" \
+        >"$dir/config.tmp" &&
         mv "$dir/config.tmp" "$dir/config" || die "cannot write $dir/config"
     ok=1
-    echo "emucluster $name: up, $nodes nodes $name-n1..$name-n$nodes ($SUBNET.1..$nodes), NIC rate $rate, delay $delay (netem $netem)"
+    echo "emucluster $name: up, $nodes nodes $name-n1..$name-n$nodes ($SUBNET.1..$nodes), NIC rate $rate," \
+        "delay $delay (netem $netem)"
 }
 
 cmd_down() {
@@ -182,7 +188,8 @@ cmd_status() {
     echo "# node        address          tx_bytes     rx_bytes  qdisc"
     for ns in $(node_list); do
         i=${ns#"$name-n"}
-        set -- $(ip -n "$ns" -s link show eth0 | awk '/RX:/ {getline; rx = $1} /TX:/ {getline; tx = $1} END {print tx, rx}')
+        set -- $(ip -n "$ns" -s link show eth0 | awk \
+            '/RX:/ {getline; rx = $1} /TX:/ {getline; tx = $1} END {print tx, rx}')
         q=$(tc -n "$ns" qdisc show dev eth0 | awk '{printf "%s%s", (NR > 1 ? "+" : ""), $2}')
         printf '  %-11s %-13s %12s %12s  %s\n' "$ns" "$SUBNET.$i" "$1" "$2" "$q"
     done
@@ -209,7 +216,8 @@ job_env() { # ppn
         export OMPI_MCA_mpi_yield_when_idle=1 DDL_POLL_US="${DDL_POLL_US:-0}"
         small="Open MPI mpi_yield_when_idle=1, DDL_POLL_US=$DDL_POLL_US"
     fi
-    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, NIC $rate each way (tc tbf), delay $delay (netem $netem); Open MPI btl tcp+vader; $small"
+    nic_desc="NIC $rate each way (tc tbf), delay $delay (netem $netem)"
+    export DDL_CLUSTER="emucluster $name: $nodes nodes, $ppn ranks/node, $nic_desc; Open MPI btl tcp+vader; $small"
 }
 
 cmd_run() {
@@ -225,7 +233,8 @@ cmd_run() {
     [ ${#ppn} -le 3 ] && [ "$ppn" -le 64 ] || die "--ppn: expected at most 64, got $ppn"
     case $here in *[[:space:]]*) die "the tool's path \"$here\" has blanks (MPI's rsh agent cannot be given it)";; esac
     need_tools
-    [ -f "$dir/config" ] && [ -e "/run/netns/$name-n1" ] || die "cluster \"$name\" is not up (emucluster.sh up --nodes N first)"
+    [ -f "$dir/config" ] && [ -e "/run/netns/$name-n1" ] ||
+        die "cluster \"$name\" is not up (emucluster.sh up --nodes N first)"
     . "$dir/config"
     job_env "$ppn"
     # a job interrupted: end what it left running on the nodes (the cluster stays up)

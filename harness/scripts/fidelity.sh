@@ -70,19 +70,23 @@ while [ $# -gt 0 ]; do
     shift 2
 done
 for r in $ranks; do case $r in ''|*[!0-9]*|0|1) die "--ranks: expected integers >= 2, got \"$r\"";; esac; done
-case $emurate in off|[1-9]*bit) ;; *) die "--emu: expected a rate such as 500mbit or 1gbit, or off, got \"$emurate\"";; esac
+case $emurate in off|[1-9]*bit) ;; *) die "--emu: expected a rate such as 500mbit or 1gbit, or off, got \"$emurate\"";;
+    esac
 case $iters$steps$repeats in *[!0-9]*) die "-n/--steps/--repeats: expected positive integers";; esac
 inalloc=${SLURM_JOB_ID:-}${LSB_JOBID:-}${PBS_JOBID:-}
 [ -n "$backend" ] || { [ -n "$inalloc" ] && backend=mpi || backend=sim; }
-case $backend in sim|mpi) ;; *) die "--backend: expected sim or mpi (BACKEND=$backend has no fidelity run), got \"$backend\"";; esac
+case $backend in sim|mpi) ;;
+    *) die "--backend: expected sim or mpi (BACKEND=$backend has no fidelity run), got \"$backend\"";; esac
 if [ "$backend" = mpi ]; then # the allocation's shape (alloc.sh, as the batch scripts read it) unless given
     if [ -n "$inalloc" ] && { [ -z "$anodes" ] || [ -z "$agpn" ]; }; then
         shape=$(sh "$here/alloc.sh" fidelity.sh) || exit 2
         set -- $shape; anodes=${anodes:-$1} agpn=${agpn:-$2}
     elif [ -z "$inalloc" ] && [ -z "${MPILAUNCH:-}" ]; then
-        die "--backend mpi: not inside a Slurm, LSF or PBS allocation and no MPILAUNCH launcher (run it in one, set MPILAUNCH, or use BACKEND=sim: this machine)"
+        die "--backend mpi: not inside a Slurm, LSF or PBS allocation and no MPILAUNCH launcher (run it in one," \
+            "set MPILAUNCH, or use BACKEND=sim: this machine)"
     fi
-    case $anodes:$agpn in *[!0-9:]*|:*|*:|0*|*:0*) die "--nodes/--ranks-per-node: expected positive integers, got \"$anodes\" and \"$agpn\"";; esac
+    case $anodes:$agpn in *[!0-9:]*|:*|*:|0*|*:0*) die \
+        "--nodes/--ranks-per-node: expected positive integers, got \"$anodes\" and \"$agpn\"";; esac
     [ $((anodes * agpn)) -ge 2 ] || die "--backend mpi: expected at least 2 ranks, got $anodes node(s) x $agpn"
 fi
 exe=$build/ddlbench sim=$build/sim/ddlbench-sim
@@ -95,7 +99,8 @@ work=$out.partial; [ "$rejoin" = 1 ] && work=$out
     die "cannot create $out and $work"
 trap 'echo "fidelity.sh: interrupted: nothing in $out changed (the partial runs: $work)" >&2; exit 2' INT TERM
 failed() { # rc what dir: one line (the calibration's own last line when it failed: exit 2)
-    [ "$1" = 2 ] && die "$2: the calibration failed: $(tail -n 1 "$3/calibrate.log" 2>/dev/null) (nothing in $out changed)"
+    [ "$1" = 2 ] && die "$2: the calibration failed: $(tail -n 1 "$3/calibrate.log" \
+        2>/dev/null) (nothing in $out changed)"
     echo "fidelity.sh: $2 failed; see $3/*.log (nothing in $out changed)" >&2; exit 1
 }
 emuname=fid$(($$ % 100000))
@@ -129,7 +134,8 @@ simulated() { n=$1 pd=$2; shift 2; launch -b simulated -n "$n" -g "$gpn" -p "$pd
 real_allreduce() { # from to: the real allreduce runs from..to of run_level's $np ranks, into $d
     k=$1; while [ "$k" -le "$2" ]; do
         # shellcheck disable=SC2086
-        real "$np" "$exe" $AR -w 1 -n "$iters" --csv "$d/allreduce_real.$k.csv" >"$d/allreduce_real.$k.log" 2>&1 || return 1
+        real "$np" "$exe" $AR -w 1 -n "$iters" --csv "$d/allreduce_real.$k.csv" >"$d/allreduce_real.$k.log" 2>&1 \
+            || return 1
         k=$((k + 1))
     done
 }
@@ -146,7 +152,8 @@ run_level() { # np nodes dir: calibrate, real, sim for np ranks on nodes nodes (
     real_allreduce 1 1 || return 1
     step "$np ranks on $nn node(s)$where: calibrating the network (p2p sweeps)"
     real "$np" "$exe" calibrate --network -b 64 -e "$maxb" -o "$d/local.platform" >"$d/calibrate.log" 2>&1 || return 2
-    x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null || return 1
+    x "$exe" platform --preset "$d/local.platform" --nodes "$nn" --gpus-per-node "$gpn" -o "$d/platform" >/dev/null \
+        || return 1
     step "$np ranks on $nn node(s)$where: real allreduce (the other runs), the compute rates, real train"
     real_allreduce 2 "$repeats" || return 1
     [ -n "$dry" ] || { merge_runs "$d"/allreduce_real.[0-9]*.csv >"$d/allreduce_real.csv.tmp" &&
@@ -179,7 +186,8 @@ emu_probe() {
     [ "$emurate" = off ] && { echo "--emu off"; return; }
     [ "$(id -u)" = 0 ] || { echo "needs root (network namespaces and tc)"; return; }
     for t in ip tc unshare; do command -v "$t" >/dev/null 2>&1 || { echo "$t not found"; return; }; done
-    ip netns add "$emuname-probe" 2>/dev/null || { echo "network namespaces unavailable (ip netns add failed)"; return; }
+    ip netns add "$emuname-probe" 2>/dev/null || { echo "network namespaces unavailable (ip netns add failed)"; return
+        }
     ip netns del "$emuname-probe"
 }
 
@@ -193,7 +201,8 @@ if [ "$backend" = mpi ]; then # the allocation: calibrated, run and simulated on
       join_level "alloc-${anodes}x$agpn" "$d"; } >"$work/points.csv.tmp"
     ranks="" emurate=off
 fi
-[ "$backend" = mpi ] || echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" >"$work/points.csv.tmp"
+[ "$backend" = mpi ] || echo "kind,setup,ranks,algo,size,real_us,sim_us,err_pct,real_min_us,err_min_pct" \
+    >"$work/points.csv.tmp"
 for np in $ranks; do
     if [ "$rejoin" = 1 ]; then
         rejoin_level "$work/$np"
@@ -226,7 +235,8 @@ else
     join_level "emu-$emurate" "$d" >>"$work/points.csv.tmp"
 fi
 if [ "$rejoin" != 1 ]; then # all done: the new runs replace their folders in OUT, then points.csv
-    for lv in "$work"/*/; do [ -d "$lv" ] || continue; n=$(basename "$lv"); rm -rf "${out:?}/$n" && mv "$lv" "$out/$n" || die "cannot move $lv into $out"; done
+    for lv in "$work"/*/; do [ -d "$lv" ] || continue; n=$(basename "$lv"); rm -rf "${out:?}/$n" &&
+        mv "$lv" "$out/$n" || die "cannot move $lv into $out"; done
     mv "$work/points.csv.tmp" "$out/points.csv" && rmdir "$work" || die "cannot write $out/points.csv"
 else mv "$out/points.csv.tmp" "$out/points.csv"; fi
 sh "$here/fidelity_report.sh" "$out" "$exe"

@@ -13,11 +13,13 @@
 compute_profile() { # k dir
     if [ "$backend" = mpi ]; then
         real "$1" sh -c 'r=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-0}}}}
-            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$r.txt" &&
+            OPENBLAS_NUM_THREADS=1 "$1" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 \
+                >"$2/gemm$r.txt" &&
             "$1" calibrate -o "$2/cpu$r.profile" >/dev/null' sh "$exe" "$2" || return 1
     else
         i=0; while [ "$i" -lt "$1" ]; do # the GEMMs alone first (as the step runs them: no other process beside)
-            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2/gemm$i.txt" &
+            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 \
+                >"$2/gemm$i.txt" &
             i=$((i + 1)); done
         wait
         i=0; while [ "$i" -lt "$1" ]; do "$exe" calibrate -o "$2/cpu$i.profile" >/dev/null & i=$((i + 1)); done
@@ -29,9 +31,11 @@ compute_profile() { # k dir
 }
 
 # Compute slowed while communication runs (train --contention, framework.h), measured on this machine:
-# k concurrent `model --time --cold` alone (compute_profile's), then again beside a k-rank ring allreduce of 25 MiB buckets
+# k concurrent `model --time --cold` alone (compute_profile's), then again beside a k-rank ring allreduce of 25 MiB
+# buckets
 # polling every 50 us (DDL_POLL_US, as the trainer's communication thread does); the ratio of the
-# medians' GEMM times less 1, in percent, >= 0 -> dir/contention (`ddlbench fidelity contention`). A calibration run of its own: no
+# medians' GEMM times less 1, in percent, >= 0 -> dir/contention (`ddlbench fidelity contention`). A calibration run of
+# its own: no
 # compared point enters it. Single node only; on an allocation (--backend mpi) and the emulated
 # cluster not measured: 0.
 contention_probe() { # k dir
@@ -39,7 +43,8 @@ contention_probe() { # k dir
     [ "$backend" = sim ] && [ -z "$dry" ] || return 0
     gemms() { # k prefix: k concurrent cold GEMM timings
         j=0; pids=""; while [ "$j" -lt "$1" ]; do
-            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 >"$2$j.txt" &
+            OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 3 \
+                >"$2$j.txt" &
             pids="$pids $!"; j=$((j + 1)); done
         # shellcheck disable=SC2086
         wait $pids
@@ -50,9 +55,11 @@ contention_probe() { # k dir
         >"$2/beside.log" 2>&1 </dev/null &
     bg=$!
     sleep 2
-    kill -0 "$bg" 2>/dev/null || { echo "fidelity: the contention probe's allreduce ended early (see $2/beside.log)" >&2; return 1; }
+    kill -0 "$bg" 2>/dev/null || { echo "fidelity: the contention probe's allreduce ended early (see $2/beside.log)" \
+        >&2; return 1; }
     gemms "$1" "$2/beside" || { kill "$bg" 2>/dev/null; return 1; }
-    kill -0 "$bg" 2>/dev/null || { echo "fidelity: the contention probe's allreduce ended before the GEMMs (see $2/beside.log)" >&2; return 1; }
+    kill -0 "$bg" 2>/dev/null ||
+        { echo "fidelity: the contention probe's allreduce ended before the GEMMs (see $2/beside.log)" >&2; return 1; }
     kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null || :
     "$exe" fidelity contention "$2"/gemm[0-9]*.txt "$2"/beside[0-9]*.txt >"$2/contention.tmp" &&
         mv "$2/contention.tmp" "$2/contention"
@@ -69,7 +76,8 @@ comm_probe() { # k dir
     [ "$backend" = sim ] && [ -z "$dry" ] || return 0
     ring() { DDL_POLL_US=50 sh "$here/mpilaunch.sh" "$1" "$exe" allreduce -a ring -b 25M -e 25M -w 1 -n 9 \
         --csv "$2" >"$2.log" 2>&1 </dev/null; }
-    ring "$1" "$2/comm_alone.csv" || { echo "fidelity: the communication probe's allreduce failed (see $2/comm_alone.csv.log)" >&2; return 1; }
+    ring "$1" "$2/comm_alone.csv" ||
+        { echo "fidelity: the communication probe's allreduce failed (see $2/comm_alone.csv.log)" >&2; return 1; }
     j=0; pids=""; while [ "$j" -lt "$1" ]; do # GEMM loops that outlast the allreduce; stopped after it
         OPENBLAS_NUM_THREADS=1 "$exe" model --model resnet50 --batch 2 --image-size 32 --time --cold --reps 1000 \
             >/dev/null 2>&1 </dev/null &
@@ -79,7 +87,9 @@ comm_probe() { # k dir
     alive=1; for p in $pids; do kill -0 "$p" 2>/dev/null || alive=0; done
     # shellcheck disable=SC2086
     { kill $pids; wait $pids; } 2>/dev/null
-    [ "$st" = 0 ] || { echo "fidelity: the communication probe's allreduce failed beside the GEMMs (see $2/comm_beside.csv.log)" >&2; return 1; }
+    [ "$st" = 0 ] ||
+        { echo "fidelity: the communication probe's allreduce failed beside the GEMMs (see $2/comm_beside.csv.log)" >&2
+        return 1; }
     [ "$alive" = 1 ] || { echo "fidelity: the communication probe's GEMMs ended before its allreduce" >&2; return 1; }
     comm_ratio "$2/comm_alone.csv" "$2/comm_beside.csv" >"$2/comm_contention.tmp" &&
         mv "$2/comm_contention.tmp" "$2/comm_contention"

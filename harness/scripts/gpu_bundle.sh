@@ -39,7 +39,8 @@ done
 if [ -n "$debs" ]; then mkdir -p "$debs" && debs=$(cd "$debs" && pwd) || die "--debs $debs: cannot use it"; fi
 top=$(git rev-parse --show-toplevel 2>/dev/null) || die "run it from the ddlbench checkout (not a git tree)"
 cd "$top"
-[ -f harness/scripts/gpu_check.sh ] && [ -f Makefile ] || die "$top is not a ddlbench checkout (no harness/gpu_check.sh)"
+[ -f harness/scripts/gpu_check.sh ] && [ -f Makefile ] ||
+    die "$top is not a ddlbench checkout (no harness/gpu_check.sh)"
 [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] || die "needs a Debian amd64 machine (dpkg, apt-get)"
 command -v objdump >/dev/null || die "needs objdump (binutils)"
 tmp=$(mktemp -d -t gpu-bundle.XXXXXX)
@@ -175,7 +176,8 @@ carry='[".gpu", "build"]'
 total=$((tree + gpu + $(du -sb build | cut -f1)))
 if [ $((total * 4)) -gt $((LIMIT_MB * 1048576 * 3)) ]; then      # over 3/4 of the limit: carry less of build/
     carry='[".gpu", "build/cuda", "build/tests/test_cuda", "build/tests/test_cuda_compute"]' # all gpu_check.sh runs
-    total=$((tree + gpu + $(du -scb build/cuda build/tests/test_cuda build/tests/test_cuda_compute | tail -n 1 | cut -f1)))
+    kept=$(du -scb build/cuda build/tests/test_cuda build/tests/test_cuda_compute | tail -n 1 | cut -f1)
+    total=$((tree + gpu + kept))
 fi
 echo
 du -sh .gpu build build/cuda

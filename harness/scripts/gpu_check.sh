@@ -31,7 +31,8 @@ log=$out/gpu_check.log
 : >"$log"
 t_start=$(date +%s)
 # lim S: S seconds, or what is left of the budget when that is less (at least 5)
-lim() { left=$(( ${GPU_CHECK_BUDGET:-450} - ($(date +%s) - t_start) )); [ $left -lt 5 ] && left=5; [ "$1" -lt $left ] && echo "$1" || echo $left; }
+lim() { left=$(( ${GPU_CHECK_BUDGET:-450} - ($(date +%s) - t_start) )); [ $left -lt 5 ] && left=5; [ "$1" -lt $left ] &&
+    echo "$1" || echo $left; }
 # The bundle of `make gpu-bundle` (.gpu/, or GPU_BUNDLE): its Open MPI runtime, mpirun and library path
 # serve a GPU machine that has no MPI; gpu_mpi_probe turns off what the machine refuses (vader's CMA).
 bundle=${GPU_BUNDLE:-.gpu}
@@ -69,10 +70,12 @@ fi
 
 # train_line PRECISION: "N images/s (step X ms, device=PATH)" of the batch-32 ResNet-50 step, or why not
 train_line() {
-    r=$(timeout "$(lim 60)" "$exe" train --device gpu --precision "$1" --batch 32 --steps 5 --warmup 2 -a ring 2>&1); rs=$?
+    r=$(timeout "$(lim 60)" "$exe" train --device gpu --precision "$1" --batch 32 --steps 5 --warmup 2 -a ring 2>&1)
+    rs=$?
     echo "$r" >>"$log"
     path=$(echo "$r" | grep -o 'device=[a-z-]*' | head -n 1)
-    row=$(echo "$r" | awk '$1 == "ring" { print $NF - 0 == 0 ? $(NF-1) " images/s (step " $4 " ms median, " : "wrong " $NF }')
+    row=$(echo "$r" | awk \
+        '$1 == "ring" { print $NF - 0 == 0 ? $(NF-1) " images/s (step " $4 " ms median, " : "wrong " $NF }')
     [ $rs -eq 0 ] && [ -n "$row" ] && echo "$row$path)" || echo "FAILED (exit $rs): $(echo "$r" | tail -n 1)"
 }
 tr_fp32=$(train_line fp32); tr_tf32=$(train_line tf32); tr_bf16=$(train_line bf16)
@@ -102,10 +105,13 @@ if command -v "${MPIRUN:-mpirun}" >/dev/null 2>&1; then
                     "allreduce latency, 2 ranks", al[i], dt[k], ht[k], (dt[k] <= 30 ? "met" : "not met")
                 for (s = 67108864; s <= 268435456; s *= 4) {
                     k = s " " al[i]
-                    if (!(k in db)) { printf "%-34s %s %d MB: no device row\n", "allreduce staged/host", al[i], s / 1048576; continue }
+                    if (!(k in db)) {
+                        printf "%-34s %s %d MB: no device row\n", "allreduce staged/host", al[i], s / 1048576;
+                        continue }
                     r = hb[k] > 0 ? db[k] / hb[k] : 0
-                    printf "%-34s %s %d MB: %.2f / %.2f GB/s = %.2fx (goal >= 0.9x: %s)\n", "allreduce staged/host busbw", \
-                        al[i], s / 1048576, db[k], hb[k], r, (r >= 0.9 ? "met" : "not met")
+                    printf "%-34s %s %d MB: %.2f / %.2f GB/s = %.2fx (goal >= 0.9x: %s)\n", \
+                        "allreduce staged/host busbw", al[i], s / 1048576, db[k], hb[k], r,
+                        (r >= 0.9 ? "met" : "not met")
                 }
             }
         }')
@@ -129,6 +135,7 @@ printf '%-34s %s\n' "cuBLAS, rates, profile" "$status" \
     "allreduce --device gpu, 2 ranks" "$ar" \
     "device profile" "$out/local.profile"
 [ -n "$ar_rows" ] && echo "$ar_rows"
-case "$status ${t0:-no result} $t1 $t2 $tr_fp32 $tr_tf32 $tr_bf16 $ar" in *FAIL*|*exit*|*wrong*|*"no result"*) exit 1 ;; esac
+case "$status ${t0:-no result} $t1 $t2 $tr_fp32 $tr_tf32 $tr_bf16 $ar" in *FAIL*|*exit*|*wrong*|*"no result"*) \
+    exit 1 ;; esac
 echo "$t0 $t1 $t2" | grep -qE '[1-9][0-9]* failed' && exit 1
 exit 0

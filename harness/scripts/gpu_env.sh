@@ -1,4 +1,5 @@
-# gpu_env.sh (copied to .gpu/env.sh by gpu_bundle.sh) — the environment for running ddlbench's CUDA build on a GPU machine that has the NVIDIA
+# gpu_env.sh (copied to .gpu/env.sh by gpu_bundle.sh) — the environment for running ddlbench's CUDA build on a GPU
+# machine that has the NVIDIA
 # driver and CUDA (or PyTorch's pip CUDA libraries) but no Open MPI, from the bundle that
 # gpu_bundle.sh (make gpu-bundle) writes into the checkout (.gpu/: Debian 12's Open MPI 4.1.4 runtime, unpacked).
 # Source it (sh, dash or bash) from the checkout root:      . .gpu/env.sh

@@ -12,7 +12,8 @@ root=$(cd "$here/../.." && pwd)
 die() { echo "jitter.sh: $*" >&2; exit 2; }
 build=build out=results/jitter pcts="0 1 2 5 10" steps=5 nodes=64
 while [ $# -gt 0 ]; do
-    case $1 in -h|--help) echo "usage: jitter.sh [--build DIR] [--out DIR] [--pcts \"0 1 2 5 10\"] [--steps N] [--nodes N]"; exit 0;; esac
+    case $1 in -h|--help) echo \
+        "usage: jitter.sh [--build DIR] [--out DIR] [--pcts \"0 1 2 5 10\"] [--steps N] [--nodes N]"; exit 0;; esac
     [ $# -ge 2 ] || die "$1: expected a value"
     case $1 in --build) build=$2;; --out) out=$2;; --pcts) pcts=$2;; --steps) steps=$2;; --nodes) nodes=$2;;
     *) die "unknown option \"$1\"";; esac
@@ -26,11 +27,13 @@ g=$((nodes * 4))
 "$exe" platform --preset minsky --nodes 1 --gpus-per-node 1 --override-platform -o "$out/p1" >/dev/null &&
     "$exe" platform --preset minsky --nodes "$nodes" -o "$out/pN" >/dev/null || exit 2
 T="train --model resnet50 --batch 32 -a ddl --bucket-mb 25 --warmup 1 --steps $steps --profile p100"
-echo "jitter_pct,gpus,step_ms_1gpu,step_ms_median,step_ms_min,step_ms_max,eff_median_pct,eff_min_pct,eff_max_pct" >"$out/jitter.csv.tmp"
+echo "jitter_pct,gpus,step_ms_1gpu,step_ms_median,step_ms_min,step_ms_max,eff_median_pct,eff_min_pct,eff_max_pct" \
+    >"$out/jitter.csv.tmp"
 for j in $pcts; do
     echo "# jitter $j%: 1 and $g simulated GPUs" >&2
     # shellcheck disable=SC2086
-    sh "$here/launch.sh" -b simulated -n 1 -p "$out/p1" "$sim" $T --jitter "$j" --csv "$out/j$j-1.csv" >"$out/j$j-1.log" 2>&1 &&
+    sh "$here/launch.sh" -b simulated -n 1 -p "$out/p1" "$sim" $T --jitter "$j" --csv "$out/j$j-1.csv" \
+        >"$out/j$j-1.log" 2>&1 &&
         sh "$here/launch.sh" -b simulated -n "$g" -g 4 -p "$out/pN" "$sim" $T --jitter "$j" --csv "$out/j$j-$g.csv" \
             >"$out/j$j-$g.log" 2>&1 || { echo "jitter.sh: the jitter $j run failed; see $out/j$j-*.log" >&2; exit 1; }
     # efficiency against 1 GPU at the same jitter (common/scaling.c): median, slowest and fastest step
@@ -41,12 +44,14 @@ done
 mv "$out/jitter.csv.tmp" "$out/jitter.csv"
 if command -v gnuplot >/dev/null 2>&1; then
     for term in png svg; do
-        gnuplot -e "term='$term'; out='$out/jitter.$term.tmp'; csv='$out/jitter.csv'; gpus='$g'; plotsdir='$root/plots'" \
+        gnuplot -e \
+            "term='$term'; out='$out/jitter.$term.tmp'; csv='$out/jitter.csv'; gpus='$g'; plotsdir='$root/plots'" \
             "$root/plots/jitter.gp" && mv "$out/jitter.$term.tmp" "$out/jitter.$term"
     done
 fi
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-                  printf "# %-7s %6s %10s %10s %8s %16s\n", "jitter%", "gpus", "1gpu_ms", "step_ms", "eff%", "eff min-max%"
+                  printf "# %-7s %6s %10s %10s %8s %16s\n",
+                      "jitter%", "gpus", "1gpu_ms", "step_ms", "eff%", "eff min-max%"
                   next }
     { printf "  %-7s %6s %10.1f %10.1f %8.1f %7.1f-%-7.1f\n", $c["jitter_pct"], $c["gpus"], $c["step_ms_1gpu"],
              $c["step_ms_median"], $c["eff_median_pct"], $c["eff_min_pct"], $c["eff_max_pct"] }' "$out/jitter.csv"

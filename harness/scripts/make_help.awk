@@ -17,12 +17,16 @@ function flush(   line, w, n, i) { # the row's head and its help, wrapped at 100
     if (length(head) > 15) { out[kind] = out[kind] "  " head "\n"; head = "" } # a long head: own line
     n = split(fill(text), w, " "); line = sprintf("  %-15s", head)
     for (i = 1; i <= n; i++) {
-        if (length(line) + 1 + length(w[i]) > 100 && line ~ /[^ ]$/) { out[kind] = out[kind] line "\n"; line = sprintf("  %-15s", "") }
+        if (length(line) + 1 + length(w[i]) > 100 && line ~ /[^ ]$/) {
+            out[kind] = out[kind] line "\n"; line = sprintf("  %-15s", "")
+        }
         line = line " " w[i]
     }
     out[kind] = out[kind] line "\n"; kind = ""
 }
-function fail(msg, f, l) { printf "make_help.awk: %s:%d: %s\n", f ? f : FILENAME, l ? l : FNR, msg > "/dev/stderr"; bad = 1 }
+function fail(msg, f, l) {
+    printf "make_help.awk: %s:%d: %s\n", f ? f : FILENAME, l ? l : FNR, msg > "/dev/stderr"; bad = 1
+}
 FNR == 1 { if (!file++) table = FILENAME; else flush() }
 file == 1 && /^#/ { next }
 file == 1 && /^(target|var) / {
@@ -48,9 +52,11 @@ file == 2 && /^[A-Z_]+[ \t]*\?=/ {
 file == 2 && !/^#/ { text2 = $0; gsub(/[^A-Za-z0-9_]+/, " ", text2); n = split(text2, w, " ")
     for (i = 1; i <= n; i++) named[w[i]] = 1 }
 END {
-    for (name in is_target) if (!(name in ruled)) fail("target " name " has no rule in the Makefile", table, is_target[name])
+    for (name in is_target)
+        if (!(name in ruled)) fail("target " name " has no rule in the Makefile", table, is_target[name])
     for (name in is_var) if (!(name in named)) fail("variable " name " is not in the Makefile", table, is_var[name])
     if (bad) exit 1
-    printf "ddlbench — allreduce (and reduce-scatter, allgather) algorithms and synthetic data-parallel training on MPI\n"
+    printf "ddlbench — allreduce (and reduce-scatter, allgather) algorithms and synthetic data-parallel training"
+    printf " on MPI\n"
     printf "\nTargets:\n%s\nVariables (current values):\n%s", out["target"], out["var"]
 }

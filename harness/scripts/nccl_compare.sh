@@ -30,7 +30,8 @@ bytes() { # SIZE with K/M/G/T (binary) -> bytes, or nothing
         if (s == "K") m = 1024; else if (s == "M") m = 1048576; else if (s == "G") m = 1073741824
         else if (s == "T") m = 1099511627776; printf "%.0f\n", n * m }'
 }
-maxb=$(bytes "$MAXB"); [ -n "$maxb" ] && [ "$maxb" -gt 0 ] || die "--max-bytes: expected a size like 512M, got \"$MAXB\""
+maxb=$(bytes "$MAXB"); [ -n "$maxb" ] && [ "$maxb" -gt 0 ] ||
+    die "--max-bytes: expected a size like 512M, got \"$MAXB\""
 [ -n "$(bytes "$MINB")" ] || die "--min-bytes: expected a size like 1K, got \"$MINB\""
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -46,7 +47,8 @@ while read -r key machine nodes gpn algo lo hi; do
     [ "$hi" -le "$maxb" ] || hi=$maxb
     if [ "$lo" -gt "$hi" ]; then echo "# $key: every point above --max-bytes $MAXB: the model's"; continue; fi
     echo "# $key: simulating $algo on $machine x $nodes ($((nodes * gpn)) ranks), $lo..$hi B"
-    mkdir "$tmp/p-$key" && "$EXE" platform --platform "$machine" --nodes "$nodes" -o "$tmp/p-$key" >/dev/null || { st=2; continue; }
+    mkdir "$tmp/p-$key" && "$EXE" platform --platform "$machine" --nodes "$nodes" -o "$tmp/p-$key" >/dev/null || { st=2
+        continue; }
     if ! sh harness/scripts/launch.sh -b simulated -n $((nodes * gpn)) -g "$gpn" -p "$tmp/p-$key" "$SIM" allreduce \
         -a "$algo" -b "$lo" -e "$hi" -f 2 -w 0 -n 1 -c 0 --place in --platform "$machine" \
         --csv "$tmp/sim/$key.csv" >"$tmp/$key.log" 2>&1 </dev/null; then

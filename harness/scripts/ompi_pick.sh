@@ -11,9 +11,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "ompi_pick.sh: $*" >&2; exit 2; }
 build=build ranks="2 4" min=1K max=1M
 while [ $# -gt 0 ]; do
-    case $1 in -h|--help) echo "usage: ompi_pick.sh [--build DIR] [--ranks \"2 4\"] [-b MIN] [-e MAX]   (sizes by 2x)"; exit 0;; esac
+    case $1 in -h|--help) echo "usage: ompi_pick.sh [--build DIR] [--ranks \"2 4\"] [-b MIN] [-e MAX]   (sizes by 2x)"
+        exit 0;; esac
     [ $# -ge 2 ] || die "$1: expected a value (see --help)"
-    case $1 in --build) build=$2;; --ranks) ranks=$2;; -b) min=$2;; -e) max=$2;; *) die "unknown option \"$1\" (see --help)";; esac
+    case $1 in --build) build=$2;; --ranks) ranks=$2;; -b) min=$2;; -e) max=$2;;
+        *) die "unknown option \"$1\" (see --help)";; esac
     shift 2
 done
 for r in $ranks; do case $r in ''|*[!0-9]*|0|1) die "--ranks: expected integers >= 2, got \"$r\"";; esac; done
@@ -49,10 +51,13 @@ int ompi_coll_base_allreduce_intra_ring_segmented(const void *s, void *r, int c,
     if (!depth) fprintf(stderr, "OMPI_PICK %d segmented_ring\n", c);
     depth++; int rc = real(s, r, c, d, o, m, x, seg); depth--; return rc; }
 EOF
-"$cc" -shared -fPIC -O1 -o "$tmp/shim.so" "$tmp/shim.c" -ldl 2>"$tmp/cc.log" || die "compiling the shim failed: $(head -n 1 "$tmp/cc.log")"
-echo "# ranks size_B algorithm   (Open MPI $("${MPIRUN:-mpirun}" --version 2>&1 | sed -n 's/.*Open MPI) //p' | head -n 1), coll/tuned as configured here)"
+"$cc" -shared -fPIC -O1 -o "$tmp/shim.so" "$tmp/shim.c" -ldl 2>"$tmp/cc.log" ||
+    die "compiling the shim failed: $(head -n 1 "$tmp/cc.log")"
+echo "# ranks size_B algorithm   (Open MPI $("${MPIRUN:-mpirun}" --version 2>&1 | sed -n 's/.*Open MPI) //p' | head -n \
+    1), coll/tuned as configured here)"
 for np in $ranks; do
-    LD_PRELOAD=$tmp/shim.so MPIRUN_FLAGS="${MPIRUN_FLAGS:-} -x LD_PRELOAD" sh "$here/mpilaunch.sh" "$np" "$build/ddlbench" \
+    LD_PRELOAD=$tmp/shim.so MPIRUN_FLAGS="${MPIRUN_FLAGS:-} -x LD_PRELOAD" sh "$here/mpilaunch.sh" "$np" \
+        "$build/ddlbench" \
         allreduce -a mpi -b "$min" -e "$max" -f 2 -w 0 -n 1 -c 0 >"$tmp/out" 2>&1 </dev/null ||
         die "ddlbench allreduce on $np ranks failed: $(grep -v OMPI_PICK "$tmp/out" | tail -n 1)"
     # the benchmark's calls: float32 counts of the swept sizes (MPI's own small allreduces have other counts)

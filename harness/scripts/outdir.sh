@@ -22,7 +22,8 @@ outdir_ready() {
 outfile_ready() {
     case $2 in ''|*/) outdir_fail "$1" "expected a file name, got \"$2\"";; esac
     outdir_file=$2
-    [ -L "$2" ] && { outdir_file=$(readlink -f "$2" 2>/dev/null) || outdir_fail "$1" "\"$2\": a broken chain of links"; }
+    [ -L "$2" ] && { outdir_file=$(readlink -f "$2" 2>/dev/null) || outdir_fail "$1" "\"$2\": a broken chain of links"
+        }
     outdir_ready "$1" "$(dirname "$outdir_file")"
     [ ! -e "$outdir_file" ] || [ -f "$outdir_file" ] ||
         outdir_fail "$1" "\"$2\" is not a regular file; expected a results file"

@@ -2,7 +2,8 @@
 # pick_device.sh — which build `make run BACKEND=mpi` (and so the batch scripts) launches: prints
 # "gpu" when the CUDA build exists (BUILD/cuda/ddlbench) and the allocation has GPUs, else "cpu".
 # Usage: sh harness/scripts/pick_device.sh [BUILD]   (default build)
-# GPUs: SLURM_GPUS_ON_NODE or SLURM_GPUS_PER_NODE (typed GRES too) > 0 (Slurm), CUDA_VISIBLE_DEVICES naming a device (LSF, PBS and most
+# GPUs: SLURM_GPUS_ON_NODE or SLURM_GPUS_PER_NODE (typed GRES too) > 0 (Slurm), CUDA_VISIBLE_DEVICES naming a device
+# (LSF, PBS and most
 # schedulers set it; "", "-1" and "NoDevFiles" name none), else `nvidia-smi -L` listing one.
 build=${1:-build}
 [ -x "$build/cuda/ddlbench" ] || { echo cpu; exit 0; }

@@ -26,14 +26,16 @@ echo "on its platform family ($run_family) only (figures of other machines are n
 echo "unknowns allow at its scale, by the alpha-beta-gamma step; this run: its own efficiency at that scale"
 echo "against that baseline, where it reached both."
 echo
-echo "| model | entry | platform family | GPUs | baseline GPUs | published | predicted band | this run (its best algorithm) |"
+echo "| model | entry | platform family | GPUs | baseline GPUs | published | predicted band |" \
+    "this run (its best algorithm) |"
 echo "|---|---|---|---:|---:|---:|---|---|"
 "$exe" catalogue --catalogue "$cat_dir" 2>/dev/null |
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) cc[$i] = i; next }
         { lab = $0; for (i = 1; i < cc["label"]; i++) sub(/^[^,]*,/, "", lab) # the last cell, maybe quoted
           if (lab ~ /^"/) { lab = substr(lab, 2, length(lab) - 2); gsub(/""/, "\"", lab) }
           split($cc["platforms"], p, "|")
-          print $cc["entry"] "\t" $cc["model"] "\t" $cc["gpus"] "\t" $cc["baseline"] "\t" $cc["published_pct"] "\t" p[1] "\t" lab }' |
+          print $cc["entry"] "\t" $cc["model"] "\t" $cc["gpus"] "\t" $cc["baseline"] "\t" $cc["published_pct"] \
+              "\t" p[1] "\t" lab }' |
     while IFS="$(printf '\t')" read -r e model gpus base pub plat label; do
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$e" "$model" "$gpus" "$base" "$pub" "$(family "$plat")" "$label"
     done | awk -F'\t' -v fam="$run_family" -v bands="$bands" -v csv="$dir/scaling.csv" '
@@ -55,15 +57,18 @@ echo "|---|---|---|---:|---:|---:|---|---|"
               band = (q[1] in lo) ? sprintf("%.1f-%.1f%%", lo[q[1]], hi[q[1]]) : "-"
               printf "| %s | %s (%s) | %s | %s | %s | %s%% | %s | %s |\n", m, q[7], q[1], q[6],
                   q[3], q[4], q[5], band, run; shown++ }
-          if (!shown) printf "| - | no published figure of these models on the %s family | - | - | - | - | - | - |\n", fam }'
+          if (!shown) printf "| - | no published figure of these models on the %s family " \
+              "| - | - | - | - | - | - |\n", fam }'
 
 real=$dir/realism/scaling.csv
 [ -f "$real" ] || exit 0
 echo
 echo "## With the non-ideal effects (REALISM=study)"
 echo
-echo "The same sweep again with the effects the catalogue sources ($(csv_meta "$real" train_args | sed 's/.*--cycle-ms/--cycle-ms/')):"
-echo "$(csv_meta "$real" framework)${real:+; }$(csv_meta "$real" jitter). Data: [realism/scaling.csv](realism/scaling.csv)."
+echo "The same sweep again with the effects the catalogue sources ($(csv_meta "$real" train_args | sed \
+    's/.*--cycle-ms/--cycle-ms/')):"
+echo "$(csv_meta "$real" framework)${real:+; }$(csv_meta "$real" \
+    jitter). Data: [realism/scaling.csv](realism/scaling.csv)."
 echo "Largest GPU count per model; E against one GPU."
 echo
 echo "| model | GPUs | algorithm | E ideal | E with effects | step ms ideal | step ms with effects |"
@@ -75,5 +80,6 @@ awk -F, 'FNR == 1 { f++ } /^#/ { next } !h[f]++ { for (i = 1; i <= NF; i++) c[f,
     function pct(x) { return x == "NA" || x == "" ? "NA" : sprintf("%.1f%%", 100 * x) }
     END { for (i = 1; i <= n; i++) { split(keys[i], q, SUBSEP)
               printf "| %s | %d | %s | %s | %s | %.2f | %s |\n", q[1], gm[1, q[1]], q[2], pct(e[1, keys[i]]),
-                  pct(e[2, keys[i]]), s[1, keys[i]], (2 SUBSEP keys[i]) in s ? sprintf("%.2f", s[2, keys[i]]) : "-" } }' \
+                  pct(e[2, keys[i]]), s[1, keys[i]],
+                  (2 SUBSEP keys[i]) in s ? sprintf("%.2f", s[2, keys[i]]) : "-" } }' \
     "$dir/scaling.csv" "$real"

@@ -24,7 +24,8 @@ gpn=$(meta gpus_per_node) algos=$(meta algos) build=${BUILD:-build}
 platform=${platform%% (*} # "dgxh200 (simulated)"
 if [ "$backend" = mpi ]; then # join the allocation's own CSVs: the largest's provenance, every row
     gs=$(ls "$dir/allreduce" 2>/dev/null | sed -n 's/^allreduce-\([0-9][0-9]*\)\.csv$/\1/p' | sort -n)
-    [ -n "$gs" ] || { echo "run_allreduce.sh: no $dir/allreduce/allreduce-G.csv (the sweep's allreduce at each scale)" >&2
+    [ -n "$gs" ] || { echo "run_allreduce.sh: no $dir/allreduce/allreduce-G.csv (the sweep's allreduce at each scale)" \
+        >&2
                       exit 0; }
     top=$(echo "$gs" | tail -n 1)
     { grep '^# ' "$dir/allreduce/allreduce-$top.csv"
@@ -44,10 +45,12 @@ ranks=$((nodes * gpn))
 "$build/ddlbench" platform --platform "$platform" --nodes "$nodes" --gpus-per-node "$gpn" $override --partial-leaf \
     -o "$tmp" >/dev/null || exit 2
 simmax=${AR_SIM_MAX:-64}
-case $simmax in ''|*[!0-9]*) echo "run_allreduce.sh: AR_SIM_MAX: expected a rank count, got \"$simmax\"" >&2; exit 2;; esac
+case $simmax in ''|*[!0-9]*) echo "run_allreduce.sh: AR_SIM_MAX: expected a rank count, got \"$simmax\"" >&2
+    exit 2;; esac
 why="alpha-beta-gamma model, not simulated"
+held="the model is held within 10% of the simulation by tests/sim_model.sh"
 [ "$backend" = sim ] && [ "$ranks" -gt "$simmax" ] &&
-    why="$why: $ranks ranks is over AR_SIM_MAX=$simmax, where simulating the sweep costs minutes; the model is held within 10% of the simulation by tests/sim_model.sh"
+    why="$why: $ranks ranks is over AR_SIM_MAX=$simmax, where simulating the sweep costs minutes; $held"
 start=$(date +%s)
 if [ "$backend" = sim ] && [ "$ranks" -le "$simmax" ]; then
     echo "run_allreduce.sh: simulating the allreduce sweep at $ranks ranks ($algos, 1K-64M)..." >&2
@@ -66,7 +69,8 @@ else
           "$build/ddlbench" model cost --algo "$algos" --platform "$platform" --nodes "$nodes" --gpus-per-node "$gpn" \
               --bytes "$b" --profile "$profile" $override --partial-leaf | awk -v b="$b" -v p="$ranks" '!/^#/ {
               alg = b / ($2 * 1e3); bus = p > 1 ? alg * 2 * (p - 1) / p : 0
-              for (pl = 0; pl < 2; pl++) printf "%d,%s,%s,%d,%.3f,%.4f,%.4f\n", b, $1, pl ? "in" : "out", p, $2, alg, bus }'
+              for (pl = 0; pl < 2; pl++)
+                  printf "%d,%s,%s,%d,%.3f,%.4f,%.4f\n", b, $1, pl ? "in" : "out", p, $2, alg, bus }'
           b=$((b * 8))
       done; } >"$out.tmp" || exit 1
 fi

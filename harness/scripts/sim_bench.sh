@@ -39,7 +39,8 @@ done
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 [ -z "$OUT" ] || mkdir -p "$OUT" || die "--out: cannot create $OUT"
-mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" $PL -o "$tmp/probe" 2>&1 >/dev/null | head -1)
+mkdir "$tmp/probe" && gpn=$("$EXE" platform --platform "$PLATFORM" --nodes "${NODES%%,*}" $PL -o "$tmp/probe" 2>&1 \
+    >/dev/null | head -1)
 [ -f "$tmp/probe/hostfile" ] || die "--platform: $gpn"
 gpn=$(($(wc -l <"$tmp/probe/hostfile") / ${NODES%%,*}))
 # the links (GB/s): a GPU's link, one NIC and the NICs per node, from the platform as a file: the line
@@ -54,7 +55,8 @@ links=$(awk -F' *= *' '
     $1 == "intra_bw" { i = gbs($2) } $1 == "nic_bw" { n = gbs($2) } $1 == "nics" { k = $2 + 0 }
     $1 == "intra_line_bw" { il = gbs($2) } $1 == "nic_line_bw" { nl = gbs($2) } # the line rates, where given
     END { if (il > 0) i = il; if (nl > 0) n = nl; printf "%.9g %.9g", i, n * (k > 1 ? k : 1) }' "$tmp/links")
-echo "# sim-bench: $PLATFORM ($gpn GPUs per node), profile $PROFILE, $ALGOS, $MINB..$MAXB; ratio = model time / simulated time"
+echo "# sim-bench: $PLATFORM ($gpn GPUs per node), profile $PROFILE, $ALGOS, $MINB..$MAXB;" \
+    "ratio = model time / simulated time"
 echo "# bound: busbw of a GPU's link on one node (${links%% *} GB/s); across N nodes the per-node NIC bound of a"
 echo "#   hierarchical allreduce, NICs x N/(N-1) x (p-1)/p (NICs ${links#* } GB/s); of_bound = busbw / bound"
 echo "# nodes ranks algo          size_B  place   sim_us  model_us  ratio  busbw_GBps  bound  of_bound"
@@ -85,7 +87,8 @@ for n in $(echo "$NODES" | tr , ' '); do
           print n "," p "," a "," b "," $c["placement"] "," t "," m[a, b] "," r "," bw "," bd "," bw / bd \
               >> "'"$tmp/all.csv"'"
           sum += bw; k++ }
-        END { if (k) printf "# Avg bus bandwidth    : %.2f  (%d nodes: mean busbw over %d rows, nccl-tests convention)\n", sum / k, n, k }'
+        END { if (k) printf "# Avg bus bandwidth    : %.2f  (%d nodes: mean busbw over %d rows, " \
+                "nccl-tests convention)\n", sum / k, n, k }'
     [ -z "$OUT" ] || cp "$tmp/sim$n.csv" "$OUT/allreduce-$n.csv"
 done
 awk -F, 'NR > 1 && $4 >= 67108864 { if (!k++ || $8 < lo) { lo = $8; w = $3 " at " $1 " nodes, " $4 " B" } }
@@ -95,5 +98,6 @@ awk -F, 'NR > 1 && $4 >= 268435456 { if (!(($1) in best) || $11 > best[$1]) {
         best[$1] = $11; w[$1] = sprintf("%s %s B %s: busbw %.2f of bound %.1f", $3, $4, $5, $9, $10) } }
     END { for (n in best) printf "# best at >= 256 MB, %d nodes: %s = %.3f\n", n, w[n], best[n] }' "$tmp/all.csv" |
     sort -k7n
-if [ -n "$OUT" ]; then cp "$tmp/all.csv" "$OUT/sim_bench.csv.tmp" && mv "$OUT/sim_bench.csv.tmp" "$OUT/sim_bench.csv"; fi
+if [ -n "$OUT" ]; then cp "$tmp/all.csv" "$OUT/sim_bench.csv.tmp" && mv "$OUT/sim_bench.csv.tmp" "$OUT/sim_bench.csv"
+    fi
 exit $st

@@ -33,9 +33,11 @@ case $np in ''|*[!0-9]*|0) echo "simlaunch.sh: NP: expected a positive integer, 
 [ -f "$dir/platform.xml" ] && [ -f "$dir/hostfile" ] ||
     { echo "simlaunch.sh: $dir: expected platform.xml and hostfile (ddlbench platform -o $dir)" >&2; exit 2; }
 case " ${SMPI_FLAGS:-} " in *contexts/nthreads[:=]1[!0-9]*) ;; *contexts/nthreads[:=]*)
-    echo "simlaunch.sh: SMPI_FLAGS: contexts/nthreads above 1 gives wrong results with SimGrid 3.32 (tests/sim/parallel_contexts.sh); expected 1" >&2
+    echo "simlaunch.sh: SMPI_FLAGS: contexts/nthreads above 1 gives wrong results with SimGrid 3.32" \
+        "(tests/sim/parallel_contexts.sh); expected 1" >&2
     exit 2;; esac
-command -v smpirun >/dev/null 2>&1 || { echo "simlaunch.sh: smpirun not found (apt-get install simgrid libsimgrid-dev)" >&2; exit 2; }
+command -v smpirun >/dev/null 2>&1 ||
+    { echo "simlaunch.sh: smpirun not found (apt-get install simgrid libsimgrid-dev)" >&2; exit 2; }
 # Every rank maps its shared buffers one 4 MiB block at a time, and SimGrid's ranks are one process:
 # above 256 ranks (ResNet-101-22K's 178 MB of gradients alone are 45 blocks a rank) the mappings pass
 # the kernel's default vm.max_map_count of 65530 and the launch aborts ("Could not map folded virtual
@@ -45,7 +47,8 @@ if [ "$have" -gt 0 ] && [ "$have" -lt "$need" ]; then
     if [ "$(id -u)" = 0 ] && echo "$need" 2>/dev/null >/proc/sys/vm/max_map_count; then
         echo "simlaunch.sh: raised vm.max_map_count from $have to $need for $np simulated ranks" >&2
     else
-        echo "simlaunch.sh: $np simulated ranks need vm.max_map_count >= $need (it is $have): as root, sysctl -w vm.max_map_count=$need" >&2
+        echo "simlaunch.sh: $np simulated ranks need vm.max_map_count >= $need (it is $have): as root," \
+            "sysctl -w vm.max_map_count=$need" >&2
         exit 2
     fi
 fi

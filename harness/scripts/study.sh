@@ -34,8 +34,10 @@ if ! [ -x "$sim" ] || ! command -v smpirun >/dev/null 2>&1; then
 fi
 sim_step() { # model batch platform bucket gpus -> the simulated run's train CSV (its path)
     d=$out/spots/$3-$5; mkdir -p "$d"
-    "$exe" platform --preset "harness/sim/platforms/$3.platform" --nodes $(($5 / 4)) --gpus-per-node 4 -o "$d" >/dev/null || return 1
-    sh "$here/launch.sh" -b simulated -n "$5" -g 4 -p "$d" "$sim" train --model "$1" --batch "$2" -a ddl --bucket-mb "$4" \
+    "$exe" platform --preset "harness/sim/platforms/$3.platform" --nodes $(($5 / 4)) --gpus-per-node 4 -o "$d" \
+        >/dev/null || return 1
+    sh "$here/launch.sh" -b simulated -n "$5" -g 4 -p "$d" "$sim" train --model "$1" --batch "$2" -a ddl \
+        --bucket-mb "$4" \
         --steps 1 --warmup 1 --profile p100 --csv "$d/$1-$4.csv" >"$d/$1-$4.log" 2>&1 || return 1
     echo "$d/$1-$4.csv"
 }
@@ -43,10 +45,12 @@ sim_step() { # model batch platform bucket gpus -> the simulated run's train CSV
     echo
     echo "## Simulator spot checks"
     echo
-    echo "SMPI runs of the same corners (\`harness/scripts/study.sh\`: ddl, p100 profile, one warm-up + one timed step),"
+    echo \
+        "SMPI runs of the same corners (\`harness/scripts/study.sh\`: ddl, p100 profile, one warm-up + one timed step),"
     echo "efficiency against 4 GPUs, beside the closed-form model's:"
     echo
-    echo "| model | platform | overlap | sim step 4 GPUs (ms) | sim step 256 GPUs (ms) | sim efficiency | model efficiency |"
+    echo "| model | platform | overlap | sim step 4 GPUs (ms) | sim step 256 GPUs (ms) | sim efficiency |" \
+        "model efficiency |"
     echo "|---|---|---|---|---|---|---|"
 } >"$out/spots.md.tmp"
 for spot in resnet50:32:minsky2017-1port:0 resnet50:32:minsky2017-1port:25 resnet101-22k:20:minsky2017-1port:0; do
@@ -54,7 +58,8 @@ for spot in resnet50:32:minsky2017-1port:0 resnet50:32:minsky2017-1port:25 resne
 $spot
 EOF2
     echo "# spot check: $m on $p, bucket $k MiB, 4 and 256 simulated GPUs" >&2
-    s4=$(sim_step "$m" "$b" "$p" "$k" 4) && s256=$(sim_step "$m" "$b" "$p" "$k" 256) || { echo "study.sh: spot check $spot failed (see $out/spots/)" >&2; exit 1; }
+    s4=$(sim_step "$m" "$b" "$p" "$k" 4) && s256=$(sim_step "$m" "$b" "$p" "$k" 256) ||
+        { echo "study.sh: spot check $spot failed (see $out/spots/)" >&2; exit 1; }
     ov=off; [ "$k" != 0 ] && ov=on
     # the model's efficiency of the same corner (study.csv by column name); the simulation's through
     # scaling.c (ddlbench efficiency: gpus,step_ms_base,step_ms_median,...,eff_median_pct)

@@ -90,11 +90,14 @@ total=$(echo "$plan" | grep -c .); units=$(echo "$plan" | awk '{ u += $2 } END {
 
 run_id=$(date -u +%Y%m%dT%H%M%SZ)-$backend-$((nodes * gpn))gpus
 if [ -z "$out" ] && [ "$resume" = 1 ]; then # continue the run results/latest points at
-    [ -L results/latest ] && [ -d results/latest ] || bad --out "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
+    [ -L results/latest ] && [ -d results/latest ] ||
+        bad --out \
+        "--resume without it continues results/latest, which does not exist; expected the folder of the sweep to resume"
     out=results/$(readlink results/latest)
 elif [ -z "$out" ]; then
     out=results/$run_id
-    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest; } || bad --out "cannot create results/$run_id"
+    [ "$dry" = 1 ] || { mkdir -p results && ln -sfn "$run_id" results/latest
+        } || bad --out "cannot create results/$run_id"
 fi
 # The results folder, checked before any launch: a directory (made if missing), writable, not a kernel
 # interface; and, unless resuming, free of an earlier sweep's raw CSVs (they would be merged in).
@@ -102,16 +105,20 @@ if [ "$dry" = 0 ]; then
     outdir_prog=$prog
     outdir_ready "$(name --out)" "$out"
     outdir_ready "$(name --out)" "$out/raw"
-    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay global_batch=$global_batch"
+    params="backend=$backend nodes=$nodes gpus_per_node=$gpn models=$models algos=$algos bucket_MB=$bucket"
+    params="$params platform=$platform profile=$profile train_args=$train_args rate=$rate delay=$delay"
+    params="$params global_batch=$global_batch"
     if [ "$resume" = 1 ]; then
         rm -f "$out"/*.tmp "$out"/raw/*.tmp # a killed run's temporary files; finished CSVs are whole
         if [ -f "$out/.sweep" ] && [ "$(cat "$out/.sweep")" != "$params" ]; then
-            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat "$out/.sweep")); expected the same options"
+            bad --out "--resume: \"$out\" holds a sweep with other options ($(cat \
+                "$out/.sweep")); expected the same options"
         fi
     elif ls "$out"/raw/*.csv >/dev/null 2>&1; then
         bad --out "\"$out\" holds an earlier sweep's results; expected a new folder, or --resume to continue it"
     fi
-    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" || bad --out "cannot write \"$out/.sweep\""
+    printf '%s\n' "$params" >"$out/.sweep.tmp" && mv "$out/.sweep.tmp" "$out/.sweep" ||
+        bad --out "cannot write \"$out/.sweep\""
 fi
 killtree() { for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done; kill "$1" 2>/dev/null; }
 running="" # "pid|model|gpus|start|weight|ring_modelled" per launch in flight
@@ -147,7 +154,8 @@ EOF
 [ "$dry" = 1 ] && { [ "$backend$allreduce" = mpi1 ] && allreduce_sweep; exit 0; }
 reap 1
 ls "$out"/raw/*.csv >/dev/null 2>&1 && sweep merge "$out" # also when --resume found every configuration done
-[ "$backend$allreduce" = mpi1 ] && allreduce_sweep # the allocation's own busbw at each scale (run_allreduce.sh joins them)
+# the allocation's own busbw at each scale (run_allreduce.sh joins them)
+[ "$backend$allreduce" = mpi1 ] && allreduce_sweep
 failures
 [ -f "$out/scaling.csv" ] || { echo "sweep.sh: no configuration finished" >&2; exit 1; }
 sh "$here/summary.sh" "$out/scaling.csv" "$build/ddlbench" # the catalogue from this build's ddlbench

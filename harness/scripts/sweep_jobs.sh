@@ -67,7 +67,8 @@ allreduce_sweep() {
         if allreduce_launch "$a_g" "$a_gp" "$a_csv" </dev/null >"${a_csv%.csv}.log" 2>&1; then
             [ "$quiet" = 1 ] || echo "[allreduce] $a_g GPUs ($algos, 1K-64M) took $(human $(($(date +%s) - a_t)))" >&2
         else
-            echo "sweep.sh: the allreduce sweep at $a_g GPUs failed: $(reason "${a_csv%.csv}.log") (log: ${a_csv%.csv}.log)" >&2
+            echo "sweep.sh: the allreduce sweep at $a_g GPUs failed: $(reason \
+                "${a_csv%.csv}.log") (log: ${a_csv%.csv}.log)" >&2
             rm -f "$a_csv"; status=1
         fi
     done
@@ -107,7 +108,8 @@ finish() { # model g start weight ring_modelled: one launch ended; merge its CSV
         NF == 6 { x = $5 * r - (now - $4); if (x > m) m = x }
         END { t = todo * r / j; printf "%d\n", (t > m ? t : m) + 0.5 }')
     f_how="$backend; $algos"; [ "$5" = 1 ] && f_how="$f_how; ring from the model"
-    echo "[$done_n/$total] $1 $2 GPUs ($f_how) took $(human $((f_now - $3))); elapsed $(human $((f_now - start))), about $(human "$f_left") left" >&2
+    echo "[$done_n/$total] $1 $2 GPUs ($f_how) took $(human $((f_now - $3))); elapsed $(human \
+        $((f_now - start))), about $(human "$f_left") left" >&2
 }
 reap() { # wait until fewer than $1 launches are in flight, finishing those that ended
     r_k=0
@@ -115,7 +117,8 @@ reap() { # wait until fewer than $1 launches are in flight, finishing those that
         r_still="" r_n=0 r_ended=""
         for r_e in $running; do
             r_m=${r_e#*|}; r_g=${r_m#*|}; r_g=${r_g%%|*}; r_m=${r_m%%|*}
-            if [ -f "$out/raw/$r_m-$r_g.rc" ]; then r_ended="$r_ended $r_e"; else r_still="$r_still $r_e" r_n=$((r_n + 1)); fi
+            if [ -f "$out/raw/$r_m-$r_g.rc" ]; then r_ended="$r_ended $r_e"
+                else r_still="$r_still $r_e" r_n=$((r_n + 1)); fi
         done
         running=$r_still
         for r_e in $r_ended; do
@@ -145,7 +148,8 @@ still() {
 # ("ddlbench train: ddl: grid 4x2 has 8 ranks but the communicator has 1"), else the log's last line
 # that is neither a comment nor the launcher's echo of its command, else "no output"
 reason() {
-    awk '/^(ddlbench|simlaunch\.sh|mpilaunch\.sh|emucluster\.sh)[^:]*: / && !/^[^:]*: (raised|note)/ { print; found = 1; exit }
+    awk '/^(ddlbench|simlaunch\.sh|mpilaunch\.sh|emucluster\.sh)[^:]*: / && !/^[^:]*: (raised|note)/ { print;
+        found = 1; exit }
          !/^#/ && !/--cfg=/ && !/^Execution failed/ && NF { last = $0 }
          END { if (!found) print (last != "" ? last : "no output") }' "$1" | cut -c1-300
 }
@@ -153,5 +157,6 @@ reason() {
 failures() {
     [ -n "$failed" ] || return 0
     echo "sweep.sh: $(printf '%s' "$failed" | grep -c .) of $total launches failed:" >&2
-    printf '%s' "$failed" | sort -t'|' -k1,1 -k2,2n | awk -F'|' '{ printf "  %-16s %5s GPUs  exit %-3s %s\n", $1, $2, $3, $4 }' >&2
+    printf '%s' "$failed" | sort -t'|' -k1,1 -k2,2n |
+        awk -F'|' '{ printf "  %-16s %5s GPUs  exit %-3s %s\n", $1, $2, $3, $4 }' >&2
 }

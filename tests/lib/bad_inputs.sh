@@ -10,7 +10,8 @@
 # Sets BUILD, root, exe, tmp (removed on exit) with the rows' fixtures (bad profile and platform
 # files, output path oddities), P (a tiny training run's options, so a wrongly accepted row still
 # ends quickly) and:
-#   rows            run the table on stdin, one row a line ("# ..." lines are headings)
+#   rows            run the table on stdin, one row a line ("# ..." lines are headings; a row ending
+#                   in " \" goes on in the next line, its leading blanks dropped)
 #   check D CMD...  count one check: CMD must succeed, else "FAIL D"
 #   one_clean ST E  exit status ST is 2 and file E one line without control bytes
 #   report          print "N passed, N failed" and return non-zero if any failed
@@ -40,11 +41,13 @@ mkdir -p "$tmp/adir" "$tmp/plat/hostfile" "$tmp/run/report.md" && : >"$tmp/afile
 cp "$root/results/reference/scaling.csv" "$tmp/run/"
 # platform files with a non-decimal number; folders whose study report.md or platform smpi.cfg is a folder
 pf="name = t\ngpus_per_node = 4\nintra_lat = 5e-06\nintra_bw = %s\ninter_lat = 1e-06\ninter_bw = 1e9\n%b"
-printf "$pf" 0x10 "" >"$tmp/hex.platform"; printf "$pf" inf "" >"$tmp/inf.platform"; printf "$pf" 1e9 'lat_factor = 0x0:1\n' >"$tmp/hexf.platform"
+printf "$pf" 0x10 "" >"$tmp/hex.platform"; printf "$pf" inf "" >"$tmp/inf.platform"
+printf "$pf" 1e9 'lat_factor = 0x0:1\n' >"$tmp/hexf.platform"
 mkdir -p "$tmp/study/report.md" "$tmp/plat3/smpi.cfg"
 # study catalogues (study_file.h): an entry whose baseline exceeds its scale, one cut mid-line, one
 # naming an unknown model, one with a key of no meaning
-se="label = L\nmodel = %s\nbatch = 32\ngpus = %s\nbaseline = 8\npublished = 90\nsource = s\nalgo = ddl\nplatforms = bigbasin2017\noverlap = on\n%s"
+se="label = L\nmodel = %s\nbatch = 32\ngpus = %s\nbaseline = 8\npublished = 90\nsource = s\nalgo = ddl\n"
+se="${se}platforms = bigbasin2017\noverlap = on\n%s"
 mkdir -p "$tmp/cat-base" "$tmp/cat-cut" "$tmp/cat-model" "$tmp/cat-key"
 printf "$se" resnet50 4 "" >"$tmp/cat-base/e.study"; printf "$se" resnet50 256 "hours = " >"$tmp/cat-cut/e.study"
 printf "$se" resnet9 256 "" >"$tmp/cat-model/e.study"; printf "$se" resnet50 256 "speed = 3\n" >"$tmp/cat-key/e.study"
@@ -95,7 +98,8 @@ run_row() { # one table line; sets $tmp/err.raw and returns the status (leaves $
     mpi2) with_env env MPIRUN_FLAGS="${MPIRUN_FLAGS:-}" sh "$root/harness/scripts/mpilaunch.sh" 2 "$exe" "$@";;
     sweep) with_env sh "$root/harness/scripts/sweep.sh" --build "$BUILD" --out "$tmp/sweep" -q "$@";;
     script) s=$1; shift; with_env sh "$root/harness/scripts/$s" "$@";;
-    make) with_env env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$root" BUILD="$BUILD" "$@";; # not the calling make's jobserver
+    # not the calling make's jobserver
+    make) with_env env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$root" BUILD="$BUILD" "$@";;
     esac >"$tmp/out" 2>"$tmp/err.raw" </dev/null
 }
 
@@ -104,17 +108,25 @@ rows() {
     tried=0
     while IFS= read -r line; do
         case $line in ''|'#'*) continue;; esac # blank lines and "# ..." headings
+        while case $line in *' \') true;; *) false;; esac && IFS= read -r more; do # the row goes on
+            line="${line%?}$(printf '%s' "$more" | sed 's/^ *//')"
+        done
         tried=$((tried + 1))
         run_row "$line"; got=$?
         # the launcher's own notes (Open MPI's boxed "Primary job ... non-zero exit code") and make's
         # "make: *** [Makefile:N: run] Error 2" trailer are not ours
-        awk '/^--------------------+$/ { box = !box; next } /^make(\[[0-9]+\])?: \*\*\* \[/ { next } !box' "$tmp/err.raw" >"$tmp/err"
+        awk '/^--------------------+$/ { box = !box; next } /^make(\[[0-9]+\])?: \*\*\* \[/ { next } !box' \
+            "$tmp/err.raw" >"$tmp/err"
         lines=$(wc -l <"$tmp/err")
         want=""; case $line in *" ## "*) want=${line##* ## };; esac
-        if [ "$got" -ne 2 ]; then failed=$((failed + 1)); echo "FAIL [$line]: exit $got, want 2: $(head -n 2 "$tmp/err" | tr '\n' ' ')"
-        elif [ "$lines" -ne 1 ]; then failed=$((failed + 1)); echo "FAIL [$line]: $lines stderr lines, want 1:"; head -n 4 "$tmp/err"
-        elif grep -q 'Sanitizer\|runtime error\|Segmentation\|core dumped' "$tmp/err"; then failed=$((failed + 1)); echo "FAIL [$line]: crash: $(cat "$tmp/err")"
-        elif [ -n "$want" ] && ! grep -qF -- "$want" "$tmp/err"; then failed=$((failed + 1)); echo "FAIL [$line]: the line does not name \"$want\": $(cat "$tmp/err")"
+        if [ "$got" -ne 2 ]; then failed=$((failed + 1))
+            echo "FAIL [$line]: exit $got, want 2: $(head -n 2 "$tmp/err" | tr '\n' ' ')"
+        elif [ "$lines" -ne 1 ]; then failed=$((failed + 1)); echo "FAIL [$line]: $lines stderr lines, want 1:"
+        head -n 4 "$tmp/err"
+        elif grep -q 'Sanitizer\|runtime error\|Segmentation\|core dumped' "$tmp/err"; then failed=$((failed + 1))
+        echo "FAIL [$line]: crash: $(cat "$tmp/err")"
+        elif [ -n "$want" ] && ! grep -qF -- "$want" "$tmp/err"; then failed=$((failed + 1))
+        echo "FAIL [$line]: the line does not name \"$want\": $(cat "$tmp/err")"
         else passed=$((passed + 1)); [ -n "${VERBOSE:-}" ] && echo "ok [$line]: $(cat "$tmp/err")"; fi
     done <"$tmp/table"
     echo "# $tried malformed inputs tried"

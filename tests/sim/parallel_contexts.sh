@@ -16,7 +16,8 @@ for n in 1 2; do
     for _ in $(seq 1 "$runs"); do
         out=$(smpirun -np 16 -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" --cfg=contexts/nthreads:$n \
               --log=root.thres:critical "$tmp/pc" 2>&1)
-        case $out in *"end 0.300 s"*) right=$((right + 1));; *"end "*) wrong=$((wrong + 1));; *) aborted=$((aborted + 1));; esac
+        case $out in *"end 0.300 s"*) right=$((right + 1));; *"end "*) wrong=$((wrong + 1));;
+            *) aborted=$((aborted + 1));; esac
     done
     echo "contexts/nthreads:$n: $runs runs: $right right, $wrong wrong end time, $aborted aborted"
 done
