@@ -145,7 +145,8 @@ int main(void)
               e.extra_kernels == 60 && !strcmp(e.xk_source, "counted") && parse(GOOD, &e, err, sizeof err) == 0 &&
               !e.extra_kernels, "kernels_at_scale 60 with its source; none by default (%s)", err);
     CHECK(parse(GOOD "kernels_scaled = off\n", &e, err, sizeof err) == 0 && e.kscaled_set && !e.kscaled &&
-              parse(GOOD, &e, err, sizeof err) == 0 && !e.kscaled_set, "kernels_scaled off; unset by default (%s)", err);
+              parse(GOOD, &e, err, sizeof err) == 0 && !e.kscaled_set, "kernels_scaled off; unset by default (%s)",
+          err);
     CHECK(parse(GOOD "cuda_graphs = off\n", &e, err, sizeof err) == 0 && e.graphs_set && !e.graphs &&
               parse(GOOD, &e, err, sizeof err) == 0 && !e.graphs_set, "cuda_graphs off; unset by default (%s)", err);
     CHECK(parse(GOOD "cuda_graphs = on\ncuda_graphs_at_scale = off\noptimizer_shard = 8\n", &e, err, sizeof err) == 0 &&
@@ -206,13 +207,16 @@ int main(void)
                       !strncmp(err, "x/t.study", 9), "bad_terms[%zu]: want \"%s\" in \"%s\"", i, bad_terms[i].want,
                   err);
         CHECK(parse(GOOD EPOCH "epoch_steps = carry\nbaseline_epoch_steps = fill\nepochs = 52\n"
-                    "horovod_sync_bytes = 24\nhorovod_sync_source = h\n", &e, err, sizeof err) == 0 && e.epoch_examples == 1281167 &&
+                    "horovod_sync_bytes = 24\nhorovod_sync_source = h\n", &e, err, sizeof err) == 0 &&
+                  e.epoch_examples == 1281167 &&
                   e.epoch_steps == EPOCH_CARRY && e.base_epoch_steps == EPOCH_FILL && e.epochs == 52 &&
                   !strcmp(e.epoch_source, "fit.py") && e.sync_bytes == 24 && !strcmp(e.sync_source, "h"),
               "the epoch keys and Horovod's coordination: %s", err);
-        CHECK(parse(GOOD "gpu_spread_pct = 1|2.5\ngpu_spread_source = m\n", &e, err, sizeof err) == 0 && e.nspread == 2 &&
+        CHECK(parse(GOOD "gpu_spread_pct = 1|2.5\ngpu_spread_source = m\n", &e, err, sizeof err) == 0 &&
+                  e.nspread == 2 &&
                   e.spread_pct[0] == 1 && e.spread_pct[1] == 2.5 && !strcmp(e.spread_source, "m") &&
-                  parse(GOOD, &e, err, sizeof err) == 0 && !e.nspread, "gpu_spread_pct 1|2.5; none by default (%s)", err);
+                  parse(GOOD, &e, err, sizeof err) == 0 && !e.nspread,
+              "gpu_spread_pct 1|2.5; none by default (%s)", err);
         CHECK(parse(GOOD EPOCH "epoch_steps = fill\n", &e, err, sizeof err) == 0 && e.base_epoch_steps == EPOCH_FILL &&
                   parse(GOOD, &e, err, sizeof err) == 0 && !e.epoch_examples && !e.sync_bytes,
               "baseline_epoch_steps defaults to epoch_steps; none by default (%s)", err);

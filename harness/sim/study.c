@@ -98,8 +98,9 @@ int study_kernels_scaled(const figure *fig) { return !fig->kscaled_set || fig->k
 /* Measured on the same model and framework, so it replaces the profile's one ResNet-50 calibration
  * (p100.profile) for models whose kernels run at other rates (VGG-16's 3x3 convolutions through Winograd).
  * The one-GPU step is work / k + fixed: the part that scales and what does not (step_fixed_us, and each
- * kernel's fixed cost with kernels_scaled = off); the profile as it is and scaled by 2 give both, and k is the work over the
- * measured time less the fixed part, so that the pinned profile predicts the figure exactly. */
+ * kernel's fixed cost with kernels_scaled = off); the profile as it is and scaled by 2 give both, and k is
+ * the work over the measured time less the fixed part, so that the pinned profile predicts the figure
+ * exactly. */
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen)
 {

@@ -73,9 +73,9 @@ int study_kernels_scaled(const figure *fig);
 /* How much faster than the profile fig's GPU computed (*k; 1 without a published single-GPU figure):
  * the profile's prediction of the work (the part that scales) of the entry's single-GPU step or backward
  * pass over that figure less the part that does not (step_fixed_us; the kernels' fixed costs with
- * kernels_scaled = off), so that the pinned profile predicts the figure. Never fitted to the scaling figure itself. 0, or 2 with err
- * ("entry: why"), also when *k is outside STUDY_SCALE_MIN..1/STUDY_SCALE_MIN (a figure in other units,
- * or one below the fixed part: it would give inf, 0 or negative steps). */
+ * kernels_scaled = off), so that the pinned profile predicts the figure. Never fitted to the scaling figure
+ * itself. 0, or 2 with err ("entry: why"), also when *k is outside STUDY_SCALE_MIN..1/STUDY_SCALE_MIN (a
+ * figure in other units, or one below the fixed part: it would give inf, 0 or negative steps). */
 int study_compute_scale(const study_setup *s, const profile *pr, const figure *fig, double *k, char *err,
                         size_t errlen);
 /* The corners per platform, overlap and batch of fig on profile base: its bn_held and graph_kernel_us (with the
