@@ -26,9 +26,8 @@
  * (none with NVLS too; without it, NCCL's CollNet shape, the node's reduce-scatter is still the ranks').
  * On a machine without nvls_bw and sharp_bw this prices what MPI does; with them, the switches' traffic,
  * which the simulation runs as transfers to and from switch hosts (collectives/switch.h);
- * tests/sim_model.sh holds no switch, NVLS, and NVLS with SHARP against SimGrid (SHARP without NVLS: not
- * checked; SimGrid shares a GPU's link between the ranks' messages and the longer-latency switch flow
- * unevenly, which this model does not price). */
+ * tests/sim_model.sh holds no switch, NVLS, and NVLS with SHARP against SimGrid. SHARP without NVLS is not
+ * held: there the model is 17-21% under SimGrid (docs/BENCHMARKS.md, review branch; cause not settled). */
 #include "coll.h"
 #include "partition.h"
 
