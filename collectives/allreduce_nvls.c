@@ -100,7 +100,6 @@ static int nv_find_agg(ddl_ctx *ctx, nv_state *s)
         s->agg = v[2 * s->g + s->local] == -v[3 * s->g + s->local] ? host : coll_sw_host("spine");
     free(v);
     return rc;
-    return 0;
 }
 
 /* Elements of chunk k of a block of len elements, chunks of c (0 past its end). */

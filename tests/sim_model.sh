@@ -148,6 +148,18 @@ SIM_ARGS="--platform $tmp/tl.platform --profile h100" check two-level 8 4 16M nv
 SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
 SIM_ARGS="--platform harness/sim/platforms/dgxh100-sharp.platform --profile h100" check dgxh100-sharp 16 8 64M mpi \
     --platform harness/sim/platforms/dgxh100-sharp.platform --nodes 2 --partial-leaf
+# its setup (the nvls context within) failing on one rank: every rank learns it before the nested creation, so the
+# run ends with status 2 and the injected failure's line, not a hang
+# shellcheck disable=SC2086
+DDL_TEST_FAIL=setup:3 DDL_RANKS_PER_NODE=8 timeout 120 smpirun $SMPI_CFG -np 16 -platform "$tmp/platform.xml" \
+    -hostfile "$tmp/hostfile" "$SIM" allreduce -b 1M -e 1M -a mpi -c 0 -w 0 -n 1 --profile h100 \
+    --platform harness/sim/platforms/dgxh100-sharp.platform >/dev/null 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ] && grep -q 'mpi: rank 3 failed: setup failed: injected on rank 3' "$tmp/err"; then
+    passed=$((passed + 1))
+else
+    fail "mpi on dgxh100-sharp, DDL_TEST_FAIL=setup:3: status $st, want 2 and the injected failure's line"
+fi
 for run in dgxh100:1 dgxh100:4 harness/sim/platforms/dgxh100-sharp.platform:4; do
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
     SIM_ARGS="--platform ${run%:*} --profile h100" check "${run%:*}" $((${run##*:} * 8)) 8 64M nvls \

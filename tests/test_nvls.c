@@ -45,6 +45,13 @@ int main(void)
     ddl_machine gam = one;
     gam.gamma = 1e-9;
     CHECK(cost(&gam, n) > plain + (g - 1) * n / g * 1e-9 * 0.99, "the owner's reductions are charged");
+    /* IB SHARP without NVLS (NCCL's CollNet shape, the -mlperf-sharp platforms): the node's reduce-scatter is
+     * still the ranks', so are its reductions, (g - 1)/g of the vector each */
+    ddl_machine coll = four, collg;
+    coll.nvls_bw = 0, coll.sharp_bw = 48e9, collg = coll, collg.gamma = 1e-9;
+    CHECK(cost(&collg, n) > cost(&coll, n) + (g - 1) * n / g * 1e-9 * 0.99,
+          "SHARP across, no NVLS: the ranks' in-node reductions are charged (%g s, %g without gamma)",
+          cost(&collg, n), cost(&coll, n));
     sw.nvls_bw = -1;
     CHECK(coll_machine_check(&sw, 1) == DDL_ERR_ARG, "a negative nvls_bw is refused");
     sw.nvls_bw = 0, sw.sharp_bw = INFINITY;

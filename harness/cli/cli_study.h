@@ -26,11 +26,11 @@ void study_ttt_line(const study_opts *o, const figure *fig, const corner *c, int
 void study_print_corners(FILE *f, int md, const study_opts *o, const figure *fig, const corner *c, int n);
 /* "band lo-hi%, centre …; published … inside|OUTSIDE the band, … points from the centre" */
 const char *study_verdict(double lo, double hi, double pub, char *buf, size_t len);
-/* The same for figure k of o: "...; published on p100 GPUs, not compared with profile h200" where the
- * profile is another GPU than the figure's. */
 /* A strong-scaling entry's points lost, compute at its small batch vs exposed communication: their ranges over
  * the corners and the split at the band's two ends (study_points_lost), one sentence into buf. */
 const char *study_lost_line(const figure *fig, const corner *c, int n, char *buf, size_t len);
+/* The same for figure k of o: "...; published on p100 GPUs, not compared with profile h200" where the
+ * profile is another GPU than the figure's. */
 const char *study_verdict_of(const study_opts *o, int k, double lo, double hi, char *buf, size_t len);
 /* OUT/study.csv (pass 0) and OUT/report.md (pass 1); 0, or 2 with a message if path is too long. */
 #define STUDY_NOUT 3 /* study.csv, report.md, bands.csv */

@@ -170,15 +170,16 @@ int trainer_create(const model *m, ddl_ctx *ctx, const step_config *cfg, trainer
         snprintf(err, errlen, "--optimizer %s: host buffers only; expected --device cpu", optim_name(cfg->optim));
         goto out;
     }
+    /* before the shard: the simulated engine's sharding refuses the framework's cycles (fused buckets) */
+    if (engine_set_framework(t->eng, &cfg->fw)) {
+        snprintf(err, errlen, "Horovod cycles and per-call costs are modelled by the simulation and the model only; a "
+                 "real run pays its own framework's");
+        goto out;
+    }
     if (cfg->shard && (cfg->device || cfg->check ||
                        engine_set_shard(t->eng, cfg->shard == SHARD_FULL ? 2 : 1, t->size) ||
                        trainer_gslots_engine(t))) {
         snprintf(err, errlen, "--shard: needs host buffers, no --check and gradient buckets (not cycles)");
-        goto out;
-    }
-    if (engine_set_framework(t->eng, &cfg->fw)) {
-        snprintf(err, errlen, "Horovod cycles and per-call costs are modelled by the simulation and the model only; a "
-                 "real run pays its own framework's");
         goto out;
     }
     *out = t;
