@@ -26,8 +26,9 @@
  * (none with NVLS too; without it, NCCL's CollNet shape, the node's reduce-scatter is still the ranks').
  * On a machine without nvls_bw and sharp_bw this prices what MPI does; with them, the switches' traffic,
  * which the simulation runs as transfers to and from switch hosts (collectives/switch.h);
- * tests/sim_model.sh holds no switch, NVLS, and NVLS with SHARP against SimGrid. SHARP without NVLS is not
- * held: there the model is 17-21% under SimGrid (docs/BENCHMARKS.md, review branch; cause not settled). */
+ * tests/sim_model.sh holds no switch, NVLS, NVLS with SHARP, and SHARP alone against SimGrid (equal shares of
+ * a link among its flows, network/solver:fairbottleneck; SimGrid's default weighs them by route latency, which
+ * put SHARP alone 20% over this model: docs/BENCHMARKS.md, "sharpgap"). */
 #include "coll.h"
 #include "partition.h"
 

@@ -11,7 +11,7 @@
 #   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
 #   and two DGX-1 (direct NVLinks pair by pair, the host between the others; nccl-ring's four channels).
 #   two DGX-1 (direct NVLinks pair by pair, the host between the others); nccl-tree and ddl-pipe on DGX H100;
-#   nvls on DGX H100 nodes without reducing switches, and with them (NVLS; NVLS and IB SHARP).
+#   nvls on DGX H100 nodes without reducing switches, and with them (NVLS; NVLS and IB SHARP; IB SHARP alone).
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -19,6 +19,8 @@
 #       alone crashes SimGrid 3.32: the value is a list size:factor).
 #   network/crosstraffic:0  by default every flow puts 5% of its bytes on the reverse path (TCP acks),
 #       which slows full-duplex exchanges by 5%; MPI over NVLink or InfiniBand has no such acks here.
+#   network/solver:fairbottleneck  equal shares of a link among its flows, as simlaunch.sh runs it (the
+#       default, maxmin, weighs each flow by the inverse of its route's latency, as TCP does).
 #   smpi/simulate-computation:no  host CPU time between MPI calls is not injected: only the kernels'
 #       own injected time counts (reductions are free here: the model's gamma is 0 too).
 #   smpi/async-small-thresh and smpi/send-is-detached-thresh keep their defaults (0 and 64 KiB): they
@@ -42,6 +44,7 @@ SIM=$BUILD/sim/ddlbench-sim
 printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 1000\n' \
     >"$tmp/zero.profile"
 SMPI_CFG="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0
+  --cfg=network/solver:fairbottleneck
   --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:no --log=root.thres:critical"
 
 # check NAME NP RPN BYTES ALGO PLATFORM_ARGS... ($MODEL_PROFILE: the model's profile, default the zero one; $channels:
@@ -164,6 +167,17 @@ for run in dgxh100:1 dgxh100:4 harness/sim/platforms/dgxh100-sharp.platform:4; d
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
     SIM_ARGS="--platform ${run%:*} --profile h100" check "${run%:*}" $((${run##*:} * 8)) 8 64M nvls \
         --platform "${run%:*}" --nodes "${run##*:}" --partial-leaf
+done
+# nvls over IB SHARP without NVLS (dgxh100-mlperf-sharp: NCCL's CollNet shape): the node's reduce-scatter and
+# allgather by the ranks over NVLink, each rank's chunk to and from its rail's SHARP switch. 1 node (no SHARP)
+# and 4 nodes at 64 MiB (8.6 s; under maxmin sharing it took 501.5 us against the model's 416.6); 16 nodes at 8 MiB
+# (12 s) with SIM_MODEL_SLOW=1.
+mls=harness/sim/platforms/dgxh100-mlperf-sharp.platform runs="1:64M 4:64M"
+[ "${SIM_MODEL_SLOW:-0}" = 1 ] && runs="$runs 16:8M"
+for run in $runs; do
+    SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100-amp \
+    SIM_ARGS="--platform $mls --profile h100-amp" check dgxh100-mlperf-sharp $((${run%%:*} * 8)) 8 "${run#*:}" nvls \
+        --platform "$mls" --nodes "${run%%:*}" --partial-leaf
 done
 # issue 46's Tests at 16 nodes (and nccl-ring on DGX H100 at all), small sizes so that each stays within seconds
 # (CPU time on the shared 2-core machine, docs/BENCHMARKS.md "sim46"): nccl-ring (its channels from the NICs, 8)
