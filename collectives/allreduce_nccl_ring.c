@@ -32,9 +32,9 @@
  * Channels: DDL_CHANNELS (1..p), else the machine's NICs (ddl_config.machine, nics > 1), else the
  * ranks per node (each local rank's rail once), else 1; every rank must agree. Memory: C·depth segments
  * of scratch, 2·C·depth requests (C·depth sends, then C·depth receives), C·p ints of ring orders, C step
- * states, all made at setup (a call
- * allocates nothing). Device buffers run the same channels and blocks one after another through the
- * location's pipeline (exchange.c): it has depth landing slots, not C·depth. Reduce-scatter and
+ * states, all made at setup (a call allocates nothing). Device buffers run the same channels and blocks
+ * one after another through the location's pipeline (exchange.c): it has depth landing slots, not
+ * C·depth. Reduce-scatter and
  * allgather (rsag.c's conventions): the same loop on the caller's blocks, channel c carrying piece c
  * of every rank's block, position v's ring block being rank order[v]'s, so each rank ends with its
  * own block: (p-1) steps each, half the allreduce. */
@@ -155,9 +155,10 @@ static int post_send(ddl_ctx *ctx, nr_state *s, nr_chan *ch)
 }
 
 /* Start what ch may start: step k's sends once its receives of step k-1 are all in (what it sends is
- * what it received), step k's receives once its sends of step k-1 are done (k-1 when p = 2, whose blocks
- * alternate: the next receive would land on the block being sent), as NCCL's receiver frees its slots
- * independently of its own sends. Steps without messages end at once. */
+ * what it received), step k's receives once its sends of step k-2 are done (k-1 when p = 2, whose blocks
+ * alternate: the next receive would land on the block being sent; for p > 2 step k's block differs from
+ * step k-1's sent one), as NCCL's receiver frees its slots independently of its own sends. Steps without
+ * messages end at once. */
 static int nr_advance(ddl_ctx *ctx, nr_state *s, const nr_job *j, nr_chan *ch)
 {
     const size_t d = (size_t)ctx->depth;

@@ -19,9 +19,10 @@
  *        completed (free), then the lowest channel's landed receive.
  * A channel's step: a (latency), then its share of the transfer, then (reduce-scatter) its turn at the
  * rank's reduction; above the eager limit its send completes with the transfer and is handled too (the
- * receiver has posted its receive a step ahead, so the transfer starts when the sender posts). With the channels in step (γ = 0 and all starting at 0) this is 2(p-1)·(a + L), the
- * channels-in-lockstep price; staggered, a channel's latency hides under the others' transfers, down to
- * the link's 2(p-1)·L. One channel (C = 1): 2(p-1)·(a + w1) + (p-1)·δ, the ring's model.
+ * receiver has posted its receive a step ahead, so the transfer starts when the sender posts). With the
+ * channels in step (γ = 0 and all starting at 0) this is 2(p-1)·(a + L), the channels-in-lockstep price;
+ * staggered, a channel's latency hides under the others' transfers, down to the link's 2(p-1)·L.
+ * One channel (C = 1): 2(p-1)·(a + w1) + (p-1)·δ, the ring's model.
  * On DGX H100 (8 rails of 48 GB/s, C = 8) a step moves n/(8p) over each rail: busbw reaches 8 x 48
  * GB/s, against the hierarchical per-node NIC bound 8·48·N/(N-1)·(p-1)/p (N nodes): a ring crosses every
  * node boundary 2(p-1) times, a hierarchical algorithm 2(N-1) (docs/BENCHMARKS.md). */
