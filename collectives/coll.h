@@ -278,7 +278,7 @@ int coll_allgather_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 #define COLL_DP_WINDOW 8
 int coll_ddl_pipe_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
 int coll_ddl_pipe_split(const ddl_machine *m, const coll_shape *sh, double x, double *lat, double *xfer);
-/* nccl-ring's registry cost (nccl_ring_cost.c): every channel's ring step at once, shape unused. */
+/* nccl-ring's registry cost (nccl_ring_cost.c): its channels' schedule as a fluid queue, shape unused. */
 int coll_nccl_ring_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
 /* Recursive doubling as Open MPI's coll/base runs it (allreduce_rdb.c): not a registry row, the
  * simulated `mpi`'s pick for small vectors. */

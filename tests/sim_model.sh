@@ -181,13 +181,16 @@ for run in $runs; do
 done
 # issue 46's Tests at 16 nodes (and nccl-ring on DGX H100 at all), small sizes so that each stays within seconds
 # (CPU time on the shared 2-core machine, docs/BENCHMARKS.md "sim46"): nccl-ring (its channels from the NICs, 8)
-# at 1 node 1 and 64 MiB and 4 nodes 1 MiB; nccl-tree at 16 nodes 1 MiB (4.7 s); nvls through dgxh100-sharp's
-# switches at 16 nodes 8 MiB (5.7 s). Not cheap, so only with SIM_MODEL_SLOW=1: nccl-ring at 16 nodes (latency-
-# bound: 8 channels x 2 x 127 steps a rank, 87 s at 64 KiB as at 1 MiB) and nvls on dgxh100 at 16 nodes (the
+# at 1 node 1, 4, 8, 16 and 64 MiB (the mid sizes, where the channels' latencies overlap: docs/BENCHMARKS.md
+# "ringmodel") and 4 nodes 1 and 16 MiB (under 4 s of CPU each); nccl-tree at 16 nodes 1 MiB (4.7 s); nvls
+# through dgxh100-sharp's switches at 16 nodes 8 MiB (5.7 s). Not cheap, so only with SIM_MODEL_SLOW=1:
+# nccl-ring at 16 nodes 64 KiB and 16 MiB (latency-bound: 8 channels x 2 x 127 steps a rank, 87 s of CPU at
+# 64 KiB as at 1 MiB, 93 s at 16 MiB) and nvls on dgxh100 at 16 nodes (the
 # ranks' shares over the NICs, 42 s at 256 KiB).
-cheap="nccl-ring:dgxh100:1:1M nccl-ring:dgxh100:1:64M nccl-ring:dgxh100:4:1M nccl-tree:dgxh100:16:1M
+cheap="nccl-ring:dgxh100:1:1M nccl-ring:dgxh100:1:4M nccl-ring:dgxh100:1:8M nccl-ring:dgxh100:1:16M
+nccl-ring:dgxh100:1:64M nccl-ring:dgxh100:4:1M nccl-ring:dgxh100:4:16M nccl-tree:dgxh100:16:1M
 nvls:harness/sim/platforms/dgxh100-sharp.platform:16:8M"
-[ "${SIM_MODEL_SLOW:-0}" = 1 ] && cheap="$cheap nccl-ring:dgxh100:16:64K nvls:dgxh100:16:1M"
+[ "${SIM_MODEL_SLOW:-0}" = 1 ] && cheap="$cheap nccl-ring:dgxh100:16:64K nccl-ring:dgxh100:16:16M nvls:dgxh100:16:1M"
 for run in $cheap; do
     a=${run%%:*} r=${run#*:} s=${run##*:}; r=${r%:*}; pl=${r%:*} n=${r##*:}
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
