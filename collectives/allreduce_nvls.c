@@ -233,9 +233,10 @@ static int nv_wait(const ddl_ctx *ctx, nv_state *s, int n)
     }
 }
 
-/* After a failure mid-round: the round's n posted requests, none left to write into the slots or the result
- * later. Receives are cancelled (a cancelled request's wait returns whatever the peers do), then all are waited
- * for: a send completes once matched, its peer having posted the matching receive in the same round. */
+/* After a failure mid-round: the round's n posted requests, none left to read or write the buffers later (as
+ * freeing them would). Receives are cancelled (a cancelled request's wait returns whatever the peers do), then all
+ * are waited for: a send completes once its peer's receive of the same round takes it. A peer that failed before
+ * posting that receive would hold the wait: a call's failures are not agreed (no collective step in a call). */
 static void nv_abandon(nv_state *s, int n)
 {
     for (int i = 0; i < n; i++)
