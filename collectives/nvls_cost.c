@@ -59,7 +59,7 @@ static void nv_stage_load(nv_load *ld, int st, double x, int g, int nodes, int s
 int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh_, double bytes, double *seconds)
 {
     const int g = m->ranks_per_node, nodes = m->ranks / g, nics = m->nics > 1 ? m->nics : 1;
-    const int sw = m->nvls_bw > 0 && g > 1, sh = m->sharp_bw > 0 && nodes > 1;
+    const int sw = !!(coll_link_reduces(m) & COLL_LINK_NVLS), sh = !!(coll_link_reduces(m) & COLL_LINK_SHARP);
     const double rail = m->nic_bw / nics, rail_bw = sh ? fmin(rail, m->sharp_bw) : rail;
     const double a_out = m->leaf_nodes > 0 && nodes > m->leaf_nodes && m->spine_lat > 0 ? m->spine_lat : m->inter_lat;
     const long lag3 = nodes > 1 ? 3 : 1;
