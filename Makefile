@@ -326,7 +326,7 @@ FUZZ_BUILD   ?= $(BUILD)/fuzz
 FUZZ_SRC     := fuzz/fuzz_parsers.c \
                 $(addprefix harness/common/,opts.c parse.c outfile.c tree.c kv.c textfile.c csv.c gbatch.c) \
                 $(wildcard harness/sim/platform*.c) harness/sim/profile.c harness/sim/study_file.c \
-                harness/train/shard_mem.c harness/train/wire.c \
+                harness/sim/study_terms.c harness/train/shard_mem.c harness/train/wire.c \
                 collectives/grid.c collectives/errors.c kernels/sim_rates.c
 FUZZ_EXE     := $(FUZZ_BUILD)/fuzz_parsers
 mpi_flags     = $(shell $(MPICC) --showme:$1 2>/dev/null || $(MPICC) -$1_info 2>/dev/null | cut -d' ' -f2-)
