@@ -122,6 +122,12 @@ static int choose(const auto_state *s, int p, int rpn, ddl_cost_fn cost, void *a
     return pick;
 }
 
+/* The machine's switches reduce (NVLink SHARP in a node of several ranks, IB SHARP across nodes). */
+static int switches(const ddl_machine *m)
+{
+    return m && ((m->nvls_bw > 0 && m->ranks_per_node > 1) || (m->sharp_bw > 0 && m->ranks > m->ranks_per_node));
+}
+
 static int make_sub(ddl_ctx *ctx, const ddl_config *cfg, const candidate *c, ddl_ctx **out)
 {
     ddl_config sc = DDL_CONFIG_INIT;
@@ -148,8 +154,7 @@ static int auto_setup(ddl_ctx *ctx, const ddl_config *cfg)
     }
     ctx->algo_state = s;
     /* nvls: host buffers only (its setup refuses device ones) */
-    enumerate(s, ctx->size, ctx->ranks_per_node,
-              coll_simulated() && !cfg->device && coll_link_reduces(cfg->machine) != 0);
+    enumerate(s, ctx->size, ctx->ranks_per_node, coll_simulated() && !cfg->device && switches(cfg->machine));
     if (!s->nc) return coll_fail(DDL_ERR_ALGO, "auto: no registered algorithm to choose from");
     /* rank 0 chooses, the others take its choices: every rank must create the same sub-contexts in the
      * same order, and 2 x 21 classes x every candidate's cost on each of 256 simulated ranks took 23 s
@@ -190,7 +195,7 @@ int ddl_auto_choose(const ddl_machine *m, double bytes, ddl_choice *out)
     if ((rc = coll_machine_check(m, bytes))) return rc;
     auto_state *s = calloc(1, sizeof *s);
     if (!s) return coll_fail(DDL_ERR_NOMEM, "auto: out of memory");
-    enumerate(s, m->ranks, m->ranks_per_node, coll_link_reduces(m) != 0);
+    enumerate(s, m->ranks, m->ranks_per_node, switches(m));
     int c = s->nc ? choose(s, m->ranks, m->ranks_per_node, ddl_machine_cost, (void *)m,
                            ldexp(1.0, 10 + size_class(bytes)), 0) : -1;
     if (c >= 0) {

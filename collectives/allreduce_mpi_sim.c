@@ -73,7 +73,7 @@ static int mpi_sim_setup(ddl_ctx *ctx, const ddl_config *cfg)
     ddl_config sc = DDL_CONFIG_INIT;
     mpi_sharp *s;
     int rc;
-    if (!(coll_link_reduces(cfg->machine) & COLL_LINK_SHARP) || cfg->device) return 0; /* nvls: host buffers only */
+    if (!coll_mpi_sharp(cfg->machine) || cfg->device) return 0; /* nvls: host buffers only */
     s = calloc(1, sizeof *s);
     rc = s ? coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG) : coll_fail(DDL_ERR_NOMEM, "mpi: out of memory");
     if ((rc = coll_agree(ctx->comm, rc))) { /* before the nvls context's collective creation */

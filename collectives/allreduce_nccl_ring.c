@@ -19,22 +19,16 @@
  * Each channel runs the ring's reduce-scatter and allgather (allreduce_ring.c) on its part: n elements
  * cut into C balanced parts, each cut into p balanced blocks by ring position. Every step of every
  * channel is a segmented send-receive; one progress loop (MPI_Waitany over every channel's requests)
- * consumes whatever arrives, so channels never wait for one another, ctx->depth in flight each way per
- * channel (tag 300 + c). A channel's sends of step k start once its receives of step k-1 are all in and
- * reduced (what it sends is what it received); its receives of step k are posted once those of k-1 are
- * in and its sends of k-1 done (k-2 for p > 2: the receiver frees its slots without waiting for its own
- * sends, as NCCL's does, so a rendezvous send never waits for a receiver that is still sending; p = 2's
- * next block is the one being sent). The requests list every channel's sends before any receive, so a
- * completed send is handled before the rank's next reduction, not behind it.
+ * consumes whatever arrives, so channels never wait for one another: a channel moves to its next step
+ * once its own segments are all in, ctx->depth in flight each way per channel (tag 300 + c).
  *
- * Cost: nccl_ring_cost.c (coll_nccl_ring_cost: this schedule followed as a fluid queue on cost.c's flows).
+ * Cost: nccl_ring_cost.c (coll_nccl_ring_cost, all channels' steps at once on cost.c's flows).
  *
  * Channels: DDL_CHANNELS (1..p), else the machine's NICs (ddl_config.machine, nics > 1), else the
  * ranks per node (each local rank's rail once), else 1; every rank must agree. Memory: C·depth segments
- * of scratch, 2·C·depth requests (C·depth sends, then C·depth receives), C·p ints of ring orders, C step
- * states, all made at setup (a call allocates nothing). Device buffers run the same channels and blocks
- * one after another through the location's pipeline (exchange.c): it has depth landing slots, not
- * C·depth. Reduce-scatter and
+ * of scratch, 2·C·depth requests, C·p ints of ring orders, C step states, all made at setup (a call
+ * allocates nothing). Device buffers run the same channels and blocks one after another through the
+ * location's pipeline (exchange.c): it has depth landing slots, not C·depth. Reduce-scatter and
  * allgather (rsag.c's conventions): the same loop on the caller's blocks, channel c carrying piece c
  * of every rank's block, position v's ring block being rank order[v]'s, so each rank ends with its
  * own block: (p-1) steps each, half the allreduce. */
@@ -52,7 +46,7 @@ typedef struct nr_state {
     int channels;
     int *order;          /* channels x p: the rank at each ring position */
     char *scratch;       /* host: channels x depth landing slots of segment_bytes */
-    MPI_Request *req;    /* 2 x channels x depth: every channel's sends, then every channel's receives */
+    MPI_Request *req;    /* channels x 2 x depth: receives then sends of each channel */
     struct nr_chan *chans; /* channels: each one's step state, reset by every call */
 } nr_state;
 
@@ -66,13 +60,10 @@ typedef struct nr_job {
     kern_op op;
 } nr_job;
 
-/* A channel's steps in progress: what it sends and receives, and the pipeline's counters. Its sends and
- * receives run one step apart at most (nr_advance): sfin / rfin steps are done on each side. */
+/* A channel's current step: what it sends and receives, and the pipeline's counters. */
 typedef struct nr_chan {
-    int c, v, left, right, first, end;
-    int sfin, rfin;      /* steps whose sends (receives) are all done; the next starts when allowed */
-    int sbusy, rbusy;    /* step sfin's sends (rfin's receives) are set up and under way */
-    int reduce;          /* step rfin reduces what lands */
+    int c, v, left, right, step, end;
+    int reduce;
     const char *src, *a;
     char *dst;
     size_t sbytes, rbytes, spiece, rpiece, ns, nr, sent, posted, got, acked;
@@ -102,35 +93,24 @@ static size_t nr_piece(const ddl_ctx *ctx, int peer, size_t local, int reduce, s
     return ((bytes + 1) / 2 + 7) & ~(size_t)7;
 }
 
-/* The ring's steps: reduce-scatter 0..p-2, allgather p-1..2p-3. Step k sends block sb and receives rb. */
-static int nr_rs(const ddl_ctx *ctx, int k) { return k < ctx->size - 1; }
-static int nr_t(const ddl_ctx *ctx, int k) { return nr_rs(ctx, k) ? k : k - (ctx->size - 1); }
-
-/* Set up ch's sends of step k. */
-static void nr_send_step(const ddl_ctx *ctx, const nr_state *s, const nr_job *j, nr_chan *ch, int k)
+/* Fill ch's step ch->step (the ring's: reduce-scatter steps 0..p-2, allgather p-1..2p-3). */
+static void nr_step(const ddl_ctx *ctx, const nr_state *s, const nr_job *j, nr_chan *ch)
 {
-    const int rs = nr_rs(ctx, k), t = nr_t(ctx, k), sb = coll_mod(ch->v - t - rs, ctx->size);
-    size_t off, len;
-    blk(ctx, s, j, ch->c, sb, &off, &len);
-    ch->src = (rs && t == 0 ? j->in : j->out) + off * kern_dtype_size(j->dt);
-    ch->sbytes = len * kern_dtype_size(j->dt);
-    ch->spiece = nr_piece(ctx, ch->right, rs ? ctx->segment_bytes : ctx->plain_bytes, rs, ch->sbytes);
-    ch->ns = coll_pieces(ch->sbytes, ch->spiece), ch->sent = ch->acked = 0;
-}
-
-/* Set up ch's receives of step k. */
-static void nr_recv_step(const ddl_ctx *ctx, const nr_state *s, const nr_job *j, nr_chan *ch, int k)
-{
-    const int rs = nr_rs(ctx, k), t = nr_t(ctx, k), rb = coll_mod(ch->v - t - 1 - rs, ctx->size);
+    const int p = ctx->size, rs = ch->step < p - 1, t = rs ? ch->step : ch->step - (p - 1);
+    const int sb = coll_mod(ch->v - t - rs, p), rb = coll_mod(ch->v - t - 1 - rs, p);
     const size_t es = kern_dtype_size(j->dt);
-    size_t off, len;
-    blk(ctx, s, j, ch->c, rb, &off, &len);
+    size_t soff, slen, roff, rlen;
+    blk(ctx, s, j, ch->c, sb, &soff, &slen);
+    blk(ctx, s, j, ch->c, rb, &roff, &rlen);
     ch->reduce = rs;
-    ch->dst = j->out + off * es;
-    ch->a = j->in + off * es;
-    ch->rbytes = len * es;
+    ch->src = (rs && t == 0 ? j->in : j->out) + soff * es;
+    ch->dst = j->out + roff * es;
+    ch->a = j->in + roff * es;
+    ch->sbytes = slen * es, ch->rbytes = rlen * es;
+    ch->spiece = nr_piece(ctx, ch->right, rs ? ctx->segment_bytes : ctx->plain_bytes, rs, ch->sbytes);
     ch->rpiece = nr_piece(ctx, ch->left, rs ? ctx->segment_bytes : ctx->plain_bytes, rs, ch->rbytes);
-    ch->nr = coll_pieces(ch->rbytes, ch->rpiece), ch->posted = ch->got = 0;
+    ch->ns = coll_pieces(ch->sbytes, ch->spiece), ch->nr = coll_pieces(ch->rbytes, ch->rpiece);
+    ch->sent = ch->posted = ch->got = ch->acked = 0;
 }
 
 static int post_recv(ddl_ctx *ctx, nr_state *s, nr_chan *ch)
@@ -140,7 +120,7 @@ static int post_recv(ddl_ctx *ctx, nr_state *s, nr_chan *ch)
     char *land = ch->reduce ? s->scratch + ((size_t)ch->c * d + w) * ctx->segment_bytes : ch->dst + k * ch->rpiece;
     kern_posted(); /* simulated: the per-call overhead, as the host location charges it */
     COLL_MPI(MPI_Irecv(land, (int)coll_piece_len(ch->rbytes, ch->rpiece, k), MPI_BYTE, ch->left, NR_TAG + ch->c,
-                       ctx->comm, &s->req[((size_t)s->channels + ch->c) * d + w]));
+                       ctx->comm, &s->req[(size_t)ch->c * 2 * d + w]));
     return 0;
 }
 
@@ -150,35 +130,21 @@ static int post_send(ddl_ctx *ctx, nr_state *s, nr_chan *ch)
     const size_t k = ch->sent++;
     kern_posted();
     COLL_MPI(MPI_Isend(ch->src + k * ch->spiece, (int)coll_piece_len(ch->sbytes, ch->spiece, k), MPI_BYTE, ch->right,
-                       NR_TAG + ch->c, ctx->comm, &s->req[(size_t)ch->c * d + w]));
+                       NR_TAG + ch->c, ctx->comm, &s->req[((size_t)ch->c * 2 + 1) * d + w]));
     return 0;
 }
 
-/* Start what ch may start: step k's sends once its receives of step k-1 are all in (what it sends is
- * what it received), step k's receives once its sends of step k-2 are done (k-1 when p = 2, whose blocks
- * alternate: the next receive would land on the block being sent; for p > 2 step k's block differs from
- * step k-1's sent one), as NCCL's receiver frees its slots independently of its own sends. Steps without
- * messages end at once. */
-static int nr_advance(ddl_ctx *ctx, nr_state *s, const nr_job *j, nr_chan *ch)
+/* Start ch's steps until one has messages (or the channel is done): its first depth each way posted. */
+static int nr_start(ddl_ctx *ctx, nr_state *s, const nr_job *j, nr_chan *ch)
 {
-    const size_t d = (size_t)ctx->depth;
-    const int lead = ctx->size > 2;
-    int rc = 0, moved = 1;
-    while (!rc && moved) {
-        moved = 0;
-        if (!ch->sbusy && ch->sfin < ch->end && (ch->sfin == ch->first || ch->rfin >= ch->sfin)) {
-            nr_send_step(ctx, s, j, ch, ch->sfin);
-            if (ch->ns) ch->sbusy = 1;
-            else ch->sfin++, moved = 1;
-        }
-        if (!ch->rbusy && ch->rfin < ch->end && ch->rfin <= ch->sfin + lead) {
-            nr_recv_step(ctx, s, j, ch, ch->rfin);
-            if (ch->nr) ch->rbusy = 1;
-            else ch->rfin++, moved = 1;
-        }
+    int rc = 0;
+    for (; ch->step < ch->end; ch->step++) {
+        nr_step(ctx, s, j, ch);
+        if (ch->ns || ch->nr) break;
     }
-    while (!rc && ch->rbusy && ch->posted < ch->nr && ch->posted < d) rc = post_recv(ctx, s, ch);
-    while (!rc && ch->sbusy && ch->sent < ch->ns && ch->sent < d) rc = post_send(ctx, s, ch);
+    const size_t d = (size_t)ctx->depth;
+    while (!rc && ch->step < ch->end && ch->posted < ch->nr && ch->posted < d) rc = post_recv(ctx, s, ch);
+    while (!rc && ch->step < ch->end && ch->sent < ch->ns && ch->sent < d) rc = post_send(ctx, s, ch);
     return rc;
 }
 
@@ -189,10 +155,9 @@ static int nr_advance(ddl_ctx *ctx, nr_state *s, const nr_job *j, nr_chan *ch)
 static int nr_done(ddl_ctx *ctx, nr_state *s, const nr_job *j, nr_chan *chans, int idx)
 {
     const int d = ctx->depth;
-    const int send = idx < s->channels * d;
-    nr_chan *ch = &chans[(idx / d) % s->channels];
+    nr_chan *ch = &chans[idx / (2 * d)];
     int rc = 0;
-    if (send) ch->sdone[idx % d] = 1;
+    if ((idx / d) % 2) ch->sdone[idx % d] = 1;
     else ch->rdone[idx % d] = 1;
     for (int w; !rc && ch->acked < ch->ns && ch->sdone[w = (int)(ch->acked % (size_t)d)];) {
         ch->sdone[w] = 0, ch->acked++;
@@ -207,9 +172,11 @@ static int nr_done(ddl_ctx *ctx, nr_state *s, const nr_job *j, nr_chan *chans, i
                         s->scratch + ((size_t)ch->c * d + w) * ctx->segment_bytes, bytes / kern_dtype_size(j->dt));
         if (ch->posted < ch->nr) rc = post_recv(ctx, s, ch);
     }
-    if (!rc && ch->sbusy && ch->acked == ch->ns) ch->sbusy = 0, ch->sfin++;
-    if (!rc && ch->rbusy && ch->got == ch->nr) ch->rbusy = 0, ch->rfin++;
-    return rc ? rc : nr_advance(ctx, s, j, ch);
+    if (!rc && ch->got == ch->nr && ch->acked == ch->ns) {
+        ch->step++;
+        rc = nr_start(ctx, s, j, ch);
+    }
+    return rc;
 }
 
 /* Wait for any request: MPI_Waitany, or polling (ctx->poll_us) as coll_waitall does. */
@@ -229,11 +196,11 @@ static int nr_wait(const ddl_ctx *ctx, int n, MPI_Request *req, int *idx)
 }
 
 /* After a failure: no request may write into the buffers later (receives cancelled, as exchange.c does). */
-static void nr_abandon(nr_state *s, int n)
+static void nr_abandon(nr_state *s, int n, int d)
 {
     for (int i = 0; i < n; i++)
         if (s->req[i] != MPI_REQUEST_NULL) {
-            if (i >= n / 2) MPI_Cancel(&s->req[i]); /* the receives: the second half */
+            if ((i / d) % 2 == 0) MPI_Cancel(&s->req[i]);
             MPI_Request_free(&s->req[i]);
         }
 }
@@ -249,16 +216,16 @@ static int nr_loop(ddl_ctx *ctx, nr_state *s, const nr_job *j, int first, int en
     for (int c = 0; !rc && c < C; c++) {
         nr_chan *ch = &chans[c];
         const int *o = s->order + (size_t)c * ctx->size;
-        ch->c = c, ch->first = ch->sfin = ch->rfin = first, ch->end = end;
+        ch->c = c, ch->step = first, ch->end = end;
         while (o[ch->v] != ctx->rank) ch->v++;
         ch->right = o[coll_mod(ch->v + 1, ctx->size)], ch->left = o[coll_mod(ch->v - 1, ctx->size)];
-        rc = nr_advance(ctx, s, j, ch);
+        rc = nr_start(ctx, s, j, ch);
     }
     while (!rc) {
         if ((rc = nr_wait(ctx, n, s->req, &idx)) || idx == MPI_UNDEFINED) break;
         rc = nr_done(ctx, s, j, chans, idx);
     }
-    if (rc) nr_abandon(s, n);
+    if (rc) nr_abandon(s, n, ctx->depth);
     return rc;
 }
 
@@ -270,11 +237,10 @@ static int nr_serial(ddl_ctx *ctx, nr_state *s, const nr_job *j, int first, int 
         const int *o = s->order + (size_t)c * ctx->size;
         while (o[ch.v] != ctx->rank) ch.v++;
         ch.right = o[coll_mod(ch.v + 1, ctx->size)], ch.left = o[coll_mod(ch.v - 1, ctx->size)];
-        for (int k = first; k < end; k++) {
+        for (ch.step = first; ch.step < end; ch.step++) {
             const size_t es = kern_dtype_size(j->dt);
             int rc;
-            nr_send_step(ctx, s, j, &ch, k);
-            nr_recv_step(ctx, s, j, &ch, k);
+            nr_step(ctx, s, j, &ch);
             rc = ch.reduce ? coll_exchange_reduce(ctx, ctx->comm, ch.right, ch.src, ch.sbytes / es, ch.left, ch.dst,
                                                   ch.a, ch.rbytes / es, j->dt, j->op)
                            : coll_exchange(ctx, ctx->comm, ch.right, ch.src, ch.sbytes, ch.left, ch.dst, ch.rbytes);

@@ -26,9 +26,6 @@
  *   stage 3, chunk k - 3: the owner sends the chunk's result to every local rank (NVLS multicast)
  * K chunks take K + 3 rounds (K + 1 on one node). Every rank ends with the owner's bits.
  * Reduce-scatter and allgather: none yet (DDL_ERR_ALGO). Host buffers only.
- * Setup finds, simulated across nodes with IB SHARP, the rank's aggregation (one MPI_Allreduce, after the ranks agree
- * that their allocations succeeded): a call allocates nothing and sends only its rounds' messages. A failed round's
- * posted requests are cancelled (receives) and awaited before the call returns (nv_abandon).
  * Memory: (g - 1) landing slots of a segment and (N - 1) of a segment / N; 4(g + N) requests. */
 #include "coll.h"
 #include "mem.h"
@@ -50,62 +47,57 @@ typedef struct nv_state {
     char *slot0, *slot1;    /* (g - 1) x seg, (N - 1) x sub_slot */
     MPI_Request *req;       /* 4 (g + N) */
     MPI_Status *st;         /* as many */
-    unsigned char *is_recv; /* as many: 1 where the request is a receive (nv_abandon cancels those) */
     void *me, *nvs, *agg;   /* simulated: the rank's GPU host, its NVSwitch's, its SHARP aggregation's (switch.h) */
     double scale;           /* bytes sent to or from the NVSwitch per byte: intra_bw / nvls_bw */
+    int agg_known;          /* agg resolved (at the first call: it needs the other nodes' leaves) */
 } nv_state;
 
 static void nv_teardown(ddl_ctx *ctx)
 {
     nv_state *s = ctx->algo_state;
     if (!s) return;
-    kern_buf_free(s->slot0), kern_buf_free(s->slot1), free(s->req), free(s->st), free(s->is_recv), free(s);
+    kern_buf_free(s->slot0), kern_buf_free(s->slot1), free(s->req), free(s->st), free(s);
     ctx->algo_state = NULL;
 }
 
-/* Simulated with IB SHARP: the aggregation of the rank's rail, at its leaf when the ranks of its local index
- * (one a node, on the same rail) all hang from the same one, else at the spine. Collective: one MPI_Allreduce
- * of v's first 2g ints into its last 2g (v: 4g ints, allocated by the caller). */
-static int nv_find_agg(ddl_ctx *ctx, nv_state *s, int *v)
-{
-    void *host = coll_sw_host("sharp");
-    for (int j = 0; j < 2 * s->g; j++) v[j] = INT_MAX; /* per local index: min leaf, min of -leaf */
-    v[s->local] = host ? (int)coll_sw_num("leaf", -1) : -1, v[s->g + s->local] = host ? -v[s->local] : 1;
-    COLL_MPI(MPI_Allreduce(v, v + 2 * s->g, 2 * s->g, MPI_INT, MPI_MIN, ctx->comm));
-    if (host && v[2 * s->g + s->local] >= 0 && v[3 * s->g + s->local] <= 0)
-        s->agg = v[2 * s->g + s->local] == -v[3 * s->g + s->local] ? host : coll_sw_host("spine");
-    return 0;
-}
-
-/* The rank's place, its landing slots and requests (local); then, once every rank has them (coll_agree: one
- * rank out of memory fails them all, not hangs them), the simulated SHARP aggregation (nv_find_agg), so that
- * no call allocates or communicates more than its rounds. */
+/* Local: the rank's place, its landing slots and requests; no communication. */
 static int nv_setup(ddl_ctx *ctx, const ddl_config *cfg)
 {
     nv_state *s = calloc(1, sizeof *s);
-    int *v = NULL, rc = 0;
     (void)cfg;
+    if (!s) return coll_fail(DDL_ERR_NOMEM, "nvls: out of memory");
     ctx->algo_state = s;
-    if (!s) rc = coll_fail(DDL_ERR_NOMEM, "nvls: out of memory");
-    else if (ctx->loc->device) rc = coll_fail(DDL_ERR_DEVICE, "nvls: host buffers only (no device path yet)");
-    if (!rc) {
-        s->g = ctx->ranks_per_node > 0 && ctx->size % ctx->ranks_per_node == 0 ? ctx->ranks_per_node : 1;
-        s->nodes = ctx->size / s->g, s->node = ctx->rank / s->g, s->local = ctx->rank % s->g;
-        const size_t nreq = (size_t)4 * (size_t)(s->g + s->nodes);
-        s->seg = ctx->segment_bytes < 8 ? 8 : ctx->segment_bytes & ~(size_t)7;
-        s->sub_slot = (s->seg / (size_t)s->nodes + 16 + 7) & ~(size_t)7;
-        s->slot0 = kern_buf_alloc((size_t)(s->g - 1) * s->seg);
-        s->slot1 = kern_buf_alloc((size_t)(s->nodes - 1) * s->sub_slot);
-        s->req = malloc(nreq * sizeof *s->req), s->st = malloc(nreq * sizeof *s->st);
-        s->is_recv = malloc(nreq);
-        s->me = coll_sw_self();
-        if (s->me && s->nodes > 1) v = malloc((size_t)4 * (size_t)s->g * sizeof *v);
-        if (!s->slot0 || !s->slot1 || !s->req || !s->st || !s->is_recv || (s->me && s->nodes > 1 && !v))
-            rc = coll_fail(DDL_ERR_NOMEM, "nvls: no memory for %d landing slots of %zu bytes", s->g - 1, s->seg);
-        if (s->me && s->g > 1) s->nvs = coll_sw_host("nvs"), s->scale = coll_sw_num("nvs_scale", 1);
-    }
-    if (!rc) rc = coll_test_fail(ctx->comm, "setup", DDL_ERR_ARG);
-    if (!(rc = coll_agree(ctx->comm, rc)) && v) rc = nv_find_agg(ctx, s, v); /* every rank has v (me: all or none) */
+    if (ctx->loc->device) return coll_fail(DDL_ERR_DEVICE, "nvls: host buffers only (no device path yet)");
+    s->g = ctx->ranks_per_node > 0 && ctx->size % ctx->ranks_per_node == 0 ? ctx->ranks_per_node : 1;
+    s->nodes = ctx->size / s->g, s->node = ctx->rank / s->g, s->local = ctx->rank % s->g;
+    s->seg = ctx->segment_bytes < 8 ? 8 : ctx->segment_bytes & ~(size_t)7;
+    s->sub_slot = (s->seg / (size_t)s->nodes + 16 + 7) & ~(size_t)7;
+    s->slot0 = kern_buf_alloc((size_t)(s->g - 1) * s->seg);
+    s->slot1 = kern_buf_alloc((size_t)(s->nodes - 1) * s->sub_slot);
+    s->req = malloc((size_t)4 * (s->g + s->nodes) * sizeof *s->req);
+    s->st = malloc((size_t)4 * (s->g + s->nodes) * sizeof *s->st);
+    if (!s->slot0 || !s->slot1 || !s->req || !s->st)
+        return coll_fail(DDL_ERR_NOMEM, "nvls: no memory for %d landing slots of %zu bytes", s->g - 1, s->seg);
+    s->me = coll_sw_self();
+    if (s->me && s->g > 1) s->nvs = coll_sw_host("nvs"), s->scale = coll_sw_num("nvs_scale", 1);
+    return 0;
+}
+
+/* Simulated with IB SHARP: the aggregation of the rank's rail, at its leaf when the ranks of its local index
+ * (one a node, on the same rail) all hang from the same one, else at the spine. Collective (the first call's). */
+static int nv_find_agg(ddl_ctx *ctx, nv_state *s)
+{
+    void *host = s->me && s->nodes > 1 ? coll_sw_host("sharp") : NULL;
+    int *v = NULL, rc = 0;
+    s->agg_known = 1;
+    if (!s->me || s->nodes < 2) return 0;
+    if (!(v = malloc((size_t)4 * s->g * sizeof *v))) return coll_fail(DDL_ERR_NOMEM, "nvls: out of memory");
+    for (int j = 0; j < 2 * s->g; j++) v[j] = INT_MAX; /* per local index: min leaf, min of -leaf */
+    v[s->local] = host ? (int)coll_sw_num("leaf", -1) : -1, v[s->g + s->local] = host ? -v[s->local] : 1;
+    if (MPI_Allreduce(v, v + 2 * s->g, 2 * s->g, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS)
+        rc = coll_fail(DDL_ERR_MPI, "nvls: MPI_Allreduce of the SHARP leaves failed");
+    else if (host && v[2 * s->g + s->local] >= 0 && v[3 * s->g + s->local] <= 0)
+        s->agg = v[2 * s->g + s->local] == -v[3 * s->g + s->local] ? host : coll_sw_host("spine");
     free(v);
     return rc;
 }
@@ -123,16 +115,13 @@ typedef struct nv_call {     /* one call's layout */
     coll_sw_round sw;        /* simulated switches' traffic of the round */
 } nv_call;
 
-/* Post one send or receive; the request counts (v->r) only once posted, so nv_abandon never sees a failed one. */
 static int nv_post(nv_call *v, int send, void *buf, size_t elems, int peer, int stage)
 {
-    const int n = (int)(elems * v->es), tag = NV_TAG + stage;
     if (!elems) return 0;
     kern_posted();
-    v->s->is_recv[v->r - v->s->req] = (unsigned char)!send;
-    if (send) COLL_MPI(MPI_Isend(buf, n, MPI_BYTE, peer, tag, v->ctx->comm, v->r));
-    else COLL_MPI(MPI_Irecv(buf, n, MPI_BYTE, peer, tag, v->ctx->comm, v->r));
-    v->r++;
+    if (send)
+        COLL_MPI(MPI_Isend(buf, (int)(elems * v->es), MPI_BYTE, peer, NV_TAG + stage, v->ctx->comm, v->r++));
+    else COLL_MPI(MPI_Irecv(buf, (int)(elems * v->es), MPI_BYTE, peer, NV_TAG + stage, v->ctx->comm, v->r++));
     return 0;
 }
 
@@ -233,17 +222,6 @@ static int nv_wait(const ddl_ctx *ctx, nv_state *s, int n)
     }
 }
 
-/* After a failure mid-round: the round's n posted requests, none left to read or write the buffers later (as
- * freeing them would). Receives are cancelled (a cancelled request's wait returns whatever the peers do), then all
- * are waited for: a send completes once its peer's receive of the same round takes it. A peer that failed before
- * posting that receive would hold the wait: a call's failures are not agreed (no collective step in a call). */
-static void nv_abandon(nv_state *s, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (s->req[i] != MPI_REQUEST_NULL && s->is_recv[i]) MPI_Cancel(&s->req[i]);
-    MPI_Waitall(n, s->req, s->st);
-}
-
 static int allreduce_nvls(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t count, kern_dtype dt, kern_op op)
 {
     nv_state *s = ctx->algo_state;
@@ -255,20 +233,19 @@ static int allreduce_nvls(ddl_ctx *ctx, const void *sbuf, void *rbuf, size_t cou
     const long K = (long)coll_pieces(coll_block_len(count, s->g, 0), v.c), lag3 = s->nodes > 1 ? 3 : 1;
     int rc = 0;
     if (ctx->size == 1) return coll_copy(ctx, rbuf, sbuf, count * es);
-    for (long r = 0; r < K + lag3; r++) {
+    if (!s->agg_known && (rc = nv_find_agg(ctx, s))) return rc;
+    for (long r = 0; !rc && r < K + lag3; r++) {
         const long k0 = r < K ? r : -1, k1 = s->nodes > 1 && r >= 1 && r - 1 < K ? r - 1 : -1;
         const long k2 = s->nodes > 1 && r >= 2 && r - 2 < K ? r - 2 : -1, k3 = r >= lag3 ? r - lag3 : -1;
         v.r = s->req;
-        if ((k0 >= 0 && (rc = nv_stage(&v, 0, (size_t)k0))) || (k1 >= 0 && (rc = nv_stage(&v, 1, (size_t)k1))) ||
-            (k2 >= 0 && (rc = nv_stage(&v, 2, (size_t)k2))) || (k3 >= 0 && (rc = nv_stage(&v, 3, (size_t)k3))) ||
-            (rc = nv_wait(ctx, s, (int)(v.r - s->req))))
-            goto out;
+        if (k0 >= 0) rc = nv_stage(&v, 0, (size_t)k0);
+        if (!rc && k1 >= 0) rc = nv_stage(&v, 1, (size_t)k1);
+        if (!rc && k2 >= 0) rc = nv_stage(&v, 2, (size_t)k2);
+        if (!rc && k3 >= 0) rc = nv_stage(&v, 3, (size_t)k3);
+        if (!rc) rc = nv_wait(ctx, s, (int)(v.r - s->req));
         coll_sw_wait(&v.sw);
-        if ((rc = nv_reduce(&v, k0, k1, dt, op))) goto out;
+        if (!rc) rc = nv_reduce(&v, k0, k1, dt, op);
     }
-out:
-    coll_sw_wait(&v.sw); /* the switches' transfers of a failed round (none otherwise) */
-    if (rc) nv_abandon(s, (int)(v.r - s->req));
     return rc;
 }
 

@@ -278,7 +278,7 @@ int coll_allgather_ddl(ddl_ctx *, const void *, void *, size_t, kern_dtype);
 #define COLL_DP_WINDOW 8
 int coll_ddl_pipe_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
 int coll_ddl_pipe_split(const ddl_machine *m, const coll_shape *sh, double x, double *lat, double *xfer);
-/* nccl-ring's registry cost (nccl_ring_cost.c): its channels' schedule as a fluid queue, shape unused. */
+/* nccl-ring's registry cost (nccl_ring_cost.c): every channel's ring step at once, shape unused. */
 int coll_nccl_ring_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
 /* Recursive doubling as Open MPI's coll/base runs it (allreduce_rdb.c): not a registry row, the
  * simulated `mpi`'s pick for small vectors. */
@@ -306,10 +306,6 @@ int coll_ompi_allreduce_pick(int p, double bytes);
 double coll_link_bdp(const ddl_machine *m);
 size_t coll_link_segment(const ddl_machine *m, size_t def);
 int coll_link_depth(const ddl_machine *m, size_t segment, int def);
-/* Which of m's switches reduce (links.c): COLL_LINK_NVLS (nvls_bw, a node of several ranks) and COLL_LINK_SHARP
- * (sharp_bw, several nodes) or'ed; 0 where none does or m is NULL. */
-enum { COLL_LINK_NVLS = 1, COLL_LINK_SHARP = 2 };
-int coll_link_reduces(const ddl_machine *m);
 int coll_machine_check(const ddl_machine *m, double bytes);
 
 /* Cost model pieces (cost.c): one reduce-scatter + allgather over the d ranks r, r + s, ..,
@@ -319,9 +315,9 @@ int coll_machine_check(const ddl_machine *m, double bytes);
 int coll_cost_dim(const ddl_machine *m, int stride, int d, int pattern, double n, double *seconds,
                   double *reduced);
 int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
-/* Where the machine's fabric reduces (coll_link_reduces: COLL_LINK_SHARP) the simulated `mpi` runs nvls where its
- * model is the cheaper (coll_mpi_uses_sharp), as HPC-X offloads to SHARP (allreduce_mpi_sim.c); coll_mpi_cost
- * prices that. */
+/* The machine's fabric reduces (sharp_bw, several nodes): the simulated `mpi` runs nvls where its model is the
+ * cheaper (coll_mpi_uses_sharp), as HPC-X offloads to SHARP (allreduce_mpi_sim.c); coll_mpi_cost prices that. */
+int coll_mpi_sharp(const ddl_machine *m);
 int coll_mpi_uses_sharp(const ddl_machine *m, double bytes);
 /* One step of n concurrent messages of `bytes`, src[i] to dst[i] (nccl-ring's channels): shared links
  * counted over all of them, and each rank's own link shared by the messages it sends or receives. */

@@ -175,6 +175,8 @@ static int rdb_time(const ddl_machine *m, double n, double *seconds)
     return 0;
 }
 
+int coll_mpi_sharp(const ddl_machine *m) { return m && m->sharp_bw > 0 && m->ranks > m->ranks_per_node; }
+
 int coll_nvls_cost(const ddl_machine *m, const coll_shape *sh, double bytes, double *seconds);
 
 /* Open MPI's pick's time (below), or with SHARP the cheaper of it and nvls's (allreduce_mpi_sim.c's header). */
@@ -184,8 +186,7 @@ int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, doub
 {
     double t_sharp;
     int rc = ompi_cost(m, bytes, seconds);
-    if (rc || !(coll_link_reduces(m) & COLL_LINK_SHARP) || (rc = coll_nvls_cost(m, sh, bytes, &t_sharp)))
-        return rc;
+    if (rc || !coll_mpi_sharp(m) || (rc = coll_nvls_cost(m, sh, bytes, &t_sharp))) return rc;
     if (t_sharp < *seconds) *seconds = t_sharp;
     return 0;
 }
@@ -193,8 +194,8 @@ int coll_mpi_cost(const ddl_machine *m, const coll_shape *sh, double bytes, doub
 int coll_mpi_uses_sharp(const ddl_machine *m, double bytes)
 {
     double t_ompi, t_sharp;
-    return (coll_link_reduces(m) & COLL_LINK_SHARP) && !ompi_cost(m, bytes, &t_ompi) &&
-           !coll_nvls_cost(m, NULL, bytes, &t_sharp) && t_sharp < t_ompi;
+    return coll_mpi_sharp(m) && !ompi_cost(m, bytes, &t_ompi) && !coll_nvls_cost(m, NULL, bytes, &t_sharp) &&
+           t_sharp < t_ompi;
 }
 
 static int ompi_cost(const ddl_machine *m, double bytes, double *seconds)

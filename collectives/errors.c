@@ -75,8 +75,7 @@ int coll_agree_same(MPI_Comm comm, long value, const char *what)
 /* DDL_TEST_FAIL="POINT:RANK": the failure a test injects to check that every rank fails in time.
  *   alloc     ddl_ctx_create's buffer allocation (DDL_ERR_NOMEM)
  *   topology  ranks-per-node detection, between its two collective calls (DDL_ERR_MPI)
- *   setup     the algorithm's setup, before its collective steps (ddl, auto, nccl-ring, nvls, ddl-pipe, the
- *             simulated mpi), else after it (DDL_ERR_ARG)
+ *   setup     the algorithm's setup, before its collective steps (ddl, auto), else after it (DDL_ERR_ARG)
  * Read at every check (ddl_ctx_create only: never in a timed call). */
 int coll_test_fail(MPI_Comm comm, const char *point, int code)
 {

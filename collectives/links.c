@@ -1,5 +1,4 @@
-/* links.c — the pipeline's segment size and depth from the links (ddl_config.machine), and which of its
- * switches reduce (coll_link_reduces, at the end).
+/* links.c — the pipeline's segment size and depth from the links (ddl_config.machine).
  *
  * A segment pays its link's latency once: with d segments in flight each way, a link of latency α and
  * bandwidth B stays busy when d·S/B >= α + S/B, i.e. when the segments in flight cover its
@@ -44,13 +43,4 @@ int coll_link_depth(const ddl_machine *m, size_t segment, int def)
 {
     double d = ceil(coll_link_bdp(m) / (double)segment) + 1;
     return d > COLL_MAX_DEPTH ? COLL_MAX_DEPTH : d > def ? (int)d : def;
-}
-
-/* The one answer to "do the switches reduce" (auto's candidates, mpi's SHARP, nvls's model): NVLink SHARP where
- * a node holds several ranks and nvls_bw is set, IB SHARP where there are several nodes and sharp_bw is set. */
-int coll_link_reduces(const ddl_machine *m)
-{
-    if (!m) return 0;
-    return (m->nvls_bw > 0 && m->ranks_per_node > 1 ? COLL_LINK_NVLS : 0) |
-           (m->sharp_bw > 0 && m->ranks > m->ranks_per_node ? COLL_LINK_SHARP : 0);
 }

@@ -11,8 +11,7 @@
 #   today's: rail NICs under rail-aligned leaves, two sockets and plain leaves, both oversubscribed;
 #   and two DGX-1 (direct NVLinks pair by pair, the host between the others; nccl-ring's four channels).
 #   two DGX-1 (direct NVLinks pair by pair, the host between the others); nccl-tree and ddl-pipe on DGX H100;
-#   nvls on DGX H100 nodes without reducing switches, and with them (NVLS; NVLS and IB SHARP; IB SHARP alone).
-#   mpi's and nvls's setup failing on one rank (status 2 on all), and nvls's first call with no warm-up (no slower).
+#   nvls on DGX H100 nodes without reducing switches, and with them (NVLS; NVLS and IB SHARP).
 # A half-duplex link, a throttling backbone or a missing NIC would each break the agreement.
 # SMPI options (why):
 #   smpi/bw-factor:0:1, smpi/lat-factor:0:1  SMPI's defaults scale bandwidth and latency by piecewise
@@ -20,8 +19,6 @@
 #       alone crashes SimGrid 3.32: the value is a list size:factor).
 #   network/crosstraffic:0  by default every flow puts 5% of its bytes on the reverse path (TCP acks),
 #       which slows full-duplex exchanges by 5%; MPI over NVLink or InfiniBand has no such acks here.
-#   network/solver:fairbottleneck  equal shares of a link among its flows, as simlaunch.sh runs it (the
-#       default, maxmin, weighs each flow by the inverse of its route's latency, as TCP does).
 #   smpi/simulate-computation:no  host CPU time between MPI calls is not injected: only the kernels'
 #       own injected time counts (reductions are free here: the model's gamma is 0 too).
 #   smpi/async-small-thresh and smpi/send-is-detached-thresh keep their defaults (0 and 64 KiB): they
@@ -45,7 +42,6 @@ SIM=$BUILD/sim/ddlbench-sim
 printf 'gemm_gflops_fp32 = 1000\ngemm_gflops_fp16 = 1000\nreduce_ns_per_byte = 0\nmem_gbps = 1000\n' \
     >"$tmp/zero.profile"
 SMPI_CFG="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0
-  --cfg=network/solver:fairbottleneck
   --cfg=smpi/simulate-computation:no --cfg=smpi/display-timing:no --log=root.thres:critical"
 
 # check NAME NP RPN BYTES ALGO PLATFORM_ARGS... ($MODEL_PROFILE: the model's profile, default the zero one; $channels:
@@ -152,64 +148,32 @@ SIM_ARGS="--platform $tmp/tl.platform --profile h100" check two-level 8 4 16M nv
 SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
 SIM_ARGS="--platform harness/sim/platforms/dgxh100-sharp.platform --profile h100" check dgxh100-sharp 16 8 64M mpi \
     --platform harness/sim/platforms/dgxh100-sharp.platform --nodes 2 --partial-leaf
-# setup_fault ALGO: its setup failing on rank 3 of 16 on dgxh100-sharp (the last check's platform, 2 nodes): every
-# rank learns it before the setup's collective steps, so the run ends with status 2 and the injected failure's line,
-# not a hang. mpi: before the nested nvls context's creation; nvls: before its SHARP aggregation's allreduce.
-setup_fault() {
-    # shellcheck disable=SC2086
-    DDL_TEST_FAIL=setup:3 DDL_RANKS_PER_NODE=8 timeout 120 smpirun $SMPI_CFG -np 16 -platform "$tmp/platform.xml" \
-        -hostfile "$tmp/hostfile" "$SIM" allreduce -b 1M -e 1M -a "$1" -c 0 -w 0 -n 1 --profile h100 \
-        --platform harness/sim/platforms/dgxh100-sharp.platform >/dev/null 2>"$tmp/err"
-    st=$?
-    if [ "$st" -eq 2 ] && grep -q "$1: rank 3 failed: setup failed: injected on rank 3" "$tmp/err"; then
-        passed=$((passed + 1))
-    else
-        fail "$1 on dgxh100-sharp, DDL_TEST_FAIL=setup:3: status $st, want 2 and the injected failure's line"
-    fi
-}
-setup_fault mpi
-setup_fault nvls
-# nvls's timed calls communicate nothing more than their rounds (the SHARP aggregation is found in its setup), so
-# with no warm-up (-w 0, as sim_bench.sh runs) the first of three calls takes what the others take (min = p99;
-# before, the aggregation's allreduce in the first call: 109.4 against 87.4 us, docs/BENCHMARKS.md "nvlsfix")
+# its setup (the nvls context within) failing on one rank: every rank learns it before the nested creation, so the
+# run ends with status 2 and the injected failure's line, not a hang
 # shellcheck disable=SC2086
-first=$(DDL_RANKS_PER_NODE=8 timeout 120 smpirun $SMPI_CFG --cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824 -np 16 \
-    -platform "$tmp/platform.xml" -hostfile "$tmp/hostfile" "$SIM" allreduce -b 1M -e 1M -a nvls -c 0 -w 0 -n 3 \
-    --copy-reps 1 --profile h100 --platform harness/sim/platforms/dgxh100-sharp.platform 2>"$tmp/err" |
-    awk '$5 == "nvls" && $6 == "out" { print $8, $9 }')
-if [ -n "$first" ] && awk -v t="$first" 'BEGIN { split(t, f, " "); exit !(f[1] > 0 && f[2] <= f[1] * 1.001) }'; then
+DDL_TEST_FAIL=setup:3 DDL_RANKS_PER_NODE=8 timeout 120 smpirun $SMPI_CFG -np 16 -platform "$tmp/platform.xml" \
+    -hostfile "$tmp/hostfile" "$SIM" allreduce -b 1M -e 1M -a mpi -c 0 -w 0 -n 1 --profile h100 \
+    --platform harness/sim/platforms/dgxh100-sharp.platform >/dev/null 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 2 ] && grep -q 'mpi: rank 3 failed: setup failed: injected on rank 3' "$tmp/err"; then
     passed=$((passed + 1))
 else
-    fail "nvls on dgxh100-sharp, -w 0 -n 3: min and p99 \"$first\" us, want equal (the first call no slower)"
+    fail "mpi on dgxh100-sharp, DDL_TEST_FAIL=setup:3: status $st, want 2 and the injected failure's line"
 fi
 for run in dgxh100:1 dgxh100:4 harness/sim/platforms/dgxh100-sharp.platform:4; do
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \
     SIM_ARGS="--platform ${run%:*} --profile h100" check "${run%:*}" $((${run##*:} * 8)) 8 64M nvls \
         --platform "${run%:*}" --nodes "${run##*:}" --partial-leaf
 done
-# nvls over IB SHARP without NVLS (dgxh100-mlperf-sharp: NCCL's CollNet shape): the node's reduce-scatter and
-# allgather by the ranks over NVLink, each rank's chunk to and from its rail's SHARP switch. 1 node (no SHARP)
-# and 4 nodes at 64 MiB (8.6 s; under maxmin sharing it took 501.5 us against the model's 416.6); 16 nodes at 8 MiB
-# (12 s) with SIM_MODEL_SLOW=1.
-mls=harness/sim/platforms/dgxh100-mlperf-sharp.platform runs="1:64M 4:64M"
-[ "${SIM_MODEL_SLOW:-0}" = 1 ] && runs="$runs 16:8M"
-for run in $runs; do
-    SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100-amp \
-    SIM_ARGS="--platform $mls --profile h100-amp" check dgxh100-mlperf-sharp $((${run%%:*} * 8)) 8 "${run#*:}" nvls \
-        --platform "$mls" --nodes "${run%%:*}" --partial-leaf
-done
 # issue 46's Tests at 16 nodes (and nccl-ring on DGX H100 at all), small sizes so that each stays within seconds
 # (CPU time on the shared 2-core machine, docs/BENCHMARKS.md "sim46"): nccl-ring (its channels from the NICs, 8)
-# at 1 node 1, 4, 8, 16 and 64 MiB (the mid sizes, where the channels' latencies overlap: docs/BENCHMARKS.md
-# "ringmodel") and 4 nodes 1 and 16 MiB (under 4 s of CPU each); nccl-tree at 16 nodes 1 MiB (4.7 s); nvls
-# through dgxh100-sharp's switches at 16 nodes 8 MiB (5.7 s). Not cheap, so only with SIM_MODEL_SLOW=1:
-# nccl-ring at 16 nodes 64 KiB and 16 MiB (latency-bound: 8 channels x 2 x 127 steps a rank, 87 s of CPU at
-# 64 KiB as at 1 MiB, 93 s at 16 MiB) and nvls on dgxh100 at 16 nodes (the
+# at 1 node 1 and 64 MiB and 4 nodes 1 MiB; nccl-tree at 16 nodes 1 MiB (4.7 s); nvls through dgxh100-sharp's
+# switches at 16 nodes 8 MiB (5.7 s). Not cheap, so only with SIM_MODEL_SLOW=1: nccl-ring at 16 nodes (latency-
+# bound: 8 channels x 2 x 127 steps a rank, 87 s at 64 KiB as at 1 MiB) and nvls on dgxh100 at 16 nodes (the
 # ranks' shares over the NICs, 42 s at 256 KiB).
-cheap="nccl-ring:dgxh100:1:1M nccl-ring:dgxh100:1:4M nccl-ring:dgxh100:1:8M nccl-ring:dgxh100:1:16M
-nccl-ring:dgxh100:1:64M nccl-ring:dgxh100:4:1M nccl-ring:dgxh100:4:16M nccl-tree:dgxh100:16:1M
+cheap="nccl-ring:dgxh100:1:1M nccl-ring:dgxh100:1:64M nccl-ring:dgxh100:4:1M nccl-tree:dgxh100:16:1M
 nvls:harness/sim/platforms/dgxh100-sharp.platform:16:8M"
-[ "${SIM_MODEL_SLOW:-0}" = 1 ] && cheap="$cheap nccl-ring:dgxh100:16:64K nccl-ring:dgxh100:16:16M nvls:dgxh100:16:1M"
+[ "${SIM_MODEL_SLOW:-0}" = 1 ] && cheap="$cheap nccl-ring:dgxh100:16:64K nvls:dgxh100:16:1M"
 for run in $cheap; do
     a=${run%%:*} r=${run#*:} s=${run##*:}; r=${r%:*}; pl=${r%:*} n=${r##*:}
     SMPI_EXTRA="--cfg=smpi/test:0 --cfg=network/TCP-gamma:1073741824" MODEL_PROFILE=h100 \

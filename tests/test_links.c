@@ -1,8 +1,7 @@
 /* test_links.c — the segment and depth from the links (collectives/links.c): the bandwidth-delay
  * product per level (inside a node only with several ranks per node; between nodes at the slower of
  * the GPU link and the NIC), the segment as the power-of-two multiple of the default that covers twice
- * it (never below the default, at most 16 MiB), and the depth that covers it with that segment; which
- * switches reduce (coll_link_reduces). */
+ * it (never below the default, at most 16 MiB), and the depth that covers it with that segment. */
 #include "coll.h"
 #include "test.h"
 #include "abg_machine.h"
@@ -39,16 +38,5 @@ int main(void)
     far.nic_bw = INFINITY; far.intra_bw = INFINITY;
     CHECK(coll_link_segment(&far, 256 * K) == 16 * M, "an infinite link: the cap, no endless loop");
     CHECK(coll_machine_check(&h1, 0) == 0 && coll_machine_check(NULL, 0) == DDL_ERR_ARG, "machine check");
-    /* which switches reduce: NVLS only with several ranks a node, IB SHARP only with several nodes */
-    ddl_machine sw = h4;
-    CHECK(coll_link_reduces(&sw) == 0 && coll_link_reduces(NULL) == 0, "none: %d", coll_link_reduces(&sw));
-    sw.nvls_bw = 480e9, sw.sharp_bw = 45e9;
-    CHECK(coll_link_reduces(&sw) == (COLL_LINK_NVLS | COLL_LINK_SHARP), "both: %d", coll_link_reduces(&sw));
-    sw.ranks = 8;
-    CHECK(coll_link_reduces(&sw) == COLL_LINK_NVLS, "one node: NVLS only, %d", coll_link_reduces(&sw));
-    sw.ranks = 32, sw.ranks_per_node = 1;
-    CHECK(coll_link_reduces(&sw) == COLL_LINK_SHARP, "one rank a node: SHARP only, %d", coll_link_reduces(&sw));
-    sw.ranks_per_node = 8, sw.nvls_bw = 0;
-    CHECK(coll_link_reduces(&sw) == COLL_LINK_SHARP, "no nvls_bw: SHARP only, %d", coll_link_reduces(&sw));
     return TEST_REPORT();
 }

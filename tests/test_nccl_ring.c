@@ -86,21 +86,14 @@ static void test_cost(void)
     CHECK(COST(one, "nccl-ring", t) && COST(one, "ring", ring) &&
               near(t, ring) && near(t, 14 * (3e-6 + n / 8 / 450e9)),
           "one node: each rank's link carries its 8 channels' n/64 each, as the ring's n/8: %g %g", t, ring);
-    /* gamma: every rail-bound channel moves at its rail's rate whatever the others do, and the rank reduces
-     * one channel's block (d = n/256 bytes x gamma) after another as they land. 1e-11: the reductions (8d =
-     * 336 us a step) outlast a channel's latency and transfer (90 us): the rank reduces without pause from the
-     * first landing, 31 steps x 8 blocks, then the last channel's 31 allgather steps; 62 steps + 1 in all. */
-    const double lt = 6e-6 + n / 256 / 50e9;
-    m.gamma = 1e-11;
-    CHECK(COST(m, "nccl-ring", t) && near(t, 32 * lt + 31 * 8 * (n / 256 * 1e-11)),
-          "gamma: the rank's reductions set the reduce-scatter, got %g", t);
-    /* 1e-13: 8d = 3.4 us, under a step: the first step's 8 blocks land together (the last channel waits for
-     * all 8 reductions), then every channel's block lands alone and is reduced at once (30 more reductions) */
-    m.gamma = 1e-13;
-    CHECK(COST(m, "nccl-ring", t) && near(t, 62 * lt + (8 + 30) * (n / 256 * 1e-13)),
-          "gamma: a channel's reductions on its own path, got %g", t);
+    m.gamma = 1e-11; /* a step's reductions (n/32 at 100 GB/s) outlast its transfer: they set the step */
+    CHECK(COST(m, "nccl-ring", t) && near(t, 31 * (n / 32 * 1e-11 + 6e-6 + n / 256 / 50e9)),
+          "gamma: a reduce-scatter step lasts its reductions, an allgather step its transfer, got %g", t);
+    m.gamma = 1e-13; /* reductions under the transfers */
+    CHECK(COST(m, "nccl-ring", t) && near(t, 62 * (6e-6 + n / 256 / 50e9)),
+          "gamma: hidden under the other channels' transfers, got %g", t);
     setenv("DDL_CHANNELS", "5", 1); /* the model prices the machine's default, whatever the environment says */
-    CHECK(COST(m, "nccl-ring", t) && near(t, 62 * lt + 38 * (n / 256 * 1e-13)), "env ignored");
+    CHECK(COST(m, "nccl-ring", t) && near(t, 62 * (6e-6 + n / 256 / 50e9)), "env ignored");
     unsetenv("DDL_CHANNELS");
     m.nics = 1, m.ranks_per_node = 1, m.gamma = 1e-11; /* one rank per node, one NIC: one channel, the ring's cost */
     CHECK(COST(m, "nccl-ring", t) && COST(m, "ring", ring) &&

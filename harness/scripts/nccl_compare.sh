@@ -49,11 +49,8 @@ while read -r key machine nodes gpn algo lo hi; do
     echo "# $key: simulating $algo on $machine x $nodes ($((nodes * gpn)) ranks), $lo..$hi B"
     mkdir "$tmp/p-$key" && "$EXE" platform --platform "$machine" --nodes "$nodes" -o "$tmp/p-$key" >/dev/null || { st=2
         continue; }
-    # the machine's GPU profile (its reductions' γ), as `ddlbench nccl-compare` prices the model with it (p100
-    # where it names none); without --profile the simulation would reduce at the sim build's default rate
-    prof=$("$EXE" platform --show --platform "$machine" | sed -n '1s|^[^:]*: [0-9]* GPUs/node of \([^:]*\):.*|\1|p')
     if ! sh harness/scripts/launch.sh -b simulated -n $((nodes * gpn)) -g "$gpn" -p "$tmp/p-$key" "$SIM" allreduce \
-        -a "$algo" -b "$lo" -e "$hi" -f 2 -w 0 -n 1 -c 0 --place in --platform "$machine" --profile "${prof:-p100}" \
+        -a "$algo" -b "$lo" -e "$hi" -f 2 -w 0 -n 1 -c 0 --place in --platform "$machine" \
         --csv "$tmp/sim/$key.csv" >"$tmp/$key.log" 2>&1 </dev/null; then
         echo "nccl_compare.sh: $key: the simulation failed: $(grep -v '^#' "$tmp/$key.log" | tail -1)" >&2
         st=1; rm -f "$tmp/sim/$key.csv"

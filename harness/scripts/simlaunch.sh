@@ -6,11 +6,6 @@
 #       calibrated on some TCP cluster; the presets give the links' own figures, so both are 1 (the
 #       value is a list size:factor; "1" alone crashes SimGrid 3.32).
 #   network/crosstraffic:0  no 5% reverse-path (TCP ack) traffic on NVLink or InfiniBand.
-#   network/solver:fairbottleneck  a link's capacity split equally among its flows. The default solver
-#       (maxmin) splits it in inverse proportion to each flow's route latency (TCP's RTT unfairness):
-#       a GPU's 6 us flow to its SHARP switch got a third of the share of its 3 us flows in the node,
-#       20% on nvls over IB SHARP. NVLink and InfiniBand are lossless, credit-based links with no such
-#       bias (docs/SOURCES.md §8; docs/BENCHMARKS.md, "sharpgap").
 #   smpi/test:0  SMPI injects 100 us into each MPI_Test(all), growing while they fail; a polling wait
 #       (coll_waitall, poll_us > 0) moves the clock by its own pause instead, as long as the real
 #       nanosleep takes (kern_poll_pause: poll_us + the platform's poll_slack).
@@ -84,6 +79,5 @@ export DDL_SIM_PLATFORM DDL_SIM_GPUS_PER_NODE
 # shellcheck disable=SC2086
 exec smpirun -np "$np" -platform "$dir/platform.xml" -hostfile "$dir/hostfile" \
     --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/TCP-gamma:1073741824 \
-    --cfg=network/solver:fairbottleneck \
     --cfg=smpi/simulate-computation:no --cfg=smpi/shared-malloc-blocksize:4194304 \
     --cfg=smpi/display-timing:no --cfg=smpi/test:0 --log=root.thres:critical $cal ${SMPI_FLAGS:-} "$@"
